@@ -1,0 +1,124 @@
+package policy
+
+import (
+	"bytes"
+	"strconv"
+	"strings"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/rego"
+	"github.com/open-policy-agent/opa/v1/types"
+
+	"github.com/chatlint/chatlint/engine/astjson"
+)
+
+// Custom builtins available to every policy. They exist where plain Rego would
+// need `walk` or a slow re-parse on the hot path; each does one generic thing
+// and decides nothing about conversations.
+func init() {
+	rego.RegisterBuiltin1(&rego.Function{
+		Name:             "chatlint.json_payload",
+		Decl:             types.NewFunction(types.Args(types.A), types.A),
+		Memoize:          false,
+		Nondeterministic: false,
+	}, jsonPayload)
+	rego.RegisterBuiltin2(&rego.Function{
+		Name: "chatlint.truthy_keys",
+		Decl: types.NewFunction(types.Args(types.A, types.NewSet(types.S)), types.NewArray(nil, types.S)),
+	}, truthyKeys)
+}
+
+// jsonPayload returns x itself when it is an object or array, and the parsed
+// value when x is a string whose trimmed text starts with { and ends with }, or
+// starts with [ and ends with ], and is valid JSON. Otherwise it is undefined.
+func jsonPayload(_ rego.BuiltinContext, x *ast.Term) (*ast.Term, error) {
+	switch v := x.Value.(type) {
+	case ast.Object, *ast.Array:
+		return x, nil
+	case ast.String:
+		b := bytes.TrimSpace([]byte(v))
+		if len(b) < 2 {
+			return nil, nil
+		}
+		if !(b[0] == '{' && b[len(b)-1] == '}') && !(b[0] == '[' && b[len(b)-1] == ']') {
+			return nil, nil
+		}
+		val, err := astjson.Decode(b)
+		if err != nil {
+			return nil, nil
+		}
+		return ast.NewTerm(val), nil
+	}
+	return nil, nil
+}
+
+// truthyKeys returns the JSON Pointers of every object member, at any depth of
+// x, whose key (compared case-insensitively) is in keys and whose value is
+// truthy: not null, false, 0, "", [] or {}.
+func truthyKeys(_ rego.BuiltinContext, x, keys *ast.Term) (*ast.Term, error) {
+	set, ok := keys.Value.(ast.Set)
+	if !ok {
+		return nil, nil
+	}
+	want := make(map[string]struct{}, set.Len())
+	set.Foreach(func(t *ast.Term) {
+		if s, ok := t.Value.(ast.String); ok {
+			want[strings.ToLower(string(s))] = struct{}{}
+		}
+	})
+	var out []*ast.Term
+	var visit func(v ast.Value, ptr string)
+	visit = func(v ast.Value, ptr string) {
+		switch v := v.(type) {
+		case ast.Object:
+			v.Foreach(func(k, val *ast.Term) {
+				ks, ok := k.Value.(ast.String)
+				if !ok {
+					return
+				}
+				p := ptr + "/" + escapePointer(string(ks))
+				if _, hit := want[strings.ToLower(string(ks))]; hit && Truthy(val.Value) {
+					out = append(out, ast.StringTerm(p))
+				}
+				visit(val.Value, p)
+			})
+		case *ast.Array:
+			for i := 0; i < v.Len(); i++ {
+				visit(v.Elem(i).Value, ptr+"/"+strconv.Itoa(i))
+			}
+		}
+	}
+	visit(x.Value, "")
+	return ast.ArrayTerm(out...), nil
+}
+
+// Truthy reports whether v counts as a set flag: anything but null, false, 0,
+// "", [] and {}.
+func Truthy(v ast.Value) bool {
+	switch v := v.(type) {
+	case ast.Null:
+		return false
+	case ast.Boolean:
+		return bool(v)
+	case ast.Number:
+		f, ok := v.Float64()
+		return !ok || f != 0
+	case ast.String:
+		return v != ""
+	case *ast.Array:
+		return v.Len() > 0
+	case ast.Object:
+		return v.Len() > 0
+	case ast.Set:
+		return v.Len() > 0
+	}
+	return true
+}
+
+// escapePointer escapes a key for use in a JSON Pointer (RFC 6901).
+func escapePointer(s string) string {
+	if !strings.ContainsAny(s, "~/") {
+		return s
+	}
+	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
+}
