@@ -1,0 +1,146 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/chatlint/chatlint/engine/document"
+	"github.com/chatlint/chatlint/engine/finding"
+	"github.com/chatlint/chatlint/engine/jsonl"
+	"github.com/chatlint/chatlint/engine/report"
+	"github.com/chatlint/chatlint/engine/runner"
+)
+
+type checkOptions struct {
+	packOptions
+	Paths        []string
+	Output       string
+	FailOn       string
+	Format       string
+	ToolCalls    string
+	AllowNoTools bool
+	Workers      int
+}
+
+func newCheckCmd(s streams) *cobra.Command {
+	o := &checkOptions{}
+	cmd := &cobra.Command{
+		Use:   "check PATH...",
+		Short: "Check files, directories or - (stdin) against the active rule packs",
+		Long: `Check evaluates every active rule over each conversation of the inputs.
+
+Inputs are files, directories (walked recursively for *.jsonl and *.json, in
+sorted order) or - for standard input. The format of each file is detected
+from its first record (chat, proxy-log, agent-session, contract) unless
+--format forces one.
+
+Exit status: 0 when nothing is at or above --fail-on, 1 when something is,
+2 for usage, configuration or policy errors and unreadable inputs.`,
+		Example: `  chatlint check data/train.jsonl
+  chatlint check -o json --fail-on warning data/
+  chatlint check --pack ./team-rules --allow-no-tools data/`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.Paths = args
+			return runCheck(cmd, s, o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVarP(&o.Output, "output", "o", "text", "output format: "+strings.Join(report.Formats(), ", "))
+	f.StringVar(&o.FailOn, "fail-on", "error", "lowest severity that fails the run: error, warning, info or never")
+	f.StringVar(&o.Format, "format", "", "force the input format: chat, proxy-log, agent-session or contract (default: detect per file)")
+	f.StringVar(&o.ToolCalls, "tool-calls", "", "force the tool-call representation: inline or structured (default: detect per record)")
+	f.BoolVar(&o.AllowNoTools, "allow-no-tools", false, "do not require a tools list (turns off tools-shape)")
+	f.IntVar(&o.Workers, "workers", 0, "number of parallel workers (default: GOMAXPROCS)")
+	addPackFlags(cmd, &o.packOptions)
+	return cmd
+}
+
+func addPackFlags(cmd *cobra.Command, o *packOptions) {
+	f := cmd.Flags()
+	f.StringArrayVar(&o.Packs, "pack", nil, "add a rule pack from a folder (repeatable)")
+	f.BoolVar(&o.NoBuiltin, "no-builtin", false, "do not load the built-in packs")
+	f.StringArrayVar(&o.Disable, "disable", nil, "turn a rule off by id (repeatable)")
+}
+
+func runCheck(cmd *cobra.Command, s streams, o *checkOptions) error {
+	if len(o.Paths) == 0 {
+		return usageError("check needs at least one file, directory or - (stdin)")
+	}
+	var failOn finding.Severity
+	if o.FailOn != "never" {
+		sev, err := finding.ParseSeverity(o.FailOn)
+		if err != nil {
+			return usageError("--fail-on: %v (or never)", err)
+		}
+		failOn = sev
+	}
+	ropts := runner.Options{Workers: o.Workers, Document: document.Options{ToolCalls: o.ToolCalls}}
+	if o.Format != "" {
+		f, ok := document.ParseFormat(o.Format)
+		if !ok {
+			return usageError("--format: unknown input format %q (want chat, proxy-log, agent-session or contract)", o.Format)
+		}
+		ropts.Format = f
+	}
+	if o.ToolCalls != "" && o.ToolCalls != "inline" && o.ToolCalls != "structured" {
+		return usageError("--tool-calls: want inline or structured, not %q", o.ToolCalls)
+	}
+	w, err := report.New(o.Output, s.Out)
+	if err != nil {
+		return usageError("--output: %v", err)
+	}
+	if o.AllowNoTools {
+		o.Disable = append(o.Disable, "tools-shape")
+	}
+	eng, err := o.compile(cmd.Context())
+	if err != nil {
+		return err
+	}
+
+	files, errs := jsonl.Expand(o.Paths)
+	inputs := make([]runner.Input, 0, len(files))
+	for _, f := range files {
+		if f == jsonl.Stdin {
+			inputs = append(inputs, runner.Input{Name: "<stdin>", Reader: s.In})
+			continue
+		}
+		inputs = append(inputs, runner.Input{Name: f, Path: f})
+	}
+	r := &runner.Runner{Engine: eng, Opts: ropts}
+	var werr error
+	sum, rerrs := r.Run(cmd.Context(), inputs, func(f finding.Finding) {
+		if werr == nil {
+			werr = w.Finding(f)
+		}
+	})
+	if werr != nil {
+		return werr
+	}
+	if err := w.Close(sum); err != nil {
+		return err
+	}
+	errs = append(errs, rerrs...)
+	for _, err := range errs {
+		fmt.Fprintln(s.Err, "chatlint:", describe(err))
+	}
+	if len(errs) > 0 {
+		return &exitCode{code: exitError}
+	}
+	if failOn != 0 && sum.Worst() >= failOn {
+		return &exitCode{code: exitFindings}
+	}
+	return nil
+}
+
+// describe words a read error the way users expect ("open x: no such file").
+func describe(err error) string {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Op + " " + pe.Path + ": " + pe.Err.Error()
+	}
+	return err.Error()
+}

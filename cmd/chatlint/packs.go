@@ -1,0 +1,55 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/chatlint/chatlint/engine/policy"
+	"github.com/chatlint/chatlint/policies"
+	"github.com/chatlint/chatlint/rules"
+)
+
+// packOptions are the flags every command that evaluates rules shares.
+type packOptions struct {
+	Packs     []string // --pack DIR, repeatable
+	NoBuiltin bool
+	Disable   []string
+}
+
+// compile loads the built-in packs (unless turned off) and the packs on
+// disk, and compiles them into one engine.
+func (o packOptions) compile(ctx context.Context) (*policy.Engine, error) {
+	var packs []*policy.Pack
+	if !o.NoBuiltin {
+		b, err := policy.LoadBuiltin(
+			policy.BuiltinSource{FS: policies.FS, Prefix: "builtin:policies"},
+			policy.BuiltinSource{FS: rules.FS, Prefix: "builtin:rules"},
+		)
+		if err != nil {
+			return nil, fmt.Errorf("loading built-in packs: %w", err)
+		}
+		packs = append(packs, b...)
+	}
+	for _, dir := range o.Packs {
+		info, err := os.Stat(dir)
+		if err != nil {
+			return nil, fmt.Errorf("--pack: %w", err)
+		}
+		if !info.IsDir() {
+			return nil, fmt.Errorf("--pack %s: not a directory", dir)
+		}
+		p, err := policy.LoadFS(os.DirFS(dir), ".", dir)
+		if err != nil {
+			return nil, fmt.Errorf("--pack %s: %w", dir, err)
+		}
+		packs = append(packs, p)
+	}
+	eng, err := policy.Compile(ctx, packs, policy.Options{Disable: o.Disable})
+	var ce *policy.CompileError
+	if errors.As(err, &ce) {
+		return nil, &exitCode{code: exitError, err: fmt.Errorf("policies do not compile:\n%s", ce.Error())}
+	}
+	return eng, err
+}

@@ -1,0 +1,66 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/chatlint/chatlint/engine/policy"
+	"github.com/chatlint/chatlint/engine/runner"
+)
+
+type rulesOptions struct {
+	packOptions
+	Format string
+}
+
+func newRulesCmd(s streams) *cobra.Command {
+	o := &rulesOptions{}
+	cmd := &cobra.Command{
+		Use:   "rules",
+		Short: "List the active rules: id, severity, pack, description",
+		Example: `  chatlint rules
+  chatlint rules --pack ./team-rules
+  chatlint rules --format markdown > docs/rules.md`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			eng, err := o.compile(cmd.Context())
+			if err != nil {
+				return err
+			}
+			rules := append(eng.Rules(), runner.CoreRules...)
+			switch o.Format {
+			case "text":
+				return writeRulesText(s.Out, rules)
+			case "json":
+				enc := json.NewEncoder(s.Out)
+				enc.SetIndent("", "  ")
+				return enc.Encode(rules)
+			case "markdown":
+				return writeRulesMarkdown(s.Out, rules)
+			}
+			return usageError("--format: want text, json or markdown, not %q", o.Format)
+		},
+	}
+	cmd.Flags().StringVar(&o.Format, "format", "text", "output format: text, json or markdown")
+	addPackFlags(cmd, &o.packOptions)
+	return cmd
+}
+
+func writeRulesText(w io.Writer, rules []policy.Rule) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tSEVERITY\tPACK\tDESCRIPTION")
+	for _, r := range rules {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.ID, r.Severity, r.Pack, firstLine(r.Description))
+	}
+	return tw.Flush()
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	return s
+}

@@ -1,0 +1,66 @@
+package document
+
+import (
+	"github.com/open-policy-agent/opa/v1/ast"
+)
+
+// agentSession gathers a session transcript (pi / OpenClaw style): a header
+// line {"type": "session", "id": …} and entries, of which "message" entries
+// make the conversation. Other entries are kept in entries and ignored by
+// message rules.
+type agentSession struct {
+	file     string
+	opts     Options
+	first    int
+	header   *ast.Term
+	id       string
+	entries  []*ast.Term
+	messages []message
+}
+
+func (s *agentSession) Add(line int, rec ast.Object) *Document {
+	if s.first == 0 {
+		s.first = line
+		if stringField(rec, keyType) == "session" {
+			s.header = ast.NewTerm(rec)
+			s.id = stringField(rec, keyID)
+			return nil
+		}
+	}
+	typ := stringField(rec, keyType)
+	e := ast.NewObjectWithCapacity(6)
+	e.Insert(keyIndex, intTerm(len(s.entries)))
+	e.Insert(keyLine, intTerm(line))
+	e.Insert(keyType, strTerm(typ))
+	if t := get(rec, keyTimestamp); t != nil {
+		e.Insert(keyTimestamp, t)
+	}
+	if t := get(rec, keyID); t != nil {
+		e.Insert(keyID, t)
+	}
+	e.Insert(keyRaw, ast.NewTerm(rec))
+	s.entries = append(s.entries, ast.NewTerm(e))
+	if typ == "message" {
+		if m := get(rec, keyMessage); m != nil {
+			s.messages = append(s.messages, readMessage(m, line, "/message"))
+		}
+	}
+	return nil
+}
+
+func (s *agentSession) Finish() *Document {
+	if s.first == 0 {
+		return nil
+	}
+	d := &Document{Format: AgentSession, File: s.file, Line: s.first, ID: s.id}
+	if d.ID == "" {
+		d.ID = fallbackID(s.file, s.first)
+	}
+	raw := s.header
+	if raw == nil {
+		raw = ast.NullTerm()
+	}
+	mode := detectMode(s.messages, s.opts.ToolCalls)
+	d.Value = newDocument(d, mode, buildMessages(s.messages, mode), emptyArray, ast.ArrayTerm(s.entries...), raw)
+	return d
+}

@@ -1,0 +1,228 @@
+package document
+
+import (
+	"strings"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+)
+
+// message is a message on its way to normalization. The first pass reads role
+// and text (enough to decide the record's mode); the second builds the object.
+type message struct {
+	raw        *ast.Term
+	obj        ast.Object // nil when the message is not an object
+	role       string
+	text       string
+	hasContent bool
+	callID     *ast.Term // tool_call_id as given, nil when absent
+	line       int
+	path       string
+	calls      []*ast.Term
+}
+
+// readMessage does the first pass over one message as given.
+func readMessage(raw *ast.Term, line int, path string) message {
+	m := message{raw: raw, line: line, path: path}
+	m.obj, _ = raw.Value.(ast.Object)
+	if m.obj == nil {
+		return m
+	}
+	m.role = stringField(m.obj, keyRole)
+	content := get(m.obj, keyContent)
+	m.text, m.hasContent = contentText(content)
+	switch m.role {
+	case "toolResult": // pi / OpenClaw transcripts
+		m.role = "tool"
+		m.callID = firstPresent(m.obj, keyToolCallIDc, keyToolUseID, keyToolCallID)
+	case "tool":
+		m.callID = firstPresent(m.obj, keyToolCallID, keyToolCallIDc, keyToolUseID)
+	}
+	return m
+}
+
+func firstPresent(o ast.Object, keys ...*ast.Term) *ast.Term {
+	for _, k := range keys {
+		if t := get(o, k); t != nil {
+			if _, null := t.Value.(ast.Null); !null {
+				return t
+			}
+		}
+	}
+	return nil
+}
+
+// contentText joins the text of a content value: a string as is; for a list
+// of parts, each string part and each part's "text" (or "value") member,
+// separated by newlines. It also reports whether there is any content.
+func contentText(c *ast.Term) (string, bool) {
+	if c == nil {
+		return "", false
+	}
+	switch v := c.Value.(type) {
+	case ast.String:
+		return string(v), v != ""
+	case *ast.Array:
+		if v.Len() == 0 {
+			return "", false
+		}
+		if v.Len() == 1 {
+			s, _ := partText(v.Elem(0))
+			return s, true
+		}
+		var b strings.Builder
+		first := true
+		v.Foreach(func(p *ast.Term) {
+			s, ok := partText(p)
+			if !ok {
+				return
+			}
+			if !first {
+				b.WriteByte('\n')
+			}
+			first = false
+			b.WriteString(s)
+		})
+		return b.String(), true
+	case ast.Null:
+		return "", false
+	case ast.Object:
+		return "", v.Len() > 0
+	}
+	return "", true
+}
+
+func partText(p *ast.Term) (string, bool) {
+	switch v := p.Value.(type) {
+	case ast.String:
+		return string(v), true
+	case ast.Object:
+		if t := get(v, keyType); t != nil && stringField(v, keyType) != "text" {
+			return "", false
+		}
+		if t := get(v, keyText); t != nil {
+			s, ok := t.Value.(ast.String)
+			return string(s), ok
+		}
+		if t := get(v, keyValue); t != nil {
+			s, ok := t.Value.(ast.String)
+			return string(s), ok
+		}
+	}
+	return "", false
+}
+
+// Content block types that carry a tool call in agent transcripts and
+// Anthropic-style content.
+var callBlockTypes = map[string]bool{"toolCall": true, "toolUse": true, "functionCall": true, "tool_use": true}
+
+// structuredCalls reads the tool calls a message carries as data: OpenAI
+// tool_calls entries that are objects, and tool-call content blocks.
+func (m *message) structuredCalls() {
+	if m.obj == nil {
+		return
+	}
+	if calls := arrayField(m.obj, keyToolCalls); calls != nil {
+		base := m.path + "/tool_calls"
+		for i := 0; i < calls.Len(); i++ {
+			c, ok := calls.Elem(i).Value.(ast.Object)
+			if !ok {
+				continue
+			}
+			fn := objectField(c, keyFunction)
+			name := stringField(c, keyName)
+			args, hasInput := callInput(c)
+			if fn != nil {
+				name = stringField(fn, keyName)
+				if a, ok := callInput(fn); ok || args == nil {
+					args, hasInput = a, ok
+				}
+			}
+			m.addCall(stringField(c, keyID), name, args, hasInput, pointerIndex(base, i), "")
+		}
+	}
+	if parts := arrayField(m.obj, keyContent); parts != nil {
+		base := m.path + "/content"
+		for i := 0; i < parts.Len(); i++ {
+			b, ok := parts.Elem(i).Value.(ast.Object)
+			if !ok || !callBlockTypes[stringField(b, keyType)] {
+				continue
+			}
+			args, hasInput := callInput(b)
+			m.addCall(stringField(b, keyID), stringField(b, keyName), args, hasInput, pointerIndex(base, i), "")
+		}
+	}
+}
+
+// callInput returns the call's arguments (or input) as given and whether it
+// has any: present and not null.
+func callInput(o ast.Object) (*ast.Term, bool) {
+	for _, k := range [...]*ast.Term{keyArguments, keyInput} {
+		if t := get(o, k); t != nil {
+			if _, null := t.Value.(ast.Null); !null {
+				return t, true
+			}
+		}
+	}
+	if t := get(o, keyArguments); t != nil {
+		return t, false
+	}
+	if t := get(o, keyInput); t != nil {
+		return t, false
+	}
+	return nil, false
+}
+
+func (m *message) addCall(id, name string, args *ast.Term, hasInput bool, path, parseErr string) {
+	o := ast.NewObjectWithCapacity(7)
+	o.Insert(keyIndex, intTerm(len(m.calls)))
+	o.Insert(keyID, strTerm(id))
+	o.Insert(keyName, strTerm(name))
+	if args != nil {
+		o.Insert(keyArguments, args)
+	}
+	o.Insert(keyHasInput, boolTerm(hasInput))
+	o.Insert(keyPath, strTerm(path))
+	if parseErr != "" {
+		o.Insert(keyParseError, strTerm(parseErr))
+	}
+	m.calls = append(m.calls, ast.NewTerm(o))
+}
+
+// buildMessages runs the second pass: tool calls for the record's mode, the
+// turn of each message, and the normalized objects.
+func buildMessages(ms []message, mode string) *ast.Term {
+	if mode == modeInline {
+		parseInline(ms)
+	} else {
+		for i := range ms {
+			ms[i].structuredCalls()
+		}
+	}
+	terms := make([]*ast.Term, len(ms))
+	turn := -1
+	for i := range ms {
+		m := &ms[i]
+		if m.role == "assistant" {
+			turn = i
+		}
+		o := ast.NewObjectWithCapacity(10)
+		o.Insert(keyIndex, intTerm(i))
+		o.Insert(keyRole, strTerm(m.role))
+		o.Insert(keyText, strTerm(m.text))
+		o.Insert(keyHasContent, boolTerm(m.hasContent))
+		if len(m.calls) == 0 {
+			o.Insert(keyToolCalls, emptyArray)
+		} else {
+			o.Insert(keyToolCalls, ast.ArrayTerm(m.calls...))
+		}
+		if m.callID != nil {
+			o.Insert(keyToolCallID, m.callID)
+		}
+		o.Insert(keyTurn, intTerm(turn))
+		o.Insert(keyLine, intTerm(m.line))
+		o.Insert(keyPath, strTerm(m.path))
+		o.Insert(keyRaw, m.raw)
+		terms[i] = ast.NewTerm(o)
+	}
+	return ast.ArrayTerm(terms...)
+}

@@ -1,0 +1,130 @@
+package document
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+)
+
+// Keys are built once: looking a member up or inserting one then costs no
+// allocation, and the terms are shared by every document (never mutated).
+var (
+	keyArguments    = ast.StringTerm("arguments")
+	keyBody         = ast.StringTerm("body")
+	keyChoices      = ast.StringTerm("choices")
+	keyContent      = ast.StringTerm("content")
+	keyConvID       = ast.StringTerm("conversation_id")
+	keyEntries      = ast.StringTerm("entries")
+	keyFile         = ast.StringTerm("file")
+	keyFormat       = ast.StringTerm("format")
+	keyFunction     = ast.StringTerm("function")
+	keyFunctionPath = ast.StringTerm("function_path")
+	keyHasContent   = ast.StringTerm("has_content")
+	keyHasInput     = ast.StringTerm("has_input")
+	keyID           = ast.StringTerm("id")
+	keyIndex        = ast.StringTerm("index")
+	keyInput        = ast.StringTerm("input")
+	keyLine         = ast.StringTerm("line")
+	keyMessage      = ast.StringTerm("message")
+	keyMessageCount = ast.StringTerm("message_count")
+	keyMessages     = ast.StringTerm("messages")
+	keyMode         = ast.StringTerm("mode")
+	keyName         = ast.StringTerm("name")
+	keyParseError   = ast.StringTerm("parse_error")
+	keyPath         = ast.StringTerm("path")
+	keyRaw          = ast.StringTerm("raw")
+	keyRequest      = ast.StringTerm("request")
+	keyResponse     = ast.StringTerm("response")
+	keyRole         = ast.StringTerm("role")
+	keyRoles        = ast.StringTerm("roles")
+	keySessionID    = ast.StringTerm("session_id")
+	keyText         = ast.StringTerm("text")
+	keyTimestamp    = ast.StringTerm("timestamp")
+	keyToolCallID   = ast.StringTerm("tool_call_id")
+	keyToolCalls    = ast.StringTerm("tool_calls")
+	keyToolCallIDc  = ast.StringTerm("toolCallId")
+	keyToolUseID    = ast.StringTerm("toolUseId")
+	keyTools        = ast.StringTerm("tools")
+	keyTurn         = ast.StringTerm("turn")
+	keyType         = ast.StringTerm("type")
+	keyUserID       = ast.StringTerm("user_id")
+	keyValid        = ast.StringTerm("valid")
+	keyValue        = ast.StringTerm("value")
+)
+
+var emptyArray = ast.NewTerm(ast.NewArray())
+
+func get(o ast.Object, k *ast.Term) *ast.Term {
+	if o == nil {
+		return nil
+	}
+	return o.Get(k)
+}
+
+func objectField(o ast.Object, k *ast.Term) ast.Object {
+	if t := get(o, k); t != nil {
+		v, _ := t.Value.(ast.Object)
+		return v
+	}
+	return nil
+}
+
+func arrayField(o ast.Object, k *ast.Term) *ast.Array {
+	if t := get(o, k); t != nil {
+		v, _ := t.Value.(*ast.Array)
+		return v
+	}
+	return nil
+}
+
+func stringField(o ast.Object, k *ast.Term) string {
+	if t := get(o, k); t != nil {
+		if s, ok := t.Value.(ast.String); ok {
+			return string(s)
+		}
+	}
+	return ""
+}
+
+func intField(o ast.Object, k *ast.Term) int {
+	if t := get(o, k); t != nil {
+		if n, ok := t.Value.(ast.Number); ok {
+			i, _ := n.Int()
+			return i
+		}
+	}
+	return 0
+}
+
+// present reports whether the member exists and is not null.
+func present(o ast.Object, k *ast.Term) bool {
+	t := get(o, k)
+	if t == nil {
+		return false
+	}
+	_, null := t.Value.(ast.Null)
+	return !null
+}
+
+func intTerm(i int) *ast.Term   { return ast.InternedTerm(i) }
+func boolTerm(b bool) *ast.Term { return ast.InternedTerm(b) }
+
+func strTerm(s string) *ast.Term {
+	if s == "" {
+		return emptyString
+	}
+	return ast.StringTerm(s)
+}
+
+var emptyString = ast.StringTerm("")
+
+// pointer appends a JSON Pointer segment.
+func pointer(base string, seg string) string {
+	if strings.ContainsAny(seg, "~/") {
+		seg = strings.NewReplacer("~", "~0", "/", "~1").Replace(seg)
+	}
+	return base + "/" + seg
+}
+
+func pointerIndex(base string, i int) string { return base + "/" + strconv.Itoa(i) }

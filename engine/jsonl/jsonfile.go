@@ -1,0 +1,94 @@
+package jsonl
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// SyntaxError is a .json file that is not one JSON value.
+type SyntaxError struct {
+	Line int
+	Msg  string
+}
+
+func (e *SyntaxError) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e.Msg) }
+
+// SplitJSON splits the contents of a .json file into records: the elements of
+// a top-level array, or the one top-level object. A file holding several
+// values one after another is not a .json document; ok is false and the
+// caller should read it as JSON Lines instead.
+//
+// The whole file is in memory here: a .json document is a single value and
+// cannot be streamed line by line.
+func SplitJSON(data []byte) (recs []Record, ok bool, err error) {
+	data = bytes.TrimPrefix(data, bom)
+	lines := newLineCounter(data)
+	trimmed := bytes.TrimLeft(data, " \t\r\n")
+	if len(trimmed) == 0 {
+		return nil, true, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if trimmed[0] != '[' {
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, false, nil
+		}
+		if dec.More() {
+			return nil, false, nil // several values: JSON Lines under a .json name
+		}
+		start := int(dec.InputOffset()) - len(raw)
+		return []Record{{Line: lines.at(start), Data: raw}}, true, nil
+	}
+	if _, err := dec.Token(); err != nil {
+		return nil, true, syntaxErr(lines, dec, err)
+	}
+	for dec.More() {
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return recs, true, syntaxErr(lines, dec, err)
+		}
+		start := int(dec.InputOffset()) - len(raw)
+		recs = append(recs, Record{Line: lines.at(start), Data: raw})
+	}
+	if _, err := dec.Token(); err != nil {
+		return recs, true, syntaxErr(lines, dec, err)
+	}
+	if dec.More() {
+		return recs, true, &SyntaxError{Line: lines.at(int(dec.InputOffset())), Msg: "unexpected data after the top-level array"}
+	}
+	return recs, true, nil
+}
+
+func syntaxErr(lines *lineCounter, dec *json.Decoder, err error) error {
+	off := int(dec.InputOffset())
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		off = int(se.Offset)
+	}
+	if errors.Is(err, io.ErrUnexpectedEOF) || err.Error() == "EOF" {
+		return &SyntaxError{Line: lines.at(len(lines.data)), Msg: "unexpected end of file"}
+	}
+	return &SyntaxError{Line: lines.at(off), Msg: err.Error()}
+}
+
+// lineCounter maps byte offsets, asked for in increasing order, to lines.
+type lineCounter struct {
+	data []byte
+	off  int
+	line int
+}
+
+func newLineCounter(data []byte) *lineCounter { return &lineCounter{data: data, line: 1} }
+
+func (c *lineCounter) at(off int) int {
+	off = min(off, len(c.data))
+	if off < c.off { // not expected, but stay correct
+		c.off, c.line = 0, 1
+	}
+	c.line += bytes.Count(c.data[c.off:off], []byte{'\n'})
+	c.off = off
+	return c.line
+}

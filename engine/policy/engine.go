@@ -1,0 +1,122 @@
+package policy
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/chatlint/chatlint/engine/document"
+)
+
+// Engine holds every active rule, compiled once; it is safe for concurrent
+// use by many workers.
+type Engine struct {
+	rules    []Rule
+	yaml     []*yamlRule
+	rego     *regoProgram // nil when no pack has Rego
+	disabled map[string]bool
+}
+
+// Options tune which rules run.
+type Options struct {
+	// Disable lists rule ids that must not run (their findings are dropped).
+	Disable []string
+}
+
+// Compile loads and compiles packs. Errors are *CompileError values with
+// file:line:col positions.
+func Compile(ctx context.Context, packs []*Pack, opts Options) (*Engine, error) {
+	e := &Engine{disabled: map[string]bool{}}
+	for _, id := range opts.Disable {
+		e.disabled[id] = true
+	}
+	modules := map[string]*ast.Module{}
+	pkgPack := map[string]string{}
+	var errs []string
+	for _, p := range packs {
+		mods, rules, pkgs, err := parseRego(p)
+		if err != nil {
+			errs = append(errs, err.(*CompileError).Errors...)
+			continue
+		}
+		for k, m := range mods {
+			modules[k] = m
+		}
+		for _, pkg := range pkgs {
+			if _, dup := pkgPack[pkg]; !dup {
+				pkgPack[pkg] = p.Name
+			}
+		}
+		e.rules = append(e.rules, rules...)
+		for _, f := range p.YAML {
+			yr, err := compileYAML(f, p.Name)
+			if err != nil {
+				errs = append(errs, err.(*CompileError).Errors...)
+				continue
+			}
+			for _, r := range yr {
+				e.yaml = append(e.yaml, r)
+				e.rules = append(e.rules, r.Rule)
+			}
+		}
+	}
+	seen := map[string]Rule{}
+	for _, r := range e.rules {
+		if prev, dup := seen[r.ID]; dup {
+			errs = append(errs, fmt.Sprintf("%s: rule id %s is already declared at %s", r.Source, r.ID, prev.Source))
+		}
+		seen[r.ID] = r
+	}
+	if len(errs) > 0 {
+		return nil, &CompileError{Errors: errs}
+	}
+	if len(modules) > 0 {
+		prog, err := compileRego(ctx, modules, pkgPack)
+		if err != nil {
+			return nil, err
+		}
+		e.rego = prog
+	}
+	sort.Slice(e.rules, func(i, j int) bool { return e.rules[i].ID < e.rules[j].ID })
+	return e, nil
+}
+
+// Rules returns the active rules, sorted by id.
+func (e *Engine) Rules() []Rule {
+	out := make([]Rule, 0, len(e.rules))
+	for _, r := range e.rules {
+		if !e.disabled[r.ID] {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// Evaluate runs every active rule over one document.
+func (e *Engine) Evaluate(ctx context.Context, doc *document.Document) ([]Hit, error) {
+	var hits []Hit
+	for _, r := range e.yaml {
+		if !e.disabled[r.ID] {
+			hits = r.eval(doc.Value, hits)
+		}
+	}
+	if e.rego != nil {
+		var err error
+		n := len(hits)
+		if hits, err = e.rego.eval(ctx, doc.Value, hits); err != nil {
+			return hits, fmt.Errorf("%s:%d: evaluating policies: %w", doc.File, doc.Line, err)
+		}
+		if len(e.disabled) > 0 {
+			kept := hits[:n]
+			for _, h := range hits[n:] {
+				if !e.disabled[h.Rule] {
+					kept = append(kept, h)
+				}
+			}
+			hits = kept
+		}
+	}
+	return hits, nil
+}

@@ -1,0 +1,91 @@
+// Package policy loads rule packs (Rego policies and YAML rules), compiles
+// them once, and evaluates them over normalized documents.
+package policy
+
+import (
+	"fmt"
+	"io/fs"
+	"path"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// File is one source file of a pack.
+type File struct {
+	// Name is how the file is named in messages: a path on disk, or
+	// "builtin:policies/integrity/x.rego" for embedded files.
+	Name   string
+	Source []byte
+}
+
+// Pack is a named set of rules.
+type Pack struct {
+	Name        string
+	Description string
+	Rego        []File // policies, *_test.rego excluded
+	Tests       []File // *_test.rego: never evaluated by check
+	YAML        []File // YAML rule files (pack.yaml excluded)
+}
+
+type packMeta struct {
+	Name        string `yaml:"name"`
+	Description string `yaml:"description"`
+}
+
+// LoadFS reads a pack from the tree rooted at dir in fsys: every *.rego and
+// *.yaml/*.yml file, at any depth, and the optional pack.yaml. prefix is put
+// before file paths in messages. The pack's name defaults to the folder name.
+func LoadFS(fsys fs.FS, dir, prefix string) (*Pack, error) {
+	p := &Pack{Name: path.Base(dir)}
+	if dir == "." {
+		p.Name = path.Base(strings.TrimRight(prefix, "/"))
+	}
+	err := fs.WalkDir(fsys, dir, func(name string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			return nil
+		}
+		base := path.Base(name)
+		if !strings.HasSuffix(base, ".rego") && !strings.HasSuffix(base, ".yaml") && !strings.HasSuffix(base, ".yml") {
+			return nil
+		}
+		src, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			return err
+		}
+		rel := strings.TrimPrefix(strings.TrimPrefix(name, dir), "/")
+		f := File{Name: path.Join(prefix, rel), Source: src}
+		switch {
+		case base == "pack.yaml" || base == "pack.yml":
+			var m packMeta
+			if err := yaml.Unmarshal(src, &m); err != nil {
+				return fmt.Errorf("%s: %v", f.Name, err)
+			}
+			if m.Name != "" {
+				p.Name = m.Name
+			}
+			p.Description = m.Description
+		case strings.HasSuffix(base, "_test.rego"):
+			p.Tests = append(p.Tests, f)
+		case strings.HasSuffix(base, ".rego"):
+			p.Rego = append(p.Rego, f)
+		default:
+			p.YAML = append(p.YAML, f)
+		}
+		return nil
+	})
+	return p, err
+}
+
+// Merge adds the files of other (the same pack, from another folder) to p.
+func (p *Pack) Merge(other *Pack) {
+	if p.Description == "" {
+		p.Description = other.Description
+	}
+	p.Rego = append(p.Rego, other.Rego...)
+	p.Tests = append(p.Tests, other.Tests...)
+	p.YAML = append(p.YAML, other.YAML...)
+}

@@ -1,0 +1,383 @@
+package policy
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+	"gopkg.in/yaml.v3"
+
+	"github.com/chatlint/chatlint/engine/finding"
+)
+
+// yamlRule is a YAML rule compiled to Go matchers.
+type yamlRule struct {
+	Rule
+	given   []step
+	formats []string
+	mode    string
+	where   []check
+	assert  []check
+	message []piece
+}
+
+// step is one segment of a `given` path: a member name, then optionally [*].
+type step struct {
+	field string
+	each  bool
+}
+
+// check is one condition on one path of the element.
+type check struct {
+	path []string
+	text string // the path as written
+	cond condition
+}
+
+type yamlFile struct {
+	Rules []yaml.Node `yaml:"rules"`
+}
+
+type yamlRuleSpec struct {
+	ID          string    `yaml:"id"`
+	Title       string    `yaml:"title"`
+	Severity    string    `yaml:"severity"`
+	Description string    `yaml:"description"`
+	Given       string    `yaml:"given"`
+	Formats     []string  `yaml:"formats"`
+	Mode        string    `yaml:"mode"`
+	Where       yaml.Node `yaml:"where"`
+	Assert      yaml.Node `yaml:"assert"`
+	Message     string    `yaml:"message"`
+	Example     string    `yaml:"example"`
+	Fix         string    `yaml:"fix"`
+}
+
+// compileYAML compiles the rules of one YAML file.
+func compileYAML(f File, pack string) ([]*yamlRule, error) {
+	var doc yamlFile
+	if err := yaml.Unmarshal(f.Source, &doc); err != nil {
+		return nil, &CompileError{Errors: []string{fmt.Sprintf("%s: %v", f.Name, err)}}
+	}
+	var out []*yamlRule
+	var errs []string
+	for i := range doc.Rules {
+		n := &doc.Rules[i]
+		r, err := compileYAMLRule(n, f.Name, pack)
+		if err != nil {
+			errs = append(errs, fmt.Sprintf("%s:%d:%d: %v", f.Name, n.Line, n.Column, err))
+			continue
+		}
+		out = append(out, r)
+	}
+	if len(errs) > 0 {
+		return nil, &CompileError{Errors: errs}
+	}
+	return out, nil
+}
+
+func compileYAMLRule(n *yaml.Node, file, pack string) (*yamlRule, error) {
+	var s yamlRuleSpec
+	if err := n.Decode(&s); err != nil {
+		return nil, err
+	}
+	if s.ID == "" {
+		return nil, fmt.Errorf("rule needs an id")
+	}
+	sev, err := finding.ParseSeverity(s.Severity)
+	if err != nil {
+		return nil, fmt.Errorf("rule %s: %v", s.ID, err)
+	}
+	if s.Description == "" {
+		return nil, fmt.Errorf("rule %s: description is required", s.ID)
+	}
+	if s.Mode != "" && s.Mode != "inline" && s.Mode != "structured" {
+		return nil, fmt.Errorf("rule %s: mode must be inline or structured", s.ID)
+	}
+	r := &yamlRule{
+		Rule: Rule{ID: s.ID, Title: s.Title, Severity: sev, Pack: pack, Kind: "yaml",
+			Description: strings.TrimSpace(s.Description), Source: fmt.Sprintf("%s:%d", file, n.Line),
+			Example: strings.TrimSpace(s.Example), Fix: strings.TrimSpace(s.Fix)},
+		formats: s.Formats,
+		mode:    s.Mode,
+	}
+	if r.given, err = parseGiven(s.Given); err != nil {
+		return nil, fmt.Errorf("rule %s: given: %v", s.ID, err)
+	}
+	if r.where, err = compileChecks(&s.Where); err != nil {
+		return nil, fmt.Errorf("rule %s: where: %v", s.ID, err)
+	}
+	if r.assert, err = compileChecks(&s.Assert); err != nil {
+		return nil, fmt.Errorf("rule %s: assert: %v", s.ID, err)
+	}
+	if len(r.assert) == 0 {
+		return nil, fmt.Errorf("rule %s: assert needs at least one condition", s.ID)
+	}
+	r.message = parseTemplate(s.Message)
+	return r, nil
+}
+
+// parseGiven parses "messages[*].tool_calls[*]"; "" and "document" mean the
+// document itself.
+func parseGiven(s string) ([]step, error) {
+	if s == "" || s == "document" || s == "$" {
+		return nil, nil
+	}
+	var steps []step
+	for _, part := range strings.Split(s, ".") {
+		st := step{field: part}
+		if strings.HasSuffix(part, "[*]") {
+			st = step{field: strings.TrimSuffix(part, "[*]"), each: true}
+		}
+		if st.field == "" || strings.ContainsAny(st.field, "[]*") {
+			return nil, fmt.Errorf("bad segment %q in %q (want name or name[*])", part, s)
+		}
+		steps = append(steps, st)
+	}
+	return steps, nil
+}
+
+func compileChecks(n *yaml.Node) ([]check, error) {
+	if n.Kind == 0 {
+		return nil, nil
+	}
+	if n.Kind != yaml.MappingNode {
+		return nil, fmt.Errorf("line %d: want a map of path: condition", n.Line)
+	}
+	var out []check
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		key, val := n.Content[i], n.Content[i+1]
+		c, err := compileCondition(val)
+		if err != nil {
+			return nil, fmt.Errorf("line %d: %s: %v", val.Line, key.Value, err)
+		}
+		out = append(out, check{path: strings.Split(key.Value, "."), text: key.Value, cond: c})
+	}
+	return out, nil
+}
+
+// condition holds when the value passes every test; an optional condition
+// also holds when the value is absent.
+type condition struct {
+	optional bool
+	tests    []test
+}
+
+type test struct {
+	ok   func(v ast.Value) bool // v is nil when absent
+	desc string                 // what must hold, e.g. `must be of type object`
+}
+
+var jsonTypes = []string{"string", "number", "boolean", "null", "object", "array"}
+
+func compileCondition(n *yaml.Node) (condition, error) {
+	if n.Kind == yaml.ScalarNode {
+		switch n.Value {
+		case "absent":
+			return condition{tests: []test{presentTest(false)}}, nil
+		case "present":
+			return condition{tests: []test{presentTest(true)}}, nil
+		}
+		var lit any
+		if err := n.Decode(&lit); err != nil {
+			return condition{}, err
+		}
+		t, err := equalsTest(lit, true)
+		return condition{tests: []test{t}}, err
+	}
+	if n.Kind != yaml.MappingNode {
+		return condition{}, fmt.Errorf("a condition is absent, present, a literal, or a map of operators")
+	}
+	var c condition
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		op, arg := n.Content[i].Value, n.Content[i+1]
+		var a any
+		if err := arg.Decode(&a); err != nil {
+			return c, err
+		}
+		t, err := operator(op, a)
+		if err != nil {
+			return c, fmt.Errorf("%s: %v", op, err)
+		}
+		if op == "optional" {
+			c.optional = a == true
+			continue
+		}
+		c.tests = append(c.tests, t)
+	}
+	return c, nil
+}
+
+func operator(op string, a any) (test, error) {
+	switch op {
+	case "optional":
+		if _, ok := a.(bool); !ok {
+			return test{}, fmt.Errorf("want true or false")
+		}
+		return test{}, nil
+	case "present":
+		b, ok := a.(bool)
+		if !ok {
+			return test{}, fmt.Errorf("want true or false")
+		}
+		return presentTest(b), nil
+	case "type":
+		var types []string
+		switch v := a.(type) {
+		case string:
+			types = []string{v}
+		case []any:
+			for _, x := range v {
+				s, _ := x.(string)
+				types = append(types, s)
+			}
+		}
+		for _, t := range types {
+			if !slices.Contains(jsonTypes, t) {
+				return test{}, fmt.Errorf("unknown type %q (want one of %s)", t, strings.Join(jsonTypes, ", "))
+			}
+		}
+		if len(types) == 0 {
+			return test{}, fmt.Errorf("want a type name or a list of them")
+		}
+		return test{ok: func(v ast.Value) bool { return v != nil && slices.Contains(types, typeName(v)) },
+			desc: "must be of type " + strings.Join(types, " or ")}, nil
+	case "equals":
+		return equalsTest(a, true)
+	case "not_equals":
+		return equalsTest(a, false)
+	case "in":
+		list, ok := a.([]any)
+		if !ok {
+			return test{}, fmt.Errorf("want a list")
+		}
+		vals := make([]ast.Value, len(list))
+		for i, x := range list {
+			v, err := ast.InterfaceToValue(x)
+			if err != nil {
+				return test{}, err
+			}
+			vals[i] = v
+		}
+		return test{ok: func(v ast.Value) bool {
+			return v != nil && slices.ContainsFunc(vals, func(w ast.Value) bool { return ast.Compare(v, w) == 0 })
+		}, desc: "must be one of " + ast.NewArray(termsOf(vals)...).String()}, nil
+	case "not_empty":
+		want, ok := a.(bool)
+		if !ok {
+			return test{}, fmt.Errorf("want true or false")
+		}
+		if want {
+			return test{ok: notEmpty, desc: "must not be empty"}, nil
+		}
+		return test{ok: func(v ast.Value) bool { return !notEmpty(v) }, desc: "must be empty"}, nil
+	case "truthy":
+		want, ok := a.(bool)
+		if !ok {
+			return test{}, fmt.Errorf("want true or false")
+		}
+		desc := "must be truthy"
+		if !want {
+			desc = "must not be truthy"
+		}
+		return test{ok: func(v ast.Value) bool { return (v != nil && Truthy(v)) == want }, desc: desc}, nil
+	case "prefix", "suffix", "contains":
+		s, ok := a.(string)
+		if !ok {
+			return test{}, fmt.Errorf("want a string")
+		}
+		fn := map[string]func(string, string) bool{"prefix": strings.HasPrefix, "suffix": strings.HasSuffix, "contains": strings.Contains}[op]
+		word := map[string]string{"prefix": "start with", "suffix": "end with", "contains": "contain"}[op]
+		return test{ok: func(v ast.Value) bool {
+			str, ok := v.(ast.String)
+			return ok && fn(string(str), s)
+		}, desc: fmt.Sprintf("must %s %q", word, s)}, nil
+	case "matches":
+		s, ok := a.(string)
+		if !ok {
+			return test{}, fmt.Errorf("want a regular expression string")
+		}
+		re, err := regexp.Compile(s)
+		if err != nil {
+			return test{}, err
+		}
+		return test{ok: func(v ast.Value) bool {
+			str, ok := v.(ast.String)
+			return ok && re.MatchString(string(str))
+		}, desc: fmt.Sprintf("must match %q", s)}, nil
+	}
+	return test{}, fmt.Errorf("unknown operator (want present, optional, type, equals, not_equals, in, not_empty, truthy, prefix, suffix, contains or matches)")
+}
+
+func presentTest(want bool) test {
+	if want {
+		return test{ok: func(v ast.Value) bool { return v != nil }, desc: "must be present"}
+	}
+	return test{ok: func(v ast.Value) bool { return v == nil }, desc: "must be absent"}
+}
+
+func equalsTest(lit any, want bool) (test, error) {
+	w, err := ast.InterfaceToValue(lit)
+	if err != nil {
+		return test{}, err
+	}
+	desc := "must equal " + w.String()
+	if !want {
+		desc = "must not equal " + w.String()
+	}
+	return test{ok: func(v ast.Value) bool { return (v != nil && ast.Compare(v, w) == 0) == want }, desc: desc}, nil
+}
+
+func notEmpty(v ast.Value) bool {
+	switch v := v.(type) {
+	case ast.String:
+		return v != ""
+	case *ast.Array:
+		return v.Len() > 0
+	case ast.Object:
+		return v.Len() > 0
+	}
+	return false
+}
+
+func typeName(v ast.Value) string {
+	switch v.(type) {
+	case ast.String:
+		return "string"
+	case ast.Number:
+		return "number"
+	case ast.Boolean:
+		return "boolean"
+	case ast.Null:
+		return "null"
+	case ast.Object:
+		return "object"
+	case *ast.Array:
+		return "array"
+	}
+	return "other"
+}
+
+func termsOf(vs []ast.Value) []*ast.Term {
+	out := make([]*ast.Term, len(vs))
+	for i, v := range vs {
+		out[i] = ast.NewTerm(v)
+	}
+	return out
+}
+
+// holds reports whether the condition holds for v (nil when absent); when
+// not, it returns the description of the first failing test.
+func (c condition) holds(v ast.Value) (bool, string) {
+	if v == nil && c.optional {
+		return true, ""
+	}
+	for _, t := range c.tests {
+		if !t.ok(v) {
+			return false, t.desc
+		}
+	}
+	return true, ""
+}

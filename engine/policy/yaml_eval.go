@@ -1,0 +1,270 @@
+package policy
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+)
+
+// scope is where the walk of a `given` path stands: the element, the
+// enclosing message, tool call, tool and entry, and the element's JSON
+// Pointer when it is known.
+type scope struct {
+	doc     ast.Object
+	message ast.Object
+	tool    ast.Object
+	entry   ast.Object
+	msgIdx  int
+	callIdx int
+	toolIdx int
+	entIdx  int
+	ptr     string
+	inRaw   bool // the element lies inside a raw record, so ptr follows it
+}
+
+var (
+	keyPath         = ast.StringTerm("path")
+	keyFunctionPath = ast.StringTerm("function_path")
+	keyFormat       = ast.StringTerm("format")
+	keyMode         = ast.StringTerm("mode")
+)
+
+// eval runs the rule over one document and appends its hits.
+func (r *yamlRule) eval(doc ast.Object, hits []Hit) []Hit {
+	if len(r.formats) > 0 && !slices.Contains(r.formats, stringOf(doc.Get(keyFormat))) {
+		return hits
+	}
+	if r.mode != "" && stringOf(doc.Get(keyMode)) != r.mode {
+		return hits
+	}
+	sc := scope{doc: doc, msgIdx: -1, callIdx: -1, toolIdx: -1, entIdx: -1}
+	return r.walk(doc, r.given, sc, hits)
+}
+
+func (r *yamlRule) walk(v ast.Value, steps []step, sc scope, hits []Hit) []Hit {
+	if len(steps) == 0 {
+		return r.check(v, sc, hits)
+	}
+	st := steps[0]
+	o, ok := v.(ast.Object)
+	if !ok {
+		return hits
+	}
+	t := o.Get(ast.StringTerm(st.field))
+	if t == nil {
+		return hits
+	}
+	next := sc
+	switch {
+	case sc.inRaw:
+		next.ptr = sc.ptr + "/" + escapePointer(st.field)
+	case st.field == "raw":
+		next.inRaw = true
+	}
+	if !st.each {
+		return r.walk(t.Value, steps[1:], next, hits)
+	}
+	arr, ok := t.Value.(*ast.Array)
+	if !ok {
+		return hits
+	}
+	for i := 0; i < arr.Len(); i++ {
+		el := next
+		ev := arr.Elem(i).Value
+		if el.inRaw {
+			el.ptr = next.ptr + "/" + strconv.Itoa(i)
+		} else {
+			eo, _ := ev.(ast.Object)
+			if p, ok := stringField(eo, keyPath); ok {
+				el.ptr = p
+			}
+			switch {
+			case st.field == "messages" && len(steps) == len(r.given):
+				el.message, el.msgIdx = eo, i
+			case st.field == "tools" && len(steps) == len(r.given):
+				el.tool, el.toolIdx = eo, i
+			case st.field == "entries" && len(steps) == len(r.given):
+				el.entry, el.entIdx = eo, i
+			case st.field == "tool_calls" && sc.message != nil:
+				el.callIdx = i
+			}
+		}
+		hits = r.walk(ev, steps[1:], el, hits)
+	}
+	return hits
+}
+
+// check applies where and assert to one element.
+func (r *yamlRule) check(v ast.Value, sc scope, hits []Hit) []Hit {
+	for _, c := range r.where {
+		val, _ := resolve(v, c.path, sc)
+		if ok, _ := c.cond.holds(val); !ok {
+			return hits
+		}
+	}
+	for _, c := range r.assert {
+		val, ptr := resolve(v, c.path, sc)
+		ok, why := c.cond.holds(val)
+		if ok {
+			continue
+		}
+		failure := c.text + " " + why
+		h := newHit(r.ID, r.Pack, r.Severity, r.render(v, sc, failure))
+		h.MessageIndex, h.ToolCallIndex, h.ToolIndex, h.EntryIndex = sc.msgIdx, sc.callIdx, sc.toolIdx, sc.entIdx
+		h.Path = ptr
+		hits = append(hits, h)
+	}
+	return hits
+}
+
+// resolve looks a dotted path up from the element. A first segment of
+// $message, $tool, $entry or $document (or the same without $, when the
+// element has no such member) starts from that context instead. It also
+// returns the JSON Pointer of the value when it can be known.
+func resolve(v ast.Value, path []string, sc scope) (ast.Value, string) {
+	ptr, known := sc.ptr, sc.inRaw
+	if len(path) > 0 {
+		head := path[0]
+		alias := strings.TrimPrefix(head, "$")
+		o, _ := v.(ast.Object)
+		if head != alias || o == nil || o.Get(ast.StringTerm(head)) == nil {
+			if ctx := sc.context(alias); ctx != nil {
+				v, path, known = ctx, path[1:], false
+				if p, ok := stringField(ctx, keyPath); ok {
+					ptr = p
+				}
+			}
+		}
+	}
+	if !known && len(path) > 0 {
+		o, _ := v.(ast.Object)
+		switch path[0] {
+		case "raw":
+			if p, ok := stringField(o, keyPath); ok {
+				ptr, known = p, true
+			}
+		case "function":
+			if p, ok := stringField(o, keyFunctionPath); ok {
+				ptr, known = p, true
+			}
+		}
+		if known {
+			v = o.Get(ast.StringTerm(path[0])).Value
+			path = path[1:]
+		}
+	}
+	for _, seg := range path {
+		if known {
+			ptr += "/" + escapePointer(seg)
+		}
+		switch c := v.(type) {
+		case ast.Object:
+			t := c.Get(ast.StringTerm(seg))
+			if t == nil {
+				return nil, ptr
+			}
+			v = t.Value
+		case *ast.Array:
+			i, err := strconv.Atoi(seg)
+			if err != nil || i < 0 || i >= c.Len() {
+				return nil, ptr
+			}
+			v = c.Elem(i).Value
+		default:
+			return nil, ptr
+		}
+	}
+	return v, ptr
+}
+
+func (sc scope) context(name string) ast.Object {
+	switch name {
+	case "message":
+		return sc.message
+	case "tool":
+		return sc.tool
+	case "entry":
+		return sc.entry
+	case "document":
+		return sc.doc
+	}
+	return nil
+}
+
+// piece is a literal part of a message template, or a {{path}} to fill in.
+type piece struct {
+	text string
+	path []string // nil for literal text
+}
+
+func parseTemplate(s string) []piece {
+	var out []piece
+	for {
+		i := strings.Index(s, "{{")
+		if i < 0 {
+			break
+		}
+		j := strings.Index(s[i:], "}}")
+		if j < 0 {
+			break
+		}
+		if i > 0 {
+			out = append(out, piece{text: s[:i]})
+		}
+		name := strings.TrimSpace(s[i+2 : i+j])
+		out = append(out, piece{text: name, path: strings.Split(name, ".")})
+		s = s[i+j+2:]
+	}
+	if s != "" {
+		out = append(out, piece{text: s})
+	}
+	return out
+}
+
+func (r *yamlRule) render(v ast.Value, sc scope, failure string) string {
+	if len(r.message) == 0 {
+		return failure
+	}
+	var b strings.Builder
+	for _, p := range r.message {
+		switch {
+		case p.path == nil:
+			b.WriteString(p.text)
+		case p.text == "failure":
+			b.WriteString(failure)
+		default:
+			val, _ := resolve(v, p.path, sc)
+			switch x := val.(type) {
+			case nil:
+			case ast.String:
+				b.WriteString(string(x))
+			default:
+				b.WriteString(x.String())
+			}
+		}
+	}
+	return b.String()
+}
+
+func stringField(o ast.Object, k *ast.Term) (string, bool) {
+	if o == nil {
+		return "", false
+	}
+	t := o.Get(k)
+	if t == nil {
+		return "", false
+	}
+	s, ok := t.Value.(ast.String)
+	return string(s), ok
+}
+
+func stringOf(t *ast.Term) string {
+	if t == nil {
+		return ""
+	}
+	s, _ := t.Value.(ast.String)
+	return string(s)
+}
+

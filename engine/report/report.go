@@ -1,0 +1,48 @@
+// Package report writes findings in each output format. Every format is one
+// Writer; commands pick one by name.
+package report
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/chatlint/chatlint/engine/finding"
+)
+
+// Writer receives findings in order, then the summary.
+type Writer interface {
+	// Finding writes (or buffers) one finding.
+	Finding(f finding.Finding) error
+	// Close writes whatever comes after the findings.
+	Close(s finding.Summary) error
+}
+
+var writers = map[string]func(io.Writer) Writer{
+	"text": func(w io.Writer) Writer { return &textWriter{w: w} },
+	"json": func(w io.Writer) Writer { return &jsonWriter{w: w} },
+}
+
+// Formats lists the output format names.
+func Formats() []string {
+	var out []string
+	for k := range writers {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// New returns the writer for a format name.
+func New(format string, w io.Writer) (Writer, error) {
+	mk, ok := writers[format]
+	if !ok {
+		return nil, fmt.Errorf("unknown output format %q (want %s)", format, strings.Join(Formats(), ", "))
+	}
+	return mk(w), nil
+}
+
+// IsFormat reports whether name is an output format.
+func IsFormat(name string) bool { return slices.Contains(Formats(), name) }

@@ -1,0 +1,41 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+
+	"github.com/chatlint/chatlint/engine/finding"
+)
+
+// textWriter prints one finding per line, `file:line: severity rule: message`,
+// the way compilers and linters do, so editors and CI annotate the line.
+type textWriter struct {
+	w  io.Writer
+	bw *bufio.Writer
+}
+
+func (t *textWriter) Finding(f finding.Finding) error {
+	if t.bw == nil {
+		t.bw = bufio.NewWriter(t.w)
+	}
+	_, err := fmt.Fprintf(t.bw, "%s:%d: %s %s: %s\n", f.File, f.Line, f.Severity, f.Rule, f.Message)
+	return err
+}
+
+func (t *textWriter) Close(s finding.Summary) error {
+	if t.bw == nil {
+		t.bw = bufio.NewWriter(t.w)
+	}
+	fmt.Fprintf(t.bw, "%s, %s, %s (%s, %s)\n",
+		plural(s.Errors, "error"), plural(s.Warnings, "warning"), plural(s.Infos, "info"),
+		plural(s.Files, "file"), plural(s.Records, "record"))
+	return t.bw.Flush()
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, word)
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
