@@ -267,4 +267,3 @@ func stringOf(t *ast.Term) string {
 	s, _ := t.Value.(ast.String)
 	return string(s)
 }
-
