@@ -21,6 +21,20 @@ type packOptions struct {
 // compile loads the built-in packs (unless turned off) and the packs on
 // disk, and compiles them into one engine.
 func (o packOptions) compile(ctx context.Context) (*policy.Engine, error) {
+	packs, err := o.load()
+	if err != nil {
+		return nil, err
+	}
+	eng, err := policy.Compile(ctx, packs, policy.Options{Disable: o.Disable})
+	var ce *policy.CompileError
+	if errors.As(err, &ce) {
+		return nil, &exitCode{code: exitError, err: fmt.Errorf("policies do not compile:\n%s", ce.Error())}
+	}
+	return eng, err
+}
+
+// load reads the packs without compiling them.
+func (o packOptions) load() ([]*policy.Pack, error) {
 	var packs []*policy.Pack
 	if !o.NoBuiltin {
 		b, err := policy.LoadBuiltin(
@@ -46,10 +60,5 @@ func (o packOptions) compile(ctx context.Context) (*policy.Engine, error) {
 		}
 		packs = append(packs, p)
 	}
-	eng, err := policy.Compile(ctx, packs, policy.Options{Disable: o.Disable})
-	var ce *policy.CompileError
-	if errors.As(err, &ce) {
-		return nil, &exitCode{code: exitError, err: fmt.Errorf("policies do not compile:\n%s", ce.Error())}
-	}
-	return eng, err
+	return packs, nil
 }

@@ -54,9 +54,9 @@ func compileErrors(err error) error {
 	out := &CompileError{}
 	for _, e := range errs {
 		if e.Location != nil {
-			out.Errors = append(out.Errors, fmt.Sprintf("%s:%d:%d: %s", e.Location.File, e.Location.Row, e.Location.Col, e.Message))
+			out.Errors = append(out.Errors, fmt.Sprintf("%s:%d:%d: %s: %s", e.Location.File, e.Location.Row, e.Location.Col, e.Code, e.Message))
 		} else {
-			out.Errors = append(out.Errors, e.Message)
+			out.Errors = append(out.Errors, e.Code+": "+e.Message)
 		}
 	}
 	return out

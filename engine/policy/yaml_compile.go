@@ -226,6 +226,8 @@ func operator(op string, a any) (test, error) {
 	case "type":
 		var types []string
 		switch v := a.(type) {
+		case nil: // YAML reads a bare null as nothing
+			types = []string{"null"}
 		case string:
 			types = []string{v}
 		case []any:

@@ -144,6 +144,8 @@ func resolve(v ast.Value, path []string, sc scope) (ast.Value, string) {
 		case "raw":
 			if p, ok := stringField(o, keyPath); ok {
 				ptr, known = p, true
+			} else if o != nil && o == sc.doc {
+				ptr, known = "", true // the document's raw record is the line itself
 			}
 		case "function":
 			if p, ok := stringField(o, keyFunctionPath); ok {

@@ -1,0 +1,151 @@
+package policy
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/rego"
+)
+
+// TestYAMLOperators runs one rule per condition over a message whose raw
+// record has known members, and checks which conditions fail.
+func TestYAMLOperators(t *testing.T) {
+	record := `{"messages":[{"role":"assistant","content":"<tool_result>x</tool_result>","n":0,"list":[1],"obj":{},"nul":null}]}`
+	tests := []struct {
+		cond  string
+		fails bool
+		why   string
+	}{
+		{"raw.role: present", false, ""},
+		{"raw.missing: present", true, "raw.missing must be present"},
+		{"raw.missing: absent", false, ""},
+		{"raw.role: absent", true, "raw.role must be absent"},
+		{"raw.role: assistant", false, ""},
+		{"raw.role: user", true, `raw.role must equal "user"`},
+		{"raw.nul: {type: null}", false, ""},
+		{"raw.list: {type: [object, array]}", false, ""},
+		{"raw.obj: {type: array}", true, "raw.obj must be of type array"},
+		{"raw.missing: {type: array}", true, "raw.missing must be of type array"},
+		{"raw.missing: {type: array, optional: true}", false, ""},
+		{"raw.list: {type: array, optional: true}", false, ""},
+		{"raw.role: {in: [user, assistant]}", false, ""},
+		{"raw.role: {in: [user]}", true, `raw.role must be one of ["user"]`},
+		{"raw.role: {not_equals: tool}", false, ""},
+		{"raw.obj: {not_empty: true}", true, "raw.obj must not be empty"},
+		{"raw.list: {not_empty: true}", false, ""},
+		{"raw.n: {truthy: false}", false, ""},
+		{"raw.list: {truthy: false}", true, "raw.list must not be truthy"},
+		{"text: {prefix: <tool_result, suffix: </tool_result>}", false, ""},
+		{"text: {contains: <tool_call>}", true, `text must contain "<tool_call>"`},
+		{"text: {matches: '^<tool_result>.*</tool_result>$'}", false, ""},
+		{"raw.list.0: {equals: 1}", false, ""},
+		{"raw.list.1: present", true, "raw.list.1 must be present"},
+		{"$message.role: assistant", false, ""},
+		{"$document.format: chat", false, ""},
+		{"$document.mode: inline", true, `$document.mode must equal "inline"`},
+	}
+	doc := chatDoc(t, record)
+	for _, tt := range tests {
+		t.Run(tt.cond, func(t *testing.T) {
+			src := fmt.Sprintf("rules:\n  - id: r\n    severity: error\n    description: d\n    given: messages[*]\n    assert:\n      %s\n    message: '{{failure}}'\n", tt.cond)
+			e := mustCompile(t, Options{}, packOf(t, map[string]string{"r.yaml": src}))
+			hits, err := e.Evaluate(context.Background(), doc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := len(hits) > 0; got != tt.fails {
+				t.Fatalf("fails = %v, want %v (hits %v)", got, tt.fails, hits)
+			}
+			if tt.fails && hits[0].Message != tt.why {
+				t.Errorf("message = %q, want %q", hits[0].Message, tt.why)
+			}
+		})
+	}
+}
+
+// TestYAMLGiven checks where each `given` path leads and what the findings
+// point at.
+func TestYAMLGiven(t *testing.T) {
+	record := `{"messages":[{"role":"user","content":"q"},{"role":"assistant","tool_calls":[{"id":"a","function":{"name":"f","arguments":"{}"}},"oops"]}],
+	  "tools":[{"type":"function","function":{"name":"f","parameters":{"type":"dict"}}}]}`
+	tests := []struct {
+		name, given, where, assert string
+		want                       []Hit
+	}{
+		{
+			name: "document", given: "", assert: "raw.tools.0.type: {equals: x}",
+			want: []Hit{{MessageIndex: -1, ToolCallIndex: -1, ToolIndex: -1, EntryIndex: -1, Path: "/tools/0/type"}},
+		},
+		{
+			name: "tools", given: "tools[*]", assert: "function.parameters.type: {equals: object}",
+			want: []Hit{{MessageIndex: -1, ToolCallIndex: -1, ToolIndex: 0, EntryIndex: -1, Path: "/tools/0/function/parameters/type"}},
+		},
+		{
+			name: "normalized tool calls", given: "messages[*].tool_calls[*]", assert: "name: {equals: g}",
+			want: []Hit{{MessageIndex: 1, ToolCallIndex: 0, ToolIndex: -1, EntryIndex: -1, Path: "/messages/1/tool_calls/0"}},
+		},
+		{
+			name: "raw tool calls", given: "messages[*].raw.tool_calls[*]", where: "$message.role: assistant", assert: "function: {type: object}",
+			want: []Hit{{MessageIndex: 1, ToolCallIndex: -1, ToolIndex: -1, EntryIndex: -1, Path: "/messages/1/tool_calls/1/function"}},
+		},
+		{
+			name: "where filters", given: "messages[*]", where: "role: user", assert: "raw.content: absent",
+			want: []Hit{{MessageIndex: 0, ToolCallIndex: -1, ToolIndex: -1, EntryIndex: -1, Path: "/messages/0/content"}},
+		},
+	}
+	doc := chatDoc(t, record)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src := fmt.Sprintf("rules:\n  - id: r\n    severity: warning\n    description: d\n    given: '%s'\n    assert:\n      %s\n", tt.given, tt.assert)
+			if tt.where != "" {
+				src += "    where:\n      " + tt.where + "\n"
+			}
+			e := mustCompile(t, Options{}, packOf(t, map[string]string{"r.yaml": src}))
+			hits, err := e.Evaluate(context.Background(), doc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range hits {
+				hits[i].Rule, hits[i].Pack, hits[i].Severity, hits[i].Message = "", "", 0, ""
+			}
+			if diff := cmp.Diff(tt.want, hits); diff != "" {
+				t.Errorf("hits (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestBuiltins(t *testing.T) {
+	tests := []struct {
+		query string
+		want  string
+	}{
+		{`chatlint.truthy_keys({"a": [{"Error": "boom"}], "timeout": 0, "missing": {}}, {"error", "timeout", "missing"})`, `["/a/0/Error"]`},
+		{`chatlint.truthy_keys({"incomplete": true, "x": {"error": null}}, {"error", "incomplete"})`, `["/incomplete"]`},
+		{`chatlint.truthy_keys("text", {"error"})`, `[]`},
+		{`chatlint.json_payload(" {\"error\": 1} ")`, `{"error": 1}`},
+		{`chatlint.json_payload([1])`, `[1]`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.query, func(t *testing.T) {
+			rs, err := rego.New(rego.Query("x := "+tt.query), rego.Capabilities(Capabilities())).Eval(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, _ := ast.InterfaceToValue(rs[0].Bindings["x"])
+			want := ast.MustParseTerm(tt.want).Value
+			if ast.Compare(got, want) != 0 {
+				t.Errorf("got %v, want %v", got, want)
+			}
+		})
+	}
+	for _, q := range []string{`chatlint.json_payload("not json")`, `chatlint.json_payload("{broken")`, `chatlint.json_payload(3)`} {
+		rs, err := rego.New(rego.Query("x := " + q)).Eval(context.Background())
+		if err != nil || len(rs) != 0 {
+			t.Errorf("%s: want undefined, got %v %v", q, rs, err)
+		}
+	}
+}
