@@ -14,7 +14,9 @@ import (
 // use by many workers.
 type Engine struct {
 	rules    []Rule
-	yaml     []*yamlRule
+	yaml     []*yamlRule // rules run on every document
+	toolYAML []*yamlRule // rules that read only the tools: memoized
+	memo     toolsMemo
 	rego     *regoProgram // nil when no pack has Rego
 	disabled map[string]bool
 }
@@ -57,7 +59,11 @@ func Compile(ctx context.Context, packs []*Pack, opts Options) (*Engine, error) 
 				continue
 			}
 			for _, r := range yr {
-				e.yaml = append(e.yaml, r)
+				if r.toolsOnly() {
+					e.toolYAML = append(e.toolYAML, r)
+				} else {
+					e.yaml = append(e.yaml, r)
+				}
 				e.rules = append(e.rules, r.Rule)
 			}
 		}
@@ -97,6 +103,9 @@ func (e *Engine) Rules() []Rule {
 // Evaluate runs every active rule over one document.
 func (e *Engine) Evaluate(ctx context.Context, doc *document.Document) ([]Hit, error) {
 	var hits []Hit
+	if len(e.toolYAML) > 0 {
+		hits = e.memo.eval(e.toolYAML, doc.Value, e.disabled, hits)
+	}
 	for _, r := range e.yaml {
 		if !e.disabled[r.ID] {
 			hits = r.eval(doc.Value, hits)

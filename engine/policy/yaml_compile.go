@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -26,14 +27,53 @@ type yamlRule struct {
 // step is one segment of a `given` path: a member name, then optionally [*].
 type step struct {
 	field string
+	key   *ast.Term
 	each  bool
+}
+
+// seg is one segment of a dotted path, with its key term built once so a
+// lookup on the hot path allocates nothing.
+type seg struct {
+	name  string
+	key   *ast.Term
+	index int // array index the segment names, or -1
+}
+
+func parsePath(s string) []seg {
+	if s == "$" || s == "" {
+		return nil
+	}
+	parts := strings.Split(s, ".")
+	out := make([]seg, len(parts))
+	for i, p := range parts {
+		idx, err := strconv.Atoi(p)
+		if err != nil || idx < 0 {
+			idx = -1
+		}
+		out[i] = seg{name: p, key: ast.StringTerm(p), index: idx}
+	}
+	return out
 }
 
 // check is one condition on one path of the element.
 type check struct {
-	path []string
+	path []seg
 	text string // the path as written
 	cond condition
+}
+
+// below reports whether c's path lies under (or at) the path of other, so
+// that a failing `function` hides the findings of `function.parameters`.
+func (c check) below(other check) bool {
+	if len(other.path) > len(c.path) {
+		return false
+	}
+	for i, s := range other.path {
+		if c.path[i].name != s.name {
+			return false
+		}
+	}
+	return true
 }
 
 type yamlFile struct {
@@ -131,6 +171,7 @@ func parseGiven(s string) ([]step, error) {
 		if strings.HasSuffix(part, "[*]") {
 			st = step{field: strings.TrimSuffix(part, "[*]"), each: true}
 		}
+		st.key = ast.StringTerm(st.field)
 		if st.field == "" || strings.ContainsAny(st.field, "[]*") {
 			return nil, fmt.Errorf("bad segment %q in %q (want name or name[*])", part, s)
 		}
@@ -153,7 +194,7 @@ func compileChecks(n *yaml.Node) ([]check, error) {
 		if err != nil {
 			return nil, fmt.Errorf("line %d: %s: %v", val.Line, key.Value, err)
 		}
-		out = append(out, check{path: strings.Split(key.Value, "."), text: key.Value, cond: c})
+		out = append(out, check{path: parsePath(key.Value), text: key.Value, cond: c})
 	}
 	return out, nil
 }

@@ -52,7 +52,7 @@ func (r *yamlRule) walk(v ast.Value, steps []step, sc scope, hits []Hit) []Hit {
 	if !ok {
 		return hits
 	}
-	t := o.Get(ast.StringTerm(st.field))
+	t := o.Get(st.key)
 	if t == nil {
 		return hits
 	}
@@ -96,7 +96,9 @@ func (r *yamlRule) walk(v ast.Value, steps []step, sc scope, hits []Hit) []Hit {
 	return hits
 }
 
-// check applies where and assert to one element.
+// check applies where and assert to one element. An assertion on a path
+// below one that already failed is not reported: a definition that is not an
+// object gives one finding, not one per member it lacks.
 func (r *yamlRule) check(v ast.Value, sc scope, hits []Hit) []Hit {
 	for _, c := range r.where {
 		val, _ := resolve(v, c.path, sc)
@@ -104,12 +106,17 @@ func (r *yamlRule) check(v ast.Value, sc scope, hits []Hit) []Hit {
 			return hits
 		}
 	}
+	var failed []check
 	for _, c := range r.assert {
+		if slices.ContainsFunc(failed, c.below) {
+			continue
+		}
 		val, ptr := resolve(v, c.path, sc)
 		ok, why := c.cond.holds(val)
 		if ok {
 			continue
 		}
+		failed = append(failed, c)
 		failure := c.text + " " + why
 		h := newHit(r.ID, r.Pack, r.Severity, r.render(v, sc, failure))
 		h.MessageIndex, h.ToolCallIndex, h.ToolIndex, h.EntryIndex = sc.msgIdx, sc.callIdx, sc.toolIdx, sc.entIdx
@@ -119,17 +126,18 @@ func (r *yamlRule) check(v ast.Value, sc scope, hits []Hit) []Hit {
 	return hits
 }
 
-// resolve looks a dotted path up from the element. A first segment of
-// $message, $tool, $entry or $document (or the same without $, when the
-// element has no such member) starts from that context instead. It also
-// returns the JSON Pointer of the value when it can be known.
-func resolve(v ast.Value, path []string, sc scope) (ast.Value, string) {
+// resolve looks a dotted path up from the element ("$" or an empty path is
+// the element itself). A first segment of $message, $tool, $entry or
+// $document (or the same without $, when the element has no such member)
+// starts from that context instead. It also returns the JSON Pointer of the
+// value when it can be known.
+func resolve(v ast.Value, path []seg, sc scope) (ast.Value, string) {
 	ptr, known := sc.ptr, sc.inRaw
 	if len(path) > 0 {
-		head := path[0]
+		head := path[0].name
 		alias := strings.TrimPrefix(head, "$")
 		o, _ := v.(ast.Object)
-		if head != alias || o == nil || o.Get(ast.StringTerm(head)) == nil {
+		if head != alias || o == nil || o.Get(path[0].key) == nil {
 			if ctx := sc.context(alias); ctx != nil {
 				v, path, known = ctx, path[1:], false
 				if p, ok := stringField(ctx, keyPath); ok {
@@ -140,7 +148,7 @@ func resolve(v ast.Value, path []string, sc scope) (ast.Value, string) {
 	}
 	if !known && len(path) > 0 {
 		o, _ := v.(ast.Object)
-		switch path[0] {
+		switch path[0].name {
 		case "raw":
 			if p, ok := stringField(o, keyPath); ok {
 				ptr, known = p, true
@@ -153,27 +161,26 @@ func resolve(v ast.Value, path []string, sc scope) (ast.Value, string) {
 			}
 		}
 		if known {
-			v = o.Get(ast.StringTerm(path[0])).Value
+			v = o.Get(path[0].key).Value
 			path = path[1:]
 		}
 	}
-	for _, seg := range path {
+	for _, s := range path {
 		if known {
-			ptr += "/" + escapePointer(seg)
+			ptr += "/" + escapePointer(s.name)
 		}
 		switch c := v.(type) {
 		case ast.Object:
-			t := c.Get(ast.StringTerm(seg))
+			t := c.Get(s.key)
 			if t == nil {
 				return nil, ptr
 			}
 			v = t.Value
 		case *ast.Array:
-			i, err := strconv.Atoi(seg)
-			if err != nil || i < 0 || i >= c.Len() {
+			if s.index < 0 || s.index >= c.Len() {
 				return nil, ptr
 			}
-			v = c.Elem(i).Value
+			v = c.Elem(s.index).Value
 		default:
 			return nil, ptr
 		}
@@ -198,7 +205,8 @@ func (sc scope) context(name string) ast.Object {
 // piece is a literal part of a message template, or a {{path}} to fill in.
 type piece struct {
 	text string
-	path []string // nil for literal text
+	path []seg
+	tmpl bool // a {{…}} placeholder rather than literal text
 }
 
 func parseTemplate(s string) []piece {
@@ -216,7 +224,7 @@ func parseTemplate(s string) []piece {
 			out = append(out, piece{text: s[:i]})
 		}
 		name := strings.TrimSpace(s[i+2 : i+j])
-		out = append(out, piece{text: name, path: strings.Split(name, ".")})
+		out = append(out, piece{text: name, path: parsePath(name), tmpl: true})
 		s = s[i+j+2:]
 	}
 	if s != "" {
@@ -232,7 +240,7 @@ func (r *yamlRule) render(v ast.Value, sc scope, failure string) string {
 	var b strings.Builder
 	for _, p := range r.message {
 		switch {
-		case p.path == nil:
+		case !p.tmpl:
 			b.WriteString(p.text)
 		case p.text == "failure":
 			b.WriteString(failure)

@@ -149,3 +149,48 @@ func TestBuiltins(t *testing.T) {
 		}
 	}
 }
+
+// TestToolsMemo checks that rules over tools[*] give the same answers when
+// their hits come from the cache, and that a different tools array is not
+// answered from it.
+func TestToolsMemo(t *testing.T) {
+	src := `rules:
+  - id: schema
+    severity: error
+    description: d
+    given: tools[*]
+    assert:
+      function: {type: object}
+      function.parameters.type: {equals: object}
+      function.parameters.required: {type: array, optional: true}
+    message: 'tool {{name}}: {{failure}}'
+`
+	e := mustCompile(t, Options{}, packOf(t, map[string]string{"r.yaml": src}))
+	if len(e.toolYAML) != 1 {
+		t.Fatalf("rule over tools[*] is not memoized")
+	}
+	broken := `{"messages":[{"role":"user","content":"%s"}],"tools":[{"type":"function","function":{"name":"a","parameters":{"type":"dict","required":"x"}}},"junk"]}`
+	fixed := `{"messages":[],"tools":[{"type":"function","function":{"name":"a","parameters":{"type":"object"}}}]}`
+	want := []string{
+		`/tools/0/function/parameters/type tool a: function.parameters.type must equal "object"`,
+		`/tools/0/function/parameters/required tool a: function.parameters.required must be of type array`,
+		`/tools/1 tool : function must be of type object`,
+	}
+	for i, rec := range []string{fmt.Sprintf(broken, "one"), fmt.Sprintf(broken, "two"), fixed, fmt.Sprintf(broken, "three")} {
+		hits, err := e.Evaluate(context.Background(), chatDoc(t, rec))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, h := range hits {
+			got = append(got, h.Path+" "+h.Message)
+		}
+		w := want
+		if rec == fixed {
+			w = nil
+		}
+		if diff := cmp.Diff(w, got); diff != "" {
+			t.Errorf("record %d (-want +got):\n%s", i, diff)
+		}
+	}
+}

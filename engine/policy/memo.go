@@ -1,0 +1,137 @@
+package policy
+
+import (
+	"hash/maphash"
+	"strings"
+	"sync"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+)
+
+// A tools array is usually byte-identical across the records of a dataset,
+// so rules that read nothing but the tool definitions run once per distinct
+// tools array and their hits are reused.
+
+// toolsOnly reports whether a YAML rule depends on the tool definitions
+// alone: it runs on tools[*] and none of its paths reach the document, a
+// message or the tool's line.
+func (r *yamlRule) toolsOnly() bool {
+	if len(r.given) != 1 || r.given[0].field != "tools" || !r.given[0].each || len(r.formats) > 0 || r.mode != "" {
+		return false
+	}
+	local := func(path []seg) bool {
+		if len(path) == 0 {
+			return true
+		}
+		switch strings.TrimPrefix(path[0].name, "$") {
+		case "document", "message", "entry", "line":
+			return false
+		}
+		return true
+	}
+	for _, cs := range [][]check{r.where, r.assert} {
+		for _, c := range cs {
+			if !local(c.path) {
+				return false
+			}
+		}
+	}
+	for _, p := range r.message {
+		if p.tmpl && !local(p.path) {
+			return false
+		}
+	}
+	return true
+}
+
+var (
+	keyTools   = ast.StringTerm("tools")
+	keyToolRaw = ast.StringTerm("raw")
+	memoSeed   = maphash.MakeSeed()
+)
+
+// toolsMemo caches the hits of the tools-only rules per tools array.
+type toolsMemo struct {
+	mu      sync.Mutex
+	entries map[uint64][]memoEntry
+	size    int
+}
+
+type memoEntry struct {
+	tools *ast.Array // the normalized tools the hits were computed for
+	hits  []Hit
+}
+
+const memoLimit = 256 // distinct tools arrays kept; the cache is cleared past it
+
+// key hashes the definitions and their positions: the hits carry paths.
+func toolsKey(tools *ast.Array) uint64 {
+	var h maphash.Hash
+	h.SetSeed(memoSeed)
+	for i := 0; i < tools.Len(); i++ {
+		o, _ := tools.Elem(i).Value.(ast.Object)
+		if o == nil {
+			continue
+		}
+		if raw := o.Get(keyToolRaw); raw != nil {
+			maphash.WriteComparable(&h, raw.Hash())
+		}
+		p, _ := stringField(o, keyPath)
+		h.WriteString(p)
+	}
+	return h.Sum64()
+}
+
+// sameTools compares the raw definitions and paths of two tools arrays.
+func sameTools(a, b *ast.Array) bool {
+	if a.Len() != b.Len() {
+		return false
+	}
+	for i := 0; i < a.Len(); i++ {
+		x, _ := a.Elem(i).Value.(ast.Object)
+		y, _ := b.Elem(i).Value.(ast.Object)
+		if x == nil || y == nil {
+			return false
+		}
+		px, _ := stringField(x, keyPath)
+		py, _ := stringField(y, keyPath)
+		if px != py || ast.Compare(x.Get(keyToolRaw), y.Get(keyToolRaw)) != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// eval returns the hits of rules over doc's tools, from the cache when the
+// same tools were seen before.
+func (m *toolsMemo) eval(rules []*yamlRule, doc ast.Object, disabled map[string]bool, hits []Hit) []Hit {
+	t := doc.Get(keyTools)
+	tools, _ := t.Value.(*ast.Array)
+	if tools == nil || tools.Len() == 0 {
+		return hits
+	}
+	key := toolsKey(tools)
+	m.mu.Lock()
+	for _, e := range m.entries[key] {
+		if sameTools(e.tools, tools) {
+			m.mu.Unlock()
+			return append(hits, e.hits...)
+		}
+	}
+	m.mu.Unlock()
+
+	var own []Hit
+	for _, r := range rules {
+		if !disabled[r.ID] {
+			own = r.eval(doc, own)
+		}
+	}
+	m.mu.Lock()
+	if m.entries == nil || m.size >= memoLimit {
+		m.entries, m.size = map[uint64][]memoEntry{}, 0
+	}
+	m.entries[key] = append(m.entries[key], memoEntry{tools: tools, hits: own})
+	m.size++
+	m.mu.Unlock()
+	return append(hits, own...)
+}
