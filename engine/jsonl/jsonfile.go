@@ -36,7 +36,7 @@ func SplitJSON(data []byte) (recs []Record, ok bool, err error) {
 		if err := dec.Decode(&raw); err != nil {
 			return nil, false, nil
 		}
-		if dec.More() {
+		if trailing(data, dec) >= 0 {
 			return nil, false, nil // several values: JSON Lines under a .json name
 		}
 		start := int(dec.InputOffset()) - len(raw)
@@ -56,20 +56,33 @@ func SplitJSON(data []byte) (recs []Record, ok bool, err error) {
 	if _, err := dec.Token(); err != nil {
 		return recs, true, syntaxErr(lines, dec, err)
 	}
-	if dec.More() {
-		return recs, true, &SyntaxError{Line: lines.at(int(dec.InputOffset())), Msg: "unexpected data after the top-level array"}
+	if off := trailing(data, dec); off >= 0 {
+		return recs, true, &SyntaxError{Line: lines.at(off), Msg: "unexpected data after the top-level array"}
 	}
 	return recs, true, nil
 }
 
+// trailing returns the offset of the first non-space byte after the value
+// the decoder just read, or -1. (dec.More misses a stray ']' or '}'.)
+func trailing(data []byte, dec *json.Decoder) int {
+	rest := bytes.TrimLeft(data[dec.InputOffset():], " \t\r\n")
+	if len(rest) == 0 {
+		return -1
+	}
+	return len(data) - len(rest)
+}
+
 func syntaxErr(lines *lineCounter, dec *json.Decoder, err error) error {
+	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+		return &SyntaxError{Line: lines.at(len(lines.data)), Msg: "unexpected end of file"}
+	}
+	// The offset of a json.SyntaxError from a Decoder that has read tokens
+	// is not the offset in the input; scanning the whole input again finds
+	// the same first error at its real offset.
 	off := int(dec.InputOffset())
 	var se *json.SyntaxError
-	if errors.As(err, &se) {
+	if errors.As(json.Unmarshal(lines.data, new(json.RawMessage)), &se) {
 		off = int(se.Offset)
-	}
-	if errors.Is(err, io.ErrUnexpectedEOF) || err.Error() == "EOF" {
-		return &SyntaxError{Line: lines.at(len(lines.data)), Msg: "unexpected end of file"}
 	}
 	return &SyntaxError{Line: lines.at(off), Msg: err.Error()}
 }

@@ -57,7 +57,7 @@ func (r *Reader) Next() (Record, error) {
 		if r.line == 1 {
 			line = bytes.TrimPrefix(line, bom)
 		}
-		line = bytes.TrimSuffix(line, []byte{'\r'})
+		line = bytes.TrimRight(line, "\r") // CRLF, and CRCRLF from a double conversion
 		if isBlank(line) {
 			continue
 		}

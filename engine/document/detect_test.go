@@ -1,0 +1,90 @@
+package document
+
+import (
+	"testing"
+)
+
+func TestDetect(t *testing.T) {
+	tests := []struct {
+		name string
+		rec  string
+		want Format // "" for unrecognized
+	}{
+		{"chat", `{"messages":[{"role":"user","content":"hi"}]}`, Chat},
+		{"chat with tools", `{"messages":[],"tools":[],"parallel_tool_calls":false}`, Chat},
+		{"chat with messages null", `{"messages":null}`, Chat},
+		{"chat with chat_id", `{"chat_id":"c1","created_at":"2024-01-01","messages":[],"metadata":{}}`, Chat},
+		{"contract", `{"conversation_id":"c1","user_id":"u1","timestamp":"t","messages":[],"metadata":{}}`, Contract},
+		{"contract by conversation_id only", `{"conversation_id":"c1"}`, Contract},
+		{"contract by user_id only", `{"user_id":"u1","messages":[]}`, Contract},
+		{"proxy-log", `{"timestamp":"t","session_id":"s","request":{"messages":[],"tools":[]},"response":{}}`, ProxyLog},
+		{"proxy-log with body (gateway)", `{"id":"x","request":{"method":"POST","body":{"model":"m","messages":[{"role":"user","content":"Hi"}]}},"response":{"status":401}}`, ProxyLog},
+		{"proxy-log beats contract and chat", `{"conversation_id":"c","messages":[],"request":{"messages":[]}}`, ProxyLog},
+		{"request without messages is not a proxy log", `{"request":{"model":"m"},"messages":[]}`, Chat},
+		{"request body without messages", `{"request":{"body":{"model":"m"}}}`, ""},
+		{"request body null", `{"request":{"method":"GET","body":null}}`, ""},
+		{"request not an object", `{"request":"GET /","messages":[]}`, Chat},
+		{"agent-session", `{"type":"session","id":"abc","timestamp":"t","cwd":"/"}`, AgentSession},
+		{"agent-session beats everything", `{"type":"session","messages":[],"request":{"messages":[]},"conversation_id":"c"}`, AgentSession},
+		{"type not session", `{"type":"message","message":{"role":"user"}}`, ""},
+		{"type not a string", `{"type":1}`, ""},
+		{"empty object", `{}`, ""},
+		{"ShareGPT", `{"conversations":[{"from":"human","value":"hi"},{"from":"gpt","value":"hello"}]}`, ""},
+		{"ShareGPT with id and tools string", `{"id":"x","conversations":[],"tools":"[]"}`, ""},
+		{
+			"Claude Code line",
+			`{"parentUuid":null,"isSidechain":false,"userType":"external","cwd":"/tmp","sessionId":"s","version":"1.0","type":"user","message":{"role":"user","content":"hi"},"uuid":"u","timestamp":"t"}`,
+			"",
+		},
+		{"Claude Code snapshot line", `{"type":"file-history-snapshot","messageId":"m","snapshot":{},"isSnapshotUpdate":false}`, ""},
+		{"Codex rollout line", `{"timestamp":"t","type":"session_meta","payload":{"id":"x","cwd":"/"}}`, ""},
+		{"Codex response item", `{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"user","content":[]}}`, ""},
+		{"batch input", `{"custom_id":"request-1","method":"POST","url":"/v1/chat/completions","body":{"model":"m","messages":[{"role":"user","content":"hi"}]}}`, ""},
+		{"batch output", `{"id":"b","custom_id":"request-1","response":{"status_code":200,"body":{"choices":[]}},"error":null}`, ""},
+		{"goose metadata", `{"working_dir":"/","description":"d","message_count":2}`, ""},
+		{"Hermes example", `{"example":"SYSTEM: ..."}`, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, ok := Detect(obj(t, tc.rec))
+			if got != tc.want || ok != (tc.want != "") {
+				t.Errorf("Detect = %q, %v; want %q, %v", got, ok, tc.want, tc.want != "")
+			}
+		})
+	}
+}
+
+func TestKeys(t *testing.T) {
+	tests := []struct{ rec, want string }{
+		{`{}`, ""},
+		{`{"b":1,"a":2}`, "a, b"},
+		{`{"conversations":[],"id":"x","tools":"[]"}`, "conversations, id, tools"},
+		{`{"i":0,"h":0,"g":0,"f":0,"e":0,"d":0,"c":0,"b":0,"a":0}`, "a, b, c, d, e, f, g, h, …"},
+		{`{"h":0,"g":0,"f":0,"e":0,"d":0,"c":0,"b":0,"a":0}`, "a, b, c, d, e, f, g, h"},
+	}
+	for _, tc := range tests {
+		if got := Keys(obj(t, tc.rec)); got != tc.want {
+			t.Errorf("Keys(%s) = %q, want %q", tc.rec, got, tc.want)
+		}
+	}
+}
+
+func TestParseFormatAndPerFile(t *testing.T) {
+	for _, f := range Formats {
+		got, ok := ParseFormat(string(f))
+		if !ok || got != f {
+			t.Errorf("ParseFormat(%q) = %q, %v", f, got, ok)
+		}
+	}
+	for _, s := range []string{"", "Chat", "sharegpt", "proxy_log"} {
+		if _, ok := ParseFormat(s); ok {
+			t.Errorf("ParseFormat(%q) accepted", s)
+		}
+	}
+	perFile := map[Format]bool{Chat: false, Contract: false, ProxyLog: true, AgentSession: true}
+	for f, want := range perFile {
+		if got := f.PerFile(); got != want {
+			t.Errorf("%s.PerFile() = %v, want %v", f, got, want)
+		}
+	}
+}
