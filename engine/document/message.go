@@ -96,7 +96,7 @@ func partText(p *ast.Term) (string, bool) {
 	case ast.String:
 		return string(v), true
 	case ast.Object:
-		if t := get(v, keyType); t != nil && stringField(v, keyType) != "text" {
+		if get(v, keyType) != nil && !isTextPart(stringField(v, keyType)) {
 			return "", false
 		}
 		if t := get(v, keyText); t != nil {
@@ -110,6 +110,10 @@ func partText(p *ast.Term) (string, bool) {
 	}
 	return "", false
 }
+
+// isTextPart reports whether a content part of this type holds text:
+// "text", and the "input_text"/"output_text" of the OpenAI Responses API.
+func isTextPart(typ string) bool { return typ == "text" || strings.HasSuffix(typ, "_text") }
 
 // Content block types that carry a tool call in agent transcripts and
 // Anthropic-style content.

@@ -34,7 +34,13 @@ func SplitJSON(data []byte) (recs []Record, ok bool, err error) {
 	if trimmed[0] != '[' {
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
-			return nil, false, nil
+			first, _, _ := bytes.Cut(trimmed, []byte{'\n'})
+			if json.Valid(first) {
+				return nil, false, nil // JSON Lines with a broken line further down
+			}
+			// One pretty-printed value with an error: one finding at its
+			// line, not one per line of the document.
+			return nil, true, syntaxErr(lines, dec, err)
 		}
 		if trailing(data, dec) >= 0 {
 			return nil, false, nil // several values: JSON Lines under a .json name

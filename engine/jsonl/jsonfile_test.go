@@ -92,8 +92,8 @@ func TestSplitJSON(t *testing.T) {
 		{name: "concatenated objects are JSON Lines", in: "{\"a\":1}\n{\"b\":2}\n", wantOK: false},
 		{name: "concatenated objects on one line", in: `{"a":1}{"b":2}`, wantOK: false},
 		{name: "object then garbage", in: "{\"a\":1}\nxyz", wantOK: false},
-		{name: "invalid first value", in: "{\"a\":\n", wantOK: false},
-		{name: "not JSON", in: "hello", wantOK: false},
+		{name: "truncated document", in: "{\"a\":\n", wantOK: true, wantErr: &SyntaxError{Line: 2, Msg: "unexpected end of file"}},
+		{name: "not JSON: one error, not a line-by-line read", in: "hello", wantOK: true, wantErr: &SyntaxError{Line: 1}},
 		{
 			name:    "truncated array",
 			in:      "[\n{\"a\":1},\n{\"b\":",
@@ -278,4 +278,34 @@ func repeatRec(n int, data string) []rec {
 		out[i] = rec{Line: i + 2, Data: data}
 	}
 	return out
+}
+
+func TestSplitJSONBrokenDocument(t *testing.T) {
+	tests := []struct {
+		name     string
+		data     string
+		wantOK   bool
+		wantLine int // 0: no error
+	}{
+		{"pretty object with an error", "{\n  \"messages\": [\n    {\"role\": \"user\",}\n  ]\n}\n", true, 3},
+		{"JSON Lines under a .json name, broken second line", "{\"a\": 1}\n{\"b\": \n", false, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			recs, ok, err := SplitJSON([]byte(tt.data))
+			if ok != tt.wantOK || len(recs) != 0 {
+				t.Fatalf("ok = %v, %d records; want ok = %v, none", ok, len(recs), tt.wantOK)
+			}
+			var se *SyntaxError
+			if tt.wantLine == 0 {
+				if err != nil {
+					t.Fatalf("err = %v, want nil", err)
+				}
+				return
+			}
+			if !errors.As(err, &se) || se.Line != tt.wantLine {
+				t.Fatalf("err = %v, want a SyntaxError on line %d", err, tt.wantLine)
+			}
+		})
+	}
 }
