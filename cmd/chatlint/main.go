@@ -34,6 +34,7 @@ func usageError(format string, args ...any) error {
 }
 
 func main() {
+	tuneGC()
 	os.Exit(run(context.Background(), os.Args[1:], streams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}))
 }
 
