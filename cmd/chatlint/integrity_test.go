@@ -1,0 +1,88 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// expected is one finding a fixture must produce.
+type expected struct {
+	Rule         string `json:"rule"`
+	Severity     string `json:"severity"`
+	Line         int    `json:"line"`
+	MessageIndex *int   `json:"message_index,omitempty"`
+}
+
+// TestIntegrityFixtures runs every fixtures/integrity/<rule-id>[--case]/
+// folder through the CLI: bad.jsonl must produce exactly the findings of
+// expected.json for that rule, and good.jsonl none of that rule.
+func TestIntegrityFixtures(t *testing.T) {
+	root := filepath.Join(repo, "fixtures/integrity")
+	dirs, err := os.ReadDir(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ran := 0
+	for _, d := range dirs {
+		if !d.IsDir() {
+			continue
+		}
+		ran++
+		rule, _, _ := strings.Cut(d.Name(), "--")
+		dir := filepath.Join(root, d.Name())
+		t.Run(d.Name(), func(t *testing.T) {
+			if bad := filepath.Join(dir, "bad.jsonl"); exists(bad) {
+				var want []expected
+				data, err := os.ReadFile(filepath.Join(dir, "expected.json"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := json.Unmarshal(data, &want); err != nil {
+					t.Fatalf("expected.json: %v", err)
+				}
+				got := findingsOf(t, rule, bad)
+				if len(want) == 0 {
+					t.Fatal("expected.json lists no finding: a bad fixture must trigger its rule")
+				}
+				if diff := cmp.Diff(want, got); diff != "" {
+					t.Errorf("findings of %s on bad.jsonl (-want +got):\n%s", rule, diff)
+				}
+			}
+			if good := filepath.Join(dir, "good.jsonl"); exists(good) {
+				if got := findingsOf(t, rule, good); len(got) > 0 {
+					t.Errorf("good.jsonl triggers %s: %+v", rule, got)
+				}
+			}
+		})
+	}
+	if ran == 0 {
+		t.Fatal("no fixtures found")
+	}
+}
+
+// findingsOf runs check -o json on a file and keeps the findings of one rule.
+func findingsOf(t *testing.T, rule, file string) []expected {
+	t.Helper()
+	out, errOut, code := chatlint(t, "", "check", "-o", "json", "--fail-on", "never", file)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var res struct {
+		Findings []expected `json:"findings"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	return slices.DeleteFunc(res.Findings, func(f expected) bool { return f.Rule != rule })
+}
+
+func exists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}

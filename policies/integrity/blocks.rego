@@ -1,0 +1,354 @@
+package chatlint.integrity
+
+# Pairing of tool calls and tool results, per block.
+#
+# A block is an assistant message with at least one valid tool call (non-empty id and name)
+# up to, not including, the next assistant message. The normalized `turn` of a message is the
+# index of the latest assistant message at or before it, so a tool result r belongs to the
+# block of messages[r.turn] when that message has valid tool calls. Tool results are the
+# messages with role "tool", in both modes (inline results carry the tool_call_id parsed from
+# `<tool_result tool_call_id="...">`, inline calls the ids the normalizer gave them).
+#
+# Cost: every index below is built once per document by a comprehension and then looked up.
+# The messages are scanned twice (assistant messages, tool results); everything else iterates
+# those lists, the calls or the results. On a record without tool calls and tool results all
+# sets are empty after those two scans, and the rule bodies iterate nothing.
+
+# The assistant messages and the tool results, in order.
+assistant_msgs := [m | record_check; some m in input.messages; m.role == "assistant"]
+
+tool_results := [m | record_check; some m in input.messages; m.role == "tool"]
+
+# Valid tool calls (non-empty id and name; the normalizer gives "" for a missing or non-string
+# id or name) of each assistant message that opens a block, keyed by message index.
+block_calls := {m.index: calls |
+	some m in assistant_msgs
+	m.tool_calls != []
+	calls := [c | some c in m.tool_calls; c.id != ""; c.name != ""]
+	calls != []
+}
+
+# The call ids of each block.
+block_ids := {t: {c.id | some c in calls} | some t, calls in block_calls}
+
+# The answers: [block, call id, message index] of every tool result whose tool_call_id matches
+# a call of its block, sorted so that the answers of one call are adjacent and in order.
+answers := sort([[r.turn, x, r.index] |
+	some r in tool_results
+	x := r.tool_call_id
+	block_ids[r.turn][x]
+])
+
+# The answered calls: [block, call id].
+answered_calls := {[a[0], a[1]] | some a in answers}
+
+# The message indexes of the tool results that answer a call of their block.
+answering := {a[2] | some a in answers}
+
+# Positions in answers of second and later answers of the same call (only looked for when
+# there are fewer answered calls than answers).
+repeated_answers := {i |
+	answers != []
+	count(answered_calls) < count(answers)
+	some i, a in answers
+	i > 0
+	p := answers[i - 1]
+	p[1] == a[1]
+	p[0] == a[0]
+}
+
+# The number of distinct call ids per block, summed.
+call_count := sum([count(ids) | some ids in block_ids])
+
+# The calls without an answer in their block: [block, call] (only looked for when some call is
+# unanswered).
+unanswered := [[t, c] |
+	block_calls != {}
+	count(answered_calls) < call_count
+	some t, calls in block_calls
+	some c in calls
+	not answered_calls[[t, c.id]]
+]
+
+# Calls with a result that is not flagged: [block, call id].
+ok_answered := answered_calls if {
+	count(flagged) == 0
+} else := {[a[0], a[1]] | some a in answers; not flagged[a[2]]}
+
+# downgraded(t, name, id) holds when block t has another call of the same tool whose result
+# exists and is not flagged. A missing result never counts as a success.
+downgraded(t, name, id) if {
+	some c in block_calls[t]
+	c.name == name
+	c.id != id
+	ok_answered[[t, c.id]]
+}
+
+downgrade_note(name) := sprintf(" (warning only: another %q call in the same block succeeded)", [name])
+
+# block_call(t, x) is the (first) call with id x of block t.
+block_call(t, x) := [c | some c in block_calls[t]; c.id == x][0]
+
+# result_call(r) is the call a tool result answers: the call of its block with its id.
+result_call(r) := block_call(r.turn, r.tool_call_id)
+
+# result_id(r) is the tool_call_id of a tool result when it is a non-empty string.
+result_id(r) := r.tool_call_id if non_empty_string(r.tool_call_id)
+
+# describe_result(r) names a tool result, its call id and tool where known.
+describe_result(r) := sprintf("tool result at message %d for call %q (tool %q)", [r.index, c.id, c.name]) if {
+	c := result_call(r)
+} else := sprintf("tool result at message %d (tool_call_id %q)", [r.index, result_id(r)]) if {
+	result_id(r)
+} else := sprintf("tool result at message %d (no tool_call_id)", [r.index])
+
+# ---------------------------------------------------------------------------------------------
+# Flagged results.
+
+flag_keys := {"error", "timeout", "missing", "incomplete"}
+
+# A tool result is flagged when its content is empty, or when its payload has a truthy flag key.
+# The payload is the raw content (chatlint.json_payload: an object or array as is, a string
+# holding a JSON object or array parsed; anything else is rejected in Go without parsing), the
+# inner text of an inline <tool_result ...>...</tool_result>, and for a list of content parts
+# also their joined text. Each index below costs a couple of evaluations per tool result and no
+# function call; reasons are only put together for the flagged ones.
+
+# Results whose content is missing, null, "" or [].
+empty_results := {r.index | some r in tool_results; not r.has_content}
+
+# The trimmed inner text of each inline result.
+inline_payloads := {r.index: trim_space(inline_inner(r.text)) | some r in tool_results; startswith(r.text, "<tool_result")}
+
+# Flag pointers found in the raw content, the inline inner text, the text of content parts.
+content_flags := {r.index: ptrs |
+	some r in tool_results
+	ptrs := chatlint.truthy_keys(chatlint.json_payload(r.raw.content), flag_keys)
+	ptrs != []
+}
+
+inline_flags := {i: ptrs |
+	some i, s in inline_payloads
+	ptrs := chatlint.truthy_keys(chatlint.json_payload(s), flag_keys)
+	ptrs != []
+}
+
+parts_flags := {r.index: ptrs |
+	some r in tool_results
+	is_array(r.raw.content)
+	ptrs := chatlint.truthy_keys(chatlint.json_payload(r.text), flag_keys)
+	ptrs != []
+}
+
+# Why each flagged tool result is flagged, keyed by message index.
+flagged := {i: flag_reason(i) |
+	tool_results != []
+	some i in ((((empty_results | {j | some j, s in inline_payloads; s == ""}) | {j | some j, _ in content_flags}) | {j | some j, _ in inline_flags}) | {j | some j, _ in parts_flags})
+}
+
+flag_reason(i) := "its content is empty" if {
+	empty_results[i]
+} else := "its content is empty" if {
+	inline_payloads[i] == ""
+} else := sprintf("its payload has a truthy flag key at %s", [concat(", ", ptrs)]) if {
+	ptrs := array.concat(object.get(content_flags, i, []), array.concat(object.get(inline_flags, i, []), object.get(parts_flags, i, [])))
+}
+
+# inline_inner(s) is the text between the opening <tool_result ...> tag and </tool_result>.
+inline_inner(s) := trim_suffix(trim_space(substring(s, i + 1, -1)), "</tool_result>") if {
+	i := indexof(s, ">")
+	i >= 0
+}
+
+# flag_downgraded(r) holds when a flagged result is only a warning.
+flag_downgraded(r) if {
+	c := result_call(r)
+	downgraded(r.turn, c.name, c.id)
+}
+
+flag_finding(r) := {
+	"rule": "tool-result-flagged",
+	"msg": sprintf("%s is flagged: %s", [describe_result(r), flagged[r.index]]),
+	"message_index": r.index,
+}
+
+# METADATA
+# title: tool-result-flagged
+# description: >-
+#   A tool result reports a failure: its content (a JSON object or array, or a string holding
+#   one) has a key error, timeout, missing or incomplete (any case, any depth) with a truthy
+#   value, or the content is empty or null. A warning instead of an error when the same tool
+#   has another call in the block whose result exists and is not flagged (a successful retry).
+# custom:
+#   id: tool-result-flagged
+#   severity: error
+#   example: |-
+#     {"messages": [{"role": "user", "content": "Weather in Paris?"}, {"role": "assistant", "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": \"Paris\"}"}}]}, {"role": "tool", "tool_call_id": "call_1", "content": "{\"error\": \"city not found\"}"}, {"role": "assistant", "content": "Sorry."}], "tools": [{"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}]}
+#   fix: >-
+#     Drop or repair conversations whose tool calls failed; a failure next to a successful
+#     retry of the same tool in the same block is only a warning.
+deny contains f if {
+	some i, _ in flagged
+	r := input.messages[i]
+	not flag_downgraded(r)
+	f := flag_finding(r)
+}
+
+warn contains f if {
+	some i, _ in flagged
+	r := input.messages[i]
+	flag_downgraded(r)
+	c := result_call(r)
+	base := flag_finding(r)
+	f := object.union(base, {"severity": "warning", "msg": concat("", [base.msg, downgrade_note(c.name)])})
+}
+
+# ---------------------------------------------------------------------------------------------
+# Missing results.
+
+missing_finding(t, c) := {
+	"rule": "tool-result-missing",
+	"msg": sprintf("tool call %q (tool %q) of assistant message %d has no tool result in its block", [c.id, c.name, t]),
+	"message_index": t,
+	"tool_call_index": c.index,
+}
+
+# METADATA
+# title: tool-result-missing
+# description: >-
+#   A tool call with a non-empty id and name has no tool result in its block (before the next
+#   assistant message). A warning instead of an error when the same tool has another call in
+#   the block whose result exists and is not flagged.
+# custom:
+#   id: tool-result-missing
+#   severity: error
+#   example: |-
+#     {"messages": [{"role": "user", "content": "Weather in Paris?"}, {"role": "assistant", "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": \"Paris\"}"}}]}, {"role": "assistant", "content": "Probably sunny."}], "tools": [{"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}]}
+#   fix: >-
+#     Add a tool message with the call's `tool_call_id` after the assistant message and
+#     before the next assistant message, or remove the call.
+deny contains f if {
+	some [t, c] in unanswered
+	not downgraded(t, c.name, c.id)
+	f := missing_finding(t, c)
+}
+
+warn contains f if {
+	some [t, c] in unanswered
+	downgraded(t, c.name, c.id)
+	base := missing_finding(t, c)
+	f := object.union(base, {"severity": "warning", "msg": concat("", [base.msg, downgrade_note(c.name)])})
+}
+
+# ---------------------------------------------------------------------------------------------
+# Orphans.
+
+# Index of the first assistant message with a valid tool call (undefined when there is none).
+first_block := min({t | some t, _ in block_calls})
+
+# before_first_block(r) holds for a message before any assistant message with a valid tool call.
+before_first_block(_) if count(block_calls) == 0
+
+before_first_block(r) if r.index < first_block
+
+orphan_reason(r) := sprintf("tool result at message %d has no tool_call_id", [r.index]) if {
+	not result_id(r)
+} else := sprintf("tool result at message %d (tool_call_id %q) comes before any assistant tool call", [r.index, result_id(r)]) if {
+	before_first_block(r)
+} else := sprintf("tool result at message %d (tool_call_id %q) follows assistant message %d, which has no valid tool call", [r.index, result_id(r), r.turn]) if {
+	not block_calls[r.turn]
+} else := sprintf("tool result at message %d (tool_call_id %q) matches no tool call of its block (assistant message %d)", [r.index, result_id(r), r.turn])
+
+# METADATA
+# title: tool-result-orphan
+# description: >-
+#   A tool result whose tool_call_id matches no tool call of its block, a tool result without a
+#   tool_call_id, or a tool result before any assistant tool call.
+# custom:
+#   id: tool-result-orphan
+#   severity: error
+#   example: |-
+#     {"messages": [{"role": "user", "content": "Weather in Paris?"}, {"role": "tool", "tool_call_id": "call_1", "content": "{\"temp_c\": 18}"}, {"role": "assistant", "content": "18 °C."}], "tools": [{"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}]}
+#   fix: >-
+#     Give the result the `tool_call_id` of a call of the assistant message it answers and
+#     place it after that message, or drop it.
+deny contains f if {
+	tool_results != []
+	count(answers) < count(tool_results)
+	some r in tool_results
+	not answering[r.index]
+	f := {"rule": "tool-result-orphan", "msg": orphan_reason(r), "message_index": r.index}
+}
+
+# ---------------------------------------------------------------------------------------------
+# Duplicates.
+
+# METADATA
+# title: tool-result-duplicate
+# description: >-
+#   Two tool results of one block answer the same tool_call_id; the second and later ones are
+#   reported.
+# custom:
+#   id: tool-result-duplicate
+#   severity: error
+#   example: |-
+#     {"messages": [{"role": "user", "content": "Weather in Paris?"}, {"role": "assistant", "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": \"Paris\"}"}}]}, {"role": "tool", "tool_call_id": "call_1", "content": "{\"temp_c\": 18}"}, {"role": "tool", "tool_call_id": "call_1", "content": "{\"temp_c\": 18}"}, {"role": "assistant", "content": "18 °C."}], "tools": [{"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}]}
+#   fix: >-
+#     Keep one tool message per tool call and drop the repeats.
+deny contains f if {
+	some i in repeated_answers
+	a := answers[i]
+	c := block_call(a[0], a[1])
+	f := {
+		"rule": "tool-result-duplicate",
+		"msg": sprintf(
+			"tool result at message %d answers tool call %q (tool %q) again; message %d already answered it",
+			[a[2], c.id, c.name, min({b[2] | some b in answers; b[0] == a[0]; b[1] == a[1]})],
+		),
+		"message_index": a[2],
+	}
+}
+
+# ---------------------------------------------------------------------------------------------
+# Reused call ids.
+
+# Every valid call as [id, message index, call index], sorted by id then position.
+issued := sort([[c.id, t, c.index] | some t, calls in block_calls; some c in calls])
+
+# Positions in issued of calls whose id an earlier entry has too; only looked for when some id
+# is issued by more than one block (the union of the blocks' id sets is smaller than the sum of
+# their sizes).
+repeated_ids := {i |
+	block_calls != {}
+	count(union({ids | some ids in block_ids})) < call_count
+	some i, a in issued
+	i > 0
+	issued[i - 1][0] == a[0]
+}
+
+# METADATA
+# title: tool-call-id-reused
+# description: The same tool call id is issued by two different assistant messages.
+# custom:
+#   id: tool-call-id-reused
+#   severity: error
+#   example: |-
+#     {"messages": [{"role": "user", "content": "Weather in Paris?"}, {"role": "assistant", "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": \"Paris\"}"}}]}, {"role": "tool", "tool_call_id": "call_1", "content": "{\"temp_c\": 18}"}, {"role": "assistant", "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": \"Paris\"}"}}]}, {"role": "tool", "tool_call_id": "call_1", "content": "{\"temp_c\": 18}"}, {"role": "assistant", "content": "18 °C."}], "tools": [{"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}]}
+#   fix: >-
+#     Give every tool call a unique id, and the same id to its tool result.
+deny contains f if {
+	some i in repeated_ids
+	a := issued[i]
+	first := min({b[1] | some b in issued; b[0] == a[0]})
+	a[1] > first
+	c := block_call(a[1], a[0])
+	f := {
+		"rule": "tool-call-id-reused",
+		"msg": sprintf(
+			"tool call %q (tool %q) of assistant message %d reuses an id already issued by assistant message %d",
+			[c.id, c.name, a[1], first],
+		),
+		"message_index": a[1],
+		"tool_call_index": a[2],
+	}
+}

@@ -1,0 +1,363 @@
+package chatlint.integrity_test
+
+import data.chatlint.integrity
+
+# A clean record with a tool call, its result and a final answer: nothing fires.
+clean := chat([
+	sys, user("find x"),
+	calls([call("c1", "search")]),
+	result("c1", "{\"hits\": 3}"),
+	assistant("Found 3."),
+])
+
+test_clean_record_has_no_findings if {
+	count(all_findings(clean)) == 0
+}
+
+test_record_without_tools_has_no_block_findings if {
+	d := chat([sys, user("hi"), assistant("hello")])
+	count(all_findings(d)) == 0
+	integrity.block_calls == {} with input as d
+	integrity.tool_results == [] with input as d
+}
+
+test_other_formats_are_ignored if {
+	d := json.patch(chat([user("x"), result("c9", "")]), [{"op": "replace", "path": "/format", "value": "agent-session"}])
+	count(all_findings(d)) == 0
+}
+
+# ---------------------------------------------------------------------------------------------
+# tool-result-flagged
+
+test_flagged_error_key if {
+	d := chat([user("x"), calls([call("c1", "search")]), result("c1", "{\"error\": \"boom\"}"), assistant("sorry")])
+	hits(d, "tool-result-flagged") == {["error", 2]}
+	some f in denied(d)
+	f.rule == "tool-result-flagged"
+	contains(f.msg, "\"c1\"")
+	contains(f.msg, "\"search\"")
+	contains(f.msg, "/error")
+}
+
+test_flagged_empty_and_null_content if {
+	d := chat([
+		user("x"),
+		calls([call("c1", "search"), call("c2", "fetch"), call("c3", "open")]),
+		result("c1", ""),
+		result("c2", null),
+		{"role": "tool", "tool_call_id": "c3"},
+		assistant("?"),
+	])
+	hits(d, "tool-result-flagged") == {["error", 2], ["error", 3], ["error", 4]}
+}
+
+test_flagged_nested_key_inside_list if {
+	content := "{\"results\": [{\"ok\": true}, {\"status\": {\"Timeout\": 30}}]}"
+	d := chat([user("x"), calls([call("c1", "search")]), result("c1", content), assistant("?")])
+	hits(d, "tool-result-flagged") == {["error", 2]}
+	some f in denied(d)
+	contains(f.msg, "/results/1/status/Timeout")
+}
+
+test_flagged_object_and_array_content if {
+	d := chat([
+		user("x"),
+		calls([call("c1", "search"), call("c2", "fetch")]),
+		result("c1", {"incomplete": true}),
+		result("c2", [{"type": "text", "text": "{\"missing\": [\"field\"]}"}]),
+		assistant("?"),
+	])
+	hits(d, "tool-result-flagged") == {["error", 2], ["error", 3]}
+}
+
+test_falsy_flag_values_are_not_flagged if {
+	content := "{\"error\": null, \"timeout\": 0, \"missing\": [], \"incomplete\": false, \"x\": {\"error\": \"\"}, \"y\": {}}"
+	d := chat([user("x"), calls([call("c1", "search")]), result("c1", content), assistant("ok")])
+	hits(d, "tool-result-flagged") == set()
+}
+
+test_plain_text_and_invalid_json_are_not_flagged if {
+	d := chat([
+		user("x"),
+		calls([call("c1", "search"), call("c2", "search")]),
+		result("c1", "error: no such file"),
+		result("c2", "{\"error\": true"),
+		assistant("ok"),
+	])
+	hits(d, "tool-result-flagged") == set()
+}
+
+test_flagged_downgraded_by_successful_retry if {
+	d := chat([
+		user("x"),
+		calls([call("c1", "search"), call("c2", "search")]),
+		result("c1", "{\"error\": \"rate limited\"}"),
+		result("c2", "{\"hits\": 1}"),
+		assistant("ok"),
+	])
+	hits(d, "tool-result-flagged") == {["warning", 2]}
+	some f in warned(d)
+	f.rule == "tool-result-flagged"
+	f.severity == "warning"
+	not any_rule(denied(d), "tool-result-flagged")
+}
+
+test_flagged_not_downgraded_by_other_tool if {
+	d := chat([
+		user("x"),
+		calls([call("c1", "search"), call("c2", "fetch")]),
+		result("c1", "{\"error\": \"rate limited\"}"),
+		result("c2", "{\"hits\": 1}"),
+		assistant("ok"),
+	])
+	hits(d, "tool-result-flagged") == {["error", 2]}
+}
+
+test_flagged_not_downgraded_by_retry_in_another_block if {
+	d := chat([
+		user("x"),
+		calls([call("c1", "search")]),
+		result("c1", "{\"error\": \"rate limited\"}"),
+		calls([call("c2", "search")]),
+		result("c2", "{\"hits\": 1}"),
+		assistant("ok"),
+	])
+	hits(d, "tool-result-flagged") == {["error", 2]}
+}
+
+test_flagged_not_downgraded_when_other_result_missing if {
+	d := chat([
+		user("x"),
+		calls([call("c1", "search"), call("c2", "search")]),
+		result("c1", "{\"error\": \"rate limited\"}"),
+		assistant("ok"),
+	])
+	hits(d, "tool-result-flagged") == {["error", 2]}
+
+	# and the missing one is not downgraded either: the other result is flagged
+	hits(d, "tool-result-missing") == {["error", 1]}
+}
+
+test_flagged_not_downgraded_when_retry_also_flagged if {
+	d := chat([
+		user("x"),
+		calls([call("c1", "search"), call("c2", "search")]),
+		result("c1", "{\"error\": 1}"),
+		result("c2", "{\"timeout\": true}"),
+		assistant("ok"),
+	])
+	hits(d, "tool-result-flagged") == {["error", 2], ["error", 3]}
+}
+
+test_flagged_orphan_is_an_error if {
+	d := chat([user("x"), result("c1", "")])
+	hits(d, "tool-result-flagged") == {["error", 1]}
+}
+
+# ---------------------------------------------------------------------------------------------
+# tool-result-missing
+
+test_missing_result if {
+	d := chat([user("x"), calls([call("c1", "search")]), assistant("guess")])
+	hits(d, "tool-result-missing") == {["error", 1]}
+	some f in denied(d)
+	f.rule == "tool-result-missing"
+	f.tool_call_index == 0
+	contains(f.msg, "\"c1\"")
+	contains(f.msg, "\"search\"")
+}
+
+test_missing_result_at_end_of_record if {
+	d := chat([user("x"), calls([call("c1", "search")])])
+	hits(d, "tool-result-missing") == {["error", 1]}
+}
+
+test_missing_result_answered_in_a_later_block_is_still_missing if {
+	d := chat([user("x"), calls([call("c1", "search")]), assistant("wait"), result("c1", "ok")])
+	hits(d, "tool-result-missing") == {["error", 1]}
+	hits(d, "tool-result-orphan") == {["error", 3]}
+}
+
+test_missing_downgraded_by_successful_retry if {
+	d := chat([
+		user("x"),
+		calls([call("c1", "search"), call("c2", "search")]),
+		result("c2", "{\"hits\": 1}"),
+		assistant("ok"),
+	])
+	some f in warned(d)
+	f.rule == "tool-result-missing"
+	f.severity == "warning"
+	f.tool_call_index == 0
+	hits(d, "tool-result-missing") == {["warning", 1]}
+}
+
+test_missing_never_counts_as_success if {
+	d := chat([user("x"), calls([call("c1", "search"), call("c2", "search")]), assistant("ok")])
+	count([f | some f in denied(d); f.rule == "tool-result-missing"]) == 2
+	not any_rule(warned(d), "tool-result-missing")
+}
+
+test_calls_without_id_or_name_open_no_block if {
+	d := chat([
+		user("x"),
+		calls([{"type": "function", "function": {"name": "search", "arguments": "{}"}}, {"id": "c2", "type": "function", "function": {"arguments": "{}"}}]),
+		assistant("ok"),
+	])
+	hits(d, "tool-result-missing") == set()
+}
+
+# ---------------------------------------------------------------------------------------------
+# tool-result-orphan
+
+test_orphan_before_any_tool_call if {
+	d := chat([user("x"), result("c1", "ok"), calls([call("c1", "search")]), result("c1", "ok"), assistant("ok")])
+	hits(d, "tool-result-orphan") == {["error", 1]}
+	some f in denied(d)
+	f.rule == "tool-result-orphan"
+	contains(f.msg, "before any assistant tool call")
+}
+
+test_orphan_in_record_without_tool_calls if {
+	d := chat([user("x"), assistant("hm"), result("c1", "ok"), assistant("ok")])
+	hits(d, "tool-result-orphan") == {["error", 2]}
+	some f in denied(d)
+	f.rule == "tool-result-orphan"
+	contains(f.msg, "before any assistant tool call")
+}
+
+test_orphan_without_tool_call_id if {
+	d := chat([user("x"), calls([call("c1", "search")]), {"role": "tool", "content": "ok"}, assistant("ok")])
+	hits(d, "tool-result-orphan") == {["error", 2]}
+	hits(d, "tool-result-missing") == {["error", 1]}
+}
+
+test_orphan_with_empty_tool_call_id if {
+	d := chat([user("x"), calls([call("c1", "search")]), result("", "ok"), result("c1", "ok"), assistant("ok")])
+	hits(d, "tool-result-orphan") == {["error", 2]}
+}
+
+test_orphan_id_matches_no_call_of_its_block if {
+	d := chat([
+		user("x"),
+		calls([call("c1", "search")]),
+		result("c1", "ok"),
+		result("c7", "ok"),
+		assistant("ok"),
+	])
+	hits(d, "tool-result-orphan") == {["error", 3]}
+}
+
+test_orphan_after_assistant_without_tool_calls if {
+	d := chat([user("x"), calls([call("c1", "search")]), result("c1", "ok"), assistant("ok"), result("c1", "again")])
+	hits(d, "tool-result-orphan") == {["error", 4]}
+}
+
+# ---------------------------------------------------------------------------------------------
+# tool-result-duplicate
+
+test_duplicate_second_and_later_reported if {
+	d := chat([
+		user("x"),
+		calls([call("c1", "search"), call("c2", "fetch")]),
+		result("c1", "a"),
+		result("c2", "b"),
+		result("c1", "a"),
+		result("c1", "a"),
+		assistant("ok"),
+	])
+	hits(d, "tool-result-duplicate") == {["error", 4], ["error", 5]}
+	every f in denied(d) {
+		f.rule == "tool-result-duplicate"
+		contains(f.msg, "message 2 already answered it")
+	}
+}
+
+test_same_id_in_different_blocks_is_not_duplicate if {
+	d := chat([
+		user("x"),
+		calls([call("c1", "search")]),
+		result("c1", "a"),
+		calls([call("c1", "search")]),
+		result("c1", "b"),
+		assistant("ok"),
+	])
+	hits(d, "tool-result-duplicate") == set()
+	hits(d, "tool-call-id-reused") == {["error", 3]}
+}
+
+# ---------------------------------------------------------------------------------------------
+# tool-call-id-reused
+
+test_reused_id_reported_on_later_messages if {
+	d := chat([
+		user("x"),
+		calls([call("c1", "search")]),
+		result("c1", "a"),
+		calls([call("c2", "fetch"), call("c1", "open")]),
+		result("c2", "b"),
+		result("c1", "c"),
+		calls([call("c1", "search")]),
+		result("c1", "d"),
+		assistant("ok"),
+	])
+	hits(d, "tool-call-id-reused") == {["error", 3], ["error", 6]}
+	some f in denied(d)
+	f.rule == "tool-call-id-reused"
+	f.message_index == 3
+	f.tool_call_index == 1
+	contains(f.msg, "assistant message 1")
+}
+
+# ---------------------------------------------------------------------------------------------
+# Inline mode: the normalizer has parsed calls and result ids already.
+
+inline_doc := {
+	"format": "chat",
+	"mode": "inline",
+	"messages": [
+		{"index": 0, "role": "user", "text": "x", "has_content": true, "tool_calls": [], "turn": -1, "raw": {"role": "user", "content": "x"}},
+		{
+			"index": 1, "role": "assistant", "has_content": true, "turn": 1,
+			"text": "<tool_call>{\"name\": \"search\", \"arguments\": {}}</tool_call>\n<tool_call>{\"name\": \"search\", \"arguments\": {}}</tool_call>",
+			"tool_calls": [
+				{"index": 0, "id": "a", "name": "search", "arguments": {}, "has_input": true},
+				{"index": 1, "id": "b", "name": "search", "arguments": {}, "has_input": true},
+			],
+			"raw": {"role": "assistant", "content": "..."},
+		},
+		{
+			"index": 2, "role": "tool", "has_content": true, "tool_calls": [], "turn": 1, "tool_call_id": "a",
+			"text": "<tool_result tool_call_id=\"a\">{\"Error\": \"boom\"}</tool_result>",
+			"raw": {"role": "tool", "content": "<tool_result tool_call_id=\"a\">{\"Error\": \"boom\"}</tool_result>"},
+		},
+		{
+			"index": 3, "role": "tool", "has_content": true, "tool_calls": [], "turn": 1, "tool_call_id": "b",
+			"text": "<tool_result tool_call_id=\"b\"> </tool_result>",
+			"raw": {"role": "tool", "content": "<tool_result tool_call_id=\"b\"> </tool_result>"},
+		},
+		{
+			"index": 4, "role": "tool", "has_content": true, "tool_calls": [], "turn": 1,
+			"text": "<tool_result>{\"hits\": 1}</tool_result>",
+			"raw": {"role": "tool", "content": "<tool_result>{\"hits\": 1}</tool_result>"},
+		},
+	],
+	"tools": [],
+	"entries": [],
+}
+
+test_inline_results_are_inspected_inside_the_wrapper if {
+	hits(inline_doc, "tool-result-flagged") == {["error", 2], ["error", 3]}
+	hits(inline_doc, "tool-result-orphan") == {["error", 4]}
+	hits(inline_doc, "tool-result-missing") == set()
+}
+
+test_inline_retry_downgrades if {
+	d := json.patch(inline_doc, [{"op": "replace", "path": "/messages/3/text", "value": "<tool_result tool_call_id=\"b\">{\"hits\": 2}</tool_result>"}])
+	hits(d, "tool-result-flagged") == {["warning", 2]}
+}
+
+any_rule(fs, rule) if {
+	some f in fs
+	f.rule == rule
+}

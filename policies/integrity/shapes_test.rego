@@ -1,0 +1,104 @@
+package chatlint.integrity_test
+
+# tool-definition-schema, tool-calls-shape and inline-tool-call-tags.
+
+with_tools(raws) := object.union(chat([user("x"), assistant("y")]), {"tools": [t |
+	some i, raw in raws
+	t := {"index": i, "name": tool_name(raw), "line": 1, "path": sprintf("/tools/%d", [i]), "raw": raw}
+]})
+
+tool_name(raw) := raw.function.name if {
+	is_string(raw.function.name)
+} else := raw.name if {
+	is_string(raw.name)
+} else := ""
+
+test_tool_definitions_valid_in_both_forms if {
+	d := with_tools([
+		tool_def("search"),
+		{"name": "flat", "description": "flattened", "parameters": {"type": "object", "properties": {}}},
+		{"type": "function", "function": {"name": "noreq", "parameters": {"type": "object", "properties": {}, "required": null}}},
+	])
+	hits(d, "tool-definition-schema") == set()
+}
+
+test_tool_definition_not_an_object if {
+	d := with_tools(["search", tool_def("ok")])
+	hits(d, "tool-definition-schema") == {["error", 0]}
+	some f in denied(d)
+	f.rule == "tool-definition-schema"
+	f.path == "/tools/0"
+}
+
+test_tool_definition_one_finding_per_broken_member if {
+	d := with_tools([
+		{"type": "function", "function": {"name": "a", "parameters": "none"}},
+		{"type": "function", "function": {"name": "b", "parameters": {"type": "array", "properties": [], "required": "q"}}},
+		{"name": "c", "parameters": {"type": "object"}},
+		{"type": "function", "function": {"name": "d"}},
+	])
+	fs := [[f.tool_index, f.path] | some f in denied(d); f.rule == "tool-definition-schema"]
+	sort(fs) == [
+		[0, "/tools/0/function/parameters"],
+		[1, "/tools/1/function/parameters/properties"],
+		[1, "/tools/1/function/parameters/required"],
+		[1, "/tools/1/function/parameters/type"],
+		[2, "/tools/2/parameters/properties"],
+		[3, "/tools/3/function/parameters"],
+	]
+	every f in denied(d) {
+		f.rule == "tool-definition-schema"
+		contains(f.msg, sprintf("%q", [d.tools[f.tool_index].name]))
+	}
+}
+
+test_tool_calls_shape_valid if {
+	d := chat([user("x"), calls([call("c1", "search")]), result("c1", "ok"), assistant("y"), {"role": "assistant", "content": "z", "tool_calls": null}])
+	hits(d, "tool-calls-shape") == set()
+}
+
+test_tool_calls_not_a_list if {
+	d := chat([user("x"), {"role": "assistant", "content": "y", "tool_calls": {"id": "c1"}}])
+	hits(d, "tool-calls-shape") == {["error", 1]}
+	some f in denied(d)
+	f.path == "/messages/1/tool_calls"
+}
+
+test_tool_calls_bad_entries if {
+	d := chat([
+		user("x"),
+		calls([
+			"c1",
+			{"id": "c2", "type": "function"},
+			{"id": "c3", "function": {"name": ""}},
+			{"id": "c4", "function": {"name": 7, "arguments": "{}"}},
+			call("c5", "search"),
+		]),
+		result("c5", "ok"),
+		assistant("y"),
+	])
+	paths := {f.path | some f in denied(d); f.rule == "tool-calls-shape"}
+	paths == {"/messages/1/tool_calls/0", "/messages/1/tool_calls/1", "/messages/1/tool_calls/2", "/messages/1/tool_calls/3"}
+}
+
+test_tool_calls_shape_only_in_structured_mode if {
+	d := object.union(chat([user("x"), {"role": "assistant", "content": "y", "tool_calls": "bad"}]), {"mode": "inline"})
+	hits(d, "tool-calls-shape") == set()
+}
+
+inline_assistant(i, text) := {"index": i, "role": "assistant", "text": text, "has_content": true, "tool_calls": [], "turn": i, "raw": {"role": "assistant", "content": text}}
+
+test_inline_tool_call_tags if {
+	d := object.union(chat([user("x")]), {"mode": "inline", "messages": [
+		inline_assistant(0, "<tool_call>{\"name\": \"a\", \"arguments\": {}}</tool_call><tool_call>{\"name\": \"b\"}"),
+		inline_assistant(1, "<tool_call>{\"name\": \"a\", \"arguments\": {}}</tool_call>\n<tool_call>{}</tool_call>"),
+		inline_assistant(2, "done </tool_call>"),
+		inline_assistant(3, "no tags"),
+	]})
+	hits(d, "inline-tool-call-tags") == {["error", 0], ["error", 2]}
+}
+
+test_inline_tool_call_tags_only_in_inline_mode if {
+	d := chat([user("x"), assistant("<tool_call>")])
+	hits(d, "inline-tool-call-tags") == set()
+}
