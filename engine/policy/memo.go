@@ -13,10 +13,11 @@ import (
 // tools array and their hits are reused.
 
 // toolsOnly reports whether a YAML rule depends on the tool definitions
-// alone: it runs on tools[*] and none of its paths reach the document, a
+// alone (and the document's format and mode, which are part of the cache
+// key): it runs on tools[*] and none of its paths reach the document, a
 // message or the tool's line.
 func (r *yamlRule) toolsOnly() bool {
-	if len(r.given) != 1 || r.given[0].field != "tools" || !r.given[0].each || len(r.formats) > 0 || r.mode != "" {
+	if len(r.given) != 1 || r.given[0].field != "tools" || !r.given[0].each {
 		return false
 	}
 	local := func(path []seg) bool {
@@ -58,16 +59,19 @@ type toolsMemo struct {
 }
 
 type memoEntry struct {
+	scope string     // format and mode: rules may be limited to either
 	tools *ast.Array // the normalized tools the hits were computed for
 	hits  []Hit
 }
 
 const memoLimit = 256 // distinct tools arrays kept; the cache is cleared past it
 
-// key hashes the definitions and their positions: the hits carry paths.
-func toolsKey(tools *ast.Array) uint64 {
+// key hashes the scope, the definitions and their positions (the hits
+// carry paths).
+func toolsKey(scope string, tools *ast.Array) uint64 {
 	var h maphash.Hash
 	h.SetSeed(memoSeed)
+	h.WriteString(scope)
 	for i := 0; i < tools.Len(); i++ {
 		o, _ := tools.Elem(i).Value.(ast.Object)
 		if o == nil {
@@ -110,10 +114,11 @@ func (m *toolsMemo) eval(rules []*yamlRule, doc ast.Object, disabled map[string]
 	if tools == nil || tools.Len() == 0 {
 		return hits
 	}
-	key := toolsKey(tools)
+	scope := stringOf(doc.Get(keyFormat)) + "/" + stringOf(doc.Get(keyMode))
+	key := toolsKey(scope, tools)
 	m.mu.Lock()
 	for _, e := range m.entries[key] {
-		if sameTools(e.tools, tools) {
+		if e.scope == scope && sameTools(e.tools, tools) {
 			m.mu.Unlock()
 			return append(hits, e.hits...)
 		}
@@ -130,7 +135,7 @@ func (m *toolsMemo) eval(rules []*yamlRule, doc ast.Object, disabled map[string]
 	if m.entries == nil || m.size >= memoLimit {
 		m.entries, m.size = map[uint64][]memoEntry{}, 0
 	}
-	m.entries[key] = append(m.entries[key], memoEntry{tools: tools, hits: own})
+	m.entries[key] = append(m.entries[key], memoEntry{scope: scope, tools: tools, hits: own})
 	m.size++
 	m.mu.Unlock()
 	return append(hits, own...)

@@ -118,6 +118,9 @@ func (r *yamlRule) check(v ast.Value, sc scope, hits []Hit) []Hit {
 		}
 		failed = append(failed, c)
 		failure := c.text + " " + why
+		if why != "must be present" {
+			failure += found(val)
+		}
 		h := newHit(r.ID, r.Pack, r.Severity, r.render(v, sc, failure))
 		h.MessageIndex, h.ToolCallIndex, h.ToolIndex, h.EntryIndex = sc.msgIdx, sc.callIdx, sc.toolIdx, sc.entIdx
 		h.Path = ptr
@@ -186,6 +189,23 @@ func resolve(v ast.Value, path []seg, sc scope) (ast.Value, string) {
 		}
 	}
 	return v, ptr
+}
+
+// found says what a failing assertion saw, kept short.
+func found(v ast.Value) string {
+	switch v.(type) {
+	case nil:
+		return " (it is missing)"
+	case ast.Object:
+		return " (it is an object)"
+	case *ast.Array:
+		return " (it is an array)"
+	}
+	s := v.String()
+	if len(s) > 40 {
+		s = s[:37] + "..."
+	}
+	return " (it is " + s + ")"
 }
 
 func (sc scope) context(name string) ast.Object {

@@ -22,30 +22,30 @@ func TestYAMLOperators(t *testing.T) {
 		{"raw.role: present", false, ""},
 		{"raw.missing: present", true, "raw.missing must be present"},
 		{"raw.missing: absent", false, ""},
-		{"raw.role: absent", true, "raw.role must be absent"},
+		{"raw.role: absent", true, `raw.role must be absent (it is "assistant")`},
 		{"raw.role: assistant", false, ""},
-		{"raw.role: user", true, `raw.role must equal "user"`},
+		{"raw.role: user", true, `raw.role must equal "user" (it is "assistant")`},
 		{"raw.nul: {type: null}", false, ""},
 		{"raw.list: {type: [object, array]}", false, ""},
-		{"raw.obj: {type: array}", true, "raw.obj must be of type array"},
-		{"raw.missing: {type: array}", true, "raw.missing must be of type array"},
+		{"raw.obj: {type: array}", true, "raw.obj must be of type array (it is an object)"},
+		{"raw.missing: {type: array}", true, "raw.missing must be of type array (it is missing)"},
 		{"raw.missing: {type: array, optional: true}", false, ""},
 		{"raw.list: {type: array, optional: true}", false, ""},
 		{"raw.role: {in: [user, assistant]}", false, ""},
-		{"raw.role: {in: [user]}", true, `raw.role must be one of ["user"]`},
+		{"raw.role: {in: [user]}", true, `raw.role must be one of ["user"] (it is "assistant")`},
 		{"raw.role: {not_equals: tool}", false, ""},
-		{"raw.obj: {not_empty: true}", true, "raw.obj must not be empty"},
+		{"raw.obj: {not_empty: true}", true, "raw.obj must not be empty (it is an object)"},
 		{"raw.list: {not_empty: true}", false, ""},
 		{"raw.n: {truthy: false}", false, ""},
-		{"raw.list: {truthy: false}", true, "raw.list must not be truthy"},
+		{"raw.list: {truthy: false}", true, "raw.list must not be truthy (it is an array)"},
 		{"text: {prefix: <tool_result, suffix: </tool_result>}", false, ""},
-		{"text: {contains: <tool_call>}", true, `text must contain "<tool_call>"`},
+		{"text: {contains: <tool_call>}", true, `text must contain "<tool_call>" (it is "<tool_result>x</tool_result>")`},
 		{"text: {matches: '^<tool_result>.*</tool_result>$'}", false, ""},
 		{"raw.list.0: {equals: 1}", false, ""},
 		{"raw.list.1: present", true, "raw.list.1 must be present"},
 		{"$message.role: assistant", false, ""},
 		{"$document.format: chat", false, ""},
-		{"$document.mode: inline", true, `$document.mode must equal "inline"`},
+		{"$document.mode: inline", true, `$document.mode must equal "inline" (it is "structured")`},
 	}
 	doc := chatDoc(t, record)
 	for _, tt := range tests {
@@ -172,9 +172,9 @@ func TestToolsMemo(t *testing.T) {
 	broken := `{"messages":[{"role":"user","content":"%s"}],"tools":[{"type":"function","function":{"name":"a","parameters":{"type":"dict","required":"x"}}},"junk"]}`
 	fixed := `{"messages":[],"tools":[{"type":"function","function":{"name":"a","parameters":{"type":"object"}}}]}`
 	want := []string{
-		`/tools/0/function/parameters/type tool a: function.parameters.type must equal "object"`,
-		`/tools/0/function/parameters/required tool a: function.parameters.required must be of type array`,
-		`/tools/1 tool : function must be of type object`,
+		`/tools/0/function/parameters/type tool a: function.parameters.type must equal "object" (it is "dict")`,
+		`/tools/0/function/parameters/required tool a: function.parameters.required must be of type array (it is "x")`,
+		`/tools/1 tool : function must be of type object (it is "junk")`,
 	}
 	for i, rec := range []string{fmt.Sprintf(broken, "one"), fmt.Sprintf(broken, "two"), fixed, fmt.Sprintf(broken, "three")} {
 		hits, err := e.Evaluate(context.Background(), chatDoc(t, rec))

@@ -1,98 +1,11 @@
 package chatlint.integrity
 
-# Shape checks that need more than one YAML rule can say: tool definitions in both the OpenAI
-# form ({"type": "function", "function": {...}}) and the flattened form ({"name", "parameters"})
-# of converted records; the two levels of assistant tool_calls; and tag counting.
+# Shape checks that need more than one YAML rule can say: the two levels of assistant
+# tool_calls, and tag counting. (tool-definition-schema is a YAML rule: it reads only the
+# tools, so chatlint evaluates it once per distinct tools list.)
 #
 # Convention of the pack: a member that is null counts as absent ("when present" means present
 # and not null).
-
-# ---------------------------------------------------------------------------------------------
-# Tool definitions.
-
-# The tools whose definition is valid in the OpenAI form (the common case, checked without a
-# function call), then the flattened form for the others.
-tools_ok := {t.index |
-	record_check
-	some t in input.tools
-	p := t.raw.function.parameters
-	p.type == "object"
-	is_object(p.properties)
-	is_array(object.get(p, "required", []))
-}
-
-flat_tool_ok(raw) if {
-	not raw.function
-	p := raw.parameters
-	p.type == "object"
-	is_object(p.properties)
-	is_array(object.get(p, "required", []))
-}
-
-# tool_def(t) is [definition, JSON Pointer of the definition]: the `function` object when the
-# tool wraps one, else the tool object itself.
-tool_def(t) := [t.raw.function, concat("", [object.get(t, "path", ""), "/function"])] if {
-	is_object(t.raw.function)
-} else := [t.raw, object.get(t, "path", "")]
-
-# tool_def_problems(t) is the set of {why, path} problems of one tool definition: one when the
-# definition is not an object or has no parameters object, else one per broken member of
-# parameters.
-tool_def_problems(t) := {{"why": sprintf("the definition is %s, not an object", [type_name(raw)]), "path": object.get(t, "path", "")}} if {
-	raw := object.get(t, "raw", null)
-	not is_object(raw)
-} else := {{"why": "parameters is missing or not an object", "path": concat("", [def[1], "/parameters"])}} if {
-	def := tool_def(t)
-	not is_object(object.get(def[0], "parameters", null))
-} else := {p |
-	def := tool_def(t)
-	some k in ["type", "properties", "required"]
-	p := parameters_problem(def[0].parameters, concat("", [def[1], "/parameters"]), k)
-}
-
-parameters_problem(params, base, "type") := {"why": sprintf("parameters.type is %s, not \"object\"", [json.marshal(v)]), "path": concat("", [base, "/type"])} if {
-	v := object.get(params, "type", null)
-	v != "object"
-}
-
-parameters_problem(params, base, "properties") := {"why": "parameters.properties is missing or not an object", "path": concat("", [base, "/properties"])} if {
-	not is_object(object.get(params, "properties", null))
-}
-
-parameters_problem(params, base, "required") := {"why": "parameters.required is not a list", "path": concat("", [base, "/required"])} if {
-	v := object.get(params, "required", null)
-	v != null
-	not is_array(v)
-}
-
-# METADATA
-# title: tool-definition-schema
-# description: >-
-#   Each tool definition is an object; its parameters (inside `function` when the tool wraps
-#   one) is an object whose type is "object", whose properties is an object and whose
-#   required, when present, is a list. One finding per broken definition and member.
-# custom:
-#   id: tool-definition-schema
-#   severity: error
-#   example: |-
-#     {"messages": [{"role": "user", "content": "Weather in Paris?"}, {"role": "assistant", "content": "18 °C."}], "tools": [{"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object", "properties": ["city"]}}}]}
-#   fix: >-
-#     Give each tool a JSON Schema object as `parameters`: `{"type": "object", "properties":
-#     {...}, "required": [...]}` (inside `function` for the OpenAI form).
-deny contains f if {
-	record_check
-	count(tools_ok) < count(input.tools)
-	some t in input.tools
-	not tools_ok[t.index]
-	not flat_tool_ok(t.raw)
-	some p in tool_def_problems(t)
-	f := {
-		"rule": "tool-definition-schema",
-		"msg": sprintf("tool %d (%q): %s", [t.index, label(object.get(t, "name", "")), p.why]),
-		"tool_index": t.index,
-		"path": p.path,
-	}
-}
 
 # ---------------------------------------------------------------------------------------------
 # Structured tool calls.

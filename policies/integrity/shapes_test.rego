@@ -1,6 +1,6 @@
 package chatlint.integrity_test
 
-# tool-definition-schema, tool-calls-shape and inline-tool-call-tags.
+# tool-calls-shape and inline-tool-call-tags.
 
 with_tools(raws) := object.union(chat([user("x"), assistant("y")]), {"tools": [t |
 	some i, raw in raws
@@ -12,45 +12,6 @@ tool_name(raw) := raw.function.name if {
 } else := raw.name if {
 	is_string(raw.name)
 } else := ""
-
-test_tool_definitions_valid_in_both_forms if {
-	d := with_tools([
-		tool_def("search"),
-		{"name": "flat", "description": "flattened", "parameters": {"type": "object", "properties": {}}},
-		{"type": "function", "function": {"name": "noreq", "parameters": {"type": "object", "properties": {}, "required": null}}},
-	])
-	hits(d, "tool-definition-schema") == set()
-}
-
-test_tool_definition_not_an_object if {
-	d := with_tools(["search", tool_def("ok")])
-	hits(d, "tool-definition-schema") == {["error", 0]}
-	some f in denied(d)
-	f.rule == "tool-definition-schema"
-	f.path == "/tools/0"
-}
-
-test_tool_definition_one_finding_per_broken_member if {
-	d := with_tools([
-		{"type": "function", "function": {"name": "a", "parameters": "none"}},
-		{"type": "function", "function": {"name": "b", "parameters": {"type": "array", "properties": [], "required": "q"}}},
-		{"name": "c", "parameters": {"type": "object"}},
-		{"type": "function", "function": {"name": "d"}},
-	])
-	fs := [[f.tool_index, f.path] | some f in denied(d); f.rule == "tool-definition-schema"]
-	sort(fs) == [
-		[0, "/tools/0/function/parameters"],
-		[1, "/tools/1/function/parameters/properties"],
-		[1, "/tools/1/function/parameters/required"],
-		[1, "/tools/1/function/parameters/type"],
-		[2, "/tools/2/parameters/properties"],
-		[3, "/tools/3/function/parameters"],
-	]
-	every f in denied(d) {
-		f.rule == "tool-definition-schema"
-		contains(f.msg, sprintf("%q", [d.tools[f.tool_index].name]))
-	}
-}
 
 test_tool_calls_shape_valid if {
 	d := chat([user("x"), calls([call("c1", "search")]), result("c1", "ok"), assistant("y"), {"role": "assistant", "content": "z", "tool_calls": null}])
