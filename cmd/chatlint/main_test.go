@@ -186,3 +186,26 @@ func TestGolden(t *testing.T) {
 		})
 	}
 }
+
+// TestRulesDocIsCurrent fails when docs/rules.md no longer matches the rule
+// metadata. Regenerate it with `go test ./cmd/chatlint -update` (or
+// `chatlint rules --format markdown > docs/rules.md`).
+func TestRulesDocIsCurrent(t *testing.T) {
+	t.Chdir(repo)
+	out, errOut, code := chatlint(t, "", "rules", "--format", "markdown")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if *update {
+		if err := os.WriteFile("docs/rules.md", []byte(out), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile("docs/rules.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(string(want), out); diff != "" {
+		t.Errorf("docs/rules.md is stale; run go test ./cmd/chatlint -update (-file +generated):\n%s", diff)
+	}
+}

@@ -21,14 +21,24 @@ func writeRulesMarkdown(w io.Writer, rules []policy.Rule) error {
 	for _, r := range rules {
 		fmt.Fprintf(&b, "\n## %s\n\n", r.ID)
 		fmt.Fprintf(&b, "Severity **%s**, pack `%s`, %s rule at `%s`.\n\n", r.Severity, r.Pack, r.Kind, strings.TrimPrefix(r.Source, "builtin:"))
-		b.WriteString(r.Description + "\n")
+		b.WriteString(mdText(r.Description) + "\n")
 		if r.Example != "" {
 			fmt.Fprintf(&b, "\nFailing example:\n\n```json\n%s\n```\n", r.Example)
 		}
 		if r.Fix != "" {
-			fmt.Fprintf(&b, "\nHow to fix: %s\n", r.Fix)
+			fmt.Fprintf(&b, "\nHow to fix: %s\n", mdText(r.Fix))
 		}
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// mdText escapes text for Markdown outside code spans: a description that
+// mentions <tool_call> must not turn into an (invisible) HTML tag.
+func mdText(s string) string {
+	parts := strings.Split(s, "`")
+	for i := 0; i < len(parts); i += 2 { // even parts lie outside code spans
+		parts[i] = strings.NewReplacer("<", "&lt;", ">", "&gt;").Replace(parts[i])
+	}
+	return strings.Join(parts, "`")
 }
