@@ -11,6 +11,7 @@ import (
 	"github.com/chatlint/chatlint/engine/document"
 	"github.com/chatlint/chatlint/engine/finding"
 	"github.com/chatlint/chatlint/engine/jsonl"
+	"github.com/chatlint/chatlint/engine/policy"
 	"github.com/chatlint/chatlint/engine/report"
 	"github.com/chatlint/chatlint/engine/runner"
 )
@@ -64,6 +65,7 @@ func addPackFlags(cmd *cobra.Command, o *packOptions) {
 	f.StringArrayVar(&o.Packs, "pack", nil, "add a rule pack from a folder (repeatable)")
 	f.BoolVar(&o.NoBuiltin, "no-builtin", false, "do not load the built-in packs")
 	f.StringArrayVar(&o.Disable, "disable", nil, "turn a rule off by id (repeatable)")
+	f.DurationVar(&o.Timeout, "record-timeout", policy.DefaultRecordTimeout, "time limit for evaluating one conversation or session")
 }
 
 func runCheck(cmd *cobra.Command, s streams, o *checkOptions) error {

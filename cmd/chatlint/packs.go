@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/chatlint/chatlint/engine/policy"
 	"github.com/chatlint/chatlint/policies"
@@ -16,6 +17,7 @@ type packOptions struct {
 	Packs     []string // --pack DIR, repeatable
 	NoBuiltin bool
 	Disable   []string
+	Timeout   time.Duration // per document
 }
 
 // compile loads the built-in packs (unless turned off) and the packs on
@@ -25,7 +27,7 @@ func (o packOptions) compile(ctx context.Context) (*policy.Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	eng, err := policy.Compile(ctx, packs, policy.Options{Disable: o.Disable})
+	eng, err := policy.Compile(ctx, packs, policy.Options{Disable: o.Disable, RecordTimeout: o.Timeout})
 	var ce *policy.CompileError
 	if errors.As(err, &ce) {
 		return nil, &exitCode{code: exitError, err: fmt.Errorf("policies do not compile:\n%s", ce.Error())}

@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"time"
 
 	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/topdown"
 
 	"github.com/chatlint/chatlint/engine/document"
 )
@@ -19,18 +21,25 @@ type Engine struct {
 	memo     toolsMemo
 	rego     *regoProgram // nil when no pack has Rego
 	disabled map[string]bool
+	timeout  time.Duration
 }
 
 // Options tune which rules run.
 type Options struct {
 	// Disable lists rule ids that must not run (their findings are dropped).
 	Disable []string
+	// RecordTimeout bounds the evaluation of one document; 0 means
+	// DefaultRecordTimeout.
+	RecordTimeout time.Duration
 }
 
 // Compile loads and compiles packs. Errors are *CompileError values with
 // file:line:col positions.
 func Compile(ctx context.Context, packs []*Pack, opts Options) (*Engine, error) {
-	e := &Engine{disabled: map[string]bool{}}
+	e := &Engine{disabled: map[string]bool{}, timeout: opts.RecordTimeout}
+	if e.timeout <= 0 {
+		e.timeout = DefaultRecordTimeout
+	}
 	for _, id := range opts.Disable {
 		e.disabled[id] = true
 	}
@@ -100,8 +109,13 @@ func (e *Engine) Rules() []Rule {
 	return out
 }
 
-// Evaluate runs every active rule over one document.
+// Evaluate runs every active rule over one document. Callers evaluating
+// many documents should use one Evaluator per goroutine instead.
 func (e *Engine) Evaluate(ctx context.Context, doc *document.Document) ([]Hit, error) {
+	return e.NewEvaluator().Evaluate(ctx, doc)
+}
+
+func (e *Engine) evaluate(ctx context.Context, doc *document.Document, cancel topdown.Cancel) ([]Hit, error) {
 	var hits []Hit
 	if len(e.toolYAML) > 0 {
 		hits = e.memo.eval(e.toolYAML, doc.Value, e.disabled, hits)
@@ -114,7 +128,7 @@ func (e *Engine) Evaluate(ctx context.Context, doc *document.Document) ([]Hit, e
 	if e.rego != nil {
 		var err error
 		n := len(hits)
-		if hits, err = e.rego.eval(ctx, doc.Value, hits); err != nil {
+		if hits, err = e.rego.eval(ctx, doc.Value, cancel, hits); err != nil {
 			return hits, fmt.Errorf("%s:%d: evaluating policies: %w", doc.File, doc.Line, err)
 		}
 		if len(e.disabled) > 0 {

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -254,5 +256,41 @@ func sortHits(h []Hit) {
 		for j := i; j > 0 && (h[j].Rule < h[j-1].Rule || h[j].Rule == h[j-1].Rule && h[j].MessageIndex < h[j-1].MessageIndex); j-- {
 			h[j], h[j-1] = h[j-1], h[j]
 		}
+	}
+}
+
+// TestRecordTimeout checks that a pathological rule cannot hang a run: the
+// document is reported as not checked, and the next one is evaluated again.
+func TestRecordTimeout(t *testing.T) {
+	slow := `package chatlint.team
+
+# METADATA
+# description: Counts to a very large number.
+# custom:
+#   id: slow
+deny contains {"rule": "slow", "msg": "slow"} if {
+	input.messages[0].text == "slow"
+	count([x | some x in numbers.range(1, 100000000)]) > 0
+}
+
+# METADATA
+# description: Always fires.
+# custom:
+#   id: quick
+deny contains {"rule": "quick", "msg": "quick"} if true
+`
+	e := mustCompile(t, Options{RecordTimeout: 50 * time.Millisecond}, packOf(t, map[string]string{"slow.rego": slow}))
+	ev := e.NewEvaluator()
+	start := time.Now()
+	_, err := ev.Evaluate(context.Background(), chatDoc(t, `{"messages":[{"role":"user","content":"slow"}]}`))
+	if err == nil || !strings.Contains(err.Error(), "took longer than 50ms") {
+		t.Fatalf("err = %v, want the time limit", err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Fatalf("evaluation was not stopped: took %s", d)
+	}
+	hits, err := ev.Evaluate(context.Background(), chatDoc(t, `{"messages":[{"role":"user","content":"fast"}]}`))
+	if err != nil || len(hits) != 1 || hits[0].Rule != "quick" {
+		t.Fatalf("after a timeout: hits %v, err %v; want one quick hit", hits, err)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/metrics"
 	"github.com/open-policy-agent/opa/v1/rego"
+	"github.com/open-policy-agent/opa/v1/topdown"
 
 	"github.com/chatlint/chatlint/engine/finding"
 )
@@ -182,8 +183,8 @@ func compileRego(ctx context.Context, modules map[string]*ast.Module, pkgPack ma
 var noMetrics = metrics.NoOp()
 
 // eval evaluates the prepared query over one document.
-func (p *regoProgram) eval(ctx context.Context, input ast.Value, hits []Hit) ([]Hit, error) {
-	rs, err := p.query.Eval(ctx, rego.EvalParsedInput(input), rego.EvalMetrics(noMetrics))
+func (p *regoProgram) eval(ctx context.Context, input ast.Value, cancel topdown.Cancel, hits []Hit) ([]Hit, error) {
+	rs, err := p.query.Eval(ctx, rego.EvalParsedInput(input), rego.EvalMetrics(noMetrics), rego.EvalExternalCancel(cancel))
 	if err != nil {
 		return hits, err
 	}

@@ -57,8 +57,9 @@ func (r *Runner) Run(ctx context.Context, inputs []Input, emit func(finding.Find
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			ev := r.Engine.NewEvaluator()
 			for j := range jobs {
-				results <- result{seq: j.seq, findings: r.process(ctx, j)}
+				results <- result{seq: j.seq, findings: r.process(ctx, ev, j)}
 			}
 		}()
 	}
@@ -100,7 +101,7 @@ func (r *Runner) Run(ctx context.Context, inputs []Input, emit func(finding.Find
 }
 
 // process turns one job into its findings, sorted.
-func (r *Runner) process(ctx context.Context, j job) []finding.Finding {
+func (r *Runner) process(ctx context.Context, ev *policy.Evaluator, j job) []finding.Finding {
 	var out []finding.Finding
 	if j.finding != nil {
 		out = append(out, *j.finding)
@@ -119,18 +120,18 @@ func (r *Runner) process(ctx context.Context, j job) []finding.Finding {
 			continue
 		}
 		if d := b.Add(rec.Line, obj); d != nil {
-			out = r.evaluate(ctx, d, out)
+			out = r.evaluate(ctx, ev, d, out)
 		}
 	}
 	if d := b.Finish(); d != nil {
-		out = r.evaluate(ctx, d, out)
+		out = r.evaluate(ctx, ev, d, out)
 	}
 	slices.SortFunc(out, finding.Compare)
 	return out
 }
 
-func (r *Runner) evaluate(ctx context.Context, d *document.Document, out []finding.Finding) []finding.Finding {
-	hits, err := r.Engine.Evaluate(ctx, d)
+func (r *Runner) evaluate(ctx context.Context, ev *policy.Evaluator, d *document.Document, out []finding.Finding) []finding.Finding {
+	hits, err := ev.Evaluate(ctx, d)
 	if err != nil {
 		out = append(out, coreFinding(RulePolicyError, d.File, d.Line, err.Error()))
 	}

@@ -1,0 +1,61 @@
+package policy
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	"github.com/open-policy-agent/opa/v1/topdown"
+
+	"github.com/chatlint/chatlint/engine/document"
+)
+
+// DefaultRecordTimeout bounds the evaluation of one document: packs are
+// semi-trusted, and one pathological rule must not hang a CI job.
+const DefaultRecordTimeout = 10 * time.Second
+
+// Evaluator evaluates documents one at a time for one worker. It reuses one
+// cancellation flag and one timer across documents, where a plain Rego
+// evaluation starts a goroutine per call to watch its context.
+type Evaluator struct {
+	e       *Engine
+	cancel  resettableCancel
+	timer   *time.Timer
+	timeout time.Duration
+}
+
+// NewEvaluator returns an Evaluator; use one per goroutine.
+func (e *Engine) NewEvaluator() *Evaluator {
+	ev := &Evaluator{e: e, timeout: e.timeout}
+	ev.timer = time.AfterFunc(time.Hour, ev.cancel.Cancel)
+	ev.timer.Stop()
+	return ev
+}
+
+// Evaluate runs every active rule over one document. A document whose
+// evaluation outlasts the time limit gives an error and no hits.
+func (ev *Evaluator) Evaluate(ctx context.Context, doc *document.Document) ([]Hit, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	ev.cancel.reset()
+	ev.timer.Reset(ev.timeout)
+	hits, err := ev.e.evaluate(ctx, doc, &ev.cancel)
+	if !ev.timer.Stop() && ev.cancel.Cancelled() {
+		return nil, fmt.Errorf("%s:%d: evaluating policies took longer than %s; the document was not checked", doc.File, doc.Line, ev.timeout)
+	}
+	var te *topdown.Error
+	if errors.As(err, &te) && te.Code == topdown.CancelErr {
+		return nil, fmt.Errorf("%s:%d: evaluating policies was cancelled", doc.File, doc.Line)
+	}
+	return hits, err
+}
+
+// resettableCancel is a topdown.Cancel that can be armed again.
+type resettableCancel struct{ flag atomic.Bool }
+
+func (c *resettableCancel) Cancel()         { c.flag.Store(true) }
+func (c *resettableCancel) Cancelled() bool { return c.flag.Load() }
+func (c *resettableCancel) reset()          { c.flag.Store(false) }
