@@ -1,0 +1,206 @@
+package astjson
+
+import (
+	"github.com/open-policy-agent/opa/v1/ast"
+)
+
+// object parses the object whose '{' is at data[i].
+//
+// The object is built once with ast.NewObject: that allocates all members in
+// one block, where Insert allocates one element per member and rehashes on
+// every duplicate. NewObject copies its arguments, so members are collected
+// in scratch space: an array on the goroutine stack for the first few (most
+// objects are small, and stores to the stack need no GC write barrier), then
+// d.kvs, a heap stack shared by every nesting level.
+func (d *decoder) object(i int) (*ast.Term, int) {
+	if !d.enter(i) {
+		return nil, i
+	}
+	data := d.data
+	i = skipWS(data, i+1)
+	if i < len(data) && data[i] == '}' {
+		d.depth--
+		return d.alloc.term(ast.NewObject()), i + 1
+	}
+	var local [smallContainer][2]*ast.Term
+	n := 0
+	base := len(d.kvs)
+	// seen ORs one bit per key, picked by the key's hash; a key whose bit is
+	// already set may repeat an earlier one, and only then is dedupe run.
+	var seen uint64
+	mayRepeat := false
+	for {
+		if i >= len(data) {
+			d.eof()
+			return nil, i
+		}
+		if data[i] != '"' {
+			d.fail(i, "looking for beginning of object key string")
+			return nil, i
+		}
+		k, bit, j := d.key(i)
+		if k == nil {
+			return nil, j
+		}
+		mayRepeat = mayRepeat || seen&bit != 0
+		seen |= bit
+		i = skipWS(data, j)
+		if i >= len(data) {
+			d.eof()
+			return nil, i
+		}
+		if data[i] != ':' {
+			d.fail(i, "after object key")
+			return nil, i
+		}
+		v, j := d.value(skipWS(data, i+1))
+		if v == nil {
+			return nil, j
+		}
+		if n < len(local) {
+			local[n] = [2]*ast.Term{k, v}
+		} else {
+			if n == len(local) {
+				d.kvs = append(d.kvs, local[:]...)
+			}
+			d.kvs = append(d.kvs, [2]*ast.Term{k, v})
+		}
+		n++
+		i = skipWS(data, j)
+		if i >= len(data) {
+			d.eof()
+			return nil, i
+		}
+		if c := data[i]; c == ',' {
+			i = skipWS(data, i+1)
+			continue
+		} else if c == '}' {
+			i++
+			break
+		}
+		d.fail(i, "after object key:value pair")
+		return nil, i
+	}
+	kvs := local[:min(n, len(local))]
+	if n > len(local) {
+		kvs = d.kvs[base:]
+	}
+	if mayRepeat {
+		kvs = dedupe(kvs)
+	}
+	obj := ast.NewObject(kvs...)
+	d.kvs = d.kvs[:base] // a no-op unless members spilled
+	d.depth--
+	return d.alloc.term(obj), i
+}
+
+// smallContainer is how many members or elements are collected on the stack
+// before spilling to the decoder's heap scratch.
+const smallContainer = 8
+
+// array parses the array whose '[' is at data[i]. Elements are collected like
+// object members, then copied into an exactly sized slice for ast.NewArray,
+// which keeps the slice it is given.
+func (d *decoder) array(i int) (*ast.Term, int) {
+	if !d.enter(i) {
+		return nil, i
+	}
+	data := d.data
+	i = skipWS(data, i+1)
+	if i < len(data) && data[i] == ']' {
+		d.depth--
+		return d.alloc.term(ast.NewArray()), i + 1
+	}
+	var local [smallContainer]*ast.Term
+	n := 0
+	base := len(d.elems)
+	for {
+		v, j := d.value(i)
+		if v == nil {
+			return nil, j
+		}
+		if n < len(local) {
+			local[n] = v
+		} else {
+			if n == len(local) {
+				d.elems = append(d.elems, local[:]...)
+			}
+			d.elems = append(d.elems, v)
+		}
+		n++
+		i = skipWS(data, j)
+		if i >= len(data) {
+			d.eof()
+			return nil, i
+		}
+		if c := data[i]; c == ',' {
+			i = skipWS(data, i+1)
+			continue
+		} else if c == ']' {
+			i++
+			break
+		}
+		d.fail(i, "after array element")
+		return nil, i
+	}
+	elems := d.alloc.slice(n)
+	if n <= len(local) {
+		copy(elems, local[:n])
+	} else {
+		copy(elems, d.elems[base:])
+		d.elems = d.elems[:base]
+	}
+	d.depth--
+	return d.alloc.term(ast.NewArray(elems...)), i
+}
+
+// dedupeMapMin is the member count from which dedupe switches from comparing
+// every pair to a map; below it the pairwise scan is cheaper than hashing.
+const dedupeMapMin = 24
+
+// dedupe removes repeated keys from kvs in place, keeping the position of the
+// first occurrence and the value of the last, as encoding/json does when it
+// fills a map. ast.NewObject does not check for duplicates: it would build an
+// object holding the key twice.
+func dedupe(kvs [][2]*ast.Term) [][2]*ast.Term {
+	if len(kvs) < 2 {
+		return kvs
+	}
+	if len(kvs) >= dedupeMapMin {
+		return dedupeMap(kvs)
+	}
+	w := 1
+	for j := 1; j < len(kvs); j++ {
+		kj := kvs[j][0]
+		sj := kj.Value.(ast.String)
+		dup := false
+		for i := range w {
+			if ki := kvs[i][0]; ki == kj || ki.Value.(ast.String) == sj {
+				kvs[i][1] = kvs[j][1]
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			kvs[w] = kvs[j]
+			w++
+		}
+	}
+	return kvs[:w]
+}
+
+func dedupeMap(kvs [][2]*ast.Term) [][2]*ast.Term {
+	seen := make(map[ast.String]int, len(kvs))
+	w := 0
+	for j := range kvs {
+		s := kvs[j][0].Value.(ast.String)
+		if i, ok := seen[s]; ok {
+			kvs[i][1] = kvs[j][1]
+			continue
+		}
+		seen[s] = w
+		kvs[w] = kvs[j]
+		w++
+	}
+	return kvs[:w]
+}
