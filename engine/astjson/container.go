@@ -53,7 +53,7 @@ func (d *decoder) object(i int) (*ast.Term, int) {
 			d.fail(i, "after object key")
 			return nil, i
 		}
-		v, j := d.value(skipWS(data, i+1))
+		v, j := d.memberValue(skipWS(data, i+1))
 		if v == nil {
 			return nil, j
 		}
