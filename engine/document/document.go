@@ -53,6 +53,9 @@ type Document struct {
 	ID string
 	// Value is the normalized document, given to Rego as input.
 	Value ast.Object
+	// toolLines are the source lines of the tools when they differ from
+	// Line (proxy-log sessions gather tools from many lines).
+	toolLines []int
 }
 
 // Messages returns the normalized messages array.
@@ -77,7 +80,11 @@ func (d *Document) Locate(message, toolCall, tool, entry int) (line int, path st
 		return orLine(line, d.Line), path
 	}
 	if t := elem(d.Tools(), tool); t != nil {
-		return orLine(intField(t, keyLine), d.Line), stringField(t, keyPath)
+		line := d.Line
+		if tool < len(d.toolLines) {
+			line = d.toolLines[tool]
+		}
+		return line, stringField(t, keyPath)
 	}
 	if e := elem(d.Entries(), entry); e != nil {
 		return orLine(intField(e, keyLine), d.Line), ""

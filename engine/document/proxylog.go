@@ -25,6 +25,7 @@ type proxyLog struct {
 	selLine  int
 
 	tools     []*ast.Term
+	toolLines []int
 	flat      []*ast.Term
 	toolNames map[string]bool
 }
@@ -75,13 +76,14 @@ func (p *proxyLog) Add(line int, rec ast.Object) *Document {
 	}
 	if tools := arrayField(req, keyTools); tools != nil {
 		for i := 0; i < tools.Len(); i++ {
-			t := toolTerm(len(p.tools), tools.Elem(i), line, pointerIndex(reqPath+"/tools", i))
+			t := toolTerm(len(p.tools), tools.Elem(i), pointerIndex(reqPath+"/tools", i))
 			name := stringField(t.Value.(ast.Object), keyName)
 			if name != "" && p.toolNames[name] {
 				continue
 			}
 			p.toolNames[name] = name != ""
 			p.tools = append(p.tools, t)
+			p.toolLines = append(p.toolLines, line)
 			p.flat = append(p.flat, get(t.Value.(ast.Object), keyFunction))
 		}
 	}
@@ -116,7 +118,7 @@ func (p *proxyLog) Finish() *Document {
 	if p.first == 0 {
 		return nil
 	}
-	d := &Document{Format: ProxyLog, File: p.file, Line: p.first, ID: p.id}
+	d := &Document{Format: ProxyLog, File: p.file, Line: p.first, ID: p.id, toolLines: p.toolLines}
 	if d.ID == "" {
 		d.ID = fallbackID(p.file, p.first)
 	}

@@ -21,15 +21,14 @@ func fromRecord(format Format, file string, line int, rec ast.Object, opts Optio
 	if id == "" {
 		id = fallbackID(file, line)
 	}
-	var tools []*ast.Term
-	if raw := arrayField(rec, keyTools); raw != nil {
-		tools = make([]*ast.Term, raw.Len())
-		for i := range tools {
-			tools[i] = toolTerm(i, raw.Elem(i), line, pointerIndex("/tools", i))
+	tools := emptyArray
+	if raw := get(rec, keyTools); raw != nil {
+		if arr, ok := raw.Value.(*ast.Array); ok {
+			tools = recordTools(raw, arr)
 		}
 	}
 	d := &Document{Format: format, File: file, Line: line, ID: id}
-	d.Value = newDocument(d, mode, buildMessages(ms, mode), ast.ArrayTerm(tools...), emptyArray, ast.NewTerm(rec))
+	d.Value = newDocument(d, mode, buildMessages(ms, mode), tools, emptyArray, ast.NewTerm(rec))
 	return d
 }
 
@@ -50,7 +49,10 @@ func newDocument(d *Document, mode string, messages, tools, entries, raw *ast.Te
 // toolTerm normalizes one tool definition. "function" is the definition
 // itself: the function object of an OpenAI {"type": "function", "function":
 // …} wrapper, else the element as given (seed 001's flattening).
-func toolTerm(i int, raw *ast.Term, line int, path string) *ast.Term {
+//
+// Tools carry no line: a chat record's tools are on the record's line, and
+// leaving it out lets records share one normalized tools array.
+func toolTerm(i int, raw *ast.Term, path string) *ast.Term {
 	def, defPath := raw, path
 	name := ""
 	if o, ok := raw.Value.(ast.Object); ok {
@@ -67,10 +69,25 @@ func toolTerm(i int, raw *ast.Term, line int, path string) *ast.Term {
 	o := ast.NewObjectWithCapacity(7)
 	o.Insert(keyIndex, intTerm(i))
 	o.Insert(keyName, strTerm(name))
-	o.Insert(keyLine, intTerm(line))
 	o.Insert(keyPath, strTerm(path))
 	o.Insert(keyRaw, raw)
 	o.Insert(keyFunction, def)
 	o.Insert(keyFunctionPath, strTerm(defPath))
 	return ast.NewTerm(o)
+}
+
+// recordTools normalizes a record's tools list. The decoder hands out one
+// shared term for a tools list repeated across records (astjson's repeat
+// cache), so its normalized form is kept too, by the raw term's identity.
+func recordTools(raw *ast.Term, arr *ast.Array) *ast.Term {
+	if t := sharedTools.get(raw); t != nil {
+		return t
+	}
+	tools := make([]*ast.Term, arr.Len())
+	for i := range tools {
+		tools[i] = toolTerm(i, arr.Elem(i), pointerIndex("/tools", i))
+	}
+	t := ast.ArrayTerm(tools...)
+	sharedTools.put(raw, t)
+	return t
 }

@@ -49,7 +49,7 @@ func TestChatWholeDocument(t *testing.T) {
 			 "turn": 3, "line": 12, "path": "/messages/3", "raw": `+final+`}
 		],
 		"tools": [
-			{"index": 0, "name": "shell", "line": 12, "path": "/tools/0", "raw": `+shell+`,
+			{"index": 0, "name": "shell", "path": "/tools/0", "raw": `+shell+`,
 			 "function": {"name": "shell"}, "function_path": "/tools/0/function"}
 		],
 		"entries": [],
@@ -356,35 +356,35 @@ func TestTools(t *testing.T) {
 		{
 			name:  "wrapped OpenAI definitions",
 			tools: `[{"type":"function","function":{"name":"a","parameters":{}}},{"type":"function","function":{"name":"b"}}]`,
-			want: `[{"index":0,"name":"a","line":3,"path":"/tools/0","function":{"name":"a","parameters":{}},"function_path":"/tools/0/function"},
-				{"index":1,"name":"b","line":3,"path":"/tools/1","function":{"name":"b"},"function_path":"/tools/1/function"}]`,
+			want: `[{"index":0,"name":"a","path":"/tools/0","function":{"name":"a","parameters":{}},"function_path":"/tools/0/function"},
+				{"index":1,"name":"b","path":"/tools/1","function":{"name":"b"},"function_path":"/tools/1/function"}]`,
 		},
 		{
 			name:  "flattened definitions",
 			tools: `[{"name":"search","description":"d","parameters":{"type":"object"}}]`,
-			want:  `[{"index":0,"name":"search","line":3,"path":"/tools/0","function":{"name":"search","description":"d","parameters":{"type":"object"}},"function_path":"/tools/0"}]`,
+			want:  `[{"index":0,"name":"search","path":"/tools/0","function":{"name":"search","description":"d","parameters":{"type":"object"}},"function_path":"/tools/0"}]`,
 		},
 		{
 			name:  "wrapped without a name inside takes the outer name",
 			tools: `[{"name":"outer","function":{"parameters":{}}}]`,
-			want:  `[{"index":0,"name":"outer","line":3,"path":"/tools/0","function":{"parameters":{}},"function_path":"/tools/0/function"}]`,
+			want:  `[{"index":0,"name":"outer","path":"/tools/0","function":{"parameters":{}},"function_path":"/tools/0/function"}]`,
 		},
 		{
 			name:  "function not an object is a flattened definition",
 			tools: `[{"name":"c","function":"c"}]`,
-			want:  `[{"index":0,"name":"c","line":3,"path":"/tools/0","function":{"name":"c","function":"c"},"function_path":"/tools/0"}]`,
+			want:  `[{"index":0,"name":"c","path":"/tools/0","function":{"name":"c","function":"c"},"function_path":"/tools/0"}]`,
 		},
 		{
 			name:  "duplicates kept in chat records",
 			tools: `[{"name":"x","v":1},{"name":"x","v":2}]`,
-			want: `[{"index":0,"name":"x","line":3,"path":"/tools/0","function":{"name":"x","v":1},"function_path":"/tools/0"},
-				{"index":1,"name":"x","line":3,"path":"/tools/1","function":{"name":"x","v":2},"function_path":"/tools/1"}]`,
+			want: `[{"index":0,"name":"x","path":"/tools/0","function":{"name":"x","v":1},"function_path":"/tools/0"},
+				{"index":1,"name":"x","path":"/tools/1","function":{"name":"x","v":2},"function_path":"/tools/1"}]`,
 		},
 		{
 			name:  "non-object definitions",
 			tools: `["shell",null]`,
-			want: `[{"index":0,"name":"","line":3,"path":"/tools/0","function":"shell","function_path":"/tools/0"},
-				{"index":1,"name":"","line":3,"path":"/tools/1","function":null,"function_path":"/tools/1"}]`,
+			want: `[{"index":0,"name":"","path":"/tools/0","function":"shell","function_path":"/tools/0"},
+				{"index":1,"name":"","path":"/tools/1","function":null,"function_path":"/tools/1"}]`,
 		},
 		{name: "tools as a JSON string (LLaMA-Factory)", tools: `"[{\"name\":\"x\"}]"`, want: `[]`},
 		{name: "tools null", tools: `null`, want: `[]`},

@@ -86,21 +86,27 @@ func TestProxyLogSquash(t *testing.T) {
 
 	// Tools: deduplicated by name across entries, first wins; nameless kept.
 	wantTools := js(t, `[
-		{"index":0,"name":"a","line":1,"path":"/request/tools/0","function_path":"/request/tools/0/function",
+		{"index":0,"name":"a","path":"/request/tools/0","function_path":"/request/tools/0/function",
 		 "function":{"name":"a","description":"first"},"raw":{"type":"function","function":{"name":"a","description":"first"}}},
-		{"index":1,"name":"b","line":3,"path":"/request/body/tools/1","function_path":"/request/body/tools/1",
+		{"index":1,"name":"b","path":"/request/body/tools/1","function_path":"/request/body/tools/1",
 		 "function":{"name":"b","parameters":{}},"raw":{"name":"b","parameters":{}}},
-		{"index":2,"name":"c","line":4,"path":"/request/tools/1","function_path":"/request/tools/1/function",
+		{"index":2,"name":"c","path":"/request/tools/1","function_path":"/request/tools/1/function",
 		 "function":{"name":"c"},"raw":{"type":"function","function":{"name":"c"}}},
-		{"index":3,"name":"","line":4,"path":"/request/tools/2","function_path":"/request/tools/2",
+		{"index":3,"name":"","path":"/request/tools/2","function_path":"/request/tools/2",
 		 "function":{"description":"no name"},"raw":{"description":"no name"}},
-		{"index":4,"name":"d","line":5,"path":"/request/tools/0","function_path":"/request/tools/0",
+		{"index":4,"name":"d","path":"/request/tools/0","function_path":"/request/tools/0",
 		 "function":{"name":"d"},"raw":{"name":"d"}},
-		{"index":5,"name":"","line":5,"path":"/request/tools/1","function_path":"/request/tools/1",
+		{"index":5,"name":"","path":"/request/tools/1","function_path":"/request/tools/1",
 		 "function":{"description":"no name"},"raw":{"description":"no name"}}
 	]`)
 	if diff := cmp.Diff(wantTools, m["tools"]); diff != "" {
 		t.Errorf("tools (-want +got):\n%s", diff)
+	}
+	// Tools carry no line in the document; Locate knows where each came from.
+	for i, want := range []int{1, 3, 4, 4, 5, 5} {
+		if line, _ := d.Locate(-1, -1, i, -1); line != want {
+			t.Errorf("tool %d: line %d, want %d", i, line, want)
+		}
 	}
 
 	// raw: the squashed record with flattened tools.
