@@ -13,7 +13,7 @@ import (
 // times. GOGC and GOMEMLIMIT in the environment still win.
 func tuneGC() {
 	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(400)
+		debug.SetGCPercent(800)
 	}
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(200 << 20)

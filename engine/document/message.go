@@ -12,7 +12,9 @@ type message struct {
 	raw        *ast.Term
 	obj        ast.Object // nil when the message is not an object
 	role       string
+	roleTerm   *ast.Term // the raw role term when it can be reused as is
 	text       string
+	textTerm   *ast.Term // the raw content term when it is the text itself
 	hasContent bool
 	callID     *ast.Term // tool_call_id as given, nil when absent
 	line       int
@@ -27,12 +29,21 @@ func readMessage(raw *ast.Term, line int, path string) message {
 	if m.obj == nil {
 		return m
 	}
-	m.role = stringField(m.obj, keyRole)
+	if t := get(m.obj, keyRole); t != nil {
+		if r, ok := t.Value.(ast.String); ok {
+			m.role, m.roleTerm = string(r), t
+		}
+	}
 	content := get(m.obj, keyContent)
 	m.text, m.hasContent = contentText(content)
+	if content != nil {
+		if _, ok := content.Value.(ast.String); ok {
+			m.textTerm = content // a string content is the text: share the term
+		}
+	}
 	switch m.role {
 	case "toolResult": // pi / OpenClaw transcripts
-		m.role = "tool"
+		m.role, m.roleTerm = "tool", nil
 		m.callID = firstPresent(m.obj, keyToolCallIDc, keyToolUseID, keyToolCallID)
 	case "tool":
 		m.callID = firstPresent(m.obj, keyToolCallID, keyToolCallIDc, keyToolUseID)
@@ -177,18 +188,23 @@ func callInput(o ast.Object) (*ast.Term, bool) {
 }
 
 func (m *message) addCall(id, name string, args *ast.Term, hasInput bool, path, parseErr string) {
-	o := ast.NewObjectWithCapacity(7)
-	o.Insert(keyIndex, intTerm(len(m.calls)))
-	o.Insert(keyID, strTerm(id))
-	o.Insert(keyName, strTerm(name))
+	kv := [7][2]*ast.Term{
+		{keyIndex, intTerm(len(m.calls))},
+		{keyID, strTerm(id)},
+		{keyName, strTerm(name)},
+		{keyHasInput, boolTerm(hasInput)},
+		{keyPath, strTerm(path)},
+	}
+	n := 5
 	if args != nil {
-		o.Insert(keyArguments, args)
+		kv[n] = [2]*ast.Term{keyArguments, args}
+		n++
 	}
-	o.Insert(keyHasInput, boolTerm(hasInput))
-	o.Insert(keyPath, strTerm(path))
 	if parseErr != "" {
-		o.Insert(keyParseError, strTerm(parseErr))
+		kv[n] = [2]*ast.Term{keyParseError, strTerm(parseErr)}
+		n++
 	}
+	o := ast.NewObject(kv[:n]...)
 	m.calls = append(m.calls, ast.NewTerm(o))
 }
 
@@ -209,24 +225,38 @@ func buildMessages(ms []message, mode string) *ast.Term {
 		if m.role == "assistant" {
 			turn = i
 		}
-		o := ast.NewObjectWithCapacity(10)
-		o.Insert(keyIndex, intTerm(i))
-		o.Insert(keyRole, strTerm(m.role))
-		o.Insert(keyText, strTerm(m.text))
-		o.Insert(keyHasContent, boolTerm(m.hasContent))
-		if len(m.calls) == 0 {
-			o.Insert(keyToolCalls, emptyArray)
-		} else {
-			o.Insert(keyToolCalls, ast.ArrayTerm(m.calls...))
+		calls := emptyArray
+		if len(m.calls) > 0 {
+			calls = ast.ArrayTerm(m.calls...)
 		}
+		// One NewObject call: it allocates the members in one block, where
+		// Insert allocates per member.
+		kv := [10][2]*ast.Term{
+			{keyIndex, intTerm(i)},
+			{keyRole, orString(m.roleTerm, m.role)},
+			{keyText, orString(m.textTerm, m.text)},
+			{keyHasContent, boolTerm(m.hasContent)},
+			{keyToolCalls, calls},
+			{keyTurn, intTerm(turn)},
+			{keyLine, intTerm(m.line)},
+			{keyPath, strTerm(m.path)},
+			{keyRaw, m.raw},
+		}
+		n := 9
 		if m.callID != nil {
-			o.Insert(keyToolCallID, m.callID)
+			kv[n] = [2]*ast.Term{keyToolCallID, m.callID}
+			n++
 		}
-		o.Insert(keyTurn, intTerm(turn))
-		o.Insert(keyLine, intTerm(m.line))
-		o.Insert(keyPath, strTerm(m.path))
-		o.Insert(keyRaw, m.raw)
+		o := ast.NewObject(kv[:n]...)
 		terms[i] = ast.NewTerm(o)
 	}
 	return ast.ArrayTerm(terms...)
+}
+
+// orString returns t when it is set, else a new term for s.
+func orString(t *ast.Term, s string) *ast.Term {
+	if t != nil {
+		return t
+	}
+	return strTerm(s)
 }

@@ -33,17 +33,17 @@ func fromRecord(format Format, file string, line int, rec ast.Object, opts Optio
 }
 
 func newDocument(d *Document, mode string, messages, tools, entries, raw *ast.Term) ast.Object {
-	o := ast.NewObjectWithCapacity(9)
-	o.Insert(keyFormat, strTerm(string(d.Format)))
-	o.Insert(keyFile, strTerm(d.File))
-	o.Insert(keyLine, intTerm(d.Line))
-	o.Insert(keyID, strTerm(d.ID))
-	o.Insert(keyMode, strTerm(mode))
-	o.Insert(keyMessages, messages)
-	o.Insert(keyTools, tools)
-	o.Insert(keyEntries, entries)
-	o.Insert(keyRaw, raw)
-	return o
+	return ast.NewObject(
+		[2]*ast.Term{keyFormat, strTerm(string(d.Format))},
+		[2]*ast.Term{keyFile, strTerm(d.File)},
+		[2]*ast.Term{keyLine, intTerm(d.Line)},
+		[2]*ast.Term{keyID, strTerm(d.ID)},
+		[2]*ast.Term{keyMode, strTerm(mode)},
+		[2]*ast.Term{keyMessages, messages},
+		[2]*ast.Term{keyTools, tools},
+		[2]*ast.Term{keyEntries, entries},
+		[2]*ast.Term{keyRaw, raw},
+	)
 }
 
 // toolTerm normalizes one tool definition. "function" is the definition

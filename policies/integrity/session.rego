@@ -4,7 +4,7 @@ package chatlint.integrity
 # messages, as users count lines and entries; entry_index stays the 0-based index.
 
 # The entries with a request.messages list, in file order.
-valid_entries := [e | session_check; some e in input.entries; e.valid == true]
+valid_entries := [e | input.format == "proxy-log"; some e in input.entries; e.valid == true]
 
 # The largest request message count of the session.
 max_count := max({e.message_count | some e in valid_entries})
@@ -30,7 +30,7 @@ show(x) := json.marshal(x)
 #   fix: >-
 #     Put each session in its own file, or correct the `session_id`.
 deny contains f if {
-	session_check
+	input.format == "proxy-log" # indexed: the rule is skipped for other formats
 	first := object.get(input.entries[0], "session_id", null)
 	some i, e in input.entries
 	i > 0
@@ -87,7 +87,7 @@ iso_offset(o) := "Z" if {
 #     Order the entries by time, or correct the timestamps (equal timestamps are not
 #     increasing either).
 deny contains f if {
-	session_check
+	input.format == "proxy-log" # indexed: the rule is skipped for other formats
 	some i, e in input.entries
 	i > 0
 	prev := input.entries[i - 1]
@@ -123,7 +123,7 @@ deny contains f if {
 #     Nothing, if dropping the short trailing entries is right (convert keeps the session up
 #     to the last longest entry); otherwise move those entries to a session of their own.
 warn contains f if {
-	session_check
+	input.format == "proxy-log" # indexed: the rule is skipped for other formats
 	n := count(valid_entries)
 	n > 0
 	last := valid_entries[n - 1]
@@ -197,7 +197,7 @@ else := json.marshal(r)
 #     Each request must resend the history of the previous one unchanged; split sessions
 #     whose history was rewritten, or drop the entries that diverge.
 deny contains f if {
-	session_check
+	input.format == "proxy-log" # indexed: the rule is skipped for other formats
 	some k, cur in valid_entries
 	k > 0
 	k <= last_max_pos
@@ -229,7 +229,7 @@ deny contains f if {
 #     Log the request's `messages` list (or `body.messages`) in the entries, or drop the
 #     file.
 deny contains f if {
-	session_check
+	input.format == "proxy-log" # indexed: the rule is skipped for other formats
 	count(valid_entries) == 0
 	f := {
 		"rule": "record-missing",
