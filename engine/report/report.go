@@ -21,8 +21,9 @@ type Writer interface {
 }
 
 var writers = map[string]func(io.Writer) Writer{
-	"text": func(w io.Writer) Writer { return &textWriter{w: w} },
-	"json": func(w io.Writer) Writer { return &jsonWriter{w: w} },
+	"text":   func(w io.Writer) Writer { return &textWriter{w: w} },
+	"json":   func(w io.Writer) Writer { return &jsonWriter{w: w} },
+	"github": func(w io.Writer) Writer { return &githubWriter{w: w} },
 }
 
 // Formats lists the output format names.

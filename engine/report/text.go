@@ -27,10 +27,15 @@ func (t *textWriter) Close(s finding.Summary) error {
 	if t.bw == nil {
 		t.bw = bufio.NewWriter(t.w)
 	}
-	fmt.Fprintf(t.bw, "%s, %s, %s (%s, %s)\n",
+	fmt.Fprintln(t.bw, summaryLine(s))
+	return t.bw.Flush()
+}
+
+// summaryLine is the closing line of the text formats.
+func summaryLine(s finding.Summary) string {
+	return fmt.Sprintf("%s, %s, %s (%s, %s)",
 		plural(s.Errors, "error"), plural(s.Warnings, "warning"), plural(s.Infos, "info"),
 		plural(s.Files, "file"), plural(s.Records, "record"))
-	return t.bw.Flush()
 }
 
 func plural(n int, word string) string {
