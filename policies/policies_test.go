@@ -4,17 +4,13 @@ import (
 	"context"
 	"testing"
 
+	"github.com/chatlint/chatlint/engine/builtin"
 	"github.com/chatlint/chatlint/engine/policy"
-	"github.com/chatlint/chatlint/policies"
-	"github.com/chatlint/chatlint/rules"
 )
 
 // TestRegoUnitTests runs the *_test.rego files of every built-in pack.
 func TestRegoUnitTests(t *testing.T) {
-	packs, err := policy.LoadBuiltin(
-		policy.BuiltinSource{FS: policies.FS, Prefix: "policies"},
-		policy.BuiltinSource{FS: rules.FS, Prefix: "rules"},
-	)
+	packs, err := builtin.Packs()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,10 +30,7 @@ func TestRegoUnitTests(t *testing.T) {
 
 // TestBuiltinPacksCompile makes sure the embedded packs compile together.
 func TestBuiltinPacksCompile(t *testing.T) {
-	packs, err := policy.LoadBuiltin(
-		policy.BuiltinSource{FS: policies.FS, Prefix: "policies"},
-		policy.BuiltinSource{FS: rules.FS, Prefix: "rules"},
-	)
+	packs, err := builtin.Packs()
 	if err != nil {
 		t.Fatal(err)
 	}

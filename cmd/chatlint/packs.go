@@ -7,9 +7,8 @@ import (
 	"os"
 	"time"
 
+	"github.com/chatlint/chatlint/engine/builtin"
 	"github.com/chatlint/chatlint/engine/policy"
-	"github.com/chatlint/chatlint/policies"
-	"github.com/chatlint/chatlint/rules"
 )
 
 // packOptions are the flags every command that evaluates rules shares.
@@ -39,10 +38,7 @@ func (o packOptions) compile(ctx context.Context) (*policy.Engine, error) {
 func (o packOptions) load() ([]*policy.Pack, error) {
 	var packs []*policy.Pack
 	if !o.NoBuiltin {
-		b, err := policy.LoadBuiltin(
-			policy.BuiltinSource{FS: policies.FS, Prefix: "builtin:policies"},
-			policy.BuiltinSource{FS: rules.FS, Prefix: "builtin:rules"},
-		)
+		b, err := builtin.Packs()
 		if err != nil {
 			return nil, fmt.Errorf("loading built-in packs: %w", err)
 		}

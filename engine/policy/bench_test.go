@@ -7,11 +7,10 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 
 	"github.com/chatlint/chatlint/engine/astjson"
+	"github.com/chatlint/chatlint/engine/builtin"
 	"github.com/chatlint/chatlint/engine/document"
 	"github.com/chatlint/chatlint/engine/internal/benchdata"
 	"github.com/chatlint/chatlint/engine/policy"
-	"github.com/chatlint/chatlint/policies"
-	"github.com/chatlint/chatlint/rules"
 )
 
 // BenchmarkEvaluate measures the evaluator per record on the built-in
@@ -31,10 +30,7 @@ func BenchmarkEvaluate(b *testing.B) {
 		docs = append(docs, document.NewBuilder(document.Chat, "bench.jsonl", document.Options{}).Add(i+1, v.(ast.Object)))
 		size += len(l) + 1
 	}
-	packs, err := policy.LoadBuiltin(
-		policy.BuiltinSource{FS: policies.FS, Prefix: "policies"},
-		policy.BuiltinSource{FS: rules.FS, Prefix: "rules"},
-	)
+	packs, err := builtin.Packs()
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -3,7 +3,6 @@ package report
 import (
 	"bufio"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/chatlint/chatlint/engine/finding"
@@ -12,25 +11,18 @@ import (
 // githubWriter prints GitHub Actions workflow commands, so findings show as
 // annotations on the pull request's files.
 type githubWriter struct {
-	w  io.Writer
 	bw *bufio.Writer
 }
 
 var githubLevel = map[finding.Severity]string{finding.Error: "error", finding.Warning: "warning", finding.Info: "notice"}
 
 func (g *githubWriter) Finding(f finding.Finding) error {
-	if g.bw == nil {
-		g.bw = bufio.NewWriter(g.w)
-	}
 	_, err := fmt.Fprintf(g.bw, "::%s file=%s,line=%d,title=%s::%s\n",
 		githubLevel[f.Severity], escapeProperty(f.File), f.Line, escapeProperty(f.Rule), escapeData(f.Message))
 	return err
 }
 
 func (g *githubWriter) Close(s finding.Summary) error {
-	if g.bw == nil {
-		g.bw = bufio.NewWriter(g.w)
-	}
 	fmt.Fprintln(g.bw, summaryLine(s))
 	return g.bw.Flush()
 }

@@ -3,6 +3,7 @@
 package report
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"slices"
@@ -21,9 +22,9 @@ type Writer interface {
 }
 
 var writers = map[string]func(io.Writer) Writer{
-	"text":   func(w io.Writer) Writer { return &textWriter{w: w} },
+	"text":   func(w io.Writer) Writer { return &textWriter{bw: bufio.NewWriter(w)} },
 	"json":   func(w io.Writer) Writer { return &jsonWriter{w: w} },
-	"github": func(w io.Writer) Writer { return &githubWriter{w: w} },
+	"github": func(w io.Writer) Writer { return &githubWriter{bw: bufio.NewWriter(w)} },
 }
 
 // Formats lists the output format names.

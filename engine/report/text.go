@@ -3,7 +3,6 @@ package report
 import (
 	"bufio"
 	"fmt"
-	"io"
 
 	"github.com/chatlint/chatlint/engine/finding"
 )
@@ -11,22 +10,15 @@ import (
 // textWriter prints one finding per line, `file:line: severity rule: message`,
 // the way compilers and linters do, so editors and CI annotate the line.
 type textWriter struct {
-	w  io.Writer
 	bw *bufio.Writer
 }
 
 func (t *textWriter) Finding(f finding.Finding) error {
-	if t.bw == nil {
-		t.bw = bufio.NewWriter(t.w)
-	}
 	_, err := fmt.Fprintf(t.bw, "%s:%d: %s %s: %s\n", f.File, f.Line, f.Severity, f.Rule, f.Message)
 	return err
 }
 
 func (t *textWriter) Close(s finding.Summary) error {
-	if t.bw == nil {
-		t.bw = bufio.NewWriter(t.w)
-	}
 	fmt.Fprintln(t.bw, summaryLine(s))
 	return t.bw.Flush()
 }

@@ -5,11 +5,10 @@ import (
 	"context"
 	"testing"
 
+	"github.com/chatlint/chatlint/engine/builtin"
 	"github.com/chatlint/chatlint/engine/finding"
 	"github.com/chatlint/chatlint/engine/internal/benchdata"
 	"github.com/chatlint/chatlint/engine/policy"
-	"github.com/chatlint/chatlint/policies"
-	"github.com/chatlint/chatlint/rules"
 )
 
 // BenchmarkCheck measures the whole check path (read, decode, normalize,
@@ -21,10 +20,7 @@ func BenchmarkCheck(b *testing.B) {
 		b.Fatal(err)
 	}
 	data := append(bytes.Join(lines, []byte{'\n'}), '\n')
-	builtin, err := policy.LoadBuiltin(
-		policy.BuiltinSource{FS: policies.FS, Prefix: "policies"},
-		policy.BuiltinSource{FS: rules.FS, Prefix: "rules"},
-	)
+	builtin, err := builtin.Packs()
 	if err != nil {
 		b.Fatal(err)
 	}
