@@ -113,12 +113,14 @@ func runCheck(cmd *cobra.Command, s streams, o *checkOptions) error {
 		inputs = append(inputs, runner.Input{Name: f, Path: f})
 	}
 	r := &runner.Runner{Engine: eng, Opts: ropts}
+	stop := showProgress(s.Err, r.Progress)
 	var werr error
 	sum, rerrs := r.Run(cmd.Context(), inputs, func(f finding.Finding) {
 		if werr == nil {
 			werr = w.Finding(f)
 		}
 	})
+	stop()
 	if werr != nil {
 		return werr
 	}

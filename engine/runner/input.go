@@ -41,6 +41,7 @@ type producer struct {
 	jobs   chan<- job
 	tokens chan struct{}
 	seq    uint64
+	counts *progress
 }
 
 func (p *producer) send(j job) {
@@ -116,6 +117,8 @@ func (p *producer) read(ctx context.Context, in Input) (int, error) {
 // record routes one record: detection on the first JSON object, then a job
 // per record, or into the session being gathered.
 func (p *producer) record(st *fileState, rec jsonl.Record) {
+	p.counts.records.Add(1)
+	p.counts.bytes.Add(int64(len(rec.Data)) + 1)
 	if !st.detected {
 		v, err := astjson.Decode(rec.Data)
 		obj, isObj := v.(ast.Object)

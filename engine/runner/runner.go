@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/chatlint/chatlint/engine/document"
 	"github.com/chatlint/chatlint/engine/finding"
@@ -29,6 +30,19 @@ type Options struct {
 type Runner struct {
 	Engine *policy.Engine
 	Opts   Options
+
+	read progress
+}
+
+// progress counts what the reader has read so far.
+type progress struct {
+	records, bytes atomic.Int64
+}
+
+// Progress returns the records and bytes read so far; safe to call while
+// Run is going, for a progress display.
+func (r *Runner) Progress() (records, bytes int64) {
+	return r.read.records.Load(), r.read.bytes.Load()
 }
 
 // result is what a worker made of one job.
@@ -64,7 +78,7 @@ func (r *Runner) Run(ctx context.Context, inputs []Input, emit func(finding.Find
 		}()
 	}
 	go func() {
-		p := producer{opts: r.Opts, jobs: jobs, tokens: tokens}
+		p := producer{opts: r.Opts, jobs: jobs, tokens: tokens, counts: &r.read}
 		for _, in := range inputs {
 			n, err := p.read(ctx, in)
 			sum.Records += n
