@@ -1,0 +1,110 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/chatlint/chatlint/engine/document"
+	"github.com/chatlint/chatlint/engine/finding"
+	"github.com/chatlint/chatlint/engine/policy"
+)
+
+// engine compiles one YAML rule that reports every assistant message, so
+// each finding shows where a document's messages were found.
+func engine(t *testing.T) *policy.Engine {
+	t.Helper()
+	fsys := fstest.MapFS{"r.yaml": {Data: []byte(`rules:
+  - id: assistant
+    severity: info
+    description: Every assistant message.
+    given: messages[*]
+    where: {role: assistant}
+    assert: {role: {not_equals: assistant}}
+    message: '{{$document.format}} {{$document.id}}'
+`)}}
+	p, err := policy.LoadFS(fsys, ".", "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := policy.Compile(context.Background(), []*policy.Pack{p}, policy.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+func TestRun(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) Input {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return Input{Name: name, Path: p}
+	}
+	chat := `{"id":"c%d","messages":[{"role":"user","content":"q"},{"role":"assistant","content":"a"}]}`
+	inputs := []Input{
+		write("a.jsonl", fmt.Sprintf(chat, 1)+"\n\n"+"[1]\n"+fmt.Sprintf(chat, 2)+"\n"),
+		write("b.json", "[\n"+fmt.Sprintf(chat, 3)+",\n"+fmt.Sprintf(chat, 4)+"\n]\n"),
+		write("c.jsonl", `{"type":"session","id":"s1"}`+"\n"+
+			`{"type":"message","message":{"role":"user","content":[{"type":"text","text":"q"}]}}`+"\n"+
+			"{oops\n"+
+			`{"type":"message","message":{"role":"assistant","content":[{"type":"text","text":"a"}]}}`+"\n"),
+		write("d.jsonl", "not json\n"+`{"conversations":[]}`+"\n"+`{"conversations":[]}`+"\n"),
+		{Name: "missing.jsonl", Path: filepath.Join(dir, "missing.jsonl")},
+		{Name: "<stdin>"},
+	}
+	for _, workers := range []int{1, 4} {
+		t.Run(fmt.Sprint(workers, " workers"), func(t *testing.T) {
+			inputs[len(inputs)-1].Reader = strings.NewReader(fmt.Sprintf(chat, 5) + "\n")
+			r := &Runner{Engine: engine(t), Opts: Options{Workers: workers}}
+			var got []string
+			sum, errs := r.Run(context.Background(), inputs, func(f finding.Finding) {
+				got = append(got, fmt.Sprintf("%s:%d %s %s", f.File, f.Line, f.Rule, f.Message))
+			})
+			want := []string{
+				"a.jsonl:1 assistant chat c1",
+				"a.jsonl:3 jsonl-syntax a record must be a JSON object, not an array",
+				"a.jsonl:4 assistant chat c2",
+				"b.json:2 assistant chat c3",
+				"b.json:3 assistant chat c4",
+				"c.jsonl:3 jsonl-syntax invalid JSON: invalid character 'o' looking for beginning of object key string (byte 2)",
+				"c.jsonl:4 assistant agent-session s1",
+				"d.jsonl:1 jsonl-syntax invalid JSON: invalid character 'o' in literal null (expecting 'u') (byte 2)",
+				"d.jsonl:2 unrecognized-format unrecognized format: the first record has keys {conversations}; expected chat, proxy-log, agent-session or contract (force one with --format)",
+				"<stdin>:1 assistant chat c5",
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("findings (-want +got):\n%s", diff)
+			}
+			if len(errs) != 1 || !os.IsNotExist(errs[0]) {
+				t.Errorf("errors = %v, want the missing file", errs)
+			}
+			wantSum := finding.Summary{Files: 5, Records: 13, Errors: 4, Infos: 6}
+			if diff := cmp.Diff(wantSum, sum); diff != "" {
+				t.Errorf("summary (-want +got):\n%s", diff)
+			}
+			if n, b := r.Progress(); n != 13 || b == 0 {
+				t.Errorf("progress = %d records, %d bytes", n, b)
+			}
+		})
+	}
+}
+
+// TestForcedFormat reads a file as the format given, not the one detected.
+func TestForcedFormat(t *testing.T) {
+	r := &Runner{Engine: engine(t), Opts: Options{Format: document.Contract}}
+	var got []string
+	r.Run(context.Background(), []Input{{Name: "x", Reader: strings.NewReader(`{"id":"c1","messages":[{"role":"assistant","content":"a"}]}` + "\n")}},
+		func(f finding.Finding) { got = append(got, f.Message) })
+	if diff := cmp.Diff([]string{"contract c1"}, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
