@@ -209,3 +209,28 @@ func TestRulesDocIsCurrent(t *testing.T) {
 		t.Errorf("docs/rules.md is stale; run go test ./cmd/chatlint -update (-file +generated):\n%s", diff)
 	}
 }
+
+// TestAllowNoTools checks the switch for datasets without tools, and that
+// --disable turns any rule off.
+func TestAllowNoTools(t *testing.T) {
+	f := writeFile(t, t.TempDir(), "plain.jsonl", cleanRecord+"\n")
+	tests := []struct {
+		args    []string
+		want    int
+		wantOut string
+	}{
+		{[]string{"check", f}, 1, "plain.jsonl:1: error tools-shape"},
+		{[]string{"check", "--allow-no-tools", f}, 0, "0 errors"},
+		{[]string{"check", "--disable", "tools-shape", f}, 0, "0 errors"},
+	}
+	for _, tt := range tests {
+		out, errOut, code := chatlint(t, "", tt.args...)
+		if code != tt.want || !strings.Contains(out, tt.wantOut) {
+			t.Errorf("%v: exit %d (want %d), output:\n%s%s", tt.args, code, tt.want, out, errOut)
+		}
+	}
+	// rules has no --allow-no-tools flag: rejected, not ignored.
+	if _, _, code := chatlint(t, "", "rules", "--allow-no-tools"); code != 2 {
+		t.Errorf("rules --allow-no-tools: exit %d, want 2", code)
+	}
+}
