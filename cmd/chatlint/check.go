@@ -40,7 +40,8 @@ from its first record (chat, proxy-log, agent-session, contract) unless
 --format forces one.
 
 Exit status: 0 when nothing is at or above --fail-on, 1 when something is,
-2 for usage, configuration or policy errors and unreadable inputs.`,
+2 for usage, configuration or policy errors (including a policy that fails
+while evaluating a document) and unreadable inputs.`,
 		Example: `  chatlint check data/train.jsonl
   chatlint check -o json --fail-on warning data/
   chatlint check --pack ./team-rules --allow-no-tools data/`,
@@ -115,7 +116,9 @@ func runCheck(cmd *cobra.Command, s streams, o *checkOptions) error {
 	r := &runner.Runner{Engine: eng, Opts: ropts}
 	stop := showProgress(s.Err, r.Progress)
 	var werr error
+	policyFailed := false // a document was not checked: exit 2, not 1
 	sum, rerrs := r.Run(cmd.Context(), inputs, func(f finding.Finding) {
+		policyFailed = policyFailed || f.Rule == runner.RulePolicyError
 		if werr == nil {
 			werr = w.Finding(f)
 		}
@@ -131,7 +134,7 @@ func runCheck(cmd *cobra.Command, s streams, o *checkOptions) error {
 	for _, err := range errs {
 		fmt.Fprintln(s.Err, "chatlint:", describe(err))
 	}
-	if len(errs) > 0 {
+	if len(errs) > 0 || policyFailed {
 		return &exitCode{code: exitError}
 	}
 	if failOn != 0 && sum.Worst() >= failOn {
