@@ -263,3 +263,29 @@ deny contains {"rule": "slow", "msg": "slow"} if {
 		}
 	}
 }
+
+func TestTestCommand(t *testing.T) {
+	failing := t.TempDir()
+	writeFile(t, failing, "p.rego", "package chatlint.p\n\nx := 1\n")
+	writeFile(t, failing, "p_test.rego", "package chatlint.p_test\n\nimport data.chatlint.p\n\ntest_ok if p.x == 1\n\ntest_wrong if p.x == 2\n")
+	broken := t.TempDir()
+	writeFile(t, broken, "p_test.rego", "package chatlint.p_test\n\ntest_x if {\n")
+	tests := []struct {
+		name    string
+		args    []string
+		want    int
+		wantOut string
+	}{
+		{"passing pack", []string{"test", "--no-builtin", "--pack", filepath.Join(repo, "fixtures/packs/team")}, 0, "2 passed, 0 failed"},
+		{"failing test", []string{"test", "--no-builtin", "--pack", failing}, 1, "p_test.rego:7: FAIL data.chatlint.p_test.test_wrong"},
+		{"broken test file", []string{"test", "--no-builtin", "--pack", broken}, 2, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, errOut, code := chatlint(t, "", tt.args...)
+			if code != tt.want || !strings.Contains(out, tt.wantOut) {
+				t.Errorf("exit %d (want %d)\n%s%s", code, tt.want, out, errOut)
+			}
+		})
+	}
+}
