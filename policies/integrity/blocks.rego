@@ -9,15 +9,74 @@ package chatlint.integrity
 # messages with role "tool", in both modes (inline results carry the tool_call_id parsed from
 # `<tool_result tool_call_id="...">`, inline calls the ids the normalizer gave them).
 #
-# Cost: every index below is built once per document by a comprehension and then looked up.
-# The messages are scanned twice (assistant messages, tool results); everything else iterates
-# those lists, the calls or the results. On a record without tool calls and tool results all
-# sets are empty after those two scans, and the rule bodies iterate nothing.
+# Cost: OPA pays per evaluation step, per rule body and per virtual document it touches, so
+# the pack checks first whether a record needs the block rules at all. Most records do not:
+# blocks_clean recognizes a record whose calls and results pair up cleanly with the scan for
+# tool results, one scan for tool calls and a few comprehensions over the results and the
+# calls, and on a record without either it stops after the two scans. The rules are gathered
+# into deny and warn by one rule each, which looks no further than blocks_clean on those
+# records. Everything the rules need is built once per document by a comprehension and then
+# looked up.
+
+# ---------------------------------------------------------------------------------------------
+# Clean records.
+
+# blocks_clean is true on a record where every tool result answers a distinct valid call of its
+# block, every valid call has a result, no call id is issued by two assistant messages and no
+# result can be flagged, and false on the other records of the formats with record checks. It
+# may be false on a record without block findings (a call in a message that is not an
+# assistant message, a call with an empty id or name, inline results, a falsy flag key), never
+# true on one with block findings.
+#
+# Pairing: a tool result answers a call of its block exactly when [turn, tool_call_id] of the
+# result is [message index, id] of a valid call (turn is -1 or the index of an assistant
+# message, so a call of another message matches no result). The results' pairs (with
+# has_content, which must be true) equal the calls' pairs (with the validity of the name;
+# ids are checked apart: none is "") and there are as many distinct ids as results: then
+# each result answers another call, and every call has a result.
+#
+# Flags: no result is empty (has_content above) or inline, and no truthy flag key is in the raw
+# contents (objects and lists) or the JSON payload of the texts (the text of a string content
+# is the content, of a list of parts the parts' joined text).
+blocks_clean if {
+	tool_results == []
+	[1 | input.messages[_].tool_calls[_]] == []
+} else if {
+	results := tool_results
+	n := count(results)
+	keys := {[r.turn, r.tool_call_id, r.has_content, true] | some r in results}
+	calls := {[t, c.id, true, c.name != ""] | c := input.messages[t].tool_calls[_]}
+	keys == calls
+	ids := {k[1] | some k in calls}
+	count(ids) == n
+	not ids[""]
+	texts := [r.text | some r in results]
+	count(texts) == n
+	strings.any_prefix_match(texts, "<tool_result") == false
+	contents := [r.raw.content | some r in results]
+	payloads := [p | some t in texts; p := chatlint.json_payload(t)]
+	chatlint.truthy_keys([contents, payloads], {"error", "timeout", "missing", "incomplete"}) == []
+} else := false if record_check
+
+# The block findings, on the records that are not clean. The rules below add them to block_deny
+# and block_warn; their METADATA declares the rule ids as it would on deny and warn.
+deny contains f if {
+	blocks_clean == false
+	some f in block_deny
+}
+
+warn contains f if {
+	blocks_clean == false
+	some f in block_warn
+}
+
+# ---------------------------------------------------------------------------------------------
+# Indexes of the block rules.
 
 # The assistant messages and the tool results, in order.
-assistant_msgs := [m | record_check; some m in input.messages; m.role == "assistant"]
+assistant_msgs := [input.messages[i] | record_check; input.messages[i].role == "assistant"]
 
-tool_results := [m | record_check; some m in input.messages; m.role == "tool"]
+tool_results := [input.messages[i] | record_check; input.messages[i].role == "tool"]
 
 # Valid tool calls (non-empty id and name; the normalizer gives "" for a missing or non-string
 # id or name) of each assistant message that opens a block, keyed by message index.
@@ -45,11 +104,8 @@ answered_calls := {[a[0], a[1]] | some a in answers}
 # The message indexes of the tool results that answer a call of their block.
 answering := {a[2] | some a in answers}
 
-# Positions in answers of second and later answers of the same call (only looked for when
-# there are fewer answered calls than answers).
+# Positions in answers of second and later answers of the same call.
 repeated_answers := {i |
-	answers != []
-	count(answered_calls) < count(answers)
 	some i, a in answers
 	i > 0
 	p := answers[i - 1]
@@ -57,14 +113,8 @@ repeated_answers := {i |
 	p[0] == a[0]
 }
 
-# The number of distinct call ids per block, summed.
-call_count := sum([count(ids) | some ids in block_ids])
-
-# The calls without an answer in their block: [block, call] (only looked for when some call is
-# unanswered).
+# The calls without an answer in their block: [block, call].
 unanswered := [[t, c] |
-	block_calls != {}
-	count(answered_calls) < call_count
 	some t, calls in block_calls
 	some c in calls
 	not answered_calls[[t, c.id]]
@@ -111,48 +161,36 @@ flag_keys := {"error", "timeout", "missing", "incomplete"}
 # The payload is the raw content (chatlint.json_payload: an object or array as is, a string
 # holding a JSON object or array parsed; anything else is rejected in Go without parsing), the
 # inner text of an inline <tool_result ...>...</tool_result>, and for a list of content parts
-# also their joined text. Each index below costs a couple of evaluations per tool result and no
-# function call; reasons are only put together for the flagged ones.
-
-# Results whose content is missing, null, "" or [].
-empty_results := {r.index | some r in tool_results; not r.has_content}
-
-# The trimmed inner text of each inline result.
-inline_payloads := {r.index: trim_space(inline_inner(r.text)) | some r in tool_results; startswith(r.text, "<tool_result")}
-
-# Flag pointers found in the raw content, the inline inner text, the text of content parts.
-content_flags := {r.index: ptrs |
-	some r in tool_results
-	ptrs := chatlint.truthy_keys(chatlint.json_payload(r.raw.content), flag_keys)
-	ptrs != []
-}
-
-inline_flags := {i: ptrs |
-	some i, s in inline_payloads
-	ptrs := chatlint.truthy_keys(chatlint.json_payload(s), flag_keys)
-	ptrs != []
-}
-
-parts_flags := {r.index: ptrs |
-	some r in tool_results
-	is_array(r.raw.content)
-	ptrs := chatlint.truthy_keys(chatlint.json_payload(r.text), flag_keys)
-	ptrs != []
-}
+# also their joined text.
 
 # Why each flagged tool result is flagged, keyed by message index.
-flagged := {i: flag_reason(i) |
-	tool_results != []
-	some i in ((((empty_results | {j | some j, s in inline_payloads; s == ""}) | {j | some j, _ in content_flags}) | {j | some j, _ in inline_flags}) | {j | some j, _ in parts_flags})
+flagged := {r.index: reason | some r in tool_results; reason := flag_reason(r)}
+
+flag_reason(r) := "its content is empty" if {
+	not r.has_content
+} else := "its content is empty" if {
+	inline_payload(r) == ""
+} else := sprintf("its payload has a truthy flag key at %s", [concat(", ", ptrs)]) if {
+	ptrs := array.concat(content_ptrs(r), array.concat(inline_ptrs(r), parts_ptrs(r)))
+	ptrs != []
 }
 
-flag_reason(i) := "its content is empty" if {
-	empty_results[i]
-} else := "its content is empty" if {
-	inline_payloads[i] == ""
-} else := sprintf("its payload has a truthy flag key at %s", [concat(", ", ptrs)]) if {
-	ptrs := array.concat(object.get(content_flags, i, []), array.concat(object.get(inline_flags, i, []), object.get(parts_flags, i, [])))
-}
+# The trimmed inner text of an inline result.
+inline_payload(r) := trim_space(inline_inner(r.text)) if startswith(r.text, "<tool_result")
+
+# Flag pointers found in the raw content, the inline inner text, the text of content parts.
+content_ptrs(r) := ptrs if {
+	ptrs := chatlint.truthy_keys(chatlint.json_payload(r.raw.content), flag_keys)
+} else := []
+
+inline_ptrs(r) := ptrs if {
+	ptrs := chatlint.truthy_keys(chatlint.json_payload(inline_payload(r)), flag_keys)
+} else := []
+
+parts_ptrs(r) := ptrs if {
+	is_array(r.raw.content)
+	ptrs := chatlint.truthy_keys(chatlint.json_payload(r.text), flag_keys)
+} else := []
 
 # inline_inner(s) is the text between the opening <tool_result ...> tag and </tool_result>.
 inline_inner(s) := trim_suffix(trim_space(substring(s, i + 1, -1)), "</tool_result>") if {
@@ -187,14 +225,14 @@ flag_finding(r) := {
 #   fix: >-
 #     Drop or repair conversations whose tool calls failed; a failure next to a successful
 #     retry of the same tool in the same block is only a warning.
-deny contains f if {
+block_deny contains f if {
 	some i, _ in flagged
 	r := input.messages[i]
 	not flag_downgraded(r)
 	f := flag_finding(r)
 }
 
-warn contains f if {
+block_warn contains f if {
 	some i, _ in flagged
 	r := input.messages[i]
 	flag_downgraded(r)
@@ -227,13 +265,13 @@ missing_finding(t, c) := {
 #   fix: >-
 #     Add a tool message with the call's `tool_call_id` after the assistant message and
 #     before the next assistant message, or remove the call.
-deny contains f if {
+block_deny contains f if {
 	some [t, c] in unanswered
 	not downgraded(t, c.name, c.id)
 	f := missing_finding(t, c)
 }
 
-warn contains f if {
+block_warn contains f if {
 	some [t, c] in unanswered
 	downgraded(t, c.name, c.id)
 	base := missing_finding(t, c)
@@ -272,7 +310,7 @@ orphan_reason(r) := sprintf("tool result at message %d has no tool_call_id", [r.
 #   fix: >-
 #     Give the result the `tool_call_id` of a call of the assistant message it answers and
 #     place it after that message, or drop it.
-deny contains f if {
+block_deny contains f if {
 	tool_results != []
 	count(answers) < count(tool_results)
 	some r in tool_results
@@ -295,7 +333,7 @@ deny contains f if {
 #     {"messages": [{"role": "user", "content": "Weather in Paris?"}, {"role": "assistant", "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": \"Paris\"}"}}]}, {"role": "tool", "tool_call_id": "call_1", "content": "{\"temp_c\": 18}"}, {"role": "tool", "tool_call_id": "call_1", "content": "{\"temp_c\": 18}"}, {"role": "assistant", "content": "18 °C."}], "tools": [{"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}]}
 #   fix: >-
 #     Keep one tool message per tool call and drop the repeats.
-deny contains f if {
+block_deny contains f if {
 	some i in repeated_answers
 	a := answers[i]
 	c := block_call(a[0], a[1])
@@ -315,12 +353,8 @@ deny contains f if {
 # Every valid call as [id, message index, call index], sorted by id then position.
 issued := sort([[c.id, t, c.index] | some t, calls in block_calls; some c in calls])
 
-# Positions in issued of calls whose id an earlier entry has too; only looked for when some id
-# is issued by more than one block (the union of the blocks' id sets is smaller than the sum of
-# their sizes).
+# Positions in issued of calls whose id an earlier entry has too.
 repeated_ids := {i |
-	block_calls != {}
-	count(union({ids | some ids in block_ids})) < call_count
 	some i, a in issued
 	i > 0
 	issued[i - 1][0] == a[0]
@@ -336,7 +370,7 @@ repeated_ids := {i |
 #     {"messages": [{"role": "user", "content": "Weather in Paris?"}, {"role": "assistant", "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": \"Paris\"}"}}]}, {"role": "tool", "tool_call_id": "call_1", "content": "{\"temp_c\": 18}"}, {"role": "assistant", "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": \"Paris\"}"}}]}, {"role": "tool", "tool_call_id": "call_1", "content": "{\"temp_c\": 18}"}, {"role": "assistant", "content": "18 °C."}], "tools": [{"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}]}
 #   fix: >-
 #     Give every tool call a unique id, and the same id to its tool result.
-deny contains f if {
+block_deny contains f if {
 	some i in repeated_ids
 	a := issued[i]
 	first := min({b[1] | some b in issued; b[0] == a[0]})

@@ -361,3 +361,74 @@ any_rule(fs, rule) if {
 	some f in fs
 	f.rule == rule
 }
+
+# ---------------------------------------------------------------------------------------------
+# The fast path: blocks_clean lets the block rules skip records that pair up cleanly. It must
+# never be true on a record with a block finding.
+
+test_blocks_clean_on_records_that_pair_up if {
+	integrity.blocks_clean with input as clean
+	integrity.blocks_clean with input as chat([sys, user("hi"), assistant("hello")])
+	integrity.blocks_clean with input as chat([])
+	integrity.blocks_clean with input as chat([
+		user("x"),
+		calls([call("c1", "search"), call("c2", "fetch")]),
+		result("c2", {"hits": 1}),
+		result("c1", [{"type": "text", "text": "{\"ok\": true}"}]),
+		assistant("more"),
+		calls([call("c3", "search")]),
+		result("c3", "{\"error\": null, \"x\": {\"timeout\": 0}}"),
+		assistant("ok"),
+	])
+}
+
+# Records with block findings, one or more of each rule and the cases next to them.
+block_finding_records := [
+	chat([user("x"), calls([call("c1", "search")]), result("c1", "{\"error\": \"boom\"}"), assistant("sorry")]),
+	chat([user("x"), calls([call("c1", "search")]), result("c1", "{\"a\": [{\"Timeout\": 30}]}"), assistant("?")]),
+	chat([user("x"), calls([call("c1", "search")]), result("c1", ""), assistant("?")]),
+	chat([user("x"), calls([call("c1", "search")]), result("c1", null), assistant("?")]),
+	chat([user("x"), calls([call("c1", "search")]), {"role": "tool", "tool_call_id": "c1"}, assistant("?")]),
+	chat([user("x"), calls([call("c1", "search")]), result("c1", []), assistant("?")]),
+	chat([user("x"), calls([call("c1", "search")]), result("c1", {"incomplete": true}), assistant("?")]),
+	chat([user("x"), calls([call("c1", "search")]), result("c1", [{"error": 1}]), assistant("?")]),
+	chat([user("x"), calls([call("c1", "search")]), result("c1", [{"type": "text", "text": "{\"missing\": [1]}"}]), assistant("?")]),
+	chat([user("x"), calls([call("c1", "search")]), result("c1", "<tool_result tool_call_id=\"c1\"> </tool_result>"), assistant("?")]),
+	chat([user("x"), calls([call("c1", "search")]), result("c1", "<tool_result tool_call_id=\"c1\">{\"error\": 1}</tool_result>"), assistant("?")]),
+	chat([user("x"), calls([call("c1", "search"), call("c2", "search")]), result("c1", "{\"error\": 1}"), result("c2", "ok"), assistant("?")]),
+	chat([user("x"), calls([call("c1", "search")]), assistant("guess")]),
+	chat([user("x"), calls([call("c1", "search")])]),
+	chat([user("x"), calls([call("c1", "search"), call("c2", "search")]), result("c2", "ok"), assistant("ok")]),
+	chat([user("x"), calls([call("c1", "search")]), assistant("wait"), result("c1", "ok")]),
+	chat([user("x"), result("c1", "ok")]),
+	chat([user("x"), result("c1", "ok"), calls([call("c1", "search")]), result("c1", "ok"), assistant("ok")]),
+	chat([user("x"), calls([call("c1", "search")]), {"role": "tool", "content": "ok"}, result("c1", "ok"), assistant("ok")]),
+	chat([user("x"), calls([call("c1", "search")]), result("", "ok"), result("c1", "ok"), assistant("ok")]),
+	chat([user("x"), calls([call("c1", "search")]), result("c1", "ok"), result("c7", "ok"), assistant("ok")]),
+	chat([user("x"), calls([call("c1", "search")]), result("c1", "ok"), result("c1", "ok"), assistant("ok")]),
+	chat([user("x"), calls([call("c1", "search")]), result("c1", "a"), calls([call("c1", "search")]), result("c1", "b"), assistant("ok")]),
+	chat([user("x"), calls([call("c1", "search"), call("c1", "search")]), result("c1", "a"), result("c1", "b"), assistant("ok")]),
+	chat([user("x"), calls([{"id": "c1", "type": "function", "function": {"arguments": "{}"}}]), result("c1", "ok"), assistant("ok")]),
+	chat([user("x"), calls([{"id": "", "type": "function", "function": {"name": "search", "arguments": "{}"}}]), result("", "ok"), assistant("ok")]),
+	chat([{"role": "user", "content": "x", "tool_calls": [call("c1", "search")]}, result("c1", "ok"), assistant("ok")]),
+	chat([user("x"), calls([call("c1", "search")]), {"role": "tool", "tool_call_id": 7, "content": "ok"}, assistant("ok")]),
+	inline_doc,
+]
+
+test_blocks_clean_false_on_records_with_block_findings if {
+	every d in block_finding_records {
+		count(block_findings(d)) > 0
+		integrity.blocks_clean == false with input as d
+	}
+}
+
+test_other_formats_have_no_block_findings if {
+	every d in block_finding_records {
+		not integrity.blocks_clean == false with input as json.patch(d, [{"op": "replace", "path": "/format", "value": "contract"}])
+	}
+}
+
+block_findings(d) := {f |
+	some f in all_findings(d)
+	f.rule in {"tool-result-flagged", "tool-result-missing", "tool-result-orphan", "tool-result-duplicate", "tool-call-id-reused"}
+}
