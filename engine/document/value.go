@@ -2,7 +2,6 @@ package document
 
 import (
 	"strconv"
-	"strings"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 )
@@ -97,16 +96,6 @@ func intField(o ast.Object, k *ast.Term) int {
 	return 0
 }
 
-// present reports whether the member exists and is not null.
-func present(o ast.Object, k *ast.Term) bool {
-	t := get(o, k)
-	if t == nil {
-		return false
-	}
-	_, null := t.Value.(ast.Null)
-	return !null
-}
-
 func intTerm(i int) *ast.Term   { return ast.InternedTerm(i) }
 func boolTerm(b bool) *ast.Term { return ast.InternedTerm(b) }
 
@@ -118,13 +107,5 @@ func strTerm(s string) *ast.Term {
 }
 
 var emptyString = ast.StringTerm("")
-
-// pointer appends a JSON Pointer segment.
-func pointer(base string, seg string) string {
-	if strings.ContainsAny(seg, "~/") {
-		seg = strings.NewReplacer("~", "~0", "/", "~1").Replace(seg)
-	}
-	return base + "/" + seg
-}
 
 func pointerIndex(base string, i int) string { return base + "/" + strconv.Itoa(i) }
