@@ -68,12 +68,14 @@ func Compile(ctx context.Context, packs []*Pack, opts Options) (*Engine, error) 
 				continue
 			}
 			for _, r := range yr {
-				if r.toolsOnly() {
+				e.rules = append(e.rules, r.Rule)
+				switch {
+				case e.disabled[r.ID]: // compiled (so errors show) but never run
+				case r.toolsOnly():
 					e.toolYAML = append(e.toolYAML, r)
-				} else {
+				default:
 					e.yaml = append(e.yaml, r)
 				}
-				e.rules = append(e.rules, r.Rule)
 			}
 		}
 	}
@@ -118,12 +120,10 @@ func (e *Engine) Evaluate(ctx context.Context, doc *document.Document) ([]Hit, e
 func (e *Engine) evaluate(ctx context.Context, doc *document.Document, cancel topdown.Cancel) ([]Hit, error) {
 	var hits []Hit
 	if len(e.toolYAML) > 0 {
-		hits = e.memo.eval(e.toolYAML, doc.Value, e.disabled, hits)
+		hits = e.memo.eval(e.toolYAML, doc.Value, hits)
 	}
 	for _, r := range e.yaml {
-		if !e.disabled[r.ID] {
-			hits = r.eval(doc.Value, hits)
-		}
+		hits = r.eval(doc.Value, hits)
 	}
 	if e.rego != nil {
 		var err error
@@ -131,7 +131,7 @@ func (e *Engine) evaluate(ctx context.Context, doc *document.Document, cancel to
 		if hits, err = e.rego.eval(ctx, doc.Value, cancel, hits); err != nil {
 			return hits, fmt.Errorf("%s:%d: evaluating policies: %w", doc.File, doc.Line, err)
 		}
-		if len(e.disabled) > 0 {
+		if len(e.disabled) > 0 { // one query serves every Rego rule: filter after
 			kept := hits[:n]
 			for _, h := range hits[n:] {
 				if !e.disabled[h.Rule] {

@@ -111,7 +111,7 @@ func sameTools(a, b *ast.Array) bool {
 
 // eval returns the hits of rules over doc's tools, from the cache when the
 // same tools were seen before.
-func (m *toolsMemo) eval(rules []*yamlRule, doc ast.Object, disabled map[string]bool, hits []Hit) []Hit {
+func (m *toolsMemo) eval(rules []*yamlRule, doc ast.Object, hits []Hit) []Hit {
 	t := doc.Get(keyTools)
 	tools, _ := t.Value.(*ast.Array)
 	if tools == nil || tools.Len() == 0 {
@@ -130,9 +130,7 @@ func (m *toolsMemo) eval(rules []*yamlRule, doc ast.Object, disabled map[string]
 
 	var own []Hit
 	for _, r := range rules {
-		if !disabled[r.ID] {
-			own = r.eval(doc, own)
-		}
+		own = r.eval(doc, own)
 	}
 	m.mu.Lock()
 	if m.entries == nil || m.size >= memoLimit {
