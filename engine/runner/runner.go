@@ -64,7 +64,9 @@ func (r *Runner) Run(ctx context.Context, inputs []Input, emit func(finding.Find
 	jobs := make(chan job, workers*4)
 	results := make(chan result, workers*4)
 
-	var sum finding.Summary
+	// The producer owns files, records and errs until results is closed;
+	// the collector below owns sum.
+	var files, records int
 	var errs []error
 	var wg sync.WaitGroup
 	for range workers {
@@ -81,18 +83,19 @@ func (r *Runner) Run(ctx context.Context, inputs []Input, emit func(finding.Find
 		p := producer{opts: r.Opts, jobs: jobs, tokens: tokens, counts: &r.read}
 		for _, in := range inputs {
 			n, err := p.read(ctx, in)
-			sum.Records += n
+			records += n
 			if err != nil {
 				errs = append(errs, err)
 				continue
 			}
-			sum.Files++
+			files++
 		}
 		close(jobs)
 		wg.Wait()
 		close(results)
 	}()
 
+	var sum finding.Summary
 	pending := map[uint64][]finding.Finding{}
 	var next uint64
 	for res := range results {
@@ -111,6 +114,7 @@ func (r *Runner) Run(ctx context.Context, inputs []Input, emit func(finding.Find
 			}
 		}
 	}
+	sum.Files, sum.Records = files, records
 	return sum, errs
 }
 
