@@ -3,13 +3,13 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/chatlint/chatlint/engine/rule"
 	"io"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
-	"github.com/chatlint/chatlint/engine/policy"
 	"github.com/chatlint/chatlint/engine/runner"
 )
 
@@ -51,7 +51,7 @@ func newRulesCmd(s streams) *cobra.Command {
 	return cmd
 }
 
-func writeRulesText(w io.Writer, rules []policy.Rule) error {
+func writeRulesText(w io.Writer, rules []rule.Rule) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tSEVERITY\tPACK\tDESCRIPTION")
 	for _, r := range rules {

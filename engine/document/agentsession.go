@@ -29,8 +29,8 @@ func (s *agentSession) Add(line int, rec ast.Object) *Document {
 	}
 	typ := stringField(rec, keyType)
 	e := ast.NewObjectWithCapacity(6)
-	e.Insert(keyIndex, intTerm(len(s.entries)))
-	e.Insert(keyLine, intTerm(line))
+	e.Insert(KeyIndex, intTerm(len(s.entries)))
+	e.Insert(KeyLine, intTerm(line))
 	e.Insert(keyType, strTerm(typ))
 	if t := get(rec, keyTimestamp); t != nil {
 		e.Insert(keyTimestamp, t)
@@ -38,7 +38,7 @@ func (s *agentSession) Add(line int, rec ast.Object) *Document {
 	if t := get(rec, keyID); t != nil {
 		e.Insert(keyID, t)
 	}
-	e.Insert(keyRaw, ast.NewTerm(rec))
+	e.Insert(KeyRaw, ast.NewTerm(rec))
 	s.entries = append(s.entries, ast.NewTerm(e))
 	if typ == "message" {
 		if m := get(rec, keyMessage); m != nil {

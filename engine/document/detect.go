@@ -17,7 +17,7 @@ func Detect(rec ast.Object) (f Format, ok bool) {
 		return ProxyLog, true
 	case get(rec, keyConvID) != nil || get(rec, keyUserID) != nil:
 		return Contract, true
-	case get(rec, keyMessages) != nil:
+	case get(rec, KeyMessages) != nil:
 		return Chat, true
 	}
 	return "", false
@@ -30,10 +30,10 @@ func requestObject(rec ast.Object) ast.Object {
 	if req == nil {
 		return nil
 	}
-	if get(req, keyMessages) != nil {
+	if get(req, KeyMessages) != nil {
 		return req
 	}
-	if body := objectField(req, keyBody); body != nil && get(body, keyMessages) != nil {
+	if body := objectField(req, keyBody); body != nil && get(body, KeyMessages) != nil {
 		return body
 	}
 	return nil

@@ -59,10 +59,10 @@ type Document struct {
 }
 
 // Messages returns the normalized messages array.
-func (d *Document) Messages() *ast.Array { return arrayField(d.Value, keyMessages) }
+func (d *Document) Messages() *ast.Array { return arrayField(d.Value, KeyMessages) }
 
 // Tools returns the normalized tools array.
-func (d *Document) Tools() *ast.Array { return arrayField(d.Value, keyTools) }
+func (d *Document) Tools() *ast.Array { return arrayField(d.Value, KeyTools) }
 
 // Entries returns the normalized entries array.
 func (d *Document) Entries() *ast.Array { return arrayField(d.Value, keyEntries) }
@@ -73,9 +73,9 @@ func (d *Document) Entries() *ast.Array { return arrayField(d.Value, keyEntries)
 // document's own line and an empty path.
 func (d *Document) Locate(message, toolCall, tool, entry int) (line int, path string) {
 	if m := elem(d.Messages(), message); m != nil {
-		line, path = intField(m, keyLine), stringField(m, keyPath)
-		if c := elem(arrayField(m, keyToolCalls), toolCall); c != nil {
-			path = stringField(c, keyPath)
+		line, path = intField(m, KeyLine), stringField(m, KeyPath)
+		if c := elem(arrayField(m, KeyToolCalls), toolCall); c != nil {
+			path = stringField(c, KeyPath)
 		}
 		return orLine(line, d.Line), path
 	}
@@ -84,10 +84,10 @@ func (d *Document) Locate(message, toolCall, tool, entry int) (line int, path st
 		if tool < len(d.toolLines) {
 			line = d.toolLines[tool]
 		}
-		return line, stringField(t, keyPath)
+		return line, stringField(t, KeyPath)
 	}
 	if e := elem(d.Entries(), entry); e != nil {
-		return orLine(intField(e, keyLine), d.Line), ""
+		return orLine(intField(e, KeyLine), d.Line), ""
 	}
 	return d.Line, ""
 }

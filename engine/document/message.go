@@ -136,7 +136,7 @@ func (m *message) structuredCalls() {
 	if m.obj == nil {
 		return
 	}
-	if calls := arrayField(m.obj, keyToolCalls); calls != nil {
+	if calls := arrayField(m.obj, KeyToolCalls); calls != nil {
 		base := m.path + "/tool_calls"
 		for i := 0; i < calls.Len(); i++ {
 			c, ok := calls.Elem(i).Value.(ast.Object)
@@ -189,11 +189,11 @@ func callInput(o ast.Object) (*ast.Term, bool) {
 
 func (m *message) addCall(id, name string, args *ast.Term, hasInput bool, path, parseErr string) {
 	kv := [7][2]*ast.Term{
-		{keyIndex, intTerm(len(m.calls))},
+		{KeyIndex, intTerm(len(m.calls))},
 		{keyID, strTerm(id)},
 		{keyName, strTerm(name)},
 		{keyHasInput, boolTerm(hasInput)},
-		{keyPath, strTerm(path)},
+		{KeyPath, strTerm(path)},
 	}
 	n := 5
 	if args != nil {
@@ -232,15 +232,15 @@ func buildMessages(ms []message, mode string) *ast.Term {
 		// One NewObject call: it allocates the members in one block, where
 		// Insert allocates per member.
 		kv := [10][2]*ast.Term{
-			{keyIndex, intTerm(i)},
+			{KeyIndex, intTerm(i)},
 			{keyRole, orString(m.roleTerm, m.role)},
 			{keyText, orString(m.textTerm, m.text)},
 			{keyHasContent, boolTerm(m.hasContent)},
-			{keyToolCalls, calls},
+			{KeyToolCalls, calls},
 			{keyTurn, intTerm(turn)},
-			{keyLine, intTerm(m.line)},
-			{keyPath, strTerm(m.path)},
-			{keyRaw, m.raw},
+			{KeyLine, intTerm(m.line)},
+			{KeyPath, strTerm(m.path)},
+			{KeyRaw, m.raw},
 		}
 		n := 9
 		if m.callID != nil {

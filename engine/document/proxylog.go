@@ -40,15 +40,15 @@ func (p *proxyLog) Add(line int, rec ast.Object) *Document {
 		p.id = stringField(rec, keySessionID)
 	}
 	req, reqPath := objectField(rec, keyRequest), "/request"
-	if req != nil && get(req, keyMessages) == nil {
+	if req != nil && get(req, KeyMessages) == nil {
 		if body := objectField(req, keyBody); body != nil {
 			req, reqPath = body, "/request/body"
 		}
 	}
-	msgs := arrayField(req, keyMessages)
+	msgs := arrayField(req, KeyMessages)
 	e := ast.NewObjectWithCapacity(8)
-	e.Insert(keyIndex, intTerm(len(p.entries)))
-	e.Insert(keyLine, intTerm(line))
+	e.Insert(KeyIndex, intTerm(len(p.entries)))
+	e.Insert(KeyLine, intTerm(line))
 	e.Insert(keyType, strTerm("request"))
 	if t := get(rec, keySessionID); t != nil {
 		e.Insert(keySessionID, t)
@@ -74,7 +74,7 @@ func (p *proxyLog) Add(line int, rec ast.Object) *Document {
 		p.max, p.selected, p.reqPath, p.selLine = count, req, reqPath, line
 		p.response, p.respPath = responseMessage(rec)
 	}
-	if tools := arrayField(req, keyTools); tools != nil {
+	if tools := arrayField(req, KeyTools); tools != nil {
 		for i := 0; i < tools.Len(); i++ {
 			t := toolTerm(len(p.tools), tools.Elem(i), pointerIndex(reqPath+"/tools", i))
 			name := stringField(t.Value.(ast.Object), keyName)
@@ -125,7 +125,7 @@ func (p *proxyLog) Finish() *Document {
 	var ms []message
 	raw := ast.NullTerm()
 	if p.selected != nil {
-		msgs := arrayField(p.selected, keyMessages)
+		msgs := arrayField(p.selected, KeyMessages)
 		rawMsgs := make([]*ast.Term, 0, msgs.Len()+1)
 		for i := 0; i < msgs.Len(); i++ {
 			ms = append(ms, readMessage(msgs.Elem(i), p.selLine, pointerIndex(p.reqPath+"/messages", i)))
@@ -136,8 +136,8 @@ func (p *proxyLog) Finish() *Document {
 			rawMsgs = append(rawMsgs, p.response)
 		}
 		raw = ast.ObjectTerm(
-			ast.Item(keyMessages, ast.ArrayTerm(rawMsgs...)),
-			ast.Item(keyTools, ast.ArrayTerm(p.flat...)),
+			ast.Item(KeyMessages, ast.ArrayTerm(rawMsgs...)),
+			ast.Item(KeyTools, ast.ArrayTerm(p.flat...)),
 		)
 	}
 	mode := detectMode(ms, p.opts.ToolCalls)
@@ -162,7 +162,7 @@ func roleTrace(msgs *ast.Array) *ast.Term {
 			tok = "T"
 		case "assistant":
 			_, content := contentText(get(o, keyContent))
-			calls := arrayField(o, keyToolCalls)
+			calls := arrayField(o, KeyToolCalls)
 			switch hasCalls := calls != nil && calls.Len() > 0; {
 			case content && hasCalls:
 				tok = "Act"

@@ -395,7 +395,7 @@ func checkInvariants(t *testing.T, name string, d *Document) {
 	}
 	for i := 0; i < d.Messages().Len(); i++ {
 		m := d.Messages().Elem(i).Value.(ast.Object)
-		if intField(m, keyIndex) != i || intField(m, keyLine) < 1 || !strings.HasPrefix(stringField(m, keyPath), "/") {
+		if intField(m, KeyIndex) != i || intField(m, KeyLine) < 1 || !strings.HasPrefix(stringField(m, KeyPath), "/") {
 			t.Errorf("%s: message %d: %v", name, i, m)
 			return
 		}
@@ -403,24 +403,24 @@ func checkInvariants(t *testing.T, name string, d *Document) {
 		if turn > i || turn < -1 {
 			t.Errorf("%s: message %d has turn %d", name, i, turn)
 		}
-		if line, path := d.Locate(i, -1, -1, -1); line != intField(m, keyLine) || path != stringField(m, keyPath) {
+		if line, path := d.Locate(i, -1, -1, -1); line != intField(m, KeyLine) || path != stringField(m, KeyPath) {
 			t.Errorf("%s: Locate(message %d) = %d, %q", name, i, line, path)
 		}
-		calls := arrayField(m, keyToolCalls)
+		calls := arrayField(m, KeyToolCalls)
 		if calls == nil {
 			t.Errorf("%s: message %d has no tool_calls array", name, i)
 			return
 		}
 		for j := 0; j < calls.Len(); j++ {
 			c := calls.Elem(j).Value.(ast.Object)
-			if intField(c, keyIndex) != j || !strings.HasPrefix(stringField(c, keyPath), stringField(m, keyPath)+"/") {
+			if intField(c, KeyIndex) != j || !strings.HasPrefix(stringField(c, KeyPath), stringField(m, KeyPath)+"/") {
 				t.Errorf("%s: message %d call %d: %v", name, i, j, c)
 			}
 		}
 	}
 	for i := 0; i < d.Tools().Len(); i++ {
 		tl := d.Tools().Elem(i).Value.(ast.Object)
-		if intField(tl, keyIndex) != i || !strings.HasPrefix(stringField(tl, keyFunctionPath), stringField(tl, keyPath)) {
+		if intField(tl, KeyIndex) != i || !strings.HasPrefix(stringField(tl, KeyFunctionPath), stringField(tl, KeyPath)) {
 			t.Errorf("%s: tool %d: %v", name, i, tl)
 		}
 	}

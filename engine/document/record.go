@@ -7,7 +7,7 @@ import (
 // fromRecord normalizes one chat or contract record.
 func fromRecord(format Format, file string, line int, rec ast.Object, opts Options) *Document {
 	var ms []message
-	if raw := arrayField(rec, keyMessages); raw != nil {
+	if raw := arrayField(rec, KeyMessages); raw != nil {
 		ms = make([]message, raw.Len())
 		for i := range ms {
 			ms[i] = readMessage(raw.Elem(i), line, pointerIndex("/messages", i))
@@ -22,7 +22,7 @@ func fromRecord(format Format, file string, line int, rec ast.Object, opts Optio
 		id = fallbackID(file, line)
 	}
 	tools := emptyArray
-	if raw := get(rec, keyTools); raw != nil {
+	if raw := get(rec, KeyTools); raw != nil {
 		if arr, ok := raw.Value.(*ast.Array); ok {
 			tools = recordTools(raw, arr)
 		}
@@ -34,15 +34,15 @@ func fromRecord(format Format, file string, line int, rec ast.Object, opts Optio
 
 func newDocument(d *Document, mode string, messages, tools, entries, raw *ast.Term) ast.Object {
 	return ast.NewObject(
-		[2]*ast.Term{keyFormat, strTerm(string(d.Format))},
+		[2]*ast.Term{KeyFormat, strTerm(string(d.Format))},
 		[2]*ast.Term{keyFile, strTerm(d.File)},
-		[2]*ast.Term{keyLine, intTerm(d.Line)},
+		[2]*ast.Term{KeyLine, intTerm(d.Line)},
 		[2]*ast.Term{keyID, strTerm(d.ID)},
-		[2]*ast.Term{keyMode, strTerm(mode)},
-		[2]*ast.Term{keyMessages, messages},
-		[2]*ast.Term{keyTools, tools},
+		[2]*ast.Term{KeyMode, strTerm(mode)},
+		[2]*ast.Term{KeyMessages, messages},
+		[2]*ast.Term{KeyTools, tools},
 		[2]*ast.Term{keyEntries, entries},
-		[2]*ast.Term{keyRaw, raw},
+		[2]*ast.Term{KeyRaw, raw},
 	)
 }
 
@@ -67,12 +67,12 @@ func toolTerm(i int, raw *ast.Term, path string) *ast.Term {
 		}
 	}
 	o := ast.NewObjectWithCapacity(7)
-	o.Insert(keyIndex, intTerm(i))
+	o.Insert(KeyIndex, intTerm(i))
 	o.Insert(keyName, strTerm(name))
-	o.Insert(keyPath, strTerm(path))
-	o.Insert(keyRaw, raw)
+	o.Insert(KeyPath, strTerm(path))
+	o.Insert(KeyRaw, raw)
 	o.Insert(keyFunction, def)
-	o.Insert(keyFunctionPath, strTerm(defPath))
+	o.Insert(KeyFunctionPath, strTerm(defPath))
 	return ast.NewTerm(o)
 }
 

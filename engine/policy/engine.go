@@ -10,12 +10,13 @@ import (
 	"github.com/open-policy-agent/opa/v1/topdown"
 
 	"github.com/chatlint/chatlint/engine/document"
+	"github.com/chatlint/chatlint/engine/rule"
 )
 
 // Engine holds every active rule, compiled once; it is safe for concurrent
 // use by many workers.
 type Engine struct {
-	rules    []Rule
+	rules    []rule.Rule
 	yaml     []*yamlRule // rules run on every document
 	toolYAML []*yamlRule // rules that read only the tools: memoized
 	memo     toolsMemo
@@ -79,7 +80,7 @@ func Compile(ctx context.Context, packs []*Pack, opts Options) (*Engine, error) 
 			}
 		}
 	}
-	seen := map[string]Rule{}
+	seen := map[string]rule.Rule{}
 	for _, r := range e.rules {
 		if prev, dup := seen[r.ID]; dup {
 			errs = append(errs, fmt.Sprintf("%s: rule id %s is already declared at %s", r.Source, r.ID, prev.Source))
@@ -101,8 +102,8 @@ func Compile(ctx context.Context, packs []*Pack, opts Options) (*Engine, error) 
 }
 
 // Rules returns the active rules, sorted by id.
-func (e *Engine) Rules() []Rule {
-	out := make([]Rule, 0, len(e.rules))
+func (e *Engine) Rules() []rule.Rule {
+	out := make([]rule.Rule, 0, len(e.rules))
 	for _, r := range e.rules {
 		if !e.disabled[r.ID] {
 			out = append(out, r)

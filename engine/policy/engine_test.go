@@ -16,6 +16,7 @@ import (
 	"github.com/chatlint/chatlint/engine/astjson"
 	"github.com/chatlint/chatlint/engine/document"
 	"github.com/chatlint/chatlint/engine/finding"
+	"github.com/chatlint/chatlint/engine/rule"
 )
 
 // chatDoc normalizes one chat record given as JSON.
@@ -113,7 +114,7 @@ func TestRuleMetadata(t *testing.T) {
 		"empty.rego":  emptyAssistantRego,
 		"legacy.yaml": legacyYAML,
 	}))
-	want := []Rule{
+	want := []rule.Rule{
 		{ID: "legacy-function-call", Severity: finding.Error, Pack: "team", Kind: "yaml",
 			Description: "An assistant message uses the legacy function_call field.", Source: "team/legacy.yaml:2"},
 		{ID: "no-empty-assistant", Title: "no-empty-assistant", Severity: finding.Warning, Pack: "team", Kind: "rego",

@@ -6,6 +6,8 @@ import (
 	"sync"
 
 	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/chatlint/chatlint/engine/document"
 )
 
 // A tools array is usually byte-identical across the records of a dataset,
@@ -46,9 +48,7 @@ func (r *yamlRule) toolsOnly() bool {
 }
 
 var (
-	keyTools   = ast.StringTerm("tools")
-	keyToolRaw = ast.StringTerm("raw")
-	memoSeed   = maphash.MakeSeed()
+	memoSeed = maphash.MakeSeed()
 )
 
 // toolsMemo caches the hits of the tools-only rules per tools array.
@@ -77,10 +77,10 @@ func toolsKey(scope string, tools *ast.Array) uint64 {
 		if o == nil {
 			continue
 		}
-		if raw := o.Get(keyToolRaw); raw != nil {
+		if raw := o.Get(document.KeyRaw); raw != nil {
 			maphash.WriteComparable(&h, raw.Hash())
 		}
-		p, _ := stringField(o, keyPath)
+		p, _ := stringField(o, document.KeyPath)
 		h.WriteString(p)
 	}
 	return h.Sum64()
@@ -100,9 +100,9 @@ func sameTools(a, b *ast.Array) bool {
 		if x == nil || y == nil {
 			return false
 		}
-		px, _ := stringField(x, keyPath)
-		py, _ := stringField(y, keyPath)
-		if px != py || ast.Compare(x.Get(keyToolRaw), y.Get(keyToolRaw)) != 0 {
+		px, _ := stringField(x, document.KeyPath)
+		py, _ := stringField(y, document.KeyPath)
+		if px != py || ast.Compare(x.Get(document.KeyRaw), y.Get(document.KeyRaw)) != 0 {
 			return false
 		}
 	}
@@ -112,12 +112,12 @@ func sameTools(a, b *ast.Array) bool {
 // eval returns the hits of rules over doc's tools, from the cache when the
 // same tools were seen before.
 func (m *toolsMemo) eval(rules []*yamlRule, doc ast.Object, hits []Hit) []Hit {
-	t := doc.Get(keyTools)
+	t := doc.Get(document.KeyTools)
 	tools, _ := t.Value.(*ast.Array)
 	if tools == nil || tools.Len() == 0 {
 		return hits
 	}
-	scope := stringOf(doc.Get(keyFormat)) + "/" + stringOf(doc.Get(keyMode))
+	scope := stringOf(doc.Get(document.KeyFormat)) + "/" + stringOf(doc.Get(document.KeyMode))
 	key := toolsKey(scope, tools)
 	m.mu.Lock()
 	for _, e := range m.entries[key] {

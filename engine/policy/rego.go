@@ -14,6 +14,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/topdown"
 
 	"github.com/chatlint/chatlint/engine/finding"
+	"github.com/chatlint/chatlint/engine/rule"
 )
 
 // Builtins a pack may not call: packs are semi-trusted, and a linter must not
@@ -66,9 +67,9 @@ func compileErrors(err error) error {
 // parseRego parses a pack's modules and reads rule metadata from their
 // METADATA annotations. It returns the modules, the rules, and the packages
 // that hold finding sets.
-func parseRego(p *Pack) (map[string]*ast.Module, []Rule, []string, error) {
+func parseRego(p *Pack) (map[string]*ast.Module, []rule.Rule, []string, error) {
 	modules := map[string]*ast.Module{}
-	var rules []Rule
+	var rules []rule.Rule
 	var pkgs []string
 	var errs []string
 	opts := ast.ParserOptions{ProcessAnnotation: true, RegoVersion: ast.RegoV1}
@@ -103,9 +104,9 @@ func parseRego(p *Pack) (map[string]*ast.Module, []Rule, []string, error) {
 	return modules, rules, pkgs, nil
 }
 
-func ruleFromAnnotation(a *ast.Annotations, pack string) (Rule, bool, error) {
+func ruleFromAnnotation(a *ast.Annotations, pack string) (rule.Rule, bool, error) {
 	if a.Scope != "rule" && a.Scope != "document" {
-		return Rule{}, false, nil
+		return rule.Rule{}, false, nil
 	}
 	id, _ := a.Custom["id"].(string)
 	loc := fmt.Sprintf("%s:%d", a.Location.File, a.Location.Row)
@@ -117,27 +118,27 @@ func ruleFromAnnotation(a *ast.Annotations, pack string) (Rule, bool, error) {
 	def, isSet := setSeverity[set]
 	if id == "" {
 		if isSet {
-			return Rule{}, false, fmt.Errorf("%s:%d:%d: METADATA on %s needs custom.id", a.Location.File, a.Location.Row, a.Location.Col, set)
+			return rule.Rule{}, false, fmt.Errorf("%s:%d:%d: METADATA on %s needs custom.id", a.Location.File, a.Location.Row, a.Location.Col, set)
 		}
-		return Rule{}, false, nil
+		return rule.Rule{}, false, nil
 	}
 	sev := def
 	if s, ok := a.Custom["severity"].(string); ok {
 		v, err := finding.ParseSeverity(s)
 		if err != nil {
-			return Rule{}, false, fmt.Errorf("%s:%d:%d: rule %s: %v", a.Location.File, a.Location.Row, a.Location.Col, id, err)
+			return rule.Rule{}, false, fmt.Errorf("%s:%d:%d: rule %s: %v", a.Location.File, a.Location.Row, a.Location.Col, id, err)
 		}
 		sev = v
 	}
 	if sev == 0 {
-		return Rule{}, false, fmt.Errorf("%s:%d:%d: rule %s: custom.severity is required outside deny/warn/info", a.Location.File, a.Location.Row, a.Location.Col, id)
+		return rule.Rule{}, false, fmt.Errorf("%s:%d:%d: rule %s: custom.severity is required outside deny/warn/info", a.Location.File, a.Location.Row, a.Location.Col, id)
 	}
 	if a.Description == "" {
-		return Rule{}, false, fmt.Errorf("%s:%d:%d: rule %s: description is required", a.Location.File, a.Location.Row, a.Location.Col, id)
+		return rule.Rule{}, false, fmt.Errorf("%s:%d:%d: rule %s: description is required", a.Location.File, a.Location.Row, a.Location.Col, id)
 	}
 	example, _ := a.Custom["example"].(string)
 	fix, _ := a.Custom["fix"].(string)
-	return Rule{ID: id, Title: a.Title, Severity: sev, Pack: pack, Kind: "rego", Description: strings.TrimSpace(a.Description),
+	return rule.Rule{ID: id, Title: a.Title, Severity: sev, Pack: pack, Kind: "rego", Description: strings.TrimSpace(a.Description),
 		Example: strings.TrimSpace(example), Fix: strings.TrimSpace(fix), Source: loc}, true, nil
 }
 

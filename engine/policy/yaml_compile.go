@@ -11,11 +11,12 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/chatlint/chatlint/engine/finding"
+	"github.com/chatlint/chatlint/engine/rule"
 )
 
 // yamlRule is a YAML rule compiled to Go matchers.
 type yamlRule struct {
-	Rule
+	rule.Rule
 	given   []step
 	formats []string
 	mode    string
@@ -137,7 +138,7 @@ func compileYAMLRule(n *yaml.Node, file, pack string) (*yamlRule, error) {
 		return nil, fmt.Errorf("rule %s: mode must be inline or structured", s.ID)
 	}
 	r := &yamlRule{
-		Rule: Rule{ID: s.ID, Title: s.Title, Severity: sev, Pack: pack, Kind: "yaml",
+		Rule: rule.Rule{ID: s.ID, Title: s.Title, Severity: sev, Pack: pack, Kind: "yaml",
 			Description: strings.TrimSpace(s.Description), Source: fmt.Sprintf("%s:%d", file, n.Line),
 			Example: strings.TrimSpace(s.Example), Fix: strings.TrimSpace(s.Fix)},
 		formats: s.Formats,
@@ -325,7 +326,7 @@ func operator(op string, a any) (test, error) {
 		if !want {
 			desc = "must not be truthy"
 		}
-		return test{ok: func(v ast.Value) bool { return (v != nil && Truthy(v)) == want }, desc: desc}, nil
+		return test{ok: func(v ast.Value) bool { return (v != nil && truthy(v)) == want }, desc: desc}, nil
 	case "prefix", "suffix", "contains":
 		s, ok := a.(string)
 		if !ok {

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/chatlint/chatlint/engine/document"
 )
 
 // scope is where the walk of a `given` path stands: the element, the
@@ -24,19 +26,12 @@ type scope struct {
 	inRaw   bool // the element lies inside a raw record, so ptr follows it
 }
 
-var (
-	keyPath         = ast.StringTerm("path")
-	keyFunctionPath = ast.StringTerm("function_path")
-	keyFormat       = ast.StringTerm("format")
-	keyMode         = ast.StringTerm("mode")
-)
-
 // eval runs the rule over one document and appends its hits.
 func (r *yamlRule) eval(doc ast.Object, hits []Hit) []Hit {
-	if len(r.formats) > 0 && !slices.Contains(r.formats, stringOf(doc.Get(keyFormat))) {
+	if len(r.formats) > 0 && !slices.Contains(r.formats, stringOf(doc.Get(document.KeyFormat))) {
 		return hits
 	}
-	if r.mode != "" && stringOf(doc.Get(keyMode)) != r.mode {
+	if r.mode != "" && stringOf(doc.Get(document.KeyMode)) != r.mode {
 		return hits
 	}
 	sc := scope{doc: doc, msgIdx: -1, callIdx: -1, toolIdx: -1, entIdx: -1}
@@ -77,7 +72,7 @@ func (r *yamlRule) walk(v ast.Value, steps []step, sc scope, hits []Hit) []Hit {
 			el.ptr = next.ptr + "/" + strconv.Itoa(i)
 		} else {
 			eo, _ := ev.(ast.Object)
-			if p, ok := stringField(eo, keyPath); ok {
+			if p, ok := stringField(eo, document.KeyPath); ok {
 				el.ptr = p
 			}
 			switch {
@@ -143,7 +138,7 @@ func resolve(v ast.Value, path []seg, sc scope) (ast.Value, string) {
 		if head != alias || o == nil || o.Get(path[0].key) == nil {
 			if ctx := sc.context(alias); ctx != nil {
 				v, path, known = ctx, path[1:], false
-				if p, ok := stringField(ctx, keyPath); ok {
+				if p, ok := stringField(ctx, document.KeyPath); ok {
 					ptr = p
 				}
 			}
@@ -153,13 +148,13 @@ func resolve(v ast.Value, path []seg, sc scope) (ast.Value, string) {
 		o, _ := v.(ast.Object)
 		switch path[0].name {
 		case "raw":
-			if p, ok := stringField(o, keyPath); ok {
+			if p, ok := stringField(o, document.KeyPath); ok {
 				ptr, known = p, true
 			} else if o != nil && o == sc.doc {
 				ptr, known = "", true // the document's raw record is the line itself
 			}
 		case "function":
-			if p, ok := stringField(o, keyFunctionPath); ok {
+			if p, ok := stringField(o, document.KeyFunctionPath); ok {
 				ptr, known = p, true
 			}
 		}

@@ -6,7 +6,6 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"slices"
 	"sort"
 	"strings"
 
@@ -46,5 +45,3 @@ func New(format string, w io.Writer) (Writer, error) {
 	return mk(w), nil
 }
 
-// IsFormat reports whether name is an output format.
-func IsFormat(name string) bool { return slices.Contains(Formats(), name) }

@@ -2,7 +2,7 @@ package runner
 
 import (
 	"github.com/chatlint/chatlint/engine/finding"
-	"github.com/chatlint/chatlint/engine/policy"
+	"github.com/chatlint/chatlint/engine/rule"
 )
 
 // Rules the reader itself reports: they are about bytes, not conversations,
@@ -15,7 +15,7 @@ const (
 )
 
 // CoreRules describes the rules the reader reports.
-var CoreRules = []policy.Rule{
+var CoreRules = []rule.Rule{
 	{ID: RuleSyntax, Severity: finding.Error, Pack: CorePack, Kind: "go", Source: "engine/runner/core.go",
 		Description: "A line is not valid JSON, not a JSON object, or not valid UTF-8. The rest of the file is still checked."},
 	{ID: RuleUnrecognized, Severity: finding.Error, Pack: CorePack, Kind: "go", Source: "engine/runner/core.go",

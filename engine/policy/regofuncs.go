@@ -77,7 +77,7 @@ func truthyKeys(_ rego.BuiltinContext, x, keys *ast.Term) (*ast.Term, error) {
 					return
 				}
 				p := ptr + "/" + escapePointer(string(ks))
-				if _, hit := want[strings.ToLower(string(ks))]; hit && Truthy(val.Value) {
+				if _, hit := want[strings.ToLower(string(ks))]; hit && truthy(val.Value) {
 					out = append(out, ast.StringTerm(p))
 				}
 				visit(val.Value, p)
@@ -92,9 +92,9 @@ func truthyKeys(_ rego.BuiltinContext, x, keys *ast.Term) (*ast.Term, error) {
 	return ast.ArrayTerm(out...), nil
 }
 
-// Truthy reports whether v counts as a set flag: anything but null, false, 0,
+// truthy reports whether v counts as a set flag: anything but null, false, 0,
 // "", [] and {}.
-func Truthy(v ast.Value) bool {
+func truthy(v ast.Value) bool {
 	switch v := v.(type) {
 	case ast.Null:
 		return false

@@ -1,0 +1,22 @@
+// Package rule describes rules: the metadata every pack declares for each of
+// its rules and every output format may print (SARIF, for one, lists the
+// rules of a run). It depends on nothing but severities, so report writers
+// can use it without the policy engine.
+package rule
+
+import "github.com/chatlint/chatlint/engine/finding"
+
+// Rule describes one rule of a pack.
+type Rule struct {
+	ID          string           `json:"id"`
+	Title       string           `json:"title,omitempty"`
+	Severity    finding.Severity `json:"severity"`
+	Pack        string           `json:"pack"`
+	Kind        string           `json:"kind"` // "rego", "yaml" or "go"
+	Description string           `json:"description"`
+	// Example is a record that breaks the rule; Fix says how to mend the data.
+	Example string `json:"example,omitempty"`
+	Fix     string `json:"fix,omitempty"`
+	// Source is the file:line where the rule is declared.
+	Source string `json:"source"`
+}
