@@ -36,8 +36,9 @@ func newCheckCmd(s streams) *cobra.Command {
 
 Inputs are files, directories (walked recursively for *.jsonl and *.json, in
 sorted order) or - for standard input. The format of each file is detected
-from its first record (chat, proxy-log, agent-session, contract) unless
---format forces one.
+from its first record unless --format forces one:
+
+` + formatHelp() + `
 
 Exit status: 0 when nothing is at or above --fail-on, 1 when something is,
 2 for usage, configuration or policy errors (including a policy that fails
@@ -53,7 +54,7 @@ while evaluating a document) and unreadable inputs.`,
 	f := cmd.Flags()
 	f.StringVarP(&o.Output, "output", "o", "text", "output format: "+strings.Join(report.Formats(), ", "))
 	f.StringVar(&o.FailOn, "fail-on", "error", "lowest severity that fails the run: error, warning, info or never")
-	f.StringVar(&o.Format, "format", "", "force the input format: chat, proxy-log, agent-session or contract (default: detect per file)")
+	f.StringVar(&o.Format, "format", "", "force the input format: "+document.FormatNames()+" (default: detect per file)")
 	f.StringVar(&o.ToolCalls, "tool-calls", "", "force the tool-call representation: inline or structured (default: detect per record)")
 	f.BoolVar(&o.AllowNoTools, "allow-no-tools", false, "do not require a tools list (turns off tools-shape)")
 	f.IntVar(&o.Workers, "workers", 0, "number of parallel workers (default: GOMAXPROCS)")
@@ -85,7 +86,7 @@ func runCheck(cmd *cobra.Command, s streams, o *checkOptions) error {
 	if o.Format != "" {
 		f, ok := document.ParseFormat(o.Format)
 		if !ok {
-			return usageError("--format: unknown input format %q (want chat, proxy-log, agent-session or contract)", o.Format)
+			return usageError("--format: unknown input format %q (want %s)", o.Format, document.FormatNames())
 		}
 		ropts.Format = f
 	}
@@ -150,4 +151,13 @@ func describe(err error) string {
 		return pe.Op + " " + pe.Path + ": " + pe.Err.Error()
 	}
 	return err.Error()
+}
+
+// formatHelp lists the input formats, one per line, for --help.
+func formatHelp() string {
+	var b strings.Builder
+	for _, a := range document.Adapters() {
+		fmt.Fprintf(&b, "  %-14s %s\n", a.Format, a.Summary)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
 }

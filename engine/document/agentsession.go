@@ -4,6 +4,16 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 )
 
+var agentSessionAdapter = &Adapter{
+	Format:  AgentSession,
+	Summary: `an agent's session transcript: a header {"type": "session", "id"} then one entry per line`,
+	PerFile: true,
+	Detect:  func(rec ast.Object) bool { return stringField(rec, keyType) == "session" },
+	NewBuilder: func(file string, opts Options) Builder {
+		return &agentSession{file: file, opts: opts}
+	},
+}
+
 // agentSession gathers a session transcript (pi / OpenClaw style): a header
 // line {"type": "session", "id": …} and entries, of which "message" entries
 // make the conversation. Other entries are kept in entries and ignored by

@@ -10,26 +10,3 @@ type Builder interface {
 	// Finish returns the document of a whole-file format, or nil.
 	Finish() *Document
 }
-
-// NewBuilder returns the Builder for a format.
-func NewBuilder(f Format, file string, opts Options) Builder {
-	switch f {
-	case ProxyLog:
-		return newProxyLog(file, opts)
-	case AgentSession:
-		return &agentSession{file: file, opts: opts}
-	}
-	return recordBuilder{format: f, file: file, opts: opts}
-}
-
-type recordBuilder struct {
-	format Format
-	file   string
-	opts   Options
-}
-
-func (b recordBuilder) Add(line int, rec ast.Object) *Document {
-	return fromRecord(b.format, b.file, line, rec, b.opts)
-}
-
-func (recordBuilder) Finish() *Document { return nil }

@@ -9,33 +9,6 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 )
 
-// Format names an input format.
-type Format string
-
-const (
-	Chat         Format = "chat"
-	ProxyLog     Format = "proxy-log"
-	AgentSession Format = "agent-session"
-	Contract     Format = "contract"
-)
-
-// Formats lists every input format, in the order detection prefers them.
-var Formats = []Format{AgentSession, ProxyLog, Contract, Chat}
-
-// ParseFormat accepts a format name.
-func ParseFormat(s string) (Format, bool) {
-	for _, f := range Formats {
-		if string(f) == s {
-			return f, true
-		}
-	}
-	return "", false
-}
-
-// PerFile reports whether one document spans the whole file (a session)
-// rather than one record.
-func (f Format) PerFile() bool { return f == ProxyLog || f == AgentSession }
-
 // Options change how records are normalized.
 type Options struct {
 	// ToolCalls forces the tool-call representation: "inline" or

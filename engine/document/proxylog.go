@@ -4,6 +4,30 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 )
 
+var proxyLogAdapter = &Adapter{
+	Format:  ProxyLog,
+	Summary: `request/response log of one session per file: {"timestamp", "session_id", "request": {"messages", "tools"}, "response"}`,
+	PerFile: true,
+	Detect: func(rec ast.Object) bool {
+		req, _ := request(rec)
+		return get(req, KeyMessages) != nil
+	},
+	NewBuilder: func(file string, opts Options) Builder { return newProxyLog(file, opts) },
+}
+
+// request returns a proxy-log line's request and its pointer: request, or
+// request.body for gateways that log the HTTP body, when only the body holds
+// the messages.
+func request(rec ast.Object) (ast.Object, string) {
+	req := objectField(rec, keyRequest)
+	if req != nil && get(req, KeyMessages) == nil {
+		if body := objectField(req, keyBody); body != nil && get(body, KeyMessages) != nil {
+			return body, "/request/body"
+		}
+	}
+	return req, "/request"
+}
+
 // proxyLog gathers the lines of one proxy-log session file and squashes them
 // into one record (seed 001): the messages of the last entry with the
 // session's maximum message count plus its response, and every entry's tools
@@ -39,12 +63,7 @@ func (p *proxyLog) Add(line int, rec ast.Object) *Document {
 		p.first = line
 		p.id = stringField(rec, keySessionID)
 	}
-	req, reqPath := objectField(rec, keyRequest), "/request"
-	if req != nil && get(req, KeyMessages) == nil {
-		if body := objectField(req, keyBody); body != nil {
-			req, reqPath = body, "/request/body"
-		}
-	}
+	req, reqPath := request(rec)
 	msgs := arrayField(req, KeyMessages)
 	e := ast.NewObjectWithCapacity(8)
 	e.Insert(KeyIndex, intTerm(len(p.entries)))

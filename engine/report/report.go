@@ -44,4 +44,3 @@ func New(format string, w io.Writer) (Writer, error) {
 	}
 	return mk(w), nil
 }
-

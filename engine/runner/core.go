@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"github.com/chatlint/chatlint/engine/document"
 	"github.com/chatlint/chatlint/engine/finding"
 	"github.com/chatlint/chatlint/engine/rule"
 )
@@ -19,7 +20,7 @@ var CoreRules = []rule.Rule{
 	{ID: RuleSyntax, Severity: finding.Error, Pack: CorePack, Kind: "go", Source: "engine/runner/core.go",
 		Description: "A line is not valid JSON, not a JSON object, or not valid UTF-8. The rest of the file is still checked."},
 	{ID: RuleUnrecognized, Severity: finding.Error, Pack: CorePack, Kind: "go", Source: "engine/runner/core.go",
-		Description: "The file's first record matches none of the input formats (chat, proxy-log, agent-session, contract); it is reported once and its records are only checked for syntax. Use --format to force a format."},
+		Description: "The file's first record matches none of the input formats (" + document.FormatNames() + "); it is reported once and its records are only checked for syntax. Use --format to force a format."},
 	{ID: RulePolicyError, Severity: finding.Error, Pack: CorePack, Kind: "go", Source: "engine/runner/core.go",
 		Description: "A policy failed while evaluating a document (for example a builtin error or the per-record time limit)."},
 }

@@ -131,8 +131,8 @@ func (p *producer) record(st *fileState, rec jsonl.Record) {
 			st.format = f
 		} else {
 			f := coreFinding(RuleUnrecognized, st.name, rec.Line, fmt.Sprintf(
-				"unrecognized format: the first record has keys {%s}; expected chat, proxy-log, agent-session or contract (force one with --format)",
-				document.Keys(obj)))
+				"unrecognized format: the first record has keys {%s}; expected %s (force one with --format)",
+				document.Keys(obj), document.FormatNames()))
 			p.send(job{file: st.name, finding: &f})
 		}
 	}

@@ -4,6 +4,28 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 )
 
+var chatAdapter = &Adapter{
+	Format:  Chat,
+	Summary: `one conversation per line: {"messages": [...], "tools": [...]}, OpenAI tool calls or inline <tool_call> tags`,
+	Detect:  func(rec ast.Object) bool { return get(rec, KeyMessages) != nil },
+	NewBuilder: func(file string, opts Options) Builder {
+		return recordBuilder{format: Chat, file: file, opts: opts}
+	},
+}
+
+// recordBuilder makes one document per record: chat and contract.
+type recordBuilder struct {
+	format Format
+	file   string
+	opts   Options
+}
+
+func (b recordBuilder) Add(line int, rec ast.Object) *Document {
+	return fromRecord(b.format, b.file, line, rec, b.opts)
+}
+
+func (recordBuilder) Finish() *Document { return nil }
+
 // fromRecord normalizes one chat or contract record.
 func fromRecord(format Format, file string, line int, rec ast.Object, opts Options) *Document {
 	var ms []message

@@ -1,0 +1,122 @@
+package document
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+)
+
+// Format names an input format.
+type Format string
+
+const (
+	Chat         Format = "chat"
+	ProxyLog     Format = "proxy-log"
+	AgentSession Format = "agent-session"
+	Contract     Format = "contract"
+)
+
+// Adapter is one input format: how a file in it is recognized and how its
+// records become documents. Each format's file declares its adapter; the
+// registry below is the only list of formats, and flag help, detection,
+// messages and docs derive from it.
+type Adapter struct {
+	Format Format
+	// Summary says in one line what the format holds, for help and docs.
+	Summary string
+	// PerFile is true when one document spans the whole file (a session).
+	PerFile bool
+	// Detect reports whether a file whose first JSON object is rec is in
+	// this format. Adapters are asked in registry order; the first wins.
+	Detect func(rec ast.Object) bool
+	// NewBuilder returns the builder of one file's documents.
+	NewBuilder func(file string, opts Options) Builder
+}
+
+// registry lists the adapters in the order detection asks them: the most
+// specific shapes first, since a contract or proxy-log record also holds
+// messages.
+var registry = []*Adapter{agentSessionAdapter, proxyLogAdapter, contractAdapter, chatAdapter}
+
+// Formats lists every input format, in detection order.
+var Formats = func() []Format {
+	out := make([]Format, len(registry))
+	for i, a := range registry {
+		out[i] = a.Format
+	}
+	return out
+}()
+
+// Adapters returns the registered adapters, in detection order.
+func Adapters() []*Adapter { return registry }
+
+// Lookup returns the adapter of a format, or nil.
+func Lookup(f Format) *Adapter {
+	for _, a := range registry {
+		if a.Format == f {
+			return a
+		}
+	}
+	return nil
+}
+
+// ParseFormat accepts a format name.
+func ParseFormat(s string) (Format, bool) {
+	if a := Lookup(Format(s)); a != nil {
+		return a.Format, true
+	}
+	return "", false
+}
+
+// FormatNames lists the formats for messages and help: "a, b, c or d".
+func FormatNames() string {
+	names := make([]string, len(registry))
+	for i, a := range registry {
+		names[i] = string(a.Format)
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
+// PerFile reports whether one document spans the whole file (a session)
+// rather than one record.
+func (f Format) PerFile() bool {
+	a := Lookup(f)
+	return a != nil && a.PerFile
+}
+
+// Detect names the format of a file from its first record that is a JSON
+// object. ok is false when the record matches no format.
+func Detect(rec ast.Object) (f Format, ok bool) {
+	for _, a := range registry {
+		if a.Detect(rec) {
+			return a.Format, true
+		}
+	}
+	return "", false
+}
+
+// NewBuilder returns the Builder for a format; an unknown format is read as
+// chat records.
+func NewBuilder(f Format, file string, opts Options) Builder {
+	if a := Lookup(f); a != nil {
+		return a.NewBuilder(file, opts)
+	}
+	return chatAdapter.NewBuilder(file, opts)
+}
+
+// Keys lists a record's top-level keys, sorted, for messages about records
+// that match no format.
+func Keys(rec ast.Object) string {
+	var keys []string
+	rec.Foreach(func(k, _ *ast.Term) {
+		if s, ok := k.Value.(ast.String); ok {
+			keys = append(keys, string(s))
+		}
+	})
+	slices.Sort(keys)
+	if len(keys) > 8 {
+		keys = append(keys[:8], "…")
+	}
+	return strings.Join(keys, ", ")
+}
