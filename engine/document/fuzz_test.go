@@ -86,7 +86,7 @@ func FuzzAdapters(f *testing.F) {
 						{0, 0, 0, 0},
 						{-1, -1, -1, -1},
 					} {
-						line, _ := d.Locate(idx[0], idx[1], idx[2], idx[3])
+						line, _, _ := d.Locate(TargetOf(idx[0], idx[1], idx[2], idx[3]))
 						if line < 1 {
 							t.Fatalf("%s: Locate%v line %d", format, idx, line)
 						}

@@ -1,6 +1,10 @@
 package document
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
 
 func TestLocate(t *testing.T) {
 	chat := one(t, Chat, Options{}, "", "", "", "", "", "", "",
@@ -16,46 +20,82 @@ func TestLocate(t *testing.T) {
 		`{"type":"model_change"}`,
 		"",
 		`{"type":"message","message":{"role":"assistant","content":[{"type":"toolCall","id":"x","name":"n","arguments":{}}]}}`)
+	type loc struct {
+		Line int
+		Path string
+		OK   bool
+	}
 	tests := []struct {
-		name                       string
-		doc                        *Document
-		message, call, tool, entry int
-		wantLine                   int
-		wantPath                   string
+		name   string
+		doc    *Document
+		target Target
+		want   loc
 	}{
-		{"chat: nothing named", chat, -1, -1, -1, -1, 8, ""},
-		{"chat: message", chat, 0, -1, -1, -1, 8, "/messages/0"},
-		{"chat: tool call", chat, 1, 0, -1, -1, 8, "/messages/1/tool_calls/1"},
-		{"chat: second tool call", chat, 1, 1, -1, -1, 8, "/messages/1/tool_calls/2"},
-		{"chat: tool call out of range falls back to the message", chat, 1, 2, -1, -1, 8, "/messages/1"},
-		{"chat: tool call of a message without calls", chat, 0, 0, -1, -1, 8, "/messages/0"},
-		{"chat: message wins over tool", chat, 1, -1, 0, -1, 8, "/messages/1"},
-		{"chat: tool", chat, -1, -1, 1, -1, 8, "/tools/1"},
-		{"chat: message out of range falls back to the tool", chat, 2, 0, 0, -1, 8, "/tools/0"},
-		{"chat: tool out of range", chat, -1, -1, 2, -1, 8, ""},
-		{"chat: entry of a record without entries", chat, -1, -1, -1, 0, 8, ""},
-		{"chat: call without message", chat, -1, 0, -1, -1, 8, ""},
-		{"proxy: message of the chosen entry", proxy, 1, -1, -1, -1, 3, "/request/body/messages/1"},
-		{"proxy: response tool call", proxy, 2, 0, -1, -1, 3, "/response/choices/0/message/tool_calls/0"},
-		{"proxy: tool", proxy, -1, -1, 0, -1, 3, "/request/body/tools/0"},
-		{"proxy: entry", proxy, -1, -1, -1, 0, 2, ""},
-		{"proxy: last entry", proxy, -1, -1, -1, 2, 4, ""},
-		{"proxy: nothing", proxy, -1, -1, -1, -1, 2, ""},
-		{"session: entry", session, -1, -1, -1, 0, 2, ""},
-		{"session: message", session, 0, -1, -1, -1, 4, "/message"},
-		{"session: tool call", session, 0, 0, -1, -1, 4, "/message/content/0"},
-		{"session: message wins over entry", session, 0, -1, -1, 1, 4, "/message"},
-		{"session: nothing", session, -1, -1, -1, -1, 1, ""},
-		{"session: entry out of range", session, -1, -1, -1, 2, 1, ""},
+		{"chat: the document", chat, "", loc{8, "", true}},
+		{"chat: message", chat, "/messages/0", loc{8, "/messages/0", true}},
+		{"chat: tool call", chat, "/messages/1/tool_calls/0", loc{8, "/messages/1/tool_calls/1", true}},
+		{"chat: second tool call", chat, "/messages/1/tool_calls/1", loc{8, "/messages/1/tool_calls/2", true}},
+		{"chat: tool call out of range stops at the message", chat, "/messages/1/tool_calls/2", loc{8, "/messages/1", false}},
+		{"chat: tool call of a message without calls", chat, "/messages/0/tool_calls/0", loc{8, "/messages/0", false}},
+		{"chat: tool", chat, "/tools/1", loc{8, "/tools/1", true}},
+		{"chat: message out of range", chat, "/messages/2", loc{8, "", false}},
+		{"chat: tool out of range", chat, "/tools/2", loc{8, "", false}},
+		{"chat: entry of a record without entries", chat, "/entries/0", loc{8, "", false}},
+		{"chat: not a target", chat, "/messages/x", loc{8, "", false}},
+		{"chat: unknown collection", chat, "/raw/0", loc{8, "", false}},
+		{"proxy: message of the chosen entry", proxy, "/messages/1", loc{3, "/request/body/messages/1", true}},
+		{"proxy: response tool call", proxy, "/messages/2/tool_calls/0", loc{3, "/response/choices/0/message/tool_calls/0", true}},
+		{"proxy: tool", proxy, "/tools/0", loc{3, "/request/body/tools/0", true}},
+		{"proxy: entry", proxy, "/entries/0", loc{2, "", true}},
+		{"proxy: last entry", proxy, "/entries/2", loc{4, "", true}},
+		{"proxy: the document", proxy, "", loc{2, "", true}},
+		{"session: entry", session, "/entries/0", loc{2, "", true}},
+		{"session: message", session, "/messages/0", loc{4, "/message", true}},
+		{"session: tool call", session, "/messages/0/tool_calls/0", loc{4, "/message/content/0", true}},
+		{"session: the document", session, "", loc{1, "", true}},
+		{"session: entry out of range", session, "/entries/2", loc{1, "", false}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			line, path := tc.doc.Locate(tc.message, tc.call, tc.tool, tc.entry)
-			if line != tc.wantLine || path != tc.wantPath {
-				t.Errorf("Locate(%d, %d, %d, %d) = %d, %q; want %d, %q",
-					tc.message, tc.call, tc.tool, tc.entry, line, path, tc.wantLine, tc.wantPath)
+			var got loc
+			got.Line, got.Path, got.OK = tc.doc.Locate(tc.target)
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("Locate(%q) (-want +got):\n%s", tc.target, diff)
 			}
 		})
+	}
+}
+
+func TestTargetOf(t *testing.T) {
+	tests := []struct {
+		message, call, tool, entry int
+		want                       Target
+	}{
+		{-1, -1, -1, -1, ""},
+		{3, -1, -1, -1, "/messages/3"},
+		{3, 1, -1, -1, "/messages/3/tool_calls/1"},
+		{3, -1, 2, 4, "/messages/3"},
+		{-1, 1, -1, -1, ""},
+		{-1, -1, 2, 4, "/tools/2"},
+		{-1, -1, -1, 4, "/entries/4"},
+	}
+	for _, tc := range tests {
+		got := TargetOf(tc.message, tc.call, tc.tool, tc.entry)
+		if got != tc.want {
+			t.Errorf("TargetOf(%d, %d, %d, %d) = %q, want %q", tc.message, tc.call, tc.tool, tc.entry, got, tc.want)
+		}
+		if !got.Valid() {
+			t.Errorf("%q is not Valid", got)
+		}
+		mi, ok := got.Message()
+		if ok != (tc.message >= 0) || ok && mi != tc.message {
+			t.Errorf("%q.Message() = %d, %v", got, mi, ok)
+		}
+	}
+	for _, bad := range []Target{"messages/1", "/messages", "/messages/-1", "/messages/1/tool_calls", "/tools/1/tool_calls/0", "/x/1", "/messages/1/x/2"} {
+		if bad.Valid() {
+			t.Errorf("%q is Valid", bad)
+		}
 	}
 }
 
@@ -74,7 +114,7 @@ func TestAccessors(t *testing.T) {
 	if empty.Messages() != nil || empty.Tools() != nil || empty.Entries() != nil {
 		t.Error("a document without a value has arrays")
 	}
-	if line, path := empty.Locate(0, 0, 0, 0); line != 0 || path != "" {
-		t.Errorf("Locate on an empty document = %d, %q", line, path)
+	if line, path, ok := empty.Locate("/messages/0"); line != 0 || path != "" || ok {
+		t.Errorf("Locate on an empty document = %d, %q, %v", line, path, ok)
 	}
 }

@@ -403,7 +403,7 @@ func checkInvariants(t *testing.T, name string, d *Document) {
 		if turn > i || turn < -1 {
 			t.Errorf("%s: message %d has turn %d", name, i, turn)
 		}
-		if line, path := d.Locate(i, -1, -1, -1); line != intField(m, KeyLine) || path != stringField(m, KeyPath) {
+		if line, path, _ := d.Locate(TargetOf(i, -1, -1, -1)); line != intField(m, KeyLine) || path != stringField(m, KeyPath) {
 			t.Errorf("%s: Locate(message %d) = %d, %q", name, i, line, path)
 		}
 		calls := arrayField(m, KeyToolCalls)

@@ -104,7 +104,7 @@ func TestProxyLogSquash(t *testing.T) {
 	}
 	// Tools carry no line in the document; Locate knows where each came from.
 	for i, want := range []int{1, 3, 4, 4, 5, 5} {
-		if line, _ := d.Locate(-1, -1, i, -1); line != want {
+		if line, _, _ := d.Locate(TargetOf(-1, -1, i, -1)); line != want {
 			t.Errorf("tool %d: line %d, want %d", i, line, want)
 		}
 	}

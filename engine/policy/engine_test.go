@@ -96,11 +96,11 @@ func TestEvaluateRegoAndYAML(t *testing.T) {
 	}
 	want := []Hit{
 		{Rule: "legacy-function-call", Pack: "team", Severity: finding.Error, Message: `message 2 uses legacy function_call "f"`,
-			MessageIndex: 2, ToolCallIndex: -1, ToolIndex: -1, EntryIndex: -1, Path: "/messages/2/function_call"},
+			Target: "/messages/2", Path: "/messages/2/function_call"},
 		{Rule: "no-empty-assistant", Pack: "team", Severity: finding.Warning, Message: "assistant message 1 is empty",
-			MessageIndex: 1, ToolCallIndex: -1, ToolIndex: -1, EntryIndex: -1},
+			Target: "/messages/1"},
 		{Rule: "no-empty-assistant", Pack: "team", Severity: finding.Warning, Message: "assistant message 2 is empty",
-			MessageIndex: 2, ToolCallIndex: -1, ToolIndex: -1, EntryIndex: -1},
+			Target: "/messages/2"},
 	}
 	sortHits(hits)
 	if diff := cmp.Diff(want, hits); diff != "" {
@@ -254,7 +254,7 @@ func TestDisable(t *testing.T) {
 
 func sortHits(h []Hit) {
 	for i := 1; i < len(h); i++ {
-		for j := i; j > 0 && (h[j].Rule < h[j-1].Rule || h[j].Rule == h[j-1].Rule && h[j].MessageIndex < h[j-1].MessageIndex); j-- {
+		for j := i; j > 0 && (h[j].Rule < h[j-1].Rule || h[j].Rule == h[j-1].Rule && h[j].Target < h[j-1].Target); j-- {
 			h[j], h[j-1] = h[j-1], h[j]
 		}
 	}

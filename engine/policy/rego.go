@@ -13,6 +13,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/rego"
 	"github.com/open-policy-agent/opa/v1/topdown"
 
+	"github.com/chatlint/chatlint/engine/document"
 	"github.com/chatlint/chatlint/engine/finding"
 	"github.com/chatlint/chatlint/engine/rule"
 )
@@ -229,10 +230,12 @@ func hitFromObject(pack string, sev finding.Severity, v any) (Hit, error) {
 			h.Severity = v
 		}
 	}
-	h.MessageIndex = intOr(o["message_index"], -1)
-	h.ToolCallIndex = intOr(o["tool_call_index"], -1)
-	h.ToolIndex = intOr(o["tool_index"], -1)
-	h.EntryIndex = intOr(o["entry_index"], -1)
+	if t, ok := o["target"].(string); ok {
+		h.Target = document.Target(t)
+	} else {
+		h.Target = document.TargetOf(intOr(o["message_index"], -1), intOr(o["tool_call_index"], -1),
+			intOr(o["tool_index"], -1), intOr(o["entry_index"], -1))
+	}
 	h.Path, _ = o["path"].(string)
 	return h, nil
 }

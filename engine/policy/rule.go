@@ -1,23 +1,21 @@
 package policy
 
 import (
+	"github.com/chatlint/chatlint/engine/document"
 	"github.com/chatlint/chatlint/engine/finding"
 )
 
 // Hit is a finding as a rule reports it, before it is placed in a file.
-// An index of -1 means the rule did not name that element.
 type Hit struct {
-	Rule          string
-	Pack          string
-	Severity      finding.Severity
-	Message       string
-	MessageIndex  int
-	ToolCallIndex int
-	ToolIndex     int
-	EntryIndex    int
-	Path          string
+	Rule     string
+	Pack     string
+	Severity finding.Severity
+	Message  string
+	// Target is the element the rule names ("" for the whole document).
+	Target document.Target
+	Path   string
 }
 
 func newHit(rule, pack string, sev finding.Severity, msg string) Hit {
-	return Hit{Rule: rule, Pack: pack, Severity: sev, Message: msg, MessageIndex: -1, ToolCallIndex: -1, ToolIndex: -1, EntryIndex: -1}
+	return Hit{Rule: rule, Pack: pack, Severity: sev, Message: msg}
 }

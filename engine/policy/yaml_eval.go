@@ -117,7 +117,7 @@ func (r *yamlRule) check(v ast.Value, sc scope, hits []Hit) []Hit {
 			failure += found(val)
 		}
 		h := newHit(r.ID, r.Pack, r.Severity, r.render(v, sc, failure))
-		h.MessageIndex, h.ToolCallIndex, h.ToolIndex, h.EntryIndex = sc.msgIdx, sc.callIdx, sc.toolIdx, sc.entIdx
+		h.Target = document.TargetOf(sc.msgIdx, sc.callIdx, sc.toolIdx, sc.entIdx)
 		h.Path = ptr
 		hits = append(hits, h)
 	}

@@ -77,23 +77,23 @@ func TestYAMLGiven(t *testing.T) {
 	}{
 		{
 			name: "document", given: "", assert: "raw.tools.0.type: {equals: x}",
-			want: []Hit{{MessageIndex: -1, ToolCallIndex: -1, ToolIndex: -1, EntryIndex: -1, Path: "/tools/0/type"}},
+			want: []Hit{{Path: "/tools/0/type"}},
 		},
 		{
 			name: "tools", given: "tools[*]", assert: "function.parameters.type: {equals: object}",
-			want: []Hit{{MessageIndex: -1, ToolCallIndex: -1, ToolIndex: 0, EntryIndex: -1, Path: "/tools/0/function/parameters/type"}},
+			want: []Hit{{Target: "/tools/0", Path: "/tools/0/function/parameters/type"}},
 		},
 		{
 			name: "normalized tool calls", given: "messages[*].tool_calls[*]", assert: "name: {equals: g}",
-			want: []Hit{{MessageIndex: 1, ToolCallIndex: 0, ToolIndex: -1, EntryIndex: -1, Path: "/messages/1/tool_calls/0"}},
+			want: []Hit{{Target: "/messages/1/tool_calls/0", Path: "/messages/1/tool_calls/0"}},
 		},
 		{
 			name: "raw tool calls", given: "messages[*].raw.tool_calls[*]", where: "$message.role: assistant", assert: "function: {type: object}",
-			want: []Hit{{MessageIndex: 1, ToolCallIndex: -1, ToolIndex: -1, EntryIndex: -1, Path: "/messages/1/tool_calls/1/function"}},
+			want: []Hit{{Target: "/messages/1", Path: "/messages/1/tool_calls/1/function"}},
 		},
 		{
 			name: "where filters", given: "messages[*]", where: "role: user", assert: "raw.content: absent",
-			want: []Hit{{MessageIndex: 0, ToolCallIndex: -1, ToolIndex: -1, EntryIndex: -1, Path: "/messages/0/content"}},
+			want: []Hit{{Target: "/messages/0", Path: "/messages/0/content"}},
 		},
 	}
 	doc := chatDoc(t, record)

@@ -154,7 +154,7 @@ func (r *Runner) evaluate(ctx context.Context, ev *policy.Evaluator, d *document
 		out = append(out, coreFinding(RulePolicyError, d.File, d.Line, err.Error()))
 	}
 	for _, h := range hits {
-		line, path := d.Locate(h.MessageIndex, h.ToolCallIndex, h.ToolIndex, h.EntryIndex)
+		line, path, _ := d.Locate(h.Target)
 		if h.Path != "" {
 			path = h.Path
 		}
@@ -162,8 +162,8 @@ func (r *Runner) evaluate(ctx context.Context, ev *policy.Evaluator, d *document
 			Rule: h.Rule, Severity: h.Severity, Message: h.Message, Pack: h.Pack,
 			File: d.File, Line: line, Record: d.ID, Path: path,
 		}
-		if h.MessageIndex >= 0 {
-			f.MessageIndex = &h.MessageIndex
+		if i, ok := h.Target.Message(); ok {
+			f.MessageIndex = &i
 		}
 		out = append(out, f)
 	}
