@@ -46,7 +46,7 @@ func SplitJSON(data []byte) (recs []Record, ok bool, err error) {
 			return nil, false, nil // several values: JSON Lines under a .json name
 		}
 		start := int(dec.InputOffset()) - len(raw)
-		return []Record{{Line: lines.at(start), Data: raw}}, true, nil
+		return []Record{{Line: lines.at(start), Data: raw, Offset: int64(start), Raw: raw}}, true, nil
 	}
 	if _, err := dec.Token(); err != nil {
 		return nil, true, syntaxErr(lines, dec, err)
@@ -57,7 +57,7 @@ func SplitJSON(data []byte) (recs []Record, ok bool, err error) {
 			return recs, true, syntaxErr(lines, dec, err)
 		}
 		start := int(dec.InputOffset()) - len(raw)
-		recs = append(recs, Record{Line: lines.at(start), Data: raw})
+		recs = append(recs, Record{Line: lines.at(start), Data: raw, Offset: int64(start), Raw: raw})
 	}
 	if _, err := dec.Token(); err != nil {
 		return recs, true, syntaxErr(lines, dec, err)

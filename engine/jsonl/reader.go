@@ -13,9 +13,33 @@ import (
 type Record struct {
 	// Line is the 1-based line on which the record starts.
 	Line int
-	// Data holds the record's bytes without the line terminator. For a
-	// streaming Reader it is valid only until the next call to Next.
+	// Data holds the record's bytes without the line terminator (and
+	// without a leading byte-order mark). For a streaming Reader it is valid
+	// only until the next call to Next.
 	Data []byte
+	// Offset is the byte offset in the input where the line starts.
+	Offset int64
+	// Raw is the line exactly as read, terminator included (none on a last
+	// line without one), so that commands rewriting a file can write back
+	// untouched lines byte for byte. Data is a slice of Raw. For a .json
+	// array element Raw equals Data.
+	Raw []byte
+}
+
+// Clone returns a copy of the record that owns its bytes.
+func (r Record) Clone() Record {
+	if len(r.Raw) < len(r.Data) { // built by hand, without Raw
+		r.Data = bytes.Clone(r.Data)
+		return r
+	}
+	// Data is Raw less its terminator and, on the first line, a byte-order mark.
+	start := 0
+	if bytes.HasPrefix(r.Raw, bom) && !bytes.HasPrefix(r.Data, bom) {
+		start = len(bom)
+	}
+	r.Raw = bytes.Clone(r.Raw)
+	r.Data = r.Raw[start : start+len(r.Data) : start+len(r.Data)]
+	return r
 }
 
 var bom = []byte{0xEF, 0xBB, 0xBF}
@@ -25,10 +49,11 @@ var bom = []byte{0xEF, 0xBB, 0xBF}
 // endings and a leading UTF-8 byte-order mark are accepted, blank lines are
 // skipped. Validity of the JSON is not checked here.
 type Reader struct {
-	r    *bufio.Reader
-	line int
-	buf  []byte
-	err  error
+	r      *bufio.Reader
+	line   int
+	offset int64
+	buf    []byte
+	err    error
 }
 
 // NewReader returns a Reader reading from r.
@@ -42,18 +67,21 @@ func (r *Reader) Next() (Record, error) {
 		if r.err != nil {
 			return Record{}, r.err
 		}
-		line, err := r.readLine()
+		raw, err := r.readLine()
 		if err != nil {
 			if !errors.Is(err, io.EOF) {
 				r.err = err
 				return Record{}, err
 			}
 			r.err = io.EOF
-			if len(line) == 0 {
+			if len(raw) == 0 {
 				return Record{}, io.EOF
 			}
 		}
 		r.line++
+		offset := r.offset
+		r.offset += int64(len(raw))
+		line := bytes.TrimSuffix(raw, []byte{'\n'})
 		if r.line == 1 {
 			line = bytes.TrimPrefix(line, bom)
 		}
@@ -61,16 +89,16 @@ func (r *Reader) Next() (Record, error) {
 		if isBlank(line) {
 			continue
 		}
-		return Record{Line: r.line, Data: line}, nil
+		return Record{Line: r.line, Data: line, Offset: offset, Raw: raw}, nil
 	}
 }
 
-// readLine returns the next line without its '\n'. The last line may lack a
+// readLine returns the next line with its '\n'. The last line may lack a
 // terminator, in which case io.EOF is returned with it.
 func (r *Reader) readLine() ([]byte, error) {
 	chunk, err := r.r.ReadSlice('\n')
 	if err == nil {
-		return chunk[:len(chunk)-1], nil
+		return chunk, nil
 	}
 	if !errors.Is(err, bufio.ErrBufferFull) {
 		return chunk, err
@@ -81,7 +109,7 @@ func (r *Reader) readLine() ([]byte, error) {
 		chunk, err = r.r.ReadSlice('\n')
 		r.buf = append(r.buf, chunk...)
 		if err == nil {
-			return r.buf[:len(r.buf)-1], nil
+			return r.buf, nil
 		}
 		if !errors.Is(err, bufio.ErrBufferFull) {
 			return r.buf, err

@@ -300,3 +300,47 @@ func TestReaderDataValidUntilNext(t *testing.T) {
 		t.Fatalf("records mixed up: got %d and %d bytes", len(kept), len(b.Data))
 	}
 }
+
+func TestRecordRawAndOffset(t *testing.T) {
+	in := "\xEF\xBB\xBF{\"a\":1}\r\n\n  \r\n{\"b\":2}\n{\"c\":3}"
+	type rec struct {
+		Line   int
+		Data   string
+		Offset int64
+		Raw    string
+	}
+	want := []rec{
+		{1, `{"a":1}`, 0, "\xEF\xBB\xBF{\"a\":1}\r\n"},
+		{4, `{"b":2}`, 17, "{\"b\":2}\n"},
+		{5, `{"c":3}`, 25, `{"c":3}`},
+	}
+	rd := NewReader(strings.NewReader(in))
+	var got, cloned []rec
+	var joined strings.Builder
+	for {
+		r, err := rd.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, rec{r.Line, string(r.Data), r.Offset, string(r.Raw)})
+		if in[r.Offset:r.Offset+int64(len(r.Raw))] != string(r.Raw) {
+			t.Errorf("line %d: Raw is not the input at Offset", r.Line)
+		}
+		c := r.Clone()
+		cloned = append(cloned, rec{c.Line, string(c.Data), c.Offset, string(c.Raw)})
+		joined.Write(c.Raw)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("records (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(want, cloned); diff != "" {
+		t.Errorf("clones (-want +got):\n%s", diff)
+	}
+	// Writing Raw back for every record gives the input minus its blank lines.
+	if got, want := joined.String(), "\xEF\xBB\xBF{\"a\":1}\r\n{\"b\":2}\n{\"c\":3}"; got != want {
+		t.Errorf("joined Raw %q, want %q", got, want)
+	}
+}

@@ -107,7 +107,7 @@ func (p *producer) read(ctx context.Context, in Input) (int, error) {
 			return n, fmt.Errorf("%s: %w", in.Name, err)
 		}
 		n++
-		rec.Data = bytes.Clone(rec.Data)
+		rec = rec.Clone()
 		p.record(st, rec)
 	}
 	p.finish(st)
