@@ -11,6 +11,7 @@ import (
 	"github.com/chatlint/chatlint/engine/document"
 	"github.com/chatlint/chatlint/engine/finding"
 	"github.com/chatlint/chatlint/engine/jsonl"
+	"github.com/chatlint/chatlint/engine/lint"
 	"github.com/chatlint/chatlint/engine/policy"
 	"github.com/chatlint/chatlint/engine/report"
 	"github.com/chatlint/chatlint/engine/runner"
@@ -119,7 +120,7 @@ func runCheck(cmd *cobra.Command, s streams, o *checkOptions) error {
 	var werr error
 	policyFailed := false // a document was not checked: exit 2, not 1
 	sum, rerrs := r.Run(cmd.Context(), inputs, func(f finding.Finding) {
-		policyFailed = policyFailed || f.Rule == runner.RulePolicyError
+		policyFailed = policyFailed || f.Rule == lint.RulePolicyError
 		if werr == nil {
 			werr = w.Finding(f)
 		}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/chatlint/chatlint/engine/runner"
+	"github.com/chatlint/chatlint/engine/lint"
 )
 
 type rulesOptions struct {
@@ -32,7 +32,7 @@ func newRulesCmd(s streams) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			rules := append(eng.Rules(), runner.CoreRules...)
+			rules := append(eng.Rules(), lint.CoreRules...)
 			switch o.Format {
 			case "text":
 				return writeRulesText(s.Out, rules)

@@ -10,10 +10,10 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 
-	"github.com/chatlint/chatlint/engine/astjson"
 	"github.com/chatlint/chatlint/engine/document"
 	"github.com/chatlint/chatlint/engine/finding"
 	"github.com/chatlint/chatlint/engine/jsonl"
+	"github.com/chatlint/chatlint/engine/lint"
 )
 
 // Input is one thing to read: a file, or a stream such as stdin.
@@ -30,10 +30,16 @@ type Input struct {
 // whole session file, or a finding the reader made itself.
 type job struct {
 	seq     uint64
-	file    string
-	format  document.Format // "" for a file in no known format
-	records []jsonl.Record  // data owned by the job
+	unit    lint.Unit // its records own their data
 	finding *finding.Finding
+}
+
+// check returns the job's findings, sorted.
+func (j job) check(ctx context.Context, l *lint.Linter) []finding.Finding {
+	if j.finding != nil {
+		return []finding.Finding{*j.finding}
+	}
+	return l.Check(ctx, j.unit)
 }
 
 type producer struct {
@@ -58,6 +64,7 @@ type fileState struct {
 	format   document.Format
 	detected bool
 	session  []jsonl.Record
+	first    ast.Object // the decoded first record of session, when detection decoded it
 }
 
 // read reads one input and sends its jobs. It returns the number of records.
@@ -85,8 +92,8 @@ func (p *producer) read(ctx context.Context, in Input) (int, error) {
 			}
 			var se *jsonl.SyntaxError
 			if errors.As(err, &se) {
-				f := coreFinding(RuleSyntax, in.Name, se.Line, "invalid JSON: "+se.Msg)
-				p.send(job{file: in.Name, finding: &f})
+				f := lint.SyntaxFinding(in.Name, se.Line, "invalid JSON: "+se.Msg)
+				p.send(job{finding: &f})
 			}
 			p.finish(st)
 			return len(recs), nil
@@ -119,65 +126,31 @@ func (p *producer) read(ctx context.Context, in Input) (int, error) {
 func (p *producer) record(st *fileState, rec jsonl.Record) {
 	p.counts.records.Add(1)
 	p.counts.bytes.Add(int64(len(rec.Data)) + 1)
+	var first ast.Object
 	if !st.detected {
-		v, err := astjson.Decode(rec.Data)
-		obj, isObj := v.(ast.Object)
-		if err != nil || !isObj {
-			p.send(job{file: st.name, records: []jsonl.Record{rec}}) // reported as a syntax finding
+		format, obj, unrecognized, ok := lint.Detect(st.name, rec)
+		if !ok { // not an object: reported as a syntax finding
+			p.send(job{unit: lint.Unit{File: st.name, Records: []jsonl.Record{rec}}})
 			return
 		}
-		st.detected = true
-		if f, ok := document.Detect(obj); ok {
-			st.format = f
-		} else {
-			f := coreFinding(RuleUnrecognized, st.name, rec.Line, fmt.Sprintf(
-				"unrecognized format: the first record has keys {%s}; expected %s (force one with --format)",
-				document.Keys(obj), document.FormatNames()))
-			p.send(job{file: st.name, finding: &f})
+		st.detected, st.format, first = true, format, obj
+		if unrecognized != nil {
+			p.send(job{finding: unrecognized})
 		}
 	}
 	if st.format.PerFile() {
+		if len(st.session) == 0 {
+			st.first = first
+		}
 		st.session = append(st.session, rec)
 		return
 	}
-	p.send(job{file: st.name, format: st.format, records: []jsonl.Record{rec}})
+	p.send(job{unit: lint.Unit{File: st.name, Format: st.format, Records: []jsonl.Record{rec}, First: first}})
 }
 
 func (p *producer) finish(st *fileState) {
 	if len(st.session) > 0 {
-		p.send(job{file: st.name, format: st.format, records: st.session})
-		st.session = nil
+		p.send(job{unit: lint.Unit{File: st.name, Format: st.format, Records: st.session, First: st.first}})
+		st.session, st.first = nil, nil
 	}
-}
-
-// decodeRecord decodes one record, or returns the finding that says why it
-// is not a JSON object.
-func decodeRecord(file string, rec jsonl.Record) (ast.Object, *finding.Finding) {
-	v, err := astjson.Decode(rec.Data)
-	if err != nil {
-		f := coreFinding(RuleSyntax, file, rec.Line, "invalid JSON: "+err.Error())
-		return nil, &f
-	}
-	obj, ok := v.(ast.Object)
-	if !ok {
-		f := coreFinding(RuleSyntax, file, rec.Line, fmt.Sprintf("a record must be a JSON object, not %s", kind(v)))
-		return nil, &f
-	}
-	return obj, nil
-}
-
-func kind(v ast.Value) string {
-	switch v.(type) {
-	case *ast.Array:
-		return "an array"
-	case ast.String:
-		return "a string"
-	case ast.Number:
-		return "a number"
-	case ast.Boolean:
-		return "a boolean"
-	case ast.Null:
-		return "null"
-	}
-	return "a value"
 }

@@ -1,17 +1,18 @@
-// Package runner drives a check: it reads the inputs, normalizes records into
-// documents on a pool of workers, evaluates the rules and hands the findings
-// on in a stable order (by file, then line), whatever the number of workers.
+// Package runner drives a check over many inputs: it reads them, hands each
+// record (or session) to a pool of workers that check it with package lint,
+// and passes the findings on in a stable order (by file, then line), whatever
+// the number of workers, with a bounded number of jobs in flight.
 package runner
 
 import (
 	"context"
 	"runtime"
-	"slices"
 	"sync"
 	"sync/atomic"
 
 	"github.com/chatlint/chatlint/engine/document"
 	"github.com/chatlint/chatlint/engine/finding"
+	"github.com/chatlint/chatlint/engine/lint"
 	"github.com/chatlint/chatlint/engine/policy"
 )
 
@@ -73,9 +74,9 @@ func (r *Runner) Run(ctx context.Context, inputs []Input, emit func(finding.Find
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			ev := r.Engine.NewEvaluator()
+			l := lint.New(r.Engine, r.Opts.Document)
 			for j := range jobs {
-				results <- result{seq: j.seq, findings: r.process(ctx, ev, j)}
+				results <- result{seq: j.seq, findings: j.check(ctx, l)}
 			}
 		}()
 	}
@@ -116,56 +117,4 @@ func (r *Runner) Run(ctx context.Context, inputs []Input, emit func(finding.Find
 	}
 	sum.Files, sum.Records = files, records
 	return sum, errs
-}
-
-// process turns one job into its findings, sorted.
-func (r *Runner) process(ctx context.Context, ev *policy.Evaluator, j job) []finding.Finding {
-	var out []finding.Finding
-	if j.finding != nil {
-		out = append(out, *j.finding)
-	}
-	if len(j.records) == 0 {
-		return out
-	}
-	b := document.NewBuilder(j.format, j.file, r.Opts.Document)
-	for _, rec := range j.records {
-		obj, bad := decodeRecord(j.file, rec)
-		if bad != nil {
-			out = append(out, *bad)
-			continue
-		}
-		if j.format == "" { // unrecognized file: only syntax is checked
-			continue
-		}
-		if d := b.Add(rec.Line, obj); d != nil {
-			out = r.evaluate(ctx, ev, d, out)
-		}
-	}
-	if d := b.Finish(); d != nil {
-		out = r.evaluate(ctx, ev, d, out)
-	}
-	slices.SortFunc(out, finding.Compare)
-	return out
-}
-
-func (r *Runner) evaluate(ctx context.Context, ev *policy.Evaluator, d *document.Document, out []finding.Finding) []finding.Finding {
-	hits, err := ev.Evaluate(ctx, d)
-	if err != nil {
-		out = append(out, coreFinding(RulePolicyError, d.File, d.Line, err.Error()))
-	}
-	for _, h := range hits {
-		line, path, _ := d.Locate(h.Target)
-		if h.Path != "" {
-			path = h.Path
-		}
-		f := finding.Finding{
-			Rule: h.Rule, Severity: h.Severity, Message: h.Message, Pack: h.Pack,
-			File: d.File, Line: line, Record: d.ID, Path: path,
-		}
-		if i, ok := h.Target.Message(); ok {
-			f.MessageIndex = &i
-		}
-		out = append(out, f)
-	}
-	return out
 }
