@@ -21,20 +21,26 @@ type expected struct {
 
 // TestIntegrityFixtures runs every fixtures/integrity/<rule-id>[--case]/
 // folder through the CLI: bad.jsonl must produce exactly the findings of
-// expected.json for that rule, and good.jsonl none of that rule.
+// expected.json for that rule, and good.jsonl none of that rule. A folder
+// named for no rule of the pack, and a rule of the pack with no folder, fail.
 func TestIntegrityFixtures(t *testing.T) {
 	root := filepath.Join(repo, "fixtures/integrity")
 	dirs, err := os.ReadDir(root)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ran := 0
+	ids := integrityRuleIDs(t)
+	covered := map[string]bool{}
 	for _, d := range dirs {
 		if !d.IsDir() {
 			continue
 		}
-		ran++
 		rule, _, _ := strings.Cut(d.Name(), "--")
+		if !ids[rule] {
+			t.Errorf("fixtures/integrity/%s: no rule %q in the integrity pack", d.Name(), rule)
+			continue
+		}
+		covered[rule] = true
 		dir := filepath.Join(root, d.Name())
 		t.Run(d.Name(), func(t *testing.T) {
 			if bad := filepath.Join(dir, "bad.jsonl"); exists(bad) {
@@ -61,9 +67,34 @@ func TestIntegrityFixtures(t *testing.T) {
 			}
 		})
 	}
-	if ran == 0 {
-		t.Fatal("no fixtures found")
+	for id := range ids {
+		if !covered[id] {
+			t.Errorf("rule %s of the integrity pack has no fixtures/integrity/%s folder", id, id)
+		}
 	}
+}
+
+// integrityRuleIDs lists the rules of the built-in integrity pack.
+func integrityRuleIDs(t *testing.T) map[string]bool {
+	t.Helper()
+	out, errOut, code := chatlint(t, "", "rules", "--format", "json")
+	if code != 0 {
+		t.Fatalf("rules: exit %d: %s", code, errOut)
+	}
+	var rules []struct{ ID, Pack string }
+	if err := json.Unmarshal([]byte(out), &rules); err != nil {
+		t.Fatal(err)
+	}
+	ids := map[string]bool{}
+	for _, r := range rules {
+		if r.Pack == "integrity" {
+			ids[r.ID] = true
+		}
+	}
+	if len(ids) == 0 {
+		t.Fatal("the integrity pack has no rules")
+	}
+	return ids
 }
 
 // findingsOf runs check -o json on a file and keeps the findings of one rule.

@@ -16,7 +16,7 @@ type streams struct {
 func newRootCmd(s streams) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "chatlint",
-		Short: "Validate, repair and convert JSONL datasets of LLM conversations",
+		Short: "Check JSONL datasets of LLM conversations against declarative rule packs",
 		Long: `chatlint checks datasets of LLM chat and agent conversations stored as JSONL:
 fine-tuning sets, agent session transcripts and request/response proxy logs.
 Every check is a declarative rule (a Rego policy or a YAML rule) evaluated

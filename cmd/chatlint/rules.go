@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/chatlint/chatlint/engine/rule"
 	"io"
 	"strings"
 	"text/tabwriter"
@@ -11,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/chatlint/chatlint/engine/lint"
+	"github.com/chatlint/chatlint/engine/rule"
 )
 
 type rulesOptions struct {
@@ -28,27 +28,31 @@ func newRulesCmd(s streams) *cobra.Command {
   chatlint rules --format markdown > docs/rules.md`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			eng, err := o.compile(cmd.Context())
-			if err != nil {
-				return err
-			}
-			rules := append(eng.Rules(), lint.CoreRules...)
-			switch o.Format {
-			case "text":
-				return writeRulesText(s.Out, rules)
-			case "json":
-				enc := json.NewEncoder(s.Out)
-				enc.SetIndent("", "  ")
-				return enc.Encode(rules)
-			case "markdown":
-				return writeRulesMarkdown(s.Out, rules)
-			}
-			return usageError("--format: want text, json or markdown, not %q", o.Format)
+			return runRules(cmd, s, o)
 		},
 	}
 	cmd.Flags().StringVar(&o.Format, "format", "text", "output format: text, json or markdown")
 	addPackFlags(cmd, &o.packOptions)
 	return cmd
+}
+
+func runRules(cmd *cobra.Command, s streams, o *rulesOptions) error {
+	eng, err := o.compile(cmd.Context())
+	if err != nil {
+		return err
+	}
+	rules := append(eng.Rules(), lint.CoreRules...)
+	switch o.Format {
+	case "text":
+		return writeRulesText(s.Out, rules)
+	case "json":
+		enc := json.NewEncoder(s.Out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rules)
+	case "markdown":
+		return writeRulesMarkdown(s.Out, rules)
+	}
+	return usageError("--format: want text, json or markdown, not %q", o.Format)
 }
 
 func writeRulesText(w io.Writer, rules []rule.Rule) error {

@@ -24,38 +24,42 @@ as opa test would. Exit status 1 when a test fails.`,
 		Example: `  chatlint test --no-builtin --pack ./team-rules`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			packs, err := o.load()
-			if err != nil {
-				return err
-			}
-			results, err := policy.RunRegoTests(cmd.Context(), packs)
-			var ce *policy.CompileError
-			if errors.As(err, &ce) {
-				return &exitCode{code: exitError, err: fmt.Errorf("policies do not compile:\n%s", ce.Error())}
-			}
-			if err != nil {
-				return err
-			}
-			failed := 0
-			for _, r := range results {
-				switch {
-				case r.Err != nil:
-					failed++
-					fmt.Fprintf(s.Out, "%s: ERROR %s: %v\n", r.Location, r.Name, r.Err)
-				case r.Fail:
-					failed++
-					fmt.Fprintf(s.Out, "%s: FAIL %s\n", r.Location, r.Name)
-				default:
-					fmt.Fprintf(s.Out, "%s: PASS %s\n", r.Location, r.Name)
-				}
-			}
-			fmt.Fprintf(s.Out, "%d passed, %d failed\n", len(results)-failed, failed)
-			if failed > 0 {
-				return &exitCode{code: exitFindings}
-			}
-			return nil
+			return runTest(cmd, s, o)
 		},
 	}
 	addPackFlags(cmd, &o.packOptions)
 	return cmd
+}
+
+func runTest(cmd *cobra.Command, s streams, o *testOptions) error {
+	packs, err := o.load()
+	if err != nil {
+		return err
+	}
+	results, err := policy.RunRegoTests(cmd.Context(), packs)
+	var ce *policy.CompileError
+	if errors.As(err, &ce) {
+		return &exitCode{code: exitError, err: fmt.Errorf("policies do not compile:\n%s", ce.Error())}
+	}
+	if err != nil {
+		return err
+	}
+	failed := 0
+	for _, r := range results {
+		switch {
+		case r.Err != nil:
+			failed++
+			fmt.Fprintf(s.Out, "%s: ERROR %s: %v\n", r.Location, r.Name, r.Err)
+		case r.Fail:
+			failed++
+			fmt.Fprintf(s.Out, "%s: FAIL %s\n", r.Location, r.Name)
+		default:
+			fmt.Fprintf(s.Out, "%s: PASS %s\n", r.Location, r.Name)
+		}
+	}
+	fmt.Fprintf(s.Out, "%d passed, %d failed\n", len(results)-failed, failed)
+	if failed > 0 {
+		return &exitCode{code: exitFindings}
+	}
+	return nil
 }

@@ -70,7 +70,7 @@ func newDocument(d *Document, mode string, messages, tools, entries, raw *ast.Te
 
 // toolTerm normalizes one tool definition. "function" is the definition
 // itself: the function object of an OpenAI {"type": "function", "function":
-// …} wrapper, else the element as given (seed 001's flattening).
+// …} wrapper, else the element as given, as proxy-log converters flatten tools.
 //
 // Tools carry no line: a chat record's tools are on the record's line, and
 // leaving it out lets records share one normalized tools array.

@@ -19,7 +19,7 @@ const (
 	tagResultStart = "<tool_result"
 )
 
-// detectMode decides a record's tool-call representation (seed 000): inline
+// detectMode decides a record's tool-call representation: inline
 // when any assistant text holds a <tool_call> tag or any tool message text
 // starts with <tool_result.
 func detectMode(ms []message, forced string) string {

@@ -29,7 +29,7 @@ func request(rec ast.Object) (ast.Object, string) {
 }
 
 // proxyLog gathers the lines of one proxy-log session file and squashes them
-// into one record (seed 001): the messages of the last entry with the
+// into one record, as a proxy-log converter does: the messages of the last entry with the
 // session's maximum message count plus its response, and every entry's tools
 // deduplicated by name, first definition wins. Only that one entry and small
 // per-entry summaries are kept, so memory does not grow with the session's
@@ -165,7 +165,7 @@ func (p *proxyLog) Finish() *Document {
 }
 
 // roleTrace tokenizes the roles of a request's messages for the
-// role-sequence check (seed 000, check 13).
+// role-sequence-mismatch rule, which compares the traces of consecutive entries.
 func roleTrace(msgs *ast.Array) *ast.Term {
 	out := make([]*ast.Term, msgs.Len())
 	for i := range out {

@@ -102,8 +102,11 @@ func TestRun(t *testing.T) {
 func TestForcedFormat(t *testing.T) {
 	r := &Runner{Engine: engine(t), Opts: Options{Format: document.Contract}}
 	var got []string
-	r.Run(context.Background(), []Input{{Name: "x", Reader: strings.NewReader(`{"id":"c1","messages":[{"role":"assistant","content":"a"}]}` + "\n")}},
+	_, errs := r.Run(context.Background(), []Input{{Name: "x", Reader: strings.NewReader(`{"id":"c1","messages":[{"role":"assistant","content":"a"}]}` + "\n")}},
 		func(f finding.Finding) { got = append(got, f.Message) })
+	if len(errs) > 0 {
+		t.Fatalf("Run: %v", errs)
+	}
 	if diff := cmp.Diff([]string{"contract c1"}, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
