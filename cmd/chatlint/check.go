@@ -19,7 +19,7 @@ import (
 type checkOptions struct {
 	packOptions
 	Paths        []string
-	Output       string
+	Outputs      []string
 	FailOn       string
 	Format       string
 	ToolCalls    string
@@ -51,7 +51,7 @@ while evaluating a document) and unreadable inputs.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVarP(&o.Output, "output", "o", "text", "output format: "+strings.Join(report.Formats(), ", "))
+	f.StringArrayVarP(&o.Outputs, "output", "o", nil, "output `FORMAT[=FILE]`, repeatable: "+strings.Join(report.Formats(), ", ")+" (default text to stdout)")
 	f.StringVar(&o.FailOn, "fail-on", "error", "lowest severity that fails the run: error, warning, info or never")
 	f.StringVar(&o.Format, "format", "", "force the input format: chat, proxy-log, agent-session or contract (default: detect per file)")
 	f.StringVar(&o.ToolCalls, "tool-calls", "", "force the tool-call representation: inline or structured (default: detect per record)")
@@ -92,7 +92,7 @@ func runCheck(cmd *cobra.Command, s streams, o *checkOptions) error {
 	if o.ToolCalls != "" && o.ToolCalls != "inline" && o.ToolCalls != "structured" {
 		return usageError("--tool-calls: want inline or structured, not %q", o.ToolCalls)
 	}
-	w, err := report.New(o.Output, s.Out)
+	specs, err := parseOutputs(o.Outputs)
 	if err != nil {
 		return usageError("--output: %v", err)
 	}
@@ -113,6 +113,12 @@ func runCheck(cmd *cobra.Command, s streams, o *checkOptions) error {
 		}
 		inputs = append(inputs, runner.Input{Name: f, Path: f})
 	}
+	w, err := openOutputs(specs, s.Out, report.Options{
+		Rules: reportRules(activeRules(eng)), Files: inputNames(inputs), FailOn: reportFailOn(failOn), Version: version(),
+	})
+	if err != nil {
+		return err
+	}
 	r := &runner.Runner{Engine: eng, Opts: ropts}
 	stop := showProgress(s.Err, r.Progress)
 	var werr error
@@ -125,6 +131,7 @@ func runCheck(cmd *cobra.Command, s streams, o *checkOptions) error {
 	})
 	stop()
 	if werr != nil {
+		w.abort()
 		return werr
 	}
 	if err := w.Close(sum); err != nil {

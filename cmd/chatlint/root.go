@@ -21,6 +21,7 @@ func newRootCmd(s streams) *cobra.Command {
 fine-tuning sets, agent session transcripts and request/response proxy logs.
 Every check is a declarative rule (a Rego policy or a YAML rule) evaluated
 over one normalized document per conversation.`,
+		Version:       readBuildInfo().Version,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
@@ -30,6 +31,7 @@ over one normalized document per conversation.`,
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
 		return &exitCode{code: exitError, err: err}
 	})
-	root.AddCommand(newCheckCmd(s), newRulesCmd(s), newTestCmd(s))
+	root.SetVersionTemplate(readBuildInfo().String())
+	root.AddCommand(newCheckCmd(s), newRulesCmd(s), newTestCmd(s), newVersionCmd(s))
 	return root
 }
