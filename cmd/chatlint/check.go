@@ -11,13 +11,13 @@ import (
 	"github.com/chatlint/chatlint/engine/document"
 	"github.com/chatlint/chatlint/engine/finding"
 	"github.com/chatlint/chatlint/engine/jsonl"
-	"github.com/chatlint/chatlint/engine/policy"
 	"github.com/chatlint/chatlint/engine/report"
 	"github.com/chatlint/chatlint/engine/runner"
 )
 
 type checkOptions struct {
 	packOptions
+	gateOptions
 	Paths        []string
 	Outputs      []string
 	FailOn       string
@@ -58,20 +58,16 @@ while evaluating a document) and unreadable inputs.`,
 	f.BoolVar(&o.AllowNoTools, "allow-no-tools", false, "do not require a tools list (turns off tools-shape)")
 	f.IntVar(&o.Workers, "workers", 0, "number of parallel workers (default: GOMAXPROCS)")
 	addPackFlags(cmd, &o.packOptions)
+	addGateFlags(cmd, &o.gateOptions)
 	return cmd
-}
-
-func addPackFlags(cmd *cobra.Command, o *packOptions) {
-	f := cmd.Flags()
-	f.StringArrayVar(&o.Packs, "pack", nil, "add a rule pack from a folder (repeatable)")
-	f.BoolVar(&o.NoBuiltin, "no-builtin", false, "do not load the built-in packs")
-	f.StringArrayVar(&o.Disable, "disable", nil, "turn a rule off by id (repeatable)")
-	f.DurationVar(&o.Timeout, "record-timeout", policy.DefaultRecordTimeout, "time limit for evaluating one conversation or session")
 }
 
 func runCheck(cmd *cobra.Command, s streams, o *checkOptions) error {
 	if len(o.Paths) == 0 {
 		return usageError("check needs at least one file, directory or - (stdin)")
+	}
+	if err := applyCheckConfig(cmd, o); err != nil {
+		return err
 	}
 	var failOn finding.Severity
 	if o.FailOn != "never" {
@@ -114,18 +110,24 @@ func runCheck(cmd *cobra.Command, s streams, o *checkOptions) error {
 		inputs = append(inputs, runner.Input{Name: f, Path: f})
 	}
 	w, err := openOutputs(specs, s.Out, report.Options{
-		Rules: reportRules(activeRules(eng)), Files: inputNames(inputs), FailOn: reportFailOn(failOn), Version: version(),
+		Rules: reportRules(configured(activeRules(eng), o.cfg)), Files: inputNames(inputs), FailOn: reportFailOn(failOn), Version: version(),
 	})
 	if err != nil {
 		return err
 	}
+	g, err := o.newGate()
+	if err != nil {
+		w.abort()
+		return err
+	}
+	defer g.close()
 	r := &runner.Runner{Engine: eng, Opts: ropts}
 	stop := showProgress(s.Err, r.Progress)
 	var werr error
 	policyFailed := false // a document was not checked: exit 2, not 1
 	sum, rerrs := r.Run(cmd.Context(), inputs, func(f finding.Finding) {
 		policyFailed = policyFailed || f.Rule == runner.RulePolicyError
-		if werr == nil {
+		if f, ok := g.pass(f); ok && werr == nil {
 			werr = w.Finding(f)
 		}
 	})
@@ -134,7 +136,11 @@ func runCheck(cmd *cobra.Command, s streams, o *checkOptions) error {
 		w.abort()
 		return werr
 	}
+	sum = g.summary(sum)
 	if err := w.Close(sum); err != nil {
+		return err
+	}
+	if err := g.finish(s.Err); err != nil {
 		return err
 	}
 	errs = append(errs, rerrs...)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/chatlint/chatlint/engine/config"
 	"github.com/chatlint/chatlint/engine/policy"
 	"github.com/chatlint/chatlint/engine/report"
 	"github.com/chatlint/chatlint/engine/runner"
@@ -19,6 +20,25 @@ func reportRules(rules []policy.Rule) []report.Rule {
 	for i, r := range rules {
 		out[i] = report.Rule{ID: r.ID, Title: r.Title, Severity: r.Severity, Pack: r.Pack,
 			Description: r.Description, Fix: r.Fix, Source: r.Source}
+	}
+	return out
+}
+
+// configured applies the config's top-level rule levels to the metadata:
+// rules turned off are left out, others take their configured severity.
+func configured(rules []policy.Rule, cfg *config.Config) []policy.Rule {
+	if cfg == nil || len(cfg.Rules) == 0 {
+		return rules
+	}
+	out := make([]policy.Rule, 0, len(rules))
+	for _, r := range rules {
+		if lvl, ok := cfg.Rules[r.ID]; ok {
+			if lvl == config.Off {
+				continue
+			}
+			r.Severity = lvl.Severity()
+		}
+		out = append(out, r)
 	}
 	return out
 }

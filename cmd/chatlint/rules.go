@@ -10,7 +10,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/chatlint/chatlint/engine/policy"
-	"github.com/chatlint/chatlint/engine/runner"
 )
 
 type rulesOptions struct {
@@ -32,7 +31,7 @@ func newRulesCmd(s streams) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			rules := append(eng.Rules(), runner.CoreRules...)
+			rules := configured(activeRules(eng), o.cfg)
 			switch o.Format {
 			case "text":
 				return writeRulesText(s.Out, rules)

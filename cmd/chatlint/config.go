@@ -1,0 +1,55 @@
+package main
+
+import (
+	"github.com/spf13/cobra"
+)
+
+// gateOptions are check's flags for adopting rules on existing data.
+type gateOptions struct {
+	Baseline      string
+	WriteBaseline string
+}
+
+func addGateFlags(cmd *cobra.Command, o *gateOptions) {
+	f := cmd.Flags()
+	f.StringVar(&o.Baseline, "baseline", "", "report only findings that are not in this baseline file")
+	f.StringVar(&o.WriteBaseline, "write-baseline", "", "record this run's findings in a baseline file (the run still reports them)")
+}
+
+// applyCheckConfig fills check's options from the config file where the
+// command line did not set them: flags win over the file.
+func applyCheckConfig(cmd *cobra.Command, o *checkOptions) error {
+	cfg, err := o.config()
+	if err != nil || cfg == nil {
+		return err
+	}
+	changed := cmd.Flags().Changed
+	if cfg.FailOn != "" && !changed("fail-on") {
+		o.FailOn = cfg.FailOn
+	}
+	if cfg.Format != "" && !changed("format") {
+		o.Format = cfg.Format
+	}
+	if cfg.ToolCalls != "" && !changed("tool-calls") {
+		o.ToolCalls = cfg.ToolCalls
+	}
+	if cfg.AllowNoTools && !changed("allow-no-tools") {
+		o.AllowNoTools = true
+	}
+	if len(cfg.Output) > 0 && !changed("output") {
+		for _, v := range cfg.Output {
+			spec, err := parseOutputs([]string{v})
+			if err != nil {
+				return usageError("config %s: output: %v", cfg.Path, err)
+			}
+			if spec[0].File != "" {
+				v = spec[0].Format + "=" + cfg.Resolve(spec[0].File)
+			}
+			o.Outputs = append(o.Outputs, v)
+		}
+	}
+	if cfg.Baseline != "" && !changed("baseline") && !changed("write-baseline") {
+		o.Baseline = cfg.Resolve(cfg.Baseline)
+	}
+	return nil
+}
