@@ -134,3 +134,50 @@ func TestSandboxRefusesNetwork(t *testing.T) {
 		}
 	}
 }
+
+// TestBundlePack checks a pack shipped as an OPA bundle (.tar.gz).
+func TestBundlePack(t *testing.T) {
+	dir := t.TempDir()
+	src, err := os.ReadFile(filepath.Join(repo, "fixtures/packs/team/no_empty_assistant.rego"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bundle := filepath.Join(dir, "team.tar.gz")
+	writeTarGz(t, bundle, map[string]string{"/team/rule.rego": string(src)})
+	data := writeFile(t, dir, "d.jsonl", emptyTurn+"\n")
+	out, errOut, code := chatlint(t, "", "check", "--no-builtin", "--pack", bundle, data)
+	if code != 0 || !strings.Contains(out, "d.jsonl:1: warning no-empty-assistant") {
+		t.Errorf("exit %d\n%s%s", code, out, errOut)
+	}
+}
+
+// TestRuleTimeout checks that a rule running past --rule-timeout (or the
+// config's rule_timeout) is an error finding for that record and the run goes on.
+func TestRuleTimeout(t *testing.T) {
+	pack := t.TempDir()
+	writeFile(t, pack, "slow.rego", `package chatlint.slow
+# METADATA
+# description: Counts to a very large number on records that ask for it.
+# custom:
+#   id: slow
+deny contains {"rule": "slow", "msg": "slow"} if {
+	input.messages[0].text == "slow"
+	count([x | some x in numbers.range(1, 100000000)]) > 0
+}
+`)
+	dir := t.TempDir()
+	f := writeFile(t, dir, "d.jsonl", `{"messages":[{"role":"user","content":"slow"}]}`+"\n"+emptyTurn+"\n")
+	team := filepath.Join(repo, "fixtures/packs/team")
+	cfg := writeFile(t, dir, "c.yaml", "rule_timeout: 50ms\n")
+	for _, args := range [][]string{{"--rule-timeout", "50ms"}, {"--config", cfg}} {
+		out, _, code := chatlint(t, "", append([]string{"check", "--no-builtin", "--pack", pack, "--pack", team, f}, args...)...)
+		if code != 2 {
+			t.Errorf("%v: exit %d, want 2", args, code)
+		}
+		for _, want := range []string{"d.jsonl:1: error policy-error:", "took longer than 50ms", "d.jsonl:2: warning no-empty-assistant"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%v: output lacks %q:\n%s", args, want, out)
+			}
+		}
+	}
+}
