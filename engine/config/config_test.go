@@ -38,11 +38,11 @@ rule_timeout: 2s
 	}
 	want := &Config{
 		Path: "/repo/.chatlint.yaml", Dir: "/repo",
-		Packs: []string{"builtin:integrity", "./policies/team"},
-		Rules: map[string]Level{"tools-shape": Off, "tool-result-flagged": "warning", "legacy-function-call": Off},
-		Overrides: []Override{{Files: []string{"data/legacy/**", "*.json"}, Rules: map[string]Level{"legacy-function-call": "info"}, Line: 7}},
+		Packs:        []string{"builtin:integrity", "./policies/team"},
+		Rules:        map[string]Level{"tools-shape": Off, "tool-result-flagged": "warning", "legacy-function-call": Off},
+		Overrides:    []Override{{Files: []string{"data/legacy/**", "*.json"}, Rules: map[string]Level{"legacy-function-call": "info"}, Line: 7}},
 		Suppressions: []Suppression{{Rule: "tool-result-missing", Record: "conv-9", Reason: "known truncated export", Line: 10}},
-		FailOn: "warning", Format: "chat", ToolCalls: "inline", AllowNoTools: true,
+		FailOn:       "warning", Format: "chat", ToolCalls: "inline", AllowNoTools: true,
 		Output: []string{"sarif=chatlint.sarif", "text"}, Baseline: ".chatlint-baseline.json", RuleTimeout: 2 * time.Second,
 	}
 	if diff := cmp.Diff(want, c, cmpopts.IgnoreUnexported(Config{})); diff != "" {
