@@ -276,7 +276,7 @@ func TestTestCommand(t *testing.T) {
 		want    int
 		wantOut string
 	}{
-		{"passing pack", []string{"test", "--no-builtin", "--pack", filepath.Join(repo, "fixtures/packs/team")}, 0, "2 passed, 0 failed"},
+		{"passing pack", []string{"test", "--no-builtin", "--pack", filepath.Join(repo, "fixtures/packs/team")}, 0, "4 passed, 0 failed"},
 		{"failing test", []string{"test", "--no-builtin", "--pack", failing}, 1, "p_test.rego:7: FAIL data.chatlint.p_test.test_wrong"},
 		{"broken test file", []string{"test", "--no-builtin", "--pack", broken}, 2, ""},
 	}

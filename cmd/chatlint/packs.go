@@ -78,6 +78,11 @@ func (o *packOptions) compile(ctx context.Context) (*policy.Engine, error) {
 	if err != nil {
 		return nil, err
 	}
+	return o.compilePacks(ctx, packs)
+}
+
+// compilePacks compiles loaded packs as compile does.
+func (o *packOptions) compilePacks(ctx context.Context, packs []*policy.Pack) (*policy.Engine, error) {
 	cfg, err := o.config()
 	if err != nil {
 		return nil, err
@@ -112,6 +117,15 @@ func (o *packOptions) compile(ctx context.Context) (*policy.Engine, error) {
 // load reads the packs without compiling them: the config's packs (or, when
 // it names none, the built-in ones) and then every --pack.
 func (o *packOptions) load() ([]*policy.Pack, error) {
+	l, err := o.loader()
+	if err != nil {
+		return nil, err
+	}
+	return l.Packs(), nil
+}
+
+// loader loads the packs as load does and keeps where each came from.
+func (o *packOptions) loader() (*config.PackLoader, error) {
 	cfg, err := o.config()
 	if err != nil {
 		return nil, err
@@ -135,7 +149,7 @@ func (o *packOptions) load() ([]*policy.Pack, error) {
 			return nil, &exitCode{code: exitError, err: fmt.Errorf("--pack: %w", err)}
 		}
 	}
-	return l.Packs(), nil
+	return l, nil
 }
 
 var undefinedFunction = regexp.MustCompile(`undefined function ([a-z0-9_.]+)`)

@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,19 +13,38 @@ import (
 
 	"github.com/chatlint/chatlint/engine/builtin"
 	"github.com/chatlint/chatlint/engine/policy"
+	"github.com/chatlint/chatlint/policies"
+	"github.com/chatlint/chatlint/rules"
 )
 
 // PackLoader resolves pack references — builtin:NAME, a folder, or an OPA
 // bundle (.tar.gz) — and the packs they extend, each pack once.
 type PackLoader struct {
 	packs    []*policy.Pack
+	sources  map[*policy.Pack]Source
 	seen     map[string]bool
 	builtins []*policy.Pack
 	stack    []string // references being loaded, to report extends cycles
 }
 
 // NewPackLoader returns an empty loader.
-func NewPackLoader() *PackLoader { return &PackLoader{seen: map[string]bool{}} }
+func NewPackLoader() *PackLoader {
+	return &PackLoader{seen: map[string]bool{}, sources: map[*policy.Pack]Source{}}
+}
+
+// Source is where a pack was read from, for the files beside its rules:
+// its fixture tests under tests/.
+type Source struct {
+	Ref string // as named: builtin:NAME, a folder or a bundle
+	// FSs hold the pack's folder (a built-in pack may span several embedded
+	// trees); nil for bundles.
+	FSs []fs.FS
+	// Names name each FS's root in messages.
+	Names []string
+}
+
+// Source returns where p was read from.
+func (l *PackLoader) Source(p *policy.Pack) Source { return l.sources[p] }
 
 // Packs returns the packs loaded, each after the packs it extends.
 func (l *PackLoader) Packs() []*policy.Pack { return l.packs }
@@ -79,6 +99,7 @@ func (l *PackLoader) Add(ref string) error {
 	if err != nil {
 		return err
 	}
+	l.sources[p] = sourceOf(ref, p)
 	for _, e := range extends {
 		if !strings.HasPrefix(e, "builtin:") && !filepath.IsAbs(e) {
 			e = filepath.Join(ref, e) // relative to the extending pack's folder
@@ -124,6 +145,28 @@ func (l *PackLoader) load(ref string) (*policy.Pack, []string, error) {
 	}
 	extends, err := readExtends(ref)
 	return p, extends, err
+}
+
+func sourceOf(ref string, p *policy.Pack) Source {
+	src := Source{Ref: ref}
+	if name, ok := strings.CutPrefix(ref, "builtin:"); ok {
+		for _, t := range []struct {
+			fsys   fs.FS
+			prefix string
+		}{{policies.FS, "builtin:policies"}, {rules.FS, "builtin:rules"}} {
+			if sub, err := fs.Sub(t.fsys, name); err == nil {
+				if _, err := fs.Stat(sub, "."); err == nil {
+					src.FSs = append(src.FSs, sub)
+					src.Names = append(src.Names, t.prefix+"/"+name)
+				}
+			}
+		}
+		return src
+	}
+	if fi, err := os.Stat(ref); err == nil && fi.IsDir() {
+		src.FSs, src.Names = []fs.FS{os.DirFS(ref)}, []string{ref}
+	}
+	return src
 }
 
 // readExtends reads the extends list of a folder's pack.yaml; the policy
