@@ -22,9 +22,14 @@ func newRulesCmd(s streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "rules",
 		Short: "List the active rules: id, severity, pack, description",
+		Long: `Rules lists the active rules (built-in, config and --pack packs) with the
+severity the config gives them. --format markdown writes the rule reference
+(docs/rules.md is generated this way); rules explain RULE shows one rule in full.`,
 		Example: `  chatlint rules
   chatlint rules --pack ./team-rules
-  chatlint rules --format markdown > docs/rules.md`,
+  chatlint rules --format markdown > docs/rules.md
+  chatlint rules --format json | jq '.[].id'
+  chatlint rules explain tool-result-missing`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			eng, err := o.compile(cmd.Context())
@@ -47,6 +52,7 @@ func newRulesCmd(s streams) *cobra.Command {
 	}
 	cmd.Flags().StringVar(&o.Format, "format", "text", "output format: text, json or markdown")
 	addPackFlags(cmd, &o.packOptions)
+	cmd.AddCommand(newExplainCmd(s))
 	return cmd
 }
 
