@@ -92,6 +92,10 @@ func runCheck(cmd *cobra.Command, s streams, o *checkOptions) error {
 	if err != nil {
 		return usageError("--output: %v", err)
 	}
+	color, err := useColor(o.Color, s.Out)
+	if err != nil {
+		return usageError("--color: %v", err)
+	}
 	if o.AllowNoTools {
 		o.Disable = append(o.Disable, "tools-shape")
 	}
@@ -110,7 +114,7 @@ func runCheck(cmd *cobra.Command, s streams, o *checkOptions) error {
 		inputs = append(inputs, runner.Input{Name: f, Path: f})
 	}
 	w, err := openOutputs(specs, s.Out, report.Options{
-		Rules: reportRules(configured(activeRules(eng), o.cfg)), Files: inputNames(inputs), FailOn: reportFailOn(failOn), Version: version(),
+		Rules: reportRules(configured(activeRules(eng), o.cfg)), Files: inputNames(inputs), FailOn: reportFailOn(failOn), Version: version(), Color: color,
 	})
 	if err != nil {
 		return err

@@ -4,16 +4,19 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// gateOptions are check's flags for adopting rules on existing data.
+// gateOptions are check's flags for adopting rules on existing data and
+// for how the report looks.
 type gateOptions struct {
 	Baseline      string
 	WriteBaseline string
+	Color         string
 }
 
 func addGateFlags(cmd *cobra.Command, o *gateOptions) {
 	f := cmd.Flags()
 	f.StringVar(&o.Baseline, "baseline", "", "report only findings that are not in this baseline file")
 	f.StringVar(&o.WriteBaseline, "write-baseline", "", "record this run's findings in a baseline file (the run still reports them)")
+	f.StringVar(&o.Color, "color", "auto", "colour severities in text output: auto (only on a terminal, and not when NO_COLOR is set), always or never")
 }
 
 // applyCheckConfig fills check's options from the config file where the

@@ -102,9 +102,11 @@ func (rf *reportFile) finish(cause error) error {
 
 func openOutputs(specs []outputSpec, stdout io.Writer, opts report.Options) (*outputs, error) {
 	o := &outputs{}
+	color := opts.Color
 	for _, s := range specs {
 		var w io.Writer = stdout
 		var rf *reportFile
+		opts.Color = color && s.File == "" // never colour a file
 		if s.File != "" {
 			if dir := filepath.Dir(s.File); !isDir(dir) {
 				o.abort()
@@ -180,4 +182,31 @@ func reportFailOn(s finding.Severity) finding.Severity {
 		return report.NoFailure
 	}
 	return s
+}
+
+// useColor decides --color: auto colours only a terminal, and never when
+// NO_COLOR is set to anything (no-color.org) or TERM is dumb.
+func useColor(mode string, stdout io.Writer) (bool, error) {
+	switch mode {
+	case "always":
+		return true, nil
+	case "never":
+		return false, nil
+	case "auto", "":
+		if os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb" {
+			return false, nil
+		}
+		return isTerminal(stdout), nil
+	}
+	return false, fmt.Errorf("want auto, always or never, not %q", mode)
+}
+
+// isTerminal reports whether w is a character device (a terminal).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 	"runtime"
 	"runtime/debug"
 
@@ -38,6 +39,9 @@ func readBuildInfo() buildInfo {
 			b.Dirty = s.Value == "true"
 		}
 	}
+	if b.Commit == "" {
+		b.Commit = pseudoVersionCommit(b.Version)
+	}
 	for _, d := range info.Deps {
 		if d.Path == "github.com/open-policy-agent/opa" {
 			b.OPA = d.Version
@@ -71,4 +75,21 @@ func newVersionCmd(s streams) *cobra.Command {
 			return err
 		},
 	}
+}
+
+// pseudoVersionCommit returns the commit prefix a Go pseudo-version ends
+// with (v0.0.0-20260101120000-abcdef123456), which is all `go install
+// …@commit` stamps.
+func pseudoVersionCommit(v string) string {
+	v, _, _ = strings.Cut(v, "+")
+	i := strings.LastIndexByte(v, '-')
+	if i < 0 || len(v)-i-1 != 12 || strings.Count(v, "-") < 2 {
+		return ""
+	}
+	for _, c := range v[i+1:] {
+		if !strings.ContainsRune("0123456789abcdef", c) {
+			return ""
+		}
+	}
+	return v[i+1:]
 }

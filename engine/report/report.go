@@ -3,7 +3,6 @@
 package report
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"slices"
@@ -47,13 +46,15 @@ type Options struct {
 	Version string
 	// MaxAnnotations caps the github format; 0 means DefaultMaxAnnotations.
 	MaxAnnotations int
+	// Color lets the text format colour severities (for a terminal).
+	Color bool
 }
 
 // NoFailure is a FailOn that no finding reaches (--fail-on never).
 const NoFailure = finding.Error + 1
 
 var writers = map[string]func(io.Writer, Options) Writer{
-	"text":   func(w io.Writer, _ Options) Writer { return &textWriter{bw: bufio.NewWriter(w)} },
+	"text":   newTextWriter,
 	"json":   func(w io.Writer, _ Options) Writer { return &jsonWriter{w: w} },
 	"jsonl":  newJSONLWriter,
 	"github": newGitHubWriter,
