@@ -2,9 +2,9 @@ package main
 
 import (
 	"fmt"
-	"strings"
 	"runtime"
 	"runtime/debug"
+	"strings"
 
 	"github.com/spf13/cobra"
 
