@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -119,9 +120,17 @@ func runTest(cmd *cobra.Command, s streams, o *testOptions) error {
 }
 
 // sameRef reports whether a pack named on the command line is the pack
-// loaded from ref (which may have been made absolute).
+// loaded from ref (the config names folders relative to itself).
 func sameRef(arg, ref string) bool {
-	return arg == ref || strings.TrimSuffix(arg, "/") == strings.TrimSuffix(ref, "/")
+	if arg == ref {
+		return true
+	}
+	if strings.HasPrefix(arg, "builtin:") || strings.HasPrefix(ref, "builtin:") {
+		return false
+	}
+	a, err1 := filepath.Abs(arg)
+	b, err2 := filepath.Abs(ref)
+	return err1 == nil && err2 == nil && a == b
 }
 
 func printFixture(w io.Writer, r fixtureResult) {
