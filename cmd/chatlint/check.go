@@ -39,12 +39,22 @@ sorted order) or - for standard input. The format of each file is detected
 from its first record (chat, proxy-log, agent-session, contract) unless
 --format forces one.
 
+Settings come from .chatlint.yaml in the current folder or its nearest
+parent (or --config FILE): packs, rule levels, per-file overrides,
+suppressions, fail_on, format, output, baseline, rule_timeout. Flags win over
+the file. -o FORMAT[=FILE] is repeatable, so one run can print text and write
+SARIF and JUnit files. --baseline FILE reports only findings that are not in
+a baseline written earlier with --write-baseline FILE. See docs/ci.md.
+
 Exit status: 0 when nothing is at or above --fail-on, 1 when something is,
 2 for usage, configuration or policy errors (including a policy that fails
 while evaluating a document) and unreadable inputs.`,
 		Example: `  chatlint check data/train.jsonl
   chatlint check -o json --fail-on warning data/
-  chatlint check --pack ./team-rules --allow-no-tools data/`,
+  chatlint check --pack ./team-rules --allow-no-tools data/
+  chatlint check -o github -o sarif=chatlint.sarif -o junit=chatlint.xml data/
+  chatlint check --write-baseline .chatlint-baseline.json data/   # adopt: record today's findings
+  chatlint check --baseline .chatlint-baseline.json data/         # then fail only on new ones`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Paths = args
 			return runCheck(cmd, s, o)

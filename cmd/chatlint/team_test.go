@@ -35,7 +35,9 @@ fail_on: error
 		t.Errorf("overrides not applied:\n%s", out)
 	}
 	var log struct {
-		Runs []struct{ Results []struct{ RuleID, Level string } }
+		Runs []struct {
+			Results []struct{ RuleID, Level string }
+		}
 	}
 	readJSON(t, "chatlint.sarif", &log)
 	if len(log.Runs[0].Results) != 2 {
