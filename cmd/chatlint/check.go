@@ -61,7 +61,7 @@ while evaluating a document) and unreadable inputs.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringArrayVarP(&o.Outputs, "output", "o", nil, "output `FORMAT[=FILE]`, repeatable: "+strings.Join(report.Formats(), ", ")+" (default text to stdout)")
+	f.StringArrayVarP(&o.Outputs, "output", "o", nil, "write findings as `FORMAT[=FILE]` (repeatable; formats: "+strings.Join(report.Formats(), ", ")+"; default text to stdout)")
 	f.StringVar(&o.FailOn, "fail-on", "error", "lowest severity that fails the run: error, warning, info or never")
 	f.StringVar(&o.Format, "format", "", "force the input format: chat, proxy-log, agent-session or contract (default: detect per file)")
 	f.StringVar(&o.ToolCalls, "tool-calls", "", "force the tool-call representation: inline or structured (default: detect per record)")

@@ -14,8 +14,8 @@ type gateOptions struct {
 
 func addGateFlags(cmd *cobra.Command, o *gateOptions) {
 	f := cmd.Flags()
-	f.StringVar(&o.Baseline, "baseline", "", "report only findings that are not in this baseline file")
-	f.StringVar(&o.WriteBaseline, "write-baseline", "", "record this run's findings in a baseline file (the run still reports them)")
+	f.StringVar(&o.Baseline, "baseline", "", "report only findings that are not in the baseline `FILE`")
+	f.StringVar(&o.WriteBaseline, "write-baseline", "", "record this run's findings in the baseline `FILE` (the run still reports them)")
 	f.StringVar(&o.Color, "color", "auto", "colour severities in text output: auto (only on a terminal, and not when NO_COLOR is set), always or never")
 }
 

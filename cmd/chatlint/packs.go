@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -35,13 +37,13 @@ type packOptions struct {
 
 func addPackFlags(cmd *cobra.Command, o *packOptions) {
 	f := cmd.Flags()
-	f.StringArrayVar(&o.Packs, "pack", nil, "add a rule pack: a folder, builtin:NAME or an OPA bundle .tar.gz (repeatable)")
+	f.StringArrayVar(&o.Packs, "pack", nil, "add the rule pack `REF`: a folder, builtin:NAME or an OPA bundle .tar.gz (repeatable)")
 	f.BoolVar(&o.NoBuiltin, "no-builtin", false, "do not load the built-in packs")
 	f.StringArrayVar(&o.Disable, "disable", nil, "turn a rule off by id (repeatable)")
 	f.DurationVar(&o.Timeout, "rule-timeout", 0, "time limit for evaluating the rules on one conversation or session (default 5s); past it the record gets a policy-error finding and the run goes on")
 	f.DurationVar(&o.Timeout, "record-timeout", 0, "deprecated: use --rule-timeout")
 	_ = f.MarkDeprecated("record-timeout", "use --rule-timeout")
-	f.StringVar(&o.ConfigPath, "config", "", "read this config file instead of the .chatlint.yaml found in the current folder or its nearest parent")
+	f.StringVar(&o.ConfigPath, "config", "", "read the config `FILE` instead of the .chatlint.yaml found in the current folder or its nearest parent")
 	f.BoolVar(&o.NoConfig, "no-config", false, "ignore .chatlint.yaml")
 }
 
@@ -61,6 +63,11 @@ func (o *packOptions) config() (*config.Config, error) {
 		var err error
 		if path, err = config.Find("."); err != nil || path == "" {
 			return nil, err
+		}
+		if wd, err := os.Getwd(); err == nil { // name it the way the user would
+			if rel, err := filepath.Rel(wd, path); err == nil {
+				path = rel
+			}
 		}
 	}
 	cfg, err := config.Load(path)

@@ -19,6 +19,9 @@ import (
 	"github.com/chatlint/chatlint/engine/finding"
 )
 
+// Keys are the top-level keys of the file.
+var Keys = []string{"allow_no_tools", "baseline", "fail_on", "format", "output", "overrides", "packs", "rule_timeout", "rules", "suppressions", "tool_calls"}
+
 // Names are the file names looked for, in order.
 var Names = []string{".chatlint.yaml", ".chatlint.yml"}
 

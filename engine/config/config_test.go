@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -176,4 +177,13 @@ func FuzzParse(f *testing.F) {
 			c.LevelFor("a", "/x/y")
 		}
 	})
+}
+
+// TestKeys keeps the exported key list the same as the keys the parser takes.
+func TestKeys(t *testing.T) {
+	_, err := Parse("c.yaml", []byte("zzz: 1\n"))
+	want := "c.yaml:1: unknown key \"zzz\" in the config (valid keys: " + strings.Join(Keys, ", ") + ")"
+	if diff := cmp.Diff(want, errString(err)); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
 }
