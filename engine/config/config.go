@@ -55,6 +55,10 @@ type Config struct {
 	RuleTimeout  time.Duration
 
 	ruleLines map[string][]ref // rule id -> where the file names it
+
+	// The last file LevelFor placed: not safe for concurrent use.
+	lastFile, lastRel string
+	lastInside        bool
 }
 
 // Override changes rule levels for the files its globs match.

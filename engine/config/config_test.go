@@ -187,3 +187,10 @@ func TestKeys(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
+
+func TestNullValues(t *testing.T) {
+	c, err := Parse("c.yaml", []byte("rules:\noverrides:\npacks:\n"))
+	if err != nil || c.Packs != nil || len(c.Rules) != 0 {
+		t.Errorf("%+v, %v", c, err)
+	}
+}

@@ -52,6 +52,15 @@ func matchSegs(pat, segs []string) bool {
 // relative returns file relative to the config's folder with slashes, or
 // false when it lies outside that folder (or is not a file, like <stdin>).
 func (c *Config) relative(file string) (string, bool) {
+	if file == c.lastFile { // findings come grouped by file
+		return c.lastRel, c.lastInside
+	}
+	rel, inside := c.relativeUncached(file)
+	c.lastFile, c.lastRel, c.lastInside = file, rel, inside
+	return rel, inside
+}
+
+func (c *Config) relativeUncached(file string) (string, bool) {
 	if strings.HasPrefix(file, "<") {
 		return "", false
 	}
@@ -69,6 +78,7 @@ func (c *Config) relative(file string) (string, bool) {
 // LevelFor returns the level the file sets for a rule in a file: the last
 // matching override that names the rule wins over the top-level rules map.
 // ok is false when the config says nothing about the rule for that file.
+// It is not safe for concurrent use (it remembers the last file placed).
 func (c *Config) LevelFor(rule, file string) (lvl Level, ok bool) {
 	lvl, ok = c.Rules[rule]
 	if len(c.Overrides) == 0 {

@@ -57,6 +57,9 @@ func (p *parser) mapping(n *yaml.Node, what string, keys map[string]func(*yaml.N
 			continue
 		}
 		seen[k.Value] = true
+		if v.Kind == yaml.ScalarNode && v.Tag == "!!null" {
+			continue // a key without a value leaves the setting unset
+		}
 		h(v)
 	}
 }
