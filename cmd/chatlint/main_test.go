@@ -161,6 +161,9 @@ func TestGolden(t *testing.T) {
 		{"check-sample.txt", []string{"check", "fixtures/sample"}},
 		{"check-sample.json", []string{"check", "-o", "json", "fixtures/sample"}},
 		{"check-sample-team.txt", []string{"check", "--pack", "fixtures/packs/team", "fixtures/sample"}},
+		{"check-sample.sarif", []string{"check", "-o", "sarif", "fixtures/sample"}},
+		{"check-sample.junit.xml", []string{"check", "-o", "junit", "fixtures/sample"}},
+		{"check-sample.jsonl", []string{"check", "-o", "jsonl", "fixtures/sample"}},
 		{"rules.txt", []string{"rules"}},
 	}
 	t.Chdir(repo)
