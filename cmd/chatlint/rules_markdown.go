@@ -2,9 +2,10 @@ package main
 
 import (
 	"fmt"
-	"github.com/chatlint/chatlint/engine/rule"
 	"io"
 	"strings"
+
+	"github.com/chatlint/chatlint/engine/rule"
 )
 
 // writeRulesMarkdown writes the rule reference (docs/rules.md) from the rule
