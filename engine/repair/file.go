@@ -1,0 +1,205 @@
+package repair
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/chatlint/chatlint/engine/atomicfile"
+)
+
+// Outcome is what happened to one file.
+type Outcome int
+
+const (
+	Clean       Outcome = iota // nothing to drop: the file was not touched
+	Repaired                   // lines dropped, original in Result.Backup
+	WouldRepair                // as Repaired, but a dry run wrote nothing
+	Empty                      // only blank lines: not touched
+	Skipped                    // not repaired, for Result.Reason; not touched
+	Failed                     // could not be read or rewritten; not touched
+)
+
+// Result reports one file.
+type Result struct {
+	File    string // the path as given
+	Outcome Outcome
+	Stats   Stats  // what the scan found
+	Backup  string // the backup of the original, when Repaired
+	Reason  string // why the file was skipped or failed
+}
+
+// Reasons a file is skipped.
+const (
+	ReasonEmpty         = "empty file"
+	ReasonHeader        = "invalid session header"
+	ReasonNoJSON        = "no line is valid JSON"
+	ReasonMostlyInvalid = "most lines are not valid JSON"
+)
+
+// Options control File.
+type Options struct {
+	DryRun   bool
+	Sessions Sessions
+	// Force repairs a file even when more lines would be dropped than kept
+	// (a pretty-printed JSON document, say, would lose nearly everything).
+	Force bool
+	// Now stamps backup names; time.Now when nil.
+	Now func() time.Time
+}
+
+// Seams for tests: they simulate a failing disk without one.
+var (
+	open       = func(name string) (source, error) { return os.Open(name) }
+	backupFile = atomicfile.Backup
+	writeFile  = atomicfile.Write
+)
+
+// source is what File reads: an *os.File in production.
+type source interface {
+	io.ReadSeekCloser
+	Stat() (fs.FileInfo, error)
+}
+
+// File repairs the JSONL file at path. A clean file is only read: its bytes
+// and modification time stay as they were. A file with lines to drop is
+// first copied byte for byte to a backup beside it, then replaced
+// atomically by its kept records, each written byte for byte as it was read,
+// LF-terminated, in a file with the original's mode. Any failure leaves the
+// original as it was and is reported in the Result.
+func File(path string, opts Options) Result {
+	res := Result{File: path}
+	fail := func(err error) Result {
+		res.Outcome, res.Reason = Failed, describe(err)
+		return res
+	}
+	// Rewrite the target of a symbolic link, not the link itself.
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return fail(err)
+	}
+	// Stat before opening: opening a FIFO would wait for a writer.
+	fi, err := os.Stat(real)
+	if err != nil {
+		return fail(err)
+	}
+	if fi.IsDir() {
+		return fail(errors.New("is a directory"))
+	}
+	if !fi.Mode().IsRegular() {
+		return fail(errors.New("not a regular file"))
+	}
+	f, err := open(real)
+	if err != nil {
+		return fail(err)
+	}
+	defer f.Close()
+
+	var first []byte
+	res.Stats, err = Scan(f, func(r Record) error {
+		if r.Kept && first == nil {
+			first = append([]byte{}, r.Data...)
+		}
+		return nil
+	})
+	if err != nil {
+		return fail(fmt.Errorf("read error: %s", describe(err)))
+	}
+	st := res.Stats
+	switch {
+	case st.Records == 0 && st.Dropped == 0:
+		res.Outcome, res.Reason = Empty, ReasonEmpty
+	case st.Records == 0:
+		res.Outcome, res.Reason = Skipped, ReasonNoJSON
+	case !headerOK(first, opts.Sessions):
+		res.Outcome, res.Reason = Skipped, ReasonHeader
+	case !st.Changed():
+		res.Outcome = Clean
+	case st.Dropped > st.Records && !opts.Force:
+		res.Outcome, res.Reason = Skipped, fmt.Sprintf("%s (%d of %d); --force repairs it anyway", ReasonMostlyInvalid, st.Dropped, st.Dropped+st.Records)
+	case opts.DryRun:
+		res.Outcome = WouldRepair
+	default:
+		bak, err := rewrite(real, f, fi, st, opts)
+		if err != nil {
+			res.Outcome, res.Reason = Failed, "repair failed, file left as it was: "+err.Error()
+			return res
+		}
+		res.Outcome, res.Backup = Repaired, bak
+	}
+	return res
+}
+
+// rewrite backs real up, then replaces it with the kept records of f, which
+// the scan that gave st has read to the end. On failure the backup is
+// removed: the original is still in place.
+func rewrite(real string, f source, fi fs.FileInfo, st Stats, opts Options) (backup string, err error) {
+	now := time.Now
+	if opts.Now != nil {
+		now = opts.Now
+	}
+	backup, err = backupFile(real, now())
+	if err != nil {
+		return "", err
+	}
+	err = writeFile(real, fi.Mode().Perm(), func(w io.Writer) error {
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return err
+		}
+		got, err := WriteKept(w, f)
+		if err != nil {
+			return err
+		}
+		// Another writer may have appended while we worked: renaming now
+		// would lose its lines.
+		now, err := os.Stat(real)
+		if err != nil {
+			return err
+		}
+		if got != st || now.Size() != fi.Size() || !now.ModTime().Equal(fi.ModTime()) {
+			return errors.New("the file changed while it was being repaired")
+		}
+		return nil
+	})
+	if err != nil {
+		os.Remove(backup)
+		return "", err
+	}
+	return backup, nil
+}
+
+// WriteKept writes the records of r that a repair keeps to w, each byte for
+// byte and followed by LF, behind the byte-order mark when r starts with one.
+func WriteKept(w io.Writer, r io.Reader) (Stats, error) {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	sc := NewScanner(r)
+	if sc.BOM() {
+		bw.Write(bom)
+	}
+	st, err := scan(sc, func(rec Record) error {
+		if rec.Kept {
+			bw.Write(rec.Data)
+			return bw.WriteByte('\n')
+		}
+		return nil
+	})
+	if err != nil {
+		return st, err
+	}
+	return st, bw.Flush()
+}
+
+// describe words an error about path the way users expect: "no such file or
+// directory" rather than "lstat data/x.jsonl: no such file or directory",
+// since the report line already names the file.
+func describe(err error) string {
+	if pe, ok := err.(*fs.PathError); ok {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
