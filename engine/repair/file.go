@@ -178,11 +178,13 @@ func rewrite(real string, f source, fi fs.FileInfo, st Stats, opts Options) (bac
 func WriteKept(w io.Writer, r io.Reader) (Stats, error) {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	sc := NewScanner(r)
-	if sc.BOM() {
-		bw.Write(bom)
-	}
+	first := true
 	st, err := scan(sc, func(rec Record) error {
 		if rec.Kept {
+			if first && sc.BOM() {
+				bw.Write(bom)
+			}
+			first = false
 			bw.Write(rec.Data)
 			return bw.WriteByte('\n')
 		}

@@ -6,7 +6,6 @@
 package repair
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -39,7 +38,7 @@ type Record struct {
 // the longest line.
 type Scanner struct {
 	r    *jsonl.Reader
-	bom  bool
+	head *head
 	line int
 	rest []byte // unread pieces of a line being split at CRs
 	err  error
@@ -49,17 +48,30 @@ var bom = []byte{0xEF, 0xBB, 0xBF}
 
 // NewScanner returns a Scanner reading from r.
 func NewScanner(r io.Reader) *Scanner {
-	br := bufio.NewReaderSize(r, 64<<10)
-	s := &Scanner{r: jsonl.NewReader(br)}
-	if head, _ := br.Peek(len(bom)); bytes.Equal(head, bom) {
-		s.bom = true
-	}
-	return s
+	h := &head{r: r}
+	return &Scanner{r: jsonl.NewReader(h), head: h}
 }
 
 // BOM reports whether the input starts with a UTF-8 byte-order mark. The mark
 // is not part of the first record's Data; a rewrite puts it back in front.
-func (s *Scanner) BOM() bool { return s.bom }
+// It is known once Next has returned a record.
+func (s *Scanner) BOM() bool { return bytes.Equal(s.head.buf[:s.head.n], bom) }
+
+// head passes reads through and keeps the first bytes of the input, so that
+// the byte-order mark the JSONL reader strips can be written back.
+type head struct {
+	r   io.Reader
+	buf [3]byte
+	n   int
+}
+
+func (h *head) Read(p []byte) (int, error) {
+	n, err := h.r.Read(p)
+	if h.n < len(h.buf) {
+		h.n += copy(h.buf[h.n:], p[:n])
+	}
+	return n, err
+}
 
 // Next returns the next record, or io.EOF after the last one. Any other error
 // is a read error and is returned again by later calls.
