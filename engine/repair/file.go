@@ -37,6 +37,7 @@ type Result struct {
 // Reasons a file is skipped.
 const (
 	ReasonEmpty         = "empty file"
+	ReasonNoFiles       = "no *.jsonl file in this directory"
 	ReasonHeader        = "invalid session header"
 	ReasonNoJSON        = "no line is valid JSON"
 	ReasonMostlyInvalid = "most lines are not valid JSON"

@@ -13,7 +13,8 @@ import (
 // such as .git are skipped, and so are backups and temporary files, which do
 // not end in .jsonl. Any other argument is taken as a file whatever its name,
 // so that File reports a missing path or a non-regular file. Folders that
-// cannot be read during a walk come back as Failed results. Files are sorted
+// cannot be read during a walk come back as Failed results, and a directory
+// without any *.jsonl file as an Empty one. Files are sorted
 // within each argument and listed once.
 func Expand(args []string) (files []string, failed []Result) {
 	seen := map[string]bool{}
@@ -43,6 +44,9 @@ func Expand(args []string) (files []string, failed []Result) {
 			}
 			return nil
 		})
+		if len(found) == 0 {
+			failed = append(failed, Result{File: arg, Outcome: Empty, Reason: ReasonNoFiles})
+		}
 		slices.Sort(found)
 		for _, f := range found {
 			if !seen[f] {
