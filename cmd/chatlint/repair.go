@@ -28,8 +28,8 @@ func newRepairCmd(s streams) *cobra.Command {
 
 Lines end at LF or CRLF; blank lines are skipped. A line that is not valid
 JSON (a record cut short by a crash, say) is dropped; a line holding several
-JSON values glued by lone CRs is split into them. Every other line is kept
-byte for byte. A file with nothing to drop is not touched (same bytes, same
+JSON values glued by lone CRs is split into them; invalid UTF-8 inside a
+string is replaced by U+FFFD. Every other line is kept byte for byte. A file with nothing to drop is not touched (same bytes, same
 modification time). Otherwise the original is first copied to
 FILE.bak-<UTC time>-<random>, then replaced atomically by the kept lines (LF
 endings, final newline, the original's mode).
@@ -161,6 +161,9 @@ func changes(st repair.Stats) string {
 	if st.Split > 0 {
 		s += fmt.Sprintf(", split %d line(s) at lone CRs", st.Split)
 	}
+	if st.Mended > 0 {
+		s += fmt.Sprintf(", replaced invalid UTF-8 in %d record(s)", st.Mended)
+	}
 	return s
 }
 
@@ -192,6 +195,7 @@ type repairItem struct {
 	Repaired     bool   `json:"repaired"`
 	DroppedLines int    `json:"dropped_lines"`
 	SplitLines   int    `json:"split_lines"`
+	InvalidUTF8  int    `json:"invalid_utf8_records"`
 	Backup       string `json:"backup"`
 	Reason       string `json:"reason"`
 }
@@ -199,7 +203,7 @@ type repairItem struct {
 func (j *repairJSON) result(r repair.Result) {
 	it := repairItem{File: r.File, Repaired: r.Outcome == repair.Repaired, Backup: r.Backup, Reason: r.Reason}
 	if r.Outcome == repair.Repaired || r.Outcome == repair.WouldRepair {
-		it.DroppedLines, it.SplitLines = r.Stats.Dropped, r.Stats.Split
+		it.DroppedLines, it.SplitLines, it.InvalidUTF8 = r.Stats.Dropped, r.Stats.Split, r.Stats.Mended
 	}
 	if r.Outcome == repair.WouldRepair {
 		it.Reason = "dry run: not written"

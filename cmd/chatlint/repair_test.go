@@ -109,6 +109,17 @@ func TestRepairGolden(t *testing.T) {
 		}
 	}
 
+	// Every file repaired or found clean now parses for check.
+	for _, line := range strings.Split(out, "\n") {
+		file, status, _ := strings.Cut(line, ": ")
+		if !strings.HasPrefix(status, "repaired") && status != "clean" {
+			continue
+		}
+		if res, _, _ := chatlint(t, "", "check", "--no-builtin", file); strings.Contains(res, "jsonl-syntax") {
+			t.Errorf("check after repair:\n%s", res)
+		}
+	}
+
 	again, _, code := chatlint(t, "", "repair", dir)
 	if code != exitFindings {
 		t.Errorf("second run: exit %d", code)

@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"unicode/utf8"
 
 	"github.com/chatlint/chatlint/engine/jsonl"
 )
@@ -27,6 +28,12 @@ type Record struct {
 	// Split is true for a record cut out of a line that held several JSON
 	// values separated by lone carriage returns.
 	Split bool
+	// Mended is true for a record whose invalid UTF-8 sequences (inside
+	// strings: anywhere else the line would not be JSON) were each replaced
+	// by U+FFFD. JSON text is UTF-8; without this, a record that the
+	// reference repair keeps (it decodes the file with replacement) would
+	// stay unreadable to check.
+	Mended bool
 }
 
 // Scanner reads a JSONL input and classifies its lines. Lines end at LF or
@@ -34,8 +41,9 @@ type Record struct {
 // as a whole is kept as it is. A line that is not is split at lone CRs when
 // every non-blank piece is valid JSON on its own (two records glued together
 // by an old-Mac line ending), and dropped whole otherwise: a fragment of a
-// broken record is never kept as if it were a record. Memory is bounded by
-// the longest line.
+// broken record is never kept as if it were a record. Invalid UTF-8 in a
+// kept record is replaced (see Record.Mended). Memory is bounded by the
+// longest line.
 type Scanner struct {
 	r    *jsonl.Reader
 	head *head
@@ -89,7 +97,7 @@ func (s *Scanner) Next() (Record, error) {
 	}
 	s.line = rec.Line
 	if json.Valid(rec.Data) {
-		return Record{Line: rec.Line, Data: rec.Data, Kept: true}, nil
+		return mend(Record{Line: rec.Line, Data: rec.Data, Kept: true}), nil
 	}
 	if splittable(rec.Data) {
 		s.rest = rec.Data
@@ -108,9 +116,19 @@ func (s *Scanner) nextPiece() Record {
 			s.rest = nil
 		}
 		if !isBlank(piece) {
-			return Record{Line: s.line, Data: piece, Kept: true, Split: true}
+			return mend(Record{Line: s.line, Data: piece, Kept: true, Split: true})
 		}
 	}
+}
+
+// mend replaces invalid UTF-8 in a kept record. Valid records, nearly all of
+// them, are returned as they are, without a copy.
+func mend(r Record) Record {
+	if !utf8.Valid(r.Data) {
+		r.Data = bytes.ToValidUTF8(r.Data, []byte("\uFFFD"))
+		r.Mended = true
+	}
+	return r
 }
 
 // splittable reports whether line holds a lone CR and every non-blank piece
@@ -147,11 +165,12 @@ type Stats struct {
 	Records int // JSON values kept
 	Dropped int // lines dropped because they are not JSON
 	Split   int // lines cut into several records at lone CRs
+	Mended  int // records whose invalid UTF-8 was replaced
 }
 
 // Changed reports whether a rewrite would differ from the input in anything
 // but blank lines and line endings.
-func (st Stats) Changed() bool { return st.Dropped > 0 || st.Split > 0 }
+func (st Stats) Changed() bool { return st.Dropped > 0 || st.Split > 0 || st.Mended > 0 }
 
 // Scan reads r to the end and calls visit, when not nil, for every record in
 // order. It returns the counts and the first read error, or visit's error.
@@ -169,6 +188,9 @@ func scan(sc *Scanner, visit func(Record) error) (Stats, error) {
 		}
 		if err != nil {
 			return st, err
+		}
+		if rec.Mended {
+			st.Mended++
 		}
 		switch {
 		case !rec.Kept:
