@@ -59,7 +59,7 @@ func TestScan(t *testing.T) {
 			want: scanned{Kept: []string{"42", `"s"`, "null", "[1]"}, Stats: Stats{Records: 4}}, out: "42\n\"s\"\nnull\n[1]\n"},
 		{name: "invalid UTF-8 inside a string is replaced, the record kept", in: "{\"a\":\"x\xff\xfey\"}\n{\"b\":\"\xc3\xa9\"}\n",
 			want: scanned{Kept: []string{"{\"a\":\"x\uFFFDy\"}", "{\"b\":\"\xc3\xa9\"}"}, Stats: Stats{Records: 2, Mended: 1}},
-			out: "{\"a\":\"x\uFFFDy\"}\n{\"b\":\"\xc3\xa9\"}\n"},
+			out:  "{\"a\":\"x\uFFFDy\"}\n{\"b\":\"\xc3\xa9\"}\n"},
 		{name: "byte-order mark kept in front", in: "\xEF\xBB\xBF{\"a\":1}\n{\n",
 			want: scanned{Kept: []string{`{"a":1}`}, Dropped: []int{2}, Stats: Stats{Records: 1, Dropped: 1}}, out: "\xEF\xBB\xBF{\"a\":1}\n"},
 		{name: "two records glued by a lone CR are split", in: "{\"a\":1}\r{\"b\":2}\n{\"c\":3}\n",
