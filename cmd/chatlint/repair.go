@@ -29,10 +29,13 @@ func newRepairCmd(s streams) *cobra.Command {
 Lines end at LF or CRLF; blank lines are skipped. A line that is not valid
 JSON (a record cut short by a crash, say) is dropped; a line holding several
 JSON values glued by lone CRs is split into them; invalid UTF-8 inside a
-string is replaced by U+FFFD. Every other line is kept byte for byte. A file with nothing to drop is not touched (same bytes, same
-modification time). Otherwise the original is first copied to
-FILE.bak-<UTC time>-<random>, then replaced atomically by the kept lines (LF
-endings, final newline, the original's mode).
+string is replaced by U+FFFD. Every other line is kept byte for byte.
+
+A file with nothing to change is not touched (same bytes, same modification
+time). Otherwise the original is first copied to FILE.bak-<UTC time>-<random>,
+then replaced atomically by the kept lines (LF endings, final newline, the
+original's mode). A file where more lines would be dropped than kept is
+skipped unless --force is given.
 
 An agent-session transcript must start with its header {"type": "session",
 "id": ...} (a corrupt line before it is fine); when it does not, the file is

@@ -17,8 +17,8 @@ import (
 type Outcome int
 
 const (
-	Clean       Outcome = iota // nothing to drop: the file was not touched
-	Repaired                   // lines dropped, original in Result.Backup
+	Clean       Outcome = iota // nothing to change: the file was not touched
+	Repaired                   // rewritten, the original in Result.Backup
 	WouldRepair                // as Repaired, but a dry run wrote nothing
 	Empty                      // only blank lines: not touched
 	Skipped                    // not repaired, for Result.Reason; not touched
@@ -68,7 +68,8 @@ type source interface {
 }
 
 // File repairs the JSONL file at path. A clean file is only read: its bytes
-// and modification time stay as they were. A file with lines to drop is
+// and modification time stay as they were. A file with lines to drop (or to
+// split or mend, see Scanner) is
 // first copied byte for byte to a backup beside it, then replaced
 // atomically by its kept records, each written byte for byte as it was read,
 // LF-terminated, in a file with the original's mode. Any failure leaves the
@@ -100,6 +101,9 @@ func File(path string, opts Options) Result {
 		return fail(err)
 	}
 	defer f.Close()
+	if ofi, err := f.Stat(); err != nil || !os.SameFile(fi, ofi) {
+		return fail(errChanged) // replaced between the stat and the open
+	}
 
 	var first []byte
 	res.Stats, err = Scan(f, func(r Record) error {
@@ -136,6 +140,8 @@ func File(path string, opts Options) Result {
 	return res
 }
 
+var errChanged = errors.New("the file changed while it was being repaired")
+
 // rewrite backs real up, then replaces it with the kept records of f, which
 // the scan that gave st has read to the end. On failure the backup is
 // removed: the original is still in place.
@@ -163,7 +169,7 @@ func rewrite(real string, f source, fi fs.FileInfo, st Stats, opts Options) (bac
 			return err
 		}
 		if got != st || now.Size() != fi.Size() || !now.ModTime().Equal(fi.ModTime()) {
-			return errors.New("the file changed while it was being repaired")
+			return errChanged
 		}
 		return nil
 	})
