@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/chatlint/chatlint/engine/atomicfile"
+	"github.com/chatlint/chatlint/engine/jsonl"
 )
 
 // Outcome is what happened to one file.
@@ -41,6 +42,7 @@ const (
 	ReasonHeader        = "invalid session header"
 	ReasonNoJSON        = "no line is valid JSON"
 	ReasonMostlyInvalid = "most lines are not valid JSON"
+	ReasonJSONDocument  = "a .json file is one JSON document, not JSON Lines"
 )
 
 // Options control File.
@@ -78,6 +80,12 @@ func File(path string, opts Options) Result {
 	res := Result{File: path}
 	fail := func(err error) Result {
 		res.Outcome, res.Reason = Failed, describe(err)
+		return res
+	}
+	// check reads a .json file as one document; cutting it into lines would
+	// drop nearly all of it.
+	if jsonl.IsJSONDocument(path) {
+		res.Outcome, res.Reason = Skipped, ReasonJSONDocument
 		return res
 	}
 	// Rewrite the target of a symbolic link, not the link itself.

@@ -256,10 +256,12 @@ func TestFilePaths(t *testing.T) {
 	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	doc := writeAged(t, dir, "doc.json", "{\n  \"messages\": []\n}\n", 0o644)
 	tests := []struct {
 		path string
 		want Result
 	}{
+		{doc, Result{Outcome: Skipped, Reason: ReasonJSONDocument}},
 		{filepath.Join(dir, "nope.jsonl"), Result{Outcome: Failed, Reason: "no such file or directory"}},
 		{sub, Result{Outcome: Failed, Reason: "is a directory"}},
 		{fifo, Result{Outcome: Failed, Reason: "not a regular file"}},
