@@ -11,7 +11,8 @@ import (
 	"github.com/chatlint/chatlint/engine/astjson"
 )
 
-// referenceRecords counts the records the reference repair keeps: it splits
+// referenceRecords counts the records kept by the session-file repair of the
+// agent runtimes chatlint replaces (the floor repair must reach): it splits
 // on LF or CRLF, skips lines that trim to nothing and keeps a line that
 // parses as JSON as a whole.
 func referenceRecords(data []byte) int {

@@ -1,6 +1,6 @@
 // Package repair makes damaged JSONL files parseable again: lines that are not
 // JSON are dropped, every other line is kept byte for byte, and a file is only
-// rewritten (after a backup, atomically) when something was actually dropped.
+// rewritten (after a backup, atomically) when something must change.
 // It works on the file layer only; changing the records is the job of the
 // cleanup packs.
 package repair
@@ -30,9 +30,9 @@ type Record struct {
 	Split bool
 	// Mended is true for a record whose invalid UTF-8 sequences (inside
 	// strings: anywhere else the line would not be JSON) were each replaced
-	// by U+FFFD. JSON text is UTF-8; without this, a record that the
-	// reference repair keeps (it decodes the file with replacement) would
-	// stay unreadable to check.
+	// by U+FFFD. JSON text is UTF-8 and check rejects such a line; dropping
+	// it would lose a whole record (text saved as Latin-1, say) for a few
+	// bytes.
 	Mended bool
 }
 
