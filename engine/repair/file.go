@@ -1,60 +1,16 @@
 package repair
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"time"
 
 	"github.com/chatlint/chatlint/engine/atomicfile"
 	"github.com/chatlint/chatlint/engine/jsonl"
 )
-
-// Outcome is what happened to one file.
-type Outcome int
-
-const (
-	Clean       Outcome = iota // nothing to change: the file was not touched
-	Repaired                   // rewritten, the original in Result.Backup
-	WouldRepair                // as Repaired, but a dry run wrote nothing
-	Empty                      // only blank lines: not touched
-	Skipped                    // not repaired, for Result.Reason; not touched
-	Failed                     // could not be read or rewritten; not touched
-)
-
-// Result reports one file.
-type Result struct {
-	File    string // the path as given
-	Outcome Outcome
-	Stats   Stats  // what the scan found
-	Backup  string // the backup of the original, when Repaired
-	Reason  string // why the file was skipped or failed
-}
-
-// Reasons a file is skipped.
-const (
-	ReasonEmpty         = "empty file"
-	ReasonNoFiles       = "no *.jsonl file in this directory"
-	ReasonHeader        = "invalid session header"
-	ReasonNoJSON        = "no line is valid JSON"
-	ReasonMostlyInvalid = "most lines are not valid JSON"
-	ReasonJSONDocument  = "a .json file is one JSON document, not JSON Lines"
-)
-
-// Options control File.
-type Options struct {
-	DryRun   bool
-	Sessions Sessions
-	// Force repairs a file even when more lines would be dropped than kept
-	// (a pretty-printed JSON document, say, would lose nearly everything).
-	Force bool
-	// Now stamps backup names; time.Now when nil.
-	Now func() time.Time
-}
 
 // Seams for tests: they simulate a failing disk without one.
 var (
@@ -146,69 +102,6 @@ func File(path string, opts Options) Result {
 		res.Outcome, res.Backup = Repaired, bak
 	}
 	return res
-}
-
-var errChanged = errors.New("the file changed while it was being repaired")
-
-// rewrite backs real up, then replaces it with the kept records of f, which
-// the scan that gave st has read to the end. On failure the backup is
-// removed: the original is still in place.
-func rewrite(real string, f source, fi fs.FileInfo, st Stats, opts Options) (backup string, err error) {
-	now := time.Now
-	if opts.Now != nil {
-		now = opts.Now
-	}
-	backup, err = backupFile(real, now())
-	if err != nil {
-		return "", err
-	}
-	err = writeFile(real, fi.Mode().Perm(), func(w io.Writer) error {
-		if _, err := f.Seek(0, io.SeekStart); err != nil {
-			return err
-		}
-		got, err := WriteKept(w, f)
-		if err != nil {
-			return err
-		}
-		// Another writer may have appended while we worked: renaming now
-		// would lose its lines.
-		now, err := os.Stat(real)
-		if err != nil {
-			return err
-		}
-		if got != st || now.Size() != fi.Size() || !now.ModTime().Equal(fi.ModTime()) {
-			return errChanged
-		}
-		return nil
-	})
-	if err != nil {
-		os.Remove(backup)
-		return "", err
-	}
-	return backup, nil
-}
-
-// WriteKept writes the records of r that a repair keeps to w, each byte for
-// byte and followed by LF, behind the byte-order mark when r starts with one.
-func WriteKept(w io.Writer, r io.Reader) (Stats, error) {
-	bw := bufio.NewWriterSize(w, 64<<10)
-	sc := NewScanner(r)
-	first := true
-	st, err := scan(sc, func(rec Record) error {
-		if rec.Kept {
-			if first && sc.BOM() {
-				bw.Write(bom)
-			}
-			first = false
-			bw.Write(rec.Data)
-			return bw.WriteByte('\n')
-		}
-		return nil
-	})
-	if err != nil {
-		return st, err
-	}
-	return st, bw.Flush()
 }
 
 // describe words an error about path the way users expect: "no such file or
