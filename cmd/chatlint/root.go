@@ -36,7 +36,8 @@ over one normalized document per conversation.`,
 		return &exitCode{code: exitError, err: err}
 	})
 	root.SetVersionTemplate(readBuildInfo().String())
-	root.AddCommand(newCheckCmd(s), newRulesCmd(s), newTestCmd(s), newFmtCmd(s), newVersionCmd(s))
+	root.AddCommand(newCheckCmd(s), newRulesCmd(s), newTestCmd(s), newFmtCmd(s), newVersionCmd(s),
+		newRepairCmd(s))
 	addCompletion(root)
 	return root
 }
