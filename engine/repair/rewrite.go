@@ -24,9 +24,6 @@ func rewrite(real string, f source, fi fs.FileInfo, st Stats, opts Options) (bac
 		return "", err
 	}
 	err = writeFile(real, fi.Mode().Perm(), func(w io.Writer) error {
-		if tmp, ok := w.(*os.File); ok {
-			keepOwner(tmp, fi)
-		}
 		if _, err := f.Seek(0, io.SeekStart); err != nil {
 			return err
 		}

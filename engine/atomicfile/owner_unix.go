@@ -1,6 +1,6 @@
 //go:build unix
 
-package repair
+package atomicfile
 
 import (
 	"io/fs"
