@@ -1,0 +1,102 @@
+package convert
+
+// The calls into the rule engine (document, policy, builtin) are kept in this
+// one file: that API is being reshaped into a per-record library, and convert
+// should follow it in one place.
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/chatlint/chatlint/engine/astjson"
+	"github.com/chatlint/chatlint/engine/builtin"
+	"github.com/chatlint/chatlint/engine/document"
+	"github.com/chatlint/chatlint/engine/jsonv"
+	"github.com/chatlint/chatlint/engine/policy"
+)
+
+// integrityEngine is the built-in integrity pack, compiled once.
+type integrityEngine struct{ eng *policy.Engine }
+
+func newIntegrityEngine(ctx context.Context) (*integrityEngine, error) {
+	packs, err := builtin.Packs()
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range packs {
+		if p.Name == "integrity" {
+			eng, err := policy.Compile(ctx, []*policy.Pack{p}, policy.Options{})
+			if err != nil {
+				return nil, err
+			}
+			return &integrityEngine{eng: eng}, nil
+		}
+	}
+	return nil, fmt.Errorf("the built-in integrity pack is missing")
+}
+
+// hit is what the report writer needs of one finding.
+type hit struct {
+	Rule, Message, Path              string
+	Error                            bool
+	MessageIndex, ToolCallIndex      int
+	ToolIndex, EntryIndex            int
+}
+
+func hitsOf(hs []policy.Hit) []hit {
+	out := make([]hit, len(hs))
+	for i, h := range hs {
+		out[i] = hit{Rule: h.Rule, Message: h.Message, Path: h.Path, Error: h.Severity.String() == "error",
+			MessageIndex: h.MessageIndex, ToolCallIndex: h.ToolCallIndex, ToolIndex: h.ToolIndex, EntryIndex: h.EntryIndex}
+	}
+	return out
+}
+
+// evaluator is one worker's handle on the engine.
+type evaluator struct{ ev *policy.Evaluator }
+
+func (e *integrityEngine) evaluator() *evaluator { return &evaluator{ev: e.eng.NewEvaluator()} }
+
+// record evaluates the pack on a squashed record, read in the given
+// tool-call mode ("inline" or "structured").
+func (e *evaluator) record(ctx context.Context, rec *Record, file string, mode string) ([]hit, error) {
+	v, err := astjson.Decode(jsonv.Marshal(rec.Value(), jsonv.Compact))
+	if err != nil {
+		return nil, err
+	}
+	doc := document.NewBuilder(document.Chat, file, document.Options{ToolCalls: mode}).Add(1, v.(ast.Object))
+	hs, err := e.ev.Evaluate(ctx, doc)
+	return hitsOf(hs), err
+}
+
+// session evaluates the pack's session rules on a session's entries (their
+// request messages; ids and timestamps are validated before).
+func (e *evaluator) session(ctx context.Context, entries []*Entry, file string) ([]hit, error) {
+	b := document.NewBuilder(document.ProxyLog, file, document.Options{})
+	for _, en := range entries {
+		msgs := make([]jsonv.Value, len(en.Messages))
+		for i, m := range en.Messages {
+			msgs[i] = m
+		}
+		line := &jsonv.Object{Members: []jsonv.Member{{Key: "request", Value: &jsonv.Object{Members: []jsonv.Member{{Key: "messages", Value: msgs}}}}}}
+		v, err := astjson.Decode(jsonv.Marshal(line, jsonv.Compact))
+		if err != nil {
+			return nil, err
+		}
+		b.Add(en.Line, v.(ast.Object))
+	}
+	doc := b.Finish()
+	if doc == nil {
+		return nil, nil
+	}
+	hs, err := e.ev.Evaluate(ctx, doc)
+	var out []hit
+	for _, h := range hitsOf(hs) {
+		if sessionRules[h.Rule] {
+			out = append(out, h)
+		}
+	}
+	return out, err
+}
