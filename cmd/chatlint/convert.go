@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +14,10 @@ import (
 	"github.com/chatlint/chatlint/engine/finding"
 	"github.com/chatlint/chatlint/engine/policy"
 )
+
+// convertRand, when set (by tests), gives the randomness for anonymizing the
+// record of session i, so that golden files are stable.
+var convertRand func(i int) io.Reader
 
 type convertOptions struct {
 	Logs, Output   string
@@ -158,7 +163,7 @@ func runConvert(cmd *cobra.Command, s streams, o *convertOptions) error {
 		Logs: o.Logs, Output: o.Output, SingleFile: o.SingleFile, GroupBy: o.GroupBy,
 		JSONToolCalls: o.JSONToolCalls, ToolReport: o.ToolReport, ToolReportPath: o.ToolReportPath,
 		Integrity: o.Integrity, Anonymize: o.Anonymize, CleanupGoose: o.CleanupGoose, Cleanup: packs,
-		KeepGoing: o.KeepGoing, Workers: o.Workers, Stdout: s.Out,
+		KeepGoing: o.KeepGoing, Workers: o.Workers, Stdout: s.Out, Rand: convertRand,
 	}}
 	if o.Verbose {
 		c.Opts.Verbose = s.Err

@@ -1,0 +1,104 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestConvertGolden runs convert on each case of fixtures/convert: the case's
+// logs/ folder with the flags of its args file (one per line), and compares
+// the output folder and standard output (expected/stdout.txt, ending with the
+// exit status) with expected/. Run `go test ./cmd/chatlint -run
+// TestConvertGolden -update` to rewrite expected/ and review the diff.
+func TestConvertGolden(t *testing.T) {
+	convertRand = func(i int) io.Reader {
+		return rand.NewChaCha8([32]byte{byte(i), byte(i >> 8), 'c', 'h', 'a', 't', 'l', 'i', 'n', 't'})
+	}
+	defer func() { convertRand = nil }()
+	cases, err := filepath.Glob(filepath.Join(repo, "fixtures/convert/*/logs"))
+	if err != nil || len(cases) == 0 {
+		t.Fatalf("no cases under fixtures/convert (%v)", err)
+	}
+	for _, logs := range cases {
+		dir := filepath.Dir(logs)
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			out := t.TempDir()
+			args := []string{"convert", "--logs", rel(t, logs), "--output", out, "--workers", "3"}
+			if b, err := os.ReadFile(filepath.Join(dir, "args")); err == nil {
+				for _, a := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+					if a = strings.TrimSpace(a); a != "" {
+						args = append(args, strings.NewReplacer("CASE", rel(t, dir), "OUT", out).Replace(a))
+					}
+				}
+			}
+			var stdout, stderr bytes.Buffer
+			code := run(context.Background(), args, streams{In: strings.NewReader(""), Out: &stdout, Err: &stderr})
+			got := readTree(t, out)
+			got["stdout.txt"] = strings.ReplaceAll(stdout.String(), out, "OUT") + "[exit " + string(rune('0'+code)) + "]\n"
+			if stderr.Len() > 0 {
+				got["stderr.txt"] = strings.ReplaceAll(stderr.String(), out, "OUT")
+			}
+			for name, content := range got {
+				got[name] = strings.ReplaceAll(content, out, "OUT")
+			}
+			expDir := filepath.Join(dir, "expected")
+			if *update {
+				os.RemoveAll(expDir)
+				for name, content := range got {
+					p := filepath.Join(expDir, name)
+					if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+						t.Fatal(err)
+					}
+					if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+				return
+			}
+			if diff := cmp.Diff(readTree(t, expDir), got); diff != "" {
+				t.Errorf("output differs from %s (-want +got):\n%s", expDir, diff)
+			}
+		})
+	}
+}
+
+// rel returns path relative to the test's working folder, as a user would
+// type it.
+func rel(t *testing.T, path string) string {
+	if !filepath.IsAbs(path) {
+		return path
+	}
+	wd, _ := os.Getwd()
+	r, err := filepath.Rel(wd, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// readTree reads every file under dir, keyed by slash path.
+func readTree(t *testing.T, dir string) map[string]string {
+	out := map[string]string{}
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, _ := filepath.Rel(dir, p)
+		out[filepath.ToSlash(r)] = string(b)
+		return nil
+	})
+	return out
+}
