@@ -149,7 +149,7 @@ func (c *Converter) Run(ctx context.Context) (Result, error) {
 					res.Invalid = oc.invalid
 					return false
 				}
-				fatal = rep.add(oc, Finding{Error: true, Rule: "session-invalid", Message: oc.invalid.Error()})
+				fatal = rep.add(oc, Finding{Error: true, Rule: "session-invalid", Message: oc.invalid.Error(), Line: oc.invalid.Line})
 				return fatal == nil
 			case oc.record == nil:
 				return true

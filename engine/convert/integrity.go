@@ -39,10 +39,10 @@ func newIntegrityEngine(ctx context.Context) (*integrityEngine, error) {
 
 // hit is what the report writer needs of one finding.
 type hit struct {
-	Rule, Message, Path              string
-	Error                            bool
-	MessageIndex, ToolCallIndex      int
-	ToolIndex, EntryIndex            int
+	Rule, Message, Path         string
+	Error                       bool
+	MessageIndex, ToolCallIndex int
+	ToolIndex, EntryIndex       int
 }
 
 func hitsOf(hs []policy.Hit) []hit {

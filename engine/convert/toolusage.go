@@ -110,10 +110,10 @@ func countTurns(msgs []*jsonv.Object) (client, assistant, tools int) {
 
 // usageRow is one line of tool-usage.csv: the sum over a group of sessions.
 type usageRow struct {
-	date, scenario                         string
-	sessions, calls                        int
-	names                                  map[string]bool
-	client, assistant, toolTurns           int
+	date, scenario               string
+	sessions, calls              int
+	names                        map[string]bool
+	client, assistant, toolTurns int
 }
 
 // writeUsage writes tool-usage.csv with one row per group: by date, by

@@ -9,6 +9,7 @@ type SessionError struct {
 	Entry     int    // 1-based among the session's entries
 	SessionID string // of that entry
 	File      string
+	Line      int // the entry's line in the file
 }
 
 func (e *SessionError) Error() string {
@@ -35,16 +36,16 @@ func validateSession(entries []*Entry, file string) ([]*Entry, *Truncation, erro
 	first := entries[0].SessionID
 	for i, e := range entries {
 		if e.SessionID != first {
-			return nil, nil, &SessionError{"Session ID mismatch", i + 1, e.SessionID, file}
+			return nil, nil, &SessionError{"Session ID mismatch", i + 1, e.SessionID, file, e.Line}
 		}
 	}
 	for i := 1; i < len(entries); i++ {
 		c, ok := entries[i].Time.Compare(entries[i-1].Time)
 		if !ok {
-			return nil, nil, &SessionError{"Timestamps not comparable", i + 1, entries[i].SessionID, file}
+			return nil, nil, &SessionError{"Timestamps not comparable", i + 1, entries[i].SessionID, file, entries[i].Line}
 		}
 		if c <= 0 {
-			return nil, nil, &SessionError{"Timestamp not increasing", i + 1, entries[i].SessionID, file}
+			return nil, nil, &SessionError{"Timestamp not increasing", i + 1, entries[i].SessionID, file, entries[i].Line}
 		}
 	}
 	max, lastMax := -1, 0
