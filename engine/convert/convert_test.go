@@ -77,16 +77,16 @@ func TestParseTimestamp(t *testing.T) {
 
 func TestScenarioName(t *testing.T) {
 	for in, want := range map[string]string{
-		"logs/2026-01-13/arxiv-python-1737000000000000000.jsonl":          "arxiv-python",
-		"market-brief-7F3A9C1E-0B2D-4E5F-8A9B-0C1D2E3F4A5B.jsonl":         "market-brief",
-		"google-maps-es-01.jsonl":                                         "google-maps-es",
-		"google-maps-es-01-7f3a9c1e-0b2d-4e5f-8a9b-0c1d2e3f4a5b.jsonl":     "google-maps-es",
-		"report-2026-01.jsonl":                                            "report-2026-01",
-		"maps-01.jsonl":                                                   "maps-01",
-		"a-b-1234567.jsonl":                                               "a-b-1234567",
-		"x.y.jsonl":                                                       "x.y",
-		".jsonl":                                                          ".jsonl",
-		"task-a-01-02.jsonl":                                              "task-a-01-02",
+		"logs/2026-01-13/arxiv-python-1737000000000000000.jsonl":       "arxiv-python",
+		"market-brief-7F3A9C1E-0B2D-4E5F-8A9B-0C1D2E3F4A5B.jsonl":      "market-brief",
+		"google-maps-es-01.jsonl":                                      "google-maps-es",
+		"google-maps-es-01-7f3a9c1e-0b2d-4e5f-8a9b-0c1d2e3f4a5b.jsonl": "google-maps-es",
+		"report-2026-01.jsonl":                                         "report-2026-01",
+		"maps-01.jsonl":                                                "maps-01",
+		"a-b-1234567.jsonl":                                            "a-b-1234567",
+		"x.y.jsonl":                                                    "x.y",
+		".jsonl":                                                       ".jsonl",
+		"task-a-01-02.jsonl":                                           "task-a-01-02",
 	} {
 		if got := scenarioName(in); got != want {
 			t.Errorf("scenarioName(%q) = %q, want %q", in, got, want)
