@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"io/fs"
 	"math/rand/v2"
@@ -101,4 +102,74 @@ func readTree(t *testing.T, dir string) map[string]string {
 		return nil
 	})
 	return out
+}
+
+// TestConvertAgreesWithCheck converts the integrity fixture and checks the
+// dataset it wrote: check must find on the records the same rules convert's
+// integrity report names for them (session rules and convert's own lines
+// aside, which need the log entries).
+func TestConvertAgreesWithCheck(t *testing.T) {
+	out := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	logs := filepath.Join(repo, "fixtures/convert/integrity/logs")
+	if code := run(context.Background(), []string{"convert", "-l", logs, "-o", out}, streams{Out: &stdout, Err: &stderr}); code != 0 {
+		t.Fatalf("convert exit %d: %s", code, stderr.String())
+	}
+	type report struct {
+		Findings []struct {
+			Rule, Record string
+			Line         int
+		} `json:"findings"`
+	}
+	// The first record is defects.jsonl's; the second has no messages, where
+	// convert, like the reference, says nothing more about the record.
+	count := func(data []byte, fromConvert bool) map[string]int {
+		var r report
+		if err := json.Unmarshal(data, &r); err != nil {
+			t.Fatal(err)
+		}
+		n := map[string]int{}
+		for _, f := range r.Findings {
+			if fromConvert && f.Record != "defects" || !fromConvert && f.Line != 1 {
+				continue
+			}
+			switch f.Rule {
+			case "role-sequence-mismatch", "trailing-short-entry", "log-entry-skipped", "session-invalid", "record-missing":
+				continue
+			}
+			n[f.Rule]++
+		}
+		return n
+	}
+	conv, err := os.ReadFile(filepath.Join(out, "integrity-report.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout.Reset()
+	run(context.Background(), []string{"check", "-o", "json", filepath.Join(out, "2026-06-01.jsonl")}, streams{Out: &stdout, Err: &stderr})
+	if diff := cmp.Diff(count(conv, true), count(stdout.Bytes(), false)); diff != "" {
+		t.Errorf("rules found by convert (-) and by check on its output (+):\n%s", diff)
+	}
+}
+
+// TestConvertWorkersDoNotChangeOutput converts the same logs with 1 and 4
+// workers and compares everything written.
+func TestConvertWorkersDoNotChangeOutput(t *testing.T) {
+	convertRand = func(i int) io.Reader { return rand.NewChaCha8([32]byte{byte(i)}) }
+	defer func() { convertRand = nil }()
+	var trees []map[string]string
+	for _, w := range []string{"1", "4"} {
+		out := t.TempDir()
+		var stdout bytes.Buffer
+		run(context.Background(), []string{"convert", "-l", filepath.Join(repo, "fixtures/convert/keep-going/logs"), "-o", out, "--keep-going", "--workers", w}, streams{Out: &stdout, Err: io.Discard})
+		tree := readTree(t, out)
+		tree["stdout"] = stdout.String()
+		for k, v := range tree {
+			tree[k] = strings.ReplaceAll(v, out, "OUT")
+		}
+		trees = append(trees, tree)
+	}
+	if diff := cmp.Diff(trees[0], trees[1]); diff != "" {
+		t.Errorf("1 worker (-) and 4 workers (+):\n%s", diff)
+	}
 }
