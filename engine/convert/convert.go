@@ -122,7 +122,11 @@ func (c *Converter) Run(ctx context.Context) (Result, error) {
 		}
 		workerState[i] = w
 	}
-	var usage []Usage
+	usageGroup := o.GroupBy
+	if o.SingleFile {
+		usageGroup = ""
+	}
+	usage := newUsageTable(usageGroup)
 	var fatal error
 	ordered(ctx, len(sessions), workers, 4*workers,
 		func(ctx context.Context, w, i int) outcome {
@@ -157,7 +161,7 @@ func (c *Converter) Run(ctx context.Context) (Result, error) {
 			if fatal = out.add(oc.group, oc.record); fatal != nil {
 				return false
 			}
-			usage = append(usage, oc.usage)
+			usage.add(oc.usage)
 			return true
 		})
 	if err := ctx.Err(); err != nil {
@@ -194,11 +198,7 @@ func (c *Converter) Run(ctx context.Context) (Result, error) {
 		if path == "" {
 			path, shown = filepath.Join(o.Output, ToolReportName), pyJoin(o.Output, []string{ToolReportName})
 		}
-		group := o.GroupBy
-		if o.SingleFile {
-			group = ""
-		}
-		if err := writeFile(path, func(w io.Writer) error { return writeUsage(w, usage, group) }); err != nil {
+		if err := writeFile(path, usage.write); err != nil {
 			return res, err
 		}
 		fmt.Fprintf(o.Stdout, "Wrote tool usage report to %s\n", shown)

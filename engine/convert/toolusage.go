@@ -116,35 +116,46 @@ type usageRow struct {
 	client, assistant, toolTurns int
 }
 
-// writeUsage writes tool-usage.csv with one row per group: by date, by
-// scenario, or one row for everything (single file), sorted by date then
-// scenario.
-func writeUsage(w io.Writer, usage []Usage, groupBy string) error {
-	rows := map[[2]string]*usageRow{}
-	var keys [][2]string
-	for _, u := range usage {
-		var k [2]string
-		switch groupBy {
-		case GroupDate:
-			k = [2]string{u.Date, ""}
-		case GroupScenario:
-			k = [2]string{"", u.Scenario}
-		}
-		r := rows[k]
-		if r == nil {
-			r = &usageRow{date: k[0], scenario: k[1], names: map[string]bool{}}
-			rows[k] = r
-			keys = append(keys, k)
-		}
-		r.sessions++
-		r.calls += u.ToolCalls
-		for _, n := range u.ToolNames {
-			r.names[n] = true
-		}
-		r.client += u.ClientTurns
-		r.assistant += u.AssistantTurns
-		r.toolTurns += u.ToolTurns
+// usageTable sums sessions into rows as they come, so memory grows with the
+// number of groups, not of sessions: by date, by scenario, or one row for
+// everything (groupBy "").
+type usageTable struct {
+	groupBy string
+	rows    map[[2]string]*usageRow
+	keys    [][2]string
+}
+
+func newUsageTable(groupBy string) *usageTable {
+	return &usageTable{groupBy: groupBy, rows: map[[2]string]*usageRow{}}
+}
+
+func (t *usageTable) add(u Usage) {
+	var k [2]string
+	switch t.groupBy {
+	case GroupDate:
+		k = [2]string{u.Date, ""}
+	case GroupScenario:
+		k = [2]string{"", u.Scenario}
 	}
+	r := t.rows[k]
+	if r == nil {
+		r = &usageRow{date: k[0], scenario: k[1], names: map[string]bool{}}
+		t.rows[k] = r
+		t.keys = append(t.keys, k)
+	}
+	r.sessions++
+	r.calls += u.ToolCalls
+	for _, n := range u.ToolNames {
+		r.names[n] = true
+	}
+	r.client += u.ClientTurns
+	r.assistant += u.AssistantTurns
+	r.toolTurns += u.ToolTurns
+}
+
+// write writes tool-usage.csv, rows sorted by date then scenario.
+func (t *usageTable) write(w io.Writer) error {
+	keys := append([][2]string(nil), t.keys...)
 	sort.SliceStable(keys, func(i, j int) bool {
 		if keys[i][0] != keys[j][0] {
 			return keys[i][0] < keys[j][0]
@@ -155,7 +166,7 @@ func writeUsage(w io.Writer, usage []Usage, groupBy string) error {
 		return err
 	}
 	for _, k := range keys {
-		r := rows[k]
+		r := t.rows[k]
 		if _, err := fmt.Fprintf(w, "%s,%s,%d,%d,%d,%d,%d,%d\n", r.date, csvField(r.scenario), r.sessions, r.calls, len(r.names), r.client, r.assistant, r.toolTurns); err != nil {
 			return err
 		}
