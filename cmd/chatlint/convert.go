@@ -89,11 +89,7 @@ files and packs that do not compile.`,
 // short forms), as the reference's --x/--no-x options: the last one given
 // wins.
 func boolPair(f *pflag.FlagSet, p *bool, name, short, noShort string, def bool, usage string) {
-	if def {
-		usage += " (default; --no-" + name + " to turn off)"
-	} else {
-		usage += " (--no-" + name + " to turn off)"
-	}
+	usage += " (--no-" + name + " to turn off)"
 	f.BoolVarP(p, name, short, def, usage)
 	no := f.VarPF(negated{p}, "no-"+name, noShort, "turn off --"+name)
 	no.NoOptDefVal = "true"

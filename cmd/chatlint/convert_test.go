@@ -173,3 +173,56 @@ func TestConvertWorkersDoNotChangeOutput(t *testing.T) {
 		t.Errorf("1 worker (-) and 4 workers (+):\n%s", diff)
 	}
 }
+
+func TestConvertUsageErrors(t *testing.T) {
+	logs := filepath.Join(repo, "fixtures/convert/basic/logs")
+	tests := []struct {
+		args []string
+		code int
+		err  string
+	}{
+		{[]string{"-l", filepath.Join(repo, "nope")}, 2, "does not exist or is not a directory"},
+		{[]string{"-l", filepath.Join(logs, "2026-01-13/weather-paris-01.jsonl")}, 2, "is not a directory"},
+		{[]string{"-l", logs, "-s", "--group-by", "scenario"}, 2, "--single-file cannot be combined with --group-by scenario"},
+		{[]string{"-l", logs, "--group-by", "week"}, 2, `--group-by: want date or scenario, not "week"`},
+		{[]string{"-l", logs, "--fail-on", "info"}, 2, "--fail-on"},
+		{[]string{"-l", logs, "--cleanup", filepath.Join(repo, "nope")}, 2, "not a directory"},
+		{[]string{"-l", logs, "extra"}, 2, "unknown command"},
+		{[]string{"-l", logs, "--fail-on", "warning"}, 1, ""},
+		{[]string{"-l", logs, "--fail-on", "error", "--no-integrity-analysis"}, 0, ""},
+	}
+	for _, tt := range tests {
+		var stderr bytes.Buffer
+		args := append([]string{"convert", "-o", t.TempDir()}, tt.args...)
+		code := run(context.Background(), args, streams{Out: io.Discard, Err: &stderr})
+		if code != tt.code || !strings.Contains(stderr.String(), tt.err) {
+			t.Errorf("%v: exit %d, stderr %q; want %d and %q", tt.args, code, stderr.String(), tt.code, tt.err)
+		}
+	}
+}
+
+// TestConvertNegatedFlags checks that --no-X turns X off and that the last
+// of --X and --no-X wins, as in the reference.
+func TestConvertNegatedFlags(t *testing.T) {
+	logs := filepath.Join(repo, "fixtures/convert/flags-off/logs")
+	for _, tt := range []struct {
+		args  []string
+		plain bool // the address is left as it is
+	}{
+		{nil, false},
+		{[]string{"--no-anonymize"}, true},
+		{[]string{"--no-anonymize", "--anonymize"}, false},
+		{[]string{"--anonymize", "--no-anonymize"}, true},
+		{[]string{"--no-anonymize=false"}, false},
+	} {
+		out := t.TempDir()
+		run(context.Background(), append([]string{"convert", "-l", logs, "-o", out}, tt.args...), streams{Out: io.Discard, Err: io.Discard})
+		b, err := os.ReadFile(filepath.Join(out, "2026-07-01.jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(string(b), "Jane.Roe@Example.ORG"); got != tt.plain {
+			t.Errorf("%v: address kept = %v, want %v", tt.args, got, tt.plain)
+		}
+	}
+}
