@@ -18,10 +18,9 @@ import (
 // here. A finding the reference has no line for (a defect it misses) becomes
 // a WARNING line in the pack's words.
 //
-// Known gaps, left to the strict `export` profile of the integrity pack:
-// the reference also reports `parameters.required: null` and tells apart
-// user messages that hold only tool_result parts (role token R) when it
-// compares role sequences; the pack's default rules do not.
+// Known gap, left to the strict `export` profile of the integrity pack: the
+// reference also reports `parameters.required: null`; the pack's default
+// rules accept it.
 
 // Finding is one line of the integrity report.
 type Finding struct {
@@ -341,11 +340,16 @@ func roleTrace(msgs []*jsonv.Object) string {
 			toks = append(toks, "T")
 		case "":
 		default:
-			r, _ := utf8.DecodeRuneInString(role)
-			toks = append(toks, strings.ToUpper(string(r)))
+			toks = append(toks, firstUpper(role))
 		}
 	}
 	return strings.Join(toks, " ")
+}
+
+// firstUpper is the first character of s in upper case.
+func firstUpper(s string) string {
+	r, _ := utf8.DecodeRuneInString(s)
+	return strings.ToUpper(string(r))
 }
 
 func userToken(c jsonv.Value) string {
