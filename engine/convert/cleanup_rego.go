@@ -85,7 +85,7 @@ func (c *packCleaner) Clean(ctx context.Context, e *Entry, file string) (*Entry,
 	if e.Response != nil {
 		rec.Members = append(rec.Members, jsonv.Member{Key: "response", Value: e.Response})
 	}
-	v, err := astjson.Decode(jsonv.Marshal(rec, jsonv.Compact))
+	v, err := astjson.Decode(ruleJSON(rec))
 	if err != nil {
 		return nil, false, fmt.Errorf("%s:%d: %w", file, e.Line, err)
 	}

@@ -245,3 +245,20 @@ func TestSharedProxyLogs(t *testing.T) {
 		t.Errorf("output does not end with the no-sessions line:\n%s", text)
 	}
 }
+
+func TestDecodePythonNonFinite(t *testing.T) {
+	for in, want := range map[string]string{
+		`{"a": NaN, "b": -Infinity, "c": [Infinity], "s": "NaN Infinity \"NaN"}`: `{"a": NaN, "b": -Infinity, "c": [Infinity], "s": "NaN Infinity \"NaN"}`,
+		`NaN`: `NaN`,
+		`[1.0, NaNx]`: "error",
+	} {
+		v, err := decodePython([]byte(in))
+		got := "error"
+		if err == nil {
+			got = string(jsonv.Marshal(v, jsonv.Python))
+		}
+		if got != want {
+			t.Errorf("%s: got %s, want %s", in, got, want)
+		}
+	}
+}

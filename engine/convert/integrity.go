@@ -62,7 +62,7 @@ func (e *integrityEngine) evaluator() *evaluator { return &evaluator{ev: e.eng.N
 // record evaluates the pack on a squashed record, read in the given
 // tool-call mode ("inline" or "structured").
 func (e *evaluator) record(ctx context.Context, rec *Record, file string, mode string) ([]hit, error) {
-	v, err := astjson.Decode(jsonv.Marshal(rec.Value(), jsonv.Compact))
+	v, err := astjson.Decode(ruleJSON(rec.Value()))
 	if err != nil {
 		return nil, err
 	}
@@ -78,7 +78,7 @@ func (e *evaluator) session(ctx context.Context, entries []*Entry, file string) 
 	for _, en := range entries {
 		msgs := traceMessages(en.Messages)
 		line := &jsonv.Object{Members: []jsonv.Member{{Key: "request", Value: &jsonv.Object{Members: []jsonv.Member{{Key: "messages", Value: msgs}}}}}}
-		v, err := astjson.Decode(jsonv.Marshal(line, jsonv.Compact))
+		v, err := astjson.Decode(ruleJSON(line))
 		if err != nil {
 			return nil, err
 		}

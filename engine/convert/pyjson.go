@@ -1,6 +1,7 @@
 package convert
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
 	"strconv"
@@ -21,8 +22,10 @@ import (
 //     the last value (a dict assigned in order).
 
 // decodePython parses one JSON value and normalizes it as Python would hold it.
+// Like Python's json.loads it also accepts the literals NaN, Infinity and
+// -Infinity (which Python's json.dumps writes for such floats).
 func decodePython(data []byte) (jsonv.Value, error) {
-	v, err := jsonv.Decode(data)
+	v, err := jsonv.Decode(nonFinite(data, nanNumber, "1e77777777777777777777", "-1e77777777777777777777"))
 	if err != nil {
 		return nil, err
 	}
@@ -59,6 +62,9 @@ func pythonize(v jsonv.Value) jsonv.Value {
 // pyNumber rewrites a JSON number's text as Python prints the value json.loads
 // made of it.
 func pyNumber(s string) string {
+	if s == nanNumber {
+		return "NaN"
+	}
 	if !strings.ContainsAny(s, ".eE") {
 		if strings.TrimLeft(s, "-0") == "" {
 			return "0"
@@ -125,4 +131,61 @@ func isPyDigit(r rune) bool {
 // superscript, subscript and circled digits.
 func digitValue(r rune) bool {
 	return r == 0xb2 || r == 0xb3 || r == 0xb9 || r >= 0x2070 && r <= 0x2079 || r >= 0x2080 && r <= 0x2089 || r >= 0x2460 && r <= 0x2468 || r >= 0x2474 && r <= 0x247c || r >= 0x2488 && r <= 0x2490 || r >= 0x24f5 && r <= 0x24fd || r == 0x24ea || r == 0x24ff || r >= 0x2776 && r <= 0x277e || r >= 0x2780 && r <= 0x2788 || r >= 0x278a && r <= 0x2792
+}
+
+// nanNumber stands for a NaN literal while encoding/json reads the value: a
+// valid JSON number no writer produces (zero with a 20-digit exponent).
+// Infinity becomes a number too large for a float, which reads as infinite.
+const nanNumber = "-0e-77777777777777777777"
+
+// nonFinite rewrites the literals NaN, Infinity and -Infinity outside
+// strings: into numbers encoding/json accepts when reading, into strings
+// where a JSON value goes to the rule engine.
+func nonFinite(data []byte, nan, inf, negInf string) []byte {
+	if !bytes.Contains(data, []byte("NaN")) && !bytes.Contains(data, []byte("Infinity")) {
+		return data
+	}
+	var out []byte
+	last := 0
+	inString := false
+	for i := 0; i < len(data); i++ {
+		c := data[i]
+		if inString {
+			switch c {
+			case '\\':
+				i++
+			case '"':
+				inString = false
+			}
+			continue
+		}
+		var lit, repl string
+		switch {
+		case c == '"':
+			inString = true
+			continue
+		case c == 'N' && bytes.HasPrefix(data[i:], []byte("NaN")):
+			lit, repl = "NaN", nan
+		case c == 'I' && bytes.HasPrefix(data[i:], []byte("Infinity")):
+			lit, repl = "Infinity", inf
+		case c == '-' && bytes.HasPrefix(data[i:], []byte("-Infinity")):
+			lit, repl = "-Infinity", negInf
+		default:
+			continue
+		}
+		out = append(out, data[last:i]...)
+		out = append(out, repl...)
+		i += len(lit) - 1
+		last = i + 1
+	}
+	if out == nil {
+		return data
+	}
+	return append(out, data[last:]...)
+}
+
+// ruleJSON writes a value for the rule engine: compact JSON, with the
+// non-finite numbers Python allows written as strings.
+func ruleJSON(v jsonv.Value) []byte {
+	return nonFinite(jsonv.Marshal(v, jsonv.Compact), `"NaN"`, `"Infinity"`, `"-Infinity"`)
 }
