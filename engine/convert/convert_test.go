@@ -249,7 +249,7 @@ func TestSharedProxyLogs(t *testing.T) {
 func TestDecodePythonNonFinite(t *testing.T) {
 	for in, want := range map[string]string{
 		`{"a": NaN, "b": -Infinity, "c": [Infinity], "s": "NaN Infinity \"NaN"}`: `{"a": NaN, "b": -Infinity, "c": [Infinity], "s": "NaN Infinity \"NaN"}`,
-		`NaN`: `NaN`,
+		`NaN`:         `NaN`,
 		`[1.0, NaNx]`: "error",
 	} {
 		v, err := decodePython([]byte(in))
