@@ -262,3 +262,24 @@ func TestDecodePythonNonFinite(t *testing.T) {
 		}
 	}
 }
+
+// TestLaxScalars pins what the entry model accepts as a float, an int and a
+// bool, as pydantic's lax mode does.
+func TestLaxScalars(t *testing.T) {
+	for in, want := range map[string]string{ // float, int, bool
+		`1`: "111", `1.5`: "100", `-0.0`: "111", `2`: "110", `"1.0"`: "110", `"5."`: "100", `"1_000"`: "110",
+		`" 3 "`: "110", `"nan"`: "100", `"yes"`: "001", `"1e3"`: "100", `true`: "111", `"0x10"`: "000", `null`: "000",
+	} {
+		v, err := decodePython([]byte(in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		for _, f := range []func(jsonv.Value) bool{laxFloat, laxInt, laxBool} {
+			got += map[bool]string{true: "1", false: "0"}[f(v)]
+		}
+		if got != want {
+			t.Errorf("%s: float/int/bool %s, want %s", in, got, want)
+		}
+	}
+}

@@ -291,8 +291,8 @@ func listOf(v jsonv.Value, each func(jsonv.Value) bool) bool {
 
 // Lax-mode scalars: what pydantic turns into a float, an int or a bool.
 var (
-	numericString = regexp.MustCompile(`^\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*$`)
-	intString     = regexp.MustCompile(`^\s*[-+]?\d+(?:\.0*)?\s*$`)
+	numericString = regexp.MustCompile(`^\s*[-+]?(?:\d(?:_?\d)*(?:\.(?:\d(?:_?\d)*)?)?|\.\d(?:_?\d)*)(?:[eE][-+]?\d(?:_?\d)*)?\s*$`)
+	intString     = regexp.MustCompile(`^\s*[-+]?\d(?:_?\d)*(?:\.0+)?\s*$`)
 )
 
 func laxFloat(v jsonv.Value) bool {
@@ -324,7 +324,8 @@ func laxBool(v jsonv.Value) bool {
 	case bool:
 		return true
 	case json.Number:
-		return t == "0" || t == "1" || t == "0.0" || t == "1.0"
+		f, err := strconv.ParseFloat(string(t), 64)
+		return err == nil && (f == 0 || f == 1)
 	case string:
 		switch strings.ToLower(t) {
 		case "0", "1", "true", "false", "yes", "no", "on", "off", "t", "f", "y", "n":
