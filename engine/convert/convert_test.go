@@ -55,6 +55,10 @@ func TestParseTimestamp(t *testing.T) {
 		{"1700000000", "2023-11-14T22:13:20Z", true},
 		{json.Number("1700000000000"), "2023-11-14T22:13:20Z", true},
 		{json.Number("1700000000.5"), "2023-11-14T22:13:20.5Z", true},
+		{"+10", "1970-01-01T00:00:10Z", true},
+		{".5", "1970-01-01T00:00:00.5Z", true},
+		{json.Number("117000000001502"), "5677-07-31T16:00:01.502Z", true},
+		{json.Number("1700000000000000"), "", false}, // microseconds: past year 9999 as milliseconds
 		{"2024-01-01T10:00:00+02", "", false},
 		{" 2024-01-01T10:00:00Z", "", false},
 		{"2023-02-29T00:00:00", "", false},

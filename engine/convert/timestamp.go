@@ -34,7 +34,7 @@ func (a Timestamp) Date() string { return a.T.Format("2006-01-02") }
 var isoDateTime = regexp.MustCompile(`^(\d{4})-(\d{2})-(\d{2})(?:[Tt _](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?([Zz]|[+-]\d{2}:?\d{2})?)?$`)
 
 // unixString is a number given as a string, read as Unix time.
-var unixString = regexp.MustCompile(`^-?\d+(?:\.\d+)?$`)
+var unixString = regexp.MustCompile(`^[-+]?(?:\d+\.?\d*|\.\d+)$`)
 
 // parseTimestamp reads a timestamp value; ok is false when the reference's
 // model would reject it.
@@ -65,14 +65,17 @@ func unixTimestamp(f float64) (Timestamp, bool) {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return Timestamp{}, false
 	}
-	if math.Abs(f) > 2e10 {
-		f /= 1000
+	var sec, usec float64
+	if math.Abs(f) > 2e10 { // milliseconds
+		sec = math.Floor(f / 1000)
+		usec = math.Round((f - sec*1000) * 1000)
+	} else {
+		sec = math.Floor(f)
+		usec = math.Round((f - sec) * 1e6)
 	}
-	if f >= 253402300800 || f < -62135596800 { // years 1..9999
+	if sec >= 253402300800 || sec < -62135596800 { // years 1..9999
 		return Timestamp{}, false
 	}
-	sec := math.Floor(f)
-	usec := math.Round((f - sec) * 1e6)
 	return Timestamp{T: time.Unix(int64(sec), int64(usec)*1000).UTC(), Aware: true}, true
 }
 
