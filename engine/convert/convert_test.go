@@ -210,7 +210,7 @@ func TestParseSessionSkips(t *testing.T) {
 	}
 	want := []string{
 		"line 1 skipped: not a log entry: timestamp is missing",
-		"line 4 skipped: invalid JSON: invalid character 'b'",
+		"line 4 skipped: invalid JSON: invalid character 'b' looking for beginning of object key string (byte 2)",
 		"line 6 skipped: not a log entry: request.temperature has the wrong type: \"hot\"",
 		"line 7 skipped: not a log entry: response.choices[0].index is missing",
 		"line 8 skipped: not UTF-8 text",

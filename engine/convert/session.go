@@ -2,7 +2,10 @@ package convert
 
 import (
 	"bytes"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"unicode/utf8"
 )
@@ -60,11 +63,25 @@ func parseLine(line int, raw []byte) (*Entry, string) {
 	}
 	v, err := decodePython([]byte(s))
 	if err != nil {
-		return nil, "invalid JSON: " + strings.TrimPrefix(err.Error(), "jsonv: ")
+		return nil, "invalid JSON: " + syntaxError(s, err)
 	}
 	e, err := parseEntry(line, v)
 	if err != nil {
 		return nil, "not a log entry: " + err.Error()
 	}
 	return e, ""
+}
+
+// syntaxError words why a line is not JSON, with the position of the
+// error: the streaming decoder's positions are approximate, so the line is
+// parsed again the plain way (this happens only for broken lines).
+func syntaxError(line string, err error) string {
+	var se *json.SyntaxError
+	if e := json.Unmarshal([]byte(line), new(any)); errors.As(e, &se) {
+		return fmt.Sprintf("%s (byte %d)", se.Error(), se.Offset)
+	}
+	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+		return "unexpected end of the line"
+	}
+	return strings.TrimPrefix(err.Error(), "jsonv: ")
 }
