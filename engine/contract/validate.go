@@ -34,7 +34,7 @@ const (
 // chunk is a run of consecutive lines, copied out of the reader's buffer.
 type chunk struct {
 	seq   uint64
-	first int   // line number of the first line
+	first int // line number of the first line
 	data  []byte
 	ends  []int // end offset in data of each line
 	out   []verdict
