@@ -137,14 +137,17 @@ func (r *Report) WriteText(w io.Writer, reportPath string) error {
 		b.WriteString("Validation passed: input JSONL matches the pipeline contract.\n")
 	} else {
 		b.WriteString("Validation failed: fix input errors before running the pipeline.\n")
-		if len(r.Errors) > 0 {
+		shown := min(len(r.Errors), sampleErrors)
+		if shown > 0 {
 			b.WriteString("  Sample errors:\n")
 		}
-		shown := min(len(r.Errors), sampleErrors)
 		for _, e := range r.Errors[:shown] {
 			fmt.Fprintf(&b, "    - line %d [%s] %s\n", e.Line, e.Code, oneLine(e.Message))
 		}
-		if more := r.ErrorCount - shown; more > 0 {
+		switch more := r.ErrorCount - shown; {
+		case more > 0 && shown == 0:
+			fmt.Fprintf(&b, "  %d error%s, none listed (--max-errors 0).\n", more, plural(more))
+		case more > 0:
 			fmt.Fprintf(&b, "    - ... %d more error%s not shown", more, plural(more))
 			if r.DroppedErrors > 0 {
 				fmt.Fprintf(&b, " (%d beyond --max-errors %d, counted but not in the report)", r.DroppedErrors, r.MaxErrors)

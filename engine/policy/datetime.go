@@ -79,7 +79,7 @@ func unixProblem(f float64) string {
 		secs = f / 1000
 	}
 	if secs < minUnix || math.Floor(secs) > maxUnix {
-		return "Unix time out of range (years 1 to 9999)"
+		return "Unix time out of range, years 1 to 9999"
 	}
 	return ""
 }
@@ -150,7 +150,7 @@ type dtParser struct {
 	i int
 }
 
-const dtFormat = "expected YYYY-MM-DD, optionally with a time (THH:MM[:SS[.fraction]]) and a zone (Z or ±HH:MM), or a Unix time"
+const dtFormat = "expected YYYY-MM-DD, optionally with a time (THH:MM[:SS[.fraction]]) and a zone (Z, +HH:MM or -HH:MM), or a Unix time"
 
 func (p *dtParser) digits(n int) (int, bool) {
 	if p.i+n > len(p.s) {
@@ -251,18 +251,18 @@ func (p *dtParser) zone() string {
 	case p.byte('+'), p.byte('-'), p.minusSign():
 		h, ok := p.digits(2)
 		if !ok {
-			return "invalid time zone, expected Z, ±HH:MM or ±HHMM"
+			return "invalid time zone, expected Z, +HH:MM, -HH:MM, +HHMM or -HHMM"
 		}
 		p.byte(':')
 		m, ok := p.digits(2)
 		if !ok {
-			return "invalid time zone, expected Z, ±HH:MM or ±HHMM"
+			return "invalid time zone, expected Z, +HH:MM, -HH:MM, +HHMM or -HHMM"
 		}
 		if m > 59 || h > 23 {
 			return "time zone offset out of range"
 		}
 	default:
-		return "invalid time zone, expected Z, ±HH:MM or ±HHMM"
+		return "invalid time zone, expected Z, +HH:MM, -HH:MM, +HHMM or -HHMM"
 	}
 	if p.i != len(p.s) {
 		return "unexpected characters after the date-time"
