@@ -56,12 +56,12 @@ func TestPyPath(t *testing.T) {
 
 func TestTrimSpace(t *testing.T) {
 	tests := map[string]string{
-		"  {} \t":                   "{}",
-		"\u00a0\u3000{}\u2028\u2029": "{}",
+		"  {} \t":                      "{}",
+		"\u00a0\u3000{}\u2028\u2029":   "{}",
 		"\x1c\x1d\x1e\x1f\u0085{}\v\f": "{}",
-		"\u200b{}":                   "\u200b{}", // zero width space is not whitespace
-		"\ufeff{}":                   "\ufeff{}", // nor is the BOM
-		"\u2000\u200a":               "",
+		"\u200b{}":                     "\u200b{}", // zero width space is not whitespace
+		"\ufeff{}":                     "\ufeff{}", // nor is the BOM
+		"\u2000\u200a":                 "",
 	}
 	for in, want := range tests {
 		if got := string(trimSpace([]byte(in))); got != want {
