@@ -15,10 +15,9 @@ clean_record if {
 	is_string(record.conversation_id)
 	is_string(record.user_id)
 	chatlint.datetime_valid(record.timestamp)
-	is_array(record.messages)
-	every m in record.messages {
-		clean_message(m)
-	}
+	msgs := record.messages
+	is_array(msgs)
+	count([1 | some m in msgs; count(m) == 2; is_string(m.role); is_string(m.content)]) == count(msgs)
 	metadata_ok
 }
 
