@@ -68,10 +68,13 @@ func runValidateInput(cmd *cobra.Command, s streams, o *validateInputOptions) er
 	if err != nil {
 		return err
 	}
-	opts := contract.Options{InputPath: o.Input, MaxErrors: o.MaxErrors, Workers: o.Workers}
+	progress := &contract.Progress{}
+	opts := contract.Options{InputPath: o.Input, MaxErrors: o.MaxErrors, Workers: o.Workers, Progress: progress}
 	var rep *contract.Report
 	validate := func() error {
+		stop := showProgress(s.Err, progress.Read)
 		rep, err = eng.Validate(cmd.Context(), in, opts)
+		stop()
 		if err != nil {
 			return fmt.Errorf("%s: %w", o.Input, err)
 		}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"github.com/chatlint/chatlint/engine/lines"
 )
@@ -22,7 +23,17 @@ type Options struct {
 	Snapshot io.Writer
 	// Workers is the number of goroutines checking lines; 0 means GOMAXPROCS.
 	Workers int
+	// Progress, when set, counts the lines and bytes read so far.
+	Progress *Progress
 }
+
+// Progress counts what a validation has read; safe to read while it runs.
+type Progress struct {
+	lines, bytes atomic.Int64
+}
+
+// Read returns the lines and bytes read so far.
+func (p *Progress) Read() (lines, bytes int64) { return p.lines.Load(), p.bytes.Load() }
 
 // Chunks group lines so that a worker's hand-off costs little per line; they
 // stay small enough that the chunks in flight hold a few megabytes.
@@ -75,7 +86,7 @@ func (e *Engine) Validate(ctx context.Context, r io.Reader, opts Options) (*Repo
 		}()
 	}
 	go func() {
-		readErr = produce(ctx, r, jobs, tokens)
+		readErr = produce(ctx, r, jobs, tokens, opts.Progress)
 		close(jobs)
 		wg.Wait()
 		close(done)
@@ -115,12 +126,16 @@ func (e *Engine) Validate(ctx context.Context, r io.Reader, opts Options) (*Repo
 }
 
 // produce splits r into chunks and sends them in order.
-func produce(ctx context.Context, r io.Reader, jobs chan<- *chunk, tokens chan struct{}) error {
+func produce(ctx context.Context, r io.Reader, jobs chan<- *chunk, tokens chan struct{}, progress *Progress) error {
 	lr := lines.NewReader(r)
 	var seq uint64
 	n := 0
 	c := newChunk(seq, 1)
 	send := func() {
+		if progress != nil {
+			progress.lines.Add(int64(len(c.ends)))
+			progress.bytes.Add(int64(len(c.data) + len(c.ends))) // terminators approximated as one byte
+		}
 		tokens <- struct{}{}
 		jobs <- c
 		seq++
