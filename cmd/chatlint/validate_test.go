@@ -199,3 +199,30 @@ func TestValidateInputRealData(t *testing.T) {
 		}
 	}
 }
+
+// TestMessagesOnlyReplacesAtomically checks that the snapshot replaces an
+// existing file keeping its mode, and that standard input works.
+func TestMessagesOnlyReplacesAtomically(t *testing.T) {
+	dir := t.TempDir()
+	out := writeFile(t, dir, "conversation.jsonl", "old content\n")
+	if err := os.Chmod(out, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	in := `{"conversation_id": "c1", "user_id": "u", "timestamp": "2026-02-10", "messages": [{"content": "hi", "role": "user"}], "metadata": {"x": 1}}` + "\n"
+	if _, errOut, code := chatlint(t, in, "validate-input", "--input", "-", "--write-messages-only", out); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"conversation_id": "c1", "messages": [{"role": "user", "content": "hi"}]}` + "\n"; string(b) != want {
+		t.Errorf("snapshot = %q, want %q", b, want)
+	}
+	if fi, err := os.Stat(out); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("mode after replace: %v, %v; want 0600", fi.Mode(), err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("temporary files left behind: %v", entries)
+	}
+}
