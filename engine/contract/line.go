@@ -54,17 +54,52 @@ func (e *evaluator) checkLine(ctx context.Context, n int, line []byte, snapshot 
 	if err != nil || code != "" {
 		return verdict{code: code, msg: msg}, err
 	}
-	// The pack passed the record, so these fields have their contract types.
-	msgs := obj.Get(ast.StringTerm("messages")).Value.(*ast.Array)
-	out := verdict{
-		id:    string(obj.Get(ast.StringTerm("conversation_id")).Value.(ast.String)),
-		user:  string(obj.Get(ast.StringTerm("user_id")).Value.(ast.String)),
-		turns: msgs.Len(),
+	// The pack passed the record, so these fields have their contract types;
+	// a pack that lets through a record without them is a bug in the pack.
+	id, ok1 := member(obj, keyConvID).(ast.String)
+	user, ok2 := member(obj, keyUserID).(ast.String)
+	msgs, ok3 := member(obj, keyMessages).(*ast.Array)
+	if !ok1 || !ok2 || !ok3 || !messagesOK(msgs) {
+		return verdict{}, fmt.Errorf("line %d: the %s pack passed a record that breaks the contract", n, PackName)
 	}
+	out := verdict{id: string(id), user: string(user), turns: msgs.Len()}
 	if snapshot {
 		out.snapshot = snapshotLine(out.id, msgs)
 	}
 	return out, nil
+}
+
+var (
+	keyConvID   = ast.StringTerm("conversation_id")
+	keyUserID   = ast.StringTerm("user_id")
+	keyMessages = ast.StringTerm("messages")
+	keyRole     = ast.StringTerm("role")
+	keyContent  = ast.StringTerm("content")
+)
+
+// member returns obj[key], or nil when it is missing.
+func member(obj ast.Object, key *ast.Term) ast.Value {
+	if t := obj.Get(key); t != nil {
+		return t.Value
+	}
+	return nil
+}
+
+// messagesOK says whether every message is an object with string role and
+// content, which the snapshot relies on.
+func messagesOK(msgs *ast.Array) bool {
+	for i := 0; i < msgs.Len(); i++ {
+		m, ok := msgs.Elem(i).Value.(ast.Object)
+		if !ok {
+			return false
+		}
+		_, ok1 := member(m, keyRole).(ast.String)
+		_, ok2 := member(m, keyContent).(ast.String)
+		if !ok1 || !ok2 {
+			return false
+		}
+	}
+	return true
 }
 
 // snapshotLine is the privacy-minimized form of a valid record: only its id
@@ -75,8 +110,8 @@ func snapshotLine(id string, msgs *ast.Array) []byte {
 	for i := range ms {
 		m := msgs.Elem(i).Value.(ast.Object)
 		ms[i] = &jsonv.Object{Members: []jsonv.Member{
-			{Key: "role", Value: string(m.Get(ast.StringTerm("role")).Value.(ast.String))},
-			{Key: "content", Value: string(m.Get(ast.StringTerm("content")).Value.(ast.String))},
+			{Key: "role", Value: string(m.Get(keyRole).Value.(ast.String))},
+			{Key: "content", Value: string(m.Get(keyContent).Value.(ast.String))},
 		}}
 	}
 	rec := &jsonv.Object{Members: []jsonv.Member{{Key: "conversation_id", Value: id}, {Key: "messages", Value: ms}}}

@@ -116,6 +116,8 @@ func (e *Engine) Validate(ctx context.Context, r io.Reader, opts Options) (*Repo
 			chunkPool.Put(c)
 		}
 	}
+	// The consumer's own error first: when it stopped the run, the reader
+	// only saw the cancellation.
 	if err != nil {
 		return nil, err
 	}
@@ -142,8 +144,8 @@ func produce(ctx context.Context, r io.Reader, jobs chan<- *chunk, tokens chan s
 		c = newChunk(seq, n+1)
 	}
 	for {
-		if ctx.Err() != nil {
-			return nil // the consumer stopped; it has its own error
+		if err := ctx.Err(); err != nil {
+			return err
 		}
 		line, err := lr.Next()
 		if err == io.EOF {
