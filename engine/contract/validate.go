@@ -58,6 +58,12 @@ var chunkPool = sync.Pool{New: func() any { return new(chunk) }}
 // Lines are checked in parallel and their verdicts consumed in input order;
 // memory holds the chunks in flight plus the set of conversation ids and
 // user ids seen. A read error stops the run and is returned.
+//
+// The pipeline has the shape of engine/runner's (sequence numbers, tokens
+// bounding the work in flight, an ordered consumer) but not its units: the
+// runner hands out records and gathers findings per file, where the report
+// needs a verdict for every line, blank ones included, and chunks of lines
+// keep the hand-off cheap for records of a few hundred bytes.
 func (e *Engine) Validate(ctx context.Context, r io.Reader, opts Options) (*Report, error) {
 	workers := opts.Workers
 	if workers <= 0 {
