@@ -10,10 +10,11 @@
 //
 // Flags:
 //
-//	-format chat|proxy-log  what to generate (default chat)
+//	-format chat|proxy-log|contract  what to generate (default chat); contract
+//	                        records are described in contract.go
 //	-size SIZE              stop when the output reaches SIZE: plain bytes, or a number
 //	                        with B, KB, MB, GB (1000-based) or KiB, MiB, GiB (1024-based)
-//	-records N              chat: exactly N records (default 1000 when -size is not given)
+//	-records N              chat, contract: exactly N records (default 1000 when -size is not given)
 //	-sessions N             proxy-log: exactly N sessions (default 100 when -size is not given)
 //	-seed N                 random seed (default 1)
 //	-o PATH                 output file, "-" for stdout (default), or for proxy-log a
@@ -145,6 +146,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 		st, man, err = writeChat(o, stdout)
 	case "proxy-log":
 		st, man, err = writeProxy(o, stdout)
+	case "contract":
+		st, man, err = writeContract(o, stdout)
 	}
 	if err != nil {
 		return err
@@ -175,7 +178,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	o := &options{}
 	var size string
 	var seed int64
-	fs.StringVar(&o.format, "format", "chat", "chat or proxy-log")
+	fs.StringVar(&o.format, "format", "chat", "chat, proxy-log or contract")
 	fs.StringVar(&size, "size", "", "target output size: bytes, or with B/KB/MB/GB (1000-based) or KiB/MiB/GiB")
 	fs.IntVar(&o.records, "records", 0, "chat: number of records (default 1000 without -size)")
 	fs.IntVar(&o.sessions, "sessions", 0, "proxy-log: number of sessions (default 100 without -size)")
@@ -185,7 +188,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&o.manifest, "manifest", "", "write the defect locations to this JSON file")
 	fs.BoolVar(&o.quiet, "q", false, "do not print a summary to stderr")
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: chatlint-gen [-format chat|proxy-log] [-size SIZE | -records N | -sessions N] [-seed N] [-o PATH] [-defects F] [-manifest FILE]\n")
+		fmt.Fprintf(fs.Output(), "usage: chatlint-gen [-format chat|proxy-log|contract] [-size SIZE | -records N | -sessions N] [-seed N] [-o PATH] [-defects F] [-manifest FILE]\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -195,8 +198,8 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 		return nil, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
 	o.seed = uint64(seed)
-	if o.format != "chat" && o.format != "proxy-log" {
-		return nil, fmt.Errorf("-format must be chat or proxy-log, not %q", o.format)
+	if o.format != "chat" && o.format != "proxy-log" && o.format != "contract" {
+		return nil, fmt.Errorf("-format must be chat, proxy-log or contract, not %q", o.format)
 	}
 	if size != "" {
 		n, err := parseSize(size)
@@ -208,7 +211,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	if o.records < 0 || o.sessions < 0 {
 		return nil, errors.New("-records and -sessions must not be negative")
 	}
-	if o.format == "chat" && o.sessions > 0 {
+	if o.format != "proxy-log" && o.sessions > 0 {
 		return nil, errors.New("-sessions applies to -format proxy-log; use -records")
 	}
 	if o.format == "proxy-log" && o.records > 0 {
@@ -218,7 +221,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 		return nil, errors.New("give either -size or a count, not both")
 	}
 	if o.size == 0 && o.records == 0 && o.sessions == 0 {
-		if o.format == "chat" {
+		if o.format != "proxy-log" {
 			o.records = 1000
 		} else {
 			o.sessions = 100

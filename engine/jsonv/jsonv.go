@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"unicode/utf16"
 )
 
 // Value is one of: nil (null), bool, json.Number, string, []Value or *Object.
@@ -124,6 +125,10 @@ const (
 	// Python writes `, ` and `: ` and leaves non-ASCII raw, as Python's
 	// json.dumps(ensure_ascii=False) does.
 	Python
+	// PythonASCII is Python with every character outside printable ASCII
+	// escaped as \uXXXX (a UTF-16 pair above U+FFFF), as Python's
+	// json.dumps does by default (ensure_ascii=True).
+	PythonASCII
 )
 
 // Marshal encodes v in the given style.
@@ -136,7 +141,7 @@ func Marshal(v Value, style Style) []byte {
 // Append encodes v onto b.
 func Append(b *bytes.Buffer, v Value, style Style) {
 	comma, colon := ",", ":"
-	if style == Python {
+	if style == Python || style == PythonASCII {
 		comma, colon = ", ", ": "
 	}
 	switch t := v.(type) {
@@ -204,6 +209,10 @@ func appendString(b *bytes.Buffer, s string, style Style) {
 				b.WriteString(`\u202` + string(hex[r&0xF]))
 			}
 		default:
+			if style == PythonASCII && r >= 0x7f {
+				appendUnicodeEscape(b, r)
+				continue
+			}
 			if r < 0x20 {
 				b.WriteString(`\u00`)
 				b.WriteByte(hex[r>>4])
@@ -214,6 +223,21 @@ func appendString(b *bytes.Buffer, s string, style Style) {
 		}
 	}
 	b.WriteByte('"')
+}
+
+// appendUnicodeEscape writes r as \uXXXX, or as a surrogate pair.
+func appendUnicodeEscape(b *bytes.Buffer, r rune) {
+	if r > 0xFFFF {
+		hi, lo := utf16.EncodeRune(r)
+		appendUnicodeEscape(b, hi)
+		appendUnicodeEscape(b, lo)
+		return
+	}
+	b.WriteString(`\u`)
+	b.WriteByte(hex[r>>12&0xF])
+	b.WriteByte(hex[r>>8&0xF])
+	b.WriteByte(hex[r>>4&0xF])
+	b.WriteByte(hex[r&0xF])
 }
 
 // Clone returns a deep copy of v.

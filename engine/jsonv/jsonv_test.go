@@ -59,3 +59,14 @@ func TestObjectEdits(t *testing.T) {
 		t.Errorf("clone shares state: %v", got)
 	}
 }
+
+// TestPythonASCII checks the escaping of Python's json.dumps default
+// (ensure_ascii=True): everything outside printable ASCII as \uXXXX.
+func TestPythonASCII(t *testing.T) {
+	v := &Object{Members: []Member{{Key: "k\u00e9", Value: []Value{"caf\u00e9 \U0001F600", "\x7f\x01\n\u2028", json.Number("1.50")}}}}
+	got := string(Marshal(v, PythonASCII))
+	want := `{"k\u00e9": ["caf\u00e9 \ud83d\ude00", "\u007f\u0001\n\u2028", 1.50]}`
+	if got != want {
+		t.Errorf("Marshal(PythonASCII) =\n%s\nwant\n%s", got, want)
+	}
+}

@@ -1,0 +1,98 @@
+package contract
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/chatlint/chatlint/engine/builtin"
+	"github.com/chatlint/chatlint/engine/document"
+	"github.com/chatlint/chatlint/engine/policy"
+)
+
+// This file is the only one that reaches into the policy engine: the contract
+// pack decides whether a record's shape is right; the rest of the package
+// reads lines, counts and reports.
+
+// PackName is the built-in pack holding the contract's rules.
+const PackName = "contract"
+
+// codes maps the pack's rule ids to the error codes of the contract's report.
+var codes = map[string]string{
+	"contract-schema": CodeSchema,
+}
+
+// Engine evaluates the contract pack; it is safe for concurrent use.
+type Engine struct {
+	eng *policy.Engine
+}
+
+// NewEngine compiles the built-in contract pack.
+func NewEngine(ctx context.Context) (*Engine, error) {
+	packs, err := builtin.Packs()
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range packs {
+		if p.Name == PackName {
+			eng, err := policy.Compile(ctx, []*policy.Pack{p}, policy.Options{})
+			if err != nil {
+				return nil, err
+			}
+			return &Engine{eng: eng}, nil
+		}
+	}
+	return nil, fmt.Errorf("the built-in %s pack is missing", PackName)
+}
+
+// evaluator checks records for one goroutine.
+type evaluator struct {
+	ev   *policy.Evaluator
+	file string
+}
+
+func (e *Engine) newEvaluator(file string) *evaluator {
+	return &evaluator{ev: e.eng.NewEvaluator(), file: file}
+}
+
+var (
+	keyFormat   = ast.StringTerm("format")
+	keyRaw      = ast.StringTerm("raw")
+	contractFmt = ast.StringTerm(string(document.Contract))
+)
+
+// recordDocument is the document the contract pack sees: the record as
+// "raw" and its format. The pack reads nothing else, so the normalization
+// check does for its other rules (messages, tools, modes) is skipped: it
+// would cost validate-input a seventh of its time for nothing.
+func (e *evaluator) recordDocument(line int, rec ast.Object) *document.Document {
+	return &document.Document{
+		Format: document.Contract, File: e.file, Line: line,
+		Value: ast.NewObject([2]*ast.Term{keyFormat, contractFmt}, [2]*ast.Term{keyRaw, ast.NewTerm(rec)}),
+	}
+}
+
+// check returns the code and message of the first rule the record breaks,
+// or "" when it meets the contract. An error means the pack failed to run.
+func (e *evaluator) check(ctx context.Context, line int, rec ast.Object) (code, msg string, err error) {
+	hits, err := e.ev.Evaluate(ctx, e.recordDocument(line, rec))
+	if err != nil {
+		return "", "", err
+	}
+	// One error per line: a record breaking several rules reports the first
+	// by rule id, so the report does not depend on the order of hits.
+	rule := ""
+	for _, h := range hits {
+		if rule == "" || h.Rule < rule {
+			rule, msg = h.Rule, h.Message
+		}
+	}
+	if rule == "" {
+		return "", "", nil
+	}
+	if code = codes[rule]; code == "" {
+		code = rule
+	}
+	return code, msg, nil
+}
