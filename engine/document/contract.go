@@ -1,6 +1,10 @@
 package document
 
-import "github.com/open-policy-agent/opa/v1/ast"
+import (
+	"strings"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+)
 
 // contractAdapter reads exported conversation records, one per line:
 // {"conversation_id", "user_id", "timestamp", "messages", "metadata"}. They
@@ -10,6 +14,16 @@ var contractAdapter = &Adapter{
 	Summary: `exported conversation records: {"conversation_id", "user_id", "timestamp", "messages", "metadata"}`,
 	Detect: func(rec ast.Object) bool {
 		return get(rec, keyConvID) != nil || get(rec, keyUserID) != nil
+	},
+	Fits: func(rec ast.Object) string {
+		var missing []string
+		if get(rec, keyConvID) == nil && get(rec, keyUserID) == nil {
+			missing = append(missing, "a conversation_id or user_id member")
+		}
+		if get(rec, KeyMessages) == nil {
+			missing = append(missing, "a messages member")
+		}
+		return strings.Join(missing, " and ")
 	},
 	NewBuilder: func(file string, opts Options) Builder {
 		return recordBuilder{format: Contract, file: file, opts: opts}
