@@ -2,6 +2,7 @@ package policy
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"time"
@@ -95,6 +96,10 @@ func Compile(ctx context.Context, packs []*Pack, opts Options) (*Engine, error) 
 		if err != nil {
 			return nil, err
 		}
+		prog.rules = make(map[string]rule.Rule, len(e.rules))
+		for _, r := range e.rules {
+			prog.rules[r.ID] = r
+		}
 		e.rego = prog
 	}
 	sort.Slice(e.rules, func(i, j int) bool { return e.rules[i].ID < e.rules[j].ID })
@@ -127,10 +132,12 @@ func (e *Engine) evaluate(ctx context.Context, doc *document.Document, cancel to
 		hits = r.eval(doc.Value, hits)
 	}
 	if e.rego != nil {
-		var err error
 		n := len(hits)
-		if hits, err = e.rego.eval(ctx, doc.Value, cancel, hits); err != nil {
-			return hits, fmt.Errorf("%s:%d: evaluating policies: %w", doc.File, doc.Line, err)
+		var err error
+		hits, err = e.rego.eval(ctx, doc.Value, string(doc.Format), cancel, hits)
+		var bad *OutputError
+		if err != nil && !errors.As(err, &bad) {
+			return hits, fmt.Errorf("evaluating policies: %w", err)
 		}
 		if len(e.disabled) > 0 { // one query serves every Rego rule: filter after
 			kept := hits[:n]
@@ -140,6 +147,9 @@ func (e *Engine) evaluate(ctx context.Context, doc *document.Document, cancel to
 				}
 			}
 			hits = kept
+		}
+		if bad != nil {
+			return hits, bad
 		}
 	}
 	return hits, nil

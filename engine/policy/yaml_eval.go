@@ -153,8 +153,8 @@ func resolve(v ast.Value, path []seg, sc scope) (ast.Value, string) {
 			} else if o != nil && o == sc.doc {
 				ptr, known = "", true // the document's raw record is the line itself
 			}
-		case "function":
-			if p, ok := stringField(o, document.KeyFunctionPath); ok {
+		default: // a normalized member with its pointer beside it: function, parameters
+			if p, ok := stringField(o, path[0].pathKey); ok && o.Get(path[0].key) != nil {
 				ptr, known = p, true
 			}
 		}
