@@ -101,6 +101,8 @@ type Summary struct {
 	Errors   int `json:"errors"`
 	Warnings int `json:"warnings"`
 	Infos    int `json:"infos"`
+	// Inputs lists every input named or found, in file order.
+	Inputs []Input `json:"inputs"`
 }
 
 // Add counts one finding.
