@@ -49,8 +49,9 @@ type FormatCount struct {
 }
 
 // ByFormat totals the readable inputs per format, in order of first
-// appearance; inputs of no format are counted as "unrecognized" (empty
-// files as "empty").
+// appearance; inputs of no format are counted as "unrecognized", empty
+// files as "empty", and a file skipped whole (a .json document over the
+// size bound) as "not checked".
 func (s Summary) ByFormat() []FormatCount {
 	var out []FormatCount
 	for _, in := range s.Inputs {
@@ -60,10 +61,12 @@ func (s Summary) ByFormat() []FormatCount {
 		f := in.Format
 		switch {
 		case f != "":
-		case in.Records == 0:
+		case in.Warning != "":
 			f = "empty"
-		default:
+		case in.Records > 0:
 			f = "unrecognized"
+		default:
+			f = "not checked"
 		}
 		i := slices.IndexFunc(out, func(c FormatCount) bool { return c.Format == f })
 		if i < 0 {

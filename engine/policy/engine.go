@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"time"
 
@@ -24,6 +25,7 @@ type Engine struct {
 	rego     *regoProgram // nil when no pack has Rego
 	disabled map[string]bool
 	timeout  time.Duration
+	profiles []Profile
 }
 
 // Options tune which rules run.
@@ -63,6 +65,11 @@ func Compile(ctx context.Context, packs []*Pack, opts Options) (*Engine, error) 
 			}
 		}
 		e.rules = append(e.rules, rules...)
+		for _, pr := range p.Profiles {
+			if !slices.ContainsFunc(e.profiles, func(q Profile) bool { return q.Name == pr.Name }) {
+				e.profiles = append(e.profiles, pr)
+			}
+		}
 		for _, f := range p.YAML {
 			yr, err := compileYAML(f, p.Name)
 			if err != nil {
@@ -105,6 +112,10 @@ func Compile(ctx context.Context, packs []*Pack, opts Options) (*Engine, error) 
 	sort.Slice(e.rules, func(i, j int) bool { return e.rules[i].ID < e.rules[j].ID })
 	return e, nil
 }
+
+// Profiles returns the profiles the packs declare, besides the default one,
+// in the order the packs declare them.
+func (e *Engine) Profiles() []Profile { return e.profiles }
 
 // Rules returns the active rules, sorted by id.
 func (e *Engine) Rules() []rule.Rule {

@@ -3,6 +3,7 @@ package report
 import (
 	"bufio"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/chatlint/chatlint/engine/finding"
@@ -11,18 +12,27 @@ import (
 // githubWriter prints GitHub Actions workflow commands, so findings show as
 // annotations on the pull request's files.
 type githubWriter struct {
-	bw *bufio.Writer
+	bw      *bufio.Writer
+	verbose bool
 }
 
 var githubLevel = map[finding.Severity]string{finding.Error: "error", finding.Warning: "warning", finding.Info: "notice"}
 
 func (g *githubWriter) Finding(f finding.Finding) error {
 	_, err := fmt.Fprintf(g.bw, "::%s file=%s,line=%d,title=%s::%s\n",
-		githubLevel[f.Severity], escapeProperty(f.File), f.Line, escapeProperty(f.Rule), escapeData(f.Message))
+		githubLevel[f.Severity], escapeProperty(escapeControls(f.File)), f.Line, escapeProperty(escapeControls(f.Rule)), escapeData(Clean(f.Message)))
 	return err
 }
 
 func (g *githubWriter) Close(s finding.Summary) error {
+	for _, in := range s.Inputs {
+		if in.Warning != "" {
+			fmt.Fprintf(g.bw, "::warning file=%s,title=empty input::%s\n", escapeProperty(escapeControls(in.File)), escapeData(in.Warning))
+		}
+	}
+	if g.verbose {
+		writeInputs(g.bw, finding.Summary{Inputs: slices.DeleteFunc(slices.Clone(s.Inputs), func(in finding.Input) bool { return in.Warning != "" })}, true)
+	}
 	fmt.Fprintln(g.bw, summaryLine(s))
 	return g.bw.Flush()
 }

@@ -20,11 +20,22 @@ type Writer interface {
 	Close(s finding.Summary) error
 }
 
-var writers = map[string]func(io.Writer) Writer{
-	"text":   func(w io.Writer) Writer { return &textWriter{bw: bufio.NewWriter(w)} },
-	"json":   func(w io.Writer) Writer { return &jsonWriter{w: w} },
-	"github": func(w io.Writer) Writer { return &githubWriter{bw: bufio.NewWriter(w)} },
+var writers = map[string]func(io.Writer, options) Writer{
+	"text":   func(w io.Writer, o options) Writer { return &textWriter{bw: bufio.NewWriter(w), verbose: o.verbose} },
+	"json":   func(w io.Writer, _ options) Writer { return &jsonWriter{w: w} },
+	"github": func(w io.Writer, o options) Writer { return &githubWriter{bw: bufio.NewWriter(w), verbose: o.verbose} },
 }
+
+type options struct {
+	verbose bool
+}
+
+// Option tunes a writer.
+type Option func(*options)
+
+// Verbose makes the text formats list every input with its format and
+// record count (the JSON report always does).
+func Verbose(on bool) Option { return func(o *options) { o.verbose = on } }
 
 // Formats lists the output format names.
 func Formats() []string {
@@ -37,10 +48,14 @@ func Formats() []string {
 }
 
 // New returns the writer for a format name.
-func New(format string, w io.Writer) (Writer, error) {
+func New(format string, w io.Writer, opts ...Option) (Writer, error) {
 	mk, ok := writers[format]
 	if !ok {
 		return nil, fmt.Errorf("unknown output format %q (want %s)", format, strings.Join(Formats(), ", "))
 	}
-	return mk(w), nil
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
+	return mk(w, o), nil
 }

@@ -132,7 +132,9 @@ func TestBoundsAndEmpty(t *testing.T) {
 		{Name: "a.jsonl", Reader: strings.NewReader(long + "\n" + short + "\n")},
 		{Name: "b.json", Reader: strings.NewReader("[" + long + "]")},
 		{Name: "c.jsonl", Reader: strings.NewReader("\n \n")},
-	}, func(f finding.Finding) { got = append(got, fmt.Sprintf("%s:%d %s %s", f.File, f.Line, f.Rule, f.Message)) })
+	}, func(f finding.Finding) {
+		got = append(got, fmt.Sprintf("%s:%d %s %s", f.File, f.Line, f.Rule, f.Message))
+	})
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
