@@ -26,6 +26,9 @@ type checkOptions struct {
 	ToolCalls    string
 	AllowNoTools bool
 	Workers      int
+	Profile      string
+	MaxLineSize  string
+	Verbose      bool
 }
 
 func newCheckCmd(s streams) *cobra.Command {
@@ -41,12 +44,27 @@ from its first record unless --format forces one:
 
 ` + formatHelp() + `
 
+Only regular files are read (a walk follows symbolic links to them); name
+a pipe as - to read it. A line longer than --max-line-size is reported as
+line-too-long and skipped.
+
+Rules run under a profile: "default" judges each file as what it is (a chat
+record that ends on a tool call is a fine-tuning example, a record without
+tool calls needs no tools list); "export" keeps the strict checks an export
+must pass. Packs declare the profiles they know (chatlint rules --format
+markdown lists them).
+
+The summary names each input's format and record count (per format; -v
+lists every file); an empty file is a warning.
+
 Exit status: 0 when nothing is at or above --fail-on, 1 when something is,
 2 for usage, configuration or policy errors (including a policy that fails
-while evaluating a document) and unreadable inputs.`,
+while evaluating a document), unreadable inputs, no input file found, and no
+rule active.`,
 		Example: `  chatlint check data/train.jsonl
   chatlint check -o json --fail-on warning data/
-  chatlint check --pack ./team-rules --allow-no-tools data/`,
+  chatlint check --pack ./team-rules --allow-no-tools data/
+  chatlint check --profile export -v exports/`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Paths = args
 			return runCheck(cmd, s, o)
@@ -59,16 +77,20 @@ while evaluating a document) and unreadable inputs.`,
 	f.StringVar(&o.ToolCalls, "tool-calls", "", "force the tool-call representation: inline or structured (default: detect per record)")
 	f.BoolVar(&o.AllowNoTools, "allow-no-tools", false, "do not require a tools list (turns off tools-shape)")
 	f.IntVar(&o.Workers, "workers", 0, "number of parallel workers (default: GOMAXPROCS)")
+	f.StringVar(&o.Profile, "profile", document.DefaultProfile, "rule profile: default, or one a pack declares (export)")
+	f.StringVar(&o.MaxLineSize, "max-line-size", "64MiB", "longest line read; a longer one is a line-too-long finding (bytes, or with KiB, MiB, GiB)")
+	f.BoolVarP(&o.Verbose, "verbose", "v", false, "list every input with its format and record count")
 	addPackFlags(cmd, &o.packOptions)
+	f.DurationVar(&o.Timeout, "record-timeout", policy.DefaultRecordTimeout, "time limit for evaluating one conversation or session")
 	return cmd
 }
 
+// addPackFlags adds the flags that choose the active rules.
 func addPackFlags(cmd *cobra.Command, o *packOptions) {
 	f := cmd.Flags()
 	f.StringArrayVar(&o.Packs, "pack", nil, "add a rule pack from a folder (repeatable)")
 	f.BoolVar(&o.NoBuiltin, "no-builtin", false, "do not load the built-in packs")
 	f.StringArrayVar(&o.Disable, "disable", nil, "turn a rule off by id (repeatable)")
-	f.DurationVar(&o.Timeout, "record-timeout", policy.DefaultRecordTimeout, "time limit for evaluating one conversation or session")
 }
 
 func runCheck(cmd *cobra.Command, s streams, o *checkOptions) error {
@@ -79,11 +101,16 @@ func runCheck(cmd *cobra.Command, s streams, o *checkOptions) error {
 	if o.FailOn != "never" {
 		sev, err := finding.ParseSeverity(o.FailOn)
 		if err != nil {
-			return usageError("--fail-on: %v (or never)", err)
+			return usageError("--fail-on: want error, warning, info or never, not %q", o.FailOn)
 		}
 		failOn = sev
 	}
-	ropts := runner.Options{Workers: o.Workers, Document: document.Options{ToolCalls: o.ToolCalls}}
+	maxLine, err := parseSize(o.MaxLineSize)
+	if err != nil {
+		return usageError("--max-line-size: %v", err)
+	}
+	ropts := runner.Options{Workers: o.Workers, MaxLineSize: maxLine,
+		Document: document.Options{ToolCalls: o.ToolCalls, Profile: o.Profile}}
 	if o.Format != "" {
 		f, ok := document.ParseFormat(o.Format)
 		if !ok {
@@ -94,7 +121,7 @@ func runCheck(cmd *cobra.Command, s streams, o *checkOptions) error {
 	if o.ToolCalls != "" && o.ToolCalls != "inline" && o.ToolCalls != "structured" {
 		return usageError("--tool-calls: want inline or structured, not %q", o.ToolCalls)
 	}
-	w, err := report.New(o.Output, s.Out)
+	w, err := report.New(o.Output, s.Out, report.Verbose(o.Verbose))
 	if err != nil {
 		return usageError("--output: %v", err)
 	}
@@ -105,8 +132,14 @@ func runCheck(cmd *cobra.Command, s streams, o *checkOptions) error {
 	if err != nil {
 		return err
 	}
+	if err := checkActive(eng, o.Profile); err != nil {
+		return err
+	}
 
 	files, errs := jsonl.Expand(o.Paths)
+	if len(files) == 0 && len(errs) == 0 {
+		return usageError("no input files found in %s (directories are searched for *.jsonl and *.json files)", strings.Join(o.Paths, ", "))
+	}
 	inputs := make([]runner.Input, 0, len(files))
 	for _, f := range files {
 		if f == jsonl.Stdin {
@@ -129,6 +162,10 @@ func runCheck(cmd *cobra.Command, s streams, o *checkOptions) error {
 	if werr != nil {
 		return werr
 	}
+	for _, err := range errs { // named inputs that could not be read at all
+		sum.Inputs = append(sum.Inputs, finding.Input{File: pathOf(err), Error: describe(err)})
+	}
+	sum.SortInputs()
 	if err := w.Close(sum); err != nil {
 		return err
 	}
@@ -143,6 +180,15 @@ func runCheck(cmd *cobra.Command, s streams, o *checkOptions) error {
 		return &exitCode{code: exitFindings}
 	}
 	return nil
+}
+
+// pathOf names the input an expansion error is about.
+func pathOf(err error) string {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Path
+	}
+	return err.Error()
 }
 
 // describe words a read error the way users expect ("open x: no such file").

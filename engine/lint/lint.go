@@ -10,6 +10,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 
@@ -128,8 +129,13 @@ func (l *Linter) Document(ctx context.Context, d *document.Document) []finding.F
 	return append(out, Place(d, hits)...)
 }
 
+// policyError names the record by its id; a record without one is named by
+// the finding's own file:line, which is not repeated in the message.
 func policyError(d *document.Document, msg string) finding.Finding {
-	f := coreFinding(RulePolicyError, d.File, d.Line, fmt.Sprintf("record %s: %s", d.ID, msg))
+	if !strings.HasPrefix(d.ID, d.File+":") {
+		msg = fmt.Sprintf("record %s: %s", d.ID, msg)
+	}
+	f := coreFinding(RulePolicyError, d.File, d.Line, msg)
 	f.Record = d.ID
 	return f
 }
