@@ -8,6 +8,7 @@ package lint
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -123,7 +124,13 @@ func onLines(fs []finding.Finding, rec jsonl.Record) {
 func (l *Linter) Document(ctx context.Context, d *document.Document) []finding.Finding {
 	hits, err := l.ev.Evaluate(ctx, d)
 	var out []finding.Finding
-	if err != nil {
+	var bad *policy.OutputError
+	switch {
+	case errors.As(err, &bad): // one finding per malformed finding
+		for _, p := range bad.Problems {
+			out = append(out, policyError(d, p))
+		}
+	case err != nil:
 		out = append(out, policyError(d, err.Error()))
 	}
 	return append(out, Place(d, hits)...)
