@@ -19,8 +19,9 @@ package chatlint.integrity
 #     Drop the empty turn (and what depends on it), or keep the conversation only up to the
 #     turn before it.
 warn contains f if {
-	some m in assistant_msgs
-	m.stop_reason in {"aborted", "error"}
+	some m in input.messages
+	m.stop_reason in {"aborted", "error"} # absent on most messages: fails first
+	m.role == "assistant"
 	not m.has_content
 	m.tool_calls == []
 	f := {
