@@ -78,7 +78,7 @@ func (s *scanner) enter(tok string) bool {
 			s.pos++
 			s.space()
 			if key == tok {
-				return true
+				return s.pos < len(s.data)
 			}
 			if !s.next() {
 				return false
@@ -92,7 +92,7 @@ func (s *scanner) enter(tok string) bool {
 		s.pos++
 		for i := 0; ; i++ {
 			s.space()
-			if s.peek() == ']' {
+			if s.peek() == ']' || s.pos >= len(s.data) {
 				return false
 			}
 			if i == want {
