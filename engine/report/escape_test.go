@@ -77,3 +77,14 @@ func TestSummaryInputs(t *testing.T) {
 		t.Errorf("verbose (-want +got):\n%s", diff)
 	}
 }
+
+// GitHub output turns an empty input into a warning annotation on the file.
+func TestGitHubEmptyInput(t *testing.T) {
+	sum := finding.Summary{Files: 1, Warnings: 1, Inputs: []finding.Input{{File: "e.jsonl", Warning: finding.EmptyWarning}}}
+	got := write(t, "github", nil, sum)
+	want := "::warning file=e.jsonl,title=empty input::empty: no record, nothing was checked\n" +
+		"0 errors, 1 warning, 0 infos (1 file, 0 records; empty: 1 file, 0 records)\n"
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}

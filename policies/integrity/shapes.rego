@@ -143,7 +143,6 @@ tools_required if {
 #     Add the tool definitions the conversation was made with; for a dataset whose records
 #     legitimately have none, run `check --allow-no-tools`.
 deny contains f if {
-	input.format != "agent-session" # indexed: sessions have no record-level tools list
 	is_object(input.raw)
 	why := tools_problem
 	f := {"rule": "tools-shape", "msg": why, "path": tools_path}
