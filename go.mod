@@ -5,7 +5,9 @@ go 1.26.0
 require (
 	github.com/google/go-cmp v0.7.0
 	github.com/open-policy-agent/opa v1.22.0
+	github.com/owenrumney/go-sarif/v3 v3.3.1
 	github.com/spf13/cobra v1.10.2
+	github.com/xeipuuv/gojsonschema v1.2.0
 	gopkg.in/yaml.v3 v3.0.1
 )
 

@@ -12,15 +12,15 @@ import (
 	"github.com/chatlint/chatlint/engine/finding"
 	"github.com/chatlint/chatlint/engine/jsonl"
 	"github.com/chatlint/chatlint/engine/lint"
-	"github.com/chatlint/chatlint/engine/policy"
 	"github.com/chatlint/chatlint/engine/report"
 	"github.com/chatlint/chatlint/engine/runner"
 )
 
 type checkOptions struct {
 	packOptions
+	gateOptions
 	Paths        []string
-	Output       string
+	Outputs      []string
 	FailOn       string
 	Format       string
 	ToolCalls    string
@@ -44,6 +44,13 @@ from its first record unless --format forces one:
 
 ` + formatHelp() + `
 
+Settings come from .chatlint.yaml in the current folder or its nearest
+parent (or --config FILE): packs, rule levels, per-file overrides,
+suppressions, fail_on, format, output, baseline, rule_timeout. Flags win over
+the file. -o FORMAT[=FILE] is repeatable, so one run can print text and write
+SARIF and JUnit files. --baseline FILE reports only findings that are not in
+a baseline written earlier with --write-baseline FILE. See docs/ci.md.
+
 Only regular files are read (a walk follows symbolic links to them); name
 a pipe as - to read it. A line longer than --max-line-size is reported as
 line-too-long and skipped.
@@ -64,6 +71,9 @@ rule active.`,
 		Example: `  chatlint check data/train.jsonl
   chatlint check -o json --fail-on warning data/
   chatlint check --pack ./team-rules --allow-no-tools data/
+  chatlint check -o github -o sarif=chatlint.sarif -o junit=chatlint.xml data/
+  chatlint check --write-baseline .chatlint-baseline.json data/   # adopt: record today's findings
+  chatlint check --baseline .chatlint-baseline.json data/         # then fail only on new ones
   chatlint check --profile export -v exports/`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Paths = args
@@ -71,7 +81,7 @@ rule active.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVarP(&o.Output, "output", "o", "text", "output format: "+strings.Join(report.Formats(), ", "))
+	f.StringArrayVarP(&o.Outputs, "output", "o", nil, "write findings as `FORMAT[=FILE]` (repeatable; formats: "+strings.Join(report.Formats(), ", ")+"; default text to stdout)")
 	f.StringVar(&o.FailOn, "fail-on", "error", "lowest severity that fails the run: error, warning, info or never")
 	f.StringVar(&o.Format, "format", "", "force the input format: "+document.FormatNames()+" (default: detect per file)")
 	f.StringVar(&o.ToolCalls, "tool-calls", "", "force the tool-call representation: inline or structured (default: detect per record)")
@@ -81,21 +91,17 @@ rule active.`,
 	f.StringVar(&o.MaxLineSize, "max-line-size", "64MiB", "longest line read; a longer one is a line-too-long finding (bytes, or with KiB, MiB, GiB)")
 	f.BoolVarP(&o.Verbose, "verbose", "v", false, "list every input with its format and record count")
 	addPackFlags(cmd, &o.packOptions)
-	f.DurationVar(&o.Timeout, "record-timeout", policy.DefaultRecordTimeout, "time limit for evaluating one conversation or session")
+	addTimeoutFlags(cmd, &o.packOptions)
+	addGateFlags(cmd, &o.gateOptions)
 	return cmd
-}
-
-// addPackFlags adds the flags that choose the active rules.
-func addPackFlags(cmd *cobra.Command, o *packOptions) {
-	f := cmd.Flags()
-	f.StringArrayVar(&o.Packs, "pack", nil, "add a rule pack from a folder (repeatable)")
-	f.BoolVar(&o.NoBuiltin, "no-builtin", false, "do not load the built-in packs")
-	f.StringArrayVar(&o.Disable, "disable", nil, "turn a rule off by id (repeatable)")
 }
 
 func runCheck(cmd *cobra.Command, s streams, o *checkOptions) error {
 	if len(o.Paths) == 0 {
 		return usageError("check needs at least one file, directory or - (stdin)")
+	}
+	if err := applyCheckConfig(cmd, o); err != nil {
+		return err
 	}
 	var failOn finding.Severity
 	if o.FailOn != "never" {
@@ -121,9 +127,13 @@ func runCheck(cmd *cobra.Command, s streams, o *checkOptions) error {
 	if o.ToolCalls != "" && o.ToolCalls != "inline" && o.ToolCalls != "structured" {
 		return usageError("--tool-calls: want inline or structured, not %q", o.ToolCalls)
 	}
-	w, err := report.New(o.Output, s.Out, report.Verbose(o.Verbose))
+	specs, err := parseOutputs(o.Outputs)
 	if err != nil {
 		return usageError("--output: %v", err)
+	}
+	color, err := useColor(o.Color, s.Out)
+	if err != nil {
+		return usageError("--color: %v", err)
 	}
 	if o.AllowNoTools {
 		o.Disable = append(o.Disable, "tools-shape")
@@ -148,25 +158,42 @@ func runCheck(cmd *cobra.Command, s streams, o *checkOptions) error {
 		}
 		inputs = append(inputs, runner.Input{Name: f, Path: f})
 	}
+	w, err := openOutputs(specs, s.Out, report.Options{
+		Rules: (configured(activeRules(eng), o.cfg)), Files: inputNames(inputs), FailOn: reportFailOn(failOn), Version: version(), Color: color, Verbose: o.Verbose,
+	})
+	if err != nil {
+		return err
+	}
+	g, err := o.newGate()
+	if err != nil {
+		w.abort()
+		return err
+	}
+	defer g.close()
 	r := &runner.Runner{Engine: eng, Opts: ropts}
 	stop := showProgress(s.Err, r.Progress)
 	var werr error
 	policyFailed := false // a document was not checked: exit 2, not 1
 	sum, rerrs := r.Run(cmd.Context(), inputs, func(f finding.Finding) {
 		policyFailed = policyFailed || f.Rule == lint.RulePolicyError
-		if werr == nil {
+		if f, ok := g.pass(f); ok && werr == nil {
 			werr = w.Finding(f)
 		}
 	})
 	stop()
 	if werr != nil {
+		w.abort()
 		return werr
 	}
+	sum = g.summary(sum)
 	for _, err := range errs { // named inputs that could not be read at all
 		sum.Inputs = append(sum.Inputs, finding.Input{File: pathOf(err), Error: describe(err)})
 	}
 	sum.SortInputs()
 	if err := w.Close(sum); err != nil {
+		return err
+	}
+	if err := g.finish(s.Err); err != nil {
 		return err
 	}
 	errs = append(errs, rerrs...)

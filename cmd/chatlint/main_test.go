@@ -162,6 +162,9 @@ func TestGolden(t *testing.T) {
 		{"check-sample.txt", []string{"check", "fixtures/sample"}},
 		{"check-sample.json", []string{"check", "-o", "json", "fixtures/sample"}},
 		{"check-sample-team.txt", []string{"check", "--pack", "fixtures/packs/team", "fixtures/sample"}},
+		{"check-sample.sarif", []string{"check", "-o", "sarif", "fixtures/sample"}},
+		{"check-sample.junit.xml", []string{"check", "-o", "junit", "fixtures/sample"}},
+		{"check-sample.jsonl", []string{"check", "-o", "jsonl", "fixtures/sample"}},
 		{"rules.txt", []string{"rules"}},
 	}
 	t.Chdir(repo)
@@ -279,7 +282,7 @@ func TestTestCommand(t *testing.T) {
 		want    int
 		wantOut string
 	}{
-		{"passing pack", []string{"test", "--no-builtin", "--pack", filepath.Join(repo, "fixtures/packs/team")}, 0, "2 passed, 0 failed"},
+		{"passing pack", []string{"test", "--no-builtin", "--pack", filepath.Join(repo, "fixtures/packs/team")}, 0, "4 passed, 0 failed"},
 		{"failing test", []string{"test", "--no-builtin", "--pack", failing}, 1, "p_test.rego:7: FAIL data.chatlint.p_test.test_wrong"},
 		{"broken test file", []string{"test", "--no-builtin", "--pack", broken}, 2, ""},
 	}

@@ -5,58 +5,184 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
 	"time"
 
-	"github.com/chatlint/chatlint/engine/builtin"
+	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/spf13/cobra"
+
+	"github.com/chatlint/chatlint/engine/config"
 	"github.com/chatlint/chatlint/engine/policy"
 )
 
+// DefaultRuleTimeout bounds the evaluation of one conversation or session:
+// packs are semi-trusted, and one pathological rule must not hang a CI job.
+const DefaultRuleTimeout = 5 * time.Second
+
 // packOptions are the flags every command that evaluates rules shares.
 type packOptions struct {
-	Packs     []string // --pack DIR, repeatable
-	NoBuiltin bool
-	Disable   []string
-	Timeout   time.Duration // per document
+	Packs      []string // --pack REF, repeatable
+	NoBuiltin  bool
+	Disable    []string
+	Timeout    time.Duration // per document
+	ConfigPath string        // --config
+	NoConfig   bool
+
+	cfg       *config.Config // nil when there is no config file
+	cfgLoaded bool
 }
 
-// compile loads the built-in packs (unless turned off) and the packs on
-// disk, and compiles them into one engine.
-func (o packOptions) compile(ctx context.Context) (*policy.Engine, error) {
+func addPackFlags(cmd *cobra.Command, o *packOptions) {
+	f := cmd.Flags()
+	f.StringArrayVar(&o.Packs, "pack", nil, "add the rule pack `REF`: a folder, builtin:NAME or an OPA bundle .tar.gz (repeatable)")
+	f.BoolVar(&o.NoBuiltin, "no-builtin", false, "do not load the built-in packs")
+	f.StringArrayVar(&o.Disable, "disable", nil, "turn a rule off by id (repeatable)")
+	f.StringVar(&o.ConfigPath, "config", "", "read the config `FILE` instead of the .chatlint.yaml found in the current folder or its nearest parent")
+	f.BoolVar(&o.NoConfig, "no-config", false, "ignore .chatlint.yaml")
+}
+
+// addTimeoutFlags adds the time limit of evaluation, for the commands that
+// evaluate documents (check, and test's fixtures); rules evaluates nothing.
+func addTimeoutFlags(cmd *cobra.Command, o *packOptions) {
+	f := cmd.Flags()
+	f.DurationVar(&o.Timeout, "rule-timeout", 0, "time limit for evaluating the rules on one conversation or session (default 5s); past it the record gets a policy-error finding and the run goes on")
+	f.DurationVar(&o.Timeout, "record-timeout", 0, "deprecated: use --rule-timeout")
+	_ = f.MarkDeprecated("record-timeout", "use --rule-timeout")
+}
+
+// config returns the config file's content, reading it on first use: the
+// --config file, else .chatlint.yaml in the current folder or the nearest
+// parent. nil means there is none.
+func (o *packOptions) config() (*config.Config, error) {
+	if o.cfgLoaded {
+		return o.cfg, nil
+	}
+	o.cfgLoaded = true
+	if o.NoConfig {
+		return nil, nil
+	}
+	path := o.ConfigPath
+	if path == "" {
+		var err error
+		if path, err = config.Find("."); err != nil || path == "" {
+			return nil, err
+		}
+		if wd, err := os.Getwd(); err == nil { // name it the way the user would
+			if rel, err := filepath.Rel(wd, path); err == nil {
+				path = rel
+			}
+		}
+	}
+	cfg, err := config.Load(path)
+	if err != nil {
+		return nil, &exitCode{code: exitError, err: fmt.Errorf("config: %w", err)}
+	}
+	o.cfg = cfg
+	return cfg, nil
+}
+
+// compile loads the packs and compiles them into one engine, then checks
+// that every rule the config names exists.
+func (o *packOptions) compile(ctx context.Context) (*policy.Engine, error) {
 	packs, err := o.load()
 	if err != nil {
 		return nil, err
 	}
-	eng, err := policy.Compile(ctx, packs, policy.Options{Disable: o.Disable, RecordTimeout: o.Timeout})
-	var ce *policy.CompileError
-	if errors.As(err, &ce) {
-		return nil, &exitCode{code: exitError, err: fmt.Errorf("policies do not compile:\n%s", ce.Error())}
-	}
-	return eng, err
+	return o.compilePacks(ctx, packs)
 }
 
-// load reads the packs without compiling them.
-func (o packOptions) load() ([]*policy.Pack, error) {
-	var packs []*policy.Pack
-	if !o.NoBuiltin {
-		b, err := builtin.Packs()
-		if err != nil {
-			return nil, fmt.Errorf("loading built-in packs: %w", err)
-		}
-		packs = append(packs, b...)
+// compilePacks compiles loaded packs as compile does.
+func (o *packOptions) compilePacks(ctx context.Context, packs []*policy.Pack) (*policy.Engine, error) {
+	cfg, err := o.config()
+	if err != nil {
+		return nil, err
 	}
-	for _, dir := range o.Packs {
-		info, err := os.Stat(dir)
-		if err != nil {
-			return nil, fmt.Errorf("--pack: %w", err)
-		}
-		if !info.IsDir() {
-			return nil, fmt.Errorf("--pack %s: not a directory", dir)
-		}
-		p, err := policy.LoadFS(os.DirFS(dir), ".", dir)
-		if err != nil {
-			return nil, fmt.Errorf("--pack %s: %w", dir, err)
-		}
-		packs = append(packs, p)
+	timeout := o.Timeout
+	if timeout <= 0 && cfg != nil {
+		timeout = cfg.RuleTimeout
 	}
-	return packs, nil
+	if timeout <= 0 {
+		timeout = DefaultRuleTimeout
+	}
+	eng, err := policy.Compile(ctx, packs, policy.Options{Disable: o.Disable, RecordTimeout: timeout})
+	var ce *policy.CompileError
+	if errors.As(err, &ce) {
+		return nil, &exitCode{code: exitError, err: fmt.Errorf("policies do not compile:\n%s", explainCompileErrors(ce.Error()))}
+	}
+	if err != nil {
+		return nil, err
+	}
+	if cfg != nil {
+		known := map[string]bool{}
+		for _, r := range activeRules(eng) {
+			known[r.ID] = true
+		}
+		if err := cfg.CheckRules(func(id string) bool { return known[id] || slices.Contains(o.Disable, id) }); err != nil {
+			return nil, &exitCode{code: exitError, err: fmt.Errorf("config: %w", err)}
+		}
+	}
+	return eng, nil
+}
+
+// load reads the packs without compiling them: the config's packs (or, when
+// it names none, the built-in ones) and then every --pack.
+func (o *packOptions) load() ([]*policy.Pack, error) {
+	l, err := o.loader()
+	if err != nil {
+		return nil, err
+	}
+	return l.Packs(), nil
+}
+
+// loader loads the packs as load does and keeps where each came from.
+func (o *packOptions) loader() (*config.PackLoader, error) {
+	cfg, err := o.config()
+	if err != nil {
+		return nil, err
+	}
+	l := config.NewPackLoader()
+	var refs []string
+	if cfg != nil && cfg.Packs != nil {
+		for _, r := range cfg.Packs {
+			refs = append(refs, cfg.Resolve(r))
+		}
+	} else if !o.NoBuiltin {
+		if err := l.AddBuiltins(); err != nil {
+			return nil, err
+		}
+	}
+	for _, r := range append(refs, o.Packs...) {
+		if o.NoBuiltin && strings.HasPrefix(r, "builtin:") {
+			continue
+		}
+		if err := l.Add(r); err != nil {
+			return nil, &exitCode{code: exitError, err: fmt.Errorf("--pack: %w", err)}
+		}
+	}
+	return l, nil
+}
+
+var undefinedFunction = regexp.MustCompile(`undefined function ([a-z0-9_.]+)`)
+
+// explainCompileErrors says why a builtin a pack calls is missing when it is
+// one packs may not use, rather than leaving "undefined function http.send".
+func explainCompileErrors(msg string) string {
+	return undefinedFunction.ReplaceAllStringFunc(msg, func(m string) string {
+		name := undefinedFunction.FindStringSubmatch(m)[1]
+		if sandboxed(name) {
+			return fmt.Sprintf("%s is not allowed in rule packs: packs are sandboxed and may not reach the network, the environment, files, the clock or randomness", name)
+		}
+		return m
+	})
+}
+
+// sandboxed reports whether name is an OPA builtin that packs are denied.
+func sandboxed(name string) bool {
+	has := func(caps *ast.Capabilities) bool {
+		return slices.ContainsFunc(caps.Builtins, func(b *ast.Builtin) bool { return b.Name == name })
+	}
+	return has(ast.CapabilitiesForThisVersion()) && !has(policy.Capabilities())
 }

@@ -21,6 +21,11 @@ func newRootCmd(s streams) *cobra.Command {
 fine-tuning sets, agent session transcripts and request/response proxy logs.
 Every check is a declarative rule (a Rego policy or a YAML rule) evaluated
 over one normalized document per conversation.`,
+		Example: `  chatlint check data/                                  # lint a dataset
+  chatlint check -o sarif=chatlint.sarif -o junit=chatlint.xml data/
+  chatlint rules explain tool-result-missing
+  chatlint test ./policies/team`,
+		Version:       readBuildInfo().Version,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
@@ -30,6 +35,9 @@ over one normalized document per conversation.`,
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
 		return &exitCode{code: exitError, err: err}
 	})
-	root.AddCommand(newCheckCmd(s), newRulesCmd(s), newTestCmd(s))
+	root.SetVersionTemplate(readBuildInfo().String())
+	root.AddCommand(newCheckCmd(s), newRulesCmd(s), newTestCmd(s), newFmtCmd(s), newVersionCmd(s),
+		newRepairCmd(s))
+	addCompletion(root)
 	return root
 }

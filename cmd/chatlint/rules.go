@@ -9,7 +9,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/chatlint/chatlint/engine/lint"
 	"github.com/chatlint/chatlint/engine/rule"
 )
 
@@ -23,9 +22,14 @@ func newRulesCmd(s streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "rules",
 		Short: "List the active rules: id, severity, pack, description",
+		Long: `Rules lists the active rules (built-in, config and --pack packs) with the
+severity the config gives them. --format markdown writes the rule reference
+(docs/rules.md is generated this way); rules explain RULE shows one rule in full.`,
 		Example: `  chatlint rules
   chatlint rules --pack ./team-rules
-  chatlint rules --format markdown > docs/rules.md`,
+  chatlint rules --format markdown > docs/rules.md
+  chatlint rules --format json | jq '.[].id'
+  chatlint rules explain tool-result-missing`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runRules(cmd, s, o)
@@ -33,6 +37,7 @@ func newRulesCmd(s streams) *cobra.Command {
 	}
 	cmd.Flags().StringVar(&o.Format, "format", "text", "output format: text, json or markdown")
 	addPackFlags(cmd, &o.packOptions)
+	cmd.AddCommand(newExplainCmd(s))
 	return cmd
 }
 
@@ -41,7 +46,7 @@ func runRules(cmd *cobra.Command, s streams, o *rulesOptions) error {
 	if err != nil {
 		return err
 	}
-	rules := append(eng.Rules(), lint.CoreRules...)
+	rules := configured(activeRules(eng), o.cfg)
 	switch o.Format {
 	case "text":
 		return writeRulesText(s.Out, rules)

@@ -254,8 +254,10 @@ func TestSmallThings(t *testing.T) {
 	runGate(t, []gateCase{
 		{name: "fail-on message", args: []string{"check", "--fail-on", "bogus", "-"}, want: 2,
 			wantStderr: []string{`--fail-on: want error, warning, info or never, not "bogus"`}},
+		// rules evaluates nothing, so it takes no time limit (test does: it
+		// checks the packs' fixtures).
 		{name: "rules has no --record-timeout", args: []string{"rules", "--record-timeout", "1s"}, want: 2, wantStderr: []string{"unknown flag: --record-timeout"}},
-		{name: "test has no --record-timeout", args: []string{"test", "--record-timeout", "1s"}, want: 2, wantStderr: []string{"unknown flag: --record-timeout"}},
+		{name: "rules has no --rule-timeout", args: []string{"rules", "--rule-timeout", "1s"}, want: 2, wantStderr: []string{"unknown flag: --rule-timeout"}},
 		{name: "a .json array's finding is on its message's line", args: []string{"check", arr}, want: 1,
 			wantOut: []string{"a.json:5: error tool-result-orphan"}},
 	})

@@ -21,19 +21,23 @@ var (
 	sync   = func(f *os.File) error { return f.Sync() }
 )
 
-// Write replaces path with what write produces. When path exists its mode is
-// kept; otherwise perm is used. On any error the temporary file is removed and
-// path is left as it was.
+// Write replaces path with what write produces. When path exists its mode
+// and (where the caller may set it) its owner are kept; otherwise perm is
+// used. On any error the temporary file is removed and path is left as it was.
 func Write(path string, perm fs.FileMode, write func(io.Writer) error) (err error) {
-	if fi, err := os.Stat(path); err == nil {
-		if !fi.Mode().IsRegular() {
+	orig, statErr := os.Stat(path)
+	if statErr == nil {
+		if !orig.Mode().IsRegular() {
 			return fmt.Errorf("%s: not a regular file", path)
 		}
-		perm = fi.Mode().Perm()
+		perm = orig.Mode().Perm()
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
 		return err
+	}
+	if statErr == nil {
+		keepOwner(tmp, orig)
 	}
 	defer func() {
 		if err != nil {
@@ -91,6 +95,7 @@ func Backup(path string, now time.Time) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	keepOwner(dst, fi)
 	_, err = io.Copy(dst, src)
 	if err == nil {
 		err = sync(dst)

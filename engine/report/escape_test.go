@@ -68,7 +68,7 @@ func TestSummaryInputs(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 	b.Reset()
-	w, _ = New("text", &b, Verbose(true))
+	w, _ = NewWith("text", &b, Options{Verbose: true})
 	_ = w.Close(sum)
 	want = "a.jsonl: chat, 5 records\nb.jsonl: chat, 2 records\nc.jsonl: warning: empty: no record, nothing was checked\n" +
 		"d.jsonl: unrecognized format, 1 record\ne.jsonl: not read: open e.jsonl: permission denied\n" +

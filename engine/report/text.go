@@ -10,13 +10,26 @@ import (
 
 // textWriter prints one finding per line, `file:line: severity rule: message`,
 // the way compilers and linters do, so editors and CI annotate the line.
+// With Color, the severity is coloured; the text is otherwise the same.
 type textWriter struct {
 	bw      *bufio.Writer
+	color   bool
 	verbose bool
 }
 
+func newTextWriter(w io.Writer, o Options) Writer {
+	return &textWriter{bw: bufio.NewWriter(w), color: o.Color, verbose: o.Verbose}
+}
+
+// ANSI colours of the severities: red, yellow, cyan.
+var severityColor = map[finding.Severity]string{finding.Error: "\x1b[31m", finding.Warning: "\x1b[33m", finding.Info: "\x1b[36m"}
+
 func (t *textWriter) Finding(f finding.Finding) error {
-	_, err := fmt.Fprintf(t.bw, "%s:%d: %s %s: %s\n", escapeControls(f.File), f.Line, f.Severity, escapeControls(f.Rule), Clean(f.Message))
+	sev := f.Severity.String()
+	if t.color {
+		sev = severityColor[f.Severity] + sev + "\x1b[0m"
+	}
+	_, err := fmt.Fprintf(t.bw, "%s:%d: %s %s: %s\n", escapeControls(f.File), f.Line, sev, escapeControls(f.Rule), Clean(f.Message))
 	return err
 }
 

@@ -1,0 +1,183 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// teamRepo lays out a dataset repository the way a team would: a custom
+// pack that extends the built-in one, data in two folders and a config.
+func teamRepo(t *testing.T, cfg string) string {
+	t.Helper()
+	root := t.TempDir()
+	pack := filepath.Join(root, "policies/team")
+	os.MkdirAll(pack, 0o755)
+	team := filepath.Join(repo, "fixtures/packs/team")
+	for _, n := range []string{"no_empty_assistant.rego", "no_empty_assistant_test.rego", "shapes.yaml"} {
+		src, err := os.ReadFile(filepath.Join(team, n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, pack, n, string(src))
+	}
+	writeFile(t, pack, "pack.yaml", "name: team\nextends: [builtin:integrity]\n")
+	os.MkdirAll(filepath.Join(root, "data/legacy"), 0o755)
+	writeFile(t, root, "data/new.jsonl", emptyTurn+"\n")
+	writeFile(t, root, "data/legacy/old.jsonl", emptyTurn+"\n")
+	writeFile(t, root, ".chatlint.yaml", cfg)
+	return root
+}
+
+const teamConfig = `packs: [./policies/team]
+rules:
+  tools-shape: off
+  no-empty-assistant: error
+overrides:
+  - files: ["data/legacy/**"]
+    rules: {no-empty-assistant: info}
+fail_on: warning
+format: chat
+`
+
+// TestConfigTeamPack is the config part of the issue's "done when": a custom
+// pack (extending the built-in one) and two overrides, found from a
+// subfolder, with flags winning over the file.
+func TestConfigTeamPack(t *testing.T) {
+	root := teamRepo(t, teamConfig)
+	t.Chdir(filepath.Join(root, "data")) // the config is in the parent folder
+	out, errOut, code := chatlint(t, "", "check", ".")
+	if code != 1 {
+		t.Fatalf("exit %d, want 1\n%s%s", code, out, errOut)
+	}
+	for _, want := range []string{
+		"legacy/old.jsonl:1: info no-empty-assistant", // override: info under data/legacy
+		"new.jsonl:1: error no-empty-assistant",       // rules: raised to error
+		"1 error, 0 warnings, 1 info",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "tools-shape") {
+		t.Errorf("tools-shape is off in the config:\n%s", out)
+	}
+	// The integrity pack came in through extends.
+	rules, _, _ := chatlint(t, "", "rules")
+	if !strings.Contains(rules, "legacy-function-call") || !strings.Contains(rules, "no-empty-assistant") || strings.Contains(rules, "tools-shape") {
+		t.Errorf("rules:\n%s", rules)
+	}
+	// Flags win over the file.
+	if _, _, code := chatlint(t, "", "check", "--fail-on", "never", "."); code != 0 {
+		t.Errorf("--fail-on never: exit %d, want 0", code)
+	}
+	if out, _, _ := chatlint(t, "", "check", "--no-config", "--no-builtin", "--pack", "../policies/team", "."); !strings.Contains(out, "warning no-empty-assistant") {
+		t.Errorf("--no-config still applied the config:\n%s", out)
+	}
+}
+
+func TestConfigErrors(t *testing.T) {
+	tests := []struct {
+		name, cfg, want string
+	}{
+		{"unknown key", "packs: [builtin:integrity]\nfail_on: warning\nfial_on: error\n", ".chatlint.yaml:3: unknown key \"fial_on\""},
+		{"unknown rule", "rules:\n  tools-shape: off\n  no-such-rule: warning\n", ".chatlint.yaml:3: unknown rule \"no-such-rule\""},
+		{"unknown rule in override", "overrides:\n  - files: [\"a/**\"]\n    rules: {nope: off}\n", ".chatlint.yaml:3: unknown rule \"nope\""},
+		{"bad level", "rules:\n  tools-shape: loud\n", ".chatlint.yaml:2: rule tools-shape: level \"loud\""},
+		{"suppression without reason", "suppressions:\n  - rule: tools-shape\n    record: c1\n", ".chatlint.yaml:2: a suppression needs reason"},
+		{"bad yaml", "rules: [\n", ".chatlint.yaml:"},
+		{"unknown pack", "packs: [builtin:nope]\n", `no built-in pack "nope"`},
+		{"bad fail_on", "fail_on: sometimes\n", ".chatlint.yaml:1: fail_on: \"sometimes\" is not one of"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeFile(t, dir, ".chatlint.yaml", tt.cfg)
+			data := writeFile(t, dir, "d.jsonl", cleanRecord+"\n")
+			t.Chdir(dir)
+			_, errOut, code := chatlint(t, "", "check", data)
+			if code != 2 || !strings.Contains(errOut, tt.want) {
+				t.Errorf("exit %d, stderr %q; want 2 and %q", code, errOut, tt.want)
+			}
+		})
+	}
+}
+
+func TestConfigSuppression(t *testing.T) {
+	dir := t.TempDir()
+	rec := `{"id":"conv-7","messages":[{"role":"user","content":"hi"},{"role":"assistant","content":""}]}`
+	data := writeFile(t, dir, "d.jsonl", rec+"\n"+emptyTurn+"\n")
+	team, _ := filepath.Abs(filepath.Join(repo, "fixtures/packs/team"))
+	cfg := writeFile(t, dir, "lint.yaml", "packs: ["+team+"]\n"+
+		"suppressions:\n  - rule: no-empty-assistant\n    record: conv-7\n    reason: kept on purpose as a negative example\n")
+	out, errOut, _ := chatlint(t, "", "check", "--config", cfg, data)
+	if strings.Contains(out, "d.jsonl:1:") || !strings.Contains(out, "d.jsonl:2: warning no-empty-assistant") {
+		t.Errorf("suppression of conv-7:\n%s", out)
+	}
+	if !strings.Contains(errOut, "1 findings were suppressed") {
+		t.Errorf("stderr does not say what was suppressed: %q", errOut)
+	}
+}
+
+// TestSandboxRefusesNetwork checks that a pack calling http.send (or any
+// builtin that reaches outside the document) fails to load, clearly.
+func TestSandboxRefusesNetwork(t *testing.T) {
+	for _, call := range []string{`http.send({"method": "get", "url": "http://127.0.0.1:1"})`, "time.now_ns()", `opa.runtime()`} {
+		pack := t.TempDir()
+		writeFile(t, pack, "p.rego", "package chatlint.p\n\nx := "+call+"\n")
+		f := writeFile(t, t.TempDir(), "d.jsonl", cleanRecord+"\n")
+		_, errOut, code := chatlint(t, "", "check", "--no-builtin", "--pack", pack, f)
+		name, _, _ := strings.Cut(call, "(")
+		if code != 2 || !strings.Contains(errOut, name+" is not allowed in rule packs") || !strings.Contains(errOut, "p.rego:3") {
+			t.Errorf("%s: exit %d, stderr %q", name, code, errOut)
+		}
+	}
+}
+
+// TestBundlePack checks a pack shipped as an OPA bundle (.tar.gz).
+func TestBundlePack(t *testing.T) {
+	dir := t.TempDir()
+	src, err := os.ReadFile(filepath.Join(repo, "fixtures/packs/team/no_empty_assistant.rego"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bundle := filepath.Join(dir, "team.tar.gz")
+	writeTarGz(t, bundle, map[string]string{"/team/rule.rego": string(src)})
+	data := writeFile(t, dir, "d.jsonl", emptyTurn+"\n")
+	out, errOut, code := chatlint(t, "", "check", "--no-builtin", "--pack", bundle, data)
+	if code != 0 || !strings.Contains(out, "d.jsonl:1: warning no-empty-assistant") {
+		t.Errorf("exit %d\n%s%s", code, out, errOut)
+	}
+}
+
+// TestRuleTimeout checks that a rule running past --rule-timeout (or the
+// config's rule_timeout) is an error finding for that record and the run goes on.
+func TestRuleTimeout(t *testing.T) {
+	pack := t.TempDir()
+	writeFile(t, pack, "slow.rego", `package chatlint.slow
+# METADATA
+# description: Counts to a very large number on records that ask for it.
+# custom:
+#   id: slow
+deny contains {"rule": "slow", "msg": "slow"} if {
+	input.messages[0].text == "slow"
+	count([x | some x in numbers.range(1, 100000000)]) > 0
+}
+`)
+	dir := t.TempDir()
+	f := writeFile(t, dir, "d.jsonl", `{"messages":[{"role":"user","content":"slow"}]}`+"\n"+emptyTurn+"\n")
+	team := filepath.Join(repo, "fixtures/packs/team")
+	cfg := writeFile(t, dir, "c.yaml", "rule_timeout: 50ms\n")
+	for _, args := range [][]string{{"--rule-timeout", "50ms"}, {"--config", cfg}} {
+		out, _, code := chatlint(t, "", append([]string{"check", "--no-builtin", "--pack", pack, "--pack", team, f}, args...)...)
+		if code != 2 {
+			t.Errorf("%v: exit %d, want 2", args, code)
+		}
+		for _, want := range []string{"d.jsonl:1: error policy-error:", "took longer than 50ms", "d.jsonl:2: warning no-empty-assistant"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%v: output lacks %q:\n%s", args, want, out)
+			}
+		}
+	}
+}

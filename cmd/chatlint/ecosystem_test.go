@@ -1,0 +1,93 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+)
+
+func TestVersion(t *testing.T) {
+	for _, args := range [][]string{{"version"}, {"--version"}} {
+		out, errOut, code := chatlint(t, "", args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d %s", args, code, errOut)
+		}
+		for _, want := range []string{"chatlint ", "\ncommit: ", "\nopa: v1.", "\ngo: go1."} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%v lacks %q:\n%s", args, want, out)
+			}
+		}
+	}
+}
+
+func TestPseudoVersionCommit(t *testing.T) {
+	tests := map[string]string{
+		"v0.0.0-20260101120000-abcdef123456":         "abcdef123456",
+		"v1.2.4-0.20260101120000-abcdef123456+dirty": "abcdef123456",
+		"v1.2.3":      "",
+		"(devel)":     "",
+		"v1.2.3-rc-1": "",
+	}
+	for v, want := range tests {
+		if got := pseudoVersionCommit(v); got != want {
+			t.Errorf("%s: %q, want %q", v, got, want)
+		}
+	}
+}
+
+// TestEveryCommandHasExamples walks the command tree: every command shows
+// examples in --help.
+func TestEveryCommandHasExamples(t *testing.T) {
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		if c.Name() != "help" && strings.TrimSpace(c.Example) == "" {
+			t.Errorf("%q has no examples in --help", c.CommandPath())
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(newRootCmd(streams{}))
+}
+
+func TestCompletion(t *testing.T) {
+	out, _, code := chatlint(t, "", "completion", "bash")
+	if code != 0 || !strings.Contains(out, "bash completion") {
+		t.Errorf("exit %d\n%.200s", code, out)
+	}
+}
+
+func TestColor(t *testing.T) {
+	f := writeFile(t, t.TempDir(), "d.jsonl", emptyTurn+"\n")
+	args := []string{"check", "--no-config", "--no-builtin", "--pack", filepath.Join(repo, "fixtures/packs/team"), f}
+	// Not a terminal: no colour by default.
+	if out, _, _ := chatlint(t, "", args...); strings.Contains(out, "\x1b[") {
+		t.Errorf("colour on a pipe:\n%q", out)
+	}
+	if out, _, _ := chatlint(t, "", append(args, "--color", "always")...); !strings.Contains(out, "\x1b[33mwarning\x1b[0m no-empty-assistant") {
+		t.Errorf("--color always:\n%q", out)
+	}
+	t.Setenv("NO_COLOR", "1")
+	if c, _ := useColor("auto", os.Stdout); c {
+		t.Error("NO_COLOR set, yet auto colours")
+	}
+	if _, errOut, code := chatlint(t, "", append(args, "--color", "sometimes")...); code != 2 || !strings.Contains(errOut, "--color") {
+		t.Errorf("bad --color: exit %d %q", code, errOut)
+	}
+}
+
+// TestPreCommitHook keeps .pre-commit-hooks.yaml pointing at the command.
+func TestPreCommitHook(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join(repo, ".pre-commit-hooks.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"- id: chatlint", "entry: chatlint check", "language: golang"} {
+		if !strings.Contains(string(raw), want) {
+			t.Errorf(".pre-commit-hooks.yaml lacks %q", want)
+		}
+	}
+}

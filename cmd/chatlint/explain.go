@@ -1,0 +1,99 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/chatlint/chatlint/engine/rule"
+)
+
+type explainOptions struct {
+	packOptions
+	Rule string
+}
+
+func newExplainCmd(s streams) *cobra.Command {
+	o := &explainOptions{}
+	cmd := &cobra.Command{
+		Use:   "explain RULE",
+		Short: "Explain one rule: description, severity, pack, source, a failing example, how to fix",
+		Example: `  chatlint rules explain tool-result-missing
+  chatlint rules explain --pack ./team-rules no-empty-assistant`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.Rule = args[0]
+			eng, err := o.compile(cmd.Context())
+			if err != nil {
+				return err
+			}
+			rules := configured(activeRules(eng), o.cfg)
+			i := slices.IndexFunc(rules, func(r rule.Rule) bool { return r.ID == o.Rule })
+			if i < 0 {
+				return usageError("no active rule %q%s (chatlint rules lists them)", o.Rule, suggest(o.Rule, rules))
+			}
+			return writeExplain(s.Out, rules[i])
+		},
+	}
+	addPackFlags(cmd, &o.packOptions)
+	return cmd
+}
+
+func writeExplain(w io.Writer, r rule.Rule) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\n", r.ID)
+	if r.Title != "" && r.Title != r.ID {
+		fmt.Fprintf(&b, "  %s\n", r.Title)
+	}
+	fmt.Fprintf(&b, "\nseverity: %s\npack:     %s\nkind:     %s\nsource:   %s\n\n", r.Severity, r.Pack, r.Kind, r.Source)
+	b.WriteString(r.Description + "\n")
+	if r.Example != "" {
+		fmt.Fprintf(&b, "\nFailing example:\n\n%s\n", indent(r.Example))
+	}
+	if r.Fix != "" {
+		fmt.Fprintf(&b, "\nHow to fix: %s\n", r.Fix)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func indent(s string) string {
+	return "    " + strings.ReplaceAll(s, "\n", "\n    ")
+}
+
+// suggest names the closest rule ids, for a mistyped one.
+func suggest(id string, rules []rule.Rule) string {
+	var near []string
+	for _, r := range rules {
+		if strings.Contains(r.ID, id) || strings.Contains(id, r.ID) || levenshtein(id, r.ID) <= 3 {
+			near = append(near, r.ID)
+		}
+	}
+	if len(near) == 0 {
+		return ""
+	}
+	return "; did you mean " + strings.Join(near, ", ") + "?"
+}
+
+func levenshtein(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
+}

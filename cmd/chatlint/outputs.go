@@ -1,0 +1,212 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/chatlint/chatlint/engine/atomicfile"
+	"github.com/chatlint/chatlint/engine/finding"
+	"github.com/chatlint/chatlint/engine/report"
+	"github.com/chatlint/chatlint/engine/runner"
+)
+
+// outputSpec is one -o value: a format, written to stdout or to a file.
+type outputSpec struct {
+	Format string
+	File   string // "" or "-" for stdout
+}
+
+// parseOutputs reads -o FORMAT and -o FORMAT=FILE values. At most one may
+// go to stdout, and a file may be named once: two writers interleaving in one
+// stream would give neither format.
+func parseOutputs(values []string) ([]outputSpec, error) {
+	if len(values) == 0 {
+		values = []string{"text"}
+	}
+	var specs []outputSpec
+	stdout := ""
+	files := map[string]bool{}
+	for _, v := range values {
+		format, file, _ := strings.Cut(v, "=")
+		if !report.IsFormat(format) {
+			return nil, fmt.Errorf("unknown output format %q (want %s, optionally =FILE)", format, strings.Join(report.Formats(), ", "))
+		}
+		if file == "" || file == "-" {
+			if stdout != "" {
+				return nil, fmt.Errorf("both %s and %s would write to stdout; give one of them a file: -o %s=FILE", stdout, format, format)
+			}
+			stdout = format
+			file = ""
+		} else {
+			abs, _ := filepath.Abs(file)
+			if files[abs] {
+				return nil, fmt.Errorf("%s is named by two outputs", file)
+			}
+			files[abs] = true
+		}
+		specs = append(specs, outputSpec{Format: format, File: file})
+	}
+	return specs, nil
+}
+
+// outputs fans findings out to every writer. A report file is replaced
+// atomically when the run closes it (engine/atomicfile, fed through a pipe
+// while the run streams), so a failed run never leaves half a report where
+// CI uploads it.
+type outputs struct {
+	writers []report.Writer
+	files   []*reportFile // parallel to writers; nil for stdout
+}
+
+// reportFile is a report being written to path through atomicfile.
+type reportFile struct {
+	path string
+	pw   *io.PipeWriter
+	done chan error
+}
+
+func createReport(path string) *reportFile {
+	pr, pw := io.Pipe()
+	rf := &reportFile{path: path, pw: pw, done: make(chan error, 1)}
+	go func() {
+		err := atomicfile.Write(path, 0o644, func(w io.Writer) error {
+			_, err := io.Copy(w, pr)
+			return err
+		})
+		pr.CloseWithError(err) // unblocks the writer if atomicfile gave up early
+		rf.done <- err
+	}()
+	return rf
+}
+
+// finish commits the file, or discards it when cause is not nil.
+func (rf *reportFile) finish(cause error) error {
+	if cause != nil {
+		rf.pw.CloseWithError(cause)
+	} else {
+		rf.pw.Close()
+	}
+	err := <-rf.done
+	if cause != nil {
+		return cause
+	}
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", rf.path, err)
+	}
+	return nil
+}
+
+func openOutputs(specs []outputSpec, stdout io.Writer, opts report.Options) (*outputs, error) {
+	o := &outputs{}
+	color := opts.Color
+	for _, s := range specs {
+		var w io.Writer = stdout
+		var rf *reportFile
+		opts.Color = color && s.File == "" // never colour a file
+		if s.File != "" {
+			if dir := filepath.Dir(s.File); !isDir(dir) {
+				o.abort()
+				return nil, fmt.Errorf("-o %s=%s: folder %s does not exist", s.Format, s.File, dir)
+			}
+			rf = createReport(s.File)
+			w = rf.pw
+		}
+		wr, err := report.NewWith(s.Format, w, opts)
+		if err != nil {
+			o.abort()
+			return nil, err
+		}
+		o.writers = append(o.writers, wr)
+		o.files = append(o.files, rf)
+	}
+	return o, nil
+}
+
+func isDir(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
+}
+
+func (o *outputs) Finding(f finding.Finding) error {
+	for _, w := range o.writers {
+		if err := w.Finding(f); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Close finishes every writer and moves the report files into place.
+func (o *outputs) Close(s finding.Summary) error {
+	var first error
+	for i, w := range o.writers {
+		err := w.Close(s)
+		if rf := o.files[i]; rf != nil {
+			err = rf.finish(err)
+			o.files[i] = nil
+		}
+		if first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// abort discards the report files of a run that will not finish.
+func (o *outputs) abort() {
+	for i, rf := range o.files {
+		if rf != nil {
+			rf.finish(errors.New("run aborted"))
+			o.files[i] = nil
+		}
+	}
+}
+
+// inputNames are the names findings carry for each input, for formats that
+// list the files checked.
+func inputNames(inputs []runner.Input) []string {
+	out := make([]string, len(inputs))
+	for i, in := range inputs {
+		out[i] = in.Name
+	}
+	return out
+}
+
+// reportFailOn turns --fail-on (0 for never) into the writers' option.
+func reportFailOn(s finding.Severity) finding.Severity {
+	if s == 0 {
+		return report.NoFailure
+	}
+	return s
+}
+
+// useColor decides --color: auto colours only a terminal, and never when
+// NO_COLOR is set to anything (no-color.org) or TERM is dumb.
+func useColor(mode string, stdout io.Writer) (bool, error) {
+	switch mode {
+	case "always":
+		return true, nil
+	case "never":
+		return false, nil
+	case "auto", "":
+		if os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb" {
+			return false, nil
+		}
+		return isTerminal(stdout), nil
+	}
+	return false, fmt.Errorf("want auto, always or never, not %q", mode)
+}
+
+// isTerminal reports whether w is a character device (a terminal).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}

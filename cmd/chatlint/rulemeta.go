@@ -1,0 +1,33 @@
+package main
+
+import (
+	"github.com/chatlint/chatlint/engine/config"
+	"github.com/chatlint/chatlint/engine/lint"
+	"github.com/chatlint/chatlint/engine/policy"
+	"github.com/chatlint/chatlint/engine/rule"
+)
+
+// activeRules lists the engine's rules and the reader's own, the way
+// `chatlint rules` shows them.
+func activeRules(eng *policy.Engine) []rule.Rule {
+	return append(eng.Rules(), lint.CoreRules...)
+}
+
+// configured applies the config's top-level rule levels to the metadata:
+// rules turned off are left out, others take their configured severity.
+func configured(rules []rule.Rule, cfg *config.Config) []rule.Rule {
+	if cfg == nil || len(cfg.Rules) == 0 {
+		return rules
+	}
+	out := make([]rule.Rule, 0, len(rules))
+	for _, r := range rules {
+		if lvl, ok := cfg.Rules[r.ID]; ok {
+			if lvl == config.Off {
+				continue
+			}
+			r.Severity = lvl.Severity()
+		}
+		out = append(out, r)
+	}
+	return out
+}

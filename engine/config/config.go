@@ -1,0 +1,182 @@
+// Package config reads .chatlint.yaml, the file a dataset repository keeps
+// to say which packs run, how severe each rule is, which files relax which
+// rule, what is suppressed and how a CI run reports. Every key is checked: an
+// unknown key, a bad value or (once the rules are known) an unknown rule id
+// is an error naming the file and line, never silently ignored.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/chatlint/chatlint/engine/finding"
+)
+
+// Keys are the top-level keys of the file.
+var Keys = []string{"allow_no_tools", "baseline", "fail_on", "format", "output", "overrides", "packs", "rule_timeout", "rules", "suppressions", "tool_calls"}
+
+// Names are the file names looked for, in order.
+var Names = []string{".chatlint.yaml", ".chatlint.yml"}
+
+// Level is a rule's configured severity; Off turns the rule off.
+type Level string
+
+const Off Level = "off"
+
+// Severity returns the level's severity, or 0 for Off.
+func (l Level) Severity() finding.Severity {
+	s, _ := finding.ParseSeverity(string(l))
+	return s
+}
+
+// Config is a parsed .chatlint.yaml. Paths in it (packs, baseline, output
+// files, override globs) are relative to Dir.
+type Config struct {
+	Path string // the file read
+	Dir  string // its folder
+
+	Packs        []string
+	Rules        map[string]Level
+	Overrides    []Override
+	Suppressions []Suppression
+	FailOn       string
+	Format       string
+	ToolCalls    string
+	AllowNoTools bool
+	Output       []string
+	Baseline     string
+	RuleTimeout  time.Duration
+
+	ruleLines map[string][]ref // rule id -> where the file names it
+
+	// The last file LevelFor placed: not safe for concurrent use.
+	lastFile, lastRel string
+	lastInside        bool
+}
+
+// Override changes rule levels for the files its globs match.
+type Override struct {
+	Files []string // globs relative to the config's folder; ** spans folders
+	Rules map[string]Level
+	Line  int
+}
+
+// Suppression silences one rule on one record, with a reason kept in review.
+type Suppression struct {
+	Rule   string
+	Record string // the finding's record: the conversation or session id
+	Reason string
+	Line   int
+}
+
+type ref struct{ line int }
+
+// Error is a problem in the file, at a line.
+type Error struct {
+	File string
+	Line int
+	Msg  string
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg) }
+
+// Find returns the config file in dir or its nearest parent, or "" when
+// there is none.
+func Find(dir string) (string, error) {
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	for {
+		for _, n := range Names {
+			p := filepath.Join(dir, n)
+			if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
+				return p, nil
+			}
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", nil
+		}
+		dir = parent
+	}
+}
+
+// Load reads and checks a config file.
+func Load(path string) (*Config, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(path, src)
+}
+
+// Parse checks src, read from path.
+func Parse(path string, src []byte) (*Config, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, err
+	}
+	c := &Config{Path: path, Dir: filepath.Dir(abs), Rules: map[string]Level{}, ruleLines: map[string][]ref{}}
+	p := parser{file: path}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(src, &doc); err != nil {
+		return nil, p.yamlError(err)
+	}
+	if len(doc.Content) == 0 { // an empty file is a valid, empty config
+		return c, nil
+	}
+	root := doc.Content[0]
+	p.mapping(root, "the config", map[string]func(*yaml.Node){
+		"packs":          func(n *yaml.Node) { c.Packs = p.strings(n, "packs") },
+		"rules":          func(n *yaml.Node) { c.Rules = p.levels(n, c) },
+		"overrides":      func(n *yaml.Node) { c.Overrides = p.overrides(n, c) },
+		"suppressions":   func(n *yaml.Node) { c.Suppressions = p.suppressions(n, c) },
+		"fail_on":        func(n *yaml.Node) { c.FailOn = p.oneOf(n, "fail_on", "error", "warning", "info", "never") },
+		"format":         func(n *yaml.Node) { c.Format = p.oneOf(n, "format", "chat", "proxy-log", "agent-session", "contract") },
+		"tool_calls":     func(n *yaml.Node) { c.ToolCalls = p.oneOf(n, "tool_calls", "inline", "structured") },
+		"allow_no_tools": func(n *yaml.Node) { p.decode(n, "allow_no_tools", &c.AllowNoTools) },
+		"output":         func(n *yaml.Node) { c.Output = p.strings(n, "output") },
+		"baseline":       func(n *yaml.Node) { c.Baseline = p.str(n, "baseline") },
+		"rule_timeout":   func(n *yaml.Node) { c.RuleTimeout = p.duration(n, "rule_timeout") },
+	})
+	if len(p.errs) > 0 {
+		return nil, errors.Join(p.errs...)
+	}
+	return c, nil
+}
+
+// CheckRules reports every rule id the file names that is not a known rule.
+func (c *Config) CheckRules(known func(id string) bool) error {
+	var errs []error
+	ids := make([]string, 0, len(c.ruleLines))
+	for id := range c.ruleLines {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		if known(id) {
+			continue
+		}
+		for _, r := range c.ruleLines[id] {
+			errs = append(errs, &Error{File: c.Path, Line: r.line, Msg: fmt.Sprintf("unknown rule %q (chatlint rules lists them)", id)})
+		}
+	}
+	slices.SortFunc(errs, func(a, b error) int { return a.(*Error).Line - b.(*Error).Line })
+	return errors.Join(errs...)
+}
+
+// Resolve makes a path from the file relative to the config's folder.
+func (c *Config) Resolve(p string) string {
+	if p == "" || filepath.IsAbs(p) || strings.HasPrefix(p, "builtin:") {
+		return p
+	}
+	return filepath.Join(c.Dir, p)
+}

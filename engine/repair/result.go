@@ -1,0 +1,45 @@
+package repair
+
+import "time"
+
+// Outcome is what happened to one file.
+type Outcome int
+
+const (
+	Clean       Outcome = iota // nothing to change: the file was not touched
+	Repaired                   // rewritten, the original in Result.Backup
+	WouldRepair                // as Repaired, but a dry run wrote nothing
+	Empty                      // only blank lines: not touched
+	Skipped                    // not repaired, for Result.Reason; not touched
+	Failed                     // could not be read or rewritten; not touched
+)
+
+// Result reports one file.
+type Result struct {
+	File    string // the path as given
+	Outcome Outcome
+	Stats   Stats  // what the scan found
+	Backup  string // the backup of the original, when Repaired
+	Reason  string // why the file was skipped or failed
+}
+
+// Reasons a file is skipped.
+const (
+	ReasonEmpty         = "empty file"
+	ReasonNoFiles       = "no *.jsonl file in this directory"
+	ReasonHeader        = "invalid session header"
+	ReasonNoJSON        = "no line is valid JSON"
+	ReasonMostlyInvalid = "most lines are not valid JSON"
+	ReasonJSONDocument  = "a .json file is one JSON document, not JSON Lines"
+)
+
+// Options control File.
+type Options struct {
+	DryRun   bool
+	Sessions Sessions
+	// Force repairs a file even when more lines would be dropped than kept
+	// (a pretty-printed JSON document, say, would lose nearly everything).
+	Force bool
+	// Now stamps backup names; time.Now when nil.
+	Now func() time.Time
+}

@@ -1,0 +1,111 @@
+package report
+
+import (
+	"io"
+	"net/url"
+	"path/filepath"
+	"strings"
+
+	"github.com/owenrumney/go-sarif/v3/pkg/report/v210/sarif"
+
+	"github.com/chatlint/chatlint/engine/finding"
+)
+
+// sarifWriter builds a SARIF 2.1.0 log (one run) for code-scanning tools:
+// every active rule in tool.driver.rules, every finding a result with its
+// file, line and JSON Pointer. Results are held until Close.
+type sarifWriter struct {
+	w     io.Writer
+	opts  Options
+	rules *ruleTable
+	run   *sarif.Run
+}
+
+func newSARIFWriter(w io.Writer, o Options) Writer {
+	return &sarifWriter{w: w, opts: o, rules: newRuleTable(o.Rules), run: sarif.NewRunWithInformationURI("chatlint", "https://github.com/chatlint/chatlint")}
+}
+
+var sarifLevel = map[finding.Severity]string{finding.Error: "error", finding.Warning: "warning", finding.Info: "note"}
+
+func (s *sarifWriter) Finding(f finding.Finding) error {
+	idx := s.rules.of(f)
+	loc := sarif.NewPhysicalLocation().
+		WithArtifactLocation(sarif.NewSimpleArtifactLocation(artifactURI(f.File)))
+	if f.Line > 0 {
+		loc.WithRegion(sarif.NewRegion().WithStartLine(f.Line))
+	}
+	l := sarif.NewLocation().WithPhysicalLocation(loc)
+	if f.Path != "" {
+		// The JSON Pointer into the line's record: the logical place of the
+		// finding inside the file's physical line.
+		l.AddLogicalLocation(sarif.NewLogicalLocation().WithFullyQualifiedName(f.Path).WithKind("element"))
+	}
+	res := sarif.NewRuleResult(f.Rule).
+		WithRuleIndex(idx).
+		WithLevel(sarifLevel[f.Severity]).
+		WithMessage(sarif.NewTextMessage(f.Message)).
+		AddLocation(l).
+		// The finding's key does not move with the line, so code-scanning
+		// tools track the same finding across commits.
+		WithPartialFingerprints(map[string]string{"chatlintKey/v1": finding.Key(f, f.Record)})
+	props := sarif.NewPropertyBag()
+	props.Add("pack", f.Pack)
+	if f.Record != "" {
+		props.Add("record", f.Record)
+	}
+	if f.MessageIndex != nil {
+		props.Add("messageIndex", *f.MessageIndex)
+	}
+	res.WithProperties(props)
+	s.run.AddResult(res)
+	return nil
+}
+
+func (s *sarifWriter) Close(finding.Summary) error {
+	driver := s.run.Tool.Driver
+	if s.opts.Version != "" {
+		driver.WithVersion(s.opts.Version)
+	}
+	for _, r := range s.rules.rules {
+		d := sarif.NewRule(r.ID)
+		if r.Title != "" && r.Title != r.ID {
+			d.WithName(r.Title)
+		}
+		if r.Description != "" {
+			first, _, _ := strings.Cut(r.Description, "\n")
+			d.WithShortDescription(sarif.NewMultiformatMessageString().WithText(first))
+			d.WithFullDescription(sarif.NewMultiformatMessageString().WithText(r.Description))
+		}
+		if r.Fix != "" {
+			d.WithHelp(sarif.NewMultiformatMessageString().WithText(r.Fix))
+		}
+		if lvl, ok := sarifLevel[r.Severity]; ok {
+			d.WithDefaultConfiguration(sarif.NewReportingConfiguration().WithLevel(lvl))
+		}
+		props := sarif.NewPropertyBag()
+		props.Add("pack", r.Pack)
+		if r.Source != "" {
+			props.Add("source", r.Source)
+		}
+		d.WithProperties(props)
+		driver.AddRule(d)
+	}
+	rep := sarif.NewReport()
+	rep.AddRun(s.run)
+	if err := rep.PrettyWrite(s.w); err != nil {
+		return err
+	}
+	_, err := io.WriteString(s.w, "\n")
+	return err
+}
+
+// artifactURI turns a file name into a URI reference: relative paths stay
+// relative (code scanning resolves them against the checkout), absolute ones
+// become file URIs, and anything odd (<stdin>) is percent-escaped.
+func artifactURI(name string) string {
+	p := filepath.ToSlash(name)
+	if filepath.IsAbs(name) {
+		return (&url.URL{Scheme: "file", Path: p}).String()
+	}
+	return (&url.URL{Path: p}).String()
+}
