@@ -262,3 +262,16 @@ func TestSmallThings(t *testing.T) {
 			wantOut: []string{"a.json:5: error tool-result-orphan"}},
 	})
 }
+
+// The config file chooses the profile and the line bound as the flags do.
+func TestConfigProfile(t *testing.T) {
+	dir := t.TempDir()
+	plain := writeFile(t, dir, "plain.jsonl", cleanRecord+"\n")
+	cfg := writeFile(t, dir, "c.yaml", "profile: export\nmax_line_size: 1MiB\n")
+	bad := writeFile(t, dir, "bad.yaml", "profile: exprot\n")
+	runGate(t, []gateCase{
+		{name: "profile from the config", args: []string{"check", "--config", cfg, plain}, want: 1, wantOut: []string{"error tools-shape"}},
+		{name: "the flag wins", args: []string{"check", "--config", cfg, "--profile", "default", plain}, want: 0},
+		{name: "a misspelt profile", args: []string{"check", "--config", bad, plain}, want: 2, wantStderr: []string{`unknown profile "exprot"`}},
+	})
+}
