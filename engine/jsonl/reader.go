@@ -50,8 +50,10 @@ var bom = []byte{0xEF, 0xBB, 0xBF}
 // a stream with no newline cannot exhaust memory.
 const DefaultMaxLineSize = 64 << 20
 
-// LineTooLongError is a line longer than the Reader's bound. It was skipped
-// without being held in memory; reading goes on with the next line.
+// LineTooLongError is a line longer than the Reader's bound. It was read
+// past without being held in memory; the next call to Next goes on with the
+// next line, so a caller may report it and continue, or stop (repair, which
+// cannot keep what it did not hold, stops and leaves the file untouched).
 type LineTooLongError struct {
 	Line   int
 	Offset int64
@@ -62,7 +64,7 @@ type LineTooLongError struct {
 }
 
 func (e *LineTooLongError) Error() string {
-	return fmt.Sprintf("line %d is %d bytes long, over the limit of %d bytes; it was skipped", e.Line, e.Size, e.Max)
+	return fmt.Sprintf("line %d is %d bytes long, over the limit of %d bytes", e.Line, e.Size, e.Max)
 }
 
 // Reader streams the records of a JSONL input. Lines may be of any length up
