@@ -59,6 +59,7 @@ func (l *Linter) Check(ctx context.Context, u Unit) []finding.Finding {
 	b := document.NewBuilder(u.Format, u.File, l.opts)
 	adapter := document.Lookup(u.Format)
 	skip := u.Format == "" // only syntax is checked
+	fitted := false
 	for i, rec := range u.Records {
 		obj := u.First
 		if i > 0 || obj == nil {
@@ -71,7 +72,8 @@ func (l *Linter) Check(ctx context.Context, u Unit) []finding.Finding {
 		if skip {
 			continue
 		}
-		if u.Forced && adapter != nil && (i == 0 || !adapter.PerFile) {
+		if u.Forced && adapter != nil && (!fitted || !adapter.PerFile) {
+			fitted = true // a session's first object decides for the file
 			if missing := adapter.Fits(obj); missing != "" {
 				out = append(out, mismatch(u.File, rec.Line, u.Format, obj, missing))
 				skip = adapter.PerFile // a session that does not fit is not checked
