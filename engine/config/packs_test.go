@@ -79,7 +79,7 @@ func TestPackLoaderErrors(t *testing.T) {
 		{filepath.Join(dir, "file.txt"), "not a folder, builtin:NAME or an OPA bundle"},
 		{filepath.Join(dir, "broken.tar.gz"), "bundle " + filepath.Join(dir, "broken.tar.gz")},
 		{filepath.Join(dir, "missing"), "no such file"},
-		{"builtin:nope", `no built-in pack "nope" (there are builtin:integrity`},
+		{"builtin:nope", `no built-in pack "nope" (there are builtin:`},
 		{filepath.Join(dir, "bad"), "pack.yaml:1: extends must be a list of strings"},
 	}
 	for _, tt := range tests {

@@ -22,7 +22,7 @@ func appendMessages(ms []message, raw *ast.Term, line int, path string) []messag
 	rest := false
 	for j := 0; j < parts.Len(); j++ {
 		b, ok := parts.Elem(j).Value.(ast.Object)
-		if !ok || stringField(b, keyType) != "tool_result" {
+		if !ok || !isToolResult(b) {
 			rest = true
 			continue
 		}
@@ -47,16 +47,25 @@ func appendMessages(ms []message, raw *ast.Term, line int, path string) []messag
 
 func hasToolResult(parts *ast.Array) bool {
 	for j := 0; j < parts.Len(); j++ {
-		if b, ok := parts.Elem(j).Value.(ast.Object); ok && stringField(b, keyType) == "tool_result" {
+		if b, ok := parts.Elem(j).Value.(ast.Object); ok && isToolResult(b) {
 			return true
 		}
 	}
 	return false
 }
 
+// isToolResult reports whether a content block is an Anthropic tool result:
+// type "tool_result" with a tool_use_id member. A block without the id
+// answers nothing that can be named, and stays part of the user message.
+func isToolResult(b ast.Object) bool {
+	return stringField(b, keyType) == "tool_result" && get(b, keyToolUseIDs) != nil
+}
+
 // toolParameters returns the JSON Schema of a tool definition and its
-// pointer: parameters (OpenAI), else input_schema (Anthropic). It returns
-// nil when the definition has neither.
+// pointer: parameters (OpenAI), else input_schema (Anthropic). When an
+// object definition has neither, the schema is nil and the pointer is where
+// parameters would be, so a finding about the missing schema names it; ""
+// when the definition is not an object.
 func toolParameters(def *ast.Term, defPath string) (*ast.Term, string) {
 	o, ok := def.Value.(ast.Object)
 	if !ok {
@@ -68,7 +77,7 @@ func toolParameters(def *ast.Term, defPath string) (*ast.Term, string) {
 	if t := get(o, keyInputSchema); t != nil {
 		return t, defPath + "/input_schema"
 	}
-	return nil, ""
+	return nil, defPath + "/parameters"
 }
 
 var defaultProfile = ast.StringTerm(DefaultProfile)

@@ -53,3 +53,13 @@ func TestProfile(t *testing.T) {
 		}
 	}
 }
+
+// A tool_result block without tool_use_id answers nothing: the user message
+// stays whole.
+func TestAnthropicResultWithoutID(t *testing.T) {
+	d := one(t, Chat, Options{}, `{"messages":[{"role":"user","content":[{"type":"tool_result","content":"r"}]}]}`)
+	got := project(list(t, d, "messages"), "role", "path")
+	if diff := cmp.Diff(asMaps(t, js(t, `[{"role":"user","path":"/messages/0"}]`)), got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}

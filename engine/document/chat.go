@@ -107,6 +107,8 @@ func toolTerm(i int, raw *ast.Term, path string) *ast.Term {
 	o.Insert(KeyFunctionPath, strTerm(defPath))
 	if params != nil {
 		o.Insert(keyParameters, params)
+	}
+	if paramsPath != "" {
 		o.Insert(keyParametersPath, strTerm(paramsPath))
 	}
 	return ast.NewTerm(o)

@@ -87,9 +87,27 @@ func TestTargetOf(t *testing.T) {
 		if !got.Valid() {
 			t.Errorf("%q is not Valid", got)
 		}
-		mi, ok := got.Message()
-		if ok != (tc.message >= 0) || ok && mi != tc.message {
-			t.Errorf("%q.Message() = %d, %v", got, mi, ok)
+		named := func(i int, ok bool) int {
+			if !ok {
+				return -1
+			}
+			return i
+		}
+		// Each accessor gives back the index that TargetOf kept.
+		want := [4]int{-1, -1, -1, -1}
+		switch {
+		case tc.message >= 0:
+			want[0] = tc.message
+			if tc.call >= 0 {
+				want[1] = tc.call
+			}
+		case tc.tool >= 0:
+			want[2] = tc.tool
+		case tc.entry >= 0:
+			want[3] = tc.entry
+		}
+		if back := [4]int{named(got.Message()), named(got.ToolCall()), named(got.Tool()), named(got.Entry())}; back != want {
+			t.Errorf("%q: indexes %v, want %v", got, back, want)
 		}
 	}
 	for _, bad := range []Target{"messages/1", "/messages", "/messages/-1", "/messages/1/tool_calls", "/tools/1/tool_calls/0", "/x/1", "/messages/1/x/2"} {

@@ -51,7 +51,8 @@ func TestChatWholeDocument(t *testing.T) {
 		],
 		"tools": [
 			{"index": 0, "name": "shell", "path": "/tools/0", "raw": `+shell+`,
-			 "function": {"name": "shell"}, "function_path": "/tools/0/function"}
+			 "function": {"name": "shell"}, "function_path": "/tools/0/function",
+			 "parameters_path": "/tools/0/function/parameters"}
 		],
 		"entries": [],
 		"raw": `+rec+`
@@ -359,7 +360,7 @@ func TestTools(t *testing.T) {
 			tools: `[{"type":"function","function":{"name":"a","parameters":{}}},{"type":"function","function":{"name":"b"}}]`,
 			want: `[{"index":0,"name":"a","path":"/tools/0","function":{"name":"a","parameters":{}},"function_path":"/tools/0/function",
 				"parameters":{},"parameters_path":"/tools/0/function/parameters"},
-				{"index":1,"name":"b","path":"/tools/1","function":{"name":"b"},"function_path":"/tools/1/function"}]`,
+				{"index":1,"name":"b","path":"/tools/1","function":{"name":"b"},"function_path":"/tools/1/function","parameters_path":"/tools/1/function/parameters"}]`,
 		},
 		{
 			name:  "flattened definitions",
@@ -376,13 +377,13 @@ func TestTools(t *testing.T) {
 		{
 			name:  "function not an object is a flattened definition",
 			tools: `[{"name":"c","function":"c"}]`,
-			want:  `[{"index":0,"name":"c","path":"/tools/0","function":{"name":"c","function":"c"},"function_path":"/tools/0"}]`,
+			want:  `[{"index":0,"name":"c","path":"/tools/0","function":{"name":"c","function":"c"},"function_path":"/tools/0","parameters_path":"/tools/0/parameters"}]`,
 		},
 		{
 			name:  "duplicates kept in chat records",
 			tools: `[{"name":"x","v":1},{"name":"x","v":2}]`,
-			want: `[{"index":0,"name":"x","path":"/tools/0","function":{"name":"x","v":1},"function_path":"/tools/0"},
-				{"index":1,"name":"x","path":"/tools/1","function":{"name":"x","v":2},"function_path":"/tools/1"}]`,
+			want: `[{"index":0,"name":"x","path":"/tools/0","function":{"name":"x","v":1},"function_path":"/tools/0","parameters_path":"/tools/0/parameters"},
+				{"index":1,"name":"x","path":"/tools/1","function":{"name":"x","v":2},"function_path":"/tools/1","parameters_path":"/tools/1/parameters"}]`,
 		},
 		{
 			name:  "non-object definitions",

@@ -86,18 +86,18 @@ func TestProxyLogSquash(t *testing.T) {
 
 	// Tools: deduplicated by name across entries, first wins; nameless kept.
 	wantTools := js(t, `[
-		{"index":0,"name":"a","path":"/request/tools/0","function_path":"/request/tools/0/function",
+		{"index":0,"name":"a","path":"/request/tools/0","function_path":"/request/tools/0/function","parameters_path":"/request/tools/0/function/parameters",
 		 "function":{"name":"a","description":"first"},"raw":{"type":"function","function":{"name":"a","description":"first"}}},
 		{"index":1,"name":"b","path":"/request/body/tools/1","function_path":"/request/body/tools/1",
 		 "function":{"name":"b","parameters":{}},"raw":{"name":"b","parameters":{}},
 		 "parameters":{},"parameters_path":"/request/body/tools/1/parameters"},
-		{"index":2,"name":"c","path":"/request/tools/1","function_path":"/request/tools/1/function",
+		{"index":2,"name":"c","path":"/request/tools/1","function_path":"/request/tools/1/function","parameters_path":"/request/tools/1/function/parameters",
 		 "function":{"name":"c"},"raw":{"type":"function","function":{"name":"c"}}},
-		{"index":3,"name":"","path":"/request/tools/2","function_path":"/request/tools/2",
+		{"index":3,"name":"","path":"/request/tools/2","function_path":"/request/tools/2","parameters_path":"/request/tools/2/parameters",
 		 "function":{"description":"no name"},"raw":{"description":"no name"}},
-		{"index":4,"name":"d","path":"/request/tools/0","function_path":"/request/tools/0",
+		{"index":4,"name":"d","path":"/request/tools/0","function_path":"/request/tools/0","parameters_path":"/request/tools/0/parameters",
 		 "function":{"name":"d"},"raw":{"name":"d"}},
-		{"index":5,"name":"","path":"/request/tools/1","function_path":"/request/tools/1",
+		{"index":5,"name":"","path":"/request/tools/1","function_path":"/request/tools/1","parameters_path":"/request/tools/1/parameters",
 		 "function":{"description":"no name"},"raw":{"description":"no name"}}
 	]`)
 	if diff := cmp.Diff(wantTools, m["tools"]); diff != "" {

@@ -32,16 +32,28 @@ func TargetOf(message, toolCall, tool, entry int) Target {
 }
 
 // Message returns the index of the message the target is or lies in.
-func (t Target) Message() (int, bool) {
-	rest, ok := strings.CutPrefix(string(t), "/messages/")
-	if !ok {
-		return 0, false
+func (t Target) Message() (int, bool) { return t.index("messages") }
+
+// ToolCall returns the index of the tool call the target names, within its
+// message.
+func (t Target) ToolCall() (int, bool) { return t.index("tool_calls") }
+
+// Tool returns the index of the tool definition the target names.
+func (t Target) Tool() (int, bool) { return t.index("tools") }
+
+// Entry returns the index of the session entry the target names.
+func (t Target) Entry() (int, bool) { return t.index("entries") }
+
+// index returns the number after the segment named collection.
+func (t Target) index(collection string) (int, bool) {
+	segs := strings.Split(string(t), "/")
+	for i := 1; i+1 < len(segs); i += 2 {
+		if segs[i] == collection {
+			n, err := strconv.Atoi(segs[i+1])
+			return n, err == nil && n >= 0
+		}
 	}
-	if i := strings.IndexByte(rest, '/'); i >= 0 {
-		rest = rest[:i]
-	}
-	n, err := strconv.Atoi(rest)
-	return n, err == nil && n >= 0
+	return 0, false
 }
 
 // Valid reports whether t has the shape of a target (not whether the

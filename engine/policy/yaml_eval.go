@@ -162,12 +162,19 @@ func resolve(v ast.Value, path []seg, sc scope) (ast.Value, string) {
 				ptr, known = "", true // the document's raw record is the line itself
 			}
 		default: // a normalized member with its pointer beside it: function, parameters
-			if p, ok := stringField(o, path[0].pathKey); ok && o.Get(path[0].key) != nil {
+			if p, ok := stringField(o, path[0].pathKey); ok {
 				ptr, known = p, true
 			}
 		}
 		if known {
-			v = o.Get(path[0].key).Value
+			t := o.Get(path[0].key)
+			if t == nil { // absent, but where it would be is known
+				for _, s := range path[1:] {
+					ptr += "/" + escapePointer(s.name)
+				}
+				return nil, ptr
+			}
+			v = t.Value
 			path = path[1:]
 		}
 	}

@@ -23,9 +23,6 @@ func (j *jsonWriter) Close(s finding.Summary) error {
 	if j.findings == nil {
 		j.findings = []finding.Finding{}
 	}
-	if s.Inputs == nil {
-		s.Inputs = []finding.Input{}
-	}
 	enc := json.NewEncoder(j.w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(struct {

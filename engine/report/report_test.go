@@ -65,7 +65,7 @@ func TestJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]any{
-		"summary": map[string]any{"files": 2.0, "records": 10.0, "errors": 1.0, "warnings": 1.0, "infos": 0.0, "inputs": []any{}},
+		"summary": map[string]any{"files": 2.0, "records": 10.0, "errors": 1.0, "warnings": 1.0, "infos": 0.0},
 		"findings": []any{
 			map[string]any{"rule": "tool-result-missing", "severity": "error", "message": "call c1 has no result", "file": "a.jsonl",
 				"line": 3.0, "pack": "integrity", "record": "conv-1", "message_index": 2.0, "path": "/messages/2"},

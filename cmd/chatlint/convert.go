@@ -1,0 +1,198 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/chatlint/chatlint/engine/convert"
+	"github.com/chatlint/chatlint/engine/finding"
+	"github.com/chatlint/chatlint/engine/policy"
+)
+
+// convertRand, when set (by tests), gives the randomness for anonymizing the
+// record of session i, so that golden files are stable.
+var convertRand func(i int) io.Reader
+
+type convertOptions struct {
+	Logs, Output   string
+	SingleFile     bool
+	GroupBy        string
+	JSONToolCalls  bool
+	ToolReport     bool
+	ToolReportPath string
+	Integrity      bool
+	Anonymize      bool
+	CleanupGoose   bool
+	Verbose        bool
+	KeepGoing      bool
+	Cleanup        []string
+	Workers        int
+	FailOn         string
+}
+
+func newConvertCmd(s streams) *cobra.Command {
+	o := &convertOptions{}
+	cmd := &cobra.Command{
+		Use:   "convert",
+		Short: "Squash proxy request/response logs into a fine-tuning dataset (drop-in for albicilla-conv)",
+		Long: `Convert turns a folder of proxy logs (one session per *.jsonl file, one
+request/response pair per line) into one {"messages", "tools"} record per
+session, grouped into one file per date (or per scenario, or one file), with
+tool-usage.csv and integrity-report.txt beside them. It takes the flags of the
+reference converter albicilla-conv and writes the same bytes for the same logs.
+
+Before squashing, each entry is cleaned by the goose cleanup pack (turn off
+with --no-cleanup-goose; add packs with --cleanup). A session whose entries
+disagree on session_id or whose timestamps do not increase aborts the run
+(exit 1) and nothing but the integrity report is written, unless --keep-going.
+
+Lines that are not entries, trailing shorter entries and defects the
+reference does not report are WARNING lines of the integrity report.
+
+Exit status: 0 (also with ERROR findings, unless --fail-on), 1 when a session
+aborted the run or findings reach --fail-on, 2 for usage errors, unreadable
+files and packs that do not compile.`,
+		Example: `  chatlint convert --logs proxy_logs --output dataset
+  chatlint convert -l proxy_logs -o dataset --group-by scenario --json-tool-calls
+  chatlint convert -l proxy_logs -o dataset --keep-going --fail-on error`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runConvert(cmd, s, o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVarP(&o.Logs, "logs", "l", "./proxy_logs", "folder of JSONL log files, one session per file")
+	f.StringVarP(&o.Output, "output", "o", "./output", "folder to write the dataset and reports to (created)")
+	f.BoolVarP(&o.SingleFile, "single-file", "s", false, "write every record to one conversations.jsonl")
+	f.StringVar(&o.GroupBy, "group-by", convert.GroupDate, "one output file per date or per scenario")
+	boolPair(f, &o.JSONToolCalls, "json-tool-calls", "j", "J", false, "write tool calls and results inline as <tool_call>/<tool_result> text")
+	boolPair(f, &o.ToolReport, "tool-report", "", "", true, "write the tool usage report")
+	f.StringVar(&o.ToolReportPath, "tool-report-path", "", "path of the tool usage report (default OUTPUT/tool-usage.csv)")
+	boolPair(f, &o.Integrity, "integrity-analysis", "", "", true, "check each record and write integrity-report.txt and .json")
+	boolPair(f, &o.Anonymize, "anonymize", "", "", true, "replace e-mail addresses in the records")
+	boolPair(f, &o.CleanupGoose, "cleanup-goose", "", "", true, "apply the goose cleanup pack to each entry")
+	f.BoolVarP(&o.Verbose, "verbose", "v", false, "log each session on stderr")
+	f.BoolVar(&o.KeepGoing, "keep-going", false, "skip a session that fails validation (an ERROR line) instead of aborting")
+	f.StringArrayVar(&o.Cleanup, "cleanup", nil, "apply a cleanup pack from a folder after goose (repeatable)")
+	f.IntVar(&o.Workers, "workers", 0, "number of parallel workers (default: GOMAXPROCS)")
+	f.StringVar(&o.FailOn, "fail-on", "never", "lowest severity of the report that fails the run: error, warning or never")
+	return cmd
+}
+
+// boolPair declares --name and its hidden opposite --no-name (and their
+// short forms), as the reference's --x/--no-x options: the last one given
+// wins.
+func boolPair(f *pflag.FlagSet, p *bool, name, short, noShort string, def bool, usage string) {
+	usage += " (--no-" + name + " to turn off)"
+	f.BoolVarP(p, name, short, def, usage)
+	no := f.VarPF(negated{p}, "no-"+name, noShort, "turn off --"+name)
+	no.NoOptDefVal = "true"
+	no.Hidden = true
+}
+
+// negated is a boolean flag that stores the opposite of its value.
+type negated struct{ p *bool }
+
+func (n negated) String() string { return fmt.Sprint(!*n.p) }
+func (n negated) Type() string   { return "bool" }
+func (n negated) Set(s string) error {
+	switch s {
+	case "true":
+		*n.p = false
+	case "false":
+		*n.p = true
+	default:
+		return fmt.Errorf("want true or false, not %q", s)
+	}
+	return nil
+}
+func (n negated) IsBoolFlag() bool { return true }
+
+func runConvert(cmd *cobra.Command, s streams, o *convertOptions) error {
+	flags := cmd.Flags()
+	cwd, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	// The reference's defaults are absolute (the working folder joined with
+	// proxy_logs and output), and so are the paths it prints.
+	if !flags.Changed("logs") {
+		o.Logs = filepath.Join(cwd, "proxy_logs")
+	}
+	if !flags.Changed("output") {
+		o.Output = filepath.Join(cwd, "output")
+	}
+	o.Logs, o.Output = expandHome(o.Logs), expandHome(o.Output)
+	if fi, err := os.Stat(o.Logs); err != nil || !fi.IsDir() {
+		return usageError("--logs: logs directory %q does not exist or is not a directory", o.Logs)
+	}
+	if o.GroupBy != convert.GroupDate && o.GroupBy != convert.GroupScenario {
+		return usageError("--group-by: want date or scenario, not %q", o.GroupBy)
+	}
+	if o.SingleFile && o.GroupBy == convert.GroupScenario {
+		return usageError("--single-file cannot be combined with --group-by scenario")
+	}
+	var failOn finding.Severity
+	if o.FailOn != "never" {
+		if failOn, err = finding.ParseSeverity(o.FailOn); err != nil || failOn == finding.Info {
+			return usageError("--fail-on: want error, warning or never, not %q", o.FailOn)
+		}
+	}
+	var packs []*policy.Pack
+	for _, dir := range o.Cleanup {
+		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+			return usageError("--cleanup %s: not a directory", dir)
+		}
+		p, err := policy.LoadFS(os.DirFS(dir), ".", dir)
+		if err != nil {
+			return usageError("--cleanup %s: %v", dir, err)
+		}
+		packs = append(packs, p)
+	}
+	c := &convert.Converter{Opts: convert.Options{
+		Logs: o.Logs, Output: o.Output, SingleFile: o.SingleFile, GroupBy: o.GroupBy,
+		JSONToolCalls: o.JSONToolCalls, ToolReport: o.ToolReport, ToolReportPath: o.ToolReportPath,
+		Integrity: o.Integrity, Anonymize: o.Anonymize, CleanupGoose: o.CleanupGoose, Cleanup: packs,
+		KeepGoing: o.KeepGoing, Workers: o.Workers, Stdout: s.Out, Rand: convertRand,
+	}}
+	if o.Verbose {
+		c.Opts.Verbose = s.Err
+	}
+	stop := showProgress(s.Err, c.Progress)
+	res, err := c.Run(cmd.Context())
+	stop()
+	if err != nil {
+		return &exitCode{code: exitError, err: err}
+	}
+	for _, e := range res.Unreadable {
+		fmt.Fprintln(s.Err, "chatlint:", describe(e))
+	}
+	switch {
+	case len(res.Unreadable) > 0:
+		return &exitCode{code: exitError}
+	case res.Invalid != nil:
+		return &exitCode{code: exitFindings}
+	case failOn == finding.Error && res.Errors > 0, failOn == finding.Warning && res.Errors+res.Warnings > 0:
+		return &exitCode{code: exitFindings}
+	}
+	return nil
+}
+
+// expandHome replaces a leading ~ with the home folder, as the reference
+// does for --logs and --output.
+func expandHome(p string) string {
+	if p != "~" && !strings.HasPrefix(p, "~/") {
+		return p
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return p
+	}
+	return home + p[1:]
+}

@@ -1,0 +1,63 @@
+package convert
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/chatlint/chatlint/engine/jsonv"
+)
+
+// FuzzParseSession feeds arbitrary bytes to the session parser and runs
+// what follows on whatever it accepts (cleanup actions, validation,
+// squashing, the inline rewrite, usage counts, anonymisation, output): no
+// input may panic, every line is accounted for, and the output line is JSON.
+func FuzzParseSession(f *testing.F) {
+	f.Add([]byte(`{"timestamp": "2024-01-01T10:00:00Z", "session_id": "s", "request": {"model": "m", "messages": [{"role": "user", "content": "a@b.cc"}], "tools": [{"function": {"name": "t"}}]}, "response": {"id": "r", "choices": [{"index": 0, "message": {"role": "assistant", "tool_calls": [{"id": "c", "function": {"name": "t", "arguments": "{\"x\": 1.50}"}}]}}]}}` + "\n"))
+	f.Add([]byte("{\"timestamp\": 1, \"session_id\": \"s\", \"request\": {\"model\": \"m\", \"messages\": [{\"role\": \"tool\", \"tool_call_id\": \"c\", \"content\": [{\"type\": \"text\", \"text\": \"x\"}]}]}}\r\n\r{bad\n"))
+	f.Add([]byte("\xff\xfe\n[1]\n\"x\"\n{\"a\":1,\"a\":2}"))
+	f.Fuzz(fuzzSession)
+}
+
+func fuzzSession(t *testing.T, data []byte) {
+	{
+		entries, skipped := parseSession(data)
+		for _, e := range entries {
+			if e.Line < 1 {
+				t.Fatalf("entry line %d", e.Line)
+			}
+			// Exercise the action applier on what the goose rules can ask for.
+			if _, _, err := applyActions(e, []Action{{Op: "set_content", MessageIndex: len(e.Messages) - 1, Content: "x", Rule: "r"}, {Op: "drop_message", MessageIndex: 0, Rule: "r"}}); err != nil && len(e.Messages) > 0 {
+				t.Fatal(err)
+			}
+		}
+		for _, s := range skipped {
+			if s.Line < 1 || s.Reason == "" {
+				t.Fatalf("skipped %+v", s)
+			}
+		}
+		if len(entries) == 0 {
+			return
+		}
+		kept, _, err := validateSession(entries, "f")
+		if err != nil {
+			return
+		}
+		raw := squash(kept)
+		countUsage(raw, "", "")
+		written := &Record{Messages: inlineToolCalls(raw.Messages), Tools: raw.Tools}
+		v := written.Value()
+		newAnonymizer(nil).scrub(v)
+		if _, err := jsonv.Decode(jsonv.Marshal(v, jsonv.Python)); err != nil {
+			// Python's Infinity is not JSON; anything else is a bug.
+			if !containsInfinity(v) {
+				t.Fatalf("output is not JSON: %v", err)
+			}
+		}
+		_ = roleTrace(kept[0].Messages)
+	}
+}
+
+func containsInfinity(v jsonv.Value) bool {
+	s := string(jsonv.Marshal(v, jsonv.Compact))
+	return strings.Contains(s, "Infinity") || strings.Contains(s, "NaN")
+}

@@ -1,0 +1,165 @@
+package convert
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/chatlint/chatlint/engine/jsonv"
+)
+
+// outcome is what one session file gives: its report lines and, unless it
+// produced no record or failed validation, one output line.
+type outcome struct {
+	session  Session
+	scenario string
+	findings []Finding
+	invalid  *SessionError // validation failed: the reference aborts the run
+	readErr  error         // the file could not be read
+	record   []byte        // the output line, "\n" included; nil when none
+	group    string        // date or scenario the record is filed under
+	date     string
+	usage    Usage
+	bytes    int64
+}
+
+// worker holds one goroutine's state.
+type worker struct {
+	opts    *Options
+	cleaner Cleaner
+	eval    *evaluator // nil when integrity analysis is off
+}
+
+func (w *worker) process(ctx context.Context, index int, s Session) (o outcome) {
+	o.session, o.scenario = s, scenarioName(s.Path)
+	data, err := os.ReadFile(s.Path)
+	if err != nil {
+		o.readErr = err
+		return o
+	}
+	o.bytes = int64(len(data))
+	entries, skipped := parseSession(data)
+	for _, sk := range skipped {
+		o.findings = append(o.findings, Finding{Rule: "log-entry-skipped", Message: sk.String(), Line: sk.Line})
+	}
+	if w.cleaner != nil {
+		kept := entries[:0]
+		for _, e := range entries {
+			c, drop, err := w.cleaner.Clean(ctx, e, s.Path)
+			if err != nil {
+				o.readErr = err
+				return o
+			}
+			if !drop {
+				kept = append(kept, c)
+			}
+		}
+		entries = kept
+	}
+	if len(entries) == 0 {
+		if w.eval != nil {
+			o.findings = append(o.findings, Finding{Error: true, Rule: "record-missing", Message: "No conversation record produced for session file"})
+		}
+		return o
+	}
+	kept, trunc, err := validateSession(entries, s.Path)
+	if err != nil {
+		if !errors.As(err, &o.invalid) {
+			o.readErr = err
+		}
+		return o
+	}
+	raw := squash(kept)
+	written := raw
+	if w.opts.JSONToolCalls {
+		written = &Record{Messages: inlineToolCalls(raw.Messages), Tools: raw.Tools}
+	}
+	o.date = s.DirDate
+	if o.date == "" {
+		o.date = entries[0].Time.Date()
+	}
+	o.group = o.date
+	if w.opts.GroupBy == GroupScenario && !w.opts.SingleFile {
+		o.group = o.scenario
+	}
+	o.usage = countUsage(raw, o.date, o.scenario)
+	if w.eval != nil {
+		lines, err := w.integrity(ctx, s.Path, raw, written, entries, trunc)
+		if err != nil {
+			o.readErr = err
+			return o
+		}
+		o.findings = append(o.findings, lines...)
+	} else if trunc != nil {
+		o.findings = append(o.findings, Finding{Rule: "trailing-short-entry", Message: trunc.String()})
+	}
+	v := written.Value()
+	if w.opts.Anonymize {
+		var r io.Reader
+		if w.opts.Rand != nil {
+			r = w.opts.Rand(index)
+		}
+		newAnonymizer(r).scrub(v)
+	}
+	o.record = append(jsonv.Marshal(v, jsonv.Python), '\n')
+	return o
+}
+
+// integrity evaluates the integrity pack on the session and words its
+// findings as the reference's report lines.
+func (w *worker) integrity(ctx context.Context, file string, raw, written *Record, entries []*Entry, trunc *Truncation) ([]Finding, error) {
+	var hits []hit
+	if w.opts.JSONToolCalls {
+		hs, err := w.eval.record(ctx, written, file, "inline")
+		if err != nil {
+			return nil, err
+		}
+		for _, h := range hs {
+			if !rawRules[h.Rule] {
+				hits = append(hits, h)
+			}
+		}
+		if hs, err = w.eval.record(ctx, raw, file, "structured"); err != nil {
+			return nil, err
+		}
+		for _, h := range hs {
+			if rawRules[h.Rule] {
+				hits = append(hits, h)
+			}
+		}
+	} else {
+		hs, err := w.eval.record(ctx, raw, file, "structured")
+		if err != nil {
+			return nil, err
+		}
+		hits = hs
+	}
+	if len(entries) > 1 {
+		hs, err := w.eval.session(ctx, entries, file)
+		if err != nil {
+			return nil, err
+		}
+		hits = append(hits, hs...)
+	}
+	last := entries[len(entries)-1].Line
+	if trunc != nil {
+		last = entries[trunc.Kept-1].Line
+	}
+	mp := &mapping{written: written, raw: raw, entries: entries, trunc: trunc, line: last}
+	lines := reportLines(mp, hits)
+	if trunc != nil && !containsRule(lines, "trailing-short-entry") {
+		return nil, fmt.Errorf("%s: internal: the session was truncated but the integrity pack did not report it", file)
+	}
+	return lines, nil
+}
+
+func containsRule(fs []Finding, rule string) bool {
+	for _, f := range fs {
+		if f.Rule == rule {
+			return true
+		}
+	}
+	return false
+}
