@@ -154,3 +154,20 @@ tools_path := "/tools" if {
 	input.format != "proxy-log"
 	object.get(input.raw, "tools", null) != null
 } else := ""
+
+# ---------------------------------------------------------------------------------------------
+# Tool definitions under the export profile.
+
+# tool-definition-schema (declared with the YAML rule, rules/integrity/integrity.yaml) accepts a
+# null `required` as absent; an export must not have one, as the converters it feeds reject it.
+deny contains f if {
+	export
+	some t in input.tools
+	t.parameters.required == null
+	f := {
+		"rule": "tool-definition-schema",
+		"msg": sprintf("tool %d (%q): parameters.required must be a list under the export profile (it is null)", [t.index, t.name]),
+		"tool_index": t.index,
+		"path": concat("", [t.parameters_path, "/required"]),
+	}
+}
