@@ -26,6 +26,9 @@ type checkOptions struct {
 	ToolCalls    string
 	AllowNoTools bool
 	Workers      int
+	Profile      string
+	MaxLineSize  string
+	Verbose      bool
 }
 
 func newCheckCmd(s streams) *cobra.Command {
@@ -48,15 +51,30 @@ the file. -o FORMAT[=FILE] is repeatable, so one run can print text and write
 SARIF and JUnit files. --baseline FILE reports only findings that are not in
 a baseline written earlier with --write-baseline FILE. See docs/ci.md.
 
+Only regular files are read (a walk follows symbolic links to them); name
+a pipe as - to read it. A line longer than --max-line-size is reported as
+line-too-long and skipped.
+
+Rules run under a profile: "default" judges each file as what it is (a chat
+record that ends on a tool call is a fine-tuning example, a record without
+tool calls needs no tools list); "export" keeps the strict checks an export
+must pass. Packs declare the profiles they know (chatlint rules --format
+markdown lists them).
+
+The summary names each input's format and record count (per format; -v
+lists every file); an empty file is a warning.
+
 Exit status: 0 when nothing is at or above --fail-on, 1 when something is,
 2 for usage, configuration or policy errors (including a policy that fails
-while evaluating a document) and unreadable inputs.`,
+while evaluating a document), unreadable inputs, no input file found, and no
+rule active.`,
 		Example: `  chatlint check data/train.jsonl
   chatlint check -o json --fail-on warning data/
   chatlint check --pack ./team-rules --allow-no-tools data/
   chatlint check -o github -o sarif=chatlint.sarif -o junit=chatlint.xml data/
   chatlint check --write-baseline .chatlint-baseline.json data/   # adopt: record today's findings
-  chatlint check --baseline .chatlint-baseline.json data/         # then fail only on new ones`,
+  chatlint check --baseline .chatlint-baseline.json data/         # then fail only on new ones
+  chatlint check --profile export -v exports/`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Paths = args
 			return runCheck(cmd, s, o)
@@ -69,7 +87,11 @@ while evaluating a document) and unreadable inputs.`,
 	f.StringVar(&o.ToolCalls, "tool-calls", "", "force the tool-call representation: inline or structured (default: detect per record)")
 	f.BoolVar(&o.AllowNoTools, "allow-no-tools", false, "do not require a tools list (turns off tools-shape)")
 	f.IntVar(&o.Workers, "workers", 0, "number of parallel workers (default: GOMAXPROCS)")
+	f.StringVar(&o.Profile, "profile", document.DefaultProfile, "rule profile: default, or one a pack declares (export)")
+	f.StringVar(&o.MaxLineSize, "max-line-size", "64MiB", "longest line read; a longer one is a line-too-long finding (bytes, or with KiB, MiB, GiB)")
+	f.BoolVarP(&o.Verbose, "verbose", "v", false, "list every input with its format and record count")
 	addPackFlags(cmd, &o.packOptions)
+	addTimeoutFlags(cmd, &o.packOptions)
 	addGateFlags(cmd, &o.gateOptions)
 	return cmd
 }
@@ -85,11 +107,16 @@ func runCheck(cmd *cobra.Command, s streams, o *checkOptions) error {
 	if o.FailOn != "never" {
 		sev, err := finding.ParseSeverity(o.FailOn)
 		if err != nil {
-			return usageError("--fail-on: %v (or never)", err)
+			return usageError("--fail-on: want error, warning, info or never, not %q", o.FailOn)
 		}
 		failOn = sev
 	}
-	ropts := runner.Options{Workers: o.Workers, Document: document.Options{ToolCalls: o.ToolCalls}}
+	maxLine, err := parseSize(o.MaxLineSize)
+	if err != nil {
+		return usageError("--max-line-size: %v", err)
+	}
+	ropts := runner.Options{Workers: o.Workers, MaxLineSize: maxLine,
+		Document: document.Options{ToolCalls: o.ToolCalls, Profile: o.Profile}}
 	if o.Format != "" {
 		f, ok := document.ParseFormat(o.Format)
 		if !ok {
@@ -115,8 +142,14 @@ func runCheck(cmd *cobra.Command, s streams, o *checkOptions) error {
 	if err != nil {
 		return err
 	}
+	if err := checkActive(eng, o.Profile); err != nil {
+		return err
+	}
 
 	files, errs := jsonl.Expand(o.Paths)
+	if len(files) == 0 && len(errs) == 0 {
+		return usageError("no input files found in %s (directories are searched for *.jsonl and *.json files)", strings.Join(o.Paths, ", "))
+	}
 	inputs := make([]runner.Input, 0, len(files))
 	for _, f := range files {
 		if f == jsonl.Stdin {
@@ -126,7 +159,7 @@ func runCheck(cmd *cobra.Command, s streams, o *checkOptions) error {
 		inputs = append(inputs, runner.Input{Name: f, Path: f})
 	}
 	w, err := openOutputs(specs, s.Out, report.Options{
-		Rules: (configured(activeRules(eng), o.cfg)), Files: inputNames(inputs), FailOn: reportFailOn(failOn), Version: version(), Color: color,
+		Rules: (configured(activeRules(eng), o.cfg)), Files: inputNames(inputs), FailOn: reportFailOn(failOn), Version: version(), Color: color, Verbose: o.Verbose,
 	})
 	if err != nil {
 		return err
@@ -153,6 +186,10 @@ func runCheck(cmd *cobra.Command, s streams, o *checkOptions) error {
 		return werr
 	}
 	sum = g.summary(sum)
+	for _, err := range errs { // named inputs that could not be read at all
+		sum.Inputs = append(sum.Inputs, finding.Input{File: pathOf(err), Error: describe(err)})
+	}
+	sum.SortInputs()
 	if err := w.Close(sum); err != nil {
 		return err
 	}
@@ -170,6 +207,15 @@ func runCheck(cmd *cobra.Command, s streams, o *checkOptions) error {
 		return &exitCode{code: exitFindings}
 	}
 	return nil
+}
+
+// pathOf names the input an expansion error is about.
+func pathOf(err error) string {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Path
+	}
+	return err.Error()
 }
 
 // describe words a read error the way users expect ("open x: no such file").

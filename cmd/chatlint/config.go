@@ -39,6 +39,12 @@ func applyCheckConfig(cmd *cobra.Command, o *checkOptions) error {
 	if cfg.AllowNoTools && !changed("allow-no-tools") {
 		o.AllowNoTools = true
 	}
+	if cfg.Profile != "" && !changed("profile") {
+		o.Profile = cfg.Profile
+	}
+	if cfg.MaxLineSize != "" && !changed("max-line-size") {
+		o.MaxLineSize = cfg.MaxLineSize
+	}
 	if len(cfg.Output) > 0 && !changed("output") {
 		for _, v := range cfg.Output {
 			spec, err := parseOutputs([]string{v})

@@ -61,6 +61,9 @@ func (g *gate) pass(f finding.Finding) (finding.Finding, bool) {
 func (g *gate) summary(run finding.Summary) finding.Summary {
 	s := g.sum
 	s.Files, s.Records = run.Files, run.Records
+	for _, in := range run.Inputs { // an empty input counts as a warning again
+		s.AddInput(in)
+	}
 	return s
 }
 

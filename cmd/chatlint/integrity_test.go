@@ -35,13 +35,17 @@ func TestIntegrityFixtures(t *testing.T) {
 		if !d.IsDir() {
 			continue
 		}
-		rule, _, _ := strings.Cut(d.Name(), "--")
+		rule, kase, _ := strings.Cut(d.Name(), "--")
 		if !ids[rule] {
 			t.Errorf("fixtures/integrity/%s: no rule %q in the integrity pack", d.Name(), rule)
 			continue
 		}
 		covered[rule] = true
 		dir := filepath.Join(root, d.Name())
+		var args []string
+		if strings.HasSuffix(kase, "export") { // a case of the strict profile
+			args = []string{"--profile", "export"}
+		}
 		t.Run(d.Name(), func(t *testing.T) {
 			if bad := filepath.Join(dir, "bad.jsonl"); exists(bad) {
 				var want []expected
@@ -52,7 +56,7 @@ func TestIntegrityFixtures(t *testing.T) {
 				if err := json.Unmarshal(data, &want); err != nil {
 					t.Fatalf("expected.json: %v", err)
 				}
-				got := findingsOf(t, rule, bad)
+				got := findingsOf(t, rule, bad, args...)
 				if len(want) == 0 {
 					t.Fatal("expected.json lists no finding: a bad fixture must trigger its rule")
 				}
@@ -61,7 +65,7 @@ func TestIntegrityFixtures(t *testing.T) {
 				}
 			}
 			if good := filepath.Join(dir, "good.jsonl"); exists(good) {
-				if got := findingsOf(t, rule, good); len(got) > 0 {
+				if got := findingsOf(t, rule, good, args...); len(got) > 0 {
 					t.Errorf("good.jsonl triggers %s: %+v", rule, got)
 				}
 			}
@@ -98,9 +102,9 @@ func integrityRuleIDs(t *testing.T) map[string]bool {
 }
 
 // findingsOf runs check -o json on a file and keeps the findings of one rule.
-func findingsOf(t *testing.T, rule, file string) []expected {
+func findingsOf(t *testing.T, rule, file string, args ...string) []expected {
 	t.Helper()
-	out, errOut, code := chatlint(t, "", "check", "-o", "json", "--fail-on", "never", file)
+	out, errOut, code := chatlint(t, "", append([]string{"check", "-o", "json", "--fail-on", "never", file}, args...)...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}

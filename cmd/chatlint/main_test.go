@@ -59,7 +59,7 @@ func TestCheckExitCodes(t *testing.T) {
 		wantOut    string // substring of stdout
 		wantStderr string // substring of stderr
 	}{
-		{name: "clean", args: append([]string{"check", clean}, pack...), want: 0, wantOut: "0 errors, 0 warnings, 0 infos (1 file, 1 record)"},
+		{name: "clean", args: append([]string{"check", clean}, pack...), want: 0, wantOut: "0 errors, 0 warnings, 0 infos (1 file, 1 record; chat: 1 file, 1 record)"},
 		{name: "warning below fail level", args: append([]string{"check", warn}, pack...), want: 0, wantOut: "warn.jsonl:1: warning no-empty-assistant: assistant message 1 is empty"},
 		{name: "fail on warning", args: append([]string{"check", "--fail-on", "warning", warn}, pack...), want: 1},
 		{name: "fail on never", args: append([]string{"check", "--fail-on", "never", broken}, pack...), want: 0},
@@ -100,7 +100,7 @@ func TestCheckJSONShape(t *testing.T) {
 		t.Fatalf("exit %d, want 1", code)
 	}
 	var got struct {
-		Summary  map[string]int   `json:"summary"`
+		Summary  map[string]any   `json:"summary"`
 		Findings []map[string]any `json:"findings"`
 	}
 	dec := json.NewDecoder(strings.NewReader(out))
@@ -108,7 +108,8 @@ func TestCheckJSONShape(t *testing.T) {
 	if err := dec.Decode(&got); err != nil {
 		t.Fatalf("output is not the documented JSON: %v\n%s", err, out)
 	}
-	wantSummary := map[string]int{"files": 1, "records": 2, "errors": 1, "warnings": 1, "infos": 0}
+	wantSummary := map[string]any{"files": 1.0, "records": 2.0, "errors": 1.0, "warnings": 1.0, "infos": 0.0,
+		"inputs": []any{map[string]any{"file": f, "format": "chat", "records": 2.0}}}
 	if diff := cmp.Diff(wantSummary, got.Summary); diff != "" {
 		t.Errorf("summary (-want +got):\n%s", diff)
 	}
@@ -214,7 +215,8 @@ func TestRulesDocIsCurrent(t *testing.T) {
 }
 
 // TestAllowNoTools checks the switch for datasets without tools, and that
-// --disable turns any rule off.
+// --disable turns any rule off. A record without tool calls needs no tools
+// list under the default profile; the export profile requires one.
 func TestAllowNoTools(t *testing.T) {
 	f := writeFile(t, t.TempDir(), "plain.jsonl", cleanRecord+"\n")
 	tests := []struct {
@@ -222,9 +224,10 @@ func TestAllowNoTools(t *testing.T) {
 		want    int
 		wantOut string
 	}{
-		{[]string{"check", f}, 1, "plain.jsonl:1: error tools-shape"},
-		{[]string{"check", "--allow-no-tools", f}, 0, "0 errors"},
-		{[]string{"check", "--disable", "tools-shape", f}, 0, "0 errors"},
+		{[]string{"check", f}, 0, "0 errors"},
+		{[]string{"check", "--profile", "export", f}, 1, "plain.jsonl:1: error tools-shape"},
+		{[]string{"check", "--profile", "export", "--allow-no-tools", f}, 0, "0 errors"},
+		{[]string{"check", "--profile", "export", "--disable", "tools-shape", f}, 0, "0 errors"},
 	}
 	for _, tt := range tests {
 		out, errOut, code := chatlint(t, "", tt.args...)
@@ -260,7 +263,7 @@ deny contains {"rule": "slow", "msg": "slow"} if {
 	if code != 2 {
 		t.Errorf("exit %d, want 2", code)
 	}
-	for _, want := range []string{"d.jsonl:1: error policy-error:", "took longer than 50ms", "d.jsonl:2: warning no-empty-assistant"} {
+	for _, want := range []string{"d.jsonl:1: error policy-error: evaluating policies took longer than 50ms;", "d.jsonl:2: warning no-empty-assistant"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}

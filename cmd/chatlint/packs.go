@@ -40,11 +40,17 @@ func addPackFlags(cmd *cobra.Command, o *packOptions) {
 	f.StringArrayVar(&o.Packs, "pack", nil, "add the rule pack `REF`: a folder, builtin:NAME or an OPA bundle .tar.gz (repeatable)")
 	f.BoolVar(&o.NoBuiltin, "no-builtin", false, "do not load the built-in packs")
 	f.StringArrayVar(&o.Disable, "disable", nil, "turn a rule off by id (repeatable)")
+	f.StringVar(&o.ConfigPath, "config", "", "read the config `FILE` instead of the .chatlint.yaml found in the current folder or its nearest parent")
+	f.BoolVar(&o.NoConfig, "no-config", false, "ignore .chatlint.yaml")
+}
+
+// addTimeoutFlags adds the time limit of evaluation, for the commands that
+// evaluate documents (check, and test's fixtures); rules evaluates nothing.
+func addTimeoutFlags(cmd *cobra.Command, o *packOptions) {
+	f := cmd.Flags()
 	f.DurationVar(&o.Timeout, "rule-timeout", 0, "time limit for evaluating the rules on one conversation or session (default 5s); past it the record gets a policy-error finding and the run goes on")
 	f.DurationVar(&o.Timeout, "record-timeout", 0, "deprecated: use --rule-timeout")
 	_ = f.MarkDeprecated("record-timeout", "use --rule-timeout")
-	f.StringVar(&o.ConfigPath, "config", "", "read the config `FILE` instead of the .chatlint.yaml found in the current folder or its nearest parent")
-	f.BoolVar(&o.NoConfig, "no-config", false, "ignore .chatlint.yaml")
 }
 
 // config returns the config file's content, reading it on first use: the

@@ -55,7 +55,7 @@ func runRules(cmd *cobra.Command, s streams, o *rulesOptions) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(rules)
 	case "markdown":
-		return writeRulesMarkdown(s.Out, rules)
+		return writeRulesMarkdown(s.Out, rules, eng.Profiles())
 	}
 	return usageError("--format: want text, json or markdown, not %q", o.Format)
 }

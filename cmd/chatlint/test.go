@@ -46,6 +46,7 @@ when a test fails, 2 when a pack does not load or compile.`,
 		},
 	}
 	addPackFlags(cmd, &o.packOptions)
+	addTimeoutFlags(cmd, &o.packOptions)
 	return cmd
 }
 

@@ -20,7 +20,7 @@ import (
 )
 
 // Keys are the top-level keys of the file.
-var Keys = []string{"allow_no_tools", "baseline", "fail_on", "format", "output", "overrides", "packs", "rule_timeout", "rules", "suppressions", "tool_calls"}
+var Keys = []string{"allow_no_tools", "baseline", "fail_on", "format", "max_line_size", "output", "overrides", "packs", "profile", "rule_timeout", "rules", "suppressions", "tool_calls"}
 
 // Names are the file names looked for, in order.
 var Names = []string{".chatlint.yaml", ".chatlint.yml"}
@@ -50,6 +50,8 @@ type Config struct {
 	Format       string
 	ToolCalls    string
 	AllowNoTools bool
+	Profile      string // rule profile; checked against the packs' profiles by check
+	MaxLineSize  string // as --max-line-size; parsed by check
 	Output       []string
 	Baseline     string
 	RuleTimeout  time.Duration
@@ -143,6 +145,8 @@ func Parse(path string, src []byte) (*Config, error) {
 		"format":         func(n *yaml.Node) { c.Format = p.oneOf(n, "format", "chat", "proxy-log", "agent-session", "contract") },
 		"tool_calls":     func(n *yaml.Node) { c.ToolCalls = p.oneOf(n, "tool_calls", "inline", "structured") },
 		"allow_no_tools": func(n *yaml.Node) { p.decode(n, "allow_no_tools", &c.AllowNoTools) },
+		"profile":        func(n *yaml.Node) { c.Profile = p.str(n, "profile") },
+		"max_line_size":  func(n *yaml.Node) { c.MaxLineSize = p.str(n, "max_line_size") },
 		"output":         func(n *yaml.Node) { c.Output = p.strings(n, "output") },
 		"baseline":       func(n *yaml.Node) { c.Baseline = p.str(n, "baseline") },
 		"rule_timeout":   func(n *yaml.Node) { c.RuleTimeout = p.duration(n, "rule_timeout") },

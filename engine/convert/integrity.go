@@ -63,6 +63,11 @@ func indexOr(i int, ok bool) int {
 	return i
 }
 
+// ExportProfile is the rule profile convert's integrity report uses: the
+// strict checks of an export (every record has tools, every call a result,
+// even one that ends a record), as the converter it replaces reports them.
+const ExportProfile = "export"
+
 // evaluator is one worker's handle on the engine.
 type evaluator struct{ ev *policy.Evaluator }
 
@@ -75,7 +80,7 @@ func (e *evaluator) record(ctx context.Context, rec *Record, file string, mode s
 	if err != nil {
 		return nil, err
 	}
-	doc := document.NewBuilder(document.Chat, file, document.Options{ToolCalls: mode}).Add(1, v.(ast.Object))
+	doc := document.NewBuilder(document.Chat, file, document.Options{ToolCalls: mode, Profile: ExportProfile}).Add(1, v.(ast.Object))
 	hs, err := e.ev.Evaluate(ctx, doc)
 	return hitsOf(hs), err
 }
@@ -83,7 +88,7 @@ func (e *evaluator) record(ctx context.Context, rec *Record, file string, mode s
 // session evaluates the pack's session rules on a session's entries (their
 // request messages; ids and timestamps are validated before).
 func (e *evaluator) session(ctx context.Context, entries []*Entry, file string) ([]hit, error) {
-	b := document.NewBuilder(document.ProxyLog, file, document.Options{})
+	b := document.NewBuilder(document.ProxyLog, file, document.Options{Profile: ExportProfile})
 	for _, en := range entries {
 		msgs := traceMessages(en.Messages)
 		line := &jsonv.Object{Members: []jsonv.Member{{Key: "request", Value: &jsonv.Object{Members: []jsonv.Member{{Key: "messages", Value: msgs}}}}}}

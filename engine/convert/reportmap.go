@@ -18,9 +18,9 @@ import (
 // here. A finding the reference has no line for (a defect it misses) becomes
 // a WARNING line in the pack's words.
 //
-// Known gap, left to the strict `export` profile of the integrity pack: the
-// reference also reports `parameters.required: null`; the pack's default
-// rules accept it.
+// The pack runs under its strict `export` profile here, which also reports
+// `parameters.required: null` as the reference does (the default profile
+// accepts it).
 
 // Finding is one line of the integrity report.
 type Finding struct {

@@ -9,6 +9,12 @@ var agentSessionAdapter = &Adapter{
 	Summary: `an agent's session transcript: a header {"type": "session", "id"} then one entry per line`,
 	PerFile: true,
 	Detect:  func(rec ast.Object) bool { return stringField(rec, keyType) == "session" },
+	Fits: func(rec ast.Object) string {
+		if stringField(rec, keyType) != "session" {
+			return `a session header {"type": "session", "id": …} as its first line`
+		}
+		return ""
+	},
 	NewBuilder: func(file string, opts Options) Builder {
 		return &agentSession{file: file, opts: opts}
 	},
@@ -52,7 +58,7 @@ func (s *agentSession) Add(line int, rec ast.Object) *Document {
 	s.entries = append(s.entries, ast.NewTerm(e))
 	if typ == "message" {
 		if m := get(rec, keyMessage); m != nil {
-			s.messages = append(s.messages, readMessage(m, line, "/message"))
+			s.messages = appendMessages(s.messages, m, line, "/message")
 		}
 	}
 	return nil
@@ -62,7 +68,7 @@ func (s *agentSession) Finish() *Document {
 	if s.first == 0 {
 		return nil
 	}
-	d := &Document{Format: AgentSession, File: s.file, Line: s.first, ID: s.id}
+	d := &Document{Format: AgentSession, File: s.file, Line: s.first, ID: s.id, Profile: s.opts.Profile}
 	if d.ID == "" {
 		d.ID = fallbackID(s.file, s.first)
 	}

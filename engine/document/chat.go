@@ -8,6 +8,12 @@ var chatAdapter = &Adapter{
 	Format:  Chat,
 	Summary: `one conversation per line: {"messages": [...], "tools": [...]}, OpenAI tool calls or inline <tool_call> tags`,
 	Detect:  func(rec ast.Object) bool { return get(rec, KeyMessages) != nil },
+	Fits: func(rec ast.Object) string {
+		if get(rec, KeyMessages) == nil {
+			return "a messages member"
+		}
+		return ""
+	},
 	NewBuilder: func(file string, opts Options) Builder {
 		return recordBuilder{format: Chat, file: file, opts: opts}
 	},
@@ -30,9 +36,9 @@ func (recordBuilder) Finish() *Document { return nil }
 func fromRecord(format Format, file string, line int, rec ast.Object, opts Options) *Document {
 	var ms []message
 	if raw := arrayField(rec, KeyMessages); raw != nil {
-		ms = make([]message, raw.Len())
-		for i := range ms {
-			ms[i] = readMessage(raw.Elem(i), line, pointerIndex("/messages", i))
+		ms = make([]message, 0, raw.Len())
+		for i := 0; i < raw.Len(); i++ {
+			ms = appendMessages(ms, raw.Elem(i), line, pointerIndex("/messages", i))
 		}
 	}
 	mode := detectMode(ms, opts.ToolCalls)
@@ -49,7 +55,7 @@ func fromRecord(format Format, file string, line int, rec ast.Object, opts Optio
 			tools = recordTools(raw, arr)
 		}
 	}
-	d := &Document{Format: format, File: file, Line: line, ID: id}
+	d := &Document{Format: format, File: file, Line: line, ID: id, Profile: opts.Profile}
 	d.Value = newDocument(d, mode, buildMessages(ms, mode), tools, emptyArray, ast.NewTerm(rec))
 	return d
 }
@@ -65,12 +71,15 @@ func newDocument(d *Document, mode string, messages, tools, entries, raw *ast.Te
 		[2]*ast.Term{KeyTools, tools},
 		[2]*ast.Term{keyEntries, entries},
 		[2]*ast.Term{KeyRaw, raw},
+		[2]*ast.Term{keyProfile, profileTerm(d.Profile)},
 	)
 }
 
 // toolTerm normalizes one tool definition. "function" is the definition
 // itself: the function object of an OpenAI {"type": "function", "function":
 // …} wrapper, else the element as given, as proxy-log converters flatten tools.
+// "parameters" is its JSON Schema, whichever key holds it: parameters
+// (OpenAI) or input_schema (Anthropic Messages).
 //
 // Tools carry no line: a chat record's tools are on the record's line, and
 // leaving it out lets records share one normalized tools array.
@@ -88,13 +97,20 @@ func toolTerm(i int, raw *ast.Term, path string) *ast.Term {
 			name = stringField(o, keyName)
 		}
 	}
-	o := ast.NewObjectWithCapacity(7)
+	params, paramsPath := toolParameters(def, defPath)
+	o := ast.NewObjectWithCapacity(8)
 	o.Insert(KeyIndex, intTerm(i))
 	o.Insert(keyName, strTerm(name))
 	o.Insert(KeyPath, strTerm(path))
 	o.Insert(KeyRaw, raw)
 	o.Insert(keyFunction, def)
 	o.Insert(KeyFunctionPath, strTerm(defPath))
+	if params != nil {
+		o.Insert(keyParameters, params)
+	}
+	if paramsPath != "" {
+		o.Insert(keyParametersPath, strTerm(paramsPath))
+	}
 	return ast.NewTerm(o)
 }
 

@@ -88,3 +88,32 @@ func TestParseFormatAndPerFile(t *testing.T) {
 		}
 	}
 }
+
+// Every adapter says what a record lacks when a forced format does not fit.
+func TestFits(t *testing.T) {
+	tests := []struct {
+		format  Format
+		rec     string
+		missing string
+	}{
+		{Chat, `{"messages":[]}`, ""},
+		{Chat, `{"foo":1}`, "a messages member"},
+		{Contract, `{"conversation_id":"c","messages":[]}`, ""},
+		{Contract, `{"foo":1}`, "a conversation_id or user_id member"},
+		{Contract, `{"messages":[]}`, "a conversation_id or user_id member"},
+		{ProxyLog, `{"request":{"body":{"messages":[]}}}`, ""},
+		{ProxyLog, `{"messages":[]}`, "a request object with messages (or request.body.messages)"},
+		{AgentSession, `{"type":"session"}`, ""},
+		{AgentSession, `{"type":"user","message":{}}`, `a session header {"type": "session", "id": …} as its first line`},
+	}
+	for _, tc := range tests {
+		if got := Lookup(tc.format).Fits(obj(t, tc.rec)); got != tc.missing {
+			t.Errorf("%s Fits(%s) = %q, want %q", tc.format, tc.rec, got, tc.missing)
+		}
+	}
+	for _, a := range Adapters() {
+		if a.Fits == nil {
+			t.Errorf("adapter %s has no Fits", a.Format)
+		}
+	}
+}

@@ -14,7 +14,13 @@ type Options struct {
 	// ToolCalls forces the tool-call representation: "inline" or
 	// "structured". Empty means detect it per record.
 	ToolCalls string
+	// Profile names the rule profile the document is checked under; rules
+	// read it as the document's "profile" field. Empty means "default".
+	Profile string
 }
+
+// DefaultProfile is the profile of a document checked without one.
+const DefaultProfile = "default"
 
 // Document is one normalized conversation or session.
 type Document struct {
@@ -24,6 +30,8 @@ type Document struct {
 	Line int
 	// ID is the conversation or session id, or file:line when it has none.
 	ID string
+	// Profile is the rule profile (Options.Profile).
+	Profile string
 	// Value is the normalized document, given to Rego as input.
 	Value ast.Object
 	// toolLines are the source lines of the tools when they differ from

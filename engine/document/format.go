@@ -30,6 +30,11 @@ type Adapter struct {
 	// Detect reports whether a file whose first JSON object is rec is in
 	// this format. Adapters are asked in registry order; the first wins.
 	Detect func(rec ast.Object) bool
+	// Fits checks a record against the format when the user forced it:
+	// every record of a per-record format, the first of a whole-file one.
+	// It returns what the record lacks ("" when it fits), for the
+	// format-mismatch finding.
+	Fits func(rec ast.Object) (missing string)
 	// NewBuilder returns the builder of one file's documents.
 	NewBuilder func(file string, opts Options) Builder
 }

@@ -21,6 +21,8 @@ var fuzzRecords = []string{
 	`{"type":"message","message":{"role":"assistant","content":[{"type":"functionCall","id":1,"name":2}]}}`,
 	`{"type":"message","message":"error"}`,
 	`{}`,
+	`{"messages":[{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"n","input":{}}],"stop_reason":"tool_use"},{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":[{"type":"text","text":"r"}]},"x",{"type":"tool_result"}]}],"tools":[{"name":"n","input_schema":{"type":"object"}},{"name":"m","parameters":1}]}`,
+	`{"messages":[{"role":"user","content":[{"type":"tool_result","tool_use_id":7,"content":null}]}],"stopReason":"aborted"}`,
 }
 
 // FuzzAdapters feeds arbitrary records to every format's builder: Add, Finish
@@ -56,6 +58,9 @@ func FuzzAdapters(f *testing.F) {
 		}
 		Detect(recs[0])
 		Keys(recs[0])
+		for _, a := range Adapters() {
+			a.Fits(recs[0])
+		}
 		for _, format := range Formats {
 			for _, opts := range []Options{{}, {ToolCalls: modeInline}, {ToolCalls: modeStructured}} {
 				b := NewBuilder(format, "fuzz.jsonl", opts)

@@ -20,6 +20,7 @@ type message struct {
 	line       int
 	path       string
 	calls      []*ast.Term
+	stopReason *ast.Term // stop_reason or stopReason when a string, else nil
 }
 
 // readMessage does the first pass over one message as given.
@@ -39,6 +40,14 @@ func readMessage(raw *ast.Term, line int, path string) message {
 	if content != nil {
 		if _, ok := content.Value.(ast.String); ok {
 			m.textTerm = content // a string content is the text: share the term
+		}
+	}
+	for _, k := range [...]*ast.Term{keyStopReason, keyStopReasonc} {
+		if t := get(m.obj, k); t != nil {
+			if _, ok := t.Value.(ast.String); ok {
+				m.stopReason = t
+				break
+			}
 		}
 	}
 	switch m.role {
@@ -231,7 +240,7 @@ func buildMessages(ms []message, mode string) *ast.Term {
 		}
 		// One NewObject call: it allocates the members in one block, where
 		// Insert allocates per member.
-		kv := [10][2]*ast.Term{
+		kv := [11][2]*ast.Term{
 			{KeyIndex, intTerm(i)},
 			{keyRole, orString(m.roleTerm, m.role)},
 			{keyText, orString(m.textTerm, m.text)},
@@ -245,6 +254,10 @@ func buildMessages(ms []message, mode string) *ast.Term {
 		n := 9
 		if m.callID != nil {
 			kv[n] = [2]*ast.Term{keyToolCallID, m.callID}
+			n++
+		}
+		if m.stopReason != nil {
+			kv[n] = [2]*ast.Term{keyStopReason, m.stopReason}
 			n++
 		}
 		o := ast.NewObject(kv[:n]...)

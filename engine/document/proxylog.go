@@ -12,6 +12,12 @@ var proxyLogAdapter = &Adapter{
 		req, _ := request(rec)
 		return get(req, KeyMessages) != nil
 	},
+	Fits: func(rec ast.Object) string {
+		if req, _ := request(rec); get(req, KeyMessages) == nil {
+			return "a request object with messages (or request.body.messages)"
+		}
+		return ""
+	},
 	NewBuilder: func(file string, opts Options) Builder { return newProxyLog(file, opts) },
 }
 
@@ -137,7 +143,7 @@ func (p *proxyLog) Finish() *Document {
 	if p.first == 0 {
 		return nil
 	}
-	d := &Document{Format: ProxyLog, File: p.file, Line: p.first, ID: p.id, toolLines: p.toolLines}
+	d := &Document{Format: ProxyLog, File: p.file, Line: p.first, ID: p.id, toolLines: p.toolLines, Profile: p.opts.Profile}
 	if d.ID == "" {
 		d.ID = fallbackID(p.file, p.first)
 	}
@@ -147,11 +153,11 @@ func (p *proxyLog) Finish() *Document {
 		msgs := arrayField(p.selected, KeyMessages)
 		rawMsgs := make([]*ast.Term, 0, msgs.Len()+1)
 		for i := 0; i < msgs.Len(); i++ {
-			ms = append(ms, readMessage(msgs.Elem(i), p.selLine, pointerIndex(p.reqPath+"/messages", i)))
+			ms = appendMessages(ms, msgs.Elem(i), p.selLine, pointerIndex(p.reqPath+"/messages", i))
 			rawMsgs = append(rawMsgs, msgs.Elem(i))
 		}
 		if p.response != nil {
-			ms = append(ms, readMessage(p.response, p.selLine, p.respPath))
+			ms = appendMessages(ms, p.response, p.selLine, p.respPath)
 			rawMsgs = append(rawMsgs, p.response)
 		}
 		raw = ast.ObjectTerm(

@@ -34,6 +34,7 @@ func TestChatWholeDocument(t *testing.T) {
 		"line": 12,
 		"id": "conv_123",
 		"mode": "structured",
+		"profile": "default",
 		"messages": [
 			{"index": 0, "role": "user", "text": "ls please", "has_content": true, "tool_calls": [],
 			 "turn": -1, "line": 12, "path": "/messages/0", "raw": `+user+`},
@@ -50,7 +51,8 @@ func TestChatWholeDocument(t *testing.T) {
 		],
 		"tools": [
 			{"index": 0, "name": "shell", "path": "/tools/0", "raw": `+shell+`,
-			 "function": {"name": "shell"}, "function_path": "/tools/0/function"}
+			 "function": {"name": "shell"}, "function_path": "/tools/0/function",
+			 "parameters_path": "/tools/0/function/parameters"}
 		],
 		"entries": [],
 		"raw": `+rec+`
@@ -63,7 +65,7 @@ func TestChatWholeDocument(t *testing.T) {
 func TestChatEmptyRecord(t *testing.T) {
 	for _, rec := range []string{`{"messages":[]}`, `{"messages":null}`, `{"messages":"x","tools":{"a":1}}`, `{}`} {
 		d := one(t, Chat, Options{}, rec)
-		want := js(t, `{"format":"chat","file":"f.jsonl","line":1,"id":"f.jsonl:1","mode":"structured",
+		want := js(t, `{"format":"chat","file":"f.jsonl","line":1,"id":"f.jsonl:1","mode":"structured","profile":"default",
 			"messages":[],"tools":[],"entries":[],"raw":`+rec+`}`)
 		if diff := cmp.Diff(want, goValue(t, d.Value)); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", rec, diff)
@@ -356,35 +358,44 @@ func TestTools(t *testing.T) {
 		{
 			name:  "wrapped OpenAI definitions",
 			tools: `[{"type":"function","function":{"name":"a","parameters":{}}},{"type":"function","function":{"name":"b"}}]`,
-			want: `[{"index":0,"name":"a","path":"/tools/0","function":{"name":"a","parameters":{}},"function_path":"/tools/0/function"},
-				{"index":1,"name":"b","path":"/tools/1","function":{"name":"b"},"function_path":"/tools/1/function"}]`,
+			want: `[{"index":0,"name":"a","path":"/tools/0","function":{"name":"a","parameters":{}},"function_path":"/tools/0/function",
+				"parameters":{},"parameters_path":"/tools/0/function/parameters"},
+				{"index":1,"name":"b","path":"/tools/1","function":{"name":"b"},"function_path":"/tools/1/function","parameters_path":"/tools/1/function/parameters"}]`,
 		},
 		{
 			name:  "flattened definitions",
 			tools: `[{"name":"search","description":"d","parameters":{"type":"object"}}]`,
-			want:  `[{"index":0,"name":"search","path":"/tools/0","function":{"name":"search","description":"d","parameters":{"type":"object"}},"function_path":"/tools/0"}]`,
+			want: `[{"index":0,"name":"search","path":"/tools/0","function":{"name":"search","description":"d","parameters":{"type":"object"}},"function_path":"/tools/0",
+				"parameters":{"type":"object"},"parameters_path":"/tools/0/parameters"}]`,
 		},
 		{
 			name:  "wrapped without a name inside takes the outer name",
 			tools: `[{"name":"outer","function":{"parameters":{}}}]`,
-			want:  `[{"index":0,"name":"outer","path":"/tools/0","function":{"parameters":{}},"function_path":"/tools/0/function"}]`,
+			want: `[{"index":0,"name":"outer","path":"/tools/0","function":{"parameters":{}},"function_path":"/tools/0/function",
+				"parameters":{},"parameters_path":"/tools/0/function/parameters"}]`,
 		},
 		{
 			name:  "function not an object is a flattened definition",
 			tools: `[{"name":"c","function":"c"}]`,
-			want:  `[{"index":0,"name":"c","path":"/tools/0","function":{"name":"c","function":"c"},"function_path":"/tools/0"}]`,
+			want:  `[{"index":0,"name":"c","path":"/tools/0","function":{"name":"c","function":"c"},"function_path":"/tools/0","parameters_path":"/tools/0/parameters"}]`,
 		},
 		{
 			name:  "duplicates kept in chat records",
 			tools: `[{"name":"x","v":1},{"name":"x","v":2}]`,
-			want: `[{"index":0,"name":"x","path":"/tools/0","function":{"name":"x","v":1},"function_path":"/tools/0"},
-				{"index":1,"name":"x","path":"/tools/1","function":{"name":"x","v":2},"function_path":"/tools/1"}]`,
+			want: `[{"index":0,"name":"x","path":"/tools/0","function":{"name":"x","v":1},"function_path":"/tools/0","parameters_path":"/tools/0/parameters"},
+				{"index":1,"name":"x","path":"/tools/1","function":{"name":"x","v":2},"function_path":"/tools/1","parameters_path":"/tools/1/parameters"}]`,
 		},
 		{
 			name:  "non-object definitions",
 			tools: `["shell",null]`,
 			want: `[{"index":0,"name":"","path":"/tools/0","function":"shell","function_path":"/tools/0"},
 				{"index":1,"name":"","path":"/tools/1","function":null,"function_path":"/tools/1"}]`,
+		},
+		{
+			name:  "Anthropic definitions: input_schema is the parameters",
+			tools: `[{"name":"get_weather","description":"d","input_schema":{"type":"object","properties":{}}}]`,
+			want: `[{"index":0,"name":"get_weather","path":"/tools/0","function":{"name":"get_weather","description":"d","input_schema":{"type":"object","properties":{}}},"function_path":"/tools/0",
+				"parameters":{"type":"object","properties":{}},"parameters_path":"/tools/0/input_schema"}]`,
 		},
 		{name: "tools as a JSON string (LLaMA-Factory)", tools: `"[{\"name\":\"x\"}]"`, want: `[]`},
 		{name: "tools null", tools: `null`, want: `[]`},
@@ -455,7 +466,7 @@ func TestContractDocument(t *testing.T) {
 		t.Fatalf("got %d documents, want one per record", len(docs))
 	}
 	d := docs[1]
-	want := js(t, `{"format":"contract","file":"c.jsonl","line":3,"id":"c1","mode":"structured",
+	want := js(t, `{"format":"contract","file":"c.jsonl","line":3,"id":"c1","mode":"structured","profile":"default",
 		"messages":[
 			{"index":0,"role":"user","text":"q","has_content":true,"tool_calls":[],"turn":-1,"line":3,"path":"/messages/0","raw":{"role":"user","content":"q"}},
 			{"index":1,"role":"assistant","text":"a","has_content":true,"tool_calls":[],"turn":1,"line":3,"path":"/messages/1","raw":{"role":"assistant","content":"a"}}],

@@ -86,17 +86,18 @@ func TestProxyLogSquash(t *testing.T) {
 
 	// Tools: deduplicated by name across entries, first wins; nameless kept.
 	wantTools := js(t, `[
-		{"index":0,"name":"a","path":"/request/tools/0","function_path":"/request/tools/0/function",
+		{"index":0,"name":"a","path":"/request/tools/0","function_path":"/request/tools/0/function","parameters_path":"/request/tools/0/function/parameters",
 		 "function":{"name":"a","description":"first"},"raw":{"type":"function","function":{"name":"a","description":"first"}}},
 		{"index":1,"name":"b","path":"/request/body/tools/1","function_path":"/request/body/tools/1",
-		 "function":{"name":"b","parameters":{}},"raw":{"name":"b","parameters":{}}},
-		{"index":2,"name":"c","path":"/request/tools/1","function_path":"/request/tools/1/function",
+		 "function":{"name":"b","parameters":{}},"raw":{"name":"b","parameters":{}},
+		 "parameters":{},"parameters_path":"/request/body/tools/1/parameters"},
+		{"index":2,"name":"c","path":"/request/tools/1","function_path":"/request/tools/1/function","parameters_path":"/request/tools/1/function/parameters",
 		 "function":{"name":"c"},"raw":{"type":"function","function":{"name":"c"}}},
-		{"index":3,"name":"","path":"/request/tools/2","function_path":"/request/tools/2",
+		{"index":3,"name":"","path":"/request/tools/2","function_path":"/request/tools/2","parameters_path":"/request/tools/2/parameters",
 		 "function":{"description":"no name"},"raw":{"description":"no name"}},
-		{"index":4,"name":"d","path":"/request/tools/0","function_path":"/request/tools/0",
+		{"index":4,"name":"d","path":"/request/tools/0","function_path":"/request/tools/0","parameters_path":"/request/tools/0/parameters",
 		 "function":{"name":"d"},"raw":{"name":"d"}},
-		{"index":5,"name":"","path":"/request/tools/1","function_path":"/request/tools/1",
+		{"index":5,"name":"","path":"/request/tools/1","function_path":"/request/tools/1","parameters_path":"/request/tools/1/parameters",
 		 "function":{"description":"no name"},"raw":{"description":"no name"}}
 	]`)
 	if diff := cmp.Diff(wantTools, m["tools"]); diff != "" {
@@ -196,7 +197,7 @@ func TestProxyLogNoValidEntry(t *testing.T) {
 	d := one(t, ProxyLog, Options{}, "",
 		`{"session_id":"s","timestamp":1,"request":{"method":"GET","body":null}}`,
 		`{"session_id":"s","request":{"messages":{"role":"user"},"tools":[{"name":"x"}]}}`)
-	want := js(t, `{"format":"proxy-log","file":"f.jsonl","line":2,"id":"s","mode":"structured",
+	want := js(t, `{"format":"proxy-log","file":"f.jsonl","line":2,"id":"s","mode":"structured","profile":"default",
 		"messages":[],"tools":[],
 		"entries":[
 			{"index":0,"line":2,"type":"request","session_id":"s","timestamp":1,"valid":false,"message_count":0,"roles":[]},
@@ -303,7 +304,7 @@ func TestAgentSessionWithoutHeader(t *testing.T) {
 		`{"type":"message","message":{"role":"user","content":"hi"}}`,
 		`{"type":"session","id":"late"}`)
 	m := docMap(t, d)
-	want := js(t, `{"format":"agent-session","file":"f.jsonl","line":3,"id":"f.jsonl:3","mode":"structured",
+	want := js(t, `{"format":"agent-session","file":"f.jsonl","line":3,"id":"f.jsonl:3","mode":"structured","profile":"default",
 		"messages":[{"index":0,"role":"user","text":"hi","has_content":true,"tool_calls":[],"turn":-1,"line":3,"path":"/message","raw":{"role":"user","content":"hi"}}],
 		"tools":[],
 		"entries":[
@@ -317,7 +318,7 @@ func TestAgentSessionWithoutHeader(t *testing.T) {
 
 func TestAgentSessionHeaderOnly(t *testing.T) {
 	d := one(t, AgentSession, Options{}, `{"type":"session","id":"x"}`)
-	want := js(t, `{"format":"agent-session","file":"f.jsonl","line":1,"id":"x","mode":"structured",
+	want := js(t, `{"format":"agent-session","file":"f.jsonl","line":1,"id":"x","mode":"structured","profile":"default",
 		"messages":[],"tools":[],"entries":[],"raw":{"type":"session","id":"x"}}`)
 	if diff := cmp.Diff(want, goValue(t, d.Value)); diff != "" {
 		t.Errorf("document (-want +got):\n%s", diff)

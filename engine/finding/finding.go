@@ -101,6 +101,9 @@ type Summary struct {
 	Errors   int `json:"errors"`
 	Warnings int `json:"warnings"`
 	Infos    int `json:"infos"`
+	// Inputs lists every input named or found, in file order (absent from
+	// reports of runs that read no inputs of their own, such as convert's).
+	Inputs []Input `json:"inputs,omitempty"`
 }
 
 // Add counts one finding.

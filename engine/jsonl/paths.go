@@ -1,6 +1,7 @@
 package jsonl
 
 import (
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -16,6 +17,11 @@ const Stdin = "-"
 // (hidden directories such as .git are skipped), "-" for standard input. The
 // result is sorted and without duplicates. Arguments that cannot be read are
 // returned as errors; the others are still expanded.
+//
+// Only regular files are read: a FIFO would block the run and a device such
+// as /dev/zero never ends. A walk skips anything else (a symbolic link is
+// followed when it leads to a regular file); a named argument that is not a
+// regular file or a directory is an error (use - to read a pipe).
 func Expand(args []string) ([]string, []error) {
 	var files []string
 	var errs []error
@@ -30,6 +36,10 @@ func Expand(args []string) ([]string, []error) {
 			continue
 		}
 		if !info.IsDir() {
+			if !info.Mode().IsRegular() {
+				errs = append(errs, &fs.PathError{Op: "read", Path: arg, Err: ErrNotRegular})
+				continue
+			}
 			files = append(files, arg)
 			continue
 		}
@@ -44,7 +54,7 @@ func Expand(args []string) ([]string, []error) {
 				}
 				return nil
 			}
-			if IsDataFile(path) {
+			if IsDataFile(path) && isRegular(path, d) {
 				files = append(files, path)
 			}
 			return nil
@@ -55,6 +65,23 @@ func Expand(args []string) ([]string, []error) {
 	}
 	slices.Sort(files)
 	return slices.Compact(files), errs
+}
+
+// ErrNotRegular is the error for a named input that is neither a regular
+// file nor a directory.
+var ErrNotRegular = errors.New("not a regular file (a device, FIFO or socket); use - to read a stream")
+
+// isRegular reports whether a walked entry is a regular file, following a
+// symbolic link.
+func isRegular(path string, d fs.DirEntry) bool {
+	if d.Type().IsRegular() {
+		return true
+	}
+	if d.Type()&fs.ModeSymlink == 0 {
+		return false
+	}
+	info, err := os.Stat(path)
+	return err == nil && info.Mode().IsRegular()
 }
 
 // IsDataFile reports whether a directory walk picks up the file.

@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 )
 
@@ -44,21 +45,56 @@ func (r Record) Clone() Record {
 
 var bom = []byte{0xEF, 0xBB, 0xBF}
 
-// Reader streams the records of a JSONL input. Lines may be of any length;
-// memory use is bounded by the longest line, not the input size. CRLF line
-// endings and a leading UTF-8 byte-order mark are accepted, blank lines are
-// skipped. Validity of the JSON is not checked here.
+// DefaultMaxLineSize bounds a line by default: far above any real record
+// (the longest seen in public datasets are a few hundred KB), low enough that
+// a stream with no newline cannot exhaust memory.
+const DefaultMaxLineSize = 64 << 20
+
+// LineTooLongError is a line longer than the Reader's bound. It was read
+// past without being held in memory; the next call to Next goes on with the
+// next line, so a caller may report it and continue, or stop (repair, which
+// cannot keep what it did not hold, stops and leaves the file untouched).
+type LineTooLongError struct {
+	Line   int
+	Offset int64
+	// Size is the length of the line without its terminator, as far as it
+	// was read (to the end of the input when it has no terminator).
+	Size int64
+	Max  int
+}
+
+func (e *LineTooLongError) Error() string {
+	return fmt.Sprintf("line %d is %d bytes long, over the limit of %d bytes", e.Line, e.Size, e.Max)
+}
+
+// Reader streams the records of a JSONL input. Lines may be of any length up
+// to a bound (DefaultMaxLineSize unless SetMaxLineSize changes it); memory
+// use is bounded by the longest line, not the input size. A longer line is
+// skipped, reading on to its end without keeping it, and Next reports it as
+// a *LineTooLongError before going on. CRLF line endings and a leading UTF-8
+// byte-order mark are accepted, blank lines are skipped. Validity of the
+// JSON is not checked here.
 type Reader struct {
 	r      *bufio.Reader
 	line   int
 	offset int64
 	buf    []byte
 	err    error
+	max    int
 }
 
 // NewReader returns a Reader reading from r.
 func NewReader(r io.Reader) *Reader {
-	return &Reader{r: bufio.NewReaderSize(r, 64<<10)}
+	return &Reader{r: bufio.NewReaderSize(r, 64<<10), max: DefaultMaxLineSize}
+}
+
+// SetMaxLineSize sets the longest line (without its terminator) Next
+// returns; n <= 0 restores the default.
+func (r *Reader) SetMaxLineSize(n int) {
+	if n <= 0 {
+		n = DefaultMaxLineSize
+	}
+	r.max = n
 }
 
 // Next returns the next non-blank record, or io.EOF after the last one.
@@ -67,7 +103,21 @@ func (r *Reader) Next() (Record, error) {
 		if r.err != nil {
 			return Record{}, r.err
 		}
-		raw, err := r.readLine()
+		raw, skipped, err := r.readLine()
+		if skipped > 0 {
+			r.line++
+			tl := &LineTooLongError{Line: r.line, Offset: r.offset, Size: skipped, Max: r.max}
+			r.offset += skipped
+			switch {
+			case err == nil:
+				r.offset++ // the terminator
+			case errors.Is(err, io.EOF):
+				r.err = io.EOF
+			default:
+				r.err = err
+			}
+			return Record{Line: tl.Line, Offset: tl.Offset}, tl
+		}
 		if err != nil {
 			if !errors.Is(err, io.EOF) {
 				r.err = err
@@ -94,27 +144,55 @@ func (r *Reader) Next() (Record, error) {
 }
 
 // readLine returns the next line with its '\n'. The last line may lack a
-// terminator, in which case io.EOF is returned with it.
-func (r *Reader) readLine() ([]byte, error) {
+// terminator, in which case io.EOF is returned with it. A line longer than
+// the bound is read to its end and dropped: skipped is then its length
+// without the terminator, and err is nil when a terminator ended it.
+func (r *Reader) readLine() (line []byte, skipped int64, err error) {
 	chunk, err := r.r.ReadSlice('\n')
-	if err == nil {
-		return chunk, nil
+	if err == nil || !errors.Is(err, bufio.ErrBufferFull) {
+		if n := contentLen(chunk, err); n > r.max {
+			return nil, int64(n), err
+		}
+		return chunk, 0, err
 	}
-	if !errors.Is(err, bufio.ErrBufferFull) {
-		return chunk, err
-	}
-	// A long line: gather it in our own buffer, reused across lines.
+	// A long line: gather it in our own buffer, reused across lines, as
+	// long as it stays within the bound.
 	r.buf = append(r.buf[:0], chunk...)
 	for {
 		chunk, err = r.r.ReadSlice('\n')
-		r.buf = append(r.buf, chunk...)
-		if err == nil {
-			return r.buf, nil
+		if len(r.buf)+contentLen(chunk, err) > r.max {
+			n, err := r.discard(int64(len(r.buf)), chunk, err)
+			return nil, n, err
 		}
-		if !errors.Is(err, bufio.ErrBufferFull) {
-			return r.buf, err
+		r.buf = append(r.buf, chunk...)
+		if err == nil || !errors.Is(err, bufio.ErrBufferFull) {
+			return r.buf, 0, err
 		}
 	}
+}
+
+// discard reads on to the end of a line that is over the bound, keeping
+// only its length; the buffer gathered so far is released.
+func (r *Reader) discard(n int64, chunk []byte, err error) (int64, error) {
+	if cap(r.buf) > 1<<20 {
+		r.buf = nil // do not keep a bound-sized buffer for normal lines
+	}
+	for {
+		n += int64(contentLen(chunk, err))
+		if err == nil || !errors.Is(err, bufio.ErrBufferFull) {
+			return n, err
+		}
+		chunk, err = r.r.ReadSlice('\n')
+	}
+}
+
+// contentLen is the length of a chunk without the line terminator ReadSlice
+// found (err nil).
+func contentLen(chunk []byte, err error) int {
+	if err == nil {
+		return len(chunk) - 1
+	}
+	return len(chunk)
 }
 
 func isBlank(b []byte) bool {

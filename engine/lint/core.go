@@ -12,6 +12,8 @@ const (
 	RuleSyntax       = "jsonl-syntax"
 	RuleUnrecognized = "unrecognized-format"
 	RulePolicyError  = "policy-error"
+	RuleMismatch     = "format-mismatch"
+	RuleLineTooLong  = "line-too-long"
 	CorePack         = "core"
 )
 
@@ -22,7 +24,11 @@ var CoreRules = []rule.Rule{
 	{ID: RuleUnrecognized, Severity: finding.Error, Pack: CorePack, Kind: "go", Source: "engine/lint/core.go",
 		Description: "The file's first record matches none of the input formats (" + document.FormatNames() + "); it is reported once and its records are only checked for syntax. Use --format to force a format."},
 	{ID: RulePolicyError, Severity: finding.Error, Pack: CorePack, Kind: "go", Source: "engine/lint/core.go",
-		Description: "A policy failed while evaluating a document (for example a builtin error or the per-record time limit)."},
+		Description: "A policy failed while evaluating a document (for example a builtin error or the per-record time limit), or produced a malformed finding: an undeclared rule id, a msg that is not a string, an unknown severity, or a target the document does not have. The message names the rule and the record."},
+	{ID: RuleMismatch, Severity: finding.Error, Pack: CorePack, Kind: "go", Source: "engine/lint/core.go",
+		Description: "With --format forced, a record (for a session format, the file's first line) does not have the shape of that format; the message says what it lacks. The record is not checked further."},
+	{ID: RuleLineTooLong, Severity: finding.Error, Pack: CorePack, Kind: "go", Source: "engine/lint/core.go",
+		Description: "A line is longer than --max-line-size (64 MiB by default); it is skipped without being held in memory, and the message gives its length. A .json document is read whole, so the bound applies to the whole file."},
 }
 
 func coreFinding(rule, file string, line int, msg string) finding.Finding {
@@ -33,4 +39,10 @@ func coreFinding(rule, file string, line int, msg string) finding.Finding {
 // readers that find such a line themselves (a .json document's parse error).
 func SyntaxFinding(file string, line int, msg string) finding.Finding {
 	return coreFinding(RuleSyntax, file, line, msg)
+}
+
+// LineTooLongFinding is the finding for a line the reader skipped for its
+// length.
+func LineTooLongFinding(file string, line int, msg string) finding.Finding {
+	return coreFinding(RuleLineTooLong, file, line, msg)
 }

@@ -31,7 +31,10 @@ func Example() {
 	for _, f := range l.Check(ctx, lint.Unit{File: "train.jsonl", Format: document.Chat, Records: []jsonl.Record{rec}}) {
 		fmt.Printf("%s:%d: %s %s (message %d)\n", f.File, f.Line, f.Severity, f.Rule, *f.MessageIndex)
 	}
+	// The record spans lines 7 to 11 (as an element of a .json array may):
+	// each finding is on the line of the message it names.
+
 	// Output:
-	// train.jsonl:7: error tool-result-missing (message 1)
-	// train.jsonl:7: error tool-result-orphan (message 2)
+	// train.jsonl:9: error tool-result-missing (message 1)
+	// train.jsonl:10: error tool-result-orphan (message 2)
 }

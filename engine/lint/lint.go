@@ -6,9 +6,12 @@
 package lint
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 
@@ -39,6 +42,9 @@ type Unit struct {
 	// only syntax is checked.
 	Format  document.Format
 	Records []jsonl.Record
+	// Forced is true when the user forced Format rather than detection
+	// finding it: records are then checked to fit it (format-mismatch).
+	Forced bool
 	// First, when not nil, is Records[0] already decoded (the reader decodes
 	// a file's first record to detect its format), so it is not decoded twice.
 	First ast.Object
@@ -51,6 +57,9 @@ func (l *Linter) Check(ctx context.Context, u Unit) []finding.Finding {
 		return out
 	}
 	b := document.NewBuilder(u.Format, u.File, l.opts)
+	adapter := document.Lookup(u.Format)
+	skip := u.Format == "" // only syntax is checked
+	fitted := false
 	for i, rec := range u.Records {
 		obj := u.First
 		if i > 0 || obj == nil {
@@ -60,37 +69,97 @@ func (l *Linter) Check(ctx context.Context, u Unit) []finding.Finding {
 				continue
 			}
 		}
-		if u.Format == "" {
+		if skip {
 			continue
 		}
+		if u.Forced && adapter != nil && (!fitted || !adapter.PerFile) {
+			fitted = true // a session's first object decides for the file
+			if missing := adapter.Fits(obj); missing != "" {
+				out = append(out, mismatch(u.File, rec.Line, u.Format, obj, missing))
+				skip = adapter.PerFile // a session that does not fit is not checked
+				continue
+			}
+		}
 		if d := b.Add(rec.Line, obj); d != nil {
-			out = append(out, l.Document(ctx, d)...)
+			fs := l.Document(ctx, d)
+			if bytes.IndexByte(rec.Data, '\n') >= 0 {
+				onLines(fs, rec)
+			}
+			out = append(out, fs...)
 		}
 	}
-	if d := b.Finish(); d != nil {
+	if d := b.Finish(); d != nil && !skip {
 		out = append(out, l.Document(ctx, d)...)
 	}
 	slices.SortFunc(out, finding.Compare)
 	return out
 }
 
+// mismatch is the finding for a record that does not fit a forced format.
+func mismatch(file string, line int, f document.Format, obj ast.Object, missing string) finding.Finding {
+	what := "record"
+	if f.PerFile() {
+		what = "file"
+	}
+	return coreFinding(RuleMismatch, file, line, fmt.Sprintf(
+		"--format %s: the %s does not fit: it lacks %s (its keys: {%s})", f, what, missing, document.Keys(obj)))
+}
+
+// onLines moves the findings of a record that spans several lines (an
+// element of a .json array) to the line of the element each one names.
+func onLines(fs []finding.Finding, rec jsonl.Record) {
+	for i := range fs {
+		f := &fs[i]
+		if f.Path == "" || f.Line != rec.Line {
+			continue
+		}
+		if off, ok := jsonl.ValueOffset(rec.Data, f.Path); ok {
+			f.Line = rec.Line + bytes.Count(rec.Data[:off], []byte{'\n'})
+		}
+	}
+}
+
 // Document evaluates every active rule over one document and returns the
-// findings placed in its file. A policy that fails on the document gives a
-// policy-error finding.
+// findings placed in its file. A policy that fails on the document, or
+// produces a malformed finding, gives a policy-error finding naming the
+// record.
 func (l *Linter) Document(ctx context.Context, d *document.Document) []finding.Finding {
 	hits, err := l.ev.Evaluate(ctx, d)
 	var out []finding.Finding
-	if err != nil {
-		out = append(out, coreFinding(RulePolicyError, d.File, d.Line, err.Error()))
+	var bad *policy.OutputError
+	switch {
+	case errors.As(err, &bad): // one finding per malformed finding
+		for _, p := range bad.Problems {
+			out = append(out, policyError(d, p))
+		}
+	case err != nil:
+		out = append(out, policyError(d, err.Error()))
 	}
 	return append(out, Place(d, hits)...)
 }
 
-// Place turns rule hits on a document into findings on lines of its file.
+// policyError names the record by its id; a record without one is named by
+// the finding's own file:line, which is not repeated in the message.
+func policyError(d *document.Document, msg string) finding.Finding {
+	if !strings.HasPrefix(d.ID, d.File+":") {
+		msg = fmt.Sprintf("record %s: %s", d.ID, msg)
+	}
+	f := coreFinding(RulePolicyError, d.File, d.Line, msg)
+	f.Record = d.ID
+	return f
+}
+
+// Place turns rule hits on a document into findings on lines of its file. A
+// hit naming an element the document does not have (a message past the
+// last one) is a policy error, not a finding on some other line.
 func Place(d *document.Document, hits []policy.Hit) []finding.Finding {
 	out := make([]finding.Finding, 0, len(hits))
 	for _, h := range hits {
-		line, path, _ := d.Locate(h.Target)
+		line, path, ok := d.Locate(h.Target)
+		if !ok {
+			out = append(out, policyError(d, fmt.Sprintf("pack %s: rule %s: a finding names %q, which the document does not have", h.Pack, h.Rule, h.Target)))
+			continue
+		}
 		if h.Path != "" {
 			path = h.Path
 		}

@@ -2,7 +2,9 @@ package policy
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"time"
 
@@ -23,6 +25,7 @@ type Engine struct {
 	rego     *regoProgram // nil when no pack has Rego
 	disabled map[string]bool
 	timeout  time.Duration
+	profiles []Profile
 }
 
 // Options tune which rules run.
@@ -62,6 +65,11 @@ func Compile(ctx context.Context, packs []*Pack, opts Options) (*Engine, error) 
 			}
 		}
 		e.rules = append(e.rules, rules...)
+		for _, pr := range p.Profiles {
+			if !slices.ContainsFunc(e.profiles, func(q Profile) bool { return q.Name == pr.Name }) {
+				e.profiles = append(e.profiles, pr)
+			}
+		}
 		for _, f := range p.YAML {
 			yr, err := compileYAML(f, p.Name)
 			if err != nil {
@@ -95,11 +103,19 @@ func Compile(ctx context.Context, packs []*Pack, opts Options) (*Engine, error) 
 		if err != nil {
 			return nil, err
 		}
+		prog.rules = make(map[string]rule.Rule, len(e.rules))
+		for _, r := range e.rules {
+			prog.rules[r.ID] = r
+		}
 		e.rego = prog
 	}
 	sort.Slice(e.rules, func(i, j int) bool { return e.rules[i].ID < e.rules[j].ID })
 	return e, nil
 }
+
+// Profiles returns the profiles the packs declare, besides the default one,
+// in the order the packs declare them.
+func (e *Engine) Profiles() []Profile { return e.profiles }
 
 // Rules returns the active rules, sorted by id.
 func (e *Engine) Rules() []rule.Rule {
@@ -127,10 +143,12 @@ func (e *Engine) evaluate(ctx context.Context, doc *document.Document, cancel to
 		hits = r.eval(doc.Value, hits)
 	}
 	if e.rego != nil {
-		var err error
 		n := len(hits)
-		if hits, err = e.rego.eval(ctx, doc.Value, cancel, hits); err != nil {
-			return hits, fmt.Errorf("%s:%d: evaluating policies: %w", doc.File, doc.Line, err)
+		var err error
+		hits, err = e.rego.eval(ctx, doc.Value, string(doc.Format), cancel, hits)
+		var bad *OutputError
+		if err != nil && !errors.As(err, &bad) {
+			return hits, fmt.Errorf("evaluating policies: %w", err)
 		}
 		if len(e.disabled) > 0 { // one query serves every Rego rule: filter after
 			kept := hits[:n]
@@ -140,6 +158,9 @@ func (e *Engine) evaluate(ctx context.Context, doc *document.Document, cancel to
 				}
 			}
 			hits = kept
+		}
+		if bad != nil {
+			return hits, bad
 		}
 	}
 	return hits, nil

@@ -44,11 +44,11 @@ func (ev *Evaluator) Evaluate(ctx context.Context, doc *document.Document) ([]Hi
 	ev.timer.Reset(ev.timeout)
 	hits, err := ev.e.evaluate(ctx, doc, &ev.cancel)
 	if !ev.timer.Stop() && ev.cancel.Cancelled() {
-		return nil, fmt.Errorf("%s:%d: evaluating policies took longer than %s; the document was not checked", doc.File, doc.Line, ev.timeout)
+		return nil, fmt.Errorf("evaluating policies took longer than %s; the document was not checked", ev.timeout)
 	}
 	var te *topdown.Error
 	if errors.As(err, &te) && te.Code == topdown.CancelErr {
-		return nil, fmt.Errorf("%s:%d: evaluating policies was cancelled", doc.File, doc.Line)
+		return nil, errors.New("evaluating policies was cancelled")
 	}
 	return hits, err
 }

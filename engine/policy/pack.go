@@ -26,11 +26,24 @@ type Pack struct {
 	Rego        []File // policies, *_test.rego excluded
 	Tests       []File // *_test.rego: never evaluated by check
 	YAML        []File // YAML rule files (pack.yaml excluded)
+	// Profiles are the rule profiles the pack's rules know besides the
+	// default one (pack.yaml profiles).
+	Profiles []Profile
+}
+
+// Profile is a named set of rule variants. A run checks documents under one
+// profile (check --profile), which rules read as the document's profile
+// field; a pack declares the profiles its rules know, so a misspelt profile
+// is an error rather than a silent default.
+type Profile struct {
+	Name        string `yaml:"name" json:"name"`
+	Description string `yaml:"description" json:"description"`
 }
 
 type packMeta struct {
-	Name        string `yaml:"name"`
-	Description string `yaml:"description"`
+	Name        string    `yaml:"name"`
+	Description string    `yaml:"description"`
+	Profiles    []Profile `yaml:"profiles"`
 }
 
 // LoadFS reads a pack from the tree rooted at dir in fsys: every *.rego and
@@ -68,6 +81,13 @@ func LoadFS(fsys fs.FS, dir, prefix string) (*Pack, error) {
 				p.Name = m.Name
 			}
 			p.Description = m.Description
+			for _, pr := range m.Profiles {
+				if pr.Name == "" || strings.TrimSpace(pr.Description) == "" {
+					return fmt.Errorf("%s: a profile needs a name and a description", f.Name)
+				}
+				pr.Description = strings.TrimSpace(pr.Description)
+				p.Profiles = append(p.Profiles, pr)
+			}
 		case strings.HasSuffix(base, "_test.rego"):
 			p.Tests = append(p.Tests, f)
 		case strings.HasSuffix(base, ".rego"):
@@ -85,6 +105,7 @@ func (p *Pack) Merge(other *Pack) {
 	if p.Description == "" {
 		p.Description = other.Description
 	}
+	p.Profiles = append(p.Profiles, other.Profiles...)
 	p.Rego = append(p.Rego, other.Rego...)
 	p.Tests = append(p.Tests, other.Tests...)
 	p.YAML = append(p.YAML, other.YAML...)

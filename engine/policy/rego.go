@@ -41,6 +41,9 @@ var setSeverity = map[string]finding.Severity{"deny": finding.Error, "warn": fin
 // regoProgram is every Rego module of every pack behind one prepared query.
 type regoProgram struct {
 	query rego.PreparedEvalQuery
+	// rules are every declared rule by id: a finding must name one, and
+	// its declared formats scope it.
+	rules map[string]rule.Rule
 }
 
 // CompileError is a policy that does not parse or compile.
@@ -142,8 +145,33 @@ func ruleFromAnnotation(a *ast.Annotations, pack string) (rule.Rule, bool, error
 	}
 	example, _ := a.Custom["example"].(string)
 	fix, _ := a.Custom["fix"].(string)
+	formats, err := customFormats(a.Custom["formats"])
+	if err != nil {
+		return rule.Rule{}, false, fmt.Errorf("%s:%d:%d: rule %s: custom.formats: %v", a.Location.File, a.Location.Row, a.Location.Col, id, err)
+	}
 	return rule.Rule{ID: id, Title: a.Title, Severity: sev, Pack: pack, Kind: "rego", Description: strings.TrimSpace(a.Description),
-		Example: strings.TrimSpace(example), Fix: strings.TrimSpace(fix), Source: loc}, true, nil
+		Example: strings.TrimSpace(example), Fix: strings.TrimSpace(fix), Formats: formats, Source: loc}, true, nil
+}
+
+// customFormats reads the custom.formats list of a rule's METADATA: the
+// input formats the rule applies to (none: every format).
+func customFormats(v any) ([]string, error) {
+	if v == nil {
+		return nil, nil
+	}
+	list, ok := v.([]any)
+	if !ok {
+		return nil, fmt.Errorf("want a list of formats (%s)", document.FormatNames())
+	}
+	var out []string
+	for _, x := range list {
+		s, _ := x.(string)
+		if _, ok := document.ParseFormat(s); !ok {
+			return nil, fmt.Errorf("unknown format %v (want %s)", x, document.FormatNames())
+		}
+		out = append(out, s)
+	}
+	return out, nil
 }
 
 // compileRego compiles every module once, adds a module that gathers the
@@ -187,8 +215,10 @@ func compileRego(ctx context.Context, modules map[string]*ast.Module, pkgPack ma
 
 var noMetrics = metrics.NoOp()
 
-// eval evaluates the prepared query over one document.
-func (p *regoProgram) eval(ctx context.Context, input ast.Value, cancel topdown.Cancel, hits []Hit) ([]Hit, error) {
+// eval evaluates the prepared query over one document of the given format.
+// A finding a rule produced malformed is not a hit: it is described in the
+// returned *OutputError, and the well-formed hits are still returned.
+func (p *regoProgram) eval(ctx context.Context, input ast.Value, format string, cancel topdown.Cancel, hits []Hit) ([]Hit, error) {
 	rs, err := p.query.Eval(ctx, rego.EvalParsedInput(input), rego.EvalMetrics(noMetrics), rego.EvalExternalCancel(cancel))
 	if err != nil {
 		return hits, err
@@ -197,6 +227,7 @@ func (p *regoProgram) eval(ctx context.Context, input ast.Value, cancel topdown.
 		return hits, nil
 	}
 	set, _ := rs[0].Expressions[0].Value.([]any)
+	var bad *OutputError
 	for _, item := range set {
 		t, _ := item.([]any)
 		if len(t) != 3 {
@@ -204,34 +235,70 @@ func (p *regoProgram) eval(ctx context.Context, input ast.Value, cancel topdown.
 		}
 		pack, _ := t[0].(string)
 		sev := setSeverity[t[1].(string)]
-		h, err := hitFromObject(pack, sev, t[2])
+		h, err := p.hitFromObject(pack, sev, t[2])
 		if err != nil {
-			return hits, err
+			if bad == nil {
+				bad = &OutputError{}
+			}
+			bad.Problems = append(bad.Problems, err.Error())
+			continue
+		}
+		if r, ok := p.rules[h.Rule]; ok && len(r.Formats) > 0 && !slices.Contains(r.Formats, format) {
+			continue // outside the rule's declared formats
 		}
 		hits = append(hits, h)
+	}
+	if bad != nil {
+		sort.Strings(bad.Problems)
+		return hits, bad
 	}
 	return hits, nil
 }
 
-// hitFromObject reads a finding object a Rego rule produced.
-func hitFromObject(pack string, sev finding.Severity, v any) (Hit, error) {
+// OutputError lists the findings a pack produced malformed: each one names
+// the pack, the rule and what is wrong.
+type OutputError struct {
+	Problems []string
+}
+
+func (e *OutputError) Error() string { return strings.Join(e.Problems, "; ") }
+
+// hitFromObject reads a finding object a Rego rule produced. The rule must
+// be declared by a METADATA block, msg must be a string, and severity, when
+// given, a known one: a malformed finding is an error, never a finding with
+// an empty message.
+func (p *regoProgram) hitFromObject(pack string, sev finding.Severity, v any) (Hit, error) {
 	o, ok := v.(map[string]any)
 	if !ok {
-		return Hit{}, fmt.Errorf("pack %s: a finding must be an object, got %v", pack, v)
+		return Hit{}, fmt.Errorf("pack %s: a finding must be an object, not %s", pack, shortJSON(v))
 	}
-	rule, _ := o["rule"].(string)
-	if rule == "" {
-		return Hit{}, fmt.Errorf("pack %s: finding without a rule id: %v", pack, v)
+	id, ok := o["rule"].(string)
+	if !ok || id == "" {
+		return Hit{}, fmt.Errorf("pack %s: a finding has no rule id: %s", pack, shortJSON(v))
 	}
-	msg, _ := o["msg"].(string)
-	if msg == "" {
-		msg, _ = o["message"].(string)
+	if _, known := p.rules[id]; !known {
+		return Hit{}, fmt.Errorf("pack %s: rule %q is not declared (no METADATA with custom.id %q)", pack, id, id)
 	}
-	h := newHit(rule, pack, sev, msg)
-	if s, ok := o["severity"].(string); ok {
-		if v, err := finding.ParseSeverity(s); err == nil {
-			h.Severity = v
+	m, has := o["msg"]
+	if !has {
+		m, has = o["message"]
+	}
+	msg, ok := m.(string)
+	if !ok || msg == "" {
+		what := "no msg"
+		if has {
+			what = "msg " + shortJSON(m) + ", not a non-empty string"
 		}
+		return Hit{}, fmt.Errorf("pack %s: rule %s: a finding has %s", pack, id, what)
+	}
+	h := newHit(id, pack, sev, msg)
+	if s, has := o["severity"]; has {
+		str, _ := s.(string)
+		v, err := finding.ParseSeverity(str)
+		if err != nil {
+			return Hit{}, fmt.Errorf("pack %s: rule %s: a finding has severity %s (want error, warning or info)", pack, id, shortJSON(s))
+		}
+		h.Severity = v
 	}
 	if t, ok := o["target"].(string); ok {
 		h.Target = document.Target(t)
@@ -241,6 +308,18 @@ func hitFromObject(pack string, sev finding.Severity, v any) (Hit, error) {
 	}
 	h.Path, _ = o["path"].(string)
 	return h, nil
+}
+
+// shortJSON renders a value a rule produced for an error message, cut short.
+func shortJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	if len(b) > 80 {
+		return string(b[:77]) + "..."
+	}
+	return string(b)
 }
 
 func intOr(v any, def int) int {

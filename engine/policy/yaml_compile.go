@@ -10,6 +10,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 	"gopkg.in/yaml.v3"
 
+	"github.com/chatlint/chatlint/engine/document"
 	"github.com/chatlint/chatlint/engine/finding"
 	"github.com/chatlint/chatlint/engine/rule"
 )
@@ -38,6 +39,9 @@ type seg struct {
 	name  string
 	key   *ast.Term
 	index int // array index the segment names, or -1
+	// pathKey is "<name>_path": the member that holds the JSON Pointer of
+	// a normalized member such as function or parameters.
+	pathKey *ast.Term
 }
 
 func parsePath(s string) []seg {
@@ -51,7 +55,7 @@ func parsePath(s string) []seg {
 		if err != nil || idx < 0 {
 			idx = -1
 		}
-		out[i] = seg{name: p, key: ast.StringTerm(p), index: idx}
+		out[i] = seg{name: p, key: ast.StringTerm(p), index: idx, pathKey: ast.StringTerm(p + "_path")}
 	}
 	return out
 }
@@ -134,13 +138,18 @@ func compileYAMLRule(n *yaml.Node, file, pack string) (*yamlRule, error) {
 	if s.Description == "" {
 		return nil, fmt.Errorf("rule %s: description is required", s.ID)
 	}
+	for _, f := range s.Formats {
+		if _, ok := document.ParseFormat(f); !ok {
+			return nil, fmt.Errorf("rule %s: formats: unknown format %q (want %s)", s.ID, f, document.FormatNames())
+		}
+	}
 	if s.Mode != "" && s.Mode != "inline" && s.Mode != "structured" {
 		return nil, fmt.Errorf("rule %s: mode must be inline or structured", s.ID)
 	}
 	r := &yamlRule{
 		Rule: rule.Rule{ID: s.ID, Title: s.Title, Severity: sev, Pack: pack, Kind: "yaml",
 			Description: strings.TrimSpace(s.Description), Source: fmt.Sprintf("%s:%d", file, n.Line),
-			Example: strings.TrimSpace(s.Example), Fix: strings.TrimSpace(s.Fix)},
+			Example: strings.TrimSpace(s.Example), Fix: strings.TrimSpace(s.Fix), Formats: s.Formats},
 		formats: s.Formats,
 		mode:    s.Mode,
 	}

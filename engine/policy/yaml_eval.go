@@ -92,7 +92,8 @@ func (r *yamlRule) walk(v ast.Value, steps []step, sc scope, hits []Hit) []Hit {
 }
 
 // check applies where and assert to one element. An assertion on a path
-// below one that already failed is not reported: a definition that is not an
+// below one that already failed is not reported, nor one whose value lies at
+// or below the JSON Pointer of one that failed: a definition that is not an
 // object gives one finding, not one per member it lacks.
 func (r *yamlRule) check(v ast.Value, sc scope, hits []Hit) []Hit {
 	for _, c := range r.where {
@@ -102,16 +103,23 @@ func (r *yamlRule) check(v ast.Value, sc scope, hits []Hit) []Hit {
 		}
 	}
 	var failed []check
+	var failedPtrs []string
 	for _, c := range r.assert {
 		if slices.ContainsFunc(failed, c.below) {
 			continue
 		}
 		val, ptr := resolve(v, c.path, sc)
+		if slices.ContainsFunc(failedPtrs, func(p string) bool { return ptr == p || strings.HasPrefix(ptr, p+"/") }) {
+			continue // a normalized member (parameters) inside one that failed (function)
+		}
 		ok, why := c.cond.holds(val)
 		if ok {
 			continue
 		}
 		failed = append(failed, c)
+		if ptr != "" {
+			failedPtrs = append(failedPtrs, ptr)
+		}
 		failure := c.text + " " + why
 		if why != "must be present" {
 			failure += found(val)
@@ -153,13 +161,20 @@ func resolve(v ast.Value, path []seg, sc scope) (ast.Value, string) {
 			} else if o != nil && o == sc.doc {
 				ptr, known = "", true // the document's raw record is the line itself
 			}
-		case "function":
-			if p, ok := stringField(o, document.KeyFunctionPath); ok {
+		default: // a normalized member with its pointer beside it: function, parameters
+			if p, ok := stringField(o, path[0].pathKey); ok {
 				ptr, known = p, true
 			}
 		}
 		if known {
-			v = o.Get(path[0].key).Value
+			t := o.Get(path[0].key)
+			if t == nil { // absent, but where it would be is known
+				for _, s := range path[1:] {
+					ptr += "/" + escapePointer(s.name)
+				}
+				return nil, ptr
+			}
+			v = t.Value
 			path = path[1:]
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/chatlint/chatlint/engine/finding"
@@ -22,6 +23,7 @@ type githubWriter struct {
 	max     int
 	written int
 	skipped int
+	verbose bool
 }
 
 func newGitHubWriter(w io.Writer, o Options) Writer {
@@ -29,7 +31,7 @@ func newGitHubWriter(w io.Writer, o Options) Writer {
 	if max <= 0 {
 		max = DefaultMaxAnnotations
 	}
-	return &githubWriter{bw: bufio.NewWriter(w), max: max}
+	return &githubWriter{bw: bufio.NewWriter(w), max: max, verbose: o.Verbose}
 }
 
 var githubLevel = map[finding.Severity]string{finding.Error: "error", finding.Warning: "warning", finding.Info: "notice"}
@@ -41,11 +43,19 @@ func (g *githubWriter) Finding(f finding.Finding) error {
 	}
 	g.written++
 	_, err := fmt.Fprintf(g.bw, "::%s file=%s,line=%d,title=%s::%s\n",
-		githubLevel[f.Severity], escapeProperty(f.File), f.Line, escapeProperty(f.Rule), escapeData(f.Message))
+		githubLevel[f.Severity], escapeProperty(escapeControls(f.File)), f.Line, escapeProperty(escapeControls(f.Rule)), escapeData(Clean(f.Message)))
 	return err
 }
 
 func (g *githubWriter) Close(s finding.Summary) error {
+	for _, in := range s.Inputs {
+		if in.Warning != "" {
+			fmt.Fprintf(g.bw, "::warning file=%s,title=empty input::%s\n", escapeProperty(escapeControls(in.File)), escapeData(in.Warning))
+		}
+	}
+	if g.verbose {
+		writeInputs(g.bw, finding.Summary{Inputs: slices.DeleteFunc(slices.Clone(s.Inputs), func(in finding.Input) bool { return in.Warning != "" })}, true)
+	}
 	if g.skipped > 0 {
 		fmt.Fprintf(g.bw, "::notice title=chatlint::%s\n", escapeData(fmt.Sprintf(
 			"%d more findings are not shown as annotations (the first %d are); write them all with -o json=FILE or -o sarif=FILE",

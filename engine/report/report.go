@@ -36,6 +36,9 @@ type Options struct {
 	MaxAnnotations int
 	// Color lets the text format colour severities (for a terminal).
 	Color bool
+	// Verbose makes the text formats list every input with its format and
+	// record count (the JSON report always does).
+	Verbose bool
 }
 
 // NoFailure is a FailOn that no finding reaches (--fail-on never).

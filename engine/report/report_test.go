@@ -93,7 +93,9 @@ func TestGitHub(t *testing.T) {
 	fs[0].Message = "50% of calls, line one\nline two"
 	fs[1].File = "dir,with:odd.jsonl"
 	got := write(t, "github", fs, finding.Summary{Files: 2, Records: 10, Errors: 1, Warnings: 1})
-	want := "::error file=a.jsonl,line=3,title=tool-result-missing::50%25 of calls, line one%0Aline two\n" +
+	// A newline in a message is escaped like any control character: a
+	// record's text cannot start a workflow command of its own.
+	want := "::error file=a.jsonl,line=3,title=tool-result-missing::50%25 of calls, line one\\nline two\n" +
 		"::warning file=dir%2Cwith%3Aodd.jsonl,line=9,title=trailing-short-entry::last entry is short\n" +
 		"1 error, 1 warning, 0 infos (2 files, 10 records)\n"
 	if diff := cmp.Diff(want, got); diff != "" {

@@ -17,6 +17,9 @@ type Rule struct {
 	// Example is a record that breaks the rule; Fix says how to mend the data.
 	Example string `json:"example,omitempty"`
 	Fix     string `json:"fix,omitempty"`
+	// Formats are the input formats the rule applies to; empty means every
+	// format. Declared by the rule (YAML formats, Rego custom.formats).
+	Formats []string `json:"formats,omitempty"`
 	// Source is the file:line where the rule is declared.
 	Source string `json:"source"`
 }

@@ -65,25 +65,65 @@ type fileState struct {
 	detected bool
 	session  []jsonl.Record
 	first    ast.Object // the decoded first record of session, when detection decoded it
+	skipped  bool       // something was reported though no record was read
 }
 
-// read reads one input and sends its jobs. It returns the number of records.
-func (p *producer) read(ctx context.Context, in Input) (int, error) {
+// read reads one input and sends its jobs. It returns what the summary says
+// of the input: its format and number of records, or why it could not be read.
+func (p *producer) read(ctx context.Context, in Input) (finding.Input, error) {
+	sum := finding.Input{File: in.Name}
+	n, st, err := p.readRecords(ctx, in)
+	sum.Records = n
+	if st != nil {
+		sum.Format = string(st.format)
+	}
+	switch {
+	case err != nil:
+		sum.Error = describe(err)
+	case n == 0 && !st.skipped:
+		sum.Format, sum.Warning = "", finding.EmptyWarning
+	}
+	return sum, err
+}
+
+// describe words a read error the way users expect ("open x: no such file").
+func describe(err error) string {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Op + " " + pe.Path + ": " + pe.Err.Error()
+	}
+	return err.Error()
+}
+
+func (p *producer) readRecords(ctx context.Context, in Input) (int, *fileState, error) {
 	r := in.Reader
 	if r == nil {
 		f, err := os.Open(in.Path)
 		if err != nil {
-			return 0, err
+			return 0, nil, err
 		}
 		defer f.Close()
 		r = f
 	}
 	st := &fileState{name: in.Name, format: p.opts.Format, detected: p.opts.Format != ""}
+	max := p.opts.MaxLineSize
+	if max <= 0 {
+		max = jsonl.DefaultMaxLineSize
+	}
 	n := 0
 	if jsonl.IsJSONDocument(in.Name) {
-		data, err := io.ReadAll(r)
+		// A .json document is one value, read whole: the line bound
+		// applies to the whole file.
+		data, err := io.ReadAll(io.LimitReader(r, int64(max)+1))
 		if err != nil {
-			return 0, fmt.Errorf("%s: %w", in.Name, err)
+			return 0, st, fmt.Errorf("%s: %w", in.Name, err)
+		}
+		if len(data) > max {
+			f := lint.LineTooLongFinding(in.Name, 1, fmt.Sprintf(
+				"a .json document is read whole, and this one is over the limit of %d bytes (--max-line-size); it was not checked", max))
+			p.send(job{finding: &f})
+			st.skipped = true
+			return 0, st, nil
 		}
 		recs, ok, err := jsonl.SplitJSON(data)
 		if ok {
@@ -94,31 +134,42 @@ func (p *producer) read(ctx context.Context, in Input) (int, error) {
 			if errors.As(err, &se) {
 				f := lint.SyntaxFinding(in.Name, se.Line, "invalid JSON: "+se.Msg)
 				p.send(job{finding: &f})
+				st.skipped = true
 			}
 			p.finish(st)
-			return len(recs), nil
+			return len(recs), st, nil
 		}
 		r = bytes.NewReader(data) // several values: read as JSON Lines
 	}
 	rd := jsonl.NewReader(r)
+	rd.SetMaxLineSize(max)
 	for {
 		if ctx.Err() != nil {
-			return n, ctx.Err()
+			return n, st, ctx.Err()
 		}
 		rec, err := rd.Next()
 		if errors.Is(err, io.EOF) {
 			break
 		}
+		var tl *jsonl.LineTooLongError
+		if errors.As(err, &tl) {
+			n++
+			p.counts.bytes.Add(tl.Size + 1)
+			f := lint.LineTooLongFinding(in.Name, tl.Line, fmt.Sprintf(
+				"the line is %d bytes long, over the limit of %d bytes (--max-line-size); it was skipped", tl.Size, tl.Max))
+			p.send(job{finding: &f})
+			continue
+		}
 		if err != nil {
 			p.finish(st)
-			return n, fmt.Errorf("%s: %w", in.Name, err)
+			return n, st, fmt.Errorf("%s: %w", in.Name, err)
 		}
 		n++
 		rec = rec.Clone()
 		p.record(st, rec)
 	}
 	p.finish(st)
-	return n, nil
+	return n, st, nil
 }
 
 // record routes one record: detection on the first JSON object, then a job
@@ -145,12 +196,12 @@ func (p *producer) record(st *fileState, rec jsonl.Record) {
 		st.session = append(st.session, rec)
 		return
 	}
-	p.send(job{unit: lint.Unit{File: st.name, Format: st.format, Records: []jsonl.Record{rec}, First: first}})
+	p.send(job{unit: lint.Unit{File: st.name, Format: st.format, Records: []jsonl.Record{rec}, First: first, Forced: p.opts.Format != ""}})
 }
 
 func (p *producer) finish(st *fileState) {
 	if len(st.session) > 0 {
-		p.send(job{unit: lint.Unit{File: st.name, Format: st.format, Records: st.session, First: st.first}})
+		p.send(job{unit: lint.Unit{File: st.name, Format: st.format, Records: st.session, First: st.first, Forced: p.opts.Format != ""}})
 		st.session, st.first = nil, nil
 	}
 }

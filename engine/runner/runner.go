@@ -25,6 +25,9 @@ type Options struct {
 	// Workers is the number of goroutines normalizing and evaluating;
 	// 0 means GOMAXPROCS.
 	Workers int
+	// MaxLineSize bounds a line (a .json document as a whole); a longer
+	// one is a line-too-long finding. 0 means jsonl.DefaultMaxLineSize.
+	MaxLineSize int
 }
 
 // Runner checks inputs against one compiled engine.
@@ -69,6 +72,7 @@ func (r *Runner) Run(ctx context.Context, inputs []Input, emit func(finding.Find
 	// the collector below owns sum.
 	var files, records int
 	var errs []error
+	var ins []finding.Input
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)
@@ -83,8 +87,9 @@ func (r *Runner) Run(ctx context.Context, inputs []Input, emit func(finding.Find
 	go func() {
 		p := producer{opts: r.Opts, jobs: jobs, tokens: tokens, counts: &r.read}
 		for _, in := range inputs {
-			n, err := p.read(ctx, in)
-			records += n
+			in, err := p.read(ctx, in)
+			records += in.Records
+			ins = append(ins, in)
 			if err != nil {
 				errs = append(errs, err)
 				continue
@@ -116,5 +121,8 @@ func (r *Runner) Run(ctx context.Context, inputs []Input, emit func(finding.Find
 		}
 	}
 	sum.Files, sum.Records = files, records
+	for _, in := range ins {
+		sum.AddInput(in)
+	}
 	return sum, errs
 }

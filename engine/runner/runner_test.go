@@ -87,7 +87,14 @@ func TestRun(t *testing.T) {
 			if len(errs) != 1 || !os.IsNotExist(errs[0]) {
 				t.Errorf("errors = %v, want the missing file", errs)
 			}
-			wantSum := finding.Summary{Files: 5, Records: 13, Errors: 4, Infos: 6}
+			wantSum := finding.Summary{Files: 5, Records: 13, Errors: 4, Infos: 6, Inputs: []finding.Input{
+				{File: "a.jsonl", Format: "chat", Records: 3},
+				{File: "b.json", Format: "chat", Records: 2},
+				{File: "c.jsonl", Format: "agent-session", Records: 4},
+				{File: "d.jsonl", Records: 3},
+				{File: "missing.jsonl", Error: "open " + filepath.Join(dir, "missing.jsonl") + ": no such file or directory"},
+				{File: "<stdin>", Format: "chat", Records: 1},
+			}}
 			if diff := cmp.Diff(wantSum, sum); diff != "" {
 				t.Errorf("summary (-want +got):\n%s", diff)
 			}
@@ -102,12 +109,49 @@ func TestRun(t *testing.T) {
 func TestForcedFormat(t *testing.T) {
 	r := &Runner{Engine: engine(t), Opts: Options{Format: document.Contract}}
 	var got []string
-	_, errs := r.Run(context.Background(), []Input{{Name: "x", Reader: strings.NewReader(`{"id":"c1","messages":[{"role":"assistant","content":"a"}]}` + "\n")}},
+	_, errs := r.Run(context.Background(), []Input{{Name: "x", Reader: strings.NewReader(`{"conversation_id":"c1","messages":[{"role":"assistant","content":"a"}]}` + "\n" + `{"id":"c2","messages":[]}` + "\n")}},
 		func(f finding.Finding) { got = append(got, f.Message) })
 	if len(errs) > 0 {
 		t.Fatalf("Run: %v", errs)
 	}
-	if diff := cmp.Diff([]string{"contract c1"}, got); diff != "" {
+	want := []string{"contract c1", "--format contract: the record does not fit: it lacks a conversation_id or user_id member (its keys: {id, messages})"}
+	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+// A line over the bound is a line-too-long finding and reading goes on; a
+// .json document over it is not read; an empty input is a warning of the
+// summary.
+func TestBoundsAndEmpty(t *testing.T) {
+	r := &Runner{Engine: engine(t), Opts: Options{MaxLineSize: 64}}
+	long := `{"messages":[{"role":"user","content":"` + strings.Repeat("x", 100) + `"}]}`
+	short := `{"id":"c1","messages":[{"role":"assistant","content":"a"}]}`
+	var got []string
+	sum, errs := r.Run(context.Background(), []Input{
+		{Name: "a.jsonl", Reader: strings.NewReader(long + "\n" + short + "\n")},
+		{Name: "b.json", Reader: strings.NewReader("[" + long + "]")},
+		{Name: "c.jsonl", Reader: strings.NewReader("\n \n")},
+	}, func(f finding.Finding) {
+		got = append(got, fmt.Sprintf("%s:%d %s %s", f.File, f.Line, f.Rule, f.Message))
+	})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	want := []string{
+		"a.jsonl:1 line-too-long the line is 143 bytes long, over the limit of 64 bytes (--max-line-size); it was skipped",
+		"a.jsonl:2 assistant chat c1",
+		"b.json:1 line-too-long a .json document is read whole, and this one is over the limit of 64 bytes (--max-line-size); it was not checked",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("findings (-want +got):\n%s", diff)
+	}
+	wantIn := []finding.Input{
+		{File: "a.jsonl", Format: "chat", Records: 2},
+		{File: "b.json"},
+		{File: "c.jsonl", Warning: finding.EmptyWarning},
+	}
+	if diff := cmp.Diff(wantIn, sum.Inputs); diff != "" || sum.Warnings != 1 {
+		t.Errorf("inputs (-want +got):\n%s\nwarnings %d", diff, sum.Warnings)
 	}
 }

@@ -56,7 +56,7 @@ blocks_clean if {
 	contents := [r.raw.content | some r in results]
 	payloads := [p | some t in texts; p := chatlint.json_payload(t)]
 	chatlint.truthy_keys([contents, payloads], {"error", "timeout", "missing", "incomplete"}) == []
-} else := false if record_check
+} else := false
 
 # The block findings, on the records that are not clean. The rules below add them to block_deny
 # and block_warn; their METADATA declares the rule ids as it would on deny and warn.
@@ -74,9 +74,9 @@ warn contains f if {
 # Indexes of the block rules.
 
 # The assistant messages and the tool results, in order.
-assistant_msgs := [input.messages[i] | record_check; input.messages[i].role == "assistant"]
+assistant_msgs := [m | some m in input.messages; m.role == "assistant"]
 
-tool_results := [input.messages[i] | record_check; input.messages[i].role == "tool"]
+tool_results := [m | some m in input.messages; m.role == "tool"]
 
 # Valid tool calls (non-empty id and name; the normalizer gives "" for a missing or non-string
 # id or name) of each assistant message that opens a block, keyed by message index.
@@ -113,12 +113,29 @@ repeated_answers := {i |
 	p[0] == a[0]
 }
 
-# The calls without an answer in their block: [block, call].
+# The calls without an answer in their block: [block, call]. The calls of the training target
+# are not: they are what the example teaches.
 unanswered := [[t, c] |
 	some t, calls in block_calls
+	t != training_target
 	some c in calls
 	not answered_calls[[t, c.id]]
 ]
+
+# The training target of a chat record, under the default profile: its last assistant message
+# when no tool result answers any of its calls. A function-calling fine-tuning example ends on
+# the call the model must learn to make; the call's result is not part of the example. (Under
+# the export profile, and in other formats, where a conversation ends on a call that never got
+# a result, the call is missing its result.)
+training_target := t if {
+	input.format == "chat"
+	not export
+	t := max({m.index | some m in assistant_msgs})
+	block_calls[t]
+	every r in tool_results {
+		r.turn != t
+	}
+} else := -2
 
 # Calls with a result that is not flagged: [block, call id].
 ok_answered := answered_calls if {
@@ -256,7 +273,10 @@ missing_finding(t, c) := {
 # description: >-
 #   A tool call with a non-empty id and name has no tool result in its block (before the next
 #   assistant message). A warning instead of an error when the same tool has another call in
-#   the block whose result exists and is not flagged.
+#   the block whose result exists and is not flagged. Under the default profile, the calls of
+#   the last assistant message of a chat record are not reported when no tool result follows
+#   it: a fine-tuning example that ends on a tool call teaches that call (the export profile
+#   reports them).
 # custom:
 #   id: tool-result-missing
 #   severity: error

@@ -21,9 +21,11 @@ test_record_without_tools_has_no_block_findings if {
 	integrity.tool_results == [] with input as d
 }
 
-test_other_formats_are_ignored if {
-	d := json.patch(chat([user("x"), result("c9", "")]), [{"op": "replace", "path": "/format", "value": "agent-session"}])
-	count(all_findings(d)) == 0
+test_every_format_is_checked if {
+	every f in ["contract", "proxy-log", "agent-session"] {
+		d := json.patch(chat([user("x"), result("c9", "")]), [{"op": "replace", "path": "/format", "value": f}])
+		hits(d, "tool-result-orphan") == {["error", 1]}
+	}
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -167,10 +169,24 @@ test_missing_result if {
 	contains(f.msg, "\"search\"")
 }
 
-test_missing_result_at_end_of_record if {
+# A chat record that ends on a tool call is a function-calling fine-tuning example: the call is
+# its training target. The export profile, and other formats, still want the result.
+test_unanswered_training_target if {
 	d := chat([user("x"), calls([call("c1", "search")])])
-	hits(d, "tool-result-missing") == {["error", 1]}
+	hits(d, "tool-result-missing") == set()
+	hits(export_profile(d), "tool-result-missing") == {["error", 1]}
+	hits(json.patch(d, [{"op": "replace", "path": "/format", "value": "agent-session"}]), "tool-result-missing") == {["error", 1]}
 }
+
+# Only the last assistant message is the target, and only when no result answers it.
+test_training_target_is_the_last_unanswered_call if {
+	d := chat([user("x"), calls([call("c1", "search")]), assistant("hm"), calls([call("c2", "search")])])
+	hits(d, "tool-result-missing") == {["error", 1]}
+	partly := chat([user("x"), calls([call("c1", "search"), call("c2", "lookup")]), result("c1", "ok")])
+	hits(partly, "tool-result-missing") == {["error", 1]}
+}
+
+export_profile(d) := object.union(d, {"profile": "export"})
 
 test_missing_result_answered_in_a_later_block_is_still_missing if {
 	d := chat([user("x"), calls([call("c1", "search")]), assistant("wait"), result("c1", "ok")])
@@ -397,7 +413,7 @@ block_finding_records := [
 	chat([user("x"), calls([call("c1", "search")]), result("c1", "<tool_result tool_call_id=\"c1\">{\"error\": 1}</tool_result>"), assistant("?")]),
 	chat([user("x"), calls([call("c1", "search"), call("c2", "search")]), result("c1", "{\"error\": 1}"), result("c2", "ok"), assistant("?")]),
 	chat([user("x"), calls([call("c1", "search")]), assistant("guess")]),
-	chat([user("x"), calls([call("c1", "search")])]),
+	export_profile(chat([user("x"), calls([call("c1", "search")])])),
 	chat([user("x"), calls([call("c1", "search"), call("c2", "search")]), result("c2", "ok"), assistant("ok")]),
 	chat([user("x"), calls([call("c1", "search")]), assistant("wait"), result("c1", "ok")]),
 	chat([user("x"), result("c1", "ok")]),
@@ -422,9 +438,9 @@ test_blocks_clean_false_on_records_with_block_findings if {
 	}
 }
 
-test_other_formats_have_no_block_findings if {
+test_every_format_has_the_block_findings if {
 	every d in block_finding_records {
-		not integrity.blocks_clean == false with input as json.patch(d, [{"op": "replace", "path": "/format", "value": "contract"}])
+		integrity.blocks_clean == false with input as json.patch(d, [{"op": "replace", "path": "/format", "value": "contract"}])
 	}
 }
 

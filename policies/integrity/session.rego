@@ -1,6 +1,7 @@
 package chatlint.integrity
 
-# Session checks: proxy-log documents only (one file is one session). Entries are 1-based in
+# Session checks: proxy-log documents only (one file is one session), as each rule declares in
+# custom.formats; the format test in each body lets OPA's rule index skip it on other documents. Entries are 1-based in
 # messages, as users count lines and entries; entry_index stays the 0-based index.
 
 # The entries with a request.messages list, in file order.
@@ -23,6 +24,7 @@ show(x) := json.marshal(x)
 # description: Every entry of a proxy-log session has the session_id of the first entry.
 # custom:
 #   id: session-id-mismatch
+#   formats: [proxy-log]
 #   severity: error
 #   example: |-
 #     {"timestamp": "2024-05-01T10:00:00Z", "session_id": "sess-1", "request": {"messages": [{"role": "system", "content": "You are helpful."}, {"role": "user", "content": "Weather in Paris?"}]}}
@@ -79,6 +81,7 @@ iso_offset(o) := "Z" if {
 #   unparseable or mixed-kind timestamps are not compared.
 # custom:
 #   id: timestamp-not-increasing
+#   formats: [proxy-log]
 #   severity: error
 #   example: |-
 #     {"timestamp": "2024-05-01T10:00:00+02:00", "session_id": "sess-1", "request": {"messages": [{"role": "system", "content": "You are helpful."}, {"role": "user", "content": "Weather in Paris?"}]}}
@@ -114,6 +117,7 @@ deny contains f if {
 #   convert truncates the session to the last entry with the maximum.
 # custom:
 #   id: trailing-short-entry
+#   formats: [proxy-log]
 #   severity: warning
 #   example: |-
 #     {"timestamp": "2024-05-01T10:00:00Z", "session_id": "sess-1", "request": {"messages": [{"role": "system", "content": "You are helpful."}, {"role": "user", "content": "Weather in Paris?"}]}}
@@ -189,6 +193,7 @@ else := json.marshal(r)
 #   convert truncates are not compared.
 # custom:
 #   id: role-sequence-mismatch
+#   formats: [proxy-log]
 #   severity: error
 #   example: |-
 #     {"timestamp": "2024-05-01T10:00:00Z", "session_id": "sess-1", "request": {"messages": [{"role": "system", "content": "You are helpful."}, {"role": "user", "content": "Weather in Paris?"}, {"role": "assistant", "content": "Let me check.", "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": \"Paris\"}"}}]}, {"role": "tool", "tool_call_id": "call_1", "content": "{\"temp_c\": 18}"}]}}
@@ -222,6 +227,7 @@ deny contains f if {
 #   request.messages list.
 # custom:
 #   id: record-missing
+#   formats: [proxy-log]
 #   severity: error
 #   example: |-
 #     {"timestamp": "2024-05-01T10:00:00Z", "session_id": "sess-1", "request": {"messages": "Weather in Paris?"}}

@@ -41,7 +41,6 @@ call_label(e) := sprintf("id %q, tool %q", [object.get(e, "id", ""), label(objec
 #     Make `tool_calls` a list of `{"id", "type": "function", "function": {"name",
 #     "arguments"}}` objects.
 deny contains f if {
-	record_check
 	input.mode == "structured"
 	some m in assistant_msgs
 	tcs := m.raw.tool_calls
@@ -56,7 +55,6 @@ deny contains f if {
 }
 
 deny contains f if {
-	record_check
 	input.mode == "structured"
 	some m in assistant_msgs
 	tcs := m.raw.tool_calls
@@ -86,7 +84,6 @@ deny contains f if {
 #   fix: >-
 #     Close every `<tool_call>` with `</tool_call>`, or remove the stray tag.
 deny contains f if {
-	record_check
 	input.mode == "inline"
 	some m in assistant_msgs
 	contains(m.text, "tool_call>")
@@ -97,5 +94,80 @@ deny contains f if {
 		"rule": "inline-tool-call-tags",
 		"msg": sprintf("assistant message %d has %d <tool_call> but %d </tool_call> tags", [m.index, opens, closes]),
 		"message_index": m.index,
+	}
+}
+
+# ---------------------------------------------------------------------------------------------
+# The record's tools list.
+
+# tools_problem is what is wrong with the record's tools list, if anything. A record that makes
+# no tool call needs no tools list (plain chat data has none); one that does, or any record under
+# the export profile, needs a non-empty list. A tools list that is given must be a non-empty
+# list under either profile.
+tools_problem := sprintf("the record's tools is %s, not a list", [type_name(tools)]) if {
+	tools := object.get(input.raw, "tools", null)
+	tools != null
+	not is_array(tools)
+} else := "the record's tools list is empty" if {
+	input.raw.tools == []
+	tools_required
+} else := "the record makes tool calls but has no tools list" if {
+	object.get(input.raw, "tools", null) == null
+	some m in input.messages
+	m.tool_calls != []
+} else := "the record has no tools list (the export profile requires one)" if {
+	export
+	object.get(input.raw, "tools", null) == null
+}
+
+tools_required if export
+
+tools_required if {
+	some m in input.messages
+	m.tool_calls != []
+}
+
+# METADATA
+# title: tools-shape
+# description: >-
+#   The record's tools is a non-empty list when present. A record that makes tool calls needs
+#   one; a record without tool calls may have none (or an empty list). Under the export profile
+#   every record needs a non-empty tools list. check --allow-no-tools turns the rule off.
+# custom:
+#   id: tools-shape
+#   severity: error
+#   formats: [chat, contract, proxy-log]
+#   example: |-
+#     {"messages": [{"role": "user", "content": "Weather in Paris?"}, {"role": "assistant", "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": \"Paris\"}"}}]}, {"role": "tool", "tool_call_id": "call_1", "content": "{\"temp_c\": 18}"}, {"role": "assistant", "content": "18 °C."}]}
+#   fix: >-
+#     Add the tool definitions the conversation was made with; for a dataset whose records
+#     legitimately have none, run `check --allow-no-tools`.
+deny contains f if {
+	is_object(input.raw)
+	why := tools_problem
+	f := {"rule": "tools-shape", "msg": why, "path": tools_path}
+}
+
+# The pointer of the tools list in the line: a proxy-log's raw record is the squashed one, not a
+# line of the file.
+tools_path := "/tools" if {
+	input.format != "proxy-log"
+	object.get(input.raw, "tools", null) != null
+} else := ""
+
+# ---------------------------------------------------------------------------------------------
+# Tool definitions under the export profile.
+
+# tool-definition-schema (declared with the YAML rule, rules/integrity/integrity.yaml) accepts a
+# null `required` as absent; an export must not have one, as the converters it feeds reject it.
+deny contains f if {
+	export
+	some t in input.tools
+	t.parameters.required == null
+	f := {
+		"rule": "tool-definition-schema",
+		"msg": sprintf("tool %d (%q): parameters.required must be a list under the export profile (it is null)", [t.index, t.name]),
+		"tool_index": t.index,
+		"path": concat("", [t.parameters_path, "/required"]),
 	}
 }
