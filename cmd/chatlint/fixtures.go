@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/chatlint/chatlint/engine/config"
+	"github.com/chatlint/chatlint/engine/document"
 	"github.com/chatlint/chatlint/engine/finding"
 	"github.com/chatlint/chatlint/engine/lint"
 	"github.com/chatlint/chatlint/engine/policy"
@@ -22,6 +23,11 @@ import (
 // rules must give on it. The comparison is exact (a multiset): a finding
 // missing is a failure, and so is one not listed, so fixtures catch false
 // positives as well as misses.
+//
+// A fixture may also be a folder tests/RULE[--CASE]/ about one rule:
+// bad.jsonl must give exactly the findings of that rule listed in
+// expected.json (other rules may fire too), good.jsonl none of that rule, and
+// an optional file profile names the rule profile the case runs under.
 type expectedFinding struct {
 	Rule         string `json:"rule"`
 	Severity     string `json:"severity"`
@@ -68,35 +74,68 @@ func runFixtures(ctx context.Context, eng *policy.Engine, pack *policy.Pack, src
 		names, _ := fs.Glob(fsys, "tests/*.jsonl")
 		for _, n := range names {
 			shown := path.Join(src.Names[i], n)
-			out = append(out, runFixture(ctx, eng, pack.Name, fsys, n, shown))
+			c := fixtureCase{data: n, expected: strings.TrimSuffix(n, ".jsonl") + ".expected.json"}
+			out = append(out, runFixture(ctx, eng, pack.Name, fsys, c, shown))
+		}
+		dirs, _ := fs.Glob(fsys, "tests/*/bad.jsonl")
+		goods, _ := fs.Glob(fsys, "tests/*/good.jsonl")
+		for _, d := range slices.Compact(slices.Sorted(slices.Values(append(mapDirs(dirs), mapDirs(goods)...)))) {
+			rule, _, _ := strings.Cut(path.Base(d), "--")
+			profile, _ := fs.ReadFile(fsys, path.Join(d, "profile"))
+			c := fixtureCase{rule: rule, profile: strings.TrimSpace(string(profile))}
+			if bad := path.Join(d, "bad.jsonl"); slices.Contains(dirs, bad) {
+				c.data, c.expected = bad, path.Join(d, "expected.json")
+				out = append(out, runFixture(ctx, eng, pack.Name, fsys, c, path.Join(src.Names[i], bad)))
+			}
+			if good := path.Join(d, "good.jsonl"); slices.Contains(goods, good) {
+				c.data, c.expected = good, ""
+				out = append(out, runFixture(ctx, eng, pack.Name, fsys, c, path.Join(src.Names[i], good)))
+			}
 		}
 	}
 	return out
 }
 
-func runFixture(ctx context.Context, eng *policy.Engine, pack string, fsys fs.FS, name, shown string) fixtureResult {
+func mapDirs(files []string) []string {
+	out := make([]string, len(files))
+	for i, f := range files {
+		out[i] = path.Dir(f)
+	}
+	return out
+}
+
+// fixtureCase is one data file and what it must give.
+type fixtureCase struct {
+	data     string
+	expected string // "" for a good.jsonl: no finding of rule
+	rule     string // a folder case compares only this rule's findings
+	profile  string
+}
+
+func runFixture(ctx context.Context, eng *policy.Engine, pack string, fsys fs.FS, c fixtureCase, shown string) fixtureResult {
 	res := fixtureResult{Pack: pack, Name: shown}
-	expFile := strings.TrimSuffix(name, ".jsonl") + ".expected.json"
-	raw, err := fs.ReadFile(fsys, expFile)
-	if err != nil {
-		res.Err = fmt.Errorf("no %s beside it: %w", path.Base(expFile), err)
-		return res
-	}
 	var want []expectedFinding
-	if err := json.Unmarshal(raw, &want); err != nil {
-		res.Err = fmt.Errorf("%s: %v", path.Base(expFile), err)
-		return res
+	if c.expected != "" {
+		raw, err := fs.ReadFile(fsys, c.expected)
+		if err != nil {
+			res.Err = fmt.Errorf("no %s beside it: %w", path.Base(c.expected), err)
+			return res
+		}
+		if err := json.Unmarshal(raw, &want); err != nil {
+			res.Err = fmt.Errorf("%s: %v", path.Base(c.expected), err)
+			return res
+		}
 	}
-	f, err := fsys.Open(name)
+	f, err := fsys.Open(c.data)
 	if err != nil {
 		res.Err = err
 		return res
 	}
 	defer f.Close()
 	var got []expectedFinding
-	r := &runner.Runner{Engine: eng, Opts: runner.Options{Workers: 1}}
+	r := &runner.Runner{Engine: eng, Opts: runner.Options{Workers: 1, Document: document.Options{Profile: c.profile}}}
 	_, errs := r.Run(ctx, []runner.Input{{Name: shown, Reader: f}}, func(fd finding.Finding) {
-		if fd.Pack != pack && fd.Pack != lint.CorePack {
+		if fd.Pack != pack && fd.Pack != lint.CorePack || c.rule != "" && fd.Rule != c.rule {
 			return
 		}
 		got = append(got, expectedFinding{Rule: fd.Rule, Severity: fd.Severity.String(), Line: fd.Line, MessageIndex: fd.MessageIndex})

@@ -60,3 +60,43 @@ func TestBuiltinPacksPassChatlintTest(t *testing.T) {
 		t.Errorf("built-in rules without fixtures:\n%s", out)
 	}
 }
+
+// TestTestFolderFixtures: a fixture folder is about one rule; other rules'
+// findings on its data do not count, a profile file sets the profile, and a
+// good.jsonl that triggers the rule fails.
+func TestTestFolderFixtures(t *testing.T) {
+	pack := t.TempDir()
+	team := filepath.Join(repo, "fixtures/packs/team")
+	for _, n := range []string{"no_empty_assistant.rego", "shapes.yaml", "pack.yaml"} {
+		src, err := os.ReadFile(filepath.Join(team, n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, pack, n, string(src))
+	}
+	os.MkdirAll(filepath.Join(pack, "tests/no-empty-assistant"), 0o755)
+	os.MkdirAll(filepath.Join(pack, "tests/no-empty-assistant--bad-good"), 0o755)
+	writeFile(t, pack, "tests/no-empty-assistant/bad.jsonl", emptyTurn+"\n")
+	writeFile(t, pack, "tests/no-empty-assistant/expected.json", `[{"rule": "no-empty-assistant", "severity": "warning", "line": 1, "message_index": 1}]`)
+	writeFile(t, pack, "tests/no-empty-assistant/good.jsonl", cleanRecord+"\n")
+	writeFile(t, pack, "tests/no-empty-assistant/profile", "default\n")
+	writeFile(t, pack, "tests/no-empty-assistant--bad-good/bad.jsonl", emptyTurn+"\n")
+	writeFile(t, pack, "tests/no-empty-assistant--bad-good/expected.json", `[{"rule": "no-empty-assistant", "severity": "warning", "line": 1, "message_index": 1}]`)
+	writeFile(t, pack, "tests/no-empty-assistant--bad-good/good.jsonl", emptyTurn+"\n")
+
+	out, errOut, code := chatlint(t, "", "test", pack)
+	if code != 1 {
+		t.Errorf("exit %d, want 1\n%s", code, errOut)
+	}
+	for _, want := range []string{
+		"tests/no-empty-assistant/bad.jsonl: PASS fixture\n",
+		"tests/no-empty-assistant/good.jsonl: PASS fixture\n",
+		"tests/no-empty-assistant--bad-good/bad.jsonl: PASS fixture\n",
+		"tests/no-empty-assistant--bad-good/good.jsonl: FAIL fixture\n    unexpected: line 1: warning no-empty-assistant (message 1)\n",
+		"3 passed, 1 failed\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
