@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"strings"
 )
 
 // Record is one non-blank line (or one element of a JSON array file).
@@ -16,6 +17,11 @@ type Record struct {
 	// Data holds the record's bytes without the line terminator. For a
 	// streaming Reader it is valid only until the next call to Next.
 	Data []byte
+	// End is what ended the line after Data: "\n", "\r\n" (or more CRs
+	// before the LF), or "" for a last line without one. Data+End are the
+	// line's bytes, so a command that rewrites a file can keep untouched
+	// lines exactly.
+	End string
 }
 
 var bom = []byte{0xEF, 0xBB, 0xBF}
@@ -57,11 +63,12 @@ func (r *Reader) Next() (Record, error) {
 		if r.line == 1 {
 			line = bytes.TrimPrefix(line, bom)
 		}
+		full := len(line)
 		line = bytes.TrimRight(line, "\r") // CRLF, and CRCRLF from a double conversion
 		if isBlank(line) {
 			continue
 		}
-		return Record{Line: r.line, Data: line}, nil
+		return Record{Line: r.line, Data: line, End: lineEnd(full-len(line), r.err == nil)}, nil
 	}
 }
 
@@ -87,6 +94,19 @@ func (r *Reader) readLine() ([]byte, error) {
 			return r.buf, err
 		}
 	}
+}
+
+// lineEnd names a line's terminator without allocating for the usual ones.
+func lineEnd(crs int, lf bool) string {
+	switch {
+	case !lf:
+		return strings.Repeat("\r", crs)
+	case crs == 0:
+		return "\n"
+	case crs == 1:
+		return "\r\n"
+	}
+	return strings.Repeat("\r", crs) + "\n"
 }
 
 func isBlank(b []byte) bool {

@@ -18,10 +18,12 @@ type Engine struct {
 	rules    []Rule
 	yaml     []*yamlRule // rules run on every document
 	toolYAML []*yamlRule // rules that read only the tools: memoized
-	memo     toolsMemo
-	rego     *regoProgram // nil when no pack has Rego
-	disabled map[string]bool
-	timeout  time.Duration
+	// actionYAML are the rules with an action (actions.go)
+	actionYAML []*yamlRule
+	memo       toolsMemo
+	rego       *regoProgram // nil when no pack has Rego
+	disabled   map[string]bool
+	timeout    time.Duration
 }
 
 // Options tune which rules run.
@@ -71,6 +73,8 @@ func Compile(ctx context.Context, packs []*Pack, opts Options) (*Engine, error) 
 				e.rules = append(e.rules, r.Rule)
 				switch {
 				case e.disabled[r.ID]: // compiled (so errors show) but never run
+				case r.action != nil:
+					e.actionYAML = append(e.actionYAML, r)
 				case r.toolsOnly():
 					e.toolYAML = append(e.toolYAML, r)
 				default:
@@ -117,19 +121,23 @@ func (e *Engine) Evaluate(ctx context.Context, doc *document.Document) ([]Hit, e
 	return e.NewEvaluator().Evaluate(ctx, doc)
 }
 
-func (e *Engine) evaluate(ctx context.Context, doc *document.Document, cancel topdown.Cancel) ([]Hit, error) {
+func (e *Engine) evaluate(ctx context.Context, doc *document.Document, cancel topdown.Cancel) ([]Hit, []Action, error) {
 	var hits []Hit
+	var acts []Action
 	if len(e.toolYAML) > 0 {
 		hits = e.memo.eval(e.toolYAML, doc.Value, hits)
 	}
 	for _, r := range e.yaml {
 		hits = r.eval(doc.Value, hits)
 	}
+	if len(e.actionYAML) > 0 {
+		hits, acts = e.yamlActions(doc, hits, acts)
+	}
 	if e.rego != nil {
 		var err error
-		n := len(hits)
-		if hits, err = e.rego.eval(ctx, doc.Value, cancel, hits); err != nil {
-			return hits, fmt.Errorf("%s:%d: evaluating policies: %w", doc.File, doc.Line, err)
+		n, na := len(hits), len(acts)
+		if hits, acts, err = e.rego.eval(ctx, doc.Value, cancel, hits, acts); err != nil {
+			return hits, acts, fmt.Errorf("%s:%d: evaluating policies: %w", doc.File, doc.Line, err)
 		}
 		if len(e.disabled) > 0 { // one query serves every Rego rule: filter after
 			kept := hits[:n]
@@ -139,7 +147,14 @@ func (e *Engine) evaluate(ctx context.Context, doc *document.Document, cancel to
 				}
 			}
 			hits = kept
+			keptActs := acts[:na]
+			for _, a := range acts[na:] {
+				if !e.disabled[a.Rule] {
+					keptActs = append(keptActs, a)
+				}
+			}
+			acts = keptActs
 		}
 	}
-	return hits, nil
+	return hits, acts, nil
 }

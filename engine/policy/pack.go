@@ -23,14 +23,18 @@ type File struct {
 type Pack struct {
 	Name        string
 	Description string
-	Rego        []File // policies, *_test.rego excluded
-	Tests       []File // *_test.rego: never evaluated by check
-	YAML        []File // YAML rule files (pack.yaml excluded)
+	// Kind is "" for a pack of checks, KindCleanup for a pack of cleanup
+	// rules (actions for fix), which check leaves out unless asked.
+	Kind  string
+	Rego  []File // policies, *_test.rego excluded
+	Tests []File // *_test.rego: never evaluated by check
+	YAML  []File // YAML rule files (pack.yaml excluded)
 }
 
 type packMeta struct {
 	Name        string `yaml:"name"`
 	Description string `yaml:"description"`
+	Kind        string `yaml:"kind"`
 }
 
 // LoadFS reads a pack from the tree rooted at dir in fsys: every *.rego and
@@ -68,6 +72,10 @@ func LoadFS(fsys fs.FS, dir, prefix string) (*Pack, error) {
 				p.Name = m.Name
 			}
 			p.Description = m.Description
+			if m.Kind != "" && m.Kind != KindCleanup {
+				return fmt.Errorf("%s: kind must be %s or left out, not %q", f.Name, KindCleanup, m.Kind)
+			}
+			p.Kind = m.Kind
 		case strings.HasSuffix(base, "_test.rego"):
 			p.Tests = append(p.Tests, f)
 		case strings.HasSuffix(base, ".rego"):
@@ -84,6 +92,9 @@ func LoadFS(fsys fs.FS, dir, prefix string) (*Pack, error) {
 func (p *Pack) Merge(other *Pack) {
 	if p.Description == "" {
 		p.Description = other.Description
+	}
+	if p.Kind == "" {
+		p.Kind = other.Kind
 	}
 	p.Rego = append(p.Rego, other.Rego...)
 	p.Tests = append(p.Tests, other.Tests...)

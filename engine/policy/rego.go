@@ -115,6 +115,9 @@ func ruleFromAnnotation(a *ast.Annotations, pack string) (Rule, bool, error) {
 		set = strings.Trim(target[len(target)-1].String(), `"`)
 	}
 	def, isSet := setSeverity[set]
+	if set == actionSet { // cleanup rules: listed as info
+		def, isSet = finding.Info, true
+	}
 	if id == "" {
 		if isSet {
 			return Rule{}, false, fmt.Errorf("%s:%d:%d: METADATA on %s needs custom.id", a.Location.File, a.Location.Row, a.Location.Col, set)
@@ -153,7 +156,7 @@ func compileRego(ctx context.Context, modules map[string]*ast.Module, pkgPack ma
 	var b strings.Builder
 	b.WriteString("package chatlint_engine\n\n")
 	for _, pkg := range pkgs {
-		for _, set := range []string{"deny", "warn", "info"} {
+		for _, set := range []string{"deny", "warn", "info", actionSet} {
 			fmt.Fprintf(&b, "out contains [%q, %q, f] if some f in %s.%s\n", pkgPack[pkg], set, pkg, set)
 		}
 	}
@@ -183,13 +186,13 @@ func compileRego(ctx context.Context, modules map[string]*ast.Module, pkgPack ma
 var noMetrics = metrics.NoOp()
 
 // eval evaluates the prepared query over one document.
-func (p *regoProgram) eval(ctx context.Context, input ast.Value, cancel topdown.Cancel, hits []Hit) ([]Hit, error) {
+func (p *regoProgram) eval(ctx context.Context, input ast.Value, cancel topdown.Cancel, hits []Hit, acts []Action) ([]Hit, []Action, error) {
 	rs, err := p.query.Eval(ctx, rego.EvalParsedInput(input), rego.EvalMetrics(noMetrics), rego.EvalExternalCancel(cancel))
 	if err != nil {
-		return hits, err
+		return hits, acts, err
 	}
 	if len(rs) == 0 || len(rs[0].Expressions) == 0 {
-		return hits, nil
+		return hits, acts, nil
 	}
 	set, _ := rs[0].Expressions[0].Value.([]any)
 	for _, item := range set {
@@ -198,14 +201,22 @@ func (p *regoProgram) eval(ctx context.Context, input ast.Value, cancel topdown.
 			continue
 		}
 		pack, _ := t[0].(string)
+		if t[1] == actionSet {
+			a, err := actionFromObject(pack, t[2])
+			if err != nil {
+				return hits, acts, err
+			}
+			acts = append(acts, a)
+			continue
+		}
 		sev := setSeverity[t[1].(string)]
 		h, err := hitFromObject(pack, sev, t[2])
 		if err != nil {
-			return hits, err
+			return hits, acts, err
 		}
 		hits = append(hits, h)
 	}
-	return hits, nil
+	return hits, acts, nil
 }
 
 // hitFromObject reads a finding object a Rego rule produced.

@@ -1,0 +1,195 @@
+package fix
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/chatlint/chatlint/engine/astjson"
+	"github.com/chatlint/chatlint/engine/document"
+	"github.com/chatlint/chatlint/engine/jsonl"
+	"github.com/chatlint/chatlint/engine/policy"
+)
+
+// DefaultMaxPasses bounds the passes over one record: rules may need
+// several (a dropped call leaves its result an orphan), but a pack whose
+// rules undo each other must not loop for ever.
+const DefaultMaxPasses = 10
+
+// Options configure Run.
+type Options struct {
+	Format    document.Format
+	File      string
+	Document  document.Options
+	MaxPasses int  // 0 means DefaultMaxPasses
+	Messages  bool // keep the raw messages before and after, for a diff
+}
+
+// Outcome is what the passes made of one record or session.
+type Outcome struct {
+	// Records are the output records; for a source record Line is its line
+	// in the input, 0 for a record an action inserted. Changed[i] says
+	// whether Records[i] differs from its source bytes.
+	Records []jsonl.Record
+	Changed []bool
+	// ID is the record's (or session's) id, as findings name it.
+	ID string
+	// Rejects hold source lines (0 for a piece of an inserted record).
+	Rejects []Reject
+	Applied []policy.Action
+	Passes  int
+	// Before and After are the raw messages of the first and last document
+	// (with Options.Messages), as JSON-like values.
+	Before, After []any
+
+	inputs int
+}
+
+// AnyChange reports whether the output differs from the input.
+func (o *Outcome) AnyChange() bool { return o.inputs != len(o.Records) || slices.Contains(o.Changed, true) }
+
+// PassError is a record whose rules still asked for changes after the last
+// pass allowed.
+type PassError struct {
+	Passes int
+	Rules  []string
+}
+
+func (e *PassError) Error() string {
+	return fmt.Sprintf("still changing after %d passes (rules still firing: %s); the record was left as it was", e.Passes, strings.Join(e.Rules, ", "))
+}
+
+// Run evaluates the rules over the document of recs, applies their
+// actions, builds the document again and repeats until no rule asks for
+// anything. recs are the records of one document: one record, or the lines
+// of a session file. On an error the records are to be kept as they were.
+func Run(ctx context.Context, ev *policy.Evaluator, recs []jsonl.Record, opts Options) (*Outcome, error) {
+	max := opts.MaxPasses
+	if max <= 0 {
+		max = DefaultMaxPasses
+	}
+	// Records are numbered 1..n for the builder in every pass, so inserted
+	// lines have numbers too; src maps them back to the source lines.
+	cur := make([]jsonl.Record, len(recs))
+	src := make([]int, len(recs))
+	changed := make([]bool, len(recs))
+	for i, r := range recs {
+		cur[i] = r
+		src[i] = r.Line
+	}
+	out := &Outcome{inputs: len(recs)}
+	for pass := 0; ; pass++ {
+		renumber(cur, src, opts.Format)
+		doc := build(cur, opts)
+		if doc == nil {
+			break
+		}
+		if pass == 0 {
+			out.ID = doc.ID
+			if opts.Messages {
+				out.Before = rawMessages(doc)
+			}
+		}
+		_, acts, err := ev.EvaluateActions(ctx, doc)
+		if err != nil {
+			return nil, err
+		}
+		if len(acts) == 0 {
+			if opts.Messages {
+				out.After = rawMessages(doc)
+			}
+			break
+		}
+		if pass == max {
+			var rules []string
+			for _, a := range acts {
+				if !slices.Contains(rules, a.Rule) {
+					rules = append(rules, a.Rule)
+				}
+			}
+			slices.Sort(rules)
+			return nil, &PassError{Passes: max, Rules: rules}
+		}
+		res, err := Apply(doc, cur, acts)
+		if err != nil {
+			return nil, err
+		}
+		out.Passes = pass + 1
+		lineOf := make(map[int]int, len(cur))
+		for i, r := range cur {
+			lineOf[r.Line] = src[i]
+		}
+		for _, r := range res.Rejects {
+			r.Line = lineOf[r.Line]
+			out.Rejects = append(out.Rejects, r)
+		}
+		out.Applied = append(out.Applied, res.Applied...)
+		nextSrc := make([]int, len(res.Records))
+		nextChanged := make([]bool, len(res.Records))
+		for i, s := range res.Source {
+			if s >= 0 {
+				nextSrc[i], nextChanged[i] = src[s], changed[s] || res.Changed[i]
+			} else {
+				nextChanged[i] = true
+			}
+		}
+		cur, src, changed = res.Records, nextSrc, nextChanged
+	}
+	for i := range cur {
+		cur[i].Line = src[i]
+	}
+	out.Records, out.Changed = cur, changed
+	return out, nil
+}
+
+// renumber numbers the records for the builder: a record keeps its source
+// line (so its document and findings name it), and the lines of a session
+// are numbered in order, inserted ones included.
+func renumber(recs []jsonl.Record, src []int, f document.Format) {
+	for i := range recs {
+		recs[i].Line = i + 1
+		if !f.PerFile() && src[i] > 0 {
+			recs[i].Line = src[i]
+		}
+	}
+}
+
+// build normalizes the records into their document; records that are not
+// JSON objects are skipped (they are written back as they are).
+func build(recs []jsonl.Record, opts Options) *document.Document {
+	b := document.NewBuilder(opts.Format, opts.File, opts.Document)
+	var doc *document.Document
+	for _, r := range recs {
+		v, err := astjson.Decode(r.Data)
+		obj, ok := v.(ast.Object)
+		if err != nil || !ok {
+			continue
+		}
+		if d := b.Add(r.Line, obj); d != nil {
+			doc = d
+		}
+	}
+	if d := b.Finish(); d != nil {
+		doc = d
+	}
+	return doc
+}
+
+// rawMessages returns the raw messages of a document as JSON-like values.
+func rawMessages(doc *document.Document) []any {
+	arr := doc.Messages()
+	if arr == nil {
+		return nil
+	}
+	out := make([]any, arr.Len())
+	for i := range out {
+		o, _ := arr.Elem(i).Value.(ast.Object)
+		if raw := o.Get(ast.StringTerm("raw")); raw != nil {
+			out[i], _ = ast.JSON(raw.Value)
+		}
+	}
+	return out
+}
