@@ -190,7 +190,7 @@ func TestApply(t *testing.T) {
 		},
 		{
 			name: "proxy-log: drop a request message, not the response", format: document.ProxyLog,
-			in: []string{`{"session_id":"p","request":{"messages":[{"role":"user","content":"q"},{"role":"tool","tool_call_id":"z","content":"x"}]},"response":{"choices":[{"message":{"role":"assistant","content":"a"}}]}}`},
+			in:      []string{`{"session_id":"p","request":{"messages":[{"role":"user","content":"q"},{"role":"tool","tool_call_id":"z","content":"x"}]},"response":{"choices":[{"message":{"role":"assistant","content":"a"}}]}}`},
 			actions: []string{`{"op":"drop_message","target":"/messages/1"}`},
 			want:    `{"session_id":"p","request":{"messages":[{"role":"user","content":"q"}]},"response":{"choices":[{"message":{"role":"assistant","content":"a"}}]}}` + "\n",
 			rejects: []string{`1 drop_message {"role":"tool","tool_call_id":"z","content":"x"}`},

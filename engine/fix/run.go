@@ -49,7 +49,9 @@ type Outcome struct {
 }
 
 // AnyChange reports whether the output differs from the input.
-func (o *Outcome) AnyChange() bool { return o.inputs != len(o.Records) || slices.Contains(o.Changed, true) }
+func (o *Outcome) AnyChange() bool {
+	return o.inputs != len(o.Records) || slices.Contains(o.Changed, true)
+}
 
 // PassError is a record whose rules still asked for changes after the last
 // pass allowed.
