@@ -1,0 +1,94 @@
+package runner
+
+import (
+	"context"
+	"runtime"
+	"sync"
+
+	"github.com/chatlint/chatlint/engine/document"
+	"github.com/chatlint/chatlint/engine/finding"
+	"github.com/chatlint/chatlint/engine/jsonl"
+	"github.com/chatlint/chatlint/engine/policy"
+)
+
+// Job is one unit of work as a worker sees it: the records of one document
+// (one record of a per-record format, or a whole session file), records of a
+// file in no known format (Format ""), or a finding the reader made itself.
+type Job struct {
+	File    string
+	Format  document.Format
+	Records []jsonl.Record
+	Finding *finding.Finding
+}
+
+// Totals are what the reader read.
+type Totals struct {
+	Files, Records int
+}
+
+// Each reads every input, hands each job to work on a pool of workers (each
+// with its own Evaluator) and passes the results to emit in input order:
+// by file, then line, whatever the number of workers. The jobs in flight are
+// bounded, so memory stays flat however far the reader runs ahead. Inputs
+// that cannot be read are returned as errors after the rest was processed.
+// check and fix share this pipeline; only what a job turns into differs.
+func Each[R any](ctx context.Context, r *Runner, inputs []Input, work func(*policy.Evaluator, Job) R, emit func(R)) (Totals, []error) {
+	workers := r.Opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	tokens := make(chan struct{}, workers*16)
+	jobs := make(chan job, workers*4)
+	type result struct {
+		seq uint64
+		val R
+	}
+	results := make(chan result, workers*4)
+
+	// The producer owns tot and errs until results is closed.
+	var tot Totals
+	var errs []error
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ev := r.Engine.NewEvaluator()
+			for j := range jobs {
+				results <- result{seq: j.seq, val: work(ev, Job{File: j.file, Format: j.format, Records: j.records, Finding: j.finding})}
+			}
+		}()
+	}
+	go func() {
+		p := producer{opts: r.Opts, jobs: jobs, tokens: tokens, counts: &r.read}
+		for _, in := range inputs {
+			n, err := p.read(ctx, in)
+			tot.Records += n
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			tot.Files++
+		}
+		close(jobs)
+		wg.Wait()
+		close(results)
+	}()
+
+	pending := map[uint64]R{}
+	var next uint64
+	for res := range results {
+		pending[res.seq] = res.val
+		for {
+			v, ok := pending[next]
+			if !ok {
+				break
+			}
+			delete(pending, next)
+			next++
+			<-tokens
+			emit(v)
+		}
+	}
+	return tot, errs
+}
