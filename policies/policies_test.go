@@ -28,17 +28,31 @@ func TestRegoUnitTests(t *testing.T) {
 	}
 }
 
-// TestBuiltinPacksCompile makes sure the embedded packs compile together.
+// TestBuiltinPacksCompile makes sure the embedded check packs compile
+// together, as check loads them, and each cleanup pack on its own, as fix
+// loads them (a cleanup rule may share the id of the check it fixes).
 func TestBuiltinPacksCompile(t *testing.T) {
 	packs, err := builtin.Packs()
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := policy.Compile(context.Background(), packs, policy.Options{})
+	var checks []*policy.Pack
+	cleanups := 0
+	for _, p := range packs {
+		if p.Kind != policy.KindCleanup {
+			checks = append(checks, p)
+			continue
+		}
+		cleanups++
+		if _, err := policy.Compile(context.Background(), []*policy.Pack{p}, policy.Options{}); err != nil {
+			t.Errorf("%s: %v", p.Name, err)
+		}
+	}
+	e, err := policy.Compile(context.Background(), checks, policy.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(e.Rules()) == 0 {
-		t.Fatal("no built-in rules")
+	if len(e.Rules()) == 0 || cleanups == 0 {
+		t.Fatalf("%d check rules, %d cleanup packs", len(e.Rules()), cleanups)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/chatlint/chatlint/engine/builtin"
@@ -17,6 +18,9 @@ type packOptions struct {
 	NoBuiltin bool
 	Disable   []string
 	Timeout   time.Duration // per document
+	// Cleanup loads the built-in cleanup packs too (kind: cleanup), which
+	// only fix runs by default.
+	Cleanup bool
 }
 
 // compile loads the built-in packs (unless turned off) and the packs on
@@ -42,9 +46,21 @@ func (o packOptions) load() ([]*policy.Pack, error) {
 		if err != nil {
 			return nil, fmt.Errorf("loading built-in packs: %w", err)
 		}
-		packs = append(packs, b...)
+		for _, p := range b {
+			if p.Kind != policy.KindCleanup || o.Cleanup {
+				packs = append(packs, p)
+			}
+		}
 	}
 	for _, dir := range o.Packs {
+		if name, ok := strings.CutPrefix(dir, "builtin:"); ok {
+			p, err := builtinPack(name)
+			if err != nil {
+				return nil, err
+			}
+			packs = append(packs, p)
+			continue
+		}
 		info, err := os.Stat(dir)
 		if err != nil {
 			return nil, fmt.Errorf("--pack: %w", err)
@@ -59,4 +75,20 @@ func (o packOptions) load() ([]*policy.Pack, error) {
 		packs = append(packs, p)
 	}
 	return packs, nil
+}
+
+// builtinPack returns the built-in pack of that name (--pack builtin:NAME).
+func builtinPack(name string) (*policy.Pack, error) {
+	b, err := builtin.Packs()
+	if err != nil {
+		return nil, fmt.Errorf("loading built-in packs: %w", err)
+	}
+	var names []string
+	for _, p := range b {
+		if p.Name == name {
+			return p, nil
+		}
+		names = append(names, p.Name)
+	}
+	return nil, fmt.Errorf("--pack builtin:%s: no such built-in pack (have %s)", name, strings.Join(names, ", "))
 }

@@ -30,6 +30,6 @@ over one normalized document per conversation.`,
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
 		return &exitCode{code: exitError, err: err}
 	})
-	root.AddCommand(newCheckCmd(s), newRulesCmd(s), newTestCmd(s))
+	root.AddCommand(newCheckCmd(s), newFixCmd(s), newRulesCmd(s), newTestCmd(s))
 	return root
 }

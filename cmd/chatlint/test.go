@@ -14,7 +14,7 @@ type testOptions struct {
 }
 
 func newTestCmd(s streams) *cobra.Command {
-	o := &testOptions{}
+	o := &testOptions{packOptions: packOptions{Cleanup: true}}
 	cmd := &cobra.Command{
 		Use:   "test",
 		Short: "Run the *_test.rego unit tests of the active packs",

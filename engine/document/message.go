@@ -17,6 +17,7 @@ type message struct {
 	textTerm   *ast.Term // the raw content term when it is the text itself
 	hasContent bool
 	callID     *ast.Term // tool_call_id as given, nil when absent
+	stop       *ast.Term // stopReason / stop_reason as given, nil when absent
 	line       int
 	path       string
 	calls      []*ast.Term
@@ -40,6 +41,9 @@ func readMessage(raw *ast.Term, line int, path string) message {
 		if _, ok := content.Value.(ast.String); ok {
 			m.textTerm = content // a string content is the text: share the term
 		}
+	}
+	if m.role == "assistant" {
+		m.stop = firstPresent(m.obj, keyStopReasonc, keyStopReason)
 	}
 	switch m.role {
 	case "toolResult": // pi / OpenClaw transcripts
@@ -128,7 +132,8 @@ func isTextPart(typ string) bool { return typ == "text" || strings.HasSuffix(typ
 
 // Content block types that carry a tool call in agent transcripts and
 // Anthropic-style content.
-var callBlockTypes = map[string]bool{"toolCall": true, "toolUse": true, "functionCall": true, "tool_use": true}
+var callBlockTypes = map[string]bool{"toolCall": true, "toolUse": true, "functionCall": true,
+	"tool_use": true, "tool_call": true, "function_call": true}
 
 // structuredCalls reads the tool calls a message carries as data: OpenAI
 // tool_calls entries that are objects, and tool-call content blocks.
@@ -231,7 +236,7 @@ func buildMessages(ms []message, mode string) *ast.Term {
 		}
 		// One NewObject call: it allocates the members in one block, where
 		// Insert allocates per member.
-		kv := [10][2]*ast.Term{
+		kv := [11][2]*ast.Term{
 			{keyIndex, intTerm(i)},
 			{keyRole, orString(m.roleTerm, m.role)},
 			{keyText, orString(m.textTerm, m.text)},
@@ -245,6 +250,10 @@ func buildMessages(ms []message, mode string) *ast.Term {
 		n := 9
 		if m.callID != nil {
 			kv[n] = [2]*ast.Term{keyToolCallID, m.callID}
+			n++
+		}
+		if m.stop != nil {
+			kv[n] = [2]*ast.Term{keyStopReason, m.stop}
 			n++
 		}
 		o := ast.NewObject(kv[:n]...)

@@ -38,6 +38,8 @@ var (
 	keyRole         = ast.StringTerm("role")
 	keyRoles        = ast.StringTerm("roles")
 	keySessionID    = ast.StringTerm("session_id")
+	keyStopReason   = ast.StringTerm("stop_reason")
+	keyStopReasonc  = ast.StringTerm("stopReason")
 	keyText         = ast.StringTerm("text")
 	keyTimestamp    = ast.StringTerm("timestamp")
 	keyToolCallID   = ast.StringTerm("tool_call_id")

@@ -354,8 +354,8 @@ func (a *applier) editInPlace() error {
 }
 
 // rename gives a call a new id, and the same to the tool results that
-// answer it: the results with its old id after its message, up to the next
-// message that issues that id again.
+// answer it: those the rule lists, or else the results with its old id after
+// its message, up to the next message that issues that id again.
 func (a *applier) rename(o *op, edits *[]func()) error {
 	m := a.ms[o.msg]
 	c := m.calls[o.call]
@@ -370,14 +370,20 @@ func (a *applier) rename(o *op, edits *[]func()) error {
 	id := o.id
 	*edits = append(*edits, func() { obj.Set("id", id) })
 	a.dirty[i] = true
-	for j := o.msg + 1; j < len(a.ms); j++ {
+	answers := o.results
+	if answers == nil {
+		for j := o.msg + 1; j < len(a.ms); j++ {
+			r := a.ms[j]
+			if slices.ContainsFunc(r.calls, func(x callInfo) bool { return x.id == c.id }) {
+				break
+			}
+			if r.role == "tool" && r.toolCallID == c.id {
+				answers = append(answers, j)
+			}
+		}
+	}
+	for _, j := range answers {
 		r := a.ms[j]
-		if slices.ContainsFunc(r.calls, func(x callInfo) bool { return x.id == c.id }) {
-			break
-		}
-		if r.role != "tool" || r.toolCallID != c.id {
-			continue
-		}
 		ri, rv, err := a.at(r.line, r.path)
 		if err != nil {
 			return err

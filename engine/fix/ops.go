@@ -19,7 +19,7 @@ const (
 	OpSetContent   = "set_content"         // replace a message's content with `content`
 	OpInsert       = "insert_message"      // insert `message` after (or `position: before`) the target message
 	OpMove         = "move_message"        // move the target message to right after the message `after`
-	OpRename       = "rename_tool_call_id" // give a tool call the id `id`, and the results that answer it
+	OpRename       = "rename_tool_call_id" // give a tool call the id `id`, and the results that answer it (or those listed in `results`)
 	OpDropRecord   = "drop_record"         // remove the whole record (or session) (to rejects)
 	OpDropEntry    = "drop_entry"          // remove a session entry (a line) (to rejects)
 )
@@ -49,6 +49,7 @@ type op struct {
 	anchor     int // move_message: the message to move after
 	rank       float64
 	id         string
+	results    []int  // rename_tool_call_id: the results to rename; nil means find them
 	key        string // op, target and arguments: identical actions of two rules are one
 	hasContent bool
 }
@@ -119,6 +120,20 @@ func parseOp(a policy.Action, ms []msgInfo, es []entryInfo) (*op, error) {
 			return fail("needs a non-empty string id")
 		}
 		o.id = id
+		if rs, ok := a.Args["results"]; ok {
+			list, ok := rs.([]any)
+			if !ok {
+				return fail("results must be a list of message indexes")
+			}
+			o.results = []int{}
+			for _, x := range list {
+				i, err := index(x, len(ms))
+				if err != nil {
+					return fail("results: %v", err)
+				}
+				o.results = append(o.results, i)
+			}
+		}
 	}
 	if r, ok := a.Args["rank"]; ok {
 		f, err := number(r)

@@ -64,6 +64,12 @@ func (e *PassError) Error() string {
 	return fmt.Sprintf("still changing after %d passes (rules still firing: %s); the record was left as it was", e.Passes, strings.Join(e.Rules, ", "))
 }
 
+// PolicyError is a rule that failed while evaluating the document.
+type PolicyError struct{ Err error }
+
+func (e *PolicyError) Error() string { return e.Err.Error() }
+func (e *PolicyError) Unwrap() error { return e.Err }
+
 // Run evaluates the rules over the document of recs, applies their
 // actions, builds the document again and repeats until no rule asks for
 // anything. recs are the records of one document: one record, or the lines
@@ -97,7 +103,7 @@ func Run(ctx context.Context, ev *policy.Evaluator, recs []jsonl.Record, opts Op
 		}
 		_, acts, err := ev.EvaluateActions(ctx, doc)
 		if err != nil {
-			return nil, err
+			return nil, &PolicyError{Err: err}
 		}
 		if len(acts) == 0 {
 			if opts.Messages {

@@ -1,0 +1,225 @@
+package chatlint.transcript
+
+# Cleanup rules for agent session transcripts, over the normalized document, so they apply to
+# every format. Tool calls are the normalized tool_calls of a message (content blocks of type
+# toolCall, toolUse, functionCall, tool_use, tool_call or function_call, and OpenAI tool_calls);
+# tool results are messages with role "tool" (toolResult in transcripts) and their tool_call_id
+# (toolCallId or toolUseId).
+
+synthetic_text := "[chatlint] missing tool result in session history; inserted synthetic error result for transcript repair."
+
+# Inline tool calls live in a message's text: there is nothing to drop or pair as data.
+structured if input.mode == "structured"
+
+# ---------------------------------------------------------------------------------------------
+# tool-call-missing-input
+
+# The calls of a message whose arguments/input is missing or null ({}, "", 0, false and [] are
+# input).
+no_input(m) := [c | some c in m.tool_calls; not c.has_input]
+
+# What is left of a message's content once its calls without input are gone: for a list, the
+# other parts; for a string, whether it is not empty.
+content_left(m, bad) := count(m.raw.content) - count([c | some c in bad; contains(c.path, "/content/")]) if {
+	is_array(m.raw.content)
+} else := 1 if {
+	m.has_content
+} else := 0
+
+# left_empty(m, bad) holds when dropping the calls would leave the message with nothing.
+left_empty(m, bad) if {
+	count(m.tool_calls) == count(bad)
+	content_left(m, bad) == 0
+}
+
+# Messages dropped whole by tool-call-missing-input.
+emptied contains m.index if {
+	structured
+	some m in input.messages
+	bad := no_input(m)
+	bad != []
+	left_empty(m, bad)
+}
+
+# METADATA
+# title: tool-call-missing-input
+# description: >-
+#   Drops a tool call whose arguments (or input) is missing or null; an empty object, string,
+#   list, 0 or false is input and is kept. A message left with no content at all is dropped whole.
+# custom:
+#   id: tool-call-missing-input
+#   example: |-
+#     {"type": "message", "message": {"role": "assistant", "content": [{"type": "toolCall", "id": "call_1", "name": "read", "input": null}]}}
+actions contains a if {
+	structured
+	some m in input.messages
+	not emptied[m.index]
+	some c in no_input(m)
+	a := {
+		"op": "drop_tool_call", "rule": "tool-call-missing-input",
+		"message_index": m.index, "tool_call_index": c.index,
+		"reason": sprintf("tool call %q (tool %q) of message %d has no arguments or input", [c.id, c.name, m.index]),
+	}
+}
+
+actions contains a if {
+	some i in emptied
+	a := {
+		"op": "drop_message", "rule": "tool-call-missing-input", "message_index": i,
+		"reason": sprintf("message %d holds only tool calls without arguments or input", [i]),
+	}
+}
+
+# ---------------------------------------------------------------------------------------------
+# tool-result-pairing
+
+# The usable calls of each assistant message: an id, and input. Only the first call of an id
+# counts; turns maps the message index to its ids in call order, names to the tool names.
+usable(m) := [c | some c in m.tool_calls; c.id != ""; c.has_input]
+
+turns := {m.index: ids |
+	structured
+	some m in input.messages
+	m.role == "assistant"
+	not emptied[m.index]
+	cs := usable(m)
+	ids := [c.id | some i, c in cs; not earlier_id(cs, i)]
+	ids != []
+}
+
+earlier_id(cs, i) if {
+	some j, d in cs
+	j < i
+	d.id == cs[i].id
+}
+
+tool_name(t, x) := name if {
+	name := [c.name | some c in usable(input.messages[t]); c.id == x][0]
+	name != ""
+} else := "unknown"
+
+results := [m | structured; some m in input.messages; m.role == "tool"]
+
+rid(r) := r.tool_call_id if {
+	is_string(r.tool_call_id)
+	r.tool_call_id != ""
+}
+
+# The answer of each call: the first result of its turn with its id, keyed by [turn, id].
+answers := {[t, x]: min(idxs) |
+	some t, ids in turns
+	some x in ids
+	idxs := {r.index | some r in results; r.turn == t; rid(r) == x}
+	count(idxs) > 0
+}
+
+answering := {i | some _, i in answers}
+
+# Results dropped: duplicates (a second result for a call answered in its turn) and orphans (a
+# result matching no call of its turn, before any assistant message, or without an id).
+duplicate contains r.index if {
+	some r in results
+	x := rid(r)
+	some i in turns[r.turn]
+	i == x
+	answers[[r.turn, x]] != r.index
+}
+
+orphan contains r.index if {
+	some r in results
+	not answering[r.index]
+	not duplicate[r.index]
+}
+
+orphan_reason(r) := sprintf("tool result at message %d has no tool call id", [r.index]) if {
+	not rid(r)
+} else := sprintf("tool result at message %d (id %q) comes before any assistant message", [r.index, rid(r)]) if {
+	r.turn < 0
+} else := sprintf("tool result at message %d (id %q) matches no tool call of assistant message %d", [r.index, rid(r), r.turn])
+
+actions contains a if {
+	some r in results
+	orphan[r.index]
+	a := {"op": "drop_message", "rule": "tool-result-pairing", "message_index": r.index, "reason": orphan_reason(r)}
+}
+
+actions contains a if {
+	some i in duplicate
+	r := input.messages[i]
+	a := {
+		"op": "drop_message", "rule": "tool-result-pairing", "message_index": i,
+		"reason": sprintf("tool result at message %d answers call %q again; message %d already answered it", [i, r.tool_call_id, answers[[r.turn, r.tool_call_id]]]),
+	}
+}
+
+# An assistant message that was aborted or failed gets no synthetic results; its real results
+# stay paired with it.
+no_synthetic(t) if input.messages[t].stop_reason in {"aborted", "error"}
+
+missing(t) := [x | some x in turns[t]; not answers[[t, x]]]
+
+# The span of a turn: the messages after the assistant message up to the next one.
+span(t) := [m.index | some m in input.messages; m.turn == t; m.index > t]
+
+dropped(i) if orphan[i]
+
+dropped(i) if duplicate[i]
+
+# The turn's order is right when its kept messages are its answers in call order, then the rest.
+in_order(t) if {
+	kept := [i | some i in span(t); not dropped(i)]
+	real := [answers[[t, x]] | some x in turns[t]; answers[[t, x]]]
+	rest := [i | some i in kept; not answering[i]]
+	kept == array.concat(real, rest)
+}
+
+needs_pairing(t) if not in_order(t)
+
+needs_pairing(t) if {
+	missing(t) != []
+	not no_synthetic(t)
+}
+
+# The message the k-th call's result goes after: the previous call's real answer, or the
+# assistant message itself.
+anchor(t, k) := prev[count(prev) - 1] if {
+	prev := [answers[[t, x]] | some j, x in turns[t]; j < k; answers[[t, x]]]
+	prev != []
+} else := t
+
+actions contains a if {
+	some t, ids in turns
+	needs_pairing(t)
+	some k, x in ids
+	r := answers[[t, x]]
+	a := {
+		"op": "move_message", "rule": "tool-result-pairing", "message_index": r, "after": anchor(t, k), "rank": k,
+		"reason": sprintf("tool result for call %q goes right after assistant message %d, in call order", [x, t]),
+	}
+}
+
+actions contains a if {
+	some t, ids in turns
+	not no_synthetic(t)
+	some k, x in ids
+	not answers[[t, x]]
+	a := {
+		"op": "insert_message", "rule": "tool-result-pairing", "message_index": anchor(t, k), "position": "after", "rank": k,
+		"message": synthetic(t, x),
+		"reason": sprintf("tool call %q (tool %q) of assistant message %d has no result: inserted a synthetic error result", [x, tool_name(t, x), t]),
+	}
+}
+
+# The synthetic result, in the record's own message shape; its timestamp is the assistant
+# message's, so a second run gives the same bytes.
+synthetic(t, x) := object.union(base, stamp(t)) if {
+	input.format == "agent-session"
+	base := {
+		"role": "toolResult", "toolCallId": x, "toolName": tool_name(t, x),
+		"content": [{"type": "text", "text": synthetic_text}], "isError": true,
+	}
+} else := {"role": "tool", "tool_call_id": x, "content": synthetic_text}
+
+stamp(t) := {"timestamp": ts} if {
+	ts := input.messages[t].raw.timestamp
+} else := {}
