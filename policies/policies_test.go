@@ -36,7 +36,7 @@ func TestBuiltinPacksCompile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var checks []*policy.Pack
+	var checks, cleanup []*policy.Pack
 	cleanups := 0
 	for _, p := range packs {
 		if p.Kind != policy.KindCleanup {
@@ -44,9 +44,14 @@ func TestBuiltinPacksCompile(t *testing.T) {
 			continue
 		}
 		cleanups++
+		cleanup = append(cleanup, p)
 		if _, err := policy.Compile(context.Background(), []*policy.Pack{p}, policy.Options{}); err != nil {
 			t.Errorf("%s: %v", p.Name, err)
 		}
+	}
+	// fix --pack builtin:openai-tools --pack builtin:transcript runs both.
+	if _, err := policy.Compile(context.Background(), cleanup, policy.Options{}); err != nil {
+		t.Errorf("the cleanup packs together: %v", err)
 	}
 	e, err := policy.Compile(context.Background(), checks, policy.Options{})
 	if err != nil {

@@ -1,0 +1,271 @@
+package chatlint.openai_tools
+
+# The OpenAI API's rules for tool messages, as cleanup actions over the normalized document: a
+# tool message must answer a tool call of an earlier assistant message, right after it, once.
+# Where the usual repair scripts lose data, these rules keep it: two assistant tool-call messages
+# with null content are not duplicates (their calls differ), a sentence repeated turns later is
+# kept (only a repeat of the message right before counts), list content is compared as data, and
+# renamed ids are derived from the id, never from a clock.
+#
+# Rules that drop a message come first; the others leave those messages alone, so one pass never
+# asks for two things on one message.
+
+msgs := input.messages
+
+# Tool calls and results as data (tool_calls lists, call blocks); inline tags are left alone.
+structured if input.mode == "structured"
+
+# ---------------------------------------------------------------------------------------------
+# Messages dropped whole.
+
+no_role contains m.index if {
+	some m in msgs
+	m.role == ""
+}
+
+# METADATA
+# title: message-missing-role
+# description: Drops a message without a role (or whose role is not a string, or is empty).
+# custom:
+#   id: message-missing-role
+#   example: '{"messages": [{"content": "hi"}, {"role": "user", "content": "hi"}]}'
+actions contains a if {
+	some i in no_role
+	a := {"op": "drop_message", "rule": "message-missing-role", "message_index": i, "reason": sprintf("message %d has no role", [i])}
+}
+
+absent := {"chatlint: absent": true}
+
+# same(a, b) holds when two messages have the same role, content, tool calls and tool_call_id.
+same(a, b) if {
+	is_object(a.raw)
+	is_object(b.raw)
+	every k in ["role", "content", "tool_calls", "tool_call_id"] {
+		object.get(a.raw, k, absent) == object.get(b.raw, k, absent)
+	}
+}
+
+repeat contains m.index if {
+	some m in msgs
+	m.index > 0
+	not no_role[m.index]
+	same(msgs[m.index - 1], m)
+}
+
+# METADATA
+# title: message-repeated
+# description: >-
+#   Drops a message that repeats the message right before it exactly: same role, content, tool
+#   calls and tool_call_id. A repeat further away (a user asking the same thing turns later) is
+#   kept.
+# custom:
+#   id: message-repeated
+#   example: '{"messages": [{"role": "user", "content": "hi"}, {"role": "user", "content": "hi"}]}'
+actions contains a if {
+	some i in repeat
+	a := {"op": "drop_message", "rule": "message-repeated", "message_index": i, "reason": sprintf("message %d repeats message %d exactly", [i, i - 1])}
+}
+
+gone(i) if no_role[i]
+
+gone(i) if repeat[i]
+
+# ---------------------------------------------------------------------------------------------
+# Tool calls.
+
+# Every call with an id of an assistant message that stays: [message index, call index, id].
+issued := [[m.index, c.index, c.id] |
+	structured
+	some m in msgs
+	m.role == "assistant"
+	not gone(m.index)
+	some c in m.tool_calls
+	c.id != ""
+]
+
+# METADATA
+# title: tool-call-missing-id
+# description: Drops a tool call without an id; no tool message can answer it.
+# custom:
+#   id: tool-call-missing-id
+#   example: '{"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": null, "tool_calls": [{"type": "function", "function": {"name": "f", "arguments": "{}"}}]}]}'
+actions contains a if {
+	structured
+	some m in msgs
+	m.role == "assistant"
+	not gone(m.index)
+	some c in m.tool_calls
+	c.id == ""
+	a := {
+		"op": "drop_tool_call", "rule": "tool-call-missing-id", "message_index": m.index, "tool_call_index": c.index,
+		"reason": sprintf("tool call %d (tool %q) of message %d has no id", [c.index, c.name, m.index]),
+	}
+}
+
+# ---------------------------------------------------------------------------------------------
+# Tool results.
+
+results := [m | structured; some m in msgs; m.role == "tool"; not gone(m.index)]
+
+rid(r) := r.tool_call_id if {
+	is_string(r.tool_call_id)
+	r.tool_call_id != ""
+}
+
+# issuer(r) is the assistant message that issued r's id last before r.
+issuer(r) := max(ms) if {
+	x := rid(r)
+	ms := {m | some [m, _, y] in issued; y == x; m < r.index}
+	count(ms) > 0
+}
+
+no_id contains r.index if {
+	some r in results
+	not rid(r)
+}
+
+unknown contains r.index if {
+	some r in results
+	rid(r)
+	not issuer(r)
+}
+
+# The answer of each issued call: the first result after its message with its id, keyed by
+# [message index, id]; a later one is a duplicate, whatever its content.
+answers := {[i, x]: min(rs) |
+	some r in results
+	i := issuer(r)
+	x := rid(r)
+	rs := {s.index | some s in results; rid(s) == x; issuer(s) == i}
+}
+
+duplicate contains r.index if {
+	some r in results
+	answers[[issuer(r), rid(r)]] != r.index
+}
+
+# METADATA
+# title: tool-result-missing-id
+# description: Drops a tool message without a tool_call_id.
+# custom:
+#   id: tool-result-missing-id
+#   example: '{"messages": [{"role": "user", "content": "hi"}, {"role": "tool", "content": "42"}]}'
+actions contains a if {
+	some i in no_id
+	a := {"op": "drop_message", "rule": "tool-result-missing-id", "message_index": i, "reason": sprintf("tool message %d has no tool_call_id", [i])}
+}
+
+# METADATA
+# title: tool-result-unknown-id
+# description: Drops a tool message whose tool_call_id no earlier assistant tool call issued.
+# custom:
+#   id: tool-result-unknown-id
+#   example: '{"messages": [{"role": "user", "content": "hi"}, {"role": "tool", "tool_call_id": "call_9", "content": "42"}]}'
+actions contains a if {
+	some i in unknown
+	a := {
+		"op": "drop_message", "rule": "tool-result-unknown-id", "message_index": i,
+		"reason": sprintf("tool message %d answers %q, which no earlier assistant message issued", [i, msgs[i].tool_call_id]),
+	}
+}
+
+# METADATA
+# title: tool-result-repeated
+# description: >-
+#   Drops a tool message whose call already has a result; the later one is dropped, whatever its
+#   content.
+# custom:
+#   id: tool-result-repeated
+#   example: '{"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}, {"role": "tool", "tool_call_id": "c1", "content": "1"}, {"role": "tool", "tool_call_id": "c1", "content": "2"}]}'
+actions contains a if {
+	some i in duplicate
+	r := msgs[i]
+	a := {
+		"op": "drop_message", "rule": "tool-result-repeated", "message_index": i,
+		"reason": sprintf("tool message %d answers %q again; message %d already answered it", [i, r.tool_call_id, answers[[issuer(r), rid(r)]]]),
+	}
+}
+
+# ---------------------------------------------------------------------------------------------
+# Results away from their call.
+
+dropped(i) if gone(i)
+
+dropped(i) if no_id[i]
+
+dropped(i) if unknown[i]
+
+dropped(i) if duplicate[i]
+
+# The kept answers of the calls of message i, by message index.
+answer_of := {a: i | some [i, _], a in answers}
+
+# in_run(i, j) holds when message j may sit in the run of results right after message i.
+in_run(i, j) if dropped(j)
+
+in_run(i, j) if answer_of[j] == i
+
+# The first message after i that breaks its run of results.
+first_gap(i) := min(gaps) if {
+	gaps := {j | some j in numbers.range(i + 1, count(msgs) - 1); not in_run(i, j)}
+	count(gaps) > 0
+} else := count(msgs)
+
+# The last kept message of the run: results moved back go after it.
+run_end(i) := max({j | some j in numbers.range(i, first_gap(i) - 1); not dropped(j)})
+
+# METADATA
+# title: tool-result-misplaced
+# description: >-
+#   Moves a tool message that another message separates from its call back, right after the
+#   call's other results (the API rejects a tool message that does not follow its call).
+# custom:
+#   id: tool-result-misplaced
+#   example: '{"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}, {"role": "user", "content": "well?"}, {"role": "tool", "tool_call_id": "c1", "content": "1"}]}'
+actions contains a if {
+	some j, i in answer_of
+	j > first_gap(i)
+	a := {
+		"op": "move_message", "rule": "tool-result-misplaced", "message_index": j, "after": run_end(i), "rank": j,
+		"reason": sprintf("tool message %d answers a call of assistant message %d but message %d comes between", [j, i, first_gap(i)]),
+	}
+}
+
+# ---------------------------------------------------------------------------------------------
+# Reused ids.
+
+taken := {x | some [_, _, x] in issued}
+
+# The n-th issue of an id, in record order (1 for the first).
+nth(m, c, x) := 1 + count([1 | some [m2, c2, y] in issued; y == x; [m2, c2] < [m, c]])
+
+new_id(m, c, x) := id if {
+	id := sprintf("%s_%d", [x, nth(m, c, x)])
+	not taken[id]
+} else := sprintf("%s_%d_m%d", [x, nth(m, c, x), m])
+
+# METADATA
+# title: tool-call-id-reused
+# description: >-
+#   Renames a tool call whose id an earlier call of the record already used to ID_2, ID_3, ...
+#   (in record order), together with the tool message that answers it.
+# custom:
+#   id: tool-call-id-reused
+#   example: '{"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}, {"role": "tool", "tool_call_id": "c1", "content": "1"}, {"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}, {"role": "tool", "tool_call_id": "c1", "content": "2"}]}'
+actions contains a if {
+	some [m, c, x] in issued
+	nth(m, c, x) > 1
+	a := {
+		"op": "rename_tool_call_id", "rule": "tool-call-id-reused", "message_index": m, "tool_call_index": c,
+		"id": new_id(m, c, x), "results": answered(m, c, x),
+		"reason": sprintf("tool call id %q of message %d was already used earlier in the record", [x, m]),
+	}
+}
+
+# The result answering a renamed call: the answer of its message, unless the same message issues
+# the id more than once (then only the first call keeps the answer).
+answered(m, c, x) := [r] if {
+	first := min({c2 | some [m2, c2, y] in issued; m2 == m; y == x})
+	first == c
+	r := answers[[m, x]]
+} else := []
