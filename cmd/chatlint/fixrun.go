@@ -92,6 +92,10 @@ func (fx *fixer) work(ev *policy.Evaluator, j runner.Job) fixed {
 	}
 	res.outcome = out
 	res.records = out.Records
+	for _, l := range out.Invalid {
+		res.note += fmt.Sprintf("%s:%d: warning %s: not a JSON object; left as it is (chatlint repair drops such lines)\n", j.File, l, runner.RuleSyntax)
+	}
+	res.note = strings.TrimSuffix(res.note, "\n")
 	return res
 }
 

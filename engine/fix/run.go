@@ -44,13 +44,25 @@ type Outcome struct {
 	// Before and After are the raw messages of the first and last document
 	// (with Options.Messages), as JSON-like values.
 	Before, After []any
+	// Invalid lists the lines that are not JSON objects: they are kept as
+	// they are (repair is what drops them).
+	Invalid []int
 
-	inputs int
+	inputs []int // the source lines, in order
 }
 
-// AnyChange reports whether the output differs from the input.
+// AnyChange reports whether the output differs from the input: a record
+// changed, dropped, inserted or moved.
 func (o *Outcome) AnyChange() bool {
-	return o.inputs != len(o.Records) || slices.Contains(o.Changed, true)
+	if len(o.inputs) != len(o.Records) || slices.Contains(o.Changed, true) {
+		return true
+	}
+	for i, r := range o.Records {
+		if r.Line != o.inputs[i] {
+			return true
+		}
+	}
+	return false
 }
 
 // PassError is a record whose rules still asked for changes after the last
@@ -88,10 +100,15 @@ func Run(ctx context.Context, ev *policy.Evaluator, recs []jsonl.Record, opts Op
 		cur[i] = r
 		src[i] = r.Line
 	}
-	out := &Outcome{inputs: len(recs)}
+	out := &Outcome{inputs: slices.Clone(src)}
 	for pass := 0; ; pass++ {
 		renumber(cur, src, opts.Format)
-		doc := build(cur, opts)
+		doc, invalid := build(cur, opts)
+		if pass == 0 {
+			for _, i := range invalid {
+				out.Invalid = append(out.Invalid, src[i])
+			}
+		}
 		if doc == nil {
 			break
 		}
@@ -166,14 +183,17 @@ func renumber(recs []jsonl.Record, src []int, f document.Format) {
 }
 
 // build normalizes the records into their document; records that are not
-// JSON objects are skipped (they are written back as they are).
-func build(recs []jsonl.Record, opts Options) *document.Document {
+// JSON objects are skipped (they are written back as they are) and their
+// indexes returned.
+func build(recs []jsonl.Record, opts Options) (*document.Document, []int) {
 	b := document.NewBuilder(opts.Format, opts.File, opts.Document)
 	var doc *document.Document
-	for _, r := range recs {
+	var invalid []int
+	for i, r := range recs {
 		v, err := astjson.Decode(r.Data)
 		obj, ok := v.(ast.Object)
 		if err != nil || !ok {
+			invalid = append(invalid, i)
 			continue
 		}
 		if d := b.Add(r.Line, obj); d != nil {
@@ -183,7 +203,7 @@ func build(recs []jsonl.Record, opts Options) *document.Document {
 	if d := b.Finish(); d != nil {
 		doc = d
 	}
-	return doc
+	return doc, invalid
 }
 
 // rawMessages returns the raw messages of a document as JSON-like values.
