@@ -289,7 +289,10 @@ func (a *applier) editInPlace() error {
 	var drops []drop
 	var edits []func()
 	for _, o := range a.ops {
-		m := a.ms[max(o.msg, 0)]
+		if o.msg < 0 {
+			continue // record and entry operations
+		}
+		m := a.ms[o.msg]
 		switch o.Op {
 		case OpSetContent:
 			i, v, err := a.at(m.line, m.path)
