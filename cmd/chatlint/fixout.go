@@ -10,6 +10,12 @@ import (
 	"github.com/chatlint/chatlint/engine/atomicfile"
 )
 
+// The file operations, swapped in tests to simulate a failing disk.
+var (
+	atomicWrite = atomicfile.Write
+	backupFile  = atomicfile.Backup
+)
+
 // errUnchanged aborts the replacement of a file fix did not change: the
 // temporary file is removed and the original keeps its bytes and time.
 var errUnchanged = errors.New("unchanged")
@@ -29,7 +35,7 @@ func openOut(path string) *outFile {
 	pr, pw := io.Pipe()
 	o := &outFile{path: path, pw: pw, bw: bufio.NewWriterSize(pw, 64<<10), done: make(chan error, 1)}
 	go func() {
-		err := atomicfile.Write(path, 0o644, func(w io.Writer) error {
+		err := atomicWrite(path, 0o644, func(w io.Writer) error {
 			_, err := io.Copy(w, pr)
 			return err
 		})
@@ -76,7 +82,7 @@ func (o *outFile) commit(backup bool) (string, error) {
 	var bak string
 	if backup {
 		var err error
-		if bak, err = atomicfile.Backup(o.path, time.Now()); err != nil {
+		if bak, err = backupFile(o.path, time.Now()); err != nil {
 			o.pw.CloseWithError(err)
 			<-o.done
 			return "", err

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -110,7 +111,7 @@ func (fx *fixer) emit(res fixed) {
 		fx.cur = &fileOut{name: res.file}
 		fx.started[res.file] = true
 		if !fx.o.DryRun {
-			fx.cur.out = openOut(fx.outputs[res.file])
+			fx.cur.out = fx.open(res.file)
 		}
 	}
 	c := fx.cur
@@ -158,7 +159,10 @@ func (fx *fixer) emit(res fixed) {
 // writeReject appends one line to the rejects: where the piece came from,
 // which rule dropped it and why, and the piece itself as it was.
 func writeReject(b *bytes.Buffer, file, id string, r fix.Reject) {
-	head, _ := json.Marshal(struct {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false) // "<stdin>" as is
+	enc.Encode(struct {
 		File   string `json:"file"`
 		Line   int    `json:"line"`
 		Record string `json:"record"`
@@ -167,6 +171,7 @@ func writeReject(b *bytes.Buffer, file, id string, r fix.Reject) {
 		Op     string `json:"op"`
 		Target string `json:"target,omitempty"`
 	}{file, r.Line, id, r.Rule, r.Reason, r.Op, r.Target})
+	head := bytes.TrimRight(buf.Bytes(), "\n")
 	b.Write(head[:len(head)-1])
 	b.WriteString(`,"data":`)
 	b.Write(r.Data)
@@ -212,7 +217,7 @@ func (fx *fixer) finish() {
 		}
 		bak, err := c.out.commit(fx.o.InPlace)
 		if err != nil {
-			fx.errs = append(fx.errs, fmt.Errorf("%s: not written: %w", c.name, err))
+			fx.errs = append(fx.errs, fmt.Errorf("%s: not written: %v", c.name, err))
 			return
 		}
 		if !fx.o.InPlace {
@@ -228,7 +233,7 @@ func (fx *fixer) finish() {
 		} else {
 			path := dest + ".rejects.jsonl"
 			if err := appendFile(path, c.rejects.Bytes()); err != nil {
-				fx.errs = append(fx.errs, fmt.Errorf("%s: rejects not written: %w", c.name, err))
+				fx.errs = append(fx.errs, fmt.Errorf("%s: rejects not written: %v", c.name, err))
 			}
 			line += fmt.Sprintf(", %d dropped -> %s", c.dropped, path)
 		}
@@ -236,9 +241,18 @@ func (fx *fixer) finish() {
 	fx.files = append(fx.files, line)
 }
 
+// open starts the output of an input; with -o DIR its folders are made.
+func (fx *fixer) open(name string) *outFile {
+	dest := fx.outputs[name]
+	if fx.o.Output != "" && dest != fx.o.Output {
+		os.MkdirAll(filepath.Dir(dest), 0o755) // an error shows when the file is written
+	}
+	return openOut(dest)
+}
+
 // emptyOutput writes the output of an input that held no record.
 func (fx *fixer) emptyOutput(name string) {
-	fx.cur = &fileOut{name: name, out: openOut(fx.outputs[name])}
+	fx.cur = &fileOut{name: name, out: fx.open(name)}
 	fx.finish()
 }
 

@@ -1,0 +1,217 @@
+package main
+
+import (
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+const (
+	// needsFix has a tool message answering no call: openai-tools drops it.
+	needsFix = `{"id":"r1","messages":[{"role":"user","content":"q"},{"role":"tool","tool_call_id":"c9","content":"stray"},{"role":"assistant","content":"a"}]}`
+	fixedRec = `{"id":"r1","messages":[{"role":"user","content":"q"},{"role":"assistant","content":"a"}]}`
+)
+
+func mustRead(t *testing.T, p string) string {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func backups(t *testing.T, p string) []string {
+	t.Helper()
+	m, err := filepath.Glob(p + ".bak-*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func TestFixInPlace(t *testing.T) {
+	dir := t.TempDir()
+	a := writeFile(t, dir, "a.jsonl", cleanRecord+"\r\n"+needsFix+"\n")
+	os.Chmod(a, 0o640)
+	c := writeFile(t, dir, "c.jsonl", needsFix+"\n")
+	os.Chmod(c, 0o600)
+	b := writeFile(t, dir, "b.jsonl", cleanRecord+"\n")
+	old := time.Date(2020, 1, 2, 3, 4, 5, 0, time.UTC)
+	os.Chtimes(b, old, old)
+
+	stdout, stderr, code := chatlint(t, "", "fix", "--in-place", dir)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	if got := mustRead(t, a); got != cleanRecord+"\r\n"+fixedRec+"\n" {
+		t.Errorf("a.jsonl = %q", got)
+	}
+	for p, mode := range map[string]fs.FileMode{a: 0o640, c: 0o600} {
+		fi, _ := os.Stat(p)
+		if fi.Mode().Perm() != mode {
+			t.Errorf("%s: mode %v, want %v", p, fi.Mode().Perm(), mode)
+		}
+		baks := backups(t, p)
+		if len(baks) != 1 {
+			t.Fatalf("%s: backups %v", p, baks)
+		}
+		if fi, _ := os.Stat(baks[0]); fi.Mode().Perm() != mode {
+			t.Errorf("backup %s: mode %v", baks[0], fi.Mode().Perm())
+		}
+		if !strings.Contains(stdout, "backup "+baks[0]) {
+			t.Errorf("stdout does not name the backup %s:\n%s", baks[0], stdout)
+		}
+	}
+	if got := mustRead(t, backups(t, a)[0]); got != cleanRecord+"\r\n"+needsFix+"\n" {
+		t.Errorf("backup of a = %q", got)
+	}
+	rejects := mustRead(t, a+".rejects.jsonl")
+	want := `{"file":"` + a + `","line":2,"record":"r1","rule":"tool-result-unknown-id","reason":"tool message 1 answers \"c9\", which no earlier assistant message issued","op":"drop_message","target":"/messages/1","data":{"role":"tool","tool_call_id":"c9","content":"stray"}}` + "\n"
+	if diff := cmp.Diff(want, rejects); diff != "" {
+		t.Errorf("rejects (-want +got):\n%s", diff)
+	}
+	// The clean file is untouched: bytes and modification time, no backup.
+	if fi, _ := os.Stat(b); !fi.ModTime().Equal(old) || mustRead(t, b) != cleanRecord+"\n" || len(backups(t, b)) != 0 {
+		t.Errorf("b.jsonl was touched: %v %v", fi.ModTime(), backups(t, b))
+	}
+	if !strings.Contains(stdout, b+": 0 of 1 record changed, 0 actions; unchanged") {
+		t.Errorf("stdout:\n%s", stdout)
+	}
+
+	// A second run changes nothing and makes no backup.
+	stdout, _, code = chatlint(t, "", "fix", "--in-place", dir)
+	if code != 0 || len(backups(t, a)) != 1 || !strings.Contains(stdout, "fixed 0 of 4 records") {
+		t.Errorf("second run: exit %d, backups %v\n%s", code, backups(t, a), stdout)
+	}
+	if leftovers, _ := filepath.Glob(filepath.Join(dir, ".*.tmp-*")); len(leftovers) > 0 {
+		t.Errorf("temporary files left: %v", leftovers)
+	}
+}
+
+// TestFixWriteFailures simulates a failing backup and a failing rename:
+// the original keeps its bytes, nothing is left behind, exit 2.
+func TestFixWriteFailures(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		patch func()
+	}{
+		{"backup", func() {
+			backupFile = func(string, time.Time) (string, error) { return "", errors.New("disk full") }
+		}},
+		{"rename", func() {
+			atomicWrite = func(path string, _ fs.FileMode, write func(io.Writer) error) error {
+				if err := write(io.Discard); err != nil {
+					return err
+				}
+				return errors.New("rename " + path + ": simulated failure")
+			}
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			w, b := atomicWrite, backupFile
+			defer func() { atomicWrite, backupFile = w, b }()
+			c.patch()
+			dir := t.TempDir()
+			p := writeFile(t, dir, "a.jsonl", needsFix+"\n")
+			_, stderr, code := chatlint(t, "", "fix", "--in-place", p)
+			if code != exitError || !strings.Contains(stderr, "not written") {
+				t.Errorf("exit %d, stderr %q", code, stderr)
+			}
+			if got := mustRead(t, p); got != needsFix+"\n" {
+				t.Errorf("original changed: %q", got)
+			}
+			entries, _ := os.ReadDir(dir)
+			if len(entries) != 1 {
+				var names []string
+				for _, e := range entries {
+					names = append(names, e.Name())
+				}
+				t.Errorf("left behind: %v", names)
+			}
+		})
+	}
+}
+
+func TestFixOutputs(t *testing.T) {
+	dir := t.TempDir()
+	a := writeFile(t, dir, "a.jsonl", needsFix+"\n")
+	sub := filepath.Join(dir, "sub")
+	os.Mkdir(sub, 0o755)
+	b := writeFile(t, sub, "b.jsonl", cleanRecord+"\n")
+	empty := writeFile(t, dir, "empty.jsonl", "\n\n")
+	t.Chdir(dir)
+
+	t.Run("folder for several inputs", func(t *testing.T) {
+		_, stderr, code := chatlint(t, "", "fix", "-o", "out", "a.jsonl", "sub", "empty.jsonl")
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		for p, want := range map[string]string{"out/a.jsonl": fixedRec + "\n", "out/sub/b.jsonl": cleanRecord + "\n", "out/empty.jsonl": ""} {
+			if got := mustRead(t, p); got != want {
+				t.Errorf("%s = %q, want %q", p, got, want)
+			}
+		}
+		if _, err := os.Stat("out/a.jsonl.rejects.jsonl"); err != nil {
+			t.Error(err)
+		}
+		if mustRead(t, a) != needsFix+"\n" || mustRead(t, b) != cleanRecord+"\n" || mustRead(t, empty) != "\n\n" {
+			t.Error("an input changed")
+		}
+	})
+	t.Run("stdin to a file", func(t *testing.T) {
+		_, stderr, code := chatlint(t, needsFix+"\n", "fix", "-o", "stdin.jsonl", "-")
+		if code != 0 || mustRead(t, "stdin.jsonl") != fixedRec+"\n" {
+			t.Errorf("exit %d: %s", code, stderr)
+		}
+		if !strings.Contains(mustRead(t, "stdin.jsonl.rejects.jsonl"), `"file":"<stdin>"`) {
+			t.Error("rejects do not name <stdin>")
+		}
+	})
+	t.Run("dry run", func(t *testing.T) {
+		stdout, _, code := chatlint(t, "", "fix", "--dry-run", "a.jsonl")
+		stdout = strings.ReplaceAll(stdout, "\u00a0", " ") // go-cmp varies its spaces
+		for _, want := range []string{"a.jsonl:1: record r1: tool-result-unknown-id (1)", `-`, `"tool_call_id": string("c9")`, "would fix 1 of 1 record"} {
+			if code != 0 || !strings.Contains(stdout, want) {
+				t.Errorf("exit %d, no %q in:\n%s", code, want, stdout)
+			}
+		}
+		if _, err := os.Stat("a.jsonl.rejects.jsonl"); err == nil || len(backups(t, "a.jsonl")) > 0 {
+			t.Error("dry run wrote something")
+		}
+	})
+}
+
+func TestFixUsage(t *testing.T) {
+	dir := t.TempDir()
+	p := writeFile(t, dir, "a.jsonl", cleanRecord+"\n")
+	j := writeFile(t, dir, "d.json", "["+cleanRecord+"]")
+	for _, c := range []struct {
+		name   string
+		args   []string
+		stderr string
+	}{
+		{"no inputs", []string{"fix", "--dry-run"}, "fix needs at least one file"},
+		{"no mode", []string{"fix", p}, "exactly one of -o OUT, --in-place or --dry-run"},
+		{"two modes", []string{"fix", "--in-place", "--dry-run", p}, "exactly one of"},
+		{"unknown pack", []string{"fix", "--dry-run", "--pack", "builtin:nope", p}, "no such built-in pack"},
+		{"json document", []string{"fix", "--dry-run", j, p}, "a .json document is not fixed"},
+		{"missing input", []string{"fix", "--dry-run", filepath.Join(dir, "nope.jsonl"), p}, "nope.jsonl: no such file"},
+		{"stdin in place", []string{"fix", "--in-place", "-"}, "standard input can only be fixed"},
+		{"output folder missing parent", []string{"fix", "-o", filepath.Join(dir, "no", "such", "x.jsonl"), p}, "not written"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, stderr, code := chatlint(t, "", c.args...)
+			if code != exitError || !strings.Contains(stderr, c.stderr) {
+				t.Errorf("exit %d, stderr %q, want %q", code, stderr, c.stderr)
+			}
+		})
+	}
+}
