@@ -10,7 +10,7 @@ import (
 
 // TestRegoUnitTests runs the *_test.rego files of every built-in pack.
 func TestRegoUnitTests(t *testing.T) {
-	packs, err := builtin.Packs()
+	packs, err := builtin.All()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +32,7 @@ func TestRegoUnitTests(t *testing.T) {
 // together, as check loads them, and each cleanup pack on its own, as fix
 // loads them (a cleanup rule may share the id of the check it fixes).
 func TestBuiltinPacksCompile(t *testing.T) {
-	packs, err := builtin.Packs()
+	packs, err := builtin.All()
 	if err != nil {
 		t.Fatal(err)
 	}

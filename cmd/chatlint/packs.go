@@ -42,15 +42,15 @@ func (o packOptions) compile(ctx context.Context) (*policy.Engine, error) {
 func (o packOptions) load() ([]*policy.Pack, error) {
 	var packs []*policy.Pack
 	if !o.NoBuiltin {
-		b, err := builtin.Packs()
+		load := builtin.Packs
+		if o.Cleanup {
+			load = builtin.All
+		}
+		b, err := load()
 		if err != nil {
 			return nil, fmt.Errorf("loading built-in packs: %w", err)
 		}
-		for _, p := range b {
-			if p.Kind != policy.KindCleanup || o.Cleanup {
-				packs = append(packs, p)
-			}
-		}
+		packs = append(packs, b...)
 	}
 	for _, dir := range o.Packs {
 		if name, ok := strings.CutPrefix(dir, "builtin:"); ok {
@@ -79,7 +79,7 @@ func (o packOptions) load() ([]*policy.Pack, error) {
 
 // builtinPack returns the built-in pack of that name (--pack builtin:NAME).
 func builtinPack(name string) (*policy.Pack, error) {
-	b, err := builtin.Packs()
+	b, err := builtin.All()
 	if err != nil {
 		return nil, fmt.Errorf("loading built-in packs: %w", err)
 	}

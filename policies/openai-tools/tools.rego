@@ -49,7 +49,10 @@ repeat contains m.index if {
 	some m in msgs
 	m.index > 0
 	not no_role[m.index]
-	same(msgs[m.index - 1], m)
+	p := msgs[m.index - 1]
+	p.role == m.role # cheap tests first: most neighbours differ here
+	p.text == m.text
+	same(p, m)
 }
 
 # METADATA
@@ -71,11 +74,46 @@ gone(i) if no_role[i]
 gone(i) if repeat[i]
 
 # ---------------------------------------------------------------------------------------------
+# Clean records.
+
+# tools_clean holds on a record whose tool calls and results need nothing: every call of an
+# assistant message has an id no other call has, every tool message answers a call of the
+# assistant message it follows (its turn), once, and sits in the run of tool messages right after
+# it. Most records are clean, and this is one scan of the calls and one of the results; the
+# rules below look no further on them (OPA pays per evaluation step).
+tools_clean if {
+	calls := [[t, c.id] | some t, m in msgs; m.role == "assistant"; some c in m.tool_calls]
+	pairs := {c | some c in calls}
+	ids := {c[1] | some c in calls}
+	count(ids) == count(calls)
+	not ids[""]
+	answered := [[r.turn, object.get(r, "tool_call_id", null)] | some r in msgs; r.role == "tool"]
+	count({a | some a in answered}) == count(answered)
+	every a in answered {
+		pairs[a]
+	}
+	not result_apart
+}
+
+# result_apart holds when a tool message does not follow its assistant message or another tool
+# message.
+result_apart if {
+	some r in msgs
+	r.role == "tool"
+	p := msgs[r.index - 1]
+	p.index != r.turn
+	p.role != "tool"
+}
+
+result_apart if msgs[0].role == "tool"
+
+# ---------------------------------------------------------------------------------------------
 # Tool calls.
 
 # Every call with an id of an assistant message that stays: [message index, call index, id].
 issued := [[m.index, c.index, c.id] |
 	structured
+	not tools_clean
 	some m in msgs
 	m.role == "assistant"
 	not gone(m.index)
@@ -91,6 +129,7 @@ issued := [[m.index, c.index, c.id] |
 #   example: '{"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": null, "tool_calls": [{"type": "function", "function": {"name": "f", "arguments": "{}"}}]}]}'
 actions contains a if {
 	structured
+	not tools_clean
 	some m in msgs
 	m.role == "assistant"
 	not gone(m.index)
@@ -105,7 +144,7 @@ actions contains a if {
 # ---------------------------------------------------------------------------------------------
 # Tool results.
 
-results := [m | structured; some m in msgs; m.role == "tool"; not gone(m.index)]
+results := [m | structured; not tools_clean; some m in msgs; m.role == "tool"; not gone(m.index)]
 
 rid(r) := r.tool_call_id if {
 	is_string(r.tool_call_id)

@@ -4,12 +4,22 @@ import data.chatlint.openai_tools
 
 # chat builds a normalized chat document from raw OpenAI messages: role, tool calls and
 # tool_call_id as the normalizer reads them.
-chat(ms) := {"format": "chat", "mode": "structured", "messages": [norm(i, m) | some i, m in ms]}
+chat(ms) := {"format": "chat", "mode": "structured", "messages": [norm(ms, i, m) | some i, m in ms]}
 
-norm(i, m) := object.union(
-	{"index": i, "role": role(m), "tool_calls": [{"index": k, "id": object.get(c, "id", ""), "name": "f"} | some k, c in object.get(m, "tool_calls", [])], "raw": m},
+norm(ms, i, m) := object.union(
+	{
+		"index": i, "role": role(m), "text": text(m), "turn": turn(ms, i), "raw": m,
+		"tool_calls": [{"index": k, "id": object.get(c, "id", ""), "name": "f"} | some k, c in object.get(m, "tool_calls", [])],
+	},
 	id_of(m),
 )
+
+turn(ms, i) := max(s) if {
+	s := {j | some j, m in ms; j <= i; m.role == "assistant"}
+	count(s) > 0
+} else := -1
+
+text(m) := m.content if is_string(m.content) else := ""
 
 role(m) := m.role if is_string(m.role) else := ""
 
@@ -81,4 +91,19 @@ test_sentence_repeated_turns_later_is_kept if {
 test_list_content_is_data if {
 	parts := [{"type": "text", "text": "a"}, {"type": "image_url", "image_url": {"url": "x"}}]
 	acts([user(parts), user(parts), user([{"type": "text", "text": "a"}])]) == {["message-repeated", "drop_message", 1]}
+}
+
+# The fast path never hides a defect: it holds on clean records only.
+test_clean_fast_path if {
+	openai_tools.tools_clean with input as chat([user("q"), calls(["a", "b"]), tool("a", "1"), tool("b", "2"), user("ok")])
+	every ms in [
+		[user("q"), calls(["a"]), tool("a", "1"), tool("a", "2")], # repeated result
+		[user("q"), calls(["a", "b"]), tool("a", "1"), user("?"), tool("b", "2")], # result apart
+		[tool("a", "1"), calls(["a"])], # result first
+		[user("q"), calls(["a"]), tool("a", "1"), calls(["a"]), tool("a", "2")], # reused id
+		[user("q"), calls([""]), {"role": "tool", "content": "x"}], # missing ids
+		[user("q"), calls(["a"]), tool("b", "1")], # unknown id
+	] {
+		not openai_tools.tools_clean with input as chat(ms)
+	}
 }
