@@ -122,8 +122,13 @@ func runFix(cmd *cobra.Command, s streams, o *fixOptions) error {
 	var inputs []runner.Input
 	outputs := map[string]string{}
 	several := len(files) > 1
-	if fi, err := os.Stat(o.Output); err == nil && fi.IsDir() {
-		several = true
+	if fi, err := os.Stat(o.Output); err == nil {
+		switch {
+		case fi.IsDir():
+			several = true
+		case several:
+			return usageError("-o %s: several inputs are written to a folder, and this is a file", o.Output)
+		}
 	}
 	for _, f := range files {
 		switch {

@@ -204,6 +204,7 @@ func TestFixUsage(t *testing.T) {
 		{"unknown pack", []string{"fix", "--dry-run", "--pack", "builtin:nope", p}, "no such built-in pack"},
 		{"json document", []string{"fix", "--dry-run", j, p}, "a .json document is not fixed"},
 		{"missing input", []string{"fix", "--dry-run", filepath.Join(dir, "nope.jsonl"), p}, "nope.jsonl: no such file"},
+		{"several inputs to a file", []string{"fix", "-o", p, p, j}, "several inputs are written to a folder"},
 		{"stdin in place", []string{"fix", "--in-place", "-"}, "standard input can only be fixed"},
 		{"output folder missing parent", []string{"fix", "-o", filepath.Join(dir, "no", "such", "x.jsonl"), p}, "not written"},
 	} {

@@ -18,10 +18,9 @@ structured if input.mode == "structured"
 # ---------------------------------------------------------------------------------------------
 # Messages dropped whole.
 
-no_role contains m.index if {
-	some m in msgs
-	m.role == ""
-}
+# The sets other rules look up are complete rules (comprehensions): computed once per document,
+# where a lookup into a partial set would evaluate its body again for each key.
+no_role := {m.index | some m in msgs; m.role == ""}
 
 # METADATA
 # title: message-missing-role
@@ -45,7 +44,7 @@ same(a, b) if {
 	}
 }
 
-repeat contains m.index if {
+repeat := {m.index |
 	some m in msgs
 	m.index > 0
 	not no_role[m.index]
@@ -158,30 +157,29 @@ issuer(r) := max(ms) if {
 	count(ms) > 0
 }
 
-no_id contains r.index if {
-	some r in results
-	not rid(r)
-}
+no_id := {r.index | some r in results; not rid(r)}
 
-unknown contains r.index if {
-	some r in results
-	rid(r)
-	not issuer(r)
-}
+# The issuer of each result that has one, computed once.
+issuer_of := {r.index: i | some r in results; i := issuer(r)}
+
+unknown := {r.index | some r in results; rid(r); not issuer_of[r.index]}
 
 # The answer of each issued call: the first result after its message with its id, keyed by
-# [message index, id]; a later one is a duplicate, whatever its content.
-answers := {[i, x]: min(rs) |
-	some r in results
-	i := issuer(r)
-	x := rid(r)
-	rs := {s.index | some s in results; rid(s) == x; issuer(s) == i}
+# [message index, id]; a later one is a duplicate, whatever its content. The results are sorted
+# by [issuer, id, index] once, so the first of each key is the one before it that differs.
+keyed := sort([[i, rid(r), r.index] | some r in results; i := issuer_of[r.index]])
+
+answers := {[k[0], k[1]]: k[2] | some n, k in keyed; first_key(n, k)}
+
+first_key(0, _)
+
+first_key(n, k) if {
+	n > 0
+	p := keyed[n - 1]
+	[p[0], p[1]] != [k[0], k[1]]
 }
 
-duplicate contains r.index if {
-	some r in results
-	answers[[issuer(r), rid(r)]] != r.index
-}
+duplicate := {r.index | some r in results; i := issuer_of[r.index]; answers[[i, rid(r)]] != r.index}
 
 # METADATA
 # title: tool-result-missing-id
@@ -221,7 +219,7 @@ actions contains a if {
 	r := msgs[i]
 	a := {
 		"op": "drop_message", "rule": "tool-result-repeated", "message_index": i,
-		"reason": sprintf("tool message %d answers %q again; message %d already answered it", [i, r.tool_call_id, answers[[issuer(r), rid(r)]]]),
+		"reason": sprintf("tool message %d answers %q again; message %d already answered it", [i, r.tool_call_id, answers[[issuer_of[i], rid(r)]]]),
 	}
 }
 

@@ -32,8 +32,10 @@ left_empty(m, bad) if {
 	content_left(m, bad) == 0
 }
 
-# Messages dropped whole by tool-call-missing-input.
-emptied contains m.index if {
+# Messages dropped whole by tool-call-missing-input. The sets other rules look up are complete
+# rules (comprehensions): computed once per document, where a lookup into a partial set would
+# evaluate its body again for each key.
+emptied := {m.index |
 	structured
 	some m in input.messages
 	bad := no_input(m)
@@ -105,27 +107,39 @@ rid(r) := r.tool_call_id if {
 	r.tool_call_id != ""
 }
 
-# The answer of each call: the first result of its turn with its id, keyed by [turn, id].
-answers := {[t, x]: min(idxs) |
-	some t, ids in turns
-	some x in ids
-	idxs := {r.index | some r in results; r.turn == t; rid(r) == x}
-	count(idxs) > 0
+# The ids of each turn, as a set.
+turn_ids := {t: {x | some x in ids} | some t, ids in turns}
+
+# The answer of each call: the first result of its turn with its id, keyed by [turn, id]. The
+# results are sorted by [turn, id, index] once, so the first of each key is the one before it
+# that differs (a scan per call would be quadratic on long sessions).
+keyed := sort([[r.turn, x, r.index] | some r in results; x := rid(r); turn_ids[r.turn][x]])
+
+answers := {[k[0], k[1]]: k[2] |
+	some i, k in keyed
+	first_key(i, k)
+}
+
+first_key(0, _)
+
+first_key(i, k) if {
+	i > 0
+	p := keyed[i - 1]
+	[p[0], p[1]] != [k[0], k[1]]
 }
 
 answering := {i | some _, i in answers}
 
 # Results dropped: duplicates (a second result for a call answered in its turn) and orphans (a
 # result matching no call of its turn, before any assistant message, or without an id).
-duplicate contains r.index if {
+duplicate := {r.index |
 	some r in results
 	x := rid(r)
-	some i in turns[r.turn]
-	i == x
+	turn_ids[r.turn][x]
 	answers[[r.turn, x]] != r.index
 }
 
-orphan contains r.index if {
+orphan := {r.index |
 	some r in results
 	not answering[r.index]
 	not duplicate[r.index]
@@ -158,8 +172,19 @@ no_synthetic(t) if input.messages[t].stop_reason in {"aborted", "error"}
 
 missing(t) := [x | some x in turns[t]; not answers[[t, x]]]
 
-# The span of a turn: the messages after the assistant message up to the next one.
-span(t) := [m.index | some m in input.messages; m.turn == t; m.index > t]
+# The span of a turn: the messages after the assistant message up to the next one, found from
+# the positions of the assistant messages (a scan per turn would be quadratic on long sessions).
+assistants := [m.index | some m in input.messages; m.role == "assistant"]
+
+asst_pos := {a: i | some i, a in assistants}
+
+span_end(t) := assistants[asst_pos[t] + 1] if {
+	asst_pos[t] + 1 < count(assistants)
+} else := count(input.messages)
+
+span(t) := numbers.range(t + 1, span_end(t) - 1) if {
+	span_end(t) > t + 1
+} else := []
 
 dropped(i) if orphan[i]
 
