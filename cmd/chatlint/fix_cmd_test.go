@@ -216,3 +216,12 @@ func TestFixUsage(t *testing.T) {
 		})
 	}
 }
+
+// TestFixUserPackUnitTests runs the Rego unit tests of the user pack that
+// docs/writing-rules.md shows.
+func TestFixUserPackUnitTests(t *testing.T) {
+	stdout, stderr, code := chatlint(t, "", "test", "--no-builtin", "--pack", filepath.Join(repo, "fixtures/fix/user-pack/pack"))
+	if code != 0 || !strings.Contains(stdout, "2 passed, 0 failed") {
+		t.Errorf("exit %d\n%s%s", code, stdout, stderr)
+	}
+}
