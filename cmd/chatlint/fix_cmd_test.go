@@ -225,3 +225,34 @@ func TestFixUserPackUnitTests(t *testing.T) {
 		t.Errorf("exit %d\n%s%s", code, stdout, stderr)
 	}
 }
+
+// TestFixClearsIntegrityFindings runs fix over the integrity pack's own bad
+// fixtures: after the packs named, check no longer reports the rule the
+// fixture is about.
+func TestFixClearsIntegrityFindings(t *testing.T) {
+	both := []string{"--pack", "builtin:openai-tools", "--pack", "builtin:transcript"}
+	for dir, packs := range map[string][]string{
+		"tool-result-orphan":      nil, // the default pack, openai-tools
+		"tool-result-duplicate":   nil,
+		"tool-call-id-reused":     nil,
+		"tool-result-missing":     both,
+		"tool-call-missing-input": {"--pack", "builtin:transcript"},
+	} {
+		t.Run(dir, func(t *testing.T) {
+			in := filepath.Join(repo, "fixtures/integrity", dir, "bad.jsonl")
+			before, _, _ := chatlint(t, "", "check", "--allow-no-tools", in)
+			if !strings.Contains(before, " "+dir+": ") {
+				t.Fatalf("the fixture does not trigger %s:\n%s", dir, before)
+			}
+			out := filepath.Join(t.TempDir(), "out.jsonl")
+			args := append(append([]string{"fix"}, packs...), "-o", out, in)
+			if stdout, stderr, code := chatlint(t, "", args...); code != 0 {
+				t.Fatalf("fix: exit %d\n%s%s", code, stdout, stderr)
+			}
+			after, _, _ := chatlint(t, "", "check", "--allow-no-tools", out)
+			if strings.Contains(after, " "+dir+": ") {
+				t.Errorf("check still reports %s after fix:\n%s", dir, after)
+			}
+		})
+	}
+}
