@@ -2,6 +2,7 @@ package policies_test
 
 import (
 	"context"
+	"regexp"
 	"testing"
 
 	"github.com/chatlint/chatlint/engine/builtin"
@@ -59,5 +60,32 @@ func TestBuiltinPacksCompile(t *testing.T) {
 	}
 	if len(e.Rules()) == 0 || cleanups == 0 {
 		t.Fatalf("%d check rules, %d cleanup packs", len(e.Rules()), cleanups)
+	}
+}
+
+// TestCleanupRulesAreDeclared: every rule id a built-in cleanup pack puts
+// in an action is declared in METADATA, so rules lists it.
+func TestCleanupRulesAreDeclared(t *testing.T) {
+	packs, err := builtin.Cleanup()
+	if err != nil {
+		t.Fatal(err)
+	}
+	used := regexp.MustCompile(`"rule": "([a-z-]+)"`)
+	for _, p := range packs {
+		e, err := policy.Compile(context.Background(), []*policy.Pack{p}, policy.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		declared := map[string]bool{}
+		for _, r := range e.Rules() {
+			declared[r.ID] = true
+		}
+		for _, f := range p.Rego {
+			for _, m := range used.FindAllStringSubmatch(string(f.Source), -1) {
+				if !declared[m[1]] {
+					t.Errorf("%s: rule %s is used in an action but not declared", f.Name, m[1])
+				}
+			}
+		}
 	}
 }

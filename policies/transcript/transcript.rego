@@ -151,6 +151,17 @@ orphan_reason(r) := sprintf("tool result at message %d has no tool call id", [r.
 	r.turn < 0
 } else := sprintf("tool result at message %d (id %q) matches no tool call of assistant message %d", [r.index, rid(r), r.turn])
 
+# METADATA
+# title: tool-result-pairing
+# description: >-
+#   After each assistant message with tool calls come its results, in call order, then the other
+#   messages of its span. A call with an id and no result gets a synthetic error result (not
+#   after an aborted or failed assistant message); a second result for a call of the turn and a
+#   result matching no call of its turn are dropped.
+# custom:
+#   id: tool-result-pairing
+#   example: |-
+#     {"type": "message", "message": {"role": "assistant", "content": [{"type": "toolCall", "id": "a", "name": "read", "arguments": {}}, {"type": "toolCall", "id": "b", "name": "read", "arguments": {}}]}}
 actions contains a if {
 	some r in results
 	orphan[r.index]
