@@ -154,7 +154,7 @@ func runFix(cmd *cobra.Command, s streams, o *fixOptions) error {
 		inputs = append(inputs, in)
 	}
 	r := &runner.Runner{Engine: engines.any(), Opts: ropts}
-	fx := &fixer{ctx: cmd.Context(), s: s, o: o, engines: engines, own: r.Engine, outputs: outputs, started: map[string]bool{}}
+	fx := &fixer{ctx: cmd.Context(), s: s, o: o, engines: engines, outputs: outputs, started: map[string]bool{}}
 	stop := showProgress(s.Err, r.Progress)
 	tot, rerrs := runner.Each(cmd.Context(), r, inputs, fx.work, fx.emit)
 	stop()

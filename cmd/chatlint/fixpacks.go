@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"sync"
 
 	"github.com/spf13/cobra"
@@ -10,70 +9,71 @@ import (
 	"github.com/chatlint/chatlint/engine/policy"
 )
 
-// fixEngines are the compiled packs fix runs, per input format.
+// fixEngines are the compiled packs fix runs, per input format: the
+// --pack packs in the order given (each is a stage of its own), or the
+// format's default pack.
 type fixEngines struct {
-	byFormat map[document.Format]*policy.Engine
-	// pools hold evaluators for the engines the runner's workers were not
-	// built with (an Evaluator serves one goroutine at a time).
+	byFormat map[document.Format][]*policy.Engine
+	// pools hold evaluators per engine: an Evaluator serves one goroutine
+	// at a time, and the workers need the engines of whatever format comes.
 	pools map[*policy.Engine]*sync.Pool
 }
 
 func (e *fixEngines) any() *policy.Engine {
 	for _, f := range document.Formats {
-		if eng := e.byFormat[f]; eng != nil {
-			return eng
+		if engs := e.byFormat[f]; len(engs) > 0 {
+			return engs[0]
 		}
 	}
 	return nil
 }
 
-// compile compiles the --pack packs for every format, or each format's
-// default built-in pack.
+// compile compiles each --pack on its own, or each format's default
+// built-in pack.
 func (o *fixOptions) compile(cmd *cobra.Command) (*fixEngines, error) {
-	e := &fixEngines{byFormat: map[document.Format]*policy.Engine{}, pools: map[*policy.Engine]*sync.Pool{}}
-	po := packOptions{NoBuiltin: true, Packs: o.Packs, Disable: o.Disable, Timeout: o.Timeout}
-	if len(o.Packs) > 0 {
+	e := &fixEngines{byFormat: map[document.Format][]*policy.Engine{}, pools: map[*policy.Engine]*sync.Pool{}}
+	byRef := map[string]*policy.Engine{}
+	engine := func(ref string) (*policy.Engine, error) {
+		if eng := byRef[ref]; eng != nil {
+			return eng, nil
+		}
+		po := packOptions{NoBuiltin: true, Packs: []string{ref}, Disable: o.Disable, Timeout: o.Timeout}
 		eng, err := po.compile(cmd.Context())
 		if err != nil {
 			return nil, err
 		}
-		for _, f := range document.Formats {
-			e.byFormat[f] = eng
-		}
-	} else {
-		byPack := map[string]*policy.Engine{}
-		for _, f := range document.Formats {
-			name := defaultPacks[f]
-			if byPack[name] == nil {
-				po.Packs = []string{"builtin:" + name}
-				eng, err := po.compile(cmd.Context())
-				if err != nil {
-					return nil, err
-				}
-				byPack[name] = eng
-			}
-			e.byFormat[f] = byPack[name]
-		}
+		byRef[ref] = eng
+		eng2 := eng
+		e.pools[eng] = &sync.Pool{New: func() any { return eng2.NewEvaluator() }}
+		return eng, nil
 	}
-	for _, eng := range e.byFormat {
-		if e.pools[eng] == nil {
-			eng := eng
-			e.pools[eng] = &sync.Pool{New: func() any { return eng.NewEvaluator() }}
+	for _, f := range document.Formats {
+		refs := o.Packs
+		if len(refs) == 0 {
+			refs = []string{"builtin:" + defaultPacks[f]}
+		}
+		for _, ref := range refs {
+			eng, err := engine(ref)
+			if err != nil {
+				return nil, err
+			}
+			e.byFormat[f] = append(e.byFormat[f], eng)
 		}
 	}
 	return e, nil
 }
 
-// evaluator returns an evaluator for the format's engine: the worker's own
-// when it is that engine's, else one from the pool, with its release.
-func (e *fixEngines) evaluator(f document.Format, own *policy.Evaluator, ownEngine *policy.Engine) (*policy.Evaluator, func(), error) {
-	eng := e.byFormat[f]
-	if eng == nil {
-		return nil, nil, errors.New("internal: no engine for format " + string(f))
+// evaluators returns an evaluator for each of the format's engines, and
+// the function that gives them back.
+func (e *fixEngines) evaluators(f document.Format) ([]*policy.Evaluator, func()) {
+	engs := e.byFormat[f]
+	evs := make([]*policy.Evaluator, len(engs))
+	for i, eng := range engs {
+		evs[i] = e.pools[eng].Get().(*policy.Evaluator)
 	}
-	if eng == ownEngine {
-		return own, func() {}, nil
+	return evs, func() {
+		for i, eng := range engs {
+			e.pools[eng].Put(evs[i])
+		}
 	}
-	ev := e.pools[eng].Get().(*policy.Evaluator)
-	return ev, func() { e.pools[eng].Put(ev) }, nil
 }

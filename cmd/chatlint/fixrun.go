@@ -28,7 +28,6 @@ type fixer struct {
 	s       streams
 	o       *fixOptions
 	engines *fixEngines
-	own     *policy.Engine // the engine the runner's workers evaluate with
 	outputs map[string]string
 	started map[string]bool
 
@@ -63,7 +62,7 @@ type fileOut struct {
 	dropped   int
 }
 
-func (fx *fixer) work(ev *policy.Evaluator, j runner.Job) fixed {
+func (fx *fixer) work(_ *policy.Evaluator, j runner.Job) fixed {
 	res := fixed{file: j.File, records: j.Records}
 	if j.Finding != nil {
 		f := j.Finding
@@ -72,13 +71,9 @@ func (fx *fixer) work(ev *policy.Evaluator, j runner.Job) fixed {
 	if j.Format == "" || len(j.Records) == 0 {
 		return res
 	}
-	ev, release, err := fx.engines.evaluator(j.Format, ev, fx.own)
-	if err != nil {
-		res.note, res.policyErr = err.Error(), true
-		return res
-	}
+	evs, release := fx.engines.evaluators(j.Format)
 	defer release()
-	out, err := fix.Run(fx.ctx, ev, j.Records, fix.Options{Format: j.Format, File: j.File, Document: docOptions(fx.o),
+	out, err := fix.Run(fx.ctx, evs, j.Records, fix.Options{Format: j.Format, File: j.File, Document: docOptions(fx.o),
 		MaxPasses: fx.o.MaxPasses, Messages: fx.o.DryRun})
 	if err != nil {
 		var pe *fix.PolicyError

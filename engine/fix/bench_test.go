@@ -52,7 +52,7 @@ func BenchmarkFix(b *testing.B) {
 				if j.Format == "" {
 					return j.Records
 				}
-				o, err := Run(context.Background(), ev, j.Records, Options{Format: j.Format, File: j.File})
+				o, err := Run(context.Background(), []*policy.Evaluator{ev}, j.Records, Options{Format: j.Format, File: j.File})
 				if err != nil {
 					return j.Records
 				}

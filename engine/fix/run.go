@@ -85,50 +85,94 @@ func (e *PolicyError) Unwrap() error { return e.Err }
 // Run evaluates the rules over the document of recs, applies their
 // actions, builds the document again and repeats until no rule asks for
 // anything. recs are the records of one document: one record, or the lines
-// of a session file. On an error the records are to be kept as they were.
-func Run(ctx context.Context, ev *policy.Evaluator, recs []jsonl.Record, opts Options) (*Outcome, error) {
-	max := opts.MaxPasses
-	if max <= 0 {
-		max = DefaultMaxPasses
+// of a session file. Several evaluators (packs) run in stages, in order:
+// each until it asks for nothing, then the next, and again from the first
+// until none asks for anything; a conflict can only arise within a pack.
+// MaxPasses bounds the passes that change something, over all packs. On an
+// error the records are to be kept as they were.
+func Run(ctx context.Context, evs []*policy.Evaluator, recs []jsonl.Record, opts Options) (*Outcome, error) {
+	st := &passes{opts: opts, max: opts.MaxPasses}
+	if st.max <= 0 {
+		st.max = DefaultMaxPasses
 	}
 	// Records are numbered 1..n for the builder in every pass, so inserted
 	// lines have numbers too; src maps them back to the source lines.
-	cur := make([]jsonl.Record, len(recs))
-	src := make([]int, len(recs))
-	changed := make([]bool, len(recs))
+	st.cur = slices.Clone(recs)
+	st.src = make([]int, len(recs))
+	st.changed = make([]bool, len(recs))
 	for i, r := range recs {
-		cur[i] = r
-		src[i] = r.Line
+		st.src[i] = r.Line
 	}
-	out := &Outcome{inputs: slices.Clone(src)}
-	for pass := 0; ; pass++ {
-		renumber(cur, src, opts.Format)
-		doc, invalid := build(cur, opts)
-		if pass == 0 {
+	st.out = &Outcome{inputs: slices.Clone(st.src)}
+	for round := 0; ; round++ {
+		changed := false
+		for k, ev := range evs {
+			if round > 0 && len(evs) == 1 {
+				break
+			}
+			n, err := st.settle(ctx, ev, round == 0 && k == 0)
+			if err != nil {
+				return nil, err
+			}
+			changed = changed || n > 0
+		}
+		if !changed || len(evs) == 1 || st.doc == nil {
+			break
+		}
+	}
+	if opts.Messages && st.doc != nil {
+		st.out.After = rawMessages(st.doc)
+	}
+	for i := range st.cur {
+		st.cur[i].Line = st.src[i]
+	}
+	st.out.Records, st.out.Changed = st.cur, st.changed
+	return st.out, nil
+}
+
+// passes is the state of Run: the records as they stand and where each
+// came from.
+type passes struct {
+	opts    Options
+	max     int
+	n       int // passes that changed something
+	cur     []jsonl.Record
+	src     []int
+	changed []bool
+	doc     *document.Document // the document of cur
+	out     *Outcome
+}
+
+// settle runs one pack until it asks for nothing and returns how many
+// passes changed something.
+func (st *passes) settle(ctx context.Context, ev *policy.Evaluator, first bool) (int, error) {
+	applied := 0
+	for {
+		renumber(st.cur, st.src, st.opts.Format)
+		doc, invalid := build(st.cur, st.opts)
+		st.doc = doc
+		if first && applied == 0 {
 			for _, i := range invalid {
-				out.Invalid = append(out.Invalid, src[i])
+				st.out.Invalid = append(st.out.Invalid, st.src[i])
+			}
+			if doc != nil {
+				st.out.ID = doc.ID
+				if st.opts.Messages {
+					st.out.Before = rawMessages(doc)
+				}
 			}
 		}
 		if doc == nil {
-			break
-		}
-		if pass == 0 {
-			out.ID = doc.ID
-			if opts.Messages {
-				out.Before = rawMessages(doc)
-			}
+			return applied, nil
 		}
 		_, acts, err := ev.EvaluateActions(ctx, doc)
 		if err != nil {
-			return nil, &PolicyError{Err: err}
+			return applied, &PolicyError{Err: err}
 		}
 		if len(acts) == 0 {
-			if opts.Messages {
-				out.After = rawMessages(doc)
-			}
-			break
+			return applied, nil
 		}
-		if pass == max {
+		if st.n == st.max {
 			var rules []string
 			for _, a := range acts {
 				if !slices.Contains(rules, a.Rule) {
@@ -136,38 +180,35 @@ func Run(ctx context.Context, ev *policy.Evaluator, recs []jsonl.Record, opts Op
 				}
 			}
 			slices.Sort(rules)
-			return nil, &PassError{Passes: max, Rules: rules}
+			return applied, &PassError{Passes: st.max, Rules: rules}
 		}
-		res, err := Apply(doc, cur, acts)
+		res, err := Apply(doc, st.cur, acts)
 		if err != nil {
-			return nil, err
+			return applied, err
 		}
-		out.Passes = pass + 1
-		lineOf := make(map[int]int, len(cur))
-		for i, r := range cur {
-			lineOf[r.Line] = src[i]
+		st.n++
+		applied++
+		st.out.Passes = st.n
+		lineOf := make(map[int]int, len(st.cur))
+		for i, r := range st.cur {
+			lineOf[r.Line] = st.src[i]
 		}
 		for _, r := range res.Rejects {
 			r.Line = lineOf[r.Line]
-			out.Rejects = append(out.Rejects, r)
+			st.out.Rejects = append(st.out.Rejects, r)
 		}
-		out.Applied = append(out.Applied, res.Applied...)
+		st.out.Applied = append(st.out.Applied, res.Applied...)
 		nextSrc := make([]int, len(res.Records))
 		nextChanged := make([]bool, len(res.Records))
 		for i, s := range res.Source {
 			if s >= 0 {
-				nextSrc[i], nextChanged[i] = src[s], changed[s] || res.Changed[i]
+				nextSrc[i], nextChanged[i] = st.src[s], st.changed[s] || res.Changed[i]
 			} else {
 				nextChanged[i] = true
 			}
 		}
-		cur, src, changed = res.Records, nextSrc, nextChanged
+		st.cur, st.src, st.changed = res.Records, nextSrc, nextChanged
 	}
-	for i := range cur {
-		cur[i].Line = src[i]
-	}
-	out.Records, out.Changed = cur, changed
-	return out, nil
 }
 
 // renumber numbers the records for the builder: a record keeps its source

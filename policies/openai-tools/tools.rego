@@ -35,13 +35,15 @@ actions contains a if {
 
 absent := {"chatlint: absent": true}
 
-# same(a, b) holds when two messages have the same role, content, tool calls and tool_call_id.
+# same(a, b) holds when two messages have the same role, content, tool calls and tool_call_id
+# (the normalized one: toolCallId and toolUseId in agent transcripts).
 same(a, b) if {
 	is_object(a.raw)
 	is_object(b.raw)
-	every k in ["role", "content", "tool_calls", "tool_call_id"] {
+	every k in ["role", "content", "tool_calls"] {
 		object.get(a.raw, k, absent) == object.get(b.raw, k, absent)
 	}
+	object.get(a, "tool_call_id", absent) == object.get(b, "tool_call_id", absent)
 }
 
 repeat := {m.index |
