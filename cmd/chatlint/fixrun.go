@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -55,7 +56,7 @@ type fixed struct {
 type fileOut struct {
 	name      string
 	out       *outFile // nil for --dry-run
-	rejects   bytes.Buffer
+	rejects   *spool
 	documents int
 	changed   int
 	actions   int
@@ -103,7 +104,7 @@ func (fx *fixer) emit(res fixed) {
 	fx.policyFailed = fx.policyFailed || res.policyErr
 	if fx.cur == nil || fx.cur.name != res.file {
 		fx.finish()
-		fx.cur = &fileOut{name: res.file}
+		fx.cur = &fileOut{name: res.file, rejects: newSpool(fx.outputs[res.file])}
 		fx.started[res.file] = true
 		if !fx.o.DryRun {
 			fx.cur.out = fx.open(res.file)
@@ -141,7 +142,9 @@ func (fx *fixer) emit(res fixed) {
 		line = out.Records[0].Line
 	}
 	for _, r := range out.Rejects {
-		writeReject(&c.rejects, res.file, out.ID, r)
+		if !fx.o.DryRun {
+			writeReject(c.rejects, res.file, out.ID, r)
+		}
 		if line == 0 {
 			line = r.Line
 		}
@@ -153,7 +156,7 @@ func (fx *fixer) emit(res fixed) {
 
 // writeReject appends one line to the rejects: where the piece came from,
 // which rule dropped it and why, and the piece itself as it was.
-func writeReject(b *bytes.Buffer, file, id string, r fix.Reject) {
+func writeReject(w io.Writer, file, id string, r fix.Reject) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false) // "<stdin>" as is
@@ -166,11 +169,11 @@ func writeReject(b *bytes.Buffer, file, id string, r fix.Reject) {
 		Op     string `json:"op"`
 		Target string `json:"target,omitempty"`
 	}{file, r.Line, id, r.Rule, r.Reason, r.Op, r.Target})
-	head := bytes.TrimRight(buf.Bytes(), "\n")
-	b.Write(head[:len(head)-1])
-	b.WriteString(`,"data":`)
-	b.Write(r.Data)
-	b.WriteString("}\n")
+	buf.Truncate(buf.Len() - 2) // "}\n"
+	buf.WriteString(`,"data":`)
+	buf.Write(r.Data)
+	buf.WriteString("}\n")
+	w.Write(buf.Bytes()) // a failure shows when the rejects are appended
 }
 
 func (fx *fixer) printDiff(file string, line int, out *fix.Outcome) {
@@ -207,11 +210,13 @@ func (fx *fixer) finish() {
 	if c.out != nil {
 		if fx.o.InPlace && c.changed == 0 {
 			c.out.abort()
+			c.rejects.discard()
 			fx.files = append(fx.files, line+"; unchanged")
 			return
 		}
 		bak, err := c.out.commit(fx.o.InPlace)
 		if err != nil {
+			c.rejects.discard()
 			fx.errs = append(fx.errs, fmt.Errorf("%s: not written: %v", c.name, err))
 			return
 		}
@@ -222,16 +227,15 @@ func (fx *fixer) finish() {
 			line += ", backup " + bak
 		}
 	}
-	if c.rejects.Len() > 0 {
-		if fx.o.DryRun {
-			line += fmt.Sprintf(", %d dropped", c.dropped)
-		} else {
-			path := dest + ".rejects.jsonl"
-			if err := appendFile(path, c.rejects.Bytes()); err != nil {
-				fx.errs = append(fx.errs, fmt.Errorf("%s: rejects not written: %v", c.name, err))
-			}
-			line += fmt.Sprintf(", %d dropped -> %s", c.dropped, path)
+	switch {
+	case fx.o.DryRun && c.dropped > 0:
+		line += fmt.Sprintf(", %d dropped", c.dropped)
+	case !c.rejects.empty():
+		path := dest + ".rejects.jsonl"
+		if err := c.rejects.appendTo(path); err != nil {
+			fx.errs = append(fx.errs, fmt.Errorf("%s: rejects not written: %v", c.name, err))
 		}
+		line += fmt.Sprintf(", %d dropped -> %s", c.dropped, path)
 	}
 	fx.files = append(fx.files, line)
 }
@@ -247,23 +251,8 @@ func (fx *fixer) open(name string) *outFile {
 
 // emptyOutput writes the output of an input that held no record.
 func (fx *fixer) emptyOutput(name string) {
-	fx.cur = &fileOut{name: name, out: fx.open(name)}
+	fx.cur = &fileOut{name: name, out: fx.open(name), rejects: newSpool(fx.outputs[name])}
 	fx.finish()
-}
-
-func appendFile(path string, data []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
 }
 
 // summary prints a line per file, the totals and the actions per rule.
