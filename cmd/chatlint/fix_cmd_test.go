@@ -256,3 +256,36 @@ func TestFixClearsIntegrityFindings(t *testing.T) {
 		})
 	}
 }
+
+// TestFixWorkersDoNotChangeOutput: the same bytes, rejects and summary for
+// any number of workers.
+func TestFixWorkersDoNotChangeOutput(t *testing.T) {
+	inputs, _ := filepath.Glob(filepath.Join(repo, "fixtures/fix/*/input.jsonl"))
+	dir := t.TempDir()
+	var all strings.Builder
+	for _, in := range inputs {
+		if b := mustRead(t, in); strings.HasPrefix(b, `{"id"`) { // the chat cases
+			all.WriteString(strings.TrimRight(b, "\n") + "\n")
+		}
+	}
+	in := writeFile(t, dir, "all.jsonl", all.String())
+	var first string
+	for _, w := range []string{"1", "2", "4"} {
+		out := filepath.Join(dir, "out"+w+".jsonl")
+		stdout, stderr, code := chatlint(t, "", "fix", "--workers", w, "-o", out, in)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		got := mustRead(t, out) + mustRead(t, out+".rejects.jsonl") + strings.ReplaceAll(stdout, "out"+w, "outN")
+		if first == "" {
+			first = got
+			if !strings.Contains(stdout, "records changed") {
+				t.Fatalf("nothing to compare:\n%s", stdout)
+			}
+			continue
+		}
+		if diff := cmp.Diff(first, got); diff != "" {
+			t.Errorf("--workers %s (-1 worker +%s):\n%s", w, w, diff)
+		}
+	}
+}
