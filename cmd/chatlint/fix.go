@@ -154,16 +154,11 @@ func runFix(cmd *cobra.Command, s streams, o *fixOptions) error {
 		inputs = append(inputs, in)
 	}
 	r := &runner.Runner{Engine: engines.any(), Opts: ropts}
-	fx := &fixer{ctx: cmd.Context(), s: s, o: o, engines: engines, outputs: outputs, started: map[string]bool{}}
+	fx := &fixer{ctx: cmd.Context(), s: s, o: o, engines: engines, outputs: outputs}
 	stop := showProgress(s.Err, r.Progress)
 	tot, rerrs := runner.Each(cmd.Context(), r, inputs, fx.work, fx.emit)
 	stop()
 	fx.finish()
-	for _, in := range inputs {
-		if !fx.started[in.Name] && outputs[in.Name] != "" && !o.InPlace && !failed(rerrs, in.Path) {
-			fx.emptyOutput(in.Name)
-		}
-	}
 	fx.summary(tot)
 	errs = append(errs, rerrs...)
 	errs = append(errs, fx.errs...)
@@ -188,13 +183,4 @@ func outsideRelative(p string) string {
 		p = strings.TrimLeft(p, string(filepath.Separator))
 	}
 	return strings.ReplaceAll(p, ".."+string(filepath.Separator), "__"+string(filepath.Separator))
-}
-
-func failed(errs []error, path string) bool {
-	for _, err := range errs {
-		if path != "" && strings.Contains(err.Error(), path) {
-			return true
-		}
-	}
-	return false
 }

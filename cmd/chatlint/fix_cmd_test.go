@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"io"
 	"io/fs"
@@ -287,5 +288,32 @@ func TestFixWorkersDoNotChangeOutput(t *testing.T) {
 		if diff := cmp.Diff(first, got); diff != "" {
 			t.Errorf("--workers %s (-1 worker +%s):\n%s", w, w, diff)
 		}
+	}
+}
+
+// failingReader gives its data, then an error instead of the end.
+type failingReader struct{ data io.Reader }
+
+func (r *failingReader) Read(p []byte) (int, error) {
+	n, err := r.data.Read(p)
+	if err == io.EOF {
+		return n, errors.New("device error")
+	}
+	return n, err
+}
+
+// TestFixReadError: an input that cannot be read to its end is not written
+// (a truncated output must not stand for it), and the run fails.
+func TestFixReadError(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out.jsonl")
+	var stdout, stderr strings.Builder
+	in := &failingReader{strings.NewReader(needsFix + "\n" + cleanRecord + "\n")}
+	code := run(context.Background(), []string{"fix", "-o", out, "-"}, streams{In: in, Out: &stdout, Err: &stderr})
+	if code != exitError || !strings.Contains(stderr.String(), "device error") || !strings.Contains(stdout.String(), "not written") {
+		t.Errorf("exit %d\n%s%s", code, stdout.String(), stderr.String())
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("left behind: %v", entries)
 	}
 }

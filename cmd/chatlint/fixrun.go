@@ -30,7 +30,6 @@ type fixer struct {
 	o       *fixOptions
 	engines *fixEngines
 	outputs map[string]string
-	started map[string]bool
 
 	cur          *fileOut
 	errs         []error
@@ -50,6 +49,8 @@ type fixed struct {
 	note      string       // a line for stderr
 	unfixed   bool
 	policyErr bool
+	end       bool  // the input's last job
+	readErr   error // with end: the input could not be read to its end
 }
 
 // fileOut is the output file being written.
@@ -57,6 +58,7 @@ type fileOut struct {
 	name      string
 	out       *outFile // nil for --dry-run
 	rejects   *spool
+	readErr   error // the input could not be read to its end: nothing is written
 	documents int
 	changed   int
 	actions   int
@@ -64,7 +66,7 @@ type fileOut struct {
 }
 
 func (fx *fixer) work(_ *policy.Evaluator, j runner.Job) fixed {
-	res := fixed{file: j.File, records: j.Records}
+	res := fixed{file: j.File, records: j.Records, end: j.End, readErr: j.Err}
 	if j.Finding != nil {
 		f := j.Finding
 		res.note = fmt.Sprintf("%s:%d: %s %s: %s (left as it is)", f.File, f.Line, f.Severity, f.Rule, f.Message)
@@ -104,11 +106,18 @@ func (fx *fixer) emit(res fixed) {
 	fx.policyFailed = fx.policyFailed || res.policyErr
 	if fx.cur == nil || fx.cur.name != res.file {
 		fx.finish()
+		if res.end && res.readErr != nil { // could not be opened: nothing to write
+			return
+		}
 		fx.cur = &fileOut{name: res.file, rejects: newSpool(fx.outputs[res.file])}
-		fx.started[res.file] = true
 		if !fx.o.DryRun {
 			fx.cur.out = fx.open(res.file)
 		}
+	}
+	if res.end {
+		fx.cur.readErr = res.readErr
+		fx.finish()
+		return
 	}
 	c := fx.cur
 	if c.out != nil {
@@ -207,6 +216,15 @@ func (fx *fixer) finish() {
 	fx.changed += c.changed
 	dest := fx.outputs[c.name]
 	line := fmt.Sprintf("%s: %d of %d %s changed, %d %s", c.name, c.changed, c.documents, plural(c.documents, "record"), c.actions, plural(c.actions, "action"))
+	if c.readErr != nil {
+		// A truncated read must not replace or stand for the input.
+		if c.out != nil {
+			c.out.abort()
+		}
+		c.rejects.discard()
+		fx.files = append(fx.files, c.name+": not written (it could not be read to its end)")
+		return
+	}
 	if c.out != nil {
 		if fx.o.InPlace && c.changed == 0 {
 			c.out.abort()
@@ -247,12 +265,6 @@ func (fx *fixer) open(name string) *outFile {
 		os.MkdirAll(filepath.Dir(dest), 0o755) // an error shows when the file is written
 	}
 	return openOut(dest)
-}
-
-// emptyOutput writes the output of an input that held no record.
-func (fx *fixer) emptyOutput(name string) {
-	fx.cur = &fileOut{name: name, out: fx.open(name), rejects: newSpool(fx.outputs[name])}
-	fx.finish()
 }
 
 // summary prints a line per file, the totals and the actions per rule.

@@ -34,6 +34,8 @@ type job struct {
 	format  document.Format // "" for a file in no known format
 	records []jsonl.Record  // data owned by the job
 	finding *finding.Finding
+	end     bool  // the last job of an input (see Job.End)
+	err     error // with end: why the input could not be read to its end
 }
 
 type producer struct {

@@ -19,6 +19,12 @@ type Job struct {
 	Format  document.Format
 	Records []jsonl.Record
 	Finding *finding.Finding
+	// End marks the last job of an input, after all its records (an input
+	// without records has only this one); Err is then why the input could
+	// not be read to its end, so a command that rewrites files never writes
+	// a truncated one. Check ignores it.
+	End bool
+	Err error
 }
 
 // Totals are what the reader read.
@@ -55,7 +61,7 @@ func Each[R any](ctx context.Context, r *Runner, inputs []Input, work func(*poli
 			defer wg.Done()
 			ev := r.Engine.NewEvaluator()
 			for j := range jobs {
-				results <- result{seq: j.seq, val: work(ev, Job{File: j.file, Format: j.format, Records: j.records, Finding: j.finding})}
+				results <- result{seq: j.seq, val: work(ev, Job{File: j.file, Format: j.format, Records: j.records, Finding: j.finding, End: j.end, Err: j.err})}
 			}
 		}()
 	}
@@ -63,6 +69,7 @@ func Each[R any](ctx context.Context, r *Runner, inputs []Input, work func(*poli
 		p := producer{opts: r.Opts, jobs: jobs, tokens: tokens, counts: &r.read}
 		for _, in := range inputs {
 			n, err := p.read(ctx, in)
+			p.send(job{file: in.Name, end: true, err: err})
 			tot.Records += n
 			if err != nil {
 				errs = append(errs, err)
