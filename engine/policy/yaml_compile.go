@@ -22,7 +22,7 @@ type yamlRule struct {
 	where   []check
 	assert  []check
 	message []piece
-	action  map[string]any // a cleanup rule's action (op and arguments), nil for a check
+	action  actArgs // a cleanup rule's action (op and arguments), nil for a check
 }
 
 // step is one segment of a `given` path: a member name, then optionally [*].
@@ -82,19 +82,19 @@ type yamlFile struct {
 }
 
 type yamlRuleSpec struct {
-	ID          string         `yaml:"id"`
-	Title       string         `yaml:"title"`
-	Severity    string         `yaml:"severity"`
-	Description string         `yaml:"description"`
-	Given       string         `yaml:"given"`
-	Formats     []string       `yaml:"formats"`
-	Mode        string         `yaml:"mode"`
-	Where       yaml.Node      `yaml:"where"`
-	Assert      yaml.Node      `yaml:"assert"`
-	Message     string         `yaml:"message"`
-	Example     string         `yaml:"example"`
-	Fix         string         `yaml:"fix"`
-	Action      map[string]any `yaml:"action"`
+	ID          string    `yaml:"id"`
+	Title       string    `yaml:"title"`
+	Severity    string    `yaml:"severity"`
+	Description string    `yaml:"description"`
+	Given       string    `yaml:"given"`
+	Formats     []string  `yaml:"formats"`
+	Mode        string    `yaml:"mode"`
+	Where       yaml.Node `yaml:"where"`
+	Assert      yaml.Node `yaml:"assert"`
+	Message     string    `yaml:"message"`
+	Example     string    `yaml:"example"`
+	Fix         string    `yaml:"fix"`
+	Action      actArgs   `yaml:"action"`
 }
 
 // compileYAML compiles the rules of one YAML file.
