@@ -115,7 +115,7 @@ func actionFromHit(h Hit, args map[string]any) Action {
 // yamlActions runs the YAML rules that carry an action and appends their
 // actions; their hits are findings too, for check.
 func (e *Engine) yamlActions(doc *document.Document, hits []Hit, acts []Action) ([]Hit, []Action) {
-	for _, r := range e.actionYAML {
+	for _, r := range e.actions {
 		n := len(hits)
 		hits = r.eval(doc.Value, hits)
 		for _, h := range hits[n:] {

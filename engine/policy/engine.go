@@ -18,12 +18,11 @@ type Engine struct {
 	rules    []Rule
 	yaml     []*yamlRule // rules run on every document
 	toolYAML []*yamlRule // rules that read only the tools: memoized
-	// actionYAML are the rules with an action (actions.go)
-	actionYAML []*yamlRule
-	memo       toolsMemo
-	rego       *regoProgram // nil when no pack has Rego
-	disabled   map[string]bool
-	timeout    time.Duration
+	actions  []*yamlRule // rules with an action (actions.go)
+	memo     toolsMemo
+	rego     *regoProgram // nil when no pack has Rego
+	disabled map[string]bool
+	timeout  time.Duration
 }
 
 // Options tune which rules run.
@@ -74,7 +73,7 @@ func Compile(ctx context.Context, packs []*Pack, opts Options) (*Engine, error) 
 				switch {
 				case e.disabled[r.ID]: // compiled (so errors show) but never run
 				case r.action != nil:
-					e.actionYAML = append(e.actionYAML, r)
+					e.actions = append(e.actions, r)
 				case r.toolsOnly():
 					e.toolYAML = append(e.toolYAML, r)
 				default:
@@ -130,7 +129,7 @@ func (e *Engine) evaluate(ctx context.Context, doc *document.Document, cancel to
 	for _, r := range e.yaml {
 		hits = r.eval(doc.Value, hits)
 	}
-	if len(e.actionYAML) > 0 {
+	if len(e.actions) > 0 {
 		hits, acts = e.yamlActions(doc, hits, acts)
 	}
 	if e.rego != nil {

@@ -23,12 +23,10 @@ type File struct {
 type Pack struct {
 	Name        string
 	Description string
-	// Kind is "" for a pack of checks, KindCleanup for a pack of cleanup
-	// rules (actions for fix), which check leaves out unless asked.
-	Kind  string
-	Rego  []File // policies, *_test.rego excluded
-	Tests []File // *_test.rego: never evaluated by check
-	YAML  []File // YAML rule files (pack.yaml excluded)
+	Kind        string // "" for checks; KindCleanup for cleanup rules (actions.go), which check leaves out
+	Rego        []File // policies, *_test.rego excluded
+	Tests       []File // *_test.rego: never evaluated by check
+	YAML        []File // YAML rule files (pack.yaml excluded)
 }
 
 type packMeta struct {
