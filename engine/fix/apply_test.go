@@ -196,6 +196,16 @@ func TestApply(t *testing.T) {
 			rejects: []string{`1 drop_message {"role":"tool","tool_call_id":"z","content":"x"}`},
 		},
 		{
+			name: "proxy-log: drop a line of the log", format: document.ProxyLog,
+			in: []string{
+				`{"session_id":"p","request":{"messages":[{"role":"user","content":"q"}]}}`,
+				`{"session_id":"p","request":{"messages":[{"role":"user","content":"q"},{"role":"assistant","content":"a"}]}}`,
+			},
+			actions: []string{`{"op":"drop_entry","target":"/entries/0"}`, `{"op":"set_content","target":"/messages/1","content":"A"}`},
+			want:    `{"session_id":"p","request":{"messages":[{"role":"user","content":"q"},{"role":"assistant","content":"A"}]}}` + "\n",
+			rejects: []string{`1 drop_entry {"session_id":"p","request":{"messages":[{"role":"user","content":"q"}]}}`},
+		},
+		{
 			name: "proxy-log: the response is edited in place only", format: document.ProxyLog,
 			in:      []string{`{"session_id":"p","request":{"messages":[{"role":"user","content":"q"}]},"response":{"choices":[{"message":{"role":"assistant","content":"a"}}]}}`},
 			actions: []string{`{"op":"drop_message","target":"/messages/1"}`},
