@@ -121,7 +121,14 @@ func runFix(cmd *cobra.Command, s streams, o *fixOptions) error {
 	files, errs := jsonl.Expand(o.Paths)
 	var inputs []runner.Input
 	outputs := map[string]string{}
-	several := len(files) > 1
+	// -o names a folder for several inputs, a folder given as input, or an
+	// existing folder (or one spelled with a final slash).
+	several := len(files) > 1 || strings.HasSuffix(o.Output, "/")
+	for _, p := range o.Paths {
+		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+			several = true
+		}
+	}
 	if fi, err := os.Stat(o.Output); err == nil {
 		switch {
 		case fi.IsDir():

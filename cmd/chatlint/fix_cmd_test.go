@@ -167,6 +167,12 @@ func TestFixOutputs(t *testing.T) {
 			t.Error("an input changed")
 		}
 	})
+	t.Run("a folder with one file", func(t *testing.T) {
+		_, stderr, code := chatlint(t, "", "fix", "-o", "out2", "sub")
+		if code != 0 || mustRead(t, "out2/sub/b.jsonl") != cleanRecord+"\n" {
+			t.Errorf("exit %d: %s", code, stderr)
+		}
+	})
 	t.Run("stdin to a file", func(t *testing.T) {
 		_, stderr, code := chatlint(t, needsFix+"\n", "fix", "-o", "stdin.jsonl", "-")
 		if code != 0 || mustRead(t, "stdin.jsonl") != fixedRec+"\n" {
