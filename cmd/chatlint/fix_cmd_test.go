@@ -323,3 +323,18 @@ func TestFixReadError(t *testing.T) {
 		t.Errorf("left behind: %v", entries)
 	}
 }
+
+// TestFixThenCheckFolder: after fix --in-place on a folder, check on the
+// same folder is clean for what the pack fixes, and does not read the
+// rejects and backups fix left there.
+func TestFixThenCheckFolder(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "a.jsonl", needsFix+"\n")
+	if _, stderr, code := chatlint(t, "", "fix", "--in-place", dir); code != 0 {
+		t.Fatalf("fix: exit %d: %s", code, stderr)
+	}
+	stdout, stderr, code := chatlint(t, "", "check", "--allow-no-tools", dir)
+	if code != 0 || !strings.Contains(stdout, "(1 file, 1 record)") {
+		t.Errorf("check after fix: exit %d\n%s%s", code, stdout, stderr)
+	}
+}

@@ -249,7 +249,7 @@ func (fx *fixer) finish() {
 	case fx.o.DryRun && c.dropped > 0:
 		line += fmt.Sprintf(", %d dropped", c.dropped)
 	case !c.rejects.empty():
-		path := dest + ".rejects.jsonl"
+		path := dest + jsonl.RejectsSuffix
 		if err := c.rejects.appendTo(path); err != nil {
 			fx.errs = append(fx.errs, fmt.Errorf("%s: rejects not written: %v", c.name, err))
 		}
