@@ -156,7 +156,14 @@ func (a *applier) conflicts() error {
 			byLine[a.es[o.entry].line] = o
 		}
 	}
-	for m, ops := range byMsg {
+	// In message order, so the error names the same pair every time.
+	msgs := make([]int, 0, len(byMsg))
+	for m := range byMsg {
+		msgs = append(msgs, m)
+	}
+	slices.Sort(msgs)
+	for _, m := range msgs {
+		ops := byMsg[m]
 		if e, ok := byLine[a.ms[m].line]; ok && a.sessionLayout() {
 			return &ConflictError{Target: "/messages/" + fmt.Sprint(m), A: e.Action, B: ops[0].Action}
 		}
