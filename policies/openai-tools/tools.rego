@@ -9,6 +9,37 @@ package chatlint.openai_tools
 #
 # Rules that drop a message come first; the others leave those messages alone, so one pass never
 # asks for two things on one message.
+#
+# Cost: most records are clean, and OPA pays per evaluation step and per virtual document, so
+# the rules put their actions in cleanup_actions, and actions looks at it only on a record that
+# record_clean cannot prove clean (a few scans of the messages). Their METADATA declares the rule
+# ids as it would on actions (custom.severity is required off the actions set; it is not used).
+
+actions contains a if {
+	not record_clean
+	some a in cleanup_actions
+}
+
+# record_clean holds on a record no rule below would change: every message has a role, no two
+# neighbours have the same role and text (the cheap half of an exact repeat), and tools_clean.
+record_clean if {
+	not role_missing
+	not neighbours_alike
+	tools_clean
+}
+
+role_missing if {
+	some m in msgs
+	m.role == ""
+}
+
+neighbours_alike if {
+	some i, m in msgs
+	i > 0
+	p := msgs[i - 1]
+	p.role == m.role
+	p.text == m.text
+}
 
 msgs := input.messages
 
@@ -26,9 +57,10 @@ no_role := {m.index | some m in msgs; m.role == ""}
 # title: message-missing-role
 # description: Drops a message without a role (or whose role is not a string, or is empty).
 # custom:
+#   severity: info
 #   id: message-missing-role
 #   example: '{"messages": [{"content": "hi"}, {"role": "user", "content": "hi"}]}'
-actions contains a if {
+cleanup_actions contains a if {
 	some i in no_role
 	a := {"op": "drop_message", "rule": "message-missing-role", "message_index": i, "reason": sprintf("message %d has no role", [i])}
 }
@@ -63,9 +95,10 @@ repeat := {m.index |
 #   calls and tool_call_id. A repeat further away (a user asking the same thing turns later) is
 #   kept.
 # custom:
+#   severity: info
 #   id: message-repeated
 #   example: '{"messages": [{"role": "user", "content": "hi"}, {"role": "user", "content": "hi"}]}'
-actions contains a if {
+cleanup_actions contains a if {
 	some i in repeat
 	a := {"op": "drop_message", "rule": "message-repeated", "message_index": i, "reason": sprintf("message %d repeats message %d exactly", [i, i - 1])}
 }
@@ -126,9 +159,10 @@ issued := [[m.index, c.index, c.id] |
 # title: tool-call-missing-id
 # description: Drops a tool call without an id; no tool message can answer it.
 # custom:
+#   severity: info
 #   id: tool-call-missing-id
 #   example: '{"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": null, "tool_calls": [{"type": "function", "function": {"name": "f", "arguments": "{}"}}]}]}'
-actions contains a if {
+cleanup_actions contains a if {
 	structured
 	not tools_clean
 	some m in msgs
@@ -187,9 +221,10 @@ duplicate := {r.index | some r in results; i := issuer_of[r.index]; answers[[i, 
 # title: tool-result-missing-id
 # description: Drops a tool message without a tool_call_id.
 # custom:
+#   severity: info
 #   id: tool-result-missing-id
 #   example: '{"messages": [{"role": "user", "content": "hi"}, {"role": "tool", "content": "42"}]}'
-actions contains a if {
+cleanup_actions contains a if {
 	some i in no_id
 	a := {"op": "drop_message", "rule": "tool-result-missing-id", "message_index": i, "reason": sprintf("tool message %d has no tool_call_id", [i])}
 }
@@ -198,9 +233,10 @@ actions contains a if {
 # title: tool-result-unknown-id
 # description: Drops a tool message whose tool_call_id no earlier assistant tool call issued.
 # custom:
+#   severity: info
 #   id: tool-result-unknown-id
 #   example: '{"messages": [{"role": "user", "content": "hi"}, {"role": "tool", "tool_call_id": "call_9", "content": "42"}]}'
-actions contains a if {
+cleanup_actions contains a if {
 	some i in unknown
 	a := {
 		"op": "drop_message", "rule": "tool-result-unknown-id", "message_index": i,
@@ -214,9 +250,10 @@ actions contains a if {
 #   Drops a tool message whose call already has a result; the later one is dropped, whatever its
 #   content.
 # custom:
+#   severity: info
 #   id: tool-result-repeated
 #   example: '{"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}, {"role": "tool", "tool_call_id": "c1", "content": "1"}, {"role": "tool", "tool_call_id": "c1", "content": "2"}]}'
-actions contains a if {
+cleanup_actions contains a if {
 	some i in duplicate
 	r := msgs[i]
 	a := {
@@ -259,9 +296,10 @@ run_end(i) := max({j | some j in numbers.range(i, first_gap(i) - 1); not dropped
 #   Moves a tool message that another message separates from its call back, right after the
 #   call's other results (the API rejects a tool message that does not follow its call).
 # custom:
+#   severity: info
 #   id: tool-result-misplaced
 #   example: '{"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}, {"role": "user", "content": "well?"}, {"role": "tool", "tool_call_id": "c1", "content": "1"}]}'
-actions contains a if {
+cleanup_actions contains a if {
 	some j, i in answer_of
 	j > first_gap(i)
 	a := {
@@ -289,9 +327,10 @@ new_id(m, c, x) := id if {
 #   Renames a tool call whose id an earlier call of the record already used to ID_2, ID_3, ...
 #   (in record order), together with the tool message that answers it.
 # custom:
+#   severity: info
 #   id: tool-call-id-reused
 #   example: '{"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}, {"role": "tool", "tool_call_id": "c1", "content": "1"}, {"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}, {"role": "tool", "tool_call_id": "c1", "content": "2"}]}'
-actions contains a if {
+cleanup_actions contains a if {
 	some [m, c, x] in issued
 	nth(m, c, x) > 1
 	a := {

@@ -107,3 +107,10 @@ test_clean_fast_path if {
 		not openai_tools.tools_clean with input as chat(ms)
 	}
 }
+
+test_record_clean_fast_path if {
+	openai_tools.record_clean with input as chat([user("q"), {"role": "assistant", "content": "a"}, user("q")])
+	not openai_tools.record_clean with input as chat([user("q"), {"content": "no role"}])
+	not openai_tools.record_clean with input as chat([user("q"), user("q")])
+	not openai_tools.record_clean with input as chat([user("q"), calls(["a"]), tool("b", "1")])
+}
