@@ -12,6 +12,68 @@ synthetic_text := "[chatlint] missing tool result in session history; inserted s
 structured if input.mode == "structured"
 
 # ---------------------------------------------------------------------------------------------
+# Clean records.
+#
+# OPA pays per evaluation step and per virtual document, and most conversations need nothing:
+# the rules put their actions in cleanup_actions, and actions looks at it only when record_clean
+# cannot prove the record clean. Their METADATA declares the rule ids as it would on actions
+# (custom.severity is required off the actions set; it is not used).
+
+actions contains a if {
+	not record_clean
+	some a in cleanup_actions
+}
+
+record_clean if not structured
+
+# Every call has input and an id of its own in its message, every call of an assistant message
+# is answered by the message at its position after it (results in call order, right after the
+# call), and every tool result is such an answer.
+record_clean if {
+	structured
+	not call_unclean
+	not answer_missing
+	not result_out_of_place
+}
+
+call_unclean if {
+	some m in input.messages
+	some c in m.tool_calls
+	not c.has_input
+}
+
+call_unclean if {
+	some m in input.messages
+	some c in m.tool_calls
+	c.id == ""
+}
+
+call_unclean if {
+	some m in input.messages
+	count(m.tool_calls) > 1
+	count({c.id | some c in m.tool_calls}) < count(m.tool_calls)
+}
+
+answer_missing if {
+	some t, m in input.messages
+	some k, _ in m.tool_calls
+	not result_at(t + k + 1)
+}
+
+result_at(i) if input.messages[i].role == "tool"
+
+result_out_of_place if {
+	some r in input.messages
+	r.role == "tool"
+	not in_place(r)
+}
+
+in_place(r) if {
+	r.turn >= 0
+	input.messages[r.turn].tool_calls[(r.index - r.turn) - 1].id == r.tool_call_id
+}
+
+# ---------------------------------------------------------------------------------------------
 # tool-call-missing-input
 
 # The calls of a message whose arguments/input is missing or null ({}, "", 0, false and [] are
@@ -49,10 +111,11 @@ emptied := {m.index |
 #   Drops a tool call whose arguments (or input) is missing or null; an empty object, string,
 #   list, 0 or false is input and is kept. A message left with no content at all is dropped whole.
 # custom:
+#   severity: info
 #   id: tool-call-missing-input
 #   example: |-
 #     {"type": "message", "message": {"role": "assistant", "content": [{"type": "toolCall", "id": "call_1", "name": "read", "input": null}]}}
-actions contains a if {
+cleanup_actions contains a if {
 	structured
 	some m in input.messages
 	not emptied[m.index]
@@ -64,7 +127,7 @@ actions contains a if {
 	}
 }
 
-actions contains a if {
+cleanup_actions contains a if {
 	some i in emptied
 	a := {
 		"op": "drop_message", "rule": "tool-call-missing-input", "message_index": i,
@@ -159,16 +222,17 @@ orphan_reason(r) := sprintf("tool result at message %d has no tool call id", [r.
 #   after an aborted or failed assistant message); a second result for a call of the turn and a
 #   result matching no call of its turn are dropped.
 # custom:
+#   severity: info
 #   id: tool-result-pairing
 #   example: |-
 #     {"type": "message", "message": {"role": "assistant", "content": [{"type": "toolCall", "id": "a", "name": "read", "arguments": {}}, {"type": "toolCall", "id": "b", "name": "read", "arguments": {}}]}}
-actions contains a if {
+cleanup_actions contains a if {
 	some r in results
 	orphan[r.index]
 	a := {"op": "drop_message", "rule": "tool-result-pairing", "message_index": r.index, "reason": orphan_reason(r)}
 }
 
-actions contains a if {
+cleanup_actions contains a if {
 	some i in duplicate
 	r := input.messages[i]
 	a := {
@@ -223,7 +287,7 @@ anchor(t, k) := prev[count(prev) - 1] if {
 	prev != []
 } else := t
 
-actions contains a if {
+cleanup_actions contains a if {
 	some t, ids in turns
 	needs_pairing(t)
 	some k, x in ids
@@ -234,7 +298,7 @@ actions contains a if {
 	}
 }
 
-actions contains a if {
+cleanup_actions contains a if {
 	some t, ids in turns
 	not no_synthetic(t)
 	some k, x in ids

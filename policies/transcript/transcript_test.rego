@@ -99,3 +99,18 @@ test_reused_id_is_answered_by_its_own_turn if {
 	d := session([user, asst([call(0, "a", true)]), res("a"), asst([call(0, "a", true)]), res("a")])
 	acts(d) == set()
 }
+
+# The fast path never hides work: it holds on clean records only.
+test_record_clean_fast_path if {
+	transcript.record_clean with input as session([user, asst([call(0, "a", true), call(1, "b", true)]), res("a"), res("b"), user])
+	every ms in [
+		[user, asst([call(0, "a", true), call(1, "b", true)]), res("b"), res("a")], # out of order
+		[user, asst([call(0, "a", true), call(1, "b", true)]), res("a")], # missing
+		[user, asst([call(0, "a", false)]), res("a")], # no input
+		[user, asst([call(0, "a", true)]), res("a"), res("a")], # duplicate
+		[res("x"), user], # orphan
+		[user, asst([call(0, "a", true), call(1, "a", true)]), res("a"), res("a")], # id twice in a message
+	] {
+		not transcript.record_clean with input as session(ms)
+	}
+}
