@@ -33,6 +33,9 @@ type packOptions struct {
 
 	cfg       *config.Config // nil when there is no config file
 	cfgLoaded bool
+	// Cleanup loads the built-in cleanup packs too (kind: cleanup), which
+	// only fix runs by default.
+	Cleanup bool
 }
 
 func addPackFlags(cmd *cobra.Command, o *packOptions) {
@@ -154,8 +157,10 @@ func (o *packOptions) loader() (*config.PackLoader, error) {
 			return nil, err
 		}
 	}
-	for _, r := range append(refs, o.Packs...) {
-		if o.NoBuiltin && strings.HasPrefix(r, "builtin:") {
+	for i, r := range append(refs, o.Packs...) {
+		// --no-builtin drops the config's built-in packs; one named with
+		// --pack is still loaded.
+		if o.NoBuiltin && i < len(refs) && strings.HasPrefix(r, "builtin:") {
 			continue
 		}
 		if err := l.Add(r); err != nil {

@@ -47,7 +47,7 @@ func normalize(out, dir string) string {
 }
 
 // golden compares got with fixtures/repair/NAME, or rewrites it with -update.
-func golden(t *testing.T, name, got string) {
+func repairGolden(t *testing.T, name, got string) {
 	t.Helper()
 	path := filepath.Join(repairFixtures, name)
 	if *update {
@@ -84,7 +84,7 @@ func TestRepairGolden(t *testing.T) {
 	if errOut != "" || code != exitFindings {
 		t.Errorf("exit %d (want 1: some files are skipped), stderr %q", code, errOut)
 	}
-	golden(t, "repair.txt", normalize(out, dir))
+	repairGolden(t, "repair.txt", normalize(out, dir))
 
 	backups := map[string]string{} // file -> backup
 	for _, name := range mustReadDir(t, dir) {
@@ -95,7 +95,7 @@ func TestRepairGolden(t *testing.T) {
 	for name, input := range inputs {
 		p := filepath.Join(dir, name)
 		data, _ := os.ReadFile(p)
-		golden(t, filepath.Join("want", name), string(data))
+		repairGolden(t, filepath.Join("want", name), string(data))
 		fi, _ := os.Stat(p)
 		if bak, ok := backups[name]; ok {
 			if b, _ := os.ReadFile(filepath.Join(dir, bak)); string(b) != input {
@@ -124,13 +124,13 @@ func TestRepairGolden(t *testing.T) {
 	if code != exitFindings {
 		t.Errorf("second run: exit %d", code)
 	}
-	golden(t, "again.txt", normalize(again, dir))
+	repairGolden(t, "again.txt", normalize(again, dir))
 }
 
 func TestRepairGoldenJSONAndDryRun(t *testing.T) {
 	dir := copyInputs(t)
 	out, _, _ := chatlint(t, "", "repair", "-o", "json", dir)
-	golden(t, "repair.json", normalize(out, dir))
+	repairGolden(t, "repair.json", normalize(out, dir))
 
 	dir = copyInputs(t)
 	before := map[string]time.Time{}
@@ -142,7 +142,7 @@ func TestRepairGoldenJSONAndDryRun(t *testing.T) {
 	if code != exitFindings {
 		t.Errorf("dry run: exit %d, want 1", code)
 	}
-	golden(t, "dry-run.txt", normalize(out, dir))
+	repairGolden(t, "dry-run.txt", normalize(out, dir))
 	names := mustReadDir(t, dir)
 	if len(names) != len(before) {
 		t.Errorf("dry run wrote files: %v", names)

@@ -37,7 +37,7 @@ over one normalized document per conversation.`,
 	})
 	root.SetVersionTemplate(readBuildInfo().String())
 	root.AddCommand(newCheckCmd(s), newRulesCmd(s), newTestCmd(s), newFmtCmd(s), newVersionCmd(s),
-		newRepairCmd(s), newConvertCmd(s), newValidateInputCmd(s))
+		newRepairCmd(s), newFixCmd(s), newConvertCmd(s), newValidateInputCmd(s))
 	addCompletion(root)
 	return root
 }

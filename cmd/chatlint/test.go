@@ -20,7 +20,7 @@ type testOptions struct {
 }
 
 func newTestCmd(s streams) *cobra.Command {
-	o := &testOptions{}
+	o := &testOptions{packOptions: packOptions{Cleanup: true}}
 	cmd := &cobra.Command{
 		Use:   "test [PACK...]",
 		Short: "Run the packs' Rego unit tests and fixture tests",

@@ -42,7 +42,12 @@ func readMessage(raw *ast.Term, line int, path string) message {
 			m.textTerm = content // a string content is the text: share the term
 		}
 	}
+	// Why a turn ended is an assistant's: other roles' fields of that name
+	// are not read.
 	for _, k := range [...]*ast.Term{keyStopReason, keyStopReasonc} {
+		if m.role != "assistant" {
+			break
+		}
 		if t := get(m.obj, k); t != nil {
 			if _, ok := t.Value.(ast.String); ok {
 				m.stopReason = t
@@ -137,7 +142,8 @@ func isTextPart(typ string) bool { return typ == "text" || strings.HasSuffix(typ
 
 // Content block types that carry a tool call in agent transcripts and
 // Anthropic-style content.
-var callBlockTypes = map[string]bool{"toolCall": true, "toolUse": true, "functionCall": true, "tool_use": true}
+var callBlockTypes = map[string]bool{"toolCall": true, "toolUse": true, "functionCall": true,
+	"tool_use": true, "tool_call": true, "function_call": true}
 
 // structuredCalls reads the tool calls a message carries as data: OpenAI
 // tool_calls entries that are objects, and tool-call content blocks.

@@ -14,7 +14,8 @@ const Stdin = "-"
 
 // Expand turns command-line arguments into the list of inputs to read: files
 // as given, directories walked recursively for *.jsonl and *.json files
-// (hidden directories such as .git are skipped), "-" for standard input. The
+// (hidden directories such as .git and fix's *.rejects.jsonl are skipped),
+// "-" for standard input. The
 // result is sorted and without duplicates. Arguments that cannot be read are
 // returned as errors; the others are still expanded.
 //
@@ -84,10 +85,14 @@ func isRegular(path string, d fs.DirEntry) bool {
 	return err == nil && info.Mode().IsRegular()
 }
 
+// RejectsSuffix ends the files where fix keeps what it dropped. They are
+// not data: a directory walk skips them (name one to read it).
+const RejectsSuffix = ".rejects.jsonl"
+
 // IsDataFile reports whether a directory walk picks up the file.
 func IsDataFile(path string) bool {
 	ext := strings.ToLower(filepath.Ext(path))
-	return ext == ".jsonl" || ext == ".json"
+	return (ext == ".jsonl" || ext == ".json") && !strings.HasSuffix(path, RejectsSuffix)
 }
 
 // IsJSONDocument reports whether the file is read as one JSON document

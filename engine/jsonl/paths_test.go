@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -171,5 +172,20 @@ func TestExpandUnreadableSubdirectory(t *testing.T) {
 	}
 	if len(errs) != 1 {
 		t.Errorf("errors = %v, want one", errs)
+	}
+}
+
+// TestExpandSkipsRejects: fix's rejects files beside the data are not data.
+func TestExpandSkipsRejects(t *testing.T) {
+	dir := t.TempDir()
+	for _, n := range []string{"a.jsonl", "a.jsonl.rejects.jsonl"} {
+		if err := os.WriteFile(filepath.Join(dir, n), []byte("{}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	files, errs := Expand([]string{dir, filepath.Join(dir, "a.jsonl.rejects.jsonl")})
+	want := []string{filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "a.jsonl.rejects.jsonl")}
+	if len(errs) > 0 || !slices.Equal(files, want) {
+		t.Errorf("got %v %v, want %v (named explicitly, the rejects file is read)", files, errs, want)
 	}
 }

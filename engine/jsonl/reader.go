@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 )
 
 // Record is one non-blank line (or one element of a JSON array file).
@@ -25,6 +26,11 @@ type Record struct {
 	// untouched lines byte for byte. Data is a slice of Raw. For a .json
 	// array element Raw equals Data.
 	Raw []byte
+	// End is what ended the line after Data: "\n", "\r\n" (or more CRs
+	// before the LF), or "" for a last line without one: the tail of Raw,
+	// named without allocating, for writers that put a record back with its
+	// own ending.
+	End string
 }
 
 // Clone returns a copy of the record that owns its bytes.
@@ -135,11 +141,13 @@ func (r *Reader) Next() (Record, error) {
 		if r.line == 1 {
 			line = bytes.TrimPrefix(line, bom)
 		}
+		full := len(line)
 		line = bytes.TrimRight(line, "\r") // CRLF, and CRCRLF from a double conversion
 		if isBlank(line) {
 			continue
 		}
-		return Record{Line: r.line, Data: line, Offset: offset, Raw: raw}, nil
+		lf := bytes.HasSuffix(raw, []byte{'\n'})
+		return Record{Line: r.line, Data: line, Offset: offset, Raw: raw, End: lineEnd(full-len(line), lf)}, nil
 	}
 }
 
@@ -193,6 +201,19 @@ func contentLen(chunk []byte, err error) int {
 		return len(chunk) - 1
 	}
 	return len(chunk)
+}
+
+// lineEnd names a line's terminator without allocating for the usual ones.
+func lineEnd(crs int, lf bool) string {
+	switch {
+	case !lf:
+		return strings.Repeat("\r", crs)
+	case crs == 0:
+		return "\n"
+	case crs == 1:
+		return "\r\n"
+	}
+	return strings.Repeat("\r", crs) + "\n"
 }
 
 func isBlank(b []byte) bool {

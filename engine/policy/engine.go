@@ -21,6 +21,7 @@ type Engine struct {
 	rules    []rule.Rule
 	yaml     []*yamlRule // rules run on every document
 	toolYAML []*yamlRule // rules that read only the tools: memoized
+	actions  []*yamlRule // rules with an action (actions.go)
 	memo     toolsMemo
 	rego     *regoProgram // nil when no pack has Rego
 	disabled map[string]bool
@@ -80,6 +81,8 @@ func Compile(ctx context.Context, packs []*Pack, opts Options) (*Engine, error) 
 				e.rules = append(e.rules, r.Rule)
 				switch {
 				case e.disabled[r.ID]: // compiled (so errors show) but never run
+				case r.action != nil:
+					e.actions = append(e.actions, r)
 				case r.toolsOnly():
 					e.toolYAML = append(e.toolYAML, r)
 				default:
@@ -134,21 +137,25 @@ func (e *Engine) Evaluate(ctx context.Context, doc *document.Document) ([]Hit, e
 	return e.NewEvaluator().Evaluate(ctx, doc)
 }
 
-func (e *Engine) evaluate(ctx context.Context, doc *document.Document, cancel topdown.Cancel) ([]Hit, error) {
+func (e *Engine) evaluate(ctx context.Context, doc *document.Document, cancel topdown.Cancel) ([]Hit, []Action, error) {
 	var hits []Hit
+	var acts []Action
 	if len(e.toolYAML) > 0 {
 		hits = e.memo.eval(e.toolYAML, doc.Value, hits)
 	}
 	for _, r := range e.yaml {
 		hits = r.eval(doc.Value, hits)
 	}
+	if len(e.actions) > 0 {
+		hits, acts = e.yamlActions(doc, hits, acts)
+	}
 	if e.rego != nil {
-		n := len(hits)
+		n, na := len(hits), len(acts)
 		var err error
-		hits, err = e.rego.eval(ctx, doc.Value, string(doc.Format), cancel, hits)
+		hits, acts, err = e.rego.eval(ctx, doc.Value, string(doc.Format), cancel, hits, acts)
 		var bad *OutputError
 		if err != nil && !errors.As(err, &bad) {
-			return hits, fmt.Errorf("evaluating policies: %w", err)
+			return hits, acts, fmt.Errorf("evaluating policies: %w", err)
 		}
 		if len(e.disabled) > 0 { // one query serves every Rego rule: filter after
 			kept := hits[:n]
@@ -158,10 +165,17 @@ func (e *Engine) evaluate(ctx context.Context, doc *document.Document, cancel to
 				}
 			}
 			hits = kept
+			keptActs := acts[:na]
+			for _, a := range acts[na:] {
+				if !e.disabled[a.Rule] {
+					keptActs = append(keptActs, a)
+				}
+			}
+			acts = keptActs
 		}
 		if bad != nil {
-			return hits, bad
+			return hits, acts, bad
 		}
 	}
-	return hits, nil
+	return hits, acts, nil
 }

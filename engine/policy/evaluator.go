@@ -37,20 +37,25 @@ func (e *Engine) NewEvaluator() *Evaluator {
 // Evaluate runs every active rule over one document. A document whose
 // evaluation outlasts the time limit gives an error and no hits.
 func (ev *Evaluator) Evaluate(ctx context.Context, doc *document.Document) ([]Hit, error) {
+	hits, _, err := ev.evaluate(ctx, doc)
+	return hits, err
+}
+
+func (ev *Evaluator) evaluate(ctx context.Context, doc *document.Document) ([]Hit, []Action, error) {
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	ev.cancel.reset()
 	ev.timer.Reset(ev.timeout)
-	hits, err := ev.e.evaluate(ctx, doc, &ev.cancel)
+	hits, acts, err := ev.e.evaluate(ctx, doc, &ev.cancel)
 	if !ev.timer.Stop() && ev.cancel.Cancelled() {
-		return nil, fmt.Errorf("evaluating policies took longer than %s; the document was not checked", ev.timeout)
+		return nil, nil, fmt.Errorf("evaluating policies took longer than %s; the document was not checked", ev.timeout)
 	}
 	var te *topdown.Error
 	if errors.As(err, &te) && te.Code == topdown.CancelErr {
-		return nil, errors.New("evaluating policies was cancelled")
+		return nil, nil, errors.New("evaluating policies was cancelled")
 	}
-	return hits, err
+	return hits, acts, err
 }
 
 // resettableCancel is a topdown.Cancel that can be armed again.

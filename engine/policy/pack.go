@@ -23,6 +23,7 @@ type File struct {
 type Pack struct {
 	Name        string
 	Description string
+	Kind        string // "" for checks; KindCleanup for cleanup rules (actions.go), which check leaves out
 	Rego        []File // policies, *_test.rego excluded
 	Tests       []File // *_test.rego: never evaluated by check
 	YAML        []File // YAML rule files (pack.yaml excluded)
@@ -44,6 +45,7 @@ type packMeta struct {
 	Name        string    `yaml:"name"`
 	Description string    `yaml:"description"`
 	Profiles    []Profile `yaml:"profiles"`
+	Kind        string    `yaml:"kind"`
 }
 
 // LoadFS reads a pack from the tree rooted at dir in fsys: every *.rego and
@@ -88,6 +90,10 @@ func LoadFS(fsys fs.FS, dir, prefix string) (*Pack, error) {
 				pr.Description = strings.TrimSpace(pr.Description)
 				p.Profiles = append(p.Profiles, pr)
 			}
+			if m.Kind != "" && m.Kind != KindCleanup {
+				return fmt.Errorf("%s: kind must be %s or left out, not %q", f.Name, KindCleanup, m.Kind)
+			}
+			p.Kind = m.Kind
 		case strings.HasSuffix(base, "_test.rego"):
 			p.Tests = append(p.Tests, f)
 		case strings.HasSuffix(base, ".rego"):
@@ -106,6 +112,9 @@ func (p *Pack) Merge(other *Pack) {
 		p.Description = other.Description
 	}
 	p.Profiles = append(p.Profiles, other.Profiles...)
+	if p.Kind == "" {
+		p.Kind = other.Kind
+	}
 	p.Rego = append(p.Rego, other.Rego...)
 	p.Tests = append(p.Tests, other.Tests...)
 	p.YAML = append(p.YAML, other.YAML...)

@@ -123,6 +123,9 @@ func ruleFromAnnotation(a *ast.Annotations, pack string) (rule.Rule, bool, error
 		set = strings.Trim(target[len(target)-1].String(), `"`)
 	}
 	def, isSet := setSeverity[set]
+	if set == actionSet { // cleanup rules: listed as info
+		def, isSet = finding.Info, true
+	}
 	if id == "" {
 		if isSet {
 			return rule.Rule{}, false, fmt.Errorf("%s:%d:%d: METADATA on %s needs custom.id", a.Location.File, a.Location.Row, a.Location.Col, set)
@@ -186,7 +189,7 @@ func compileRego(ctx context.Context, modules map[string]*ast.Module, pkgPack ma
 	var b strings.Builder
 	b.WriteString("package chatlint_engine\n\n")
 	for _, pkg := range pkgs {
-		for _, set := range []string{"deny", "warn", "info"} {
+		for _, set := range []string{"deny", "warn", "info", actionSet} {
 			fmt.Fprintf(&b, "out contains [%q, %q, f] if some f in %s.%s\n", pkgPack[pkg], set, pkg, set)
 		}
 	}
@@ -216,15 +219,15 @@ func compileRego(ctx context.Context, modules map[string]*ast.Module, pkgPack ma
 var noMetrics = metrics.NoOp()
 
 // eval evaluates the prepared query over one document of the given format.
-// A finding a rule produced malformed is not a hit: it is described in the
-// returned *OutputError, and the well-formed hits are still returned.
-func (p *regoProgram) eval(ctx context.Context, input ast.Value, format string, cancel topdown.Cancel, hits []Hit) ([]Hit, error) {
+// A finding or action a rule produced malformed is not kept: it is described
+// in the returned *OutputError, and the well-formed ones are still returned.
+func (p *regoProgram) eval(ctx context.Context, input ast.Value, format string, cancel topdown.Cancel, hits []Hit, acts []Action) ([]Hit, []Action, error) {
 	rs, err := p.query.Eval(ctx, rego.EvalParsedInput(input), rego.EvalMetrics(noMetrics), rego.EvalExternalCancel(cancel))
 	if err != nil {
-		return hits, err
+		return hits, acts, err
 	}
 	if len(rs) == 0 || len(rs[0].Expressions) == 0 {
-		return hits, nil
+		return hits, acts, nil
 	}
 	set, _ := rs[0].Expressions[0].Value.([]any)
 	var bad *OutputError
@@ -234,6 +237,18 @@ func (p *regoProgram) eval(ctx context.Context, input ast.Value, format string, 
 			continue
 		}
 		pack, _ := t[0].(string)
+		if t[1] == actionSet {
+			a, err := actionFromObject(pack, t[2])
+			if err != nil {
+				if bad == nil {
+					bad = &OutputError{}
+				}
+				bad.Problems = append(bad.Problems, err.Error())
+				continue
+			}
+			acts = append(acts, a)
+			continue
+		}
 		sev := setSeverity[t[1].(string)]
 		h, err := p.hitFromObject(pack, sev, t[2])
 		if err != nil {
@@ -250,9 +265,9 @@ func (p *regoProgram) eval(ctx context.Context, input ast.Value, format string, 
 	}
 	if bad != nil {
 		sort.Strings(bad.Problems)
-		return hits, bad
+		return hits, acts, bad
 	}
-	return hits, nil
+	return hits, acts, nil
 }
 
 // OutputError lists the findings a pack produced malformed: each one names

@@ -24,6 +24,7 @@ type yamlRule struct {
 	where   []check
 	assert  []check
 	message []piece
+	action  actArgs // a cleanup rule's action (op and arguments), nil for a check
 }
 
 // step is one segment of a `given` path: a member name, then optionally [*].
@@ -98,6 +99,7 @@ type yamlRuleSpec struct {
 	Message     string    `yaml:"message"`
 	Example     string    `yaml:"example"`
 	Fix         string    `yaml:"fix"`
+	Action      actArgs   `yaml:"action"`
 }
 
 // compileYAML compiles the rules of one YAML file.
@@ -166,6 +168,12 @@ func compileYAMLRule(n *yaml.Node, file, pack string) (*yamlRule, error) {
 		return nil, fmt.Errorf("rule %s: assert needs at least one condition", s.ID)
 	}
 	r.message = parseTemplate(s.Message)
+	if s.Action != nil {
+		if op, _ := s.Action["op"].(string); op == "" {
+			return nil, fmt.Errorf("rule %s: action needs an op", s.ID)
+		}
+		r.action = s.Action
+	}
 	return r, nil
 }
 

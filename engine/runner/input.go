@@ -32,14 +32,8 @@ type job struct {
 	seq     uint64
 	unit    lint.Unit // its records own their data
 	finding *finding.Finding
-}
-
-// check returns the job's findings, sorted.
-func (j job) check(ctx context.Context, l *lint.Linter) []finding.Finding {
-	if j.finding != nil {
-		return []finding.Finding{*j.finding}
-	}
-	return l.Check(ctx, j.unit)
+	end     bool  // the last job of an input (see Job.End)
+	err     error // with end: why the input could not be read to its end
 }
 
 type producer struct {

@@ -6,8 +6,6 @@ package runner
 
 import (
 	"context"
-	"runtime"
-	"sync"
 	"sync/atomic"
 
 	"github.com/chatlint/chatlint/engine/document"
@@ -49,79 +47,27 @@ func (r *Runner) Progress() (records, bytes int64) {
 	return r.read.records.Load(), r.read.bytes.Load()
 }
 
-// result is what a worker made of one job.
-type result struct {
-	seq      uint64
-	findings []finding.Finding
-}
-
 // Run checks every input and calls emit for each finding, in order. Inputs
 // that cannot be read are returned as errors after the rest was checked.
 func (r *Runner) Run(ctx context.Context, inputs []Input, emit func(finding.Finding)) (finding.Summary, []error) {
-	workers := r.Opts.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	// Tokens bound the jobs in flight, so memory stays flat however far the
-	// reader runs ahead of a slow record.
-	tokens := make(chan struct{}, workers*16)
-	jobs := make(chan job, workers*4)
-	results := make(chan result, workers*4)
-
-	// The producer owns files, records and errs until results is closed;
-	// the collector below owns sum.
-	var files, records int
-	var errs []error
-	var ins []finding.Input
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			l := lint.New(r.Engine, r.Opts.Document)
-			for j := range jobs {
-				results <- result{seq: j.seq, findings: j.check(ctx, l)}
-			}
-		}()
-	}
-	go func() {
-		p := producer{opts: r.Opts, jobs: jobs, tokens: tokens, counts: &r.read}
-		for _, in := range inputs {
-			in, err := p.read(ctx, in)
-			records += in.Records
-			ins = append(ins, in)
-			if err != nil {
-				errs = append(errs, err)
-				continue
-			}
-			files++
-		}
-		close(jobs)
-		wg.Wait()
-		close(results)
-	}()
-
 	var sum finding.Summary
-	pending := map[uint64][]finding.Finding{}
-	var next uint64
-	for res := range results {
-		pending[res.seq] = res.findings
-		for {
-			fs, ok := pending[next]
-			if !ok {
-				break
+	check := func() func(Job) []finding.Finding {
+		l := lint.New(r.Engine, r.Opts.Document)
+		return func(j Job) []finding.Finding {
+			if j.Finding != nil {
+				return []finding.Finding{*j.Finding}
 			}
-			delete(pending, next)
-			next++
-			<-tokens
-			for _, f := range fs {
-				sum.Add(f)
-				emit(f)
-			}
+			return l.Check(ctx, j.Unit)
 		}
 	}
-	sum.Files, sum.Records = files, records
-	for _, in := range ins {
+	tot, errs := Each(ctx, r, inputs, check, func(fs []finding.Finding) {
+		for _, f := range fs {
+			sum.Add(f)
+			emit(f)
+		}
+	})
+	sum.Files, sum.Records = tot.Files, tot.Records
+	for _, in := range tot.Inputs {
 		sum.AddInput(in)
 	}
 	return sum, errs

@@ -47,6 +47,9 @@ falsy(x) if x == 0
 #   A user message whose whole text is one <info-msg>…</info-msg> block (white space around it
 #   allowed, over any number of lines) is a notice goose injects, not something the user said:
 #   drop it.
+# custom:
+#   id: goose-info-message
+#   severity: info
 info_msg contains i if {
 	some i, m in msgs
 	m.role == "user"
@@ -69,6 +72,9 @@ replacement := "You are a general-purpose AI agent"
 # description: >-
 #   A system message containing goose's built-in prompt ("general-purpose AI agent called goose",
 #   any case, any white space between the words) is replaced by one short, stable instruction.
+# custom:
+#   id: goose-system-prompt
+#   severity: info
 goose_system contains i if {
 	some i, m in msgs
 	m.role == "system"
@@ -94,6 +100,9 @@ after_info := [i | some i, _ in msgs; not info_msg[i]]
 #   An assistant message with empty or white-space text (an empty list counts; no content at all
 #   does not), no tool_calls and no tool_call_id, directly followed by another assistant message,
 #   is a stray turn: drop it.
+# custom:
+#   id: goose-empty-assistant
+#   severity: info
 empty_assistant contains i if {
 	some k, i in after_info
 	m := msgs[i]
@@ -130,6 +139,9 @@ words(s) := regex.find_n(concat("", ["[^", trim_prefix(ws, "["), "+"]), s, -1)
 #   goose asks the model for a title of the session in a side request (system "Reply with only a
 #   description in four words or less", user "Here are the first few user messages:") and gets a
 #   reply of one to six words: not part of the conversation, so the whole entry is dropped.
+# custom:
+#   id: goose-title-request
+#   severity: info
 title_request if {
 	count(kept) >= 2
 	msgs[kept[0]].role == "system"

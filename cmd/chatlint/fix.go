@@ -1,0 +1,193 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/chatlint/chatlint/engine/document"
+	"github.com/chatlint/chatlint/engine/fix"
+	"github.com/chatlint/chatlint/engine/jsonl"
+	"github.com/chatlint/chatlint/engine/policy"
+	"github.com/chatlint/chatlint/engine/runner"
+)
+
+type fixOptions struct {
+	Paths     []string
+	Packs     []string // builtin:NAME or a folder; empty: the default pack per format
+	Disable   []string
+	Timeout   time.Duration
+	Output    string
+	InPlace   bool
+	DryRun    bool
+	Format    string
+	ToolCalls string
+	Workers   int
+	MaxPasses int
+}
+
+// defaultPacks is the built-in cleanup pack fix runs on each format when no
+// --pack is given: the transcript repair for agent sessions, the OpenAI
+// tool-message rules for everything that is sent to a chat API as is
+// (proxy-log sessions are fixed on the line holding the squashed record).
+var defaultPacks = map[document.Format]string{
+	document.AgentSession: "transcript",
+	document.Chat:         "openai-tools",
+	document.Contract:     "openai-tools",
+	document.ProxyLog:     "openai-tools",
+}
+
+func newFixCmd(s streams) *cobra.Command {
+	o := &fixOptions{}
+	cmd := &cobra.Command{
+		Use:   "fix PATH...",
+		Short: "Apply cleanup packs to conversations and write the result, keeping what is dropped",
+		Long: `Fix runs cleanup packs over each conversation and writes the result.
+
+A cleanup rule decides what to change (drop a message or a tool call, set a
+content, insert or move a message, rename a tool-call id, drop a record or a
+session entry); fix applies it, builds the conversation again and repeats until
+no rule asks for more (at most --max-passes times).
+
+Without --pack, each file gets the built-in pack for its format: transcript for
+agent-session files, openai-tools for chat, contract and proxy-log files.
+
+Records no rule changes are written byte for byte; a changed record keeps its
+other fields and their order. Everything dropped is appended to
+<output>.rejects.jsonl with its source file, line, record id, rule and reason.
+
+Exit status: 0 when every record was fixed (or needed nothing), 1 when some
+record was left as it was because its actions conflict or never settle,
+2 for usage, configuration, policy or input errors.`,
+		Example: `  chatlint fix -o clean.jsonl data/train.jsonl
+  chatlint fix --in-place sessions/
+  chatlint fix --dry-run --pack builtin:transcript data/train.jsonl
+  chatlint fix --pack ./team-cleanup -o out/ data/`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.Paths = args
+			return runFix(cmd, s, o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringArrayVar(&o.Packs, "pack", nil, "cleanup pack to run: builtin:NAME or a folder (repeatable; default: the built-in pack for each file's format)")
+	f.StringArrayVar(&o.Disable, "disable", nil, "turn a rule off by id (repeatable)")
+	f.DurationVar(&o.Timeout, "record-timeout", policy.DefaultRecordTimeout, "time limit for evaluating one conversation or session, per pass")
+	f.StringVarP(&o.Output, "output", "o", "", "write to this file, or to this folder for several inputs")
+	f.BoolVar(&o.InPlace, "in-place", false, "replace each input (after a backup FILE.bak-<UTC time>-<random>)")
+	f.BoolVar(&o.DryRun, "dry-run", false, "write nothing; print a diff of each changed record and the rules that fired")
+	f.StringVar(&o.Format, "format", "", "force the input format: chat, proxy-log, agent-session or contract (default: detect per file)")
+	f.StringVar(&o.ToolCalls, "tool-calls", "", "force the tool-call representation: inline or structured (default: detect per record)")
+	f.IntVar(&o.Workers, "workers", 0, "number of parallel workers (default: GOMAXPROCS)")
+	f.IntVar(&o.MaxPasses, "max-passes", fix.DefaultMaxPasses, "most passes over one record before fix gives up on it")
+	return cmd
+}
+
+func runFix(cmd *cobra.Command, s streams, o *fixOptions) error {
+	if len(o.Paths) == 0 {
+		return usageError("fix needs at least one file or directory")
+	}
+	modes := 0
+	for _, set := range []bool{o.Output != "", o.InPlace, o.DryRun} {
+		if set {
+			modes++
+		}
+	}
+	if modes != 1 {
+		return usageError("fix needs exactly one of -o OUT, --in-place or --dry-run")
+	}
+	ropts := runner.Options{Workers: o.Workers, Document: document.Options{ToolCalls: o.ToolCalls}}
+	if o.Format != "" {
+		f, ok := document.ParseFormat(o.Format)
+		if !ok {
+			return usageError("--format: unknown input format %q (want chat, proxy-log, agent-session or contract)", o.Format)
+		}
+		ropts.Format = f
+	}
+	if o.ToolCalls != "" && o.ToolCalls != "inline" && o.ToolCalls != "structured" {
+		return usageError("--tool-calls: want inline or structured, not %q", o.ToolCalls)
+	}
+	if o.MaxPasses < 1 {
+		return usageError("--max-passes: want at least 1")
+	}
+	engines, err := o.compile(cmd)
+	if err != nil {
+		return err
+	}
+
+	files, errs := jsonl.Expand(o.Paths)
+	var inputs []runner.Input
+	outputs := map[string]string{}
+	// -o names a folder for several inputs, a folder given as input, or an
+	// existing folder (or one spelled with a final slash).
+	several := len(files) > 1 || strings.HasSuffix(o.Output, "/")
+	for _, p := range o.Paths {
+		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+			several = true
+		}
+	}
+	if fi, err := os.Stat(o.Output); err == nil {
+		switch {
+		case fi.IsDir():
+			several = true
+		case several:
+			return usageError("-o %s: several inputs are written to a folder, and this is a file", o.Output)
+		}
+	}
+	for _, f := range files {
+		switch {
+		case f == jsonl.Stdin && (o.InPlace || several):
+			errs = append(errs, fmt.Errorf("-: standard input can only be fixed to one -o FILE or with --dry-run"))
+			continue
+		case jsonl.IsJSONDocument(f):
+			errs = append(errs, fmt.Errorf("%s: fix writes JSON Lines; a .json document is not fixed (convert it to .jsonl first)", f))
+			continue
+		}
+		in := runner.Input{Name: f, Path: f}
+		if f == jsonl.Stdin {
+			in = runner.Input{Name: "<stdin>", Reader: s.In}
+		}
+		switch {
+		case o.InPlace:
+			outputs[in.Name] = f
+		case o.Output != "" && several:
+			outputs[in.Name] = filepath.Join(o.Output, outsideRelative(f))
+		case o.Output != "":
+			outputs[in.Name] = o.Output
+		}
+		inputs = append(inputs, in)
+	}
+	r := &runner.Runner{Engine: engines.any(), Opts: ropts}
+	fx := &fixer{ctx: cmd.Context(), s: s, o: o, engines: engines, outputs: outputs}
+	stop := showProgress(s.Err, r.Progress)
+	tot, rerrs := runner.Each(cmd.Context(), r, inputs, func() func(runner.Job) fixed { return fx.work }, fx.emit)
+	stop()
+	fx.finish()
+	fx.summary(tot)
+	errs = append(errs, rerrs...)
+	errs = append(errs, fx.errs...)
+	for _, err := range errs {
+		fmt.Fprintln(s.Err, "chatlint:", describe(err))
+	}
+	switch {
+	case len(errs) > 0 || fx.policyFailed:
+		return &exitCode{code: exitError}
+	case fx.unfixed > 0:
+		return &exitCode{code: exitFindings}
+	}
+	return nil
+}
+
+// outsideRelative turns an input path into a path under the output folder:
+// relative paths as given, absolute ones without their root.
+func outsideRelative(p string) string {
+	p = filepath.Clean(p)
+	if filepath.IsAbs(p) {
+		p = strings.TrimPrefix(p, filepath.VolumeName(p))
+		p = strings.TrimLeft(p, string(filepath.Separator))
+	}
+	return strings.ReplaceAll(p, ".."+string(filepath.Separator), "__"+string(filepath.Separator))
+}

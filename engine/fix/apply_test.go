@@ -1,0 +1,257 @@
+package fix
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/chatlint/chatlint/engine/astjson"
+	"github.com/chatlint/chatlint/engine/document"
+	"github.com/chatlint/chatlint/engine/jsonl"
+	"github.com/chatlint/chatlint/engine/policy"
+)
+
+// records splits lines into records numbered from 1.
+func records(lines ...string) []jsonl.Record {
+	out := make([]jsonl.Record, len(lines))
+	for i, l := range lines {
+		out[i] = jsonl.Record{Line: i + 1, Data: []byte(l), End: "\n"}
+	}
+	return out
+}
+
+func docOf(t testing.TB, f document.Format, recs []jsonl.Record) *document.Document {
+	t.Helper()
+	b := document.NewBuilder(f, "t.jsonl", document.Options{})
+	var d *document.Document
+	for _, r := range recs {
+		v, err := astjson.Decode(r.Data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if x := b.Add(r.Line, v.(ast.Object)); x != nil {
+			d = x
+		}
+	}
+	if x := b.Finish(); x != nil {
+		d = x
+	}
+	return d
+}
+
+// act builds an action from JSON, as a Rego rule would give it.
+func act(t testing.TB, s string) policy.Action {
+	t.Helper()
+	var m map[string]any
+	d := json.NewDecoder(strings.NewReader(s))
+	d.UseNumber()
+	if err := d.Decode(&m); err != nil {
+		t.Fatal(err)
+	}
+	a := policy.Action{Rule: "r", Args: map[string]any{}}
+	for k, v := range m {
+		switch k {
+		case "op":
+			a.Op = v.(string)
+		case "rule":
+			a.Rule = v.(string)
+		case "target":
+			a.Target = document.Target(v.(string))
+		case "message_index", "tool_call_index", "entry_index":
+		default:
+			a.Args[k] = v
+		}
+	}
+	if a.Target == "" {
+		idx := func(k string) int {
+			n, ok := m[k].(json.Number)
+			if !ok {
+				return -1
+			}
+			i, _ := n.Int64()
+			return int(i)
+		}
+		a.Target = document.TargetOf(idx("message_index"), idx("tool_call_index"), -1, idx("entry_index"))
+	}
+	return a
+}
+
+func lines(res *Result) string {
+	var b strings.Builder
+	for _, r := range res.Records {
+		b.Write(r.Data)
+		b.WriteString(r.End)
+	}
+	return b.String()
+}
+
+func TestApply(t *testing.T) {
+	chat := `{"id":"c1","messages":[{"role":"user","content":"q"},{"role":"assistant","content":null,"tool_calls":[{"id":"a","type":"function","function":{"name":"f","arguments":"{}"}},{"id":"b","type":"function","function":{"name":"g","arguments":"{}"}}]},{"role":"tool","tool_call_id":"a","content":"1"},{"role":"tool","tool_call_id":"b","content":"2.50"}],"n":1.0}`
+	session := []string{
+		`{"type":"session","id":"s"}`,
+		`{"type":"message","id":"e1","parentId":null,"timestamp":"t1","message":{"role":"user","content":[{"type":"text","text":"q"}]}}`,
+		`{"type":"message","id":"e2","parentId":"e1","timestamp":"t2","message":{"role":"assistant","content":[{"type":"toolCall","id":"a","name":"f","arguments":{}},{"type":"toolCall","id":"b","name":"g","input":null}]}}`,
+		`{"type":"message","id":"e3","parentId":"e2","timestamp":"t3","message":{"role":"toolResult","toolCallId":"x","content":[]}}`,
+	}
+	cases := []struct {
+		name    string
+		format  document.Format
+		in      []string
+		actions []string
+		want    string
+		rejects []string
+		err     string
+	}{
+		{
+			name: "drop a message", format: document.Chat, in: []string{chat},
+			actions: []string{`{"op":"drop_message","target":"/messages/3"}`},
+			want:    `{"id":"c1","messages":[{"role":"user","content":"q"},{"role":"assistant","content":null,"tool_calls":[{"id":"a","type":"function","function":{"name":"f","arguments":"{}"}},{"id":"b","type":"function","function":{"name":"g","arguments":"{}"}}]},{"role":"tool","tool_call_id":"a","content":"1"}],"n":1.0}` + "\n",
+			rejects: []string{`1 drop_message {"role":"tool","tool_call_id":"b","content":"2.50"}`},
+		},
+		{
+			name: "drop every call removes tool_calls", format: document.Chat, in: []string{chat},
+			actions: []string{`{"op":"drop_tool_call","message_index":1,"tool_call_index":0}`, `{"op":"drop_tool_call","target":"/messages/1/tool_calls/1"}`},
+			want:    `{"id":"c1","messages":[{"role":"user","content":"q"},{"role":"assistant","content":null},{"role":"tool","tool_call_id":"a","content":"1"},{"role":"tool","tool_call_id":"b","content":"2.50"}],"n":1.0}` + "\n",
+			rejects: []string{
+				`1 drop_tool_call {"id":"a","type":"function","function":{"name":"f","arguments":"{}"}}`,
+				`1 drop_tool_call {"id":"b","type":"function","function":{"name":"g","arguments":"{}"}}`,
+			},
+		},
+		{
+			name: "move, insert in rank order, set content", format: document.Chat, in: []string{chat},
+			actions: []string{
+				`{"op":"move_message","target":"/messages/2","after":"/messages/3"}`,
+				`{"op":"insert_message","target":"/messages/0","position":"before","message":{"content":"sys","role":"system"}}`,
+				`{"op":"insert_message","target":"/messages/3","message":{"role":"user","content":"z"},"rank":2}`,
+				`{"op":"set_content","target":"/messages/0","content":[{"type":"text","text":"Q"}]}`,
+			},
+			want: `{"id":"c1","messages":[{"role":"system","content":"sys"},{"role":"user","content":[{"type":"text","text":"Q"}]},{"role":"assistant","content":null,"tool_calls":[{"id":"a","type":"function","function":{"name":"f","arguments":"{}"}},{"id":"b","type":"function","function":{"name":"g","arguments":"{}"}}]},{"role":"tool","tool_call_id":"b","content":"2.50"},{"role":"tool","tool_call_id":"a","content":"1"},{"role":"user","content":"z"}],"n":1.0}` + "\n",
+		},
+		{
+			name: "rename a call and its result", format: document.Chat, in: []string{chat},
+			actions: []string{`{"op":"rename_tool_call_id","target":"/messages/1/tool_calls/1","id":"b_2"}`},
+			want:    `{"id":"c1","messages":[{"role":"user","content":"q"},{"role":"assistant","content":null,"tool_calls":[{"id":"a","type":"function","function":{"name":"f","arguments":"{}"}},{"id":"b_2","type":"function","function":{"name":"g","arguments":"{}"}}]},{"role":"tool","tool_call_id":"a","content":"1"},{"role":"tool","tool_call_id":"b_2","content":"2.50"}],"n":1.0}` + "\n",
+		},
+		{
+			name: "drop the record", format: document.Contract, in: []string{chat},
+			actions: []string{`{"op":"drop_record"}`, `{"op":"drop_message","target":"/messages/0"}`},
+			want:    "",
+			rejects: []string{"1 drop_record " + chat},
+		},
+		{
+			name: "conflict", format: document.Chat, in: []string{chat},
+			actions: []string{`{"op":"drop_message","target":"/messages/3","rule":"a"}`, `{"op":"set_content","target":"/messages/3","content":"x","rule":"b"}`},
+			err:     "conflicting actions on /messages/3: drop_message (rule a) and set_content (rule b)",
+		},
+		{
+			name: "conflict on a call", format: document.Chat, in: []string{chat},
+			actions: []string{`{"op":"drop_message","target":"/messages/1","rule":"a"}`, `{"op":"drop_tool_call","target":"/messages/1/tool_calls/0","rule":"b"}`},
+			err:     "conflicting actions on /messages/1: drop_message (rule a) and drop_tool_call (rule b)",
+		},
+		{
+			name: "bad target", format: document.Chat, in: []string{chat},
+			actions: []string{`{"op":"drop_message","target":"/messages/9"}`},
+			err:     "rule r: drop_message /messages/9: index 9 out of range (4)",
+		},
+		{
+			name: "unknown op", format: document.Chat, in: []string{chat},
+			actions: []string{`{"op":"explode","target":"/messages/1"}`},
+			err:     "unknown op",
+		},
+		{
+			name: "move cycle", format: document.Chat, in: []string{chat},
+			actions: []string{`{"op":"move_message","target":"/messages/2","after":3}`, `{"op":"move_message","target":"/messages/3","after":2}`},
+			err:     "cycle",
+		},
+		{
+			name: "session: drop a call, drop a line, insert an entry, relink", format: document.AgentSession, in: session,
+			actions: []string{
+				`{"op":"drop_tool_call","target":"/messages/1/tool_calls/1"}`,
+				`{"op":"drop_message","target":"/messages/2"}`,
+				`{"op":"insert_message","target":"/messages/1","message":{"role":"toolResult","toolCallId":"a","toolName":"f","content":[],"isError":true}}`,
+			},
+			want: session[0] + "\n" + session[1] + "\n" +
+				`{"type":"message","id":"e2","parentId":"e1","timestamp":"t2","message":{"role":"assistant","content":[{"type":"toolCall","id":"a","name":"f","arguments":{}}]}}` + "\n" +
+				`{"type":"message","id":"65b44e09","parentId":"e2","timestamp":"t2","message":{"role":"toolResult","toolCallId":"a","toolName":"f","content":[],"isError":true}}` + "\n",
+			rejects: []string{
+				`3 drop_tool_call {"type":"toolCall","id":"b","name":"g","input":null}`,
+				"4 drop_message " + session[3],
+			},
+		},
+		{
+			name: "session: drop an entry", format: document.AgentSession, in: session,
+			actions: []string{`{"op":"drop_entry","entry_index":0}`},
+			want:    session[0] + "\n" + `{"type":"message","id":"e2","parentId":null,"timestamp":"t2","message":{"role":"assistant","content":[{"type":"toolCall","id":"a","name":"f","arguments":{}},{"type":"toolCall","id":"b","name":"g","input":null}]}}` + "\n" + session[3] + "\n",
+			rejects: []string{"2 drop_entry " + session[1]},
+		},
+		{
+			name: "proxy-log: drop a request message, not the response", format: document.ProxyLog,
+			in:      []string{`{"session_id":"p","request":{"messages":[{"role":"user","content":"q"},{"role":"tool","tool_call_id":"z","content":"x"}]},"response":{"choices":[{"message":{"role":"assistant","content":"a"}}]}}`},
+			actions: []string{`{"op":"drop_message","target":"/messages/1"}`},
+			want:    `{"session_id":"p","request":{"messages":[{"role":"user","content":"q"}]},"response":{"choices":[{"message":{"role":"assistant","content":"a"}}]}}` + "\n",
+			rejects: []string{`1 drop_message {"role":"tool","tool_call_id":"z","content":"x"}`},
+		},
+		{
+			name: "proxy-log: drop a line of the log", format: document.ProxyLog,
+			in: []string{
+				`{"session_id":"p","request":{"messages":[{"role":"user","content":"q"}]}}`,
+				`{"session_id":"p","request":{"messages":[{"role":"user","content":"q"},{"role":"assistant","content":"a"}]}}`,
+			},
+			actions: []string{`{"op":"drop_entry","target":"/entries/0"}`, `{"op":"set_content","target":"/messages/1","content":"A"}`},
+			want:    `{"session_id":"p","request":{"messages":[{"role":"user","content":"q"},{"role":"assistant","content":"A"}]}}` + "\n",
+			rejects: []string{`1 drop_entry {"session_id":"p","request":{"messages":[{"role":"user","content":"q"}]}}`},
+		},
+		{
+			name: "proxy-log: the response is edited in place only", format: document.ProxyLog,
+			in:      []string{`{"session_id":"p","request":{"messages":[{"role":"user","content":"q"}]},"response":{"choices":[{"message":{"role":"assistant","content":"a"}}]}}`},
+			actions: []string{`{"op":"drop_message","target":"/messages/1"}`},
+			err:     "can only be edited in place",
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			recs := records(c.in...)
+			doc := docOf(t, c.format, recs)
+			var acts []policy.Action
+			for _, s := range c.actions {
+				acts = append(acts, act(t, s))
+			}
+			res, err := Apply(doc, recs, acts)
+			if c.err != "" {
+				if err == nil || !strings.Contains(err.Error(), c.err) {
+					t.Fatalf("error = %v, want %q", err, c.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(c.want, lines(res)); diff != "" {
+				t.Errorf("records (-want +got):\n%s", diff)
+			}
+			var rejects []string
+			for _, r := range res.Rejects {
+				rejects = append(rejects, strings.Join([]string{strconv.Itoa(r.Line), r.Op, string(r.Data)}, " "))
+			}
+			if diff := cmp.Diff(c.rejects, rejects); diff != "" {
+				t.Errorf("rejects (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestApplyNoActionKeepsBytes: records no action touches are the same bytes.
+func TestApplyNoActionKeepsBytes(t *testing.T) {
+	recs := records(`{"messages":[ {"role":"user","content":"\u0041"} ]}`)
+	res, err := Apply(docOf(t, document.Chat, recs), recs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(res.Records[0].Data) != string(recs[0].Data) || res.Changed[0] {
+		t.Errorf("got %s changed=%v", res.Records[0].Data, res.Changed[0])
+	}
+}

@@ -1,0 +1,360 @@
+package fix
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/chatlint/chatlint/engine/jsonv"
+)
+
+// A unit is one element of a sequence being rebuilt: a message of a
+// record's messages array, or a line of a session file.
+type unit struct {
+	val      jsonv.Value // array layout: the message; session layout: the new entry of an inserted unit
+	rec      int         // session layout: the record index, or -1-k for the k-th inserted record
+	msg      int         // the normalized message, or -1
+	dropped  bool
+	moved    bool
+	inserted bool
+	before   []placement
+	after    []placement
+	home     *container // array layout: the array the unit belongs to; nil for a message outside any array
+}
+
+// placement puts a unit next to an anchor; units placed on the same side of
+// one anchor go in rank order, then in the order of their actions.
+type placement struct {
+	u    *unit
+	rank float64
+	seq  int
+}
+
+// container is an array of messages inside a record.
+type container struct {
+	rec int
+	ptr string
+}
+
+// restructure applies the operations that change which messages or lines
+// there are and in what order: dropped messages and entries, inserted and
+// moved messages. It returns the order of the output records, or nil when
+// it is the input order minus the dropped ones.
+func (a *applier) restructure() ([]int, error) {
+	structural := false
+	for _, o := range a.ops {
+		switch o.Op {
+		case OpDropMessage, OpInsert, OpMove:
+			structural = true
+		case OpDropEntry:
+			i, err := a.line(a.es[o.entry].line)
+			if err != nil {
+				return nil, err
+			}
+			a.dropped[i] = true
+			structural = structural || a.sessionLayout() // parent links to mend
+		}
+	}
+	if !structural {
+		return nil, nil
+	}
+	if a.sessionLayout() {
+		return a.restructureSession()
+	}
+	return nil, a.restructureArrays()
+}
+
+// restructureArrays rebuilds the messages arrays of chat, contract and
+// proxy-log records.
+func (a *applier) restructureArrays() error {
+	units := make([]*unit, len(a.ms))
+	homes := map[container]*container{}
+	for m, info := range a.ms {
+		rec, err := a.line(info.line)
+		if err != nil {
+			return err
+		}
+		root, err := a.value(rec)
+		if err != nil {
+			return err
+		}
+		v, err := lookup(root, info.path)
+		if err != nil {
+			return err
+		}
+		u := &unit{val: v, rec: rec, msg: m}
+		if arr, _, ok := splitIndex(info.path); ok {
+			k := container{rec: rec, ptr: arr}
+			if homes[k] == nil {
+				homes[k] = &k
+			}
+			u.home = homes[k]
+		}
+		units[m] = u
+	}
+	if err := a.place(units, func(o *op, anchor *unit) (*unit, error) {
+		if anchor.home == nil {
+			return nil, fmt.Errorf("rule %s: %s %s: message %d is not in a messages list (a proxy-log response); it can only be edited in place", o.Rule, o.Op, o.Target, anchor.msg)
+		}
+		return &unit{val: o.message, msg: -1, inserted: true, home: anchor.home}, nil
+	}); err != nil {
+		return err
+	}
+	for _, o := range a.ops {
+		if (o.Op == OpDropMessage || o.Op == OpMove) && units[o.msg].home == nil {
+			return fmt.Errorf("rule %s: %s %s: the message is not in a messages list (a proxy-log response); it can only be edited in place", o.Rule, o.Op, o.Target)
+		}
+	}
+	out, err := emit(units)
+	if err != nil {
+		return err
+	}
+	arrays := map[*container][]jsonv.Value{}
+	for _, u := range units {
+		if u.home != nil {
+			arrays[u.home] = []jsonv.Value{} // a list left empty is still written
+		}
+	}
+	for _, u := range out {
+		if u.home != nil {
+			arrays[u.home] = append(arrays[u.home], u.val)
+		}
+	}
+	for c, arr := range arrays {
+		if err := set(a.vals[c.rec], c.ptr, arr); err != nil {
+			return err
+		}
+		a.dirty[c.rec] = true
+	}
+	return nil
+}
+
+// restructureSession rebuilds the lines of an agent-session file: each
+// message is an entry line; an inserted message becomes a new entry.
+func (a *applier) restructureSession() ([]int, error) {
+	units := make([]*unit, len(a.recs))
+	byMsg := make([]*unit, len(a.ms))
+	for i := range a.recs {
+		units[i] = &unit{rec: i, msg: -1, dropped: a.dropped[i]}
+	}
+	for m, info := range a.ms {
+		rec, err := a.line(info.line)
+		if err != nil {
+			return nil, err
+		}
+		units[rec].msg = m
+		byMsg[m] = units[rec]
+	}
+	err := a.place(byMsg, func(o *op, anchor *unit) (*unit, error) {
+		entry, err := a.newEntry(anchor.rec, o)
+		if err != nil {
+			return nil, err
+		}
+		a.inserted = append(a.inserted, entry)
+		return &unit{rec: -len(a.inserted), msg: -1, inserted: true}, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	out, err := emit(units)
+	if err != nil {
+		return nil, err
+	}
+	order := make([]int, len(out))
+	for i, u := range out {
+		order[i] = u.rec
+	}
+	if err := a.rechain(order); err != nil {
+		return nil, err
+	}
+	return order, nil
+}
+
+// place marks dropped and moved messages and hangs inserted and moved ones
+// on their anchors. units are indexed by normalized message.
+func (a *applier) place(units []*unit, newUnit func(*op, *unit) (*unit, error)) error {
+	for _, o := range a.ops {
+		switch o.Op {
+		case OpDropMessage:
+			units[o.msg].dropped = true
+		case OpMove:
+			u, anchor := units[o.msg], units[o.anchor]
+			u.moved = true
+			anchor.after = append(anchor.after, placement{u: u, rank: o.rank, seq: o.seq})
+		case OpInsert:
+			anchor := units[o.msg]
+			u, err := newUnit(o, anchor)
+			if err != nil {
+				return err
+			}
+			p := placement{u: u, rank: o.rank, seq: o.seq}
+			if o.before {
+				anchor.before = append(anchor.before, p)
+			} else {
+				anchor.after = append(anchor.after, p)
+			}
+		}
+	}
+	return nil
+}
+
+// emit walks the units in order, each followed by what was placed after it
+// (and preceded by what was placed before it); a dropped unit still holds
+// its place for them. Moved units appear only where they were placed.
+func emit(units []*unit) ([]*unit, error) {
+	var out []*unit
+	moved, placed := 0, 0
+	var walk func(u *unit, depth int) error
+	walk = func(u *unit, depth int) error {
+		if depth > len(units)+1 {
+			return fmt.Errorf("moves form a cycle")
+		}
+		for _, p := range sorted(u.before) {
+			if err := walk(p.u, depth+1); err != nil {
+				return err
+			}
+		}
+		if u.moved {
+			placed++
+		}
+		if !u.dropped {
+			out = append(out, u)
+		}
+		for _, p := range sorted(u.after) {
+			if err := walk(p.u, depth+1); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for _, u := range units {
+		if u.moved {
+			moved++
+			continue
+		}
+		if err := walk(u, 0); err != nil {
+			return nil, err
+		}
+	}
+	if placed != moved {
+		return nil, fmt.Errorf("moves form a cycle: %d message(s) are placed after each other", moved-placed)
+	}
+	return out, nil
+}
+
+func sorted(ps []placement) []placement {
+	slices.SortStableFunc(ps, func(x, y placement) int {
+		switch {
+		case x.rank < y.rank:
+			return -1
+		case x.rank > y.rank:
+			return 1
+		}
+		return x.seq - y.seq
+	})
+	return ps
+}
+
+// newEntry wraps an inserted message in an agent-session entry modelled on
+// its anchor's: same type and timestamp, and a fresh id derived from the
+// anchor's id and the message (deterministic, so a second run gives the same
+// bytes) when the session's entries have ids.
+func (a *applier) newEntry(anchorRec int, o *op) (jsonv.Value, error) {
+	v, err := a.value(anchorRec)
+	if err != nil {
+		return nil, err
+	}
+	anchor, _ := v.(*jsonv.Object)
+	e := &jsonv.Object{}
+	e.Set("type", "message")
+	if anchor != nil {
+		if id, ok := anchor.Get("id"); ok {
+			if s, ok := id.(string); ok {
+				h := sha256.Sum256(append([]byte(s+"\x00"), jsonv.Marshal(o.message, jsonv.Compact)...))
+				e.Set("id", hex.EncodeToString(h[:4]))
+			}
+		}
+		if _, ok := anchor.Get("parentId"); ok {
+			e.Set("parentId", nil) // set by rechain
+		}
+		if ts, ok := anchor.Get("timestamp"); ok {
+			e.Set("timestamp", ts)
+		}
+	}
+	e.Set("message", o.message)
+	return e, nil
+}
+
+// rechain keeps a session's parent links true after lines were dropped,
+// inserted or moved: when every entry with a parentId named the entry
+// before it (a linear session), each entry names its new predecessor.
+// Sessions with branches are left as they are.
+func (a *applier) rechain(order []int) error {
+	val := func(r int) (*jsonv.Object, error) {
+		if r < 0 {
+			o, _ := a.inserted[-1-r].(*jsonv.Object)
+			return o, nil
+		}
+		v, err := a.value(r)
+		o, _ := v.(*jsonv.Object)
+		return o, err
+	}
+	// Is the input linear?
+	var prev any
+	first, root := true, any(nil)
+	for i := range a.recs {
+		o, err := val(i)
+		if err != nil || o == nil {
+			return nil // a line that is not an object: leave the links alone
+		}
+		id, hasID := o.Get("id")
+		if t, _ := o.Get("type"); t == "session" || !hasID {
+			continue
+		}
+		if p, ok := o.Get("parentId"); ok {
+			if first {
+				root = p
+			} else if !same(p, prev) {
+				return nil
+			}
+		} else {
+			return nil
+		}
+		first = false
+		prev = id
+	}
+	if first {
+		return nil // no linked entries
+	}
+	prev = root
+	for _, r := range order {
+		o, _ := val(r)
+		if o == nil {
+			continue
+		}
+		id, hasID := o.Get("id")
+		if t, _ := o.Get("type"); t == "session" || !hasID {
+			continue
+		}
+		if p, _ := o.Get("parentId"); !same(p, prev) || r < 0 {
+			o.Set("parentId", prev)
+			if r >= 0 {
+				a.dirty[r] = true
+			}
+		}
+		prev = id
+	}
+	return nil
+}
+
+// same compares two ids; only scalars can be equal (lists and objects are
+// never ids, and comparing them would not be meaningful).
+func same(x, y any) bool {
+	switch x.(type) {
+	case nil, bool, string, json.Number:
+		return x == y
+	}
+	return false
+}

@@ -1,0 +1,264 @@
+package fix
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/chatlint/chatlint/engine/astjson"
+	"github.com/chatlint/chatlint/engine/document"
+	"github.com/chatlint/chatlint/engine/jsonl"
+	"github.com/chatlint/chatlint/engine/policy"
+)
+
+// DefaultMaxPasses bounds the passes over one record: rules may need
+// several (a dropped call leaves its result an orphan), but a pack whose
+// rules undo each other must not loop for ever.
+const DefaultMaxPasses = 10
+
+// Options configure Run.
+type Options struct {
+	Format    document.Format
+	File      string
+	Document  document.Options
+	MaxPasses int  // 0 means DefaultMaxPasses
+	Messages  bool // keep the raw messages before and after, for a diff
+}
+
+// Outcome is what the passes made of one record or session.
+type Outcome struct {
+	// Records are the output records; for a source record Line is its line
+	// in the input, 0 for a record an action inserted. Changed[i] says
+	// whether Records[i] differs from its source bytes.
+	Records []jsonl.Record
+	Changed []bool
+	// ID is the record's (or session's) id, as findings name it.
+	ID string
+	// Rejects hold source lines (0 for a piece of an inserted record).
+	Rejects []Reject
+	Applied []policy.Action
+	Passes  int
+	// Before and After are the raw messages of the first and last document
+	// (with Options.Messages), as JSON-like values.
+	Before, After []any
+	// Invalid lists the lines that are not JSON objects: they are kept as
+	// they are (repair is what drops them).
+	Invalid []int
+
+	inputs []int // the source lines, in order
+}
+
+// AnyChange reports whether the output differs from the input: a record
+// changed, dropped, inserted or moved.
+func (o *Outcome) AnyChange() bool {
+	if len(o.inputs) != len(o.Records) || slices.Contains(o.Changed, true) {
+		return true
+	}
+	for i, r := range o.Records {
+		if r.Line != o.inputs[i] {
+			return true
+		}
+	}
+	return false
+}
+
+// PassError is a record whose rules still asked for changes after the last
+// pass allowed.
+type PassError struct {
+	Passes int
+	Rules  []string
+}
+
+func (e *PassError) Error() string {
+	return fmt.Sprintf("still changing after %d passes (rules still firing: %s); the record was left as it was", e.Passes, strings.Join(e.Rules, ", "))
+}
+
+// PolicyError is a rule that failed while evaluating the document.
+type PolicyError struct{ Err error }
+
+func (e *PolicyError) Error() string { return e.Err.Error() }
+func (e *PolicyError) Unwrap() error { return e.Err }
+
+// Run evaluates the rules over the document of recs, applies their
+// actions, builds the document again and repeats until no rule asks for
+// anything. recs are the records of one document: one record, or the lines
+// of a session file. Several evaluators (packs) run in stages, in order:
+// each until it asks for nothing, then the next, and again from the first
+// until none asks for anything; a conflict can only arise within a pack.
+// MaxPasses bounds the passes that change something, over all packs. On an
+// error the records are to be kept as they were.
+func Run(ctx context.Context, evs []*policy.Evaluator, recs []jsonl.Record, opts Options) (*Outcome, error) {
+	st := &passes{opts: opts, max: opts.MaxPasses}
+	if st.max <= 0 {
+		st.max = DefaultMaxPasses
+	}
+	// Records are numbered 1..n for the builder in every pass, so inserted
+	// lines have numbers too; src maps them back to the source lines.
+	st.cur = slices.Clone(recs)
+	st.src = make([]int, len(recs))
+	st.changed = make([]bool, len(recs))
+	for i, r := range recs {
+		st.src[i] = r.Line
+	}
+	st.out = &Outcome{inputs: slices.Clone(st.src)}
+	for round := 0; ; round++ {
+		changed := false
+		for k, ev := range evs {
+			if round > 0 && len(evs) == 1 {
+				break
+			}
+			n, err := st.settle(ctx, ev, round == 0 && k == 0)
+			if err != nil {
+				return nil, err
+			}
+			changed = changed || n > 0
+		}
+		if !changed || len(evs) == 1 || st.doc == nil {
+			break
+		}
+	}
+	if opts.Messages && st.doc != nil {
+		st.out.After = rawMessages(st.doc)
+	}
+	for i := range st.cur {
+		st.cur[i].Line = st.src[i]
+	}
+	st.out.Records, st.out.Changed = st.cur, st.changed
+	return st.out, nil
+}
+
+// passes is the state of Run: the records as they stand and where each
+// came from.
+type passes struct {
+	opts    Options
+	max     int
+	n       int // passes that changed something
+	cur     []jsonl.Record
+	src     []int
+	changed []bool
+	doc     *document.Document // the document of cur
+	out     *Outcome
+}
+
+// settle runs one pack until it asks for nothing and returns how many
+// passes changed something.
+func (st *passes) settle(ctx context.Context, ev *policy.Evaluator, first bool) (int, error) {
+	applied := 0
+	for {
+		renumber(st.cur, st.src, st.opts.Format)
+		doc, invalid := build(st.cur, st.opts)
+		st.doc = doc
+		if first && applied == 0 {
+			for _, i := range invalid {
+				st.out.Invalid = append(st.out.Invalid, st.src[i])
+			}
+			if doc != nil {
+				st.out.ID = doc.ID
+				if st.opts.Messages {
+					st.out.Before = rawMessages(doc)
+				}
+			}
+		}
+		if doc == nil {
+			return applied, nil
+		}
+		_, acts, err := ev.EvaluateActions(ctx, doc)
+		if err != nil {
+			return applied, &PolicyError{Err: err}
+		}
+		if len(acts) == 0 {
+			return applied, nil
+		}
+		if st.n == st.max {
+			var rules []string
+			for _, a := range acts {
+				if !slices.Contains(rules, a.Rule) {
+					rules = append(rules, a.Rule)
+				}
+			}
+			slices.Sort(rules)
+			return applied, &PassError{Passes: st.max, Rules: rules}
+		}
+		res, err := Apply(doc, st.cur, acts)
+		if err != nil {
+			return applied, err
+		}
+		st.n++
+		applied++
+		st.out.Passes = st.n
+		lineOf := make(map[int]int, len(st.cur))
+		for i, r := range st.cur {
+			lineOf[r.Line] = st.src[i]
+		}
+		for _, r := range res.Rejects {
+			r.Line = lineOf[r.Line]
+			st.out.Rejects = append(st.out.Rejects, r)
+		}
+		st.out.Applied = append(st.out.Applied, res.Applied...)
+		nextSrc := make([]int, len(res.Records))
+		nextChanged := make([]bool, len(res.Records))
+		for i, s := range res.Source {
+			if s >= 0 {
+				nextSrc[i], nextChanged[i] = st.src[s], st.changed[s] || res.Changed[i]
+			} else {
+				nextChanged[i] = true
+			}
+		}
+		st.cur, st.src, st.changed = res.Records, nextSrc, nextChanged
+	}
+}
+
+// renumber numbers the records for the builder: a record keeps its source
+// line (so its document and findings name it), and the lines of a session
+// are numbered in order, inserted ones included.
+func renumber(recs []jsonl.Record, src []int, f document.Format) {
+	for i := range recs {
+		recs[i].Line = i + 1
+		if !f.PerFile() && src[i] > 0 {
+			recs[i].Line = src[i]
+		}
+	}
+}
+
+// build normalizes the records into their document; records that are not
+// JSON objects are skipped (they are written back as they are) and their
+// indexes returned.
+func build(recs []jsonl.Record, opts Options) (*document.Document, []int) {
+	b := document.NewBuilder(opts.Format, opts.File, opts.Document)
+	var doc *document.Document
+	var invalid []int
+	for i, r := range recs {
+		v, err := astjson.Decode(r.Data)
+		obj, ok := v.(ast.Object)
+		if err != nil || !ok {
+			invalid = append(invalid, i)
+			continue
+		}
+		if d := b.Add(r.Line, obj); d != nil {
+			doc = d
+		}
+	}
+	if d := b.Finish(); d != nil {
+		doc = d
+	}
+	return doc, invalid
+}
+
+// rawMessages returns the raw messages of a document as JSON-like values.
+func rawMessages(doc *document.Document) []any {
+	arr := doc.Messages()
+	if arr == nil {
+		return nil
+	}
+	out := make([]any, arr.Len())
+	for i := range out {
+		o, _ := arr.Elem(i).Value.(ast.Object)
+		if raw := o.Get(ast.StringTerm("raw")); raw != nil {
+			out[i], _ = ast.JSON(raw.Value)
+		}
+	}
+	return out
+}

@@ -1,0 +1,104 @@
+package runner
+
+import (
+	"context"
+	"runtime"
+	"sync"
+
+	"github.com/chatlint/chatlint/engine/finding"
+	"github.com/chatlint/chatlint/engine/lint"
+)
+
+// Job is one unit of work as a worker sees it: the records of one document
+// (one record of a per-record format, or a whole session file), records of a
+// file in no known format (Format ""), or a finding the reader made itself.
+type Job struct {
+	lint.Unit
+	Finding *finding.Finding
+	// End marks the last job of an input, after all its records (an input
+	// without records has only this one); Err is then why the input could
+	// not be read to its end, so a command that rewrites files never writes
+	// a truncated one. Check ignores it.
+	End bool
+	Err error
+}
+
+// Totals are what the reader read.
+type Totals struct {
+	Files, Records int
+	// Inputs says, per input, its format and records or why it was not read.
+	Inputs []finding.Input
+}
+
+// Each reads every input, hands each job to a pool of workers and passes the
+// results to emit in input order: by file, then line, whatever the number of
+// workers. Each worker calls newWork once for the function it applies to its
+// jobs, so per-worker state (a linter, an evaluator) lives in that closure.
+// The jobs in flight are bounded, so memory stays flat however far the
+// reader runs ahead. Inputs that cannot be read are returned as errors after
+// the rest was processed. check and fix share this pipeline; only what a job
+// turns into differs.
+func Each[R any](ctx context.Context, r *Runner, inputs []Input, newWork func() func(Job) R, emit func(R)) (Totals, []error) {
+	workers := r.Opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	// Tokens bound the jobs in flight, so memory stays flat however far the
+	// reader runs ahead of a slow record.
+	tokens := make(chan struct{}, workers*16)
+	jobs := make(chan job, workers*4)
+	type result struct {
+		seq uint64
+		val R
+	}
+	results := make(chan result, workers*4)
+
+	// The producer owns tot and errs until results is closed.
+	var tot Totals
+	var errs []error
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			work := newWork()
+			for j := range jobs {
+				results <- result{seq: j.seq, val: work(Job{Unit: j.unit, Finding: j.finding, End: j.end, Err: j.err})}
+			}
+		}()
+	}
+	go func() {
+		p := producer{opts: r.Opts, jobs: jobs, tokens: tokens, counts: &r.read}
+		for _, in := range inputs {
+			sum, err := p.read(ctx, in)
+			p.send(job{unit: lint.Unit{File: in.Name}, end: true, err: err})
+			tot.Records += sum.Records
+			tot.Inputs = append(tot.Inputs, sum)
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			tot.Files++
+		}
+		close(jobs)
+		wg.Wait()
+		close(results)
+	}()
+
+	pending := map[uint64]R{}
+	var next uint64
+	for res := range results {
+		pending[res.seq] = res.val
+		for {
+			v, ok := pending[next]
+			if !ok {
+				break
+			}
+			delete(pending, next)
+			next++
+			<-tokens
+			emit(v)
+		}
+	}
+	return tot, errs
+}

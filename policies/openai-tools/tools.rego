@@ -1,0 +1,349 @@
+package chatlint.openai_tools
+
+# The OpenAI API's rules for tool messages, as cleanup actions over the normalized document: a
+# tool message must answer a tool call of an earlier assistant message, right after it, once.
+# Where the usual repair scripts lose data, these rules keep it: two assistant tool-call messages
+# with null content are not duplicates (their calls differ), a sentence repeated turns later is
+# kept (only a repeat of the message right before counts), list content is compared as data, and
+# renamed ids are derived from the id, never from a clock.
+#
+# Rules that drop a message come first; the others leave those messages alone, so one pass never
+# asks for two things on one message.
+#
+# Cost: most records are clean, and OPA pays per evaluation step and per virtual document, so
+# the rules put their actions in cleanup_actions, and actions looks at it only on a record that
+# record_clean cannot prove clean (a few scans of the messages). Their METADATA declares the rule
+# ids as it would on actions (custom.severity is required off the actions set; it is not used).
+
+actions contains a if {
+	not record_clean
+	some a in cleanup_actions
+}
+
+# record_clean holds on a record no rule below would change: every message has a role, no two
+# neighbours have the same role and text (the cheap half of an exact repeat), and tools_clean.
+record_clean if {
+	not role_missing
+	not neighbours_alike
+	tools_clean
+}
+
+role_missing if {
+	some m in msgs
+	m.role == ""
+}
+
+neighbours_alike if {
+	some i, m in msgs
+	i > 0
+	p := msgs[i - 1]
+	p.role == m.role
+	p.text == m.text
+}
+
+msgs := input.messages
+
+# Tool calls and results as data (tool_calls lists, call blocks); inline tags are left alone.
+structured if input.mode == "structured"
+
+# ---------------------------------------------------------------------------------------------
+# Messages dropped whole.
+
+# The sets other rules look up are complete rules (comprehensions): computed once per document,
+# where a lookup into a partial set would evaluate its body again for each key.
+no_role := {m.index | some m in msgs; m.role == ""}
+
+# METADATA
+# title: message-missing-role
+# description: Drops a message without a role (or whose role is not a string, or is empty).
+# custom:
+#   severity: info
+#   id: message-missing-role
+#   example: '{"messages": [{"content": "hi"}, {"role": "user", "content": "hi"}]}'
+cleanup_actions contains a if {
+	some i in no_role
+	a := {"op": "drop_message", "rule": "message-missing-role", "message_index": i, "reason": sprintf("message %d has no role", [i])}
+}
+
+absent := {"chatlint: absent": true}
+
+# same(a, b) holds when two messages have the same role, content, tool calls and tool_call_id
+# (the normalized one: toolCallId and toolUseId in agent transcripts).
+same(a, b) if {
+	is_object(a.raw)
+	is_object(b.raw)
+	every k in ["role", "content", "tool_calls"] {
+		object.get(a.raw, k, absent) == object.get(b.raw, k, absent)
+	}
+	object.get(a, "tool_call_id", absent) == object.get(b, "tool_call_id", absent)
+}
+
+repeat := {m.index |
+	some m in msgs
+	m.index > 0
+	not no_role[m.index]
+	p := msgs[m.index - 1]
+	p.role == m.role # cheap tests first: most neighbours differ here
+	p.text == m.text
+	same(p, m)
+}
+
+# METADATA
+# title: message-repeated
+# description: >-
+#   Drops a message that repeats the message right before it exactly: same role, content, tool
+#   calls and tool_call_id. A repeat further away (a user asking the same thing turns later) is
+#   kept.
+# custom:
+#   severity: info
+#   id: message-repeated
+#   example: '{"messages": [{"role": "user", "content": "hi"}, {"role": "user", "content": "hi"}]}'
+cleanup_actions contains a if {
+	some i in repeat
+	a := {"op": "drop_message", "rule": "message-repeated", "message_index": i, "reason": sprintf("message %d repeats message %d exactly", [i, i - 1])}
+}
+
+gone(i) if no_role[i]
+
+gone(i) if repeat[i]
+
+# ---------------------------------------------------------------------------------------------
+# Clean records.
+
+# tools_clean holds on a record whose tool calls and results need nothing: every call of an
+# assistant message has an id no other call has, every tool message answers a call of the
+# assistant message it follows (its turn), once, and sits in the run of tool messages right after
+# it. Most records are clean, and this is one scan of the calls and one of the results; the
+# rules below look no further on them (OPA pays per evaluation step).
+tools_clean if {
+	calls := [[t, c.id] | some t, m in msgs; m.role == "assistant"; some c in m.tool_calls]
+	pairs := {c | some c in calls}
+	ids := {c[1] | some c in calls}
+	count(ids) == count(calls)
+	not ids[""]
+	answered := [[r.turn, object.get(r, "tool_call_id", null)] | some r in msgs; r.role == "tool"]
+	count({a | some a in answered}) == count(answered)
+	every a in answered {
+		pairs[a]
+	}
+	not result_apart
+}
+
+# result_apart holds when a tool message does not follow its assistant message or another tool
+# message.
+result_apart if {
+	some r in msgs
+	r.role == "tool"
+	p := msgs[r.index - 1]
+	p.index != r.turn
+	p.role != "tool"
+}
+
+result_apart if msgs[0].role == "tool"
+
+# ---------------------------------------------------------------------------------------------
+# Tool calls.
+
+# Every call with an id of an assistant message that stays: [message index, call index, id].
+issued := [[m.index, c.index, c.id] |
+	structured
+	not tools_clean
+	some m in msgs
+	m.role == "assistant"
+	not gone(m.index)
+	some c in m.tool_calls
+	c.id != ""
+]
+
+# METADATA
+# title: tool-call-missing-id
+# description: Drops a tool call without an id; no tool message can answer it.
+# custom:
+#   severity: info
+#   id: tool-call-missing-id
+#   example: '{"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": null, "tool_calls": [{"type": "function", "function": {"name": "f", "arguments": "{}"}}]}]}'
+cleanup_actions contains a if {
+	structured
+	not tools_clean
+	some m in msgs
+	m.role == "assistant"
+	not gone(m.index)
+	some c in m.tool_calls
+	c.id == ""
+	a := {
+		"op": "drop_tool_call", "rule": "tool-call-missing-id", "message_index": m.index, "tool_call_index": c.index,
+		"reason": sprintf("tool call %d (tool %q) of message %d has no id", [c.index, c.name, m.index]),
+	}
+}
+
+# ---------------------------------------------------------------------------------------------
+# Tool results.
+
+results := [m | structured; not tools_clean; some m in msgs; m.role == "tool"; not gone(m.index)]
+
+rid(r) := r.tool_call_id if {
+	is_string(r.tool_call_id)
+	r.tool_call_id != ""
+}
+
+# issuer(r) is the assistant message that issued r's id last before r.
+issuer(r) := max(ms) if {
+	x := rid(r)
+	ms := {m | some [m, _, y] in issued; y == x; m < r.index}
+	count(ms) > 0
+}
+
+no_id := {r.index | some r in results; not rid(r)}
+
+# The issuer of each result that has one, computed once.
+issuer_of := {r.index: i | some r in results; i := issuer(r)}
+
+unknown := {r.index | some r in results; rid(r); not issuer_of[r.index]}
+
+# The answer of each issued call: the first result after its message with its id, keyed by
+# [message index, id]; a later one is a duplicate, whatever its content. The results are sorted
+# by [issuer, id, index] once, so the first of each key is the one before it that differs.
+keyed := sort([[i, rid(r), r.index] | some r in results; i := issuer_of[r.index]])
+
+answers := {[k[0], k[1]]: k[2] | some n, k in keyed; first_key(n, k)}
+
+first_key(0, _)
+
+first_key(n, k) if {
+	n > 0
+	p := keyed[n - 1]
+	[p[0], p[1]] != [k[0], k[1]]
+}
+
+duplicate := {r.index | some r in results; i := issuer_of[r.index]; answers[[i, rid(r)]] != r.index}
+
+# METADATA
+# title: tool-result-missing-id
+# description: Drops a tool message without a tool_call_id.
+# custom:
+#   severity: info
+#   id: tool-result-missing-id
+#   example: '{"messages": [{"role": "user", "content": "hi"}, {"role": "tool", "content": "42"}]}'
+cleanup_actions contains a if {
+	some i in no_id
+	a := {"op": "drop_message", "rule": "tool-result-missing-id", "message_index": i, "reason": sprintf("tool message %d has no tool_call_id", [i])}
+}
+
+# METADATA
+# title: tool-result-unknown-id
+# description: Drops a tool message whose tool_call_id no earlier assistant tool call issued.
+# custom:
+#   severity: info
+#   id: tool-result-unknown-id
+#   example: '{"messages": [{"role": "user", "content": "hi"}, {"role": "tool", "tool_call_id": "call_9", "content": "42"}]}'
+cleanup_actions contains a if {
+	some i in unknown
+	a := {
+		"op": "drop_message", "rule": "tool-result-unknown-id", "message_index": i,
+		"reason": sprintf("tool message %d answers %q, which no earlier assistant message issued", [i, msgs[i].tool_call_id]),
+	}
+}
+
+# METADATA
+# title: tool-result-repeated
+# description: >-
+#   Drops a tool message whose call already has a result; the later one is dropped, whatever its
+#   content.
+# custom:
+#   severity: info
+#   id: tool-result-repeated
+#   example: '{"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}, {"role": "tool", "tool_call_id": "c1", "content": "1"}, {"role": "tool", "tool_call_id": "c1", "content": "2"}]}'
+cleanup_actions contains a if {
+	some i in duplicate
+	r := msgs[i]
+	a := {
+		"op": "drop_message", "rule": "tool-result-repeated", "message_index": i,
+		"reason": sprintf("tool message %d answers %q again; message %d already answered it", [i, r.tool_call_id, answers[[issuer_of[i], rid(r)]]]),
+	}
+}
+
+# ---------------------------------------------------------------------------------------------
+# Results away from their call.
+
+dropped(i) if gone(i)
+
+dropped(i) if no_id[i]
+
+dropped(i) if unknown[i]
+
+dropped(i) if duplicate[i]
+
+# The kept answers of the calls of message i, by message index.
+answer_of := {a: i | some [i, _], a in answers}
+
+# in_run(i, j) holds when message j may sit in the run of results right after message i.
+in_run(i, j) if dropped(j)
+
+in_run(i, j) if answer_of[j] == i
+
+# The first message after i that breaks its run of results.
+first_gap(i) := min(gaps) if {
+	gaps := {j | some j in numbers.range(i + 1, count(msgs) - 1); not in_run(i, j)}
+	count(gaps) > 0
+} else := count(msgs)
+
+# The last kept message of the run: results moved back go after it.
+run_end(i) := max({j | some j in numbers.range(i, first_gap(i) - 1); not dropped(j)})
+
+# METADATA
+# title: tool-result-misplaced
+# description: >-
+#   Moves a tool message that another message separates from its call back, right after the
+#   call's other results (the API rejects a tool message that does not follow its call).
+# custom:
+#   severity: info
+#   id: tool-result-misplaced
+#   example: '{"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}, {"role": "user", "content": "well?"}, {"role": "tool", "tool_call_id": "c1", "content": "1"}]}'
+cleanup_actions contains a if {
+	some j, i in answer_of
+	j > first_gap(i)
+	a := {
+		"op": "move_message", "rule": "tool-result-misplaced", "message_index": j, "after": run_end(i), "rank": j,
+		"reason": sprintf("tool message %d answers a call of assistant message %d but message %d comes between", [j, i, first_gap(i)]),
+	}
+}
+
+# ---------------------------------------------------------------------------------------------
+# Reused ids.
+
+taken := {x | some [_, _, x] in issued}
+
+# The n-th issue of an id, in record order (1 for the first).
+nth(m, c, x) := 1 + count([1 | some [m2, c2, y] in issued; y == x; [m2, c2] < [m, c]])
+
+new_id(m, c, x) := id if {
+	id := sprintf("%s_%d", [x, nth(m, c, x)])
+	not taken[id]
+} else := sprintf("%s_%d_m%d", [x, nth(m, c, x), m])
+
+# METADATA
+# title: tool-call-id-reused
+# description: >-
+#   Renames a tool call whose id an earlier call of the record already used to ID_2, ID_3, ...
+#   (in record order), together with the tool message that answers it.
+# custom:
+#   severity: info
+#   id: tool-call-id-reused
+#   example: '{"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}, {"role": "tool", "tool_call_id": "c1", "content": "1"}, {"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}, {"role": "tool", "tool_call_id": "c1", "content": "2"}]}'
+cleanup_actions contains a if {
+	some [m, c, x] in issued
+	nth(m, c, x) > 1
+	a := {
+		"op": "rename_tool_call_id", "rule": "tool-call-id-reused", "message_index": m, "tool_call_index": c,
+		"id": new_id(m, c, x), "results": answered(m, c, x),
+		"reason": sprintf("tool call id %q of message %d was already used earlier in the record", [x, m]),
+	}
+}
+
+# The result answering a renamed call: the answer of its message, unless the same message issues
+# the id more than once (then only the first call keeps the answer).
+answered(m, c, x) := [r] if {
+	first := min({c2 | some [m2, c2, y] in issued; m2 == m; y == x})
+	first == c
+	r := answers[[m, x]]
+} else := []

@@ -1,0 +1,120 @@
+package chatlint.openai_tools_test
+
+import data.chatlint.openai_tools
+
+# chat builds a normalized chat document from raw OpenAI messages: role, tool calls and
+# tool_call_id as the normalizer reads them.
+chat(ms) := {"format": "chat", "mode": "structured", "messages": [norm(ms, i, m) | some i, m in ms]}
+
+norm(ms, i, m) := object.union(
+	{
+		"index": i, "role": role(m), "text": text(m), "turn": turn(ms, i), "raw": m,
+		"tool_calls": [{"index": k, "id": object.get(c, "id", ""), "name": "f"} | some k, c in object.get(m, "tool_calls", [])],
+	},
+	id_of(m),
+)
+
+turn(ms, i) := max(s) if {
+	s := {j | some j, m in ms; j <= i; m.role == "assistant"}
+	count(s) > 0
+} else := -1
+
+text(m) := m.content if is_string(m.content)
+
+else := ""
+
+role(m) := m.role if is_string(m.role)
+
+else := ""
+
+id_of(m) := {"tool_call_id": m.tool_call_id} if {
+	m.role == "tool"
+	m.tool_call_id != null
+} else := {}
+
+user(t) := {"role": "user", "content": t}
+
+calls(ids) := {"role": "assistant", "content": null, "tool_calls": [{"id": id, "type": "function", "function": {"name": "f", "arguments": "{}"}} | some id in ids]}
+
+tool(id, c) := {"role": "tool", "tool_call_id": id, "content": c}
+
+acts(ms) := {[a.rule, a.op, object.get(a, "message_index", -1)] | some a in openai_tools.actions with input as chat(ms)}
+
+test_clean_record_has_no_actions if {
+	acts([user("q"), calls(["a", "b"]), tool("a", "1"), tool("b", "2"), {"role": "assistant", "content": "ok"}]) == set()
+}
+
+test_message_without_role_is_dropped if {
+	acts([user("q"), {"content": "x"}, "text"]) == {["message-missing-role", "drop_message", 1], ["message-missing-role", "drop_message", 2]}
+}
+
+test_tool_messages_without_or_with_unknown_ids if {
+	acts([user("q"), {"role": "tool", "content": "x"}, tool("a", "1"), calls(["a"]), tool("a", "2")]) == {
+		["tool-result-missing-id", "drop_message", 1],
+		["tool-result-unknown-id", "drop_message", 2], # before its call
+	}
+}
+
+test_second_result_is_the_duplicate_whatever_its_content if {
+	acts([user("q"), calls(["a"]), tool("a", "short"), tool("a", "a much better answer")]) == {["tool-result-repeated", "drop_message", 3]}
+}
+
+test_separated_result_is_moved_back if {
+	ms := [user("q"), calls(["a", "b"]), tool("a", "1"), user("?"), tool("b", "2")]
+	some a in openai_tools.actions with input as chat(ms)
+	a.op == "move_message"
+	a.message_index == 4
+	a.after == 2
+}
+
+test_call_without_id_is_dropped if {
+	m := {"role": "assistant", "content": null, "tool_calls": [{"type": "function", "function": {"name": "f", "arguments": "{}"}}]}
+	some a in openai_tools.actions with input as chat([user("q"), m])
+	[a.rule, a.op, a.message_index, a.tool_call_index] == ["tool-call-missing-id", "drop_tool_call", 1, 0]
+}
+
+test_reused_ids_are_renamed_in_order if {
+	ms := [user("q"), calls(["a"]), tool("a", "1"), calls(["a"]), tool("a", "2"), calls(["a"]), tool("a", "3")]
+	renames := {[a.message_index, a.id, a.results] | some a in openai_tools.actions with input as chat(ms); a.op == "rename_tool_call_id"}
+	renames == {[3, "a_2", [4]], [5, "a_3", [6]]}
+	acts(ms) == {["tool-call-id-reused", "rename_tool_call_id", 3], ["tool-call-id-reused", "rename_tool_call_id", 5]}
+}
+
+test_exact_repeat_of_previous_message_is_dropped if {
+	acts([user("q"), user("q"), {"role": "assistant", "content": "a"}]) == {["message-repeated", "drop_message", 1]}
+}
+
+test_null_content_tool_call_messages_are_not_repeats if {
+	acts([user("q"), calls(["a"]), tool("a", "1"), calls(["b"]), tool("b", "2")]) == set()
+}
+
+test_sentence_repeated_turns_later_is_kept if {
+	acts([user("thanks"), {"role": "assistant", "content": "yw"}, user("thanks")]) == set()
+}
+
+test_list_content_is_data if {
+	parts := [{"type": "text", "text": "a"}, {"type": "image_url", "image_url": {"url": "x"}}]
+	acts([user(parts), user(parts), user([{"type": "text", "text": "a"}])]) == {["message-repeated", "drop_message", 1]}
+}
+
+# The fast path never hides a defect: it holds on clean records only.
+test_clean_fast_path if {
+	openai_tools.tools_clean with input as chat([user("q"), calls(["a", "b"]), tool("a", "1"), tool("b", "2"), user("ok")])
+	every ms in [
+		[user("q"), calls(["a"]), tool("a", "1"), tool("a", "2")], # repeated result
+		[user("q"), calls(["a", "b"]), tool("a", "1"), user("?"), tool("b", "2")], # result apart
+		[tool("a", "1"), calls(["a"])], # result first
+		[user("q"), calls(["a"]), tool("a", "1"), calls(["a"]), tool("a", "2")], # reused id
+		[user("q"), calls([""]), {"role": "tool", "content": "x"}], # missing ids
+		[user("q"), calls(["a"]), tool("b", "1")], # unknown id
+	] {
+		not openai_tools.tools_clean with input as chat(ms)
+	}
+}
+
+test_record_clean_fast_path if {
+	openai_tools.record_clean with input as chat([user("q"), {"role": "assistant", "content": "a"}, user("q")])
+	not openai_tools.record_clean with input as chat([user("q"), {"content": "no role"}])
+	not openai_tools.record_clean with input as chat([user("q"), user("q")])
+	not openai_tools.record_clean with input as chat([user("q"), calls(["a"]), tool("b", "1")])
+}

@@ -1,0 +1,325 @@
+package chatlint.transcript
+
+# Cleanup rules for agent session transcripts, over the normalized document, so they apply to
+# every format. Tool calls are the normalized tool_calls of a message (content blocks of type
+# toolCall, toolUse, functionCall, tool_use, tool_call or function_call, and OpenAI tool_calls);
+# tool results are messages with role "tool" (toolResult in transcripts) and their tool_call_id
+# (toolCallId or toolUseId).
+
+synthetic_text := "[chatlint] missing tool result in session history; inserted synthetic error result for transcript repair."
+
+# Inline tool calls live in a message's text: there is nothing to drop or pair as data.
+structured if input.mode == "structured"
+
+# ---------------------------------------------------------------------------------------------
+# Clean records.
+#
+# OPA pays per evaluation step and per virtual document, and most conversations need nothing:
+# the rules put their actions in cleanup_actions, and actions looks at it only when record_clean
+# cannot prove the record clean. Their METADATA declares the rule ids as it would on actions
+# (custom.severity is required off the actions set; it is not used).
+
+actions contains a if {
+	not record_clean
+	some a in cleanup_actions
+}
+
+record_clean if not structured
+
+# Every call has input and an id of its own in its message, every call of an assistant message
+# is answered by the message at its position after it (results in call order, right after the
+# call), and every tool result is such an answer.
+record_clean if {
+	structured
+	not call_unclean
+	not answer_missing
+	not result_out_of_place
+}
+
+call_unclean if {
+	some m in input.messages
+	some c in m.tool_calls
+	not c.has_input
+}
+
+call_unclean if {
+	some m in input.messages
+	some c in m.tool_calls
+	c.id == ""
+}
+
+call_unclean if {
+	some m in input.messages
+	count(m.tool_calls) > 1
+	count({c.id | some c in m.tool_calls}) < count(m.tool_calls)
+}
+
+answer_missing if {
+	some t, m in input.messages
+	some k, _ in m.tool_calls
+	not result_at((t + k) + 1)
+}
+
+result_at(i) if input.messages[i].role == "tool"
+
+result_out_of_place if {
+	some r in input.messages
+	r.role == "tool"
+	not in_place(r)
+}
+
+in_place(r) if {
+	r.turn >= 0
+	input.messages[r.turn].tool_calls[(r.index - r.turn) - 1].id == r.tool_call_id
+}
+
+# ---------------------------------------------------------------------------------------------
+# tool-call-missing-input
+
+# The calls of a message whose arguments/input is missing or null ({}, "", 0, false and [] are
+# input).
+no_input(m) := [c | some c in m.tool_calls; not c.has_input]
+
+# What is left of a message's content once its calls without input are gone: for a list, the
+# other parts; for a string, whether it is not empty.
+content_left(m, bad) := count(m.raw.content) - count([c | some c in bad; contains(c.path, "/content/")]) if {
+	is_array(m.raw.content)
+} else := 1 if {
+	m.has_content
+} else := 0
+
+# left_empty(m, bad) holds when dropping the calls would leave the message with nothing.
+left_empty(m, bad) if {
+	count(m.tool_calls) == count(bad)
+	content_left(m, bad) == 0
+}
+
+# Messages dropped whole by tool-call-missing-input. The sets other rules look up are complete
+# rules (comprehensions): computed once per document, where a lookup into a partial set would
+# evaluate its body again for each key.
+emptied := {m.index |
+	structured
+	some m in input.messages
+	bad := no_input(m)
+	bad != []
+	left_empty(m, bad)
+}
+
+# METADATA
+# title: tool-call-missing-input
+# description: >-
+#   Drops a tool call whose arguments (or input) is missing or null; an empty object, string,
+#   list, 0 or false is input and is kept. A message left with no content at all is dropped whole.
+# custom:
+#   severity: info
+#   id: tool-call-missing-input
+#   example: |-
+#     {"type": "message", "message": {"role": "assistant", "content": [{"type": "toolCall", "id": "call_1", "name": "read", "input": null}]}}
+cleanup_actions contains a if {
+	structured
+	some m in input.messages
+	not emptied[m.index]
+	some c in no_input(m)
+	a := {
+		"op": "drop_tool_call", "rule": "tool-call-missing-input",
+		"message_index": m.index, "tool_call_index": c.index,
+		"reason": sprintf("tool call %q (tool %q) of message %d has no arguments or input", [c.id, c.name, m.index]),
+	}
+}
+
+cleanup_actions contains a if {
+	some i in emptied
+	a := {
+		"op": "drop_message", "rule": "tool-call-missing-input", "message_index": i,
+		"reason": sprintf("message %d holds only tool calls without arguments or input", [i]),
+	}
+}
+
+# ---------------------------------------------------------------------------------------------
+# tool-result-pairing
+
+# The usable calls of each assistant message: an id, and input. Only the first call of an id
+# counts; turns maps the message index to its ids in call order, names to the tool names.
+usable(m) := [c | some c in m.tool_calls; c.id != ""; c.has_input]
+
+turns := {m.index: ids |
+	structured
+	some m in input.messages
+	m.role == "assistant"
+	not emptied[m.index]
+	cs := usable(m)
+	ids := [c.id | some i, c in cs; not earlier_id(cs, i)]
+	ids != []
+}
+
+earlier_id(cs, i) if {
+	some j, d in cs
+	j < i
+	d.id == cs[i].id
+}
+
+tool_name(t, x) := name if {
+	name := [c.name | some c in usable(input.messages[t]); c.id == x][0]
+	name != ""
+} else := "unknown"
+
+results := [m | structured; some m in input.messages; m.role == "tool"]
+
+rid(r) := r.tool_call_id if {
+	is_string(r.tool_call_id)
+	r.tool_call_id != ""
+}
+
+# The ids of each turn, as a set.
+turn_ids := {t: {x | some x in ids} | some t, ids in turns}
+
+# The answer of each call: the first result of its turn with its id, keyed by [turn, id]. The
+# results are sorted by [turn, id, index] once, so the first of each key is the one before it
+# that differs (a scan per call would be quadratic on long sessions).
+keyed := sort([[r.turn, x, r.index] | some r in results; x := rid(r); turn_ids[r.turn][x]])
+
+answers := {[k[0], k[1]]: k[2] |
+	some i, k in keyed
+	first_key(i, k)
+}
+
+first_key(0, _)
+
+first_key(i, k) if {
+	i > 0
+	p := keyed[i - 1]
+	[p[0], p[1]] != [k[0], k[1]]
+}
+
+answering := {i | some _, i in answers}
+
+# Results dropped: duplicates (a second result for a call answered in its turn) and orphans (a
+# result matching no call of its turn, before any assistant message, or without an id).
+duplicate := {r.index |
+	some r in results
+	x := rid(r)
+	turn_ids[r.turn][x]
+	answers[[r.turn, x]] != r.index
+}
+
+orphan := {r.index |
+	some r in results
+	not answering[r.index]
+	not duplicate[r.index]
+}
+
+orphan_reason(r) := sprintf("tool result at message %d has no tool call id", [r.index]) if {
+	not rid(r)
+} else := sprintf("tool result at message %d (id %q) comes before any assistant message", [r.index, rid(r)]) if {
+	r.turn < 0
+} else := sprintf("tool result at message %d (id %q) matches no tool call of assistant message %d", [r.index, rid(r), r.turn])
+
+# METADATA
+# title: tool-result-pairing
+# description: >-
+#   After each assistant message with tool calls come its results, in call order, then the other
+#   messages of its span. A call with an id and no result gets a synthetic error result (not
+#   after an aborted or failed assistant message); a second result for a call of the turn and a
+#   result matching no call of its turn are dropped.
+# custom:
+#   severity: info
+#   id: tool-result-pairing
+#   example: |-
+#     {"type": "message", "message": {"role": "assistant", "content": [{"type": "toolCall", "id": "a", "name": "read", "arguments": {}}, {"type": "toolCall", "id": "b", "name": "read", "arguments": {}}]}}
+cleanup_actions contains a if {
+	some r in results
+	orphan[r.index]
+	a := {"op": "drop_message", "rule": "tool-result-pairing", "message_index": r.index, "reason": orphan_reason(r)}
+}
+
+cleanup_actions contains a if {
+	some i in duplicate
+	r := input.messages[i]
+	a := {
+		"op": "drop_message", "rule": "tool-result-pairing", "message_index": i,
+		"reason": sprintf("tool result at message %d answers call %q again; message %d already answered it", [i, r.tool_call_id, answers[[r.turn, r.tool_call_id]]]),
+	}
+}
+
+# An assistant message that was aborted or failed gets no synthetic results; its real results
+# stay paired with it.
+no_synthetic(t) if input.messages[t].stop_reason in {"aborted", "error"}
+
+missing(t) := [x | some x in turns[t]; not answers[[t, x]]]
+
+# The span of a turn: the messages after the assistant message up to the next one, found from
+# the positions of the assistant messages (a scan per turn would be quadratic on long sessions).
+assistants := [m.index | some m in input.messages; m.role == "assistant"]
+
+asst_pos := {a: i | some i, a in assistants}
+
+span_end(t) := assistants[asst_pos[t] + 1] if {
+	asst_pos[t] + 1 < count(assistants)
+} else := count(input.messages)
+
+span(t) := numbers.range(t + 1, span_end(t) - 1) if {
+	span_end(t) > t + 1
+} else := []
+
+dropped(i) if orphan[i]
+
+dropped(i) if duplicate[i]
+
+# The turn's order is right when its kept messages are its answers in call order, then the rest.
+in_order(t) if {
+	kept := [i | some i in span(t); not dropped(i)]
+	real := [answers[[t, x]] | some x in turns[t]; answers[[t, x]]]
+	rest := [i | some i in kept; not answering[i]]
+	kept == array.concat(real, rest)
+}
+
+needs_pairing(t) if not in_order(t)
+
+needs_pairing(t) if {
+	missing(t) != []
+	not no_synthetic(t)
+}
+
+# The message the k-th call's result goes after: the previous call's real answer, or the
+# assistant message itself.
+anchor(t, k) := prev[count(prev) - 1] if {
+	prev := [answers[[t, x]] | some j, x in turns[t]; j < k; answers[[t, x]]]
+	prev != []
+} else := t
+
+cleanup_actions contains a if {
+	some t, ids in turns
+	needs_pairing(t)
+	some k, x in ids
+	r := answers[[t, x]]
+	a := {
+		"op": "move_message", "rule": "tool-result-pairing", "message_index": r, "after": anchor(t, k), "rank": k,
+		"reason": sprintf("tool result for call %q goes right after assistant message %d, in call order", [x, t]),
+	}
+}
+
+cleanup_actions contains a if {
+	some t, ids in turns
+	not no_synthetic(t)
+	some k, x in ids
+	not answers[[t, x]]
+	a := {
+		"op": "insert_message", "rule": "tool-result-pairing", "message_index": anchor(t, k), "position": "after", "rank": k,
+		"message": synthetic(t, x),
+		"reason": sprintf("tool call %q (tool %q) of assistant message %d has no result: inserted a synthetic error result", [x, tool_name(t, x), t]),
+	}
+}
+
+# The synthetic result, in the record's own message shape; its timestamp is the assistant
+# message's, so a second run gives the same bytes.
+synthetic(t, x) := object.union(base, stamp(t)) if {
+	input.format == "agent-session"
+	base := {
+		"role": "toolResult", "toolCallId": x, "toolName": tool_name(t, x),
+		"content": [{"type": "text", "text": synthetic_text}], "isError": true,
+	}
+} else := {"role": "tool", "tool_call_id": x, "content": synthetic_text}
+
+stamp(t) := {"timestamp": ts} if {
+	ts := input.messages[t].raw.timestamp
+} else := {}

@@ -1,0 +1,116 @@
+package chatlint.transcript_test
+
+import data.chatlint.transcript
+
+# doc builds a normalized document from messages, numbering them and giving each its turn.
+doc(format, ms) := {"format": format, "mode": "structured", "messages": [object.union(m, {"index": i, "turn": turn(ms, i)}) | some i, m in ms]}
+
+turn(ms, i) := max(s) if {
+	s := {j | some j, m in ms; j <= i; m.role == "assistant"}
+	count(s) > 0
+} else := -1
+
+session(ms) := doc("agent-session", ms)
+
+user := {"role": "user", "tool_calls": [], "has_content": true, "raw": {"role": "user", "content": "hi"}}
+
+# asst(calls) is an assistant message whose content holds only the given call blocks.
+asst(calls) := {"role": "assistant", "tool_calls": calls, "has_content": true, "raw": {"role": "assistant", "content": [{} | some _ in calls], "timestamp": 7}}
+
+call(k, id, has) := {"index": k, "id": id, "name": "read", "has_input": has, "path": sprintf("/message/content/%d", [k])}
+
+res(id) := {"role": "tool", "tool_call_id": id, "tool_calls": [], "has_content": true, "raw": {}}
+
+# acts(d) are the actions as [rule, op, message, tool call] (-1 when not named).
+acts(d) := {[a.rule, a.op, object.get(a, "message_index", -1), object.get(a, "tool_call_index", -1)] |
+	some a in transcript.actions with input as d
+}
+
+test_clean_session_has_no_actions if {
+	acts(session([user, asst([call(0, "a", true), call(1, "b", true)]), res("a"), res("b"), user])) == set()
+}
+
+test_call_without_input_is_dropped_empty_input_kept if {
+	# has_input is false only for missing or null input; {} is input (the normalizer's rule).
+	d := session([user, asst([call(0, "a", true), call(1, "b", false)]), res("a")])
+	acts(d) == {["tool-call-missing-input", "drop_tool_call", 1, 1]}
+}
+
+test_message_left_empty_is_dropped if {
+	d := session([user, asst([call(0, "a", false)]), res("a")])
+	acts(d) == {
+		["tool-call-missing-input", "drop_message", 1, -1],
+		["tool-result-pairing", "drop_message", 2, -1], # its result is an orphan now
+	}
+}
+
+test_message_with_text_keeps_its_text if {
+	m := object.union(asst([call(1, "a", false)]), {"raw": {"role": "assistant", "content": [{"type": "text", "text": "x"}, {}]}})
+	acts(session([user, m])) == {["tool-call-missing-input", "drop_tool_call", 1, 1]}
+}
+
+test_results_out_of_order_are_moved_in_call_order if {
+	d := session([user, asst([call(0, "a", true), call(1, "b", true)]), res("b"), user, res("a")])
+	moves := {[a.message_index, a.after, a.rank] | some a in transcript.actions with input as d; a.op == "move_message"}
+	moves == {[4, 1, 0], [2, 4, 1]}
+}
+
+test_missing_result_gets_a_synthetic_one if {
+	d := session([user, asst([call(0, "a", true), call(1, "b", true)]), res("b")])
+	some a in transcript.actions with input as d
+	a.op == "insert_message"
+	a.message_index == 1
+	a.rank == 0
+	a.message == {
+		"role": "toolResult", "toolCallId": "a", "toolName": "read", "isError": true, "timestamp": 7,
+		"content": [{"type": "text", "text": "[chatlint] missing tool result in session history; inserted synthetic error result for transcript repair."}],
+	}
+}
+
+test_synthetic_result_in_chat_shape if {
+	d := doc("chat", [user, asst([call(0, "a", true)])])
+	some a in transcript.actions with input as d
+	a.message == {"role": "tool", "tool_call_id": "a", "content": transcript.synthetic_text}
+}
+
+test_aborted_assistant_gets_no_synthetic_but_keeps_its_results if {
+	m := object.union(asst([call(0, "a", true), call(1, "b", true)]), {"stop_reason": "aborted"})
+	d := session([user, m, res("b"), user])
+	acts(d) == set()
+}
+
+test_error_assistant_results_still_reordered if {
+	m := object.union(asst([call(0, "a", true), call(1, "b", true)]), {"stop_reason": "error"})
+	d := session([user, m, res("b"), res("a")])
+	acts(d) == {["tool-result-pairing", "move_message", 3, -1], ["tool-result-pairing", "move_message", 2, -1]}
+}
+
+test_duplicates_and_orphans_are_dropped if {
+	d := session([res("x"), user, asst([call(0, "a", true)]), res("a"), res("a"), res("zz"), asst([call(0, "b", true)]), res("a"), res("b")])
+	acts(d) == {
+		["tool-result-pairing", "drop_message", 0, -1], # before any assistant
+		["tool-result-pairing", "drop_message", 4, -1], # duplicate in its turn
+		["tool-result-pairing", "drop_message", 5, -1], # unknown id
+		["tool-result-pairing", "drop_message", 7, -1], # answers a call of an earlier turn
+	}
+}
+
+test_reused_id_is_answered_by_its_own_turn if {
+	d := session([user, asst([call(0, "a", true)]), res("a"), asst([call(0, "a", true)]), res("a")])
+	acts(d) == set()
+}
+
+# The fast path never hides work: it holds on clean records only.
+test_record_clean_fast_path if {
+	transcript.record_clean with input as session([user, asst([call(0, "a", true), call(1, "b", true)]), res("a"), res("b"), user])
+	every ms in [
+		[user, asst([call(0, "a", true), call(1, "b", true)]), res("b"), res("a")], # out of order
+		[user, asst([call(0, "a", true), call(1, "b", true)]), res("a")], # missing
+		[user, asst([call(0, "a", false)]), res("a")], # no input
+		[user, asst([call(0, "a", true)]), res("a"), res("a")], # duplicate
+		[res("x"), user], # orphan
+		[user, asst([call(0, "a", true), call(1, "a", true)]), res("a"), res("a")], # id twice in a message
+	] {
+		not transcript.record_clean with input as session(ms)
+	}
+}
