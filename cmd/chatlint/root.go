@@ -16,13 +16,18 @@ type streams struct {
 func newRootCmd(s streams) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "chatlint",
-		Short: "Check JSONL datasets of LLM conversations against declarative rule packs",
-		Long: `chatlint checks datasets of LLM chat and agent conversations stored as JSONL:
-fine-tuning sets, agent session transcripts and request/response proxy logs.
-Every check is a declarative rule (a Rego policy or a YAML rule) evaluated
-over one normalized document per conversation.`,
+		Short: "Validate, repair, fix and convert JSONL datasets of LLM conversations",
+		Long: `chatlint checks, repairs, fixes and converts datasets of LLM chat and agent
+conversations stored as JSONL: fine-tuning sets, agent session transcripts,
+request/response proxy logs and exported conversation records. Every check
+and every cleanup is a declarative rule (a Rego policy or a YAML rule)
+evaluated over one normalized document per conversation.`,
 		Example: `  chatlint check data/                                  # lint a dataset
   chatlint check -o sarif=chatlint.sarif -o junit=chatlint.xml data/
+  chatlint repair sessions/                             # drop lines that are not JSON, with a backup
+  chatlint fix --in-place data/                         # apply the cleanup packs, keep what is dropped
+  chatlint convert -l proxy_logs -o dataset             # proxy logs to a fine-tuning dataset
+  chatlint validate-input --input records.jsonl         # the conversation-record contract
   chatlint rules explain tool-result-missing
   chatlint test ./policies/team`,
 		Version:       readBuildInfo().Version,
