@@ -1,0 +1,162 @@
+// Command chatlint-beam checks a dataset with chatlint's rule packs as an
+// Apache Beam pipeline: on the local prism runner by default, or, with
+// Beam's runner flags, on Dataflow, Flink or Spark. Its findings are those
+// of `chatlint check -o json`, one JSON object per line.
+//
+// Flags are Go's standard flags rather than cobra's, because the Beam SDK
+// declares its runner flags (--runner, --project, --endpoint, …) in the
+// standard flag set and reads them from there, including on workers, which
+// run this same binary.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
+
+	"github.com/chatlint/chatlint/beam/pipeline"
+	"github.com/chatlint/chatlint/engine/finding"
+	"github.com/chatlint/chatlint/engine/policy"
+)
+
+// Exit status, as for `chatlint check`.
+const (
+	exitOK       = 0
+	exitFindings = 1
+	exitError    = 2
+)
+
+type options struct {
+	Input        string
+	Output       string
+	Summary      string
+	Shards       int
+	Packs        []string
+	NoBuiltin    bool
+	Disable      []string
+	Timeout      time.Duration
+	Format       string
+	ToolCalls    string
+	AllowNoTools bool
+	FailOn       string
+}
+
+func addFlags(fs *flag.FlagSet, o *options) {
+	fs.StringVar(&o.Input, "input", "", "files to check: a glob (local paths, or gs:// and other Beam filesystems)")
+	fs.StringVar(&o.Output, "output", "", "where to write the findings, one JSON object per line")
+	fs.StringVar(&o.Summary, "summary", "", "where to write the summary as JSON (default: OUTPUT.summary.json)")
+	fs.IntVar(&o.Shards, "shards", 1, "number of findings files; above 1 they are named OUTPUT-SSSSS-of-NNNNN")
+	fs.Func("pack", "add a rule pack: a folder, or builtin:NAME for one built-in pack only (repeatable)", func(v string) error {
+		o.Packs = append(o.Packs, v)
+		return nil
+	})
+	fs.BoolVar(&o.NoBuiltin, "no-builtin", false, "do not load the built-in packs")
+	fs.Func("disable", "turn a rule off by id (repeatable)", func(v string) error {
+		o.Disable = append(o.Disable, v)
+		return nil
+	})
+	fs.DurationVar(&o.Timeout, "record-timeout", policy.DefaultRecordTimeout, "time limit for evaluating one conversation or session")
+	fs.StringVar(&o.Format, "format", "", "force the input format (default: detect per file)")
+	fs.StringVar(&o.ToolCalls, "tool-calls", "", "force the tool-call representation: inline or structured (default: detect per record)")
+	fs.BoolVar(&o.AllowNoTools, "allow-no-tools", false, "do not require a tools list (turns off tools-shape)")
+	fs.StringVar(&o.FailOn, "fail-on", "error", "lowest severity that makes the exit status 1: error, warning, info or never")
+}
+
+func main() {
+	o := &options{}
+	addFlags(flag.CommandLine, o)
+	flag.Usage = func() {
+		fmt.Fprintf(flag.CommandLine.Output(), "Usage: chatlint-beam --input GLOB --output FILE [flags] [Beam runner flags]\n\n")
+		flag.PrintDefaults()
+	}
+	flag.Parse()
+	// On a worker, Init runs the worker harness and never returns.
+	beam.Init()
+	os.Exit(run(context.Background(), o, os.Stderr))
+}
+
+// run launches the job and waits for it, then reports its summary on
+// stderr. It returns the exit status.
+func run(ctx context.Context, o *options, stderr io.Writer) int {
+	job, failOn, err := o.job(ctx)
+	if err != nil {
+		fmt.Fprintln(stderr, "chatlint-beam:", err)
+		return exitError
+	}
+	p, s := beam.NewPipelineWithRoot()
+	if err := pipeline.Build(s, job); err != nil {
+		fmt.Fprintln(stderr, "chatlint-beam:", err)
+		return exitError
+	}
+	if err := beamx.Run(ctx, p); err != nil {
+		fmt.Fprintln(stderr, "chatlint-beam: the job failed:", err)
+		return exitError
+	}
+	sum, err := pipeline.ReadSummary(ctx, job.Summary)
+	if err != nil {
+		// An asynchronous submission returns before the job has written it.
+		fmt.Fprintf(stderr, "chatlint-beam: job submitted; no summary yet (%v)\n", err)
+		return exitOK
+	}
+	fmt.Fprintf(stderr, "%d errors, %d warnings, %d infos (%d files, %d records); findings in %s\n",
+		sum.Errors, sum.Warnings, sum.Infos, sum.Files, sum.Records, findingsFiles(job))
+	if failOn != 0 && sum.Worst() >= failOn {
+		return exitFindings
+	}
+	return exitOK
+}
+
+// job checks the flags, reads the packs and makes sure the input matches
+// something, so that mistakes show here rather than on the workers.
+func (o *options) job(ctx context.Context) (pipeline.Options, finding.Severity, error) {
+	var failOn finding.Severity
+	if o.Input == "" || o.Output == "" {
+		return pipeline.Options{}, 0, errors.New("--input and --output are required")
+	}
+	if o.Shards < 1 {
+		return pipeline.Options{}, 0, fmt.Errorf("--shards: want 1 or more, not %d", o.Shards)
+	}
+	if o.FailOn != "never" {
+		sev, err := finding.ParseSeverity(o.FailOn)
+		if err != nil {
+			return pipeline.Options{}, 0, fmt.Errorf("--fail-on: %v (or never)", err)
+		}
+		failOn = sev
+	}
+	packs, err := pipeline.LoadPacks(o.Packs, o.NoBuiltin)
+	if err != nil {
+		return pipeline.Options{}, 0, err
+	}
+	disable := o.Disable
+	if o.AllowNoTools {
+		disable = append(disable, "tools-shape")
+	}
+	cfg := pipeline.Config{Packs: packs, Disable: disable, RecordTimeout: o.Timeout, Format: o.Format, ToolCalls: o.ToolCalls}
+	if err := cfg.Validate(ctx); err != nil {
+		return pipeline.Options{}, 0, err
+	}
+	if err := pipeline.CheckInput(ctx, o.Input); err != nil {
+		return pipeline.Options{}, 0, err
+	}
+	summary := o.Summary
+	if summary == "" {
+		summary = o.Output + ".summary.json"
+	}
+	return pipeline.Options{Input: o.Input, Output: o.Output, Shards: o.Shards, Summary: summary, Config: cfg}, failOn, nil
+}
+
+func findingsFiles(o pipeline.Options) string {
+	if o.Shards <= 1 {
+		return o.Output
+	}
+	return strings.Replace(pipeline.ShardName(o.Output, 0, o.Shards), "-00000-of-", "-*-of-", 1)
+}

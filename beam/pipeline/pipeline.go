@@ -1,0 +1,57 @@
+// Package pipeline runs chatlint's rule packs as an Apache Beam pipeline, so
+// one job checks a dataset too large for one machine on any Beam runner
+// (the local prism runner, Dataflow, Flink, Spark).
+//
+//	match files ─▶ ReadFn (per file: format, units) ─▶ Reshuffle
+//	  ─▶ CheckFn (lint.Linter.Check) ─▶ findings as JSON lines ─▶ output files
+//	  tallies ─▶ Combine(SummaryFn) ─▶ summary file
+//
+// Findings are those of `chatlint check` for the same files, line for line;
+// only their order differs, as the output is written in parallel.
+package pipeline
+
+import (
+	"fmt"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
+)
+
+// Options describe one job.
+type Options struct {
+	// Input is a file glob: local paths, or gs:// and the like through
+	// Beam's filesystems.
+	Input string
+	// Output is where the findings go, one JSON object per line; with
+	// Shards > 1, ShardName(Output, i, Shards) for each shard.
+	Output string
+	// Shards is the number of findings files; 0 means 1.
+	Shards int
+	// Summary is where the summary goes, one JSON object.
+	Summary string
+	Config  Config
+}
+
+// Build adds the job to s. Every function and DoFn it uses is registered in
+// this package's init, and they hold no closures: a remote worker rebuilds
+// them from their exported fields.
+func Build(s beam.Scope, o Options) error {
+	if o.Input == "" || o.Output == "" || o.Summary == "" {
+		return fmt.Errorf("pipeline: Input, Output and Summary are required")
+	}
+	shards := max(o.Shards, 1)
+	s = s.Scope("chatlint")
+	files := fileio.ReadMatches(s, fileio.MatchFiles(s, o.Input, fileio.MatchEmptyDisallow()), fileio.ReadDirectorySkip())
+	units, readFindings, readTallies := beam.ParDo3(s, &ReadFn{Format: o.Config.Format}, files)
+	// The units of one file would otherwise stay on the worker that read
+	// it: spread them, so a few large files use every worker.
+	units = beam.Reshuffle(s, units)
+	checked, checkTallies := beam.ParDo2(s, &CheckFn{Config: o.Config}, units)
+
+	findings := beam.Flatten(s, readFindings, checked)
+	writeLines(s.Scope("Findings"), o.Output, shards, findings)
+
+	summary := beam.Combine(s, SummaryFn{}, beam.Flatten(s, readTallies, checkTallies))
+	writeLines(s.Scope("Summary"), o.Summary, 1, summary)
+	return nil
+}
