@@ -5,6 +5,7 @@ go 1.26.0
 require (
 	github.com/apache/beam/sdks/v2 v2.77.0
 	github.com/chatlint/chatlint v0.0.0
+	github.com/google/go-cmp v0.7.0
 )
 
 require (

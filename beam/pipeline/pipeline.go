@@ -15,13 +15,15 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
+	// Local paths work on every runner; beamx adds gs:// for the binary.
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local"
 )
 
 // Options describe one job.
 type Options struct {
-	// Input is a file glob: local paths, or gs:// and the like through
-	// Beam's filesystems.
-	Input string
+	// Inputs are file globs: local paths, or gs:// and the like through
+	// Beam's filesystems. A file matched twice is read twice.
+	Inputs []string
 	// Output is where the findings go, one JSON object per line; with
 	// Shards > 1, ShardName(Output, i, Shards) for each shard.
 	Output string
@@ -36,12 +38,18 @@ type Options struct {
 // this package's init, and they hold no closures: a remote worker rebuilds
 // them from their exported fields.
 func Build(s beam.Scope, o Options) error {
-	if o.Input == "" || o.Output == "" || o.Summary == "" {
-		return fmt.Errorf("pipeline: Input, Output and Summary are required")
+	if len(o.Inputs) == 0 || o.Output == "" || o.Summary == "" {
+		return fmt.Errorf("pipeline: Inputs, Output and Summary are required")
+	}
+	for _, path := range append([]string{o.Output, o.Summary}, o.Inputs...) {
+		if err := validScheme(path); err != nil {
+			return err
+		}
 	}
 	shards := max(o.Shards, 1)
 	s = s.Scope("chatlint")
-	files := fileio.ReadMatches(s, fileio.MatchFiles(s, o.Input, fileio.MatchEmptyDisallow()), fileio.ReadDirectorySkip())
+	globs := beam.CreateList(s, o.Inputs)
+	files := fileio.ReadMatches(s, fileio.MatchAll(s, globs, fileio.MatchEmptyDisallow()), fileio.ReadDirectorySkip())
 	units, readFindings, readTallies := beam.ParDo3(s, &ReadFn{Format: o.Config.Format}, files)
 	// The units of one file would otherwise stay on the worker that read
 	// it: spread them, so a few large files use every worker.

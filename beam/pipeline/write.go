@@ -17,7 +17,6 @@ import (
 // that a clean dataset still gives an (empty) findings file.
 func writeLines(s beam.Scope, path string, shards int, col beam.PCollection) {
 	s = s.Scope("WriteLines")
-	filesystem.ValidateScheme(path)
 	keyed := beam.ParDo(s, &ShardFn{Shards: shards}, col)
 	// One empty line per shard makes the group of every shard exist; the
 	// writer drops empty lines, which no finding or summary is.
@@ -28,6 +27,18 @@ func writeLines(s beam.Scope, path string, shards int, col beam.PCollection) {
 	markers := beam.ParDo(s, markShard, beam.CreateList(s, ids))
 	grouped := beam.GroupByKey(s, beam.Flatten(s, keyed, markers))
 	beam.ParDo0(s, &WriteFn{Path: path, Shards: shards}, grouped)
+}
+
+// validScheme reports a path whose scheme (gs://, …) no filesystem is
+// registered for; Beam's own check panics.
+func validScheme(path string) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%s: %v", path, r)
+		}
+	}()
+	filesystem.ValidateScheme(path)
+	return nil
 }
 
 // ShardName is the file of one shard: path itself when there is one shard,

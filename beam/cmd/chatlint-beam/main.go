@@ -26,6 +26,7 @@ import (
 	"github.com/chatlint/chatlint/beam/pipeline"
 	"github.com/chatlint/chatlint/engine/finding"
 	"github.com/chatlint/chatlint/engine/policy"
+	"github.com/chatlint/chatlint/engine/report"
 )
 
 // Exit status, as for `chatlint check`.
@@ -36,7 +37,7 @@ const (
 )
 
 type options struct {
-	Input        string
+	Inputs       []string
 	Output       string
 	Summary      string
 	Shards       int
@@ -51,7 +52,10 @@ type options struct {
 }
 
 func addFlags(fs *flag.FlagSet, o *options) {
-	fs.StringVar(&o.Input, "input", "", "files to check: a glob (local paths, or gs:// and other Beam filesystems)")
+	fs.Func("input", "files to check: a glob, local or gs:// and other Beam filesystems (repeatable)", func(v string) error {
+		o.Inputs = append(o.Inputs, v)
+		return nil
+	})
 	fs.StringVar(&o.Output, "output", "", "where to write the findings, one JSON object per line")
 	fs.StringVar(&o.Summary, "summary", "", "where to write the summary as JSON (default: OUTPUT.summary.json)")
 	fs.IntVar(&o.Shards, "shards", 1, "number of findings files; above 1 they are named OUTPUT-SSSSS-of-NNNNN")
@@ -107,8 +111,11 @@ func run(ctx context.Context, o *options, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "chatlint-beam: job submitted; no summary yet (%v)\n", err)
 		return exitOK
 	}
-	fmt.Fprintf(stderr, "%d errors, %d warnings, %d infos (%d files, %d records); findings in %s\n",
-		sum.Errors, sum.Warnings, sum.Infos, sum.Files, sum.Records, findingsFiles(job))
+	// The closing line of `chatlint check`, then where the findings are.
+	fs := finding.Summary{Files: sum.Files, Records: sum.Records, Errors: sum.Errors, Warnings: sum.Warnings, Infos: sum.Infos}
+	w, _ := report.New("text", stderr)
+	w.Close(fs)
+	fmt.Fprintf(stderr, "findings: %s\nsummary: %s\n", findingsFiles(job), job.Summary)
 	if failOn != 0 && sum.Worst() >= failOn {
 		return exitFindings
 	}
@@ -119,7 +126,7 @@ func run(ctx context.Context, o *options, stderr io.Writer) int {
 // something, so that mistakes show here rather than on the workers.
 func (o *options) job(ctx context.Context) (pipeline.Options, finding.Severity, error) {
 	var failOn finding.Severity
-	if o.Input == "" || o.Output == "" {
+	if len(o.Inputs) == 0 || o.Output == "" {
 		return pipeline.Options{}, 0, errors.New("--input and --output are required")
 	}
 	if o.Shards < 1 {
@@ -144,14 +151,16 @@ func (o *options) job(ctx context.Context) (pipeline.Options, finding.Severity, 
 	if err := cfg.Validate(ctx); err != nil {
 		return pipeline.Options{}, 0, err
 	}
-	if err := pipeline.CheckInput(ctx, o.Input); err != nil {
-		return pipeline.Options{}, 0, err
+	for _, glob := range o.Inputs {
+		if err := pipeline.CheckInput(ctx, glob); err != nil {
+			return pipeline.Options{}, 0, err
+		}
 	}
 	summary := o.Summary
 	if summary == "" {
 		summary = o.Output + ".summary.json"
 	}
-	return pipeline.Options{Input: o.Input, Output: o.Output, Shards: o.Shards, Summary: summary, Config: cfg}, failOn, nil
+	return pipeline.Options{Inputs: o.Inputs, Output: o.Output, Shards: o.Shards, Summary: summary, Config: cfg}, failOn, nil
 }
 
 func findingsFiles(o pipeline.Options) string {
