@@ -31,7 +31,13 @@ type Options struct {
 	Shards int
 	// Summary is where the summary goes, one JSON object.
 	Summary string
-	Config  Config
+	// Reshuffle spreads the records of each file over all workers. Without
+	// it a file is read and checked where it was matched, so a job's
+	// parallelism is its number of files; with it every record is
+	// shuffled once, which costs I/O but lets a few large files use every
+	// worker.
+	Reshuffle bool
+	Config    Config
 }
 
 // Build adds the job to s. Every function and DoFn it uses is registered in
@@ -51,9 +57,9 @@ func Build(s beam.Scope, o Options) error {
 	globs := beam.CreateList(s, o.Inputs)
 	files := fileio.ReadMatches(s, fileio.MatchAll(s, globs, fileio.MatchEmptyDisallow()), fileio.ReadDirectorySkip())
 	units, readFindings, readTallies := beam.ParDo3(s, &ReadFn{Format: o.Config.Format}, files)
-	// The units of one file would otherwise stay on the worker that read
-	// it: spread them, so a few large files use every worker.
-	units = beam.Reshuffle(s, units)
+	if o.Reshuffle {
+		units = beam.Reshuffle(s, units)
+	}
 	checked, checkTallies := beam.ParDo2(s, &CheckFn{Config: o.Config}, units)
 
 	findings := beam.Flatten(s, readFindings, checked)

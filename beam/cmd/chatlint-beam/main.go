@@ -41,6 +41,7 @@ type options struct {
 	Output       string
 	Summary      string
 	Shards       int
+	Reshuffle    bool
 	Packs        []string
 	NoBuiltin    bool
 	Disable      []string
@@ -59,6 +60,7 @@ func addFlags(fs *flag.FlagSet, o *options) {
 	fs.StringVar(&o.Output, "output", "", "where to write the findings, one JSON object per line")
 	fs.StringVar(&o.Summary, "summary", "", "where to write the summary as JSON (default: OUTPUT.summary.json)")
 	fs.IntVar(&o.Shards, "shards", 1, "number of findings files; above 1 they are named OUTPUT-SSSSS-of-NNNNN")
+	fs.BoolVar(&o.Reshuffle, "reshuffle", false, "spread the records of each file over all workers (for a few large files; costs a shuffle of the data)")
 	fs.Func("pack", "add a rule pack: a folder, or builtin:NAME for one built-in pack only (repeatable)", func(v string) error {
 		o.Packs = append(o.Packs, v)
 		return nil
@@ -83,6 +85,7 @@ func main() {
 		flag.PrintDefaults()
 	}
 	flag.Parse()
+	tuneGC()
 	// On a worker, Init runs the worker harness and never returns.
 	beam.Init()
 	os.Exit(run(context.Background(), o, os.Stderr))
@@ -160,7 +163,7 @@ func (o *options) job(ctx context.Context) (pipeline.Options, finding.Severity, 
 	if summary == "" {
 		summary = o.Output + ".summary.json"
 	}
-	return pipeline.Options{Inputs: o.Inputs, Output: o.Output, Shards: o.Shards, Summary: summary, Config: cfg}, failOn, nil
+	return pipeline.Options{Inputs: o.Inputs, Output: o.Output, Shards: o.Shards, Reshuffle: o.Reshuffle, Summary: summary, Config: cfg}, failOn, nil
 }
 
 func findingsFiles(o pipeline.Options) string {
