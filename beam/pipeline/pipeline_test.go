@@ -61,6 +61,9 @@ func TestPipelineMatchesCheck(t *testing.T) {
 		inputs []string
 		packs  []string
 		shards int
+		// reshuffle sends every unit through a shuffle, so its encoding is
+		// tested too.
+		reshuffle bool
 		// wantIn are texts some finding must hold (a file, a rule), so that
 		// a pipeline and a runner both seeing nothing cannot pass.
 		wantIn []string
@@ -73,7 +76,8 @@ func TestPipelineMatchesCheck(t *testing.T) {
 				"../../fixtures/integrity/tool-result-*/good.jsonl",
 				filepath.Join(edge, "*"),
 			},
-			shards: 3,
+			shards:    3,
+			reshuffle: true,
 			wantIn: []string{
 				file("../../fixtures/sample/train.jsonl"),
 				file("../../fixtures/integrity/session-id-mismatch/bad.jsonl"),
@@ -99,7 +103,7 @@ func TestPipelineMatchesCheck(t *testing.T) {
 			}
 			cfg := Config{Packs: packs}
 			out := filepath.Join(t.TempDir(), "findings")
-			o := Options{Inputs: tt.inputs, Output: out, Shards: tt.shards, Summary: out + ".summary.json", Config: cfg}
+			o := Options{Inputs: tt.inputs, Output: out, Shards: tt.shards, Reshuffle: tt.reshuffle, Summary: out + ".summary.json", Config: cfg}
 			p, s := beam.NewPipelineWithRoot()
 			if err := Build(s, o); err != nil {
 				t.Fatal(err)
