@@ -110,8 +110,10 @@ func run(ctx context.Context, o *options, stderr io.Writer) int {
 	}
 	sum, err := pipeline.ReadSummary(ctx, job.Summary)
 	if err != nil {
-		// An asynchronous submission returns before the job has written it.
-		fmt.Fprintf(stderr, "chatlint-beam: job submitted; no summary yet (%v)\n", err)
+		// An asynchronous submission or a dry run returns before the job
+		// has written it; so does a job whose summary this machine cannot
+		// read. The job itself did not fail.
+		fmt.Fprintf(stderr, "chatlint-beam: the job did not fail, but its summary cannot be read here: %v\n", err)
 		return exitOK
 	}
 	// The closing line of `chatlint check`, then where the findings are.
