@@ -67,8 +67,11 @@ func (SummaryFn) AddInput(s Summary, t Tally) Summary {
 	return s
 }
 
-// MergeAccumulators adds two partial summaries.
+// MergeAccumulators adds two partial summaries. It leaves both as they
+// were (AddInput, called far more often, updates its accumulator in place,
+// which Beam allows).
 func (SummaryFn) MergeAccumulators(a, b Summary) Summary {
+	a.Rules = slices.Clone(a.Rules)
 	a.Files += b.Files
 	a.Records += b.Records
 	a.Errors += b.Errors
