@@ -15,6 +15,7 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/transforms/filter"
 	// Local paths work on every runner; beamx adds gs:// for the binary.
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local"
 )
@@ -22,7 +23,7 @@ import (
 // Options describe one job.
 type Options struct {
 	// Inputs are file globs: local paths, or gs:// and the like through
-	// Beam's filesystems. A file matched twice is read twice.
+	// Beam's filesystems.
 	Inputs []string
 	// Output is where the findings go, one JSON object per line; with
 	// Shards > 1, ShardName(Output, i, Shards) for each shard.
@@ -55,7 +56,10 @@ func Build(s beam.Scope, o Options) error {
 	shards := max(o.Shards, 1)
 	s = s.Scope("chatlint")
 	globs := beam.CreateList(s, o.Inputs)
-	files := fileio.ReadMatches(s, fileio.MatchAll(s, globs, fileio.MatchEmptyDisallow()), fileio.ReadDirectorySkip())
+	// A file matched by two globs is read once, as `check` reads a path
+	// given twice once.
+	matched := filter.Distinct(s, fileio.MatchAll(s, globs, fileio.MatchEmptyDisallow()))
+	files := fileio.ReadMatches(s, matched, fileio.ReadDirectorySkip())
 	units, readFindings, readTallies := beam.ParDo3(s, &ReadFn{Format: o.Config.Format}, files)
 	if o.Reshuffle {
 		units = beam.Reshuffle(s, units)

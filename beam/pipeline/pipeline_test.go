@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/chatlint/chatlint/engine/finding"
+	"github.com/chatlint/chatlint/engine/jsonl"
 	"github.com/chatlint/chatlint/engine/runner"
 )
 
@@ -72,6 +73,7 @@ func TestPipelineMatchesCheck(t *testing.T) {
 			name: "fixtures and edge cases, built-in packs",
 			inputs: []string{
 				"../../fixtures/sample/*.jsonl",
+				"../../fixtures/sample/train.jsonl", // matched twice, read once
 				"../../fixtures/integrity/*/bad.jsonl",
 				"../../fixtures/integrity/tool-result-*/good.jsonl",
 				filepath.Join(edge, "*"),
@@ -143,15 +145,21 @@ func TestPipelineMatchesCheck(t *testing.T) {
 // the summary the job should write.
 func check(t *testing.T, cfg Config, globs []string) ([]string, Summary) {
 	t.Helper()
-	var inputs []runner.Input
+	var paths []string
 	for _, g := range globs {
 		files, err := filepath.Glob(g)
 		if err != nil || len(files) == 0 {
 			t.Fatalf("glob %s: %v %v", g, files, err)
 		}
-		for _, f := range files {
-			inputs = append(inputs, runner.Input{Name: f, Path: f})
-		}
+		paths = append(paths, files...)
+	}
+	files, errs := jsonl.Expand(paths) // as check does: sorted, each once
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	var inputs []runner.Input
+	for _, f := range files {
+		inputs = append(inputs, runner.Input{Name: f, Path: f})
 	}
 	eng, err := cfg.engine(context.Background())
 	if err != nil {
