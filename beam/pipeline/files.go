@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"path"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 )
@@ -25,7 +27,13 @@ func CheckInput(ctx context.Context, glob string) error {
 	if len(files) == 0 {
 		return fmt.Errorf("--input %s: no file matches", glob)
 	}
-	return nil
+	// The job skips directories; one given on its own would check nothing.
+	for _, f := range files {
+		if info, err := os.Stat(f); err != nil || !info.IsDir() {
+			return nil // a file, or not on this machine's disk
+		}
+	}
+	return fmt.Errorf("--input %s: matches only directories; give a glob of files, such as '%s'", glob, path.Join(glob, "*.jsonl"))
 }
 
 // ReadSummary reads the summary a finished job wrote.

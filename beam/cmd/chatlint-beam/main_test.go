@@ -45,6 +45,8 @@ func TestRun(t *testing.T) {
 			exitError, "chatlint-beam: --input and --output are required\n"},
 		{"a glob matching nothing", []string{"--input", "../../../fixtures/nothing/*.jsonl", "--output", out},
 			exitError, "chatlint-beam: --input ../../../fixtures/nothing/*.jsonl: no file matches\n"},
+		{"a directory", []string{"--input", "../../../fixtures/sample", "--output", out},
+			exitError, "chatlint-beam: --input ../../../fixtures/sample: matches only directories; give a glob of files, such as '../../../fixtures/sample/*.jsonl'\n"},
 		{"an unknown built-in pack", []string{"--input", "x", "--output", out, "--pack", "builtin:nope"},
 			exitError, `chatlint-beam: --pack builtin:nope: no built-in pack "nope" (have integrity)` + "\n"},
 		{"a missing pack folder", []string{"--input", "x", "--output", out, "--pack", "no/such/dir"},
