@@ -108,11 +108,13 @@ func run(ctx context.Context, o *options, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "chatlint-beam: the job failed:", err)
 		return exitError
 	}
+	if submittedOnly() {
+		// The summary file, if any, is an earlier job's: do not report it.
+		fmt.Fprintf(stderr, "chatlint-beam: not waiting for the job (--async or --dry_run); its findings go to %s, its summary to %s\n", findingsFiles(job), job.Summary)
+		return exitOK
+	}
 	sum, err := pipeline.ReadSummary(ctx, job.Summary)
 	if err != nil {
-		// An asynchronous submission or a dry run returns before the job
-		// has written it; so does a job whose summary this machine cannot
-		// read. The job itself did not fail.
 		fmt.Fprintf(stderr, "chatlint-beam: the job did not fail, but its summary cannot be read here: %v\n", err)
 		return exitOK
 	}
@@ -166,6 +168,18 @@ func (o *options) job(ctx context.Context) (pipeline.Options, finding.Severity, 
 		summary = o.Output + ".summary.json"
 	}
 	return pipeline.Options{Inputs: o.Inputs, Output: o.Output, Shards: o.Shards, Reshuffle: o.Reshuffle, Summary: summary, Config: cfg}, failOn, nil
+}
+
+// submittedOnly reports whether the runner returned without running the
+// job to its end: --async (Dataflow, universal runners) or Dataflow's
+// --dry_run.
+func submittedOnly() bool {
+	for _, name := range []string{"async", "dry_run"} {
+		if f := flag.Lookup(name); f != nil && f.Value.String() == "true" {
+			return true
+		}
+	}
+	return false
 }
 
 func findingsFiles(o pipeline.Options) string {
