@@ -69,7 +69,7 @@ func Build(s beam.Scope, o Options) error {
 	findings := beam.Flatten(s, readFindings, checked)
 	writeLines(s.Scope("Findings"), o.Output, shards, findings)
 
-	summary := beam.Combine(s, SummaryFn{}, beam.Flatten(s, readTallies, checkTallies))
+	summary := beam.Combine(s, &SummaryFn{}, beam.Flatten(s, readTallies, checkTallies))
 	writeLines(s.Scope("Summary"), o.Summary, 1, summary)
 	return nil
 }
