@@ -14,6 +14,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/chatlint/chatlint/engine/document"
 	"github.com/chatlint/chatlint/engine/finding"
 	"github.com/chatlint/chatlint/engine/jsonl"
 	"github.com/chatlint/chatlint/engine/runner"
@@ -61,6 +62,7 @@ func TestPipelineMatchesCheck(t *testing.T) {
 		name   string
 		inputs []string
 		packs  []string
+		format string // forced, as --format does
 		shards int
 		// reshuffle sends every unit through a shuffle, so its encoding is
 		// tested too.
@@ -90,6 +92,12 @@ func TestPipelineMatchesCheck(t *testing.T) {
 			},
 		},
 		{
+			name:   "a forced format",
+			inputs: []string{"../../fixtures/sample/*.jsonl", filepath.Join(edge, "unknown.jsonl"), filepath.Join(edge, "session.jsonl")},
+			format: "chat",
+			wantIn: []string{file(filepath.Join(edge, "unknown.jsonl")), `"rule":"messages-shape"`},
+		},
+		{
 			name:   "a pack folder travels with the job",
 			inputs: []string{"../../fixtures/sample/*.jsonl"},
 			packs:  []string{"../../fixtures/packs/team"},
@@ -103,7 +111,7 @@ func TestPipelineMatchesCheck(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			cfg := Config{Packs: packs}
+			cfg := Config{Packs: packs, Format: tt.format}
 			out := filepath.Join(t.TempDir(), "findings")
 			o := Options{Inputs: tt.inputs, Output: out, Shards: tt.shards, Reshuffle: tt.reshuffle, Summary: out + ".summary.json", Config: cfg}
 			p, s := beam.NewPipelineWithRoot()
@@ -165,7 +173,7 @@ func check(t *testing.T, cfg Config, globs []string) ([]string, Summary) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &runner.Runner{Engine: eng, Opts: runner.Options{Document: cfg.documentOptions()}}
+	r := &runner.Runner{Engine: eng, Opts: runner.Options{Format: document.Format(cfg.Format), Document: cfg.documentOptions()}}
 	var lines []string
 	acc := SummaryFn{}.CreateAccumulator()
 	sum, errs := r.Run(context.Background(), inputs, func(f finding.Finding) {
