@@ -76,6 +76,13 @@ func LoadPacks(sources []string, noBuiltin bool) ([]*policy.Pack, error) {
 		}
 		packs = append(packs, p)
 	}
+	// A pack's *_test.rego files are for `chatlint test`, never evaluated:
+	// they need not travel with the job.
+	for i, p := range packs {
+		cp := *p
+		cp.Tests = nil
+		packs[i] = &cp
+	}
 	return packs, nil
 }
 
