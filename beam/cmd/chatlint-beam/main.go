@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -25,6 +26,7 @@ import (
 
 	"github.com/chatlint/chatlint/beam/pipeline"
 	"github.com/chatlint/chatlint/engine/finding"
+	"github.com/chatlint/chatlint/engine/lint"
 	"github.com/chatlint/chatlint/engine/policy"
 	"github.com/chatlint/chatlint/engine/report"
 )
@@ -123,6 +125,9 @@ func run(ctx context.Context, o *options, stderr io.Writer) int {
 	w, _ := report.New("text", stderr)
 	w.Close(fs)
 	fmt.Fprintf(stderr, "findings: %s\nsummary: %s\n", findingsFiles(job), job.Summary)
+	if slices.ContainsFunc(sum.Rules, func(r pipeline.RuleCount) bool { return r.Rule == lint.RulePolicyError }) {
+		return exitError // a document was not checked, as in check
+	}
 	if failOn != 0 && sum.Worst() >= failOn {
 		return exitFindings
 	}

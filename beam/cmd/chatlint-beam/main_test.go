@@ -88,3 +88,36 @@ func TestRunBrokenPack(t *testing.T) {
 		t.Errorf("stderr:\n%s", stderr.String())
 	}
 }
+
+// A policy failing on a document (here: the time limit) means the data was
+// not fully checked: exit 2, as `chatlint check` does.
+func TestRunPolicyErrorExits2(t *testing.T) {
+	pack, data := t.TempDir(), t.TempDir()
+	slow := `package chatlint.slow
+
+# METADATA
+# description: Counts to a very large number on records that ask for it.
+# custom:
+#   id: slow
+deny contains {"rule": "slow", "msg": "slow"} if {
+	input.messages[0].text == "slow"
+	count([x | some x in numbers.range(1, 100000000)]) > 0
+}
+`
+	if err := os.WriteFile(filepath.Join(pack, "slow.rego"), []byte(slow), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(data, "d.jsonl"), []byte(`{"messages":[{"role":"user","content":"slow"}]}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "findings")
+	var stderr bytes.Buffer
+	code := run(context.Background(), parse(t, "--input", filepath.Join(data, "*.jsonl"), "--output", out,
+		"--no-builtin", "--pack", pack, "--record-timeout", "50ms"), &stderr)
+	if code != exitError {
+		t.Errorf("exit %d, want %d; stderr:\n%s", code, exitError, stderr.String())
+	}
+	if !strings.HasPrefix(stderr.String(), "1 error, 0 warnings, 0 infos (1 file, 1 record)\n") {
+		t.Errorf("stderr:\n%s", stderr.String())
+	}
+}
