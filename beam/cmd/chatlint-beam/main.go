@@ -1,0 +1,195 @@
+// Command chatlint-beam checks a dataset with chatlint's rule packs as an
+// Apache Beam pipeline: on the local prism runner by default, or, with
+// Beam's runner flags, on Dataflow, Flink or Spark. Its findings are those
+// of `chatlint check -o json`, one JSON object per line.
+//
+// Flags are Go's standard flags rather than cobra's, because the Beam SDK
+// declares its runner flags (--runner, --project, --endpoint, …) in the
+// standard flag set and reads them from there, including on workers, which
+// run this same binary.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
+
+	"github.com/chatlint/chatlint/beam/pipeline"
+	"github.com/chatlint/chatlint/engine/finding"
+	"github.com/chatlint/chatlint/engine/lint"
+	"github.com/chatlint/chatlint/engine/policy"
+	"github.com/chatlint/chatlint/engine/report"
+)
+
+// Exit status, as for `chatlint check`.
+const (
+	exitOK       = 0
+	exitFindings = 1
+	exitError    = 2
+)
+
+type options struct {
+	Inputs       []string
+	Output       string
+	Summary      string
+	Shards       int
+	Reshuffle    bool
+	Packs        []string
+	NoBuiltin    bool
+	Disable      []string
+	Timeout      time.Duration
+	Format       string
+	ToolCalls    string
+	AllowNoTools bool
+	FailOn       string
+}
+
+func addFlags(fs *flag.FlagSet, o *options) {
+	fs.Func("input", "files to check: a glob, local or gs:// and other Beam filesystems (repeatable)", func(v string) error {
+		o.Inputs = append(o.Inputs, v)
+		return nil
+	})
+	fs.StringVar(&o.Output, "output", "", "where to write the findings, one JSON object per line")
+	fs.StringVar(&o.Summary, "summary", "", "where to write the summary as JSON (default: OUTPUT.summary.json)")
+	fs.IntVar(&o.Shards, "shards", 1, "number of findings files; above 1 they are named OUTPUT-SSSSS-of-NNNNN")
+	fs.BoolVar(&o.Reshuffle, "reshuffle", false, "spread the records of each file over all workers (for a few large files; costs a shuffle of the data)")
+	fs.Func("pack", "add a rule pack: a folder, or builtin:NAME for one built-in pack only (repeatable)", func(v string) error {
+		o.Packs = append(o.Packs, v)
+		return nil
+	})
+	fs.BoolVar(&o.NoBuiltin, "no-builtin", false, "do not load the built-in packs")
+	fs.Func("disable", "turn a rule off by id (repeatable)", func(v string) error {
+		o.Disable = append(o.Disable, v)
+		return nil
+	})
+	fs.DurationVar(&o.Timeout, "record-timeout", policy.DefaultRecordTimeout, "time limit for evaluating one conversation or session")
+	fs.StringVar(&o.Format, "format", "", "force the input format (default: detect per file)")
+	fs.StringVar(&o.ToolCalls, "tool-calls", "", "force the tool-call representation: inline or structured (default: detect per record)")
+	fs.BoolVar(&o.AllowNoTools, "allow-no-tools", false, "do not require a tools list (turns off tools-shape)")
+	fs.StringVar(&o.FailOn, "fail-on", "error", "lowest severity that makes the exit status 1: error, warning, info or never")
+}
+
+func main() {
+	o := &options{}
+	addFlags(flag.CommandLine, o)
+	flag.Usage = func() {
+		fmt.Fprintf(flag.CommandLine.Output(), "Usage: chatlint-beam --input GLOB --output FILE [flags] [Beam runner flags]\n\n")
+		flag.PrintDefaults()
+	}
+	flag.Parse()
+	tuneGC()
+	// On a worker, Init runs the worker harness and never returns.
+	beam.Init()
+	os.Exit(run(context.Background(), o, os.Stderr))
+}
+
+// run launches the job and waits for it, then reports its summary on
+// stderr. It returns the exit status.
+func run(ctx context.Context, o *options, stderr io.Writer) int {
+	job, failOn, err := o.job(ctx)
+	if err != nil {
+		fmt.Fprintln(stderr, "chatlint-beam:", err)
+		return exitError
+	}
+	p, s := beam.NewPipelineWithRoot()
+	if err := pipeline.Build(s, job); err != nil {
+		fmt.Fprintln(stderr, "chatlint-beam:", err)
+		return exitError
+	}
+	if err := beamx.Run(ctx, p); err != nil {
+		fmt.Fprintln(stderr, "chatlint-beam: the job failed:", err)
+		return exitError
+	}
+	if submittedOnly() {
+		// The summary file, if any, is an earlier job's: do not report it.
+		fmt.Fprintf(stderr, "chatlint-beam: not waiting for the job (--async or --dry_run); its findings go to %s, its summary to %s\n", findingsFiles(job), job.Summary)
+		return exitOK
+	}
+	sum, err := pipeline.ReadSummary(ctx, job.Summary)
+	if err != nil {
+		fmt.Fprintf(stderr, "chatlint-beam: the job did not fail, but its summary cannot be read here: %v\n", err)
+		return exitOK
+	}
+	// The closing line of `chatlint check`, then where the findings are.
+	fs := finding.Summary{Files: sum.Files, Records: sum.Records, Errors: sum.Errors, Warnings: sum.Warnings, Infos: sum.Infos}
+	w, _ := report.New("text", stderr)
+	w.Close(fs)
+	fmt.Fprintf(stderr, "findings: %s\nsummary: %s\n", findingsFiles(job), job.Summary)
+	if slices.ContainsFunc(sum.Rules, func(r pipeline.RuleCount) bool { return r.Rule == lint.RulePolicyError }) {
+		return exitError // a document was not checked, as in check
+	}
+	if failOn != 0 && sum.Worst() >= failOn {
+		return exitFindings
+	}
+	return exitOK
+}
+
+// job checks the flags, reads the packs and makes sure the input matches
+// something, so that mistakes show here rather than on the workers.
+func (o *options) job(ctx context.Context) (pipeline.Options, finding.Severity, error) {
+	var failOn finding.Severity
+	if len(o.Inputs) == 0 || o.Output == "" {
+		return pipeline.Options{}, 0, errors.New("--input and --output are required")
+	}
+	if o.Shards < 1 {
+		return pipeline.Options{}, 0, fmt.Errorf("--shards: want 1 or more, not %d", o.Shards)
+	}
+	if o.FailOn != "never" {
+		sev, err := finding.ParseSeverity(o.FailOn)
+		if err != nil {
+			return pipeline.Options{}, 0, fmt.Errorf("--fail-on: %v (or never)", err)
+		}
+		failOn = sev
+	}
+	packs, err := pipeline.LoadPacks(o.Packs, o.NoBuiltin)
+	if err != nil {
+		return pipeline.Options{}, 0, err
+	}
+	disable := o.Disable
+	if o.AllowNoTools {
+		disable = append(disable, "tools-shape")
+	}
+	cfg := pipeline.Config{Packs: packs, Disable: disable, RecordTimeout: o.Timeout, Format: o.Format, ToolCalls: o.ToolCalls}
+	if err := cfg.Validate(ctx); err != nil {
+		return pipeline.Options{}, 0, err
+	}
+	for _, glob := range o.Inputs {
+		if err := pipeline.CheckInput(ctx, glob); err != nil {
+			return pipeline.Options{}, 0, err
+		}
+	}
+	summary := o.Summary
+	if summary == "" {
+		summary = o.Output + ".summary.json"
+	}
+	return pipeline.Options{Inputs: o.Inputs, Output: o.Output, Shards: o.Shards, Reshuffle: o.Reshuffle, Summary: summary, Config: cfg}, failOn, nil
+}
+
+// submittedOnly reports whether the runner returned without running the
+// job to its end: --async (Dataflow, universal runners) or Dataflow's
+// --dry_run.
+func submittedOnly() bool {
+	for _, name := range []string{"async", "dry_run"} {
+		if f := flag.Lookup(name); f != nil && f.Value.String() == "true" {
+			return true
+		}
+	}
+	return false
+}
+
+func findingsFiles(o pipeline.Options) string {
+	if o.Shards <= 1 {
+		return o.Output
+	}
+	return strings.Replace(pipeline.ShardName(o.Output, 0, o.Shards), "-00000-of-", "-*-of-", 1)
+}

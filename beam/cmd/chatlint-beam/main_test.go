@@ -1,0 +1,123 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestMain(m *testing.M) {
+	ptest.Main(m)
+}
+
+// parse reads args the way main does, on a fresh flag set.
+func parse(t *testing.T, args ...string) *options {
+	t.Helper()
+	o := &options{}
+	fs := flag.NewFlagSet("chatlint-beam", flag.ContinueOnError)
+	addFlags(fs, o)
+	if err := fs.Parse(args); err != nil {
+		t.Fatal(err)
+	}
+	return o
+}
+
+func TestRun(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out", "findings")
+	tests := []struct {
+		name       string
+		args       []string
+		wantCode   int
+		wantStderr string
+	}{
+		{"the sample has errors", []string{"--input", "../../../fixtures/sample/*.jsonl", "--output", out},
+			exitFindings, "5 errors, 0 warnings, 0 infos (1 file, 6 records)\nfindings: " + out + "\nsummary: " + out + ".summary.json\n"},
+		{"--fail-on never", []string{"--input", "../../../fixtures/sample/*.jsonl", "--output", out, "--fail-on", "never"},
+			exitOK, "5 errors, 0 warnings, 0 infos (1 file, 6 records)\n"},
+		{"no input", []string{"--output", out},
+			exitError, "chatlint-beam: --input and --output are required\n"},
+		{"a glob matching nothing", []string{"--input", "../../../fixtures/nothing/*.jsonl", "--output", out},
+			exitError, "chatlint-beam: --input ../../../fixtures/nothing/*.jsonl: no file matches\n"},
+		{"a directory", []string{"--input", "../../../fixtures/sample", "--output", out},
+			exitError, "chatlint-beam: --input ../../../fixtures/sample: matches only directories; give a glob of files, such as '../../../fixtures/sample/*.jsonl'\n"},
+		{"an unknown built-in pack", []string{"--input", "x", "--output", out, "--pack", "builtin:nope"},
+			exitError, `chatlint-beam: --pack builtin:nope: no built-in pack "nope" (have integrity)` + "\n"},
+		{"a missing pack folder", []string{"--input", "x", "--output", out, "--pack", "no/such/dir"},
+			exitError, "chatlint-beam: --pack: stat no/such/dir: no such file or directory\n"},
+		{"a bad --fail-on", []string{"--input", "x", "--output", out, "--fail-on", "fatal"},
+			exitError, `chatlint-beam: --fail-on: unknown severity "fatal" (want error, warning or info) (or never)` + "\n"},
+		{"a bad --format", []string{"--input", "x", "--output", out, "--format", "csv"},
+			exitError, `chatlint-beam: --format: unknown input format "csv"`},
+		{"an unknown output scheme", []string{"--input", "../../../fixtures/sample/*.jsonl", "--output", "nofs://bucket/f"},
+			exitError, `chatlint-beam: nofs://bucket/f: file system scheme "nofs" not registered`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stderr bytes.Buffer
+			code := run(context.Background(), parse(t, tt.args...), &stderr)
+			if code != tt.wantCode {
+				t.Errorf("exit %d, want %d; stderr:\n%s", code, tt.wantCode, stderr.String())
+			}
+			if !strings.HasPrefix(stderr.String(), tt.wantStderr) {
+				t.Errorf("stderr:\n%s\nwant it to start with:\n%s", stderr.String(), tt.wantStderr)
+			}
+		})
+	}
+}
+
+// A team pack's rules compile where the job is launched: a broken pack is a
+// usage error, not a job failing on every worker.
+func TestRunBrokenPack(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "bad.rego"), []byte("package x\nthis is not rego\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	code := run(context.Background(), parse(t, "--input", "x", "--output", "y", "--pack", dir), &stderr)
+	if diff := cmp.Diff(exitError, code); diff != "" {
+		t.Errorf("exit code (-want +got):\n%s", diff)
+	}
+	if !strings.Contains(stderr.String(), "policies do not compile") || !strings.Contains(stderr.String(), "bad.rego:2") {
+		t.Errorf("stderr:\n%s", stderr.String())
+	}
+}
+
+// A policy failing on a document (here: the time limit) means the data was
+// not fully checked: exit 2, as `chatlint check` does.
+func TestRunPolicyErrorExits2(t *testing.T) {
+	pack, data := t.TempDir(), t.TempDir()
+	slow := `package chatlint.slow
+
+# METADATA
+# description: Counts to a very large number on records that ask for it.
+# custom:
+#   id: slow
+deny contains {"rule": "slow", "msg": "slow"} if {
+	input.messages[0].text == "slow"
+	count([x | some x in numbers.range(1, 100000000)]) > 0
+}
+`
+	if err := os.WriteFile(filepath.Join(pack, "slow.rego"), []byte(slow), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(data, "d.jsonl"), []byte(`{"messages":[{"role":"user","content":"slow"}]}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "findings")
+	var stderr bytes.Buffer
+	code := run(context.Background(), parse(t, "--input", filepath.Join(data, "*.jsonl"), "--output", out,
+		"--no-builtin", "--pack", pack, "--record-timeout", "50ms"), &stderr)
+	if code != exitError {
+		t.Errorf("exit %d, want %d; stderr:\n%s", code, exitError, stderr.String())
+	}
+	if !strings.HasPrefix(stderr.String(), "1 error, 0 warnings, 0 infos (1 file, 1 record)\n") {
+		t.Errorf("stderr:\n%s", stderr.String())
+	}
+}

@@ -1,0 +1,60 @@
+package pipeline
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
+)
+
+// CheckInput makes sure the glob matches at least one file, through the
+// same filesystems the job reads with, so a typo fails before the job is
+// submitted.
+func CheckInput(ctx context.Context, glob string) error {
+	fs, err := filesystem.New(ctx, glob)
+	if err != nil {
+		return fmt.Errorf("--input %s: %w", glob, err)
+	}
+	defer fs.Close()
+	files, err := fs.List(ctx, glob)
+	if err != nil {
+		return fmt.Errorf("--input %s: %w", glob, err)
+	}
+	if len(files) == 0 {
+		return fmt.Errorf("--input %s: no file matches", glob)
+	}
+	// The job skips directories; one given on its own would check nothing.
+	for _, f := range files {
+		if info, err := os.Stat(f); err != nil || !info.IsDir() {
+			return nil // a file, or not on this machine's disk
+		}
+	}
+	return fmt.Errorf("--input %s: matches only directories; give a glob of files, such as '%s'", glob, path.Join(glob, "*.jsonl"))
+}
+
+// ReadSummary reads the summary a finished job wrote.
+func ReadSummary(ctx context.Context, path string) (Summary, error) {
+	var s Summary
+	fs, err := filesystem.New(ctx, path)
+	if err != nil {
+		return s, err
+	}
+	defer fs.Close()
+	r, err := fs.OpenRead(ctx, path)
+	if err != nil {
+		return s, err
+	}
+	defer r.Close()
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return s, err
+	}
+	if err := json.Unmarshal(b, &s); err != nil {
+		return s, fmt.Errorf("%s: %w", path, err)
+	}
+	return s, nil
+}

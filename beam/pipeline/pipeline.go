@@ -1,0 +1,75 @@
+// Package pipeline runs chatlint's rule packs as an Apache Beam pipeline, so
+// one job checks a dataset too large for one machine on any Beam runner
+// (the local prism runner, Dataflow, Flink, Spark).
+//
+//	match files ─▶ ReadFn (per file: format, units) ─▶ Reshuffle
+//	  ─▶ CheckFn (lint.Linter.Check) ─▶ findings as JSON lines ─▶ output files
+//	  tallies ─▶ Combine(SummaryFn) ─▶ summary file
+//
+// Findings are those of `chatlint check` for the same files, line for line;
+// only their order differs, as the output is written in parallel.
+package pipeline
+
+import (
+	"fmt"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/transforms/filter"
+	// Local paths work on every runner; beamx adds gs:// for the binary.
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local"
+)
+
+// Options describe one job.
+type Options struct {
+	// Inputs are file globs: local paths, or gs:// and the like through
+	// Beam's filesystems.
+	Inputs []string
+	// Output is where the findings go, one JSON object per line; with
+	// Shards > 1, ShardName(Output, i, Shards) for each shard.
+	Output string
+	// Shards is the number of findings files; 0 means 1.
+	Shards int
+	// Summary is where the summary goes, one JSON object.
+	Summary string
+	// Reshuffle spreads the records of each file over all workers. Without
+	// it a file is read and checked where it was matched, so a job's
+	// parallelism is its number of files; with it every record is
+	// shuffled once, which costs I/O but lets a few large files use every
+	// worker.
+	Reshuffle bool
+	Config    Config
+}
+
+// Build adds the job to s. Every function and DoFn it uses is registered in
+// this package's init, and they hold no closures: a remote worker rebuilds
+// them from their exported fields.
+func Build(s beam.Scope, o Options) error {
+	if len(o.Inputs) == 0 || o.Output == "" || o.Summary == "" {
+		return fmt.Errorf("pipeline: Inputs, Output and Summary are required")
+	}
+	for _, path := range append([]string{o.Output, o.Summary}, o.Inputs...) {
+		if err := validScheme(path); err != nil {
+			return err
+		}
+	}
+	shards := max(o.Shards, 1)
+	s = s.Scope("chatlint")
+	globs := beam.CreateList(s, o.Inputs)
+	// A file matched by two globs is read once, as `check` reads a path
+	// given twice once.
+	matched := filter.Distinct(s, fileio.MatchAll(s, globs, fileio.MatchEmptyDisallow()))
+	files := fileio.ReadMatches(s, matched, fileio.ReadDirectorySkip())
+	units, readFindings, readTallies := beam.ParDo3(s, &ReadFn{Format: o.Config.Format}, files)
+	if o.Reshuffle {
+		units = beam.Reshuffle(s, units)
+	}
+	checked, checkTallies := beam.ParDo2(s, &CheckFn{Config: o.Config}, units)
+
+	findings := beam.Flatten(s, readFindings, checked)
+	writeLines(s.Scope("Findings"), o.Output, shards, findings)
+
+	summary := beam.Combine(s, &SummaryFn{}, beam.Flatten(s, readTallies, checkTallies))
+	writeLines(s.Scope("Summary"), o.Summary, 1, summary)
+	return nil
+}

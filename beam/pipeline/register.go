@@ -1,0 +1,30 @@
+package pipeline
+
+import (
+	"context"
+	"reflect"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+)
+
+// Registration lets a worker find every DoFn, function, element type and
+// emitter by name, and use generated, reflection-free calls.
+func init() {
+	register.DoFn5x1[context.Context, fileio.ReadableFile, func(Unit), func(string), func(Tally), error](&ReadFn{})
+	register.DoFn4x0[context.Context, Unit, func(string), func(Tally)](&CheckFn{})
+	register.DoFn1x2[string, int, string](&ShardFn{})
+	register.DoFn3x1[context.Context, int, func(*string) bool, error](&WriteFn{})
+	register.Function1x2(markShard)
+	register.Combiner3[Summary, Tally, string](&SummaryFn{})
+
+	register.Emitter1[Unit]()
+	register.Emitter1[string]()
+	register.Emitter1[Tally]()
+	register.Iter1[string]()
+
+	beam.RegisterType(reflect.TypeOf((*Unit)(nil)).Elem())
+	beam.RegisterType(reflect.TypeOf((*Tally)(nil)).Elem())
+	beam.RegisterType(reflect.TypeOf((*Summary)(nil)).Elem())
+}

@@ -1,0 +1,112 @@
+package pipeline
+
+import (
+	"cmp"
+	"encoding/json"
+	"slices"
+
+	"github.com/chatlint/chatlint/engine/finding"
+)
+
+// Tally is one thing the summary counts: a file read with its records, or
+// one finding of a rule at a severity.
+type Tally struct {
+	Files, Records int
+	Rule, Severity string
+	Findings       int
+}
+
+// Summary is what the job saw: the counts of `chatlint check`'s summary and
+// the findings per rule and severity.
+type Summary struct {
+	Files    int         `json:"files"`
+	Records  int         `json:"records"`
+	Errors   int         `json:"errors"`
+	Warnings int         `json:"warnings"`
+	Infos    int         `json:"infos"`
+	Rules    []RuleCount `json:"rules"`
+}
+
+// RuleCount is the number of findings of one rule at one severity (a rule
+// can report at several, when a finding is downgraded).
+type RuleCount struct {
+	Rule     string `json:"rule"`
+	Severity string `json:"severity"`
+	Findings int    `json:"findings"`
+}
+
+// Worst returns the highest severity counted, or 0 when there is none.
+func (s Summary) Worst() finding.Severity {
+	return finding.Summary{Errors: s.Errors, Warnings: s.Warnings, Infos: s.Infos}.Worst()
+}
+
+// SummaryFn combines tallies into one Summary, written as JSON. Partial
+// summaries are built where the tallies are made and merged, so no worker
+// sees every finding.
+type SummaryFn struct{}
+
+// CreateAccumulator starts an empty summary.
+func (SummaryFn) CreateAccumulator() Summary { return Summary{} }
+
+// AddInput counts one tally.
+func (SummaryFn) AddInput(s Summary, t Tally) Summary {
+	s.Files += t.Files
+	s.Records += t.Records
+	if t.Findings == 0 {
+		return s
+	}
+	switch t.Severity {
+	case finding.Error.String():
+		s.Errors += t.Findings
+	case finding.Warning.String():
+		s.Warnings += t.Findings
+	case finding.Info.String():
+		s.Infos += t.Findings
+	}
+	s.Rules = addRule(s.Rules, RuleCount{Rule: t.Rule, Severity: t.Severity, Findings: t.Findings})
+	return s
+}
+
+// MergeAccumulators adds two partial summaries. It leaves both as they
+// were (AddInput, called far more often, updates its accumulator in place,
+// which Beam allows).
+func (SummaryFn) MergeAccumulators(a, b Summary) Summary {
+	a.Rules = slices.Clone(a.Rules)
+	a.Files += b.Files
+	a.Records += b.Records
+	a.Errors += b.Errors
+	a.Warnings += b.Warnings
+	a.Infos += b.Infos
+	for _, rc := range b.Rules {
+		a.Rules = addRule(a.Rules, rc)
+	}
+	return a
+}
+
+// ExtractOutput writes the summary as one line of JSON, rules sorted.
+func (SummaryFn) ExtractOutput(s Summary) string {
+	s.Rules = slices.Clone(s.Rules)
+	if s.Rules == nil {
+		s.Rules = []RuleCount{}
+	}
+	slices.SortFunc(s.Rules, func(a, b RuleCount) int {
+		return cmp.Or(cmp.Compare(a.Rule, b.Rule), cmp.Compare(a.Severity, b.Severity))
+	})
+	b, err := json.Marshal(s)
+	if err != nil { // strings and numbers only
+		panic(err)
+	}
+	return string(b)
+}
+
+// addRule adds rc to the count of its rule and severity. There are a few
+// dozen rules, so a slice scanned in place beats a map, and encodes simply.
+func addRule(rules []RuleCount, rc RuleCount) []RuleCount {
+	for i := range rules {
+		if rules[i].Rule == rc.Rule && rules[i].Severity == rc.Severity {
+			rules[i].Findings += rc.Findings
+			return rules
+		}
+	}
+	return append(rules, rc)
+}
