@@ -30,6 +30,7 @@ type Input struct {
 // whole session file, or a finding the reader made itself.
 type job struct {
 	seq     uint64
+	weight  int64     // its share of the budget, taken by send
 	unit    lint.Unit // its records own their data
 	finding *finding.Finding
 }
@@ -45,13 +46,18 @@ func (j job) check(ctx context.Context, l *lint.Linter) []finding.Finding {
 type producer struct {
 	opts   Options
 	jobs   chan<- job
-	tokens chan struct{}
+	budget *budget
 	seq    uint64
 	counts *progress
 }
 
+// send waits for the job's bytes to fit in the budget and queues it.
 func (p *producer) send(j job) {
-	p.tokens <- struct{}{}
+	w := int64(jobOverhead)
+	for _, rec := range j.unit.Records {
+		w += int64(max(len(rec.Raw), len(rec.Data)))
+	}
+	j.weight = p.budget.acquire(w)
 	j.seq = p.seq
 	p.seq++
 	p.jobs <- j

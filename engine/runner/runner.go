@@ -1,7 +1,7 @@
 // Package runner drives a check over many inputs: it reads them, hands each
 // record (or session) to a pool of workers that check it with package lint,
 // and passes the findings on in a stable order (by file, then line), whatever
-// the number of workers, with a bounded number of jobs in flight.
+// the number of workers, with a bounded number of bytes in flight.
 package runner
 
 import (
@@ -33,6 +33,8 @@ type Runner struct {
 	Opts   Options
 
 	read progress
+	// budget overrides workers*budgetPerWorker, for tests.
+	budget int64
 }
 
 // progress counts what the reader has read so far.
@@ -49,8 +51,19 @@ func (r *Runner) Progress() (records, bytes int64) {
 // result is what a worker made of one job.
 type result struct {
 	seq      uint64
+	weight   int64 // the job's share of the budget, given back once emitted
 	findings []finding.Finding
 }
+
+// The bytes of input in flight per worker. A job weighs its records' bytes
+// plus jobOverhead (its decoded document and findings), so small records are
+// bounded too: about 190 records of 5 KB per worker. A record of a few MB
+// still goes to every worker; a larger one runs with fewer beside it, and
+// one larger than the whole budget alone.
+const (
+	budgetPerWorker = 4 << 20
+	jobOverhead     = 16 << 10
+)
 
 // Run checks every input and calls emit for each finding, in order. Inputs
 // that cannot be read are returned as errors after the rest was checked.
@@ -59,9 +72,14 @@ func (r *Runner) Run(ctx context.Context, inputs []Input, emit func(finding.Find
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	// Tokens bound the jobs in flight, so memory stays flat however far the
-	// reader runs ahead of a slow record.
-	tokens := make(chan struct{}, workers*16)
+	// The budget bounds the bytes in flight, so memory stays flat however
+	// far the reader runs ahead of a slow record, and however large records
+	// are.
+	limit := int64(workers) * budgetPerWorker
+	if r.budget > 0 {
+		limit = r.budget
+	}
+	inFlight := newBudget(limit)
 	jobs := make(chan job, workers*4)
 	results := make(chan result, workers*4)
 
@@ -76,12 +94,12 @@ func (r *Runner) Run(ctx context.Context, inputs []Input, emit func(finding.Find
 			defer wg.Done()
 			l := lint.New(r.Engine, r.Opts.Document)
 			for j := range jobs {
-				results <- result{seq: j.seq, findings: j.check(ctx, l)}
+				results <- result{seq: j.seq, weight: j.weight, findings: j.check(ctx, l)}
 			}
 		}()
 	}
 	go func() {
-		p := producer{opts: r.Opts, jobs: jobs, tokens: tokens, counts: &r.read}
+		p := producer{opts: r.Opts, jobs: jobs, budget: inFlight, counts: &r.read}
 		for _, in := range inputs {
 			n, err := p.read(ctx, in)
 			records += n
@@ -97,19 +115,19 @@ func (r *Runner) Run(ctx context.Context, inputs []Input, emit func(finding.Find
 	}()
 
 	var sum finding.Summary
-	pending := map[uint64][]finding.Finding{}
+	pending := map[uint64]result{}
 	var next uint64
 	for res := range results {
-		pending[res.seq] = res.findings
+		pending[res.seq] = res
 		for {
-			fs, ok := pending[next]
+			done, ok := pending[next]
 			if !ok {
 				break
 			}
 			delete(pending, next)
 			next++
-			<-tokens
-			for _, f := range fs {
+			inFlight.release(done.weight)
+			for _, f := range done.findings {
 				sum.Add(f)
 				emit(f)
 			}
