@@ -52,7 +52,7 @@ func (s *agentSession) Add(line int, rec ast.Object) *Document {
 	s.entries = append(s.entries, ast.NewTerm(e))
 	if typ == "message" {
 		if m := get(rec, keyMessage); m != nil {
-			s.messages = append(s.messages, readMessage(m, line, "/message"))
+			s.messages = append(s.messages, readMessage(m, line, messageKeyPath, -1))
 		}
 	}
 	return nil
@@ -74,3 +74,6 @@ func (s *agentSession) Finish() *Document {
 	d.Value = newDocument(d, mode, buildMessages(s.messages, mode), emptyArray, ast.ArrayTerm(s.entries...), raw)
 	return d
 }
+
+// messageKeyPath is the pointer of an agent transcript line's message.
+var messageKeyPath = ast.StringTerm("/message")

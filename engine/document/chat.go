@@ -32,7 +32,7 @@ func fromRecord(format Format, file string, line int, rec ast.Object, opts Optio
 	if raw := arrayField(rec, KeyMessages); raw != nil {
 		ms = make([]message, raw.Len())
 		for i := range ms {
-			ms[i] = readMessage(raw.Elem(i), line, pointerIndex("/messages", i))
+			ms[i] = readMessage(raw.Elem(i), line, messagePath(i), i)
 		}
 	}
 	mode := detectMode(ms, opts.ToolCalls)

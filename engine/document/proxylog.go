@@ -147,11 +147,11 @@ func (p *proxyLog) Finish() *Document {
 		msgs := arrayField(p.selected, KeyMessages)
 		rawMsgs := make([]*ast.Term, 0, msgs.Len()+1)
 		for i := 0; i < msgs.Len(); i++ {
-			ms = append(ms, readMessage(msgs.Elem(i), p.selLine, pointerIndex(p.reqPath+"/messages", i)))
+			ms = append(ms, readMessage(msgs.Elem(i), p.selLine, strTerm(pointerIndex(p.reqPath+"/messages", i)), -1))
 			rawMsgs = append(rawMsgs, msgs.Elem(i))
 		}
 		if p.response != nil {
-			ms = append(ms, readMessage(p.response, p.selLine, p.respPath))
+			ms = append(ms, readMessage(p.response, p.selLine, strTerm(p.respPath), -1))
 			rawMsgs = append(rawMsgs, p.response)
 		}
 		raw = ast.ObjectTerm(
