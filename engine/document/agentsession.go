@@ -71,7 +71,7 @@ func (s *agentSession) Finish() *Document {
 		raw = ast.NullTerm()
 	}
 	mode := detectMode(s.messages, s.opts.ToolCalls)
-	d.Value = newDocument(d, mode, buildMessages(s.messages, mode), emptyArray, ast.ArrayTerm(s.entries...), raw)
+	d.Value = newDocument(d, mode, s.messages, emptyArray, ast.ArrayTerm(s.entries...), raw)
 	return d
 }
 

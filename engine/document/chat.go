@@ -50,11 +50,13 @@ func fromRecord(format Format, file string, line int, rec ast.Object, opts Optio
 		}
 	}
 	d := &Document{Format: format, File: file, Line: line, ID: id}
-	d.Value = newDocument(d, mode, buildMessages(ms, mode), tools, emptyArray, ast.NewTerm(rec))
+	d.Value = newDocument(d, mode, ms, tools, emptyArray, ast.NewTerm(rec))
 	return d
 }
 
-func newDocument(d *Document, mode string, messages, tools, entries, raw *ast.Term) ast.Object {
+// newDocument normalizes the messages and builds the document.
+func newDocument(d *Document, mode string, ms []message, tools, entries, raw *ast.Term) ast.Object {
+	messages := buildMessages(ms, mode)
 	return ast.NewObject(
 		[2]*ast.Term{KeyFormat, strTerm(string(d.Format))},
 		[2]*ast.Term{keyFile, strTerm(d.File)},
@@ -65,6 +67,7 @@ func newDocument(d *Document, mode string, messages, tools, entries, raw *ast.Te
 		[2]*ast.Term{KeyTools, tools},
 		[2]*ast.Term{keyEntries, entries},
 		[2]*ast.Term{KeyRaw, raw},
+		[2]*ast.Term{keyLookup, lookupTerm(ms)},
 	)
 }
 

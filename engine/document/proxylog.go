@@ -160,7 +160,7 @@ func (p *proxyLog) Finish() *Document {
 		)
 	}
 	mode := detectMode(ms, p.opts.ToolCalls)
-	d.Value = newDocument(d, mode, buildMessages(ms, mode), ast.ArrayTerm(p.tools...), ast.ArrayTerm(p.entries...), raw)
+	d.Value = newDocument(d, mode, ms, ast.ArrayTerm(p.tools...), ast.ArrayTerm(p.entries...), raw)
 	return d
 }
 
