@@ -58,7 +58,7 @@ func (s *agentSession) Add(line int, rec ast.Object) *Document {
 	s.entries = append(s.entries, ast.NewTerm(e))
 	if typ == "message" {
 		if m := get(rec, keyMessage); m != nil {
-			s.messages = appendMessages(s.messages, m, line, "/message")
+			s.messages = appendMessages(s.messages, m, line, messageKeyPath, -1)
 		}
 	}
 	return nil
@@ -77,6 +77,9 @@ func (s *agentSession) Finish() *Document {
 		raw = ast.NullTerm()
 	}
 	mode := detectMode(s.messages, s.opts.ToolCalls)
-	d.Value = newDocument(d, mode, buildMessages(s.messages, mode), emptyArray, ast.ArrayTerm(s.entries...), raw)
+	d.Value = newDocument(d, mode, s.messages, emptyArray, ast.ArrayTerm(s.entries...), raw)
 	return d
 }
+
+// messageKeyPath is the pointer of an agent transcript line's message.
+var messageKeyPath = ast.StringTerm("/message")

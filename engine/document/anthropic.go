@@ -13,11 +13,11 @@ import "github.com/open-policy-agent/opa/v1/ast"
 // form: usually one message; a user message holding tool_result blocks
 // becomes one tool message per block, in order, then a user message with
 // the rest of its content when there is any.
-func appendMessages(ms []message, raw *ast.Term, line int, path string) []message {
+func appendMessages(ms []message, raw *ast.Term, line int, path *ast.Term, chatIndex int) []message {
 	o, _ := raw.Value.(ast.Object)
 	parts := arrayField(o, keyContent)
 	if parts == nil || stringField(o, keyRole) != "user" || !hasToolResult(parts) {
-		return append(ms, readMessage(raw, line, path))
+		return append(ms, readMessage(raw, line, path, chatIndex))
 	}
 	rest := false
 	for j := 0; j < parts.Len(); j++ {
@@ -26,7 +26,8 @@ func appendMessages(ms []message, raw *ast.Term, line int, path string) []messag
 			rest = true
 			continue
 		}
-		m := message{raw: parts.Elem(j), obj: b, role: "tool", line: line, path: pointerIndex(path+"/content", j)}
+		p := pointerIndex(string(path.Value.(ast.String))+"/content", j)
+		m := message{raw: parts.Elem(j), obj: b, role: "tool", line: line, path: p, pathTerm: strTerm(p), chatIndex: -1}
 		c := get(b, keyContent)
 		m.text, m.hasContent = contentText(c)
 		if c != nil {
@@ -38,7 +39,7 @@ func appendMessages(ms []message, raw *ast.Term, line int, path string) []messag
 		ms = append(ms, m)
 	}
 	if rest {
-		m := readMessage(raw, line, path)
+		m := readMessage(raw, line, path, chatIndex)
 		m.hasContent = true
 		ms = append(ms, m)
 	}

@@ -38,7 +38,7 @@ func fromRecord(format Format, file string, line int, rec ast.Object, opts Optio
 	if raw := arrayField(rec, KeyMessages); raw != nil {
 		ms = make([]message, 0, raw.Len())
 		for i := 0; i < raw.Len(); i++ {
-			ms = appendMessages(ms, raw.Elem(i), line, pointerIndex("/messages", i))
+			ms = appendMessages(ms, raw.Elem(i), line, messagePath(i), i)
 		}
 	}
 	mode := detectMode(ms, opts.ToolCalls)
@@ -56,11 +56,13 @@ func fromRecord(format Format, file string, line int, rec ast.Object, opts Optio
 		}
 	}
 	d := &Document{Format: format, File: file, Line: line, ID: id, Profile: opts.Profile}
-	d.Value = newDocument(d, mode, buildMessages(ms, mode), tools, emptyArray, ast.NewTerm(rec))
+	d.Value = newDocument(d, mode, ms, tools, emptyArray, ast.NewTerm(rec))
 	return d
 }
 
-func newDocument(d *Document, mode string, messages, tools, entries, raw *ast.Term) ast.Object {
+// newDocument normalizes the messages and builds the document.
+func newDocument(d *Document, mode string, ms []message, tools, entries, raw *ast.Term) ast.Object {
+	messages := buildMessages(ms, mode)
 	return ast.NewObject(
 		[2]*ast.Term{KeyFormat, strTerm(string(d.Format))},
 		[2]*ast.Term{keyFile, strTerm(d.File)},
@@ -72,6 +74,7 @@ func newDocument(d *Document, mode string, messages, tools, entries, raw *ast.Te
 		[2]*ast.Term{keyEntries, entries},
 		[2]*ast.Term{KeyRaw, raw},
 		[2]*ast.Term{keyProfile, profileTerm(d.Profile)},
+		[2]*ast.Term{keyLookup, lookupTerm(ms)},
 	)
 }
 

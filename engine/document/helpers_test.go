@@ -125,3 +125,6 @@ func asMaps(t testing.TB, v any) []map[string]any {
 	}
 	return out
 }
+
+// emptyLookupJSON is the lookup member of a document without messages.
+const emptyLookupJSON = `"lookup":{"assistant":[],"tool":[],"calls":[],"call_ids":[],"results":[]}`

@@ -102,15 +102,15 @@ func (m *message) addInlineCall(payload, defaultID string) {
 		if err != nil {
 			msg = "payload is not valid JSON: " + err.Error()
 		}
-		m.addCall(defaultID, "", nil, false, m.path+"/content", msg)
+		m.addCall(strTerm(defaultID), emptyString, nil, false, strTerm(m.path+"/content"), msg)
 		return
 	}
-	id := stringField(o, keyID)
-	if id == "" {
-		id = defaultID
+	id := stringTerm(o, keyID)
+	if id.Value.(ast.String) == "" {
+		id = strTerm(defaultID)
 	}
 	args, hasInput := callInput(o)
-	m.addCall(id, stringField(o, keyName), args, hasInput, m.path+"/content", "")
+	m.addCall(id, stringTerm(o, keyName), args, hasInput, strTerm(m.path+"/content"), "")
 }
 
 func idString(t *ast.Term) (string, bool) {

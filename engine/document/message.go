@@ -19,13 +19,15 @@ type message struct {
 	callID     *ast.Term // tool_call_id as given, nil when absent
 	line       int
 	path       string
+	pathTerm   *ast.Term
+	chatIndex  int // the index of a chat record's message (path "/messages/i"), else -1
 	calls      []*ast.Term
 	stopReason *ast.Term // stop_reason or stopReason when a string, else nil
 }
 
 // readMessage does the first pass over one message as given.
-func readMessage(raw *ast.Term, line int, path string) message {
-	m := message{raw: raw, line: line, path: path}
+func readMessage(raw *ast.Term, line int, path *ast.Term, chatIndex int) message {
+	m := message{raw: raw, line: line, path: string(path.Value.(ast.String)), pathTerm: path, chatIndex: chatIndex}
 	m.obj, _ = raw.Value.(ast.Object)
 	if m.obj == nil {
 		return m
@@ -152,22 +154,21 @@ func (m *message) structuredCalls() {
 		return
 	}
 	if calls := arrayField(m.obj, KeyToolCalls); calls != nil {
-		base := m.path + "/tool_calls"
 		for i := 0; i < calls.Len(); i++ {
 			c, ok := calls.Elem(i).Value.(ast.Object)
 			if !ok {
 				continue
 			}
 			fn := objectField(c, keyFunction)
-			name := stringField(c, keyName)
+			name := stringTerm(c, keyName)
 			args, hasInput := callInput(c)
 			if fn != nil {
-				name = stringField(fn, keyName)
+				name = stringTerm(fn, keyName)
 				if a, ok := callInput(fn); ok || args == nil {
 					args, hasInput = a, ok
 				}
 			}
-			m.addCall(stringField(c, keyID), name, args, hasInput, pointerIndex(base, i), "")
+			m.addCall(stringTerm(c, keyID), name, args, hasInput, m.callPath(i), "")
 		}
 	}
 	if parts := arrayField(m.obj, keyContent); parts != nil {
@@ -178,7 +179,7 @@ func (m *message) structuredCalls() {
 				continue
 			}
 			args, hasInput := callInput(b)
-			m.addCall(stringField(b, keyID), stringField(b, keyName), args, hasInput, pointerIndex(base, i), "")
+			m.addCall(stringTerm(b, keyID), stringTerm(b, keyName), args, hasInput, strTerm(pointerIndex(base, i)), "")
 		}
 	}
 }
@@ -202,13 +203,15 @@ func callInput(o ast.Object) (*ast.Term, bool) {
 	return nil, false
 }
 
-func (m *message) addCall(id, name string, args *ast.Term, hasInput bool, path, parseErr string) {
+// addCall adds a normalized call. id, name and path are string terms, the
+// raw call's own terms where it has them, so that they are not built again.
+func (m *message) addCall(id, name, args *ast.Term, hasInput bool, path *ast.Term, parseErr string) {
 	kv := [7][2]*ast.Term{
 		{KeyIndex, intTerm(len(m.calls))},
-		{keyID, strTerm(id)},
-		{keyName, strTerm(name)},
+		{keyID, id},
+		{keyName, name},
 		{keyHasInput, boolTerm(hasInput)},
-		{KeyPath, strTerm(path)},
+		{KeyPath, path},
 	}
 	n := 5
 	if args != nil {
@@ -254,7 +257,7 @@ func buildMessages(ms []message, mode string) *ast.Term {
 			{KeyToolCalls, calls},
 			{keyTurn, intTerm(turn)},
 			{KeyLine, intTerm(m.line)},
-			{KeyPath, strTerm(m.path)},
+			{KeyPath, m.pathTerm},
 			{KeyRaw, m.raw},
 		}
 		n := 9

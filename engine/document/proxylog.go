@@ -153,11 +153,11 @@ func (p *proxyLog) Finish() *Document {
 		msgs := arrayField(p.selected, KeyMessages)
 		rawMsgs := make([]*ast.Term, 0, msgs.Len()+1)
 		for i := 0; i < msgs.Len(); i++ {
-			ms = appendMessages(ms, msgs.Elem(i), p.selLine, pointerIndex(p.reqPath+"/messages", i))
+			ms = appendMessages(ms, msgs.Elem(i), p.selLine, strTerm(pointerIndex(p.reqPath+"/messages", i)), -1)
 			rawMsgs = append(rawMsgs, msgs.Elem(i))
 		}
 		if p.response != nil {
-			ms = appendMessages(ms, p.response, p.selLine, p.respPath)
+			ms = appendMessages(ms, p.response, p.selLine, strTerm(p.respPath), -1)
 			rawMsgs = append(rawMsgs, p.response)
 		}
 		raw = ast.ObjectTerm(
@@ -166,7 +166,7 @@ func (p *proxyLog) Finish() *Document {
 		)
 	}
 	mode := detectMode(ms, p.opts.ToolCalls)
-	d.Value = newDocument(d, mode, buildMessages(ms, mode), ast.ArrayTerm(p.tools...), ast.ArrayTerm(p.entries...), raw)
+	d.Value = newDocument(d, mode, ms, ast.ArrayTerm(p.tools...), ast.ArrayTerm(p.entries...), raw)
 	return d
 }
 

@@ -55,7 +55,8 @@ func TestChatWholeDocument(t *testing.T) {
 			 "parameters_path": "/tools/0/function/parameters"}
 		],
 		"entries": [],
-		"raw": `+rec+`
+		"raw": `+rec+`,
+		"lookup": {"assistant": [1, 3], "tool": [2], "calls": [[1, "call_1"]], "call_ids": ["call_1"], "results": [[1, "call_1"]]}
 	}`)
 	if diff := cmp.Diff(want, goValue(t, d.Value)); diff != "" {
 		t.Errorf("document (-want +got):\n%s", diff)
@@ -66,7 +67,7 @@ func TestChatEmptyRecord(t *testing.T) {
 	for _, rec := range []string{`{"messages":[]}`, `{"messages":null}`, `{"messages":"x","tools":{"a":1}}`, `{}`} {
 		d := one(t, Chat, Options{}, rec)
 		want := js(t, `{"format":"chat","file":"f.jsonl","line":1,"id":"f.jsonl:1","mode":"structured","profile":"default",
-			"messages":[],"tools":[],"entries":[],"raw":`+rec+`}`)
+			"messages":[],"tools":[],"entries":[],"raw":`+rec+`,`+emptyLookupJSON+`}`)
 		if diff := cmp.Diff(want, goValue(t, d.Value)); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", rec, diff)
 		}
@@ -470,7 +471,8 @@ func TestContractDocument(t *testing.T) {
 		"messages":[
 			{"index":0,"role":"user","text":"q","has_content":true,"tool_calls":[],"turn":-1,"line":3,"path":"/messages/0","raw":{"role":"user","content":"q"}},
 			{"index":1,"role":"assistant","text":"a","has_content":true,"tool_calls":[],"turn":1,"line":3,"path":"/messages/1","raw":{"role":"assistant","content":"a"}}],
-		"tools":[],"entries":[],"raw":`+rec+`}`)
+		"tools":[],"entries":[],"raw":`+rec+`,
+		"lookup":{"assistant":[1],"tool":[],"calls":[],"call_ids":[],"results":[]}}`)
 	if diff := cmp.Diff(want, goValue(t, d.Value)); diff != "" {
 		t.Errorf("document (-want +got):\n%s", diff)
 	}

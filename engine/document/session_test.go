@@ -202,7 +202,7 @@ func TestProxyLogNoValidEntry(t *testing.T) {
 		"entries":[
 			{"index":0,"line":2,"type":"request","session_id":"s","timestamp":1,"valid":false,"message_count":0,"roles":[]},
 			{"index":1,"line":3,"type":"request","session_id":"s","valid":false,"message_count":0,"roles":[]}],
-		"raw":null}`)
+		"raw":null,`+emptyLookupJSON+`}`)
 	if diff := cmp.Diff(want, goValue(t, d.Value)); diff != "" {
 		t.Errorf("document (-want +got):\n%s", diff)
 	}
@@ -310,7 +310,7 @@ func TestAgentSessionWithoutHeader(t *testing.T) {
 		"entries":[
 			{"index":0,"line":3,"type":"message","raw":{"type":"message","message":{"role":"user","content":"hi"}}},
 			{"index":1,"line":4,"type":"session","id":"late","raw":{"type":"session","id":"late"}}],
-		"raw":null}`)
+		"raw":null,`+emptyLookupJSON+`}`)
 	if diff := cmp.Diff(want, any(m)); diff != "" {
 		t.Errorf("document (-want +got):\n%s", diff)
 	}
@@ -319,7 +319,7 @@ func TestAgentSessionWithoutHeader(t *testing.T) {
 func TestAgentSessionHeaderOnly(t *testing.T) {
 	d := one(t, AgentSession, Options{}, `{"type":"session","id":"x"}`)
 	want := js(t, `{"format":"agent-session","file":"f.jsonl","line":1,"id":"x","mode":"structured","profile":"default",
-		"messages":[],"tools":[],"entries":[],"raw":{"type":"session","id":"x"}}`)
+		"messages":[],"tools":[],"entries":[],"raw":{"type":"session","id":"x"},`+emptyLookupJSON+`}`)
 	if diff := cmp.Diff(want, goValue(t, d.Value)); diff != "" {
 		t.Errorf("document (-want +got):\n%s", diff)
 	}

@@ -83,6 +83,16 @@ func stringField(o ast.Object, k *ast.Term) string {
 	return ""
 }
 
+// stringTerm returns member k of o when it is a string, else the empty string.
+func stringTerm(o ast.Object, k *ast.Term) *ast.Term {
+	if t := get(o, k); t != nil {
+		if _, ok := t.Value.(ast.String); ok {
+			return t
+		}
+	}
+	return emptyString
+}
+
 func intField(o ast.Object, k *ast.Term) int {
 	if t := get(o, k); t != nil {
 		if n, ok := t.Value.(ast.Number); ok {

@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"bytes"
 	"strconv"
 	"strings"
 
@@ -36,14 +35,15 @@ func jsonPayload(_ rego.BuiltinContext, x *ast.Term) (*ast.Term, error) {
 	case ast.Object, *ast.Array:
 		return x, nil
 	case ast.String:
-		b := bytes.TrimSpace([]byte(v))
-		if len(b) < 2 {
+		// Checked on the string, so that text which is not JSON is not copied.
+		t := strings.TrimSpace(string(v))
+		if len(t) < 2 {
 			return nil, nil
 		}
-		if !(b[0] == '{' && b[len(b)-1] == '}') && !(b[0] == '[' && b[len(b)-1] == ']') {
+		if !(t[0] == '{' && t[len(t)-1] == '}') && !(t[0] == '[' && t[len(t)-1] == ']') {
 			return nil, nil
 		}
-		val, err := astjson.Decode(b)
+		val, err := astjson.Decode([]byte(t))
 		if err != nil {
 			return nil, nil
 		}

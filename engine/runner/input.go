@@ -30,25 +30,42 @@ type Input struct {
 // whole session file, or a finding the reader made itself.
 type job struct {
 	seq     uint64
+	taken   int64     // its share of the budget, given back once emitted
 	unit    lint.Unit // its records own their data
 	finding *finding.Finding
 	end     bool  // the last job of an input (see Job.End)
 	err     error // with end: why the input could not be read to its end
 }
 
+// producer reads inputs and hands each job to sink, in order.
 type producer struct {
 	opts   Options
-	jobs   chan<- job
-	tokens chan struct{}
-	seq    uint64
+	sink   func(job)
 	counts *progress
 }
 
-func (p *producer) send(j job) {
-	p.tokens <- struct{}{}
-	j.seq = p.seq
-	p.seq++
-	p.jobs <- j
+func (p *producer) send(j job) { p.sink(j) }
+
+// weight is a job's share of the in-flight budget: its records' bytes plus
+// jobOverhead (its decoded document and findings).
+func (j job) weight() int64 {
+	w := int64(jobOverhead)
+	for _, rec := range j.unit.Records {
+		w += int64(max(len(rec.Raw), len(rec.Data)))
+	}
+	return w
+}
+
+// ReadInput reads one input the way Run does — format detection, sessions
+// gathered whole, .json documents split, line bounds — and hands each unit
+// of work to emit, in order, without checking anything. It returns what the
+// summary says of the input. A pipeline that spreads the checking elsewhere
+// (the Beam job) reads with it, so it reads exactly as check does.
+func ReadInput(ctx context.Context, in Input, opts Options, emit func(Job)) (finding.Input, error) {
+	p := producer{opts: opts, counts: &progress{}, sink: func(j job) {
+		emit(Job{Unit: j.unit, Finding: j.finding})
+	}}
+	return p.read(ctx, in)
 }
 
 // fileState follows one file: its format once known, and the session being

@@ -30,6 +30,16 @@ type Totals struct {
 	Inputs []finding.Input
 }
 
+// The bytes of input in flight per worker. A job weighs its records' bytes
+// plus jobOverhead (its decoded document and findings), so small records are
+// bounded too: about 190 records of 5 KB per worker. A record of a few MB
+// still goes to every worker; a larger one runs with fewer beside it, and
+// one larger than the whole budget alone.
+const (
+	budgetPerWorker = 4 << 20
+	jobOverhead     = 16 << 10
+)
+
 // Each reads every input, hands each job to a pool of workers and passes the
 // results to emit in input order: by file, then line, whatever the number of
 // workers. Each worker calls newWork once for the function it applies to its
@@ -43,13 +53,19 @@ func Each[R any](ctx context.Context, r *Runner, inputs []Input, newWork func() 
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	// Tokens bound the jobs in flight, so memory stays flat however far the
-	// reader runs ahead of a slow record.
-	tokens := make(chan struct{}, workers*16)
+	// The budget bounds the bytes in flight, so memory stays flat however
+	// far the reader runs ahead of a slow record, and however large records
+	// are.
+	limit := int64(workers) * budgetPerWorker
+	if r.budget > 0 {
+		limit = r.budget
+	}
+	inFlight := newBudget(limit)
 	jobs := make(chan job, workers*4)
 	type result struct {
-		seq uint64
-		val R
+		seq   uint64
+		taken int64
+		val   R
 	}
 	results := make(chan result, workers*4)
 
@@ -63,12 +79,18 @@ func Each[R any](ctx context.Context, r *Runner, inputs []Input, newWork func() 
 			defer wg.Done()
 			work := newWork()
 			for j := range jobs {
-				results <- result{seq: j.seq, val: work(Job{Unit: j.unit, Finding: j.finding, End: j.end, Err: j.err})}
+				results <- result{seq: j.seq, taken: j.taken, val: work(Job{Unit: j.unit, Finding: j.finding, End: j.end, Err: j.err})}
 			}
 		}()
 	}
 	go func() {
-		p := producer{opts: r.Opts, jobs: jobs, tokens: tokens, counts: &r.read}
+		var seq uint64
+		p := producer{opts: r.Opts, counts: &r.read, sink: func(j job) {
+			j.taken = inFlight.acquire(j.weight())
+			j.seq = seq
+			seq++
+			jobs <- j
+		}}
 		for _, in := range inputs {
 			sum, err := p.read(ctx, in)
 			p.send(job{unit: lint.Unit{File: in.Name}, end: true, err: err})
@@ -85,10 +107,10 @@ func Each[R any](ctx context.Context, r *Runner, inputs []Input, newWork func() 
 		close(results)
 	}()
 
-	pending := map[uint64]R{}
+	pending := map[uint64]result{}
 	var next uint64
 	for res := range results {
-		pending[res.seq] = res.val
+		pending[res.seq] = res
 		for {
 			v, ok := pending[next]
 			if !ok {
@@ -96,8 +118,8 @@ func Each[R any](ctx context.Context, r *Runner, inputs []Input, newWork func() 
 			}
 			delete(pending, next)
 			next++
-			<-tokens
-			emit(v)
+			inFlight.release(v.taken)
+			emit(v.val)
 		}
 	}
 	return tot, errs

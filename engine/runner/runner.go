@@ -1,7 +1,7 @@
 // Package runner drives a check over many inputs: it reads them, hands each
 // record (or session) to a pool of workers that check it with package lint,
 // and passes the findings on in a stable order (by file, then line), whatever
-// the number of workers, with a bounded number of jobs in flight.
+// the number of workers, with a bounded number of bytes in flight.
 package runner
 
 import (
@@ -34,6 +34,8 @@ type Runner struct {
 	Opts   Options
 
 	read progress
+	// budget overrides workers*budgetPerWorker, for tests.
+	budget int64
 }
 
 // progress counts what the reader has read so far.

@@ -1,0 +1,97 @@
+package document
+
+import "github.com/open-policy-agent/opa/v1/ast"
+
+// The document's lookup field: indexes of the messages, built while they are
+// normalized, so that rules find the assistant messages, the tool results
+// and the pairs of calls and results with a lookup instead of building them
+// from the messages on every evaluation. They hold data only; every decision
+// stays in the rules.
+var (
+	keyLookup    = ast.StringTerm("lookup")
+	keyAssistant = ast.StringTerm("assistant")
+	keyTool      = ast.StringTerm("tool")
+	keyCalls     = ast.StringTerm("calls")
+	keyResults   = ast.StringTerm("results")
+	keyCallIDs   = ast.StringTerm("call_ids")
+	emptySet     = ast.NewTerm(ast.NewSet())
+)
+
+// lookupTerm indexes normalized messages (buildMessages has run):
+//
+//	assistant: indexes of the messages with role "assistant", in order
+//	tool:      indexes of the messages with role "tool", in order
+//	calls:     the set of [message index, id] of every tool call of every message
+//	call_ids:  the set of the ids of every tool call ("" for a call without one)
+//	results:   the set of [turn, tool_call_id] of every tool message with a tool_call_id
+func lookupTerm(ms []message) *ast.Term {
+	// Counted first, so that each list is allocated once.
+	na, nt, nc := 0, 0, 0
+	for i := range ms {
+		switch ms[i].role {
+		case "assistant":
+			na++
+		case "tool":
+			nt++
+		}
+		nc += len(ms[i].calls)
+	}
+	if na+nt+nc == 0 {
+		return emptyLookup
+	}
+	assistant := make([]*ast.Term, 0, na)
+	tool := make([]*ast.Term, 0, nt)
+	results := make([]*ast.Term, 0, nt)
+	calls := make([]*ast.Term, 0, nc)
+	ids := make([]*ast.Term, 0, nc)
+	turn := -1
+	for i := range ms {
+		m := &ms[i]
+		switch m.role {
+		case "assistant":
+			turn = i
+			assistant = append(assistant, intTerm(i))
+		case "tool":
+			tool = append(tool, intTerm(i))
+			if m.callID != nil {
+				results = append(results, ast.ArrayTerm(intTerm(turn), m.callID))
+			}
+		}
+		for _, c := range m.calls {
+			id := c.Value.(ast.Object).Get(keyID)
+			calls = append(calls, ast.ArrayTerm(intTerm(i), id))
+			ids = append(ids, id)
+		}
+	}
+	return ast.NewTerm(ast.NewObject(
+		[2]*ast.Term{keyAssistant, arrayOrEmpty(assistant)},
+		[2]*ast.Term{keyTool, arrayOrEmpty(tool)},
+		[2]*ast.Term{keyCalls, setOrEmpty(calls)},
+		[2]*ast.Term{keyCallIDs, setOrEmpty(ids)},
+		[2]*ast.Term{keyResults, setOrEmpty(results)},
+	))
+}
+
+// emptyLookup is the lookup of a document without assistant messages, tool
+// results or calls, shared.
+var emptyLookup = ast.NewTerm(ast.NewObject(
+	[2]*ast.Term{keyAssistant, emptyArray},
+	[2]*ast.Term{keyTool, emptyArray},
+	[2]*ast.Term{keyCalls, emptySet},
+	[2]*ast.Term{keyCallIDs, emptySet},
+	[2]*ast.Term{keyResults, emptySet},
+))
+
+func arrayOrEmpty(ts []*ast.Term) *ast.Term {
+	if len(ts) == 0 {
+		return emptyArray
+	}
+	return ast.ArrayTerm(ts...)
+}
+
+func setOrEmpty(ts []*ast.Term) *ast.Term {
+	if len(ts) == 0 {
+		return emptySet
+	}
+	return ast.SetTerm(ts...)
+}
