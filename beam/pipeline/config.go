@@ -28,6 +28,8 @@ type Config struct {
 	// Format forces the input format; empty means detect it per file.
 	Format    string
 	ToolCalls string
+	// MaxLineSize bounds a line, as check's --max-line-size; 0 is the default.
+	MaxLineSize int
 }
 
 // BuiltinPrefix selects one built-in pack by name in PackSources.

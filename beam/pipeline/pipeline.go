@@ -16,6 +16,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/transforms/filter"
+
 	// Local paths work on every runner; beamx adds gs:// for the binary.
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local"
 )
@@ -60,7 +61,7 @@ func Build(s beam.Scope, o Options) error {
 	// given twice once.
 	matched := filter.Distinct(s, fileio.MatchAll(s, globs, fileio.MatchEmptyDisallow()))
 	files := fileio.ReadMatches(s, matched, fileio.ReadDirectorySkip())
-	units, readFindings, readTallies := beam.ParDo3(s, &ReadFn{Format: o.Config.Format}, files)
+	units, readFindings, readTallies := beam.ParDo3(s, &ReadFn{Format: o.Config.Format, MaxLineSize: o.Config.MaxLineSize}, files)
 	if o.Reshuffle {
 		units = beam.Reshuffle(s, units)
 	}

@@ -43,10 +43,10 @@ func builtinEngine(t testing.TB) *policy.Engine {
 func readAndCheck(t testing.TB, name string, data []byte) ([]string, int) {
 	var units []Unit
 	var lines []string
-	out := &output{finding: func(s string) { lines = append(lines, s) }, tally: func(Tally) {}}
-	st := &fileState{name: name, emit: func(u Unit) { units = append(units, u) }, out: out}
-	n, err := st.read(bytes.NewReader(data))
-	if err != nil {
+	n := 0
+	out := &output{finding: func(s string) { lines = append(lines, s) }, tally: func(t Tally) { n += t.Records }}
+	fn := &ReadFn{}
+	if err := fn.read(context.Background(), name, bytes.NewReader(data), func(u Unit) { units = append(units, u) }, out); err != nil {
 		t.Fatalf("read: %v", err)
 	}
 	l := lint.New(builtinEngine(t), Config{}.documentOptions())

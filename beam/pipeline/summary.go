@@ -12,6 +12,9 @@ import (
 // one finding of a rule at a severity.
 type Tally struct {
 	Files, Records int
+	// Warnings counts what the summary warns of beside findings: an empty
+	// input.
+	Warnings       int
 	Rule, Severity string
 	Findings       int
 }
@@ -52,6 +55,7 @@ func (SummaryFn) CreateAccumulator() Summary { return Summary{} }
 func (SummaryFn) AddInput(s Summary, t Tally) Summary {
 	s.Files += t.Files
 	s.Records += t.Records
+	s.Warnings += t.Warnings
 	if t.Findings == 0 {
 		return s
 	}

@@ -20,6 +20,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/chatlint/chatlint/engine/jsonl"
+
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
@@ -49,6 +51,7 @@ type options struct {
 	Disable      []string
 	Timeout      time.Duration
 	Format       string
+	MaxLineSize  int
 	ToolCalls    string
 	AllowNoTools bool
 	FailOn       string
@@ -74,6 +77,7 @@ func addFlags(fs *flag.FlagSet, o *options) {
 	})
 	fs.DurationVar(&o.Timeout, "record-timeout", policy.DefaultRecordTimeout, "time limit for evaluating one conversation or session")
 	fs.StringVar(&o.Format, "format", "", "force the input format (default: detect per file)")
+	fs.IntVar(&o.MaxLineSize, "max-line-size", jsonl.DefaultMaxLineSize, "longest line read, in bytes; a longer one is a line-too-long finding")
 	fs.StringVar(&o.ToolCalls, "tool-calls", "", "force the tool-call representation: inline or structured (default: detect per record)")
 	fs.BoolVar(&o.AllowNoTools, "allow-no-tools", false, "do not require a tools list (turns off tools-shape)")
 	fs.StringVar(&o.FailOn, "fail-on", "error", "lowest severity that makes the exit status 1: error, warning, info or never")
@@ -159,7 +163,7 @@ func (o *options) job(ctx context.Context) (pipeline.Options, finding.Severity, 
 	if o.AllowNoTools {
 		disable = append(disable, "tools-shape")
 	}
-	cfg := pipeline.Config{Packs: packs, Disable: disable, RecordTimeout: o.Timeout, Format: o.Format, ToolCalls: o.ToolCalls}
+	cfg := pipeline.Config{Packs: packs, Disable: disable, RecordTimeout: o.Timeout, Format: o.Format, ToolCalls: o.ToolCalls, MaxLineSize: o.MaxLineSize}
 	if err := cfg.Validate(ctx); err != nil {
 		return pipeline.Options{}, 0, err
 	}

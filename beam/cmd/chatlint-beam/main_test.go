@@ -48,7 +48,7 @@ func TestRun(t *testing.T) {
 		{"a directory", []string{"--input", "../../../fixtures/sample", "--output", out},
 			exitError, "chatlint-beam: --input ../../../fixtures/sample: matches only directories; give a glob of files, such as '../../../fixtures/sample/*.jsonl'\n"},
 		{"an unknown built-in pack", []string{"--input", "x", "--output", out, "--pack", "builtin:nope"},
-			exitError, `chatlint-beam: --pack builtin:nope: no built-in pack "nope" (have integrity)` + "\n"},
+			exitError, `chatlint-beam: --pack builtin:nope: no built-in pack "nope" (have contract, integrity)` + "\n"},
 		{"a missing pack folder", []string{"--input", "x", "--output", out, "--pack", "no/such/dir"},
 			exitError, "chatlint-beam: --pack: stat no/such/dir: no such file or directory\n"},
 		{"a bad --fail-on", []string{"--input", "x", "--output", out, "--fail-on", "fatal"},
