@@ -10,15 +10,7 @@ import (
 // TestTestFixtures is the "done when" case: a team pack with one passing
 // and one failing fixture, per-case results, coverage lines and exit 1.
 func TestTestFixtures(t *testing.T) {
-	pack := t.TempDir()
-	team := filepath.Join(repo, "fixtures/packs/team")
-	for _, n := range []string{"no_empty_assistant.rego", "shapes.yaml", "pack.yaml"} {
-		src, err := os.ReadFile(filepath.Join(team, n))
-		if err != nil {
-			t.Fatal(err)
-		}
-		writeFile(t, pack, n, string(src))
-	}
+	pack := teamPackCopy(t)
 	os.Mkdir(filepath.Join(pack, "tests"), 0o755)
 	writeFile(t, pack, "tests/empty.jsonl", emptyTurn+"\n")
 	writeFile(t, pack, "tests/empty.expected.json", `[{"rule": "no-empty-assistant", "severity": "warning", "line": 1, "message_index": 1}]`)
@@ -65,15 +57,7 @@ func TestBuiltinPacksPassChatlintTest(t *testing.T) {
 // findings on its data do not count, a profile file sets the profile, and a
 // good.jsonl that triggers the rule fails.
 func TestTestFolderFixtures(t *testing.T) {
-	pack := t.TempDir()
-	team := filepath.Join(repo, "fixtures/packs/team")
-	for _, n := range []string{"no_empty_assistant.rego", "shapes.yaml", "pack.yaml"} {
-		src, err := os.ReadFile(filepath.Join(team, n))
-		if err != nil {
-			t.Fatal(err)
-		}
-		writeFile(t, pack, n, string(src))
-	}
+	pack := teamPackCopy(t)
 	os.MkdirAll(filepath.Join(pack, "tests/no-empty-assistant"), 0o755)
 	os.MkdirAll(filepath.Join(pack, "tests/no-empty-assistant--bad-good"), 0o755)
 	writeFile(t, pack, "tests/no-empty-assistant/bad.jsonl", emptyTurn+"\n")
@@ -99,4 +83,20 @@ func TestTestFolderFixtures(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
+}
+
+// teamPackCopy copies the example team pack (its rules, no tests) to a new
+// folder, for tests that add fixtures to it.
+func teamPackCopy(t *testing.T) string {
+	t.Helper()
+	pack := t.TempDir()
+	team := filepath.Join(repo, "fixtures/packs/team")
+	for _, n := range []string{"no_empty_assistant.rego", "shapes.yaml", "pack.yaml"} {
+		src, err := os.ReadFile(filepath.Join(team, n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, pack, n, string(src))
+	}
+	return pack
 }
