@@ -6,12 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"strings"
 	"sync"
 	"time"
 
-	"github.com/chatlint/chatlint/engine/builtin"
+	"github.com/chatlint/chatlint/engine/config"
 	"github.com/chatlint/chatlint/engine/document"
 	"github.com/chatlint/chatlint/engine/policy"
 )
@@ -32,77 +30,31 @@ type Config struct {
 	MaxLineSize int
 }
 
-// BuiltinPrefix selects one built-in pack by name in PackSources.
-const BuiltinPrefix = "builtin:"
-
-// LoadPacks reads the packs named by sources: "builtin:NAME" for one
-// built-in pack, anything else a pack folder. Unless noBuiltin is set or a
-// source names a built-in pack, every built-in pack comes first, as in
-// `chatlint check`.
+// LoadPacks reads the packs the way `chatlint check` does (the config pack
+// loader): every built-in check pack unless noBuiltin is set, then each
+// source, "builtin:NAME", a pack folder or an OPA bundle, each pack once.
+// A source naming a built-in pack check already loads adds nothing.
 func LoadPacks(sources []string, noBuiltin bool) ([]*policy.Pack, error) {
-	all, err := builtin.Packs()
-	if err != nil {
-		return nil, fmt.Errorf("loading built-in packs: %w", err)
+	l := config.NewPackLoader()
+	if !noBuiltin {
+		if err := l.AddBuiltins(); err != nil {
+			return nil, err
+		}
 	}
-	var packs []*policy.Pack
-	picked := false
 	for _, src := range sources {
-		name, ok := strings.CutPrefix(src, BuiltinPrefix)
-		if !ok {
-			continue
-		}
-		p := findPack(all, name)
-		if p == nil {
-			return nil, fmt.Errorf("--pack %s: no built-in pack %q (have %s)", src, name, packNames(all))
-		}
-		packs = append(packs, p)
-		picked = true
-	}
-	if !noBuiltin && !picked {
-		packs = append(packs, all...)
-	}
-	for _, dir := range sources {
-		if strings.HasPrefix(dir, BuiltinPrefix) {
-			continue
-		}
-		info, err := os.Stat(dir)
-		if err != nil {
+		if err := l.Add(src); err != nil {
 			return nil, fmt.Errorf("--pack: %w", err)
 		}
-		if !info.IsDir() {
-			return nil, fmt.Errorf("--pack %s: not a directory", dir)
-		}
-		p, err := policy.LoadFS(os.DirFS(dir), ".", dir)
-		if err != nil {
-			return nil, fmt.Errorf("--pack %s: %w", dir, err)
-		}
-		packs = append(packs, p)
 	}
 	// A pack's *_test.rego files are for `chatlint test`, never evaluated:
 	// they need not travel with the job.
+	packs := l.Packs()
 	for i, p := range packs {
 		cp := *p
 		cp.Tests = nil
 		packs[i] = &cp
 	}
 	return packs, nil
-}
-
-func findPack(packs []*policy.Pack, name string) *policy.Pack {
-	for _, p := range packs {
-		if p.Name == name {
-			return p
-		}
-	}
-	return nil
-}
-
-func packNames(packs []*policy.Pack) string {
-	names := make([]string, len(packs))
-	for i, p := range packs {
-		names[i] = p.Name
-	}
-	return strings.Join(names, ", ")
 }
 
 // Validate checks the options and compiles the packs, so that a mistake is
