@@ -1,12 +1,9 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -152,7 +149,7 @@ func (fx *fixer) emit(res fixed) {
 	}
 	for _, r := range out.Rejects {
 		if !fx.o.DryRun {
-			writeReject(c.rejects, res.file, out.ID, r)
+			c.rejects.Write(fix.RejectLine(res.file, out.ID, r)) // a failure shows when the rejects are appended
 		}
 		if line == 0 {
 			line = r.Line
@@ -161,28 +158,6 @@ func (fx *fixer) emit(res fixed) {
 	if fx.o.DryRun {
 		fx.printDiff(res.file, line, out)
 	}
-}
-
-// writeReject appends one line to the rejects: where the piece came from,
-// which rule dropped it and why, and the piece itself as it was.
-func writeReject(w io.Writer, file, id string, r fix.Reject) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false) // "<stdin>" as is
-	enc.Encode(struct {
-		File   string `json:"file"`
-		Line   int    `json:"line"`
-		Record string `json:"record"`
-		Rule   string `json:"rule"`
-		Reason string `json:"reason"`
-		Op     string `json:"op"`
-		Target string `json:"target,omitempty"`
-	}{file, r.Line, id, r.Rule, r.Reason, r.Op, r.Target})
-	buf.Truncate(buf.Len() - 2) // "}\n"
-	buf.WriteString(`,"data":`)
-	buf.Write(r.Data)
-	buf.WriteString("}\n")
-	w.Write(buf.Bytes()) // a failure shows when the rejects are appended
 }
 
 func (fx *fixer) printDiff(file string, line int, out *fix.Outcome) {
