@@ -66,6 +66,12 @@ func (fx *fixer) work(j runner.Job) fixed {
 	res := fixed{file: j.File, records: j.Records, end: j.End, readErr: j.Err}
 	if j.Finding != nil {
 		f := j.Finding
+		// A finding the reader makes itself (an unrecognized format, a
+		// line too long) comes without a unit: it belongs to its file all
+		// the same, or the file's output would be cut in two.
+		if res.file == "" {
+			res.file = f.File
+		}
 		res.note = fmt.Sprintf("%s:%d: %s %s: %s (left as it is)", f.File, f.Line, f.Severity, f.Rule, f.Message)
 	}
 	if j.Format == "" || len(j.Records) == 0 {
