@@ -89,13 +89,14 @@ func (fn *FixFn) ProcessElement(ctx context.Context, u Unit, emitLines, emitReje
 	out, err := fix.Run(ctx, fn.evs[format], recs, fix.Options{Format: format, File: u.File,
 		Document: fn.Config.documentOptions(), MaxPasses: fn.Fix.MaxPasses})
 	if err != nil {
-		rule, t := RuleFix, Tally{Documents: 1, Unfixed: 1}
+		note := finding.Finding{Rule: RuleFix, Severity: finding.Error, File: u.File, Line: recs[0].Line,
+			Message: fmt.Sprintf("%v (left as it was)", err)}
+		t := Tally{Documents: 1, Unfixed: 1}
 		var pe *fix.PolicyError
 		if errors.As(err, &pe) {
-			rule, t = lint.RulePolicyError, Tally{Documents: 1}
+			note.Rule, note.Pack, t = lint.RulePolicyError, lint.CorePack, Tally{Documents: 1}
 		}
-		notes.emit(finding.Finding{Rule: rule, Severity: finding.Error, File: u.File, Line: recs[0].Line, Pack: lint.CorePack,
-			Message: fmt.Sprintf("%v (left as it was)", err)})
+		notes.emit(note)
 		emitTally(t)
 		emitLines(lines(recs))
 		return

@@ -74,7 +74,7 @@ type ReadFn struct {
 func (fn *ReadFn) ProcessElement(ctx context.Context, file fileio.ReadableFile, emitUnit func(Unit), emitFinding func(string), emitTally func(Tally)) error {
 	name := file.Metadata.Path
 	if fn.Fix && jsonl.IsJSONDocument(name) {
-		return fmt.Errorf("%s: %s", name, ErrFixJSON)
+		return fmt.Errorf("%s: %w", name, ErrFixJSON)
 	}
 	rc, err := file.Open(ctx)
 	if err != nil {
