@@ -137,17 +137,16 @@ func notKept(file string, line int) finding.Finding {
 }
 
 // lines joins records as a file holds them: each with its own line ending,
-// and a newline after a last line that had none, since the job's output
-// puts other lines after it.
+// and a newline after a last line that had none (or only CRs), since the
+// job's output puts other lines after it.
 func lines(recs []jsonl.Record) string {
 	var b strings.Builder
 	for _, r := range recs {
 		b.Write(r.Data)
-		end := r.End
-		if end == "" {
-			end = "\n"
+		b.WriteString(r.End)
+		if !strings.HasSuffix(r.End, "\n") { // "", or CRs without a LF
+			b.WriteByte('\n')
 		}
-		b.WriteString(end)
 	}
 	return b.String()
 }
