@@ -1,7 +1,9 @@
 // Command chatlint-beam checks a dataset with chatlint's rule packs as an
 // Apache Beam pipeline: on the local prism runner by default, or, with
 // Beam's runner flags, on Dataflow, Flink or Spark. Its findings are those
-// of `chatlint check -o json`, one JSON object per line.
+// of `chatlint check -o json`, one JSON object per line. With --fix it
+// applies the cleanup packs of `chatlint fix` instead and writes the fixed
+// records, the rejects and notes of what was left as it was.
 //
 // Flags are Go's standard flags rather than cobra's, because the Beam SDK
 // declares its runner flags (--runner, --project, --endpoint, …) in the

@@ -176,3 +176,51 @@ func TestRunFix(t *testing.T) {
 		})
 	}
 }
+
+// A rule failing on a document while fixing (here: the time limit) leaves
+// the record as it was, notes a policy-error and exits 2, as chatlint fix.
+func TestRunFixPolicyErrorExits2(t *testing.T) {
+	pack, data := t.TempDir(), t.TempDir()
+	slow := `package chatlint.slow
+
+# METADATA
+# description: Counts to a very large number on records that ask for it.
+# custom:
+#   id: slow
+deny contains {"rule": "slow", "msg": "slow"} if {
+	input.messages[0].text == "slow"
+	count([x | some x in numbers.range(1, 100000000)]) > 0
+}
+`
+	if err := os.WriteFile(filepath.Join(pack, "slow.rego"), []byte(slow), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rec := `{"messages":[{"role":"user","content":"slow"}]}` + "\n"
+	if err := os.WriteFile(filepath.Join(data, "d.jsonl"), []byte(rec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "fixed")
+	var stderr bytes.Buffer
+	code := run(context.Background(), parse(t, "--fix", "--input", filepath.Join(data, "*.jsonl"), "--output", out,
+		"--pack", pack, "--record-timeout", "50ms"), &stderr)
+	if code != exitError {
+		t.Errorf("exit %d, want %d; stderr:\n%s", code, exitError, stderr.String())
+	}
+	if !strings.HasPrefix(stderr.String(), "fixed 0 of 1 record (1 file, 1 line, 0 actions, 0 dropped)\n") {
+		t.Errorf("stderr:\n%s", stderr.String())
+	}
+	got, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != rec {
+		t.Errorf("output %q, want the record as it was", got)
+	}
+	notes, err := os.ReadFile(out + ".notes.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(notes), `"rule":"policy-error"`) {
+		t.Errorf("notes:\n%s", notes)
+	}
+}
