@@ -165,6 +165,14 @@ func TestApply(t *testing.T) {
 			rejects: []string{`1 drop_message {"role":"user","content":"q"}`},
 		},
 		{
+			name: "Anthropic tool results: the blocks and messages that are not messages stay", format: document.Chat,
+			in: []string{`{"messages":[{"role":"user","content":"q"},{"role":"user","content":[{"type":"tool_result","tool_use_id":"a","content":"1"}]},{"role":"user","content":[{"type":"text","text":"t"},{"type":"tool_result","tool_use_id":"b","content":"2"},{"type":"text","text":"u"}]},{"role":"user","content":"x"}]}`},
+			// messages: 0 q, 1 result a, 2 result b, 3 the text of raw message 2, 4 x
+			actions: []string{`{"op":"drop_message","target":"/messages/0"}`, `{"op":"drop_message","target":"/messages/2"}`, `{"op":"drop_message","target":"/messages/4"}`},
+			want:    `{"messages":[{"role":"user","content":[{"type":"tool_result","tool_use_id":"a","content":"1"}]},{"role":"user","content":[{"type":"text","text":"t"},{"type":"text","text":"u"}]}]}` + "\n",
+			rejects: []string{`1 drop_message {"role":"user","content":"q"}`, `1 drop_message {"type":"tool_result","tool_use_id":"b","content":"2"}`, `1 drop_message {"role":"user","content":"x"}`},
+		},
+		{
 			name: "bad target", format: document.Chat, in: []string{chat},
 			actions: []string{`{"op":"drop_message","target":"/messages/9"}`},
 			err:     "rule r: drop_message /messages/9: index 9 out of range (4)",
