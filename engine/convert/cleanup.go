@@ -91,6 +91,8 @@ func (c *cleaner) clean(ctx context.Context, e *Entry, file string) (*Entry, boo
 		return nil, false, fmt.Errorf("%s:%d: cleanup: %w", file, e.Line, err)
 	}
 	switch {
+	case len(out.Invalid) > 0: // the rules never saw it: not cleaned is not an option
+		return nil, false, fmt.Errorf("%s:%d: cleanup: internal: the entry's rule form is not a JSON object", file, e.Line)
 	case len(out.Records) == 0:
 		return nil, true, nil
 	case len(out.Records) > 1:
