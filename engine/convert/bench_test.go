@@ -16,12 +16,26 @@ import (
 // BenchmarkConvert converts a tree of sessions made from the proxy-log
 // benchmark input (fixtures/bench): its lines split into one file per
 // session_id, the set repeated to 200 files. The default flags are on:
-// goose cleanup, integrity analysis, anonymisation, tool report.
+// goose cleanup, integrity analysis, anonymisation, tool report. In "logs"
+// no goose rule fires; in "goose" every entry's system prompt is goose's,
+// so the cleanup changes every entry, as it does on goose's own logs.
 func BenchmarkConvert(b *testing.B) {
 	lines, err := benchdata.Lines("proxy-log.jsonl")
 	if err != nil {
 		b.Skip(err)
 	}
+	b.Run("logs", func(b *testing.B) { benchConvert(b, lines) })
+	goose := make([][]byte, len(lines))
+	for i, l := range lines {
+		goose[i] = bytes.Replace(l, []byte(`{"role":"system","content":"`), []byte(`{"role":"system","content":"You are a general-purpose AI agent called goose. `), 1)
+		if bytes.Equal(goose[i], l) {
+			b.Fatalf("line %d has no system prompt to replace", i+1)
+		}
+	}
+	b.Run("goose", func(b *testing.B) { benchConvert(b, goose) })
+}
+
+func benchConvert(b *testing.B, lines [][]byte) {
 	bySession := map[string][][]byte{}
 	var order []string
 	for _, l := range lines {

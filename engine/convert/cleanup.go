@@ -1,129 +1,141 @@
 package convert
 
+// Cleanup packs are applied by engine/fix, the machinery of `chatlint fix`:
+// the calls into it (and into policy and document for it) are kept in this
+// one file.
+
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"sort"
-	"strconv"
-	"strings"
 
+	"github.com/chatlint/chatlint/engine/builtin"
+	"github.com/chatlint/chatlint/engine/document"
+	"github.com/chatlint/chatlint/engine/fix"
+	"github.com/chatlint/chatlint/engine/jsonl"
 	"github.com/chatlint/chatlint/engine/jsonv"
+	"github.com/chatlint/chatlint/engine/policy"
 )
 
-// Cleaner cleans one log entry before validation: it returns the entry with
-// its request messages cleaned, or drop when the whole entry must go.
-type Cleaner interface {
-	Clean(ctx context.Context, e *Entry, file string) (kept *Entry, drop bool, err error)
+// cleanupEngines are the cleanup packs of a run, each compiled on its own:
+// fix runs them as stages, in order (goose first, then each --cleanup pack).
+type cleanupEngines []*policy.Engine
+
+// newCleanupEngines compiles the goose pack (unless turned off) and the
+// extra cleanup packs; nil when there are none.
+func newCleanupEngines(ctx context.Context, o *Options) (cleanupEngines, error) {
+	packs := o.Cleanup
+	if o.CleanupGoose {
+		g, err := goosePack()
+		if err != nil {
+			return nil, err
+		}
+		packs = append([]*policy.Pack{g}, packs...)
+	}
+	var engs cleanupEngines
+	for _, p := range packs {
+		eng, err := policy.Compile(ctx, []*policy.Pack{p}, policy.Options{})
+		if err != nil {
+			return nil, fmt.Errorf("cleanup pack %s: %w", p.Name, err)
+		}
+		engs = append(engs, eng)
+	}
+	return engs, nil
 }
 
-// Action is one edit a cleanup rule asks for.
-type Action struct {
-	Op           string
-	MessageIndex int // -1 when the action names no message
-	Content      jsonv.Value
-	Rule, Reason string
-}
-
-// applyActions applies the ops convert knows to an entry: set_content and
-// drop_message on request messages (indexes name the messages as the rules
-// saw them), drop_record (or drop_entry) on the entry.
-func applyActions(e *Entry, actions []Action) (*Entry, bool, error) {
-	drop := map[int]bool{}
-	set := map[int]jsonv.Value{}
-	for _, a := range actions {
-		switch a.Op {
-		case "drop_record", "drop_entry":
-			return nil, true, nil
-		case "drop_message", "set_content":
-			if a.MessageIndex < 0 || a.MessageIndex >= len(e.Messages) {
-				return nil, false, fmt.Errorf("rule %s: %s names message %d, but the entry has %d", a.Rule, a.Op, a.MessageIndex, len(e.Messages))
-			}
-			if a.Op == "drop_message" {
-				drop[a.MessageIndex] = true
-			} else {
-				set[a.MessageIndex] = a.Content
-			}
-		default:
-			return nil, false, fmt.Errorf("rule %s: convert cannot apply op %q (it applies drop_message, set_content and drop_record)", a.Rule, a.Op)
+// goosePack returns the built-in goose cleanup pack.
+func goosePack() (*policy.Pack, error) {
+	packs, err := builtin.Cleanup()
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range packs {
+		if p.Name == "goose" {
+			return p, nil
 		}
 	}
-	if len(drop) == 0 && len(set) == 0 {
+	return nil, fmt.Errorf("the built-in goose cleanup pack is missing")
+}
+
+// cleaner is one worker's handle on the cleanup packs: an evaluator each.
+type cleaner struct{ evs []*policy.Evaluator }
+
+// cleaner returns a cleaner for one worker; nil when there are no packs.
+func (engs cleanupEngines) cleaner() *cleaner {
+	if len(engs) == 0 {
+		return nil
+	}
+	c := &cleaner{evs: make([]*policy.Evaluator, len(engs))}
+	for i, eng := range engs {
+		c.evs[i] = eng.NewEvaluator()
+	}
+	return c
+}
+
+// clean runs the cleanup packs over one entry, seen as a chat record
+// (input.raw.messages the request messages, input.raw.response the
+// response), and returns the entry with the messages fix left, or drop when
+// a rule dropped the record. A pack that fails, actions that conflict or a
+// record still changing after fix's last pass are an error.
+func (c *cleaner) clean(ctx context.Context, e *Entry, file string) (*Entry, bool, error) {
+	msgs := make([]jsonv.Value, len(e.Messages))
+	for i, m := range e.Messages {
+		msgs[i] = m
+	}
+	rec := &jsonv.Object{Members: []jsonv.Member{{Key: "messages", Value: msgs}}}
+	if e.Response != nil {
+		rec.Members = append(rec.Members, jsonv.Member{Key: "response", Value: e.Response})
+	}
+	in := []jsonl.Record{{Line: e.Line, Data: ruleJSON(rec), End: "\n"}}
+	out, err := fix.Run(ctx, c.evs, in, fix.Options{Format: document.Chat, File: file})
+	if err != nil {
+		return nil, false, fmt.Errorf("%s:%d: cleanup: %w", file, e.Line, err)
+	}
+	switch {
+	case len(out.Invalid) > 0: // the rules never saw it: not cleaned is not an option
+		return nil, false, fmt.Errorf("%s:%d: cleanup: internal: the entry's rule form is not a JSON object", file, e.Line)
+	case len(out.Records) == 0:
+		return nil, true, nil
+	case len(out.Records) > 1:
+		return nil, false, fmt.Errorf("%s:%d: cleanup: internal: one entry became %d records", file, e.Line, len(out.Records))
+	case !out.Changed[0]:
 		return e, false, nil
 	}
-	out := *e
-	out.Messages = make([]*jsonv.Object, 0, len(e.Messages))
-	for i, m := range e.Messages {
-		if drop[i] {
+	kept, err := readMessages(out.Records[0].Data, msgs)
+	if err != nil {
+		return nil, false, fmt.Errorf("%s:%d: cleanup: %w", file, e.Line, err)
+	}
+	cleaned := *e
+	cleaned.Messages = kept
+	return &cleaned, false, nil
+}
+
+// readMessages reads the messages of the record fix wrote. The rules saw the
+// messages in their rule form (non-finite numbers as strings), so what the
+// cleanup left as it was is taken from the entry itself (see restore); what
+// it changed or added is dumped as the entry model dumps a message, and must
+// still be one.
+func readMessages(data []byte, orig []jsonv.Value) ([]*jsonv.Object, error) {
+	v, err := decodePython(data)
+	if err != nil {
+		return nil, err
+	}
+	rec, _ := v.(*jsonv.Object)
+	list, ok := get(rec, "messages").([]jsonv.Value)
+	if !ok {
+		return nil, fmt.Errorf("internal: the cleaned record has no messages list")
+	}
+	list, same := restoreList(orig, list)
+	out := make([]*jsonv.Object, len(list))
+	for i, m := range list {
+		if same[i] {
+			out[i] = m.(*jsonv.Object)
 			continue
 		}
-		if c, ok := set[i]; ok {
-			m = &jsonv.Object{Members: append([]jsonv.Member(nil), m.Members...)}
-			m.Set("content", c)
+		d, err := dumpMessage(m, fmt.Sprintf("request.messages[%d]", i))
+		if err != nil {
+			return nil, fmt.Errorf("the cleanup left an invalid message: %w", err)
 		}
-		out.Messages = append(out.Messages, m)
+		out[i] = d
 	}
-	return &out, false, nil
-}
-
-// decodeActions reads the action objects a pack produced, in a stable order.
-func decodeActions(pack string, set []any) ([]Action, error) {
-	out := make([]Action, 0, len(set))
-	for _, item := range set {
-		o, ok := item.(map[string]any)
-		if !ok {
-			return nil, fmt.Errorf("pack %s: an action must be an object, got %v", pack, item)
-		}
-		a := Action{MessageIndex: -1}
-		a.Op, _ = o["op"].(string)
-		a.Rule, _ = o["rule"].(string)
-		a.Reason, _ = o["reason"].(string)
-		if a.Op == "" || a.Rule == "" {
-			return nil, fmt.Errorf("pack %s: an action needs an op and a rule: %v", pack, item)
-		}
-		if n, ok := o["message_index"].(json.Number); ok {
-			i, err := n.Int64()
-			if err != nil {
-				return nil, fmt.Errorf("pack %s: rule %s: message_index %v is not an integer", pack, a.Rule, n)
-			}
-			a.MessageIndex = int(i)
-		} else if t, ok := o["target"].(string); ok {
-			i, err := strconv.Atoi(strings.TrimPrefix(t, "/messages/"))
-			if err != nil || !strings.HasPrefix(t, "/messages/") {
-				return nil, fmt.Errorf("pack %s: rule %s: target %q is not /messages/N", pack, a.Rule, t)
-			}
-			a.MessageIndex = i
-		}
-		if c, ok := o["content"]; ok {
-			b, err := json.Marshal(c)
-			if err != nil {
-				return nil, err
-			}
-			if a.Content, err = decodePython(b); err != nil {
-				return nil, err
-			}
-		}
-		out = append(out, a)
-	}
-	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].MessageIndex != out[j].MessageIndex {
-			return out[i].MessageIndex < out[j].MessageIndex
-		}
-		return out[i].Rule < out[j].Rule
-	})
 	return out, nil
-}
-
-// chain applies cleaners one after the other.
-type chain []Cleaner
-
-func (c chain) Clean(ctx context.Context, e *Entry, file string) (*Entry, bool, error) {
-	for _, cl := range c {
-		var drop bool
-		var err error
-		if e, drop, err = cl.Clean(ctx, e, file); err != nil || drop {
-			return nil, drop, err
-		}
-	}
-	return e, false, nil
 }

@@ -90,7 +90,7 @@ func (c *Converter) Run(ctx context.Context) (Result, error) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	cleaner, err := buildCleaner(ctx, o)
+	cleanup, err := newCleanupEngines(ctx, o)
 	if err != nil {
 		return res, err
 	}
@@ -116,7 +116,7 @@ func (c *Converter) Run(ctx context.Context) (Result, error) {
 
 	workerState := make([]*worker, workers)
 	for i := range workerState {
-		w := &worker{opts: o, cleaner: cleaner}
+		w := &worker{opts: o, cleaner: cleanup.cleaner()}
 		if ieng != nil {
 			w.eval = ieng.evaluator()
 		}
@@ -208,30 +208,4 @@ func (c *Converter) Run(ctx context.Context) (Result, error) {
 		fmt.Fprintf(o.Stdout, "Wrote integrity report to %s (%d findings)\n", pyJoin(o.Output, []string{IntegrityReportName}), rep.total)
 	}
 	return res, rep.write(res)
-}
-
-// buildCleaner compiles the goose pack (unless turned off) and the extra
-// cleanup packs, applied in that order.
-func buildCleaner(ctx context.Context, o *Options) (Cleaner, error) {
-	var packs []*policy.Pack
-	if o.CleanupGoose {
-		g, err := GoosePack()
-		if err != nil {
-			return nil, err
-		}
-		packs = append(packs, g)
-	}
-	packs = append(packs, o.Cleanup...)
-	var c chain
-	for _, p := range packs {
-		cl, err := NewPackCleaner(ctx, p)
-		if err != nil {
-			return nil, err
-		}
-		c = append(c, cl)
-	}
-	if len(c) == 0 {
-		return nil, nil
-	}
-	return c, nil
 }

@@ -28,7 +28,7 @@ type outcome struct {
 // worker holds one goroutine's state.
 type worker struct {
 	opts    *Options
-	cleaner Cleaner
+	cleaner *cleaner   // nil when no cleanup pack is on
 	eval    *evaluator // nil when integrity analysis is off
 }
 
@@ -47,7 +47,7 @@ func (w *worker) process(ctx context.Context, index int, s Session) (o outcome) 
 	if w.cleaner != nil {
 		kept := entries[:0]
 		for _, e := range entries {
-			c, drop, err := w.cleaner.Clean(ctx, e, s.Path)
+			c, drop, err := w.cleaner.clean(ctx, e, s.Path)
 			if err != nil {
 				o.readErr = err
 				return o

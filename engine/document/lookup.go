@@ -44,22 +44,27 @@ func lookupTerm(ms []message) *ast.Term {
 	results := make([]*ast.Term, 0, nt)
 	calls := make([]*ast.Term, 0, nc)
 	ids := make([]*ast.Term, 0, nc)
-	turn := -1
+	pairs := newPairs(nc + nt)
+	// The calls of the latest assistant message are calls[from:], so a
+	// result that answers one of them shares its pair term: in a record
+	// whose results answer their calls, results and calls then hold the
+	// same terms.
+	turn, from := -1, 0
 	for i := range ms {
 		m := &ms[i]
 		switch m.role {
 		case "assistant":
-			turn = i
+			turn, from = i, len(calls)
 			assistant = append(assistant, intTerm(i))
 		case "tool":
 			tool = append(tool, intTerm(i))
 			if m.callID != nil {
-				results = append(results, ast.ArrayTerm(intTerm(turn), m.callID))
+				results = append(results, resultPair(pairs, calls[from:], ids[from:], turn, m.callID))
 			}
 		}
 		for _, c := range m.calls {
 			id := c.Value.(ast.Object).Get(keyID)
-			calls = append(calls, ast.ArrayTerm(intTerm(i), id))
+			calls = append(calls, pairs.next(intTerm(i), id))
 			ids = append(ids, id)
 		}
 	}
@@ -70,6 +75,38 @@ func lookupTerm(ms []message) *ast.Term {
 		[2]*ast.Term{keyCallIDs, setOrEmpty(ids)},
 		[2]*ast.Term{keyResults, setOrEmpty(results)},
 	))
+}
+
+// resultPair is the [turn, id] term of a tool result: the pair of the call
+// of the turn's message with that id when there is one (the latest assistant
+// message's calls are turnCalls, their ids turnIDs), else a new pair.
+func resultPair(pairs *pairs, turnCalls, turnIDs []*ast.Term, turn int, id *ast.Term) *ast.Term {
+	if turn >= 0 {
+		for k, x := range turnIDs {
+			if x.Equal(id) {
+				return turnCalls[k]
+			}
+		}
+	}
+	return pairs.next(intTerm(turn), id)
+}
+
+// pairs hands out two-element array terms from one block of terms and one of
+// elements, so that a pair costs one allocation (its array) instead of four.
+type pairs struct {
+	terms []ast.Term
+	elems []*ast.Term
+}
+
+func newPairs(n int) *pairs {
+	return &pairs{terms: make([]ast.Term, 0, n), elems: make([]*ast.Term, 0, 2*n)}
+}
+
+func (p *pairs) next(a, b *ast.Term) *ast.Term {
+	k := len(p.elems)
+	p.elems = append(p.elems, a, b)
+	p.terms = append(p.terms, ast.Term{Value: ast.NewArray(p.elems[k : k+2 : k+2]...)})
+	return &p.terms[len(p.terms)-1]
 }
 
 // emptyLookup is the lookup of a document without assistant messages, tool

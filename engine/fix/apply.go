@@ -10,6 +10,7 @@
 package fix
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 	"strings"
@@ -131,10 +132,39 @@ func (a *applier) parse(actions []policy.Action) error {
 			continue
 		}
 		seen[o.key] = true
+		if same, err := a.unchanged(o); err != nil {
+			return err
+		} else if same {
+			continue
+		}
 		o.seq = i
 		a.ops = append(a.ops, o)
 	}
 	return nil
+}
+
+// unchanged reports whether an operation would leave its element as it is:
+// a content set to the content already there, a call given the id it has.
+// Such an action asks for nothing, so a rule that asks again once its change
+// is made does not keep the record changing.
+func (a *applier) unchanged(o *op) (bool, error) {
+	switch o.Op {
+	case OpRename:
+		return a.ms[o.msg].calls[o.call].id == o.id, nil
+	case OpSetContent:
+		m := a.ms[o.msg]
+		_, v, err := a.at(m.line, m.path)
+		if err != nil {
+			return false, err
+		}
+		obj, ok := v.(*jsonv.Object)
+		if !ok {
+			return false, nil // editInPlace says why
+		}
+		cur, ok := obj.Get("content")
+		return ok && bytes.Equal(jsonv.Marshal(cur, jsonv.Compact), jsonv.Marshal(o.content, jsonv.Compact)), nil
+	}
+	return false, nil
 }
 
 // conflicts finds two actions that cannot both apply: anything else on a

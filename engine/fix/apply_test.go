@@ -1,7 +1,9 @@
 package fix
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -153,6 +155,24 @@ func TestApply(t *testing.T) {
 			err:     "conflicting actions on /messages/1: drop_message (rule a) and drop_tool_call (rule b)",
 		},
 		{
+			name: "content already there and the id it has: nothing asked", format: document.Chat, in: []string{chat},
+			actions: []string{
+				`{"op":"set_content","target":"/messages/0","content":"q"}`,
+				`{"op":"rename_tool_call_id","target":"/messages/1/tool_calls/0","id":"a"}`,
+				`{"op":"drop_message","target":"/messages/0","rule":"other"}`,
+			},
+			want:    `{"id":"c1","messages":[{"role":"assistant","content":null,"tool_calls":[{"id":"a","type":"function","function":{"name":"f","arguments":"{}"}},{"id":"b","type":"function","function":{"name":"g","arguments":"{}"}}]},{"role":"tool","tool_call_id":"a","content":"1"},{"role":"tool","tool_call_id":"b","content":"2.50"}],"n":1.0}` + "\n",
+			rejects: []string{`1 drop_message {"role":"user","content":"q"}`},
+		},
+		{
+			name: "Anthropic tool results: the blocks and messages that are not messages stay", format: document.Chat,
+			in: []string{`{"messages":[{"role":"user","content":"q"},{"role":"user","content":[{"type":"tool_result","tool_use_id":"a","content":"1"}]},{"role":"user","content":[{"type":"text","text":"t"},{"type":"tool_result","tool_use_id":"b","content":"2"},{"type":"text","text":"u"}]},{"role":"user","content":"x"}]}`},
+			// messages: 0 q, 1 result a, 2 result b, 3 the text of raw message 2, 4 x
+			actions: []string{`{"op":"drop_message","target":"/messages/0"}`, `{"op":"drop_message","target":"/messages/2"}`, `{"op":"drop_message","target":"/messages/4"}`},
+			want:    `{"messages":[{"role":"user","content":[{"type":"tool_result","tool_use_id":"a","content":"1"}]},{"role":"user","content":[{"type":"text","text":"t"},{"type":"text","text":"u"}]}]}` + "\n",
+			rejects: []string{`1 drop_message {"role":"user","content":"q"}`, `1 drop_message {"type":"tool_result","tool_use_id":"b","content":"2"}`, `1 drop_message {"role":"user","content":"x"}`},
+		},
+		{
 			name: "bad target", format: document.Chat, in: []string{chat},
 			actions: []string{`{"op":"drop_message","target":"/messages/9"}`},
 			err:     "rule r: drop_message /messages/9: index 9 out of range (4)",
@@ -253,5 +273,38 @@ func TestApplyNoActionKeepsBytes(t *testing.T) {
 	}
 	if string(res.Records[0].Data) != string(recs[0].Data) || res.Changed[0] {
 		t.Errorf("got %s changed=%v", res.Records[0].Data, res.Changed[0])
+	}
+}
+
+// TestRunSettlesOnNoOpActions: a rule that keeps asking for the change it
+// already made (no test for the defect) settles after that change, with the
+// change counted once, instead of running out of passes.
+func TestRunSettlesOnNoOpActions(t *testing.T) {
+	pack := &policy.Pack{Name: "p", Kind: policy.KindCleanup, Rego: []policy.File{{Name: "p.rego", Source: []byte(`package chatlint.p
+
+actions contains {"op": "set_content", "target": sprintf("/messages/%d", [i]), "content": "", "rule": "empty-system"} if {
+	some i, m in input.messages
+	m.role == "system"
+}
+`)}}}
+	eng, err := policy.Compile(context.Background(), []*policy.Pack{pack}, policy.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs := records(`{"messages":[{"role":"system","content":"Be nice."},{"role":"user","content":"hi"}]}`, `{"messages":[{"role":"system","content":""}]}`)
+	var got []string
+	for _, r := range recs {
+		out, err := Run(context.Background(), []*policy.Evaluator{eng.NewEvaluator()}, []jsonl.Record{r}, Options{Format: document.Chat, File: "t"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, fmt.Sprintf("%s changed=%v passes=%d applied=%d", out.Records[0].Data, out.Changed[0], out.Passes, len(out.Applied)))
+	}
+	want := []string{
+		`{"messages":[{"role":"system","content":""},{"role":"user","content":"hi"}]} changed=true passes=1 applied=1`,
+		`{"messages":[{"role":"system","content":""}]} changed=false passes=0 applied=0`,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
 	}
 }

@@ -34,6 +34,8 @@ func FuzzApply(f *testing.F) {
 		{1, proxy, `[{"op":"insert_message","target":"/messages/0","message":{}},{"op":"drop_record"}]`},
 		{3, chat, `[{"op":"move_message","target":"/messages/1","after":1}]`},
 		{0, `{"messages":"x"}`, `[{"op":"drop_message","target":"/messages/0"}]`},
+		{0, `{"messages":[{"role":"user","content":[{"type":"tool_result","tool_use_id":"a"}]},{"role":"user","content":[{"type":"text","text":"t"},{"type":"tool_result","tool_use_id":"b"}]},{"role":"user","content":"x"}]}`,
+			`[{"op":"drop_message","target":"/messages/1"},{"op":"move_message","target":"/messages/3","after":0},{"op":"insert_message","target":"/messages/2","message":{"role":"user"}}]`},
 	}
 	for _, s := range seeds {
 		f.Add(s.format, s.records, s.actions)

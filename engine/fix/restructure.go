@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/chatlint/chatlint/engine/jsonv"
@@ -22,6 +23,7 @@ type unit struct {
 	before   []placement
 	after    []placement
 	home     *container // array layout: the array the unit belongs to; nil for a message outside any array
+	idx      int        // array layout: the unit's index in home
 }
 
 // placement puts a unit next to an anchor; units placed on the same side of
@@ -85,14 +87,17 @@ func (a *applier) restructureArrays() error {
 			return err
 		}
 		u := &unit{val: v, rec: rec, msg: m}
-		if arr, _, ok := splitIndex(info.path); ok {
+		if arr, idx, ok := splitIndex(info.path); ok {
 			k := container{rec: rec, ptr: arr}
 			if homes[k] == nil {
 				homes[k] = &k
 			}
-			u.home = homes[k]
+			u.home, u.idx = homes[k], idx
 		}
 		units[m] = u
+	}
+	if err := a.keepOthers(units, homes); err != nil {
+		return err
 	}
 	if err := a.place(units, func(o *op, anchor *unit) (*unit, error) {
 		if anchor.home == nil {
@@ -122,11 +127,70 @@ func (a *applier) restructureArrays() error {
 			arrays[u.home] = append(arrays[u.home], u.val)
 		}
 	}
-	for c, arr := range arrays {
-		if err := set(a.vals[c.rec], c.ptr, arr); err != nil {
+	// A list inside a message (content blocks) is set before the list
+	// holding that message: the pointer still leads to it then.
+	order := make([]*container, 0, len(arrays))
+	for c := range arrays {
+		order = append(order, c)
+	}
+	slices.SortFunc(order, func(x, y *container) int {
+		if d := len(y.ptr) - len(x.ptr); d != 0 {
+			return d
+		}
+		return x.rec - y.rec
+	})
+	for _, c := range order {
+		if err := set(a.vals[c.rec], c.ptr, arrays[c]); err != nil {
 			return err
 		}
 		a.dirty[c.rec] = true
+	}
+	return nil
+}
+
+// keepOthers keeps the elements of a rebuilt list that are not messages of
+// their own: the other blocks of a user message whose Anthropic tool_result
+// blocks are messages, or a message made only of such blocks. Each stays
+// right after the message before it in its list (or before the first one),
+// and goes where that message goes.
+func (a *applier) keepOthers(units []*unit, homes map[container]*container) error {
+	held := map[*container]map[int]*unit{}
+	for _, u := range units {
+		if u.home != nil {
+			if held[u.home] == nil {
+				held[u.home] = map[int]*unit{}
+			}
+			held[u.home][u.idx] = u
+		}
+	}
+	for _, c := range homes {
+		v, err := lookup(a.vals[c.rec], c.ptr)
+		if err != nil {
+			return err
+		}
+		arr, _ := v.([]jsonv.Value)
+		byIdx := held[c]
+		for p, x := range arr {
+			if byIdx[p] != nil {
+				continue
+			}
+			other := placement{u: &unit{val: x, rec: c.rec, msg: -1, home: c, idx: p}, rank: math.Inf(-1), seq: p - len(arr)}
+			if anchor := nearest(byIdx, p, -1, len(arr)); anchor != nil {
+				anchor.after = append(anchor.after, other)
+			} else if anchor := nearest(byIdx, p, 1, len(arr)); anchor != nil {
+				anchor.before = append(anchor.before, other)
+			}
+		}
+	}
+	return nil
+}
+
+// nearest returns the unit closest to index p in direction step (-1 or 1).
+func nearest(byIdx map[int]*unit, p, step, n int) *unit {
+	for i := p + step; i >= 0 && i < n; i += step {
+		if u := byIdx[i]; u != nil {
+			return u
+		}
 	}
 	return nil
 }

@@ -172,19 +172,22 @@ func (st *passes) settle(ctx context.Context, ev *policy.Evaluator, first bool) 
 		if len(acts) == 0 {
 			return applied, nil
 		}
+		res, err := Apply(doc, st.cur, acts)
+		if err != nil {
+			return applied, err
+		}
+		if len(res.Applied) == 0 {
+			return applied, nil // the rules ask only for what is already there
+		}
 		if st.n == st.max {
 			var rules []string
-			for _, a := range acts {
+			for _, a := range res.Applied {
 				if !slices.Contains(rules, a.Rule) {
 					rules = append(rules, a.Rule)
 				}
 			}
 			slices.Sort(rules)
 			return applied, &PassError{Passes: st.max, Rules: rules}
-		}
-		res, err := Apply(doc, st.cur, acts)
-		if err != nil {
-			return applied, err
 		}
 		st.n++
 		applied++

@@ -2,8 +2,9 @@ package chatlint.goose
 
 # Cleanup rules for goose agent logs. The document is one proxy-log entry seen as a chat record:
 # input.raw.messages are the entry's request messages, input.raw.response its response. The rules
-# put actions in the set `actions`; convert applies them (drop_message and set_content name
-# messages by their index in input.raw.messages, drop_record drops the whole entry).
+# put actions in the set `actions`, which convert applies as fix does (engine/fix): drop_message
+# and set_content name a message by its target among the normalized messages (see target),
+# drop_record drops the whole entry.
 #
 # The rules behave as if applied one after the other, in the order they are written here, on
 # the same message list: the empty-assistant rule looks at the next message left after the
@@ -23,6 +24,14 @@ text(m) := m.content if is_string(m.content)
 
 text(m) := concat("", [p.text | some p in m.content; is_object(p); object.get(p, "type", null) == "text"; is_string(p.text)]) if {
 	is_array(m.content)
+}
+
+# target(i) is the pointer of raw message i among the normalized messages (input.messages), which
+# actions name: the same index, except after a user message whose Anthropic tool_result blocks
+# were split into messages of their own.
+target(i) := sprintf("/messages/%d", [k]) if {
+	some k, m in input.messages
+	m.path == sprintf("/messages/%d", [i])
 }
 
 truthy(x) if not falsy(x)
@@ -58,7 +67,7 @@ info_msg contains i if {
 
 actions contains {
 	"op": "drop_message",
-	"message_index": i,
+	"target": target(i),
 	"rule": "goose-info-message",
 	"reason": "user message is a goose <info-msg> notice",
 } if some i in info_msg
@@ -83,7 +92,7 @@ goose_system contains i if {
 
 actions contains {
 	"op": "set_content",
-	"message_index": i,
+	"target": target(i),
 	"content": replacement,
 	"rule": "goose-system-prompt",
 	"reason": "system message is goose's built-in prompt",
@@ -115,7 +124,7 @@ empty_assistant contains i if {
 
 actions contains {
 	"op": "drop_message",
-	"message_index": i,
+	"target": target(i),
 	"rule": "goose-empty-assistant",
 	"reason": "empty assistant message followed by another assistant message",
 } if some i in empty_assistant

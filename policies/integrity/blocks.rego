@@ -11,12 +11,14 @@ package chatlint.integrity
 #
 # Cost: OPA pays per evaluation step, per rule body and per virtual document it touches, so
 # the pack checks first whether a record needs the block rules at all. Most records do not:
-# blocks_clean recognizes a record whose calls and results pair up cleanly with the scan for
-# tool results, one scan for tool calls and a few comprehensions over the results and the
-# calls, and on a record without either it stops after the two scans. The rules are gathered
-# into deny and warn by one rule each, which looks no further than blocks_clean on those
-# records. Everything the rules need is built once per document by a comprehension and then
-# looked up.
+# blocks_clean recognizes a record whose calls and results pair up cleanly by comparing the
+# indexes the normalizer puts in the document (input.lookup: the message indexes by role, the
+# sets of [message, call id], of call ids and of [turn, tool_call_id]; see docs/document.md)
+# and reading the tool results' contents, and on a record without calls or results it stops
+# after two comparisons. The indexes are data only: every decision is made here. The rules are
+# gathered into deny and warn by one rule each, which looks no further than blocks_clean on
+# those records. Everything else the rules need is built once per document by a comprehension
+# and then looked up.
 
 # ---------------------------------------------------------------------------------------------
 # Clean records.
@@ -29,27 +31,29 @@ package chatlint.integrity
 # true on one with block findings.
 #
 # Pairing: a tool result answers a call of its block exactly when [turn, tool_call_id] of the
-# result is [message index, id] of a valid call (turn is -1 or the index of an assistant
-# message, so a call of another message matches no result). The results' pairs (with
-# has_content, which must be true) equal the calls' pairs (with the validity of the name;
-# ids are checked apart: none is "") and there are as many distinct ids as results: then
-# each result answers another call, and every call has a result.
+# result is [message index, id] of a call (turn is -1 or the index of an assistant message, so
+# a call of another message matches no result). When the set of the results' pairs
+# (lookup.results) equals the set of the calls' pairs (lookup.calls) and both, like the set of
+# call ids, have as many members as there are tool results, each result has a tool_call_id and
+# answers another call, every call has a result and no id is issued twice. The calls are valid
+# when no id is "" and no name is "".
 #
-# Flags: no result is empty (has_content above) or inline, and no truthy flag key is in the raw
+# Flags: no result is empty (has_content) or inline, and no truthy flag key is in the raw
 # contents (objects and lists) or the JSON payload of the texts (the text of a string content
 # is the content, of a list of parts the parts' joined text).
 blocks_clean if {
-	tool_results == []
-	[1 | input.messages[_].tool_calls[_]] == []
+	input.lookup.tool == []
+	input.lookup.calls == set()
 } else if {
-	results := tool_results
-	n := count(results)
-	keys := {[r.turn, r.tool_call_id, r.has_content, true] | some r in results}
-	calls := {[t, c.id, true, c.name != ""] | c := input.messages[t].tool_calls[_]}
-	keys == calls
-	ids := {k[1] | some k in calls}
-	count(ids) == n
-	not ids[""]
+	idx := input.lookup
+	n := count(idx.tool)
+	idx.results == idx.calls
+	count(idx.results) == n
+	count(idx.call_ids) == n
+	not idx.call_ids[""]
+	not unnamed_call
+	results := [input.messages[i] | some i in idx.tool]
+	[1 | some r in results; not r.has_content] == []
 	texts := [r.text | some r in results]
 	count(texts) == n
 	strings.any_prefix_match(texts, "<tool_result") == false
@@ -57,6 +61,9 @@ blocks_clean if {
 	payloads := [p | some t in texts; p := chatlint.json_payload(t)]
 	chatlint.truthy_keys([contents, payloads], {"error", "timeout", "missing", "incomplete"}) == []
 } else := false
+
+# unnamed_call holds when some tool call has no name.
+unnamed_call if input.messages[_].tool_calls[_].name == ""
 
 # The block findings, on the records that are not clean. The rules below add them to block_deny
 # and block_warn; their METADATA declares the rule ids as it would on deny and warn.
@@ -74,9 +81,9 @@ warn contains f if {
 # Indexes of the block rules.
 
 # The assistant messages and the tool results, in order.
-assistant_msgs := [m | some m in input.messages; m.role == "assistant"]
+assistant_msgs := [input.messages[i] | some i in input.lookup.assistant]
 
-tool_results := [m | some m in input.messages; m.role == "tool"]
+tool_results := [input.messages[i] | some i in input.lookup.tool]
 
 # Valid tool calls (non-empty id and name; the normalizer gives "" for a missing or non-string
 # id or name) of each assistant message that opens a block, keyed by message index.

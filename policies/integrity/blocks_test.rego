@@ -328,7 +328,7 @@ test_reused_id_reported_on_later_messages if {
 # ---------------------------------------------------------------------------------------------
 # Inline mode: the normalizer has parsed calls and result ids already.
 
-inline_doc := {
+inline_doc := with_lookup({
 	"format": "chat",
 	"mode": "inline",
 	"messages": [
@@ -360,7 +360,7 @@ inline_doc := {
 	],
 	"tools": [],
 	"entries": [],
-}
+})
 
 test_inline_results_are_inspected_inside_the_wrapper if {
 	hits(inline_doc, "tool-result-flagged") == {["error", 2], ["error", 3]}
@@ -369,7 +369,7 @@ test_inline_results_are_inspected_inside_the_wrapper if {
 }
 
 test_inline_retry_downgrades if {
-	d := json.patch(inline_doc, [{"op": "replace", "path": "/messages/3/text", "value": "<tool_result tool_call_id=\"b\">{\"hits\": 2}</tool_result>"}])
+	d := with_lookup(json.patch(inline_doc, [{"op": "replace", "path": "/messages/3/text", "value": "<tool_result tool_call_id=\"b\">{\"hits\": 2}</tool_result>"}]))
 	hits(d, "tool-result-flagged") == {["warning", 2]}
 }
 

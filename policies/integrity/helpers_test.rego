@@ -11,7 +11,7 @@ tool_def(name) := {"type": "function", "function": {
 }}
 
 # chat(msgs) is the normalized document of a structured chat record.
-chat(msgs) := {
+chat(msgs) := with_lookup({
 	"format": "chat",
 	"file": "t.jsonl",
 	"line": 1,
@@ -20,6 +20,20 @@ chat(msgs) := {
 	"tools": [{"index": 0, "name": "search", "line": 1, "path": "/tools/0", "raw": tool_def("search")}],
 	"entries": [],
 	"raw": {"messages": msgs, "tools": [tool_def("search")]},
+})
+
+# with_lookup(doc) is doc with the lookup field the normalizer builds from its messages. A test
+# that replaces or edits the messages of a document passes the result through it, as the rules
+# read the indexes rather than the messages.
+with_lookup(doc) := object.union(doc, {"lookup": lookup_of(doc.messages)})
+
+# lookup_of(ms) is the lookup field for normalized messages ms (docs/document.md).
+lookup_of(ms) := {
+	"assistant": [i | some i, m in ms; m.role == "assistant"],
+	"tool": [i | some i, m in ms; m.role == "tool"],
+	"calls": {[i, c.id] | some i, m in ms; some c in m.tool_calls},
+	"call_ids": {c.id | some m in ms; some c in m.tool_calls},
+	"results": {[m.turn, m.tool_call_id] | some m in ms; m.role == "tool"; m.tool_call_id != null},
 }
 
 norm_msg(msgs, i, m) := object.union(
@@ -122,6 +136,18 @@ loc(f) := f.message_index if {
 } else := f.entry_index if {
 	f.entry_index
 } else := null
+
+test_helper_lookup if {
+	d := chat([sys, user("q"), calls([call("c1", "search"), call("c2", "fetch")]), result("c1", "ok"), {"role": "tool", "content": "?"}, assistant("done")])
+	d.lookup == {
+		"assistant": [2, 5],
+		"tool": [3, 4],
+		"calls": {[2, "c1"], [2, "c2"]},
+		"call_ids": {"c1", "c2"},
+		"results": {[2, "c1"]},
+	}
+	chat([]).lookup == {"assistant": [], "tool": [], "calls": set(), "call_ids": set(), "results": set()}
+}
 
 test_helper_turns if {
 	d := chat([sys, user("q"), calls([call("c1", "search")]), result("c1", "ok"), assistant("done")])

@@ -8,14 +8,14 @@ entry(i, ts, roles) := {
 	"valid": true, "message_count": count(roles), "roles": roles,
 }
 
-session(entries) := {
+session(entries) := with_lookup({
 	"format": "proxy-log",
 	"mode": "structured",
 	"messages": [],
 	"tools": [],
 	"entries": entries,
 	"raw": {"messages": [], "tools": []},
-}
+})
 
 # session_hits(doc, rule) ignores the record checks (the squashed record is empty here).
 session_hits(doc, rule) := hits(doc, rule)

@@ -42,7 +42,8 @@ call_label(e) := sprintf("id %q, tool %q", [object.get(e, "id", ""), label(objec
 #     "arguments"}}` objects.
 deny contains f if {
 	input.mode == "structured"
-	some m in assistant_msgs
+	some ai in input.lookup.assistant
+	m := input.messages[ai]
 	tcs := m.raw.tool_calls
 	tcs != null
 	not is_array(tcs)
@@ -56,7 +57,8 @@ deny contains f if {
 
 deny contains f if {
 	input.mode == "structured"
-	some m in assistant_msgs
+	some ai in input.lookup.assistant
+	m := input.messages[ai]
 	tcs := m.raw.tool_calls
 	is_array(tcs)
 	count([1 | some e in tcs; is_string(e.function.name); e.function.name != ""]) < count(tcs)
@@ -85,7 +87,8 @@ deny contains f if {
 #     Close every `<tool_call>` with `</tool_call>`, or remove the stray tag.
 deny contains f if {
 	input.mode == "inline"
-	some m in assistant_msgs
+	some ai in input.lookup.assistant
+	m := input.messages[ai]
 	contains(m.text, "tool_call>")
 	opens := strings.count(m.text, "<tool_call>")
 	closes := strings.count(m.text, "</tool_call>")
@@ -113,8 +116,7 @@ tools_problem := sprintf("the record's tools is %s, not a list", [type_name(tool
 	tools_required
 } else := "the record makes tool calls but has no tools list" if {
 	object.get(input.raw, "tools", null) == null
-	some m in input.messages
-	m.tool_calls != []
+	input.lookup.calls != set()
 } else := "the record has no tools list (the export profile requires one)" if {
 	export
 	object.get(input.raw, "tools", null) == null
@@ -122,10 +124,7 @@ tools_problem := sprintf("the record's tools is %s, not a list", [type_name(tool
 
 tools_required if export
 
-tools_required if {
-	some m in input.messages
-	m.tool_calls != []
-}
+tools_required if input.lookup.calls != set()
 
 # METADATA
 # title: tools-shape

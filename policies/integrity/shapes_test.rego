@@ -50,12 +50,12 @@ test_tool_calls_shape_only_in_structured_mode if {
 inline_assistant(i, text) := {"index": i, "role": "assistant", "text": text, "has_content": true, "tool_calls": [], "turn": i, "raw": {"role": "assistant", "content": text}}
 
 test_inline_tool_call_tags if {
-	d := object.union(chat([user("x")]), {"mode": "inline", "messages": [
+	d := with_lookup(object.union(chat([user("x")]), {"mode": "inline", "messages": [
 		inline_assistant(0, "<tool_call>{\"name\": \"a\", \"arguments\": {}}</tool_call><tool_call>{\"name\": \"b\"}"),
 		inline_assistant(1, "<tool_call>{\"name\": \"a\", \"arguments\": {}}</tool_call>\n<tool_call>{}</tool_call>"),
 		inline_assistant(2, "done </tool_call>"),
 		inline_assistant(3, "no tags"),
-	]})
+	]}))
 	hits(d, "inline-tool-call-tags") == {["error", 0], ["error", 2]}
 }
 
