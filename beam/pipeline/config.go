@@ -46,15 +46,18 @@ func LoadPacks(sources []string, noBuiltin bool) ([]*policy.Pack, error) {
 			return nil, fmt.Errorf("--pack: %w", err)
 		}
 	}
-	// A pack's *_test.rego files are for `chatlint test`, never evaluated:
-	// they need not travel with the job.
-	packs := l.Packs()
+	return withoutTests(l.Packs()), nil
+}
+
+// withoutTests drops the packs' *_test.rego files: they are for `chatlint
+// test`, never evaluated, and need not travel with the job.
+func withoutTests(packs []*policy.Pack) []*policy.Pack {
 	for i, p := range packs {
 		cp := *p
 		cp.Tests = nil
 		packs[i] = &cp
 	}
-	return packs, nil
+	return packs
 }
 
 // Validate checks the options and compiles the packs, so that a mistake is

@@ -9,12 +9,14 @@ import (
 	"path"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
+
+	"github.com/chatlint/chatlint/engine/jsonl"
 )
 
 // CheckInput makes sure the glob matches at least one file, through the
 // same filesystems the job reads with, so a typo fails before the job is
-// submitted.
-func CheckInput(ctx context.Context, glob string) error {
+// submitted. For a fixing job it must match no .json document.
+func CheckInput(ctx context.Context, glob string, fixing bool) error {
 	fs, err := filesystem.New(ctx, glob)
 	if err != nil {
 		return fmt.Errorf("--input %s: %w", glob, err)
@@ -26,6 +28,13 @@ func CheckInput(ctx context.Context, glob string) error {
 	}
 	if len(files) == 0 {
 		return fmt.Errorf("--input %s: no file matches", glob)
+	}
+	if fixing {
+		for _, f := range files {
+			if jsonl.IsJSONDocument(f) {
+				return fmt.Errorf("--input %s: %s: %w", glob, f, ErrFixJSON)
+			}
+		}
 	}
 	// The job skips directories; one given on its own would check nothing.
 	for _, f := range files {

@@ -6,6 +6,9 @@
 //	  ─▶ CheckFn (lint.Linter.Check) ─▶ findings as JSON lines ─▶ output files
 //	  tallies ─▶ Combine(SummaryFn) ─▶ summary file
 //
+// With Options.Fix, FixFn (fix.Run with the cleanup packs) takes CheckFn's
+// place and the job writes fixed records, rejects and notes.
+//
 // Findings are those of `chatlint check` for the same files, line for line;
 // only their order differs, as the output is written in parallel.
 package pipeline
@@ -40,6 +43,13 @@ type Options struct {
 	// worker.
 	Reshuffle bool
 	Config    Config
+	// Fix, when set, makes the job fix records instead of checking them:
+	// Output gets the fixed records, Rejects what the rules dropped, Notes
+	// what was left as it was, and Summary what was done.
+	Fix *Fix
+	// Rejects and Notes are where a fixing job writes its rejects and
+	// notes, one JSON object per line, in Shards files each like Output.
+	Rejects, Notes string
 }
 
 // Build adds the job to s. Every function and DoFn it uses is registered in
@@ -49,7 +59,14 @@ func Build(s beam.Scope, o Options) error {
 	if len(o.Inputs) == 0 || o.Output == "" || o.Summary == "" {
 		return fmt.Errorf("pipeline: Inputs, Output and Summary are required")
 	}
-	for _, path := range append([]string{o.Output, o.Summary}, o.Inputs...) {
+	outputs := []string{o.Output, o.Summary}
+	if o.Fix != nil {
+		if o.Rejects == "" || o.Notes == "" {
+			return fmt.Errorf("pipeline: a fixing job needs Rejects and Notes")
+		}
+		outputs = append(outputs, o.Rejects, o.Notes)
+	}
+	for _, path := range append(outputs, o.Inputs...) {
 		if err := validScheme(path); err != nil {
 			return err
 		}
@@ -61,9 +78,13 @@ func Build(s beam.Scope, o Options) error {
 	// given twice once.
 	matched := filter.Distinct(s, fileio.MatchAll(s, globs, fileio.MatchEmptyDisallow()))
 	files := fileio.ReadMatches(s, matched, fileio.ReadDirectorySkip())
-	units, readFindings, readTallies := beam.ParDo3(s, &ReadFn{Format: o.Config.Format, MaxLineSize: o.Config.MaxLineSize}, files)
+	units, readFindings, readTallies := beam.ParDo3(s, &ReadFn{Format: o.Config.Format, MaxLineSize: o.Config.MaxLineSize, Fix: o.Fix != nil}, files)
 	if o.Reshuffle {
 		units = beam.Reshuffle(s, units)
+	}
+	if o.Fix != nil {
+		buildFix(s, o, shards, units, readFindings, readTallies)
+		return nil
 	}
 	checked, checkTallies := beam.ParDo2(s, &CheckFn{Config: o.Config}, units)
 
@@ -73,4 +94,16 @@ func Build(s beam.Scope, o Options) error {
 	summary := beam.Combine(s, &SummaryFn{}, beam.Flatten(s, readTallies, checkTallies))
 	writeLines(s.Scope("Summary"), o.Summary, 1, summary)
 	return nil
+}
+
+// buildFix is the rest of a fixing job: FixFn on every unit, then its
+// four outputs. The reader's findings (an unrecognized format, a line too
+// long) are notes.
+func buildFix(s beam.Scope, o Options, shards int, units, readNotes, readTallies beam.PCollection) {
+	fixed, rejects, notes, tallies := beam.ParDo4(s, &FixFn{Config: o.Config, Fix: *o.Fix}, units)
+	writeLines(s.Scope("Records"), o.Output, shards, fixed)
+	writeLines(s.Scope("Rejects"), o.Rejects, shards, rejects)
+	writeLines(s.Scope("Notes"), o.Notes, shards, beam.Flatten(s, readNotes, notes))
+	summary := beam.Combine(s, &SummaryFn{Fix: true}, beam.Flatten(s, readTallies, tallies))
+	writeLines(s.Scope("Summary"), o.Summary, 1, summary)
 }

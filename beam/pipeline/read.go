@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 
@@ -24,16 +25,19 @@ type Unit struct {
 	Records []Record
 }
 
-// Record is one line of a file: its 1-based number and its bytes.
+// Record is one line of a file: its 1-based number, its bytes and what
+// ended it ("\n", "\r\n" or "" on a last line without one), so that --fix
+// writes a line no rule touched back as it was read.
 type Record struct {
 	Line int
 	Data []byte
+	End  string
 }
 
 func (u Unit) lint() lint.Unit {
 	recs := make([]jsonl.Record, len(u.Records))
 	for i, r := range u.Records {
-		recs[i] = jsonl.Record{Line: r.Line, Data: r.Data}
+		recs[i] = jsonl.Record{Line: r.Line, Data: r.Data, End: r.End}
 	}
 	return lint.Unit{File: u.File, Format: document.Format(u.Format), Forced: u.Forced, Records: recs}
 }
@@ -41,7 +45,7 @@ func (u Unit) lint() lint.Unit {
 func unitOf(u lint.Unit) Unit {
 	recs := make([]Record, len(u.Records))
 	for i, r := range u.Records {
-		recs[i] = Record{Line: r.Line, Data: r.Data}
+		recs[i] = Record{Line: r.Line, Data: r.Data, End: r.End}
 	}
 	return Unit{File: u.File, Format: string(u.Format), Forced: u.Forced, Records: recs}
 }
@@ -59,12 +63,19 @@ type ReadFn struct {
 	Format string
 	// MaxLineSize bounds a line, as check's --max-line-size; 0 is the default.
 	MaxLineSize int
+	// Fix refuses .json documents, as `chatlint fix` does: the job writes
+	// JSON Lines, and an element of a .json array may span lines. The
+	// launcher refuses them first; this is for a file that appears later.
+	Fix bool
 }
 
 // ProcessElement reads one file. Only failing to read it is an error (the
 // runner then retries the bundle, as for any I/O failure).
 func (fn *ReadFn) ProcessElement(ctx context.Context, file fileio.ReadableFile, emitUnit func(Unit), emitFinding func(string), emitTally func(Tally)) error {
 	name := file.Metadata.Path
+	if fn.Fix && jsonl.IsJSONDocument(name) {
+		return fmt.Errorf("%s: %w", name, ErrFixJSON)
+	}
 	rc, err := file.Open(ctx)
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
@@ -94,6 +105,9 @@ func (fn *ReadFn) read(ctx context.Context, name string, r io.Reader, emitUnit f
 	out.tally(t)
 	return nil
 }
+
+// ErrFixJSON is why --fix does not read a .json document.
+var ErrFixJSON = errors.New("--fix writes JSON Lines; a .json document is not fixed (convert it to .jsonl first)")
 
 // output emits findings as JSON lines, with a tally of each.
 type output struct {

@@ -3,11 +3,14 @@ package pipeline
 import (
 	"bytes"
 	"context"
+	"errors"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/chatlint/chatlint/engine/builtin"
@@ -114,4 +117,16 @@ func shorten(s string) string {
 		return s[:300] + "…"
 	}
 	return strings.ToValidUTF8(s, "?")
+}
+
+// A fixing job refuses a .json document a worker is handed (the launcher
+// refuses those it matches), before reading it: its records could span
+// lines of the output.
+func TestReadFnFixRefusesJSONDocument(t *testing.T) {
+	file := fileio.ReadableFile{Metadata: fileio.FileMetadata{Path: filepath.Join(t.TempDir(), "d.json")}}
+	none := func(string) {}
+	err := (&ReadFn{Fix: true}).ProcessElement(context.Background(), file, func(Unit) {}, none, func(Tally) {})
+	if !errors.Is(err, ErrFixJSON) {
+		t.Errorf("error %v, want %v", err, ErrFixJSON)
+	}
 }

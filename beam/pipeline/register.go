@@ -14,6 +14,7 @@ import (
 func init() {
 	register.DoFn5x1[context.Context, fileio.ReadableFile, func(Unit), func(string), func(Tally), error](&ReadFn{})
 	register.DoFn4x0[context.Context, Unit, func(string), func(Tally)](&CheckFn{})
+	register.DoFn6x0[context.Context, Unit, func(string), func(string), func(string), func(Tally)](&FixFn{})
 	register.DoFn1x2[string, int, string](&ShardFn{})
 	register.DoFn3x1[context.Context, int, func(*string) bool, error](&WriteFn{})
 	register.Function1x2(markShard)

@@ -17,6 +17,12 @@ type Tally struct {
 	Warnings       int
 	Rule, Severity string
 	Findings       int
+	// With --fix: a document fixed (or left as it was), whether it changed
+	// or could not be fixed, the pieces it dropped; or the actions of one
+	// rule.
+	Documents, Changed, Unfixed, Dropped int
+	Action                               string
+	Actions                              int
 }
 
 // Summary is what the job saw: the counts of `chatlint check`'s summary and
@@ -28,6 +34,26 @@ type Summary struct {
 	Warnings int         `json:"warnings"`
 	Infos    int         `json:"infos"`
 	Rules    []RuleCount `json:"rules"`
+	// Fix is what a --fix job did; with --fix, Errors, Warnings, Infos and
+	// Rules count its notes.
+	Fix FixSummary `json:"fix"`
+}
+
+// FixSummary counts what a --fix job did: documents (a record, or a
+// session file) fixed or left as they were, pieces dropped to the rejects,
+// and the actions applied per rule.
+type FixSummary struct {
+	Documents int           `json:"documents"`
+	Changed   int           `json:"changed"`
+	Unfixed   int           `json:"unfixed"`
+	Dropped   int           `json:"dropped"`
+	Actions   []ActionCount `json:"actions"`
+}
+
+// ActionCount is the number of actions one rule had applied.
+type ActionCount struct {
+	Rule    string `json:"rule"`
+	Actions int    `json:"actions"`
 }
 
 // RuleCount is the number of findings of one rule at one severity (a rule
@@ -46,7 +72,17 @@ func (s Summary) Worst() finding.Severity {
 // SummaryFn combines tallies into one Summary, written as JSON. Partial
 // summaries are built where the tallies are made and merged, so no worker
 // sees every finding.
-type SummaryFn struct{}
+type SummaryFn struct {
+	// Fix writes the "fix" member: the job fixes records.
+	Fix bool
+}
+
+// checkSummary is a Summary without its "fix" member: the outer field,
+// always nil, hides the embedded one.
+type checkSummary struct {
+	Summary
+	Fix *FixSummary `json:"fix,omitempty"`
+}
 
 // CreateAccumulator starts an empty summary.
 func (SummaryFn) CreateAccumulator() Summary { return Summary{} }
@@ -56,6 +92,13 @@ func (SummaryFn) AddInput(s Summary, t Tally) Summary {
 	s.Files += t.Files
 	s.Records += t.Records
 	s.Warnings += t.Warnings
+	s.Fix.Documents += t.Documents
+	s.Fix.Changed += t.Changed
+	s.Fix.Unfixed += t.Unfixed
+	s.Fix.Dropped += t.Dropped
+	if t.Actions > 0 {
+		s.Fix.Actions = addAction(s.Fix.Actions, ActionCount{Rule: t.Action, Actions: t.Actions})
+	}
 	if t.Findings == 0 {
 		return s
 	}
@@ -84,11 +127,20 @@ func (SummaryFn) MergeAccumulators(a, b Summary) Summary {
 	for _, rc := range b.Rules {
 		a.Rules = addRule(a.Rules, rc)
 	}
+	a.Fix.Actions = slices.Clone(a.Fix.Actions)
+	a.Fix.Documents += b.Fix.Documents
+	a.Fix.Changed += b.Fix.Changed
+	a.Fix.Unfixed += b.Fix.Unfixed
+	a.Fix.Dropped += b.Fix.Dropped
+	for _, ac := range b.Fix.Actions {
+		a.Fix.Actions = addAction(a.Fix.Actions, ac)
+	}
 	return a
 }
 
-// ExtractOutput writes the summary as one line of JSON, rules sorted.
-func (SummaryFn) ExtractOutput(s Summary) string {
+// ExtractOutput writes the summary as one line of JSON, rules sorted. A
+// check job's summary has no "fix" member.
+func (fn SummaryFn) ExtractOutput(s Summary) string {
 	s.Rules = slices.Clone(s.Rules)
 	if s.Rules == nil {
 		s.Rules = []RuleCount{}
@@ -96,7 +148,16 @@ func (SummaryFn) ExtractOutput(s Summary) string {
 	slices.SortFunc(s.Rules, func(a, b RuleCount) int {
 		return cmp.Or(cmp.Compare(a.Rule, b.Rule), cmp.Compare(a.Severity, b.Severity))
 	})
-	b, err := json.Marshal(s)
+	s.Fix.Actions = slices.Clone(s.Fix.Actions)
+	if s.Fix.Actions == nil {
+		s.Fix.Actions = []ActionCount{}
+	}
+	slices.SortFunc(s.Fix.Actions, func(a, b ActionCount) int { return cmp.Compare(a.Rule, b.Rule) })
+	out := any(s)
+	if !fn.Fix {
+		out = checkSummary{Summary: s}
+	}
+	b, err := json.Marshal(out)
 	if err != nil { // strings and numbers only
 		panic(err)
 	}
@@ -113,4 +174,15 @@ func addRule(rules []RuleCount, rc RuleCount) []RuleCount {
 		}
 	}
 	return append(rules, rc)
+}
+
+// addAction adds ac to the count of its rule.
+func addAction(actions []ActionCount, ac ActionCount) []ActionCount {
+	for i := range actions {
+		if actions[i].Rule == ac.Rule {
+			actions[i].Actions += ac.Actions
+			return actions
+		}
+	}
+	return append(actions, ac)
 }

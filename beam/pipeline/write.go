@@ -7,6 +7,7 @@ import (
 	"hash/fnv"
 	"io"
 	"math/rand/v2"
+	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
@@ -106,8 +107,13 @@ func (fn *WriteFn) ProcessElement(ctx context.Context, shard int, lines func(*st
 		if line == "" { // the shard's marker
 			continue
 		}
-		w.WriteString(line)
-		if err := w.WriteByte('\n'); err != nil {
+		// An element is one line, or (fixed records) lines that end with
+		// their own line endings.
+		_, err := w.WriteString(line)
+		if err == nil && !strings.HasSuffix(line, "\n") {
+			err = w.WriteByte('\n')
+		}
+		if err != nil {
 			fd.Close()
 			return fmt.Errorf("writing %s: %w", name, err)
 		}

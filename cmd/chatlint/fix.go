@@ -30,17 +30,6 @@ type fixOptions struct {
 	MaxPasses int
 }
 
-// defaultPacks is the built-in cleanup pack fix runs on each format when no
-// --pack is given: the transcript repair for agent sessions, the OpenAI
-// tool-message rules for everything that is sent to a chat API as is
-// (proxy-log sessions are fixed on the line holding the squashed record).
-var defaultPacks = map[document.Format]string{
-	document.AgentSession: "transcript",
-	document.Chat:         "openai-tools",
-	document.Contract:     "openai-tools",
-	document.ProxyLog:     "openai-tools",
-}
-
 func newFixCmd(s streams) *cobra.Command {
 	o := &fixOptions{}
 	cmd := &cobra.Command{

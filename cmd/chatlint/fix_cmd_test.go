@@ -338,3 +338,22 @@ func TestFixThenCheckFolder(t *testing.T) {
 		t.Errorf("check after fix: exit %d\n%s%s", code, stdout, stderr)
 	}
 }
+
+// A note the reader makes itself (here: an unrecognized format after a line
+// that is not JSON) is part of its file: the file is written once, whole.
+func TestFixReaderNoteKeepsFileWhole(t *testing.T) {
+	dir := t.TempDir()
+	in := "nope\n" + `{"conversations":[]}` + "\n" + needsFix + "\n"
+	u := writeFile(t, dir, "u.jsonl", in)
+	out := filepath.Join(dir, "out.jsonl")
+	stdout, stderr, code := chatlint(t, "", "fix", "-o", out, u)
+	if code != 0 {
+		t.Errorf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	if !strings.Contains(stderr, "unrecognized-format") || strings.Contains(stderr, "not written") {
+		t.Errorf("stderr:\n%s", stderr)
+	}
+	if got := mustRead(t, out); got != in {
+		t.Errorf("output = %q, want the input as it was", got)
+	}
+}

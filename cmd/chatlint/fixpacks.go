@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/chatlint/chatlint/engine/builtin"
 	"github.com/chatlint/chatlint/engine/document"
 	"github.com/chatlint/chatlint/engine/policy"
 )
@@ -50,7 +51,7 @@ func (o *fixOptions) compile(cmd *cobra.Command) (*fixEngines, error) {
 	for _, f := range document.Formats {
 		refs := o.Packs
 		if len(refs) == 0 {
-			refs = []string{"builtin:" + defaultPacks[f]}
+			refs = []string{builtin.DefaultCleanup(f)}
 		}
 		for _, ref := range refs {
 			eng, err := engine(ref)

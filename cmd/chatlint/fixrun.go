@@ -1,12 +1,9 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -69,6 +66,12 @@ func (fx *fixer) work(j runner.Job) fixed {
 	res := fixed{file: j.File, records: j.Records, end: j.End, readErr: j.Err}
 	if j.Finding != nil {
 		f := j.Finding
+		// A finding the reader makes itself (an unrecognized format, a
+		// line too long) comes without a unit: it belongs to its file all
+		// the same, or the file's output would be cut in two.
+		if res.file == "" {
+			res.file = f.File
+		}
 		res.note = fmt.Sprintf("%s:%d: %s %s: %s (left as it is)", f.File, f.Line, f.Severity, f.Rule, f.Message)
 	}
 	if j.Format == "" || len(j.Records) == 0 {
@@ -152,7 +155,7 @@ func (fx *fixer) emit(res fixed) {
 	}
 	for _, r := range out.Rejects {
 		if !fx.o.DryRun {
-			writeReject(c.rejects, res.file, out.ID, r)
+			c.rejects.Write(fix.RejectLine(res.file, out.ID, r)) // a failure shows when the rejects are appended
 		}
 		if line == 0 {
 			line = r.Line
@@ -161,28 +164,6 @@ func (fx *fixer) emit(res fixed) {
 	if fx.o.DryRun {
 		fx.printDiff(res.file, line, out)
 	}
-}
-
-// writeReject appends one line to the rejects: where the piece came from,
-// which rule dropped it and why, and the piece itself as it was.
-func writeReject(w io.Writer, file, id string, r fix.Reject) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false) // "<stdin>" as is
-	enc.Encode(struct {
-		File   string `json:"file"`
-		Line   int    `json:"line"`
-		Record string `json:"record"`
-		Rule   string `json:"rule"`
-		Reason string `json:"reason"`
-		Op     string `json:"op"`
-		Target string `json:"target,omitempty"`
-	}{file, r.Line, id, r.Rule, r.Reason, r.Op, r.Target})
-	buf.Truncate(buf.Len() - 2) // "}\n"
-	buf.WriteString(`,"data":`)
-	buf.Write(r.Data)
-	buf.WriteString("}\n")
-	w.Write(buf.Bytes()) // a failure shows when the rejects are appended
 }
 
 func (fx *fixer) printDiff(file string, line int, out *fix.Outcome) {

@@ -1,7 +1,9 @@
 // Command chatlint-beam checks a dataset with chatlint's rule packs as an
 // Apache Beam pipeline: on the local prism runner by default, or, with
 // Beam's runner flags, on Dataflow, Flink or Spark. Its findings are those
-// of `chatlint check -o json`, one JSON object per line.
+// of `chatlint check -o json`, one JSON object per line. With --fix it
+// applies the cleanup packs of `chatlint fix` instead and writes the fixed
+// records, the rejects and notes of what was left as it was.
 //
 // Flags are Go's standard flags rather than cobra's, because the Beam SDK
 // declares its runner flags (--runner, --project, --endpoint, …) in the
@@ -17,7 +19,6 @@ import (
 	"io"
 	"os"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/chatlint/chatlint/engine/jsonl"
@@ -28,6 +29,7 @@ import (
 
 	"github.com/chatlint/chatlint/beam/pipeline"
 	"github.com/chatlint/chatlint/engine/finding"
+	"github.com/chatlint/chatlint/engine/fix"
 	"github.com/chatlint/chatlint/engine/lint"
 	"github.com/chatlint/chatlint/engine/policy"
 	"github.com/chatlint/chatlint/engine/report"
@@ -55,6 +57,8 @@ type options struct {
 	ToolCalls    string
 	AllowNoTools bool
 	FailOn       string
+	Fix          bool
+	MaxPasses    int
 }
 
 func addFlags(fs *flag.FlagSet, o *options) {
@@ -62,7 +66,7 @@ func addFlags(fs *flag.FlagSet, o *options) {
 		o.Inputs = append(o.Inputs, v)
 		return nil
 	})
-	fs.StringVar(&o.Output, "output", "", "where to write the findings, one JSON object per line")
+	fs.StringVar(&o.Output, "output", "", "where to write the findings, one JSON object per line (with --fix: the fixed records)")
 	fs.StringVar(&o.Summary, "summary", "", "where to write the summary as JSON (default: OUTPUT.summary.json)")
 	fs.IntVar(&o.Shards, "shards", 1, "number of findings files; above 1 they are named OUTPUT-SSSSS-of-NNNNN")
 	fs.BoolVar(&o.Reshuffle, "reshuffle", false, "spread the records of each file over all workers (for a few large files; costs a shuffle of the data)")
@@ -80,14 +84,16 @@ func addFlags(fs *flag.FlagSet, o *options) {
 	fs.IntVar(&o.MaxLineSize, "max-line-size", jsonl.DefaultMaxLineSize, "longest line read, in bytes; a longer one is a line-too-long finding")
 	fs.StringVar(&o.ToolCalls, "tool-calls", "", "force the tool-call representation: inline or structured (default: detect per record)")
 	fs.BoolVar(&o.AllowNoTools, "allow-no-tools", false, "do not require a tools list (turns off tools-shape)")
-	fs.StringVar(&o.FailOn, "fail-on", "error", "lowest severity that makes the exit status 1: error, warning, info or never")
+	fs.StringVar(&o.FailOn, "fail-on", "", "lowest severity that makes the exit status 1: error, warning, info or never (default error)")
+	fs.BoolVar(&o.Fix, "fix", false, "apply cleanup packs instead of checking: --output gets the fixed records, OUTPUT.rejects.jsonl what was dropped, OUTPUT.notes.jsonl what was left as it was (--pack names the cleanup packs; default: each format's built-in one)")
+	fs.IntVar(&o.MaxPasses, "max-passes", fix.DefaultMaxPasses, "with --fix: most passes over one record before it is left as it was")
 }
 
 func main() {
 	o := &options{}
 	addFlags(flag.CommandLine, o)
 	flag.Usage = func() {
-		fmt.Fprintf(flag.CommandLine.Output(), "Usage: chatlint-beam --input GLOB --output FILE [flags] [Beam runner flags]\n\n")
+		fmt.Fprintf(flag.CommandLine.Output(), "Usage: chatlint-beam [--fix] --input GLOB --output FILE [flags] [Beam runner flags]\n\n")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
@@ -116,7 +122,7 @@ func run(ctx context.Context, o *options, stderr io.Writer) int {
 	}
 	if submittedOnly() {
 		// The summary file, if any, is an earlier job's: do not report it.
-		fmt.Fprintf(stderr, "chatlint-beam: not waiting for the job (--async or --dry_run); its findings go to %s, its summary to %s\n", findingsFiles(job), job.Summary)
+		fmt.Fprintf(stderr, "chatlint-beam: not waiting for the job (--async or --dry_run); its output goes to %s, its summary to %s\n", files(job.Output, job.Shards), job.Summary)
 		return exitOK
 	}
 	sum, err := pipeline.ReadSummary(ctx, job.Summary)
@@ -124,11 +130,14 @@ func run(ctx context.Context, o *options, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "chatlint-beam: the job did not fail, but its summary cannot be read here: %v\n", err)
 		return exitOK
 	}
+	if job.Fix != nil {
+		return fixReport(stderr, job, sum)
+	}
 	// The closing line of `chatlint check`, then where the findings are.
 	fs := finding.Summary{Files: sum.Files, Records: sum.Records, Errors: sum.Errors, Warnings: sum.Warnings, Infos: sum.Infos}
 	w, _ := report.New("text", stderr)
 	w.Close(fs)
-	fmt.Fprintf(stderr, "findings: %s\nsummary: %s\n", findingsFiles(job), job.Summary)
+	fmt.Fprintf(stderr, "findings: %s\nsummary: %s\n", files(job.Output, job.Shards), job.Summary)
 	if slices.ContainsFunc(sum.Rules, func(r pipeline.RuleCount) bool { return r.Rule == lint.RulePolicyError }) {
 		return exitError // a document was not checked, as in check
 	}
@@ -147,6 +156,15 @@ func (o *options) job(ctx context.Context) (pipeline.Options, finding.Severity, 
 	}
 	if o.Shards < 1 {
 		return pipeline.Options{}, 0, fmt.Errorf("--shards: want 1 or more, not %d", o.Shards)
+	}
+	if o.Fix {
+		return o.fixJob(ctx)
+	}
+	if o.MaxPasses != fix.DefaultMaxPasses {
+		return pipeline.Options{}, 0, errors.New("--max-passes applies to --fix only")
+	}
+	if o.FailOn == "" {
+		o.FailOn = "error"
 	}
 	if o.FailOn != "never" {
 		sev, err := finding.ParseSeverity(o.FailOn)
@@ -167,16 +185,31 @@ func (o *options) job(ctx context.Context) (pipeline.Options, finding.Severity, 
 	if err := cfg.Validate(ctx); err != nil {
 		return pipeline.Options{}, 0, err
 	}
+	if err := o.checkInputs(ctx, false); err != nil {
+		return pipeline.Options{}, 0, err
+	}
+	return o.options(cfg), failOn, nil
+}
+
+// checkInputs makes sure every glob matches a file, and, for fix, none a
+// .json document.
+func (o *options) checkInputs(ctx context.Context, fixing bool) error {
 	for _, glob := range o.Inputs {
-		if err := pipeline.CheckInput(ctx, glob); err != nil {
-			return pipeline.Options{}, 0, err
+		if err := pipeline.CheckInput(ctx, glob, fixing); err != nil {
+			return err
 		}
 	}
+	return nil
+}
+
+// options are the job's paths and shape; the summary defaults to
+// OUTPUT.summary.json.
+func (o *options) options(cfg pipeline.Config) pipeline.Options {
 	summary := o.Summary
 	if summary == "" {
 		summary = o.Output + ".summary.json"
 	}
-	return pipeline.Options{Inputs: o.Inputs, Output: o.Output, Shards: o.Shards, Reshuffle: o.Reshuffle, Summary: summary, Config: cfg}, failOn, nil
+	return pipeline.Options{Inputs: o.Inputs, Output: o.Output, Shards: o.Shards, Reshuffle: o.Reshuffle, Summary: summary, Config: cfg}
 }
 
 // submittedOnly reports whether the runner returned without running the
@@ -189,11 +222,4 @@ func submittedOnly() bool {
 		}
 	}
 	return false
-}
-
-func findingsFiles(o pipeline.Options) string {
-	if o.Shards <= 1 {
-		return o.Output
-	}
-	return strings.Replace(pipeline.ShardName(o.Output, 0, o.Shards), "-00000-of-", "-*-of-", 1)
 }

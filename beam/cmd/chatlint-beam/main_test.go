@@ -121,3 +121,106 @@ deny contains {"rule": "slow", "msg": "slow"} if {
 		t.Errorf("stderr:\n%s", stderr.String())
 	}
 }
+
+// --fix: the closing lines of chatlint fix and where everything went; the
+// exit status says whether every document could be fixed; flags that only
+// mean something to one mode are refused in the other.
+func TestRunFix(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out", "fixed")
+	doc := filepath.Join(dir, "doc.json")
+	if err := os.WriteFile(doc, []byte("[]"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const fx = "../../../fixtures/fix/"
+	tests := []struct {
+		name       string
+		args       []string
+		wantCode   int
+		wantStderr string
+	}{
+		{"a chat file and an agent session, default packs", []string{"--fix", "--input", fx + "openai-duplicate/input.jsonl", "--input", fx + "transcript-orphans/input.jsonl", "--output", out},
+			exitOK, "fixed 2 of 2 records (2 files, 11 lines, 5 actions, 5 dropped)\n" +
+				"  tool-result-pairing          4\n  tool-result-repeated         1\n" +
+				"records: " + out + "\nrejects: " + out + ".rejects.jsonl\nnotes: " + out + ".notes.jsonl (0)\nsummary: " + out + ".summary.json\n"},
+		{"shards", []string{"--fix", "--input", fx + "openai-duplicate/input.jsonl", "--output", out, "--shards", "2"},
+			exitOK, "fixed 1 of 1 record (1 file, 1 line, 1 action, 1 dropped)\n  tool-result-repeated         1\n" +
+				"records: " + out + "-*-of-00002\nrejects: " + out + ".rejects.jsonl-*-of-00002\nnotes: " + out + ".notes.jsonl-*-of-00002 (0)\n"},
+		{"conflicting actions leave a record as it was", []string{"--fix", "--input", fx + "conflict/input.jsonl", "--pack", fx + "conflict/pack", "--output", out},
+			exitFindings, "fixed 1 of 2 records (1 file, 2 lines, 1 action, 0 dropped)\n  shout                        1\n"},
+		{"the pass limit", []string{"--fix", "--input", fx + "conflict/input.jsonl", "--pack", fx + "conflict/pack", "--output", out, "--max-passes", "0"},
+			exitError, "chatlint-beam: --max-passes: want at least 1\n"},
+		{"--max-passes without --fix", []string{"--input", fx + "conflict/input.jsonl", "--output", out, "--max-passes", "3"},
+			exitError, "chatlint-beam: --max-passes applies to --fix only\n"},
+		{"--fail-on with --fix", []string{"--fix", "--input", fx + "conflict/input.jsonl", "--output", out, "--fail-on", "error"},
+			exitError, "chatlint-beam: --fail-on applies to checking, not to --fix\n"},
+		{"--no-builtin with --fix", []string{"--fix", "--input", fx + "conflict/input.jsonl", "--output", out, "--no-builtin"},
+			exitError, "chatlint-beam: --no-builtin applies to checking, not to --fix\n"},
+		{"--allow-no-tools with --fix", []string{"--fix", "--input", fx + "conflict/input.jsonl", "--output", out, "--allow-no-tools"},
+			exitError, "chatlint-beam: --allow-no-tools applies to checking, not to --fix\n"},
+		{"an unknown cleanup pack", []string{"--fix", "--input", fx + "conflict/input.jsonl", "--output", out, "--pack", "builtin:nope"},
+			exitError, `chatlint-beam: --pack: no built-in pack "nope"`},
+		{"a .json document", []string{"--fix", "--input", doc, "--output", out},
+			exitError, "chatlint-beam: --input " + doc + ": " + doc + ": --fix writes JSON Lines; a .json document is not fixed (convert it to .jsonl first)\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stderr bytes.Buffer
+			code := run(context.Background(), parse(t, tt.args...), &stderr)
+			if code != tt.wantCode {
+				t.Errorf("exit %d, want %d; stderr:\n%s", code, tt.wantCode, stderr.String())
+			}
+			if !strings.HasPrefix(stderr.String(), tt.wantStderr) {
+				t.Errorf("stderr:\n%s\nwant it to start with:\n%s", stderr.String(), tt.wantStderr)
+			}
+		})
+	}
+}
+
+// A rule failing on a document while fixing (here: the time limit) leaves
+// the record as it was, notes a policy-error and exits 2, as chatlint fix.
+func TestRunFixPolicyErrorExits2(t *testing.T) {
+	pack, data := t.TempDir(), t.TempDir()
+	slow := `package chatlint.slow
+
+# METADATA
+# description: Counts to a very large number on records that ask for it.
+# custom:
+#   id: slow
+deny contains {"rule": "slow", "msg": "slow"} if {
+	input.messages[0].text == "slow"
+	count([x | some x in numbers.range(1, 100000000)]) > 0
+}
+`
+	if err := os.WriteFile(filepath.Join(pack, "slow.rego"), []byte(slow), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rec := `{"messages":[{"role":"user","content":"slow"}]}` + "\n"
+	if err := os.WriteFile(filepath.Join(data, "d.jsonl"), []byte(rec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "fixed")
+	var stderr bytes.Buffer
+	code := run(context.Background(), parse(t, "--fix", "--input", filepath.Join(data, "*.jsonl"), "--output", out,
+		"--pack", pack, "--record-timeout", "50ms"), &stderr)
+	if code != exitError {
+		t.Errorf("exit %d, want %d; stderr:\n%s", code, exitError, stderr.String())
+	}
+	if !strings.HasPrefix(stderr.String(), "fixed 0 of 1 record (1 file, 1 line, 0 actions, 0 dropped)\n") {
+		t.Errorf("stderr:\n%s", stderr.String())
+	}
+	got, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != rec {
+		t.Errorf("output %q, want the record as it was", got)
+	}
+	notes, err := os.ReadFile(out + ".notes.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(notes), `"rule":"policy-error"`) {
+		t.Errorf("notes:\n%s", notes)
+	}
+}

@@ -1,0 +1,25 @@
+package builtin
+
+import "github.com/chatlint/chatlint/engine/document"
+
+// defaultCleanup is the built-in cleanup pack fixing runs on each format
+// when no pack is named: the transcript repair for agent sessions, the
+// OpenAI tool-message rules for everything that is sent to a chat API as is
+// (proxy-log sessions are fixed on the line holding the squashed record).
+var defaultCleanup = map[document.Format]string{
+	document.AgentSession: "transcript",
+	document.Chat:         "openai-tools",
+	document.Contract:     "openai-tools",
+	document.ProxyLog:     "openai-tools",
+}
+
+// DefaultCleanup returns the pack reference ("builtin:NAME") of the cleanup
+// pack `chatlint fix` and `chatlint-beam --fix` run on files of format f
+// when no --pack is given, or "" for a format without one.
+func DefaultCleanup(f document.Format) string {
+	name, ok := defaultCleanup[f]
+	if !ok {
+		return ""
+	}
+	return "builtin:" + name
+}
