@@ -179,6 +179,11 @@ trace_prefix(p, n) if {
 	}
 }
 
+# plain_prefix(p, n): the earlier trace is a plain prefix of the later one, the common case of
+# a session that resends its history unchanged. It implies trace_prefix, and costs one slice and
+# one comparison where trace_prefix merges both traces token by token.
+plain_prefix(p, n) if array.slice(n, 0, count(p)) == p
+
 show_trace(roles) := concat(" ", [s | some r in roles; s := trace_token(r)])
 
 trace_token(r) := r if is_string(r)
@@ -207,7 +212,10 @@ deny contains f if {
 	k > 0
 	k <= last_max_pos
 	prev := valid_entries[k - 1]
-	not trace_prefix(object.get(prev, "roles", []), object.get(cur, "roles", []))
+	p := object.get(prev, "roles", [])
+	n := object.get(cur, "roles", [])
+	not plain_prefix(p, n)
+	not trace_prefix(p, n)
 	f := {
 		"rule": "role-sequence-mismatch",
 		"msg": sprintf(

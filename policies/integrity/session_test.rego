@@ -1,5 +1,7 @@
 package chatlint.integrity_test
 
+import data.chatlint.integrity
+
 # Session checks over proxy-log documents.
 
 # entry(i, ts, roles) is a valid proxy-log entry on line i+1.
@@ -159,6 +161,26 @@ test_role_sequence_plain_prefixes if {
 		entry(3, 4, ["S", "U", "Act", "T", "Act", "T", "A", "U", "Ac"]),
 	])
 	session_hits(d, "role-sequence-mismatch") == set()
+}
+
+# The fast path holds only where the earlier trace is a plain prefix, and there the
+# token-by-token comparison agrees; everything else is left to that comparison.
+test_plain_prefix_implies_trace_prefix if {
+	pairs := [
+		[[], []],
+		[[], ["S"]],
+		[["S", "U"], ["S", "U"]],
+		[["S", "U", "Ac"], ["S", "U", "Ac", "At", "T"]],
+		[["S", "U", "Ac", "At", "T"], ["S", "U", "Ac", "At", "T", "Act"]],
+	]
+	every p in pairs {
+		integrity.plain_prefix(p[0], p[1])
+		integrity.trace_prefix(p[0], p[1])
+	}
+	not integrity.plain_prefix(["S", "U", "Ac", "At"], ["S", "U", "Act"])
+	integrity.trace_prefix(["S", "U", "Ac", "At"], ["S", "U", "Act"])
+	not integrity.plain_prefix(["S", "U", "T"], ["S", "U"])
+	not integrity.plain_prefix(["S", "U"], ["U", "S", "U"])
 }
 
 test_role_sequence_mismatches if {
