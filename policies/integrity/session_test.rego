@@ -100,6 +100,36 @@ test_numeric_timestamps if {
 	session_hits(d, "timestamp-not-increasing") == {["error", 2], ["error", 3]}
 }
 
+# The fast path holds only for UTC strings of one layout in strictly increasing order; every
+# other session is judged instant by instant.
+test_timestamps_plainly_increasing if {
+	integrity.timestamps_plainly_increasing with input as session([
+		entry(0, "2024-05-01T10:00:00.100Z", ["U"]),
+		entry(1, "2024-05-01T10:00:00.200Z", ["U", "Ac"]),
+		entry(2, "2024-05-01T10:00:01.000Z", ["U", "Ac", "U"]),
+	])
+	not_plain := [
+		["2024-05-01T10:00:00Z", "2024-05-01T10:00:00Z"],
+		["2024-05-01T10:00:01Z", "2024-05-01T10:00:00Z"],
+		["2024-05-01T10:00:00Z", "2024-05-01T10:00:00.5Z"],
+		["2024-05-01T10:00:00+00:00", "2024-05-01T10:00:01+00:00"],
+		["2024-05-01 10:00:00Z", "2024-05-01 10:00:01Z"],
+		["2024-05-01T10:00:00.0000000001Z", "2024-05-01T10:00:00.0000000002Z"],
+		[1, 2],
+	]
+	every p in not_plain {
+		not integrity.timestamps_plainly_increasing with input as session([entry(0, p[0], ["U"]), entry(1, p[1], ["U", "Ac"])])
+	}
+}
+
+test_timestamps_beyond_nanoseconds_are_equal if {
+	d := session([
+		entry(0, "2024-05-01T10:00:00.0000000001Z", ["U"]),
+		entry(1, "2024-05-01T10:00:00.0000000002Z", ["U", "Ac"]),
+	])
+	session_hits(d, "timestamp-not-increasing") == {["error", 1]}
+}
+
 test_uncomparable_timestamps_are_skipped if {
 	d := session([
 		entry(0, "2024-05-01T10:00:00Z", ["U"]),
