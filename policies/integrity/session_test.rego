@@ -1,5 +1,7 @@
 package chatlint.integrity_test
 
+import data.chatlint.integrity
+
 # Session checks over proxy-log documents.
 
 # entry(i, ts, roles) is a valid proxy-log entry on line i+1.
@@ -98,6 +100,36 @@ test_numeric_timestamps if {
 	session_hits(d, "timestamp-not-increasing") == {["error", 2], ["error", 3]}
 }
 
+# The fast path holds only for UTC strings of one layout in strictly increasing order; every
+# other session is judged instant by instant.
+test_timestamps_plainly_increasing if {
+	integrity.timestamps_plainly_increasing with input as session([
+		entry(0, "2024-05-01T10:00:00.100Z", ["U"]),
+		entry(1, "2024-05-01T10:00:00.200Z", ["U", "Ac"]),
+		entry(2, "2024-05-01T10:00:01.000Z", ["U", "Ac", "U"]),
+	])
+	not_plain := [
+		["2024-05-01T10:00:00Z", "2024-05-01T10:00:00Z"],
+		["2024-05-01T10:00:01Z", "2024-05-01T10:00:00Z"],
+		["2024-05-01T10:00:00Z", "2024-05-01T10:00:00.5Z"],
+		["2024-05-01T10:00:00+00:00", "2024-05-01T10:00:01+00:00"],
+		["2024-05-01 10:00:00Z", "2024-05-01 10:00:01Z"],
+		["2024-05-01T10:00:00.0000000001Z", "2024-05-01T10:00:00.0000000002Z"],
+		[1, 2],
+	]
+	every p in not_plain {
+		not integrity.timestamps_plainly_increasing with input as session([entry(0, p[0], ["U"]), entry(1, p[1], ["U", "Ac"])])
+	}
+}
+
+test_timestamps_beyond_nanoseconds_are_equal if {
+	d := session([
+		entry(0, "2024-05-01T10:00:00.0000000001Z", ["U"]),
+		entry(1, "2024-05-01T10:00:00.0000000002Z", ["U", "Ac"]),
+	])
+	session_hits(d, "timestamp-not-increasing") == {["error", 1]}
+}
+
 test_uncomparable_timestamps_are_skipped if {
 	d := session([
 		entry(0, "2024-05-01T10:00:00Z", ["U"]),
@@ -159,6 +191,29 @@ test_role_sequence_plain_prefixes if {
 		entry(3, 4, ["S", "U", "Act", "T", "Act", "T", "A", "U", "Ac"]),
 	])
 	session_hits(d, "role-sequence-mismatch") == set()
+}
+
+# plain_prefix is role-sequence-mismatch's fast path, as the rule writes it inline.
+plain_prefix(p, n) if array.slice(n, 0, count(p)) == p
+
+# The fast path holds only where the earlier trace is a plain prefix, and there the
+# token-by-token comparison agrees; everything else is left to that comparison.
+test_plain_prefix_implies_trace_prefix if {
+	pairs := [
+		[[], []],
+		[[], ["S"]],
+		[["S", "U"], ["S", "U"]],
+		[["S", "U", "Ac"], ["S", "U", "Ac", "At", "T"]],
+		[["S", "U", "Ac", "At", "T"], ["S", "U", "Ac", "At", "T", "Act"]],
+	]
+	every p in pairs {
+		plain_prefix(p[0], p[1])
+		integrity.trace_prefix(p[0], p[1])
+	}
+	not plain_prefix(["S", "U", "Ac", "At"], ["S", "U", "Act"])
+	integrity.trace_prefix(["S", "U", "Ac", "At"], ["S", "U", "Act"])
+	not plain_prefix(["S", "U", "T"], ["S", "U"])
+	not plain_prefix(["S", "U"], ["U", "S", "U"])
 }
 
 test_role_sequence_mismatches if {

@@ -19,7 +19,12 @@ func Root() string {
 
 // Lines returns the non-empty lines of a file under fixtures/bench.
 func Lines(name string) ([][]byte, error) {
-	data, err := os.ReadFile(filepath.Join(Root(), "fixtures/bench", name))
+	return FileLines(filepath.Join(Root(), "fixtures/bench", name))
+}
+
+// FileLines returns the non-empty lines of a file.
+func FileLines(path string) ([][]byte, error) {
+	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
