@@ -295,3 +295,12 @@ func TestTestCommand(t *testing.T) {
 		})
 	}
 }
+
+// TestBenchFloorPack: scripts/bench measures its floor with this pack; check
+// refuses a run with no rule, so a floor without it would measure an error.
+func TestBenchFloorPack(t *testing.T) {
+	out, errOut, code := chatlint(t, "", "check", "--no-config", "--no-builtin", "--pack", filepath.Join(repo, "scripts/bench-floor"), filepath.Join(repo, "fixtures/bench/chat.jsonl"))
+	if code != 0 || !strings.Contains(out, "0 errors, 0 warnings, 0 infos") {
+		t.Errorf("exit %d\n%s%s", code, out, errOut)
+	}
+}
