@@ -42,11 +42,11 @@ call_label(e) := sprintf("id %q, tool %q", [object.get(e, "id", ""), label(objec
 #     "arguments"}}` objects.
 deny contains f if {
 	input.mode == "structured"
-	some ai in input.lookup.assistant
-	m := input.messages[ai]
-	tcs := m.raw.tool_calls
+	tcs := input.messages[ai].raw.tool_calls
 	tcs != null
 	not is_array(tcs)
+	m := input.messages[ai]
+	m.role == "assistant"
 	f := {
 		"rule": "tool-calls-shape",
 		"msg": sprintf("assistant message %d: tool_calls is %s, not a list", [m.index, type_name(tcs)]),
@@ -57,11 +57,11 @@ deny contains f if {
 
 deny contains f if {
 	input.mode == "structured"
-	some ai in input.lookup.assistant
-	m := input.messages[ai]
-	tcs := m.raw.tool_calls
+	tcs := input.messages[ai].raw.tool_calls
 	is_array(tcs)
 	count([1 | some e in tcs; is_string(e.function.name); e.function.name != ""]) < count(tcs)
+	m := input.messages[ai]
+	m.role == "assistant"
 	some i, e in tcs
 	why := call_shape_problem(e)
 	f := {
