@@ -10,6 +10,11 @@ package chatlint.integrity
 # ---------------------------------------------------------------------------------------------
 # Structured tool calls.
 
+# The two tool-calls-shape rules find the messages that have a tool_calls member by one reference
+# over all messages (input.messages[ai].raw.tool_calls), which stops at the missing member of
+# each message, and test the role only on the few that have one: walking lookup.assistant took
+# three steps per assistant message before failing on that member.
+
 # call_shape_problem(e) says what is wrong with one entry of assistant.tool_calls.
 call_shape_problem(e) := sprintf("is %s, not an object", [type_name(e)]) if {
 	not is_object(e)

@@ -19,7 +19,7 @@ package chatlint.integrity
 #     Drop the empty turn (and what depends on it), or keep the conversation only up to the
 #     turn before it.
 warn contains f if {
-	input.messages[i].stop_reason in {"aborted", "error"} # absent on most messages: fails first
+	input.messages[i].stop_reason in {"aborted", "error"} # one reference; absent on most messages
 	m := input.messages[i]
 	m.role == "assistant"
 	not m.has_content
