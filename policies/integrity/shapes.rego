@@ -10,6 +10,11 @@ package chatlint.integrity
 # ---------------------------------------------------------------------------------------------
 # Structured tool calls.
 
+# The two tool-calls-shape rules find the messages that have a tool_calls member by one reference
+# over all messages (input.messages[ai].raw.tool_calls), which stops at the missing member of
+# each message, and test the role only on the few that have one: walking lookup.assistant took
+# three steps per assistant message before failing on that member.
+
 # call_shape_problem(e) says what is wrong with one entry of assistant.tool_calls.
 call_shape_problem(e) := sprintf("is %s, not an object", [type_name(e)]) if {
 	not is_object(e)
@@ -42,11 +47,11 @@ call_label(e) := sprintf("id %q, tool %q", [object.get(e, "id", ""), label(objec
 #     "arguments"}}` objects.
 deny contains f if {
 	input.mode == "structured"
-	some ai in input.lookup.assistant
-	m := input.messages[ai]
-	tcs := m.raw.tool_calls
+	tcs := input.messages[ai].raw.tool_calls
 	tcs != null
 	not is_array(tcs)
+	m := input.messages[ai]
+	m.role == "assistant"
 	f := {
 		"rule": "tool-calls-shape",
 		"msg": sprintf("assistant message %d: tool_calls is %s, not a list", [m.index, type_name(tcs)]),
@@ -57,11 +62,11 @@ deny contains f if {
 
 deny contains f if {
 	input.mode == "structured"
-	some ai in input.lookup.assistant
-	m := input.messages[ai]
-	tcs := m.raw.tool_calls
+	tcs := input.messages[ai].raw.tool_calls
 	is_array(tcs)
 	count([1 | some e in tcs; is_string(e.function.name); e.function.name != ""]) < count(tcs)
+	m := input.messages[ai]
+	m.role == "assistant"
 	some i, e in tcs
 	why := call_shape_problem(e)
 	f := {

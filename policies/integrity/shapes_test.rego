@@ -63,3 +63,18 @@ test_inline_tool_call_tags_only_in_inline_mode if {
 	d := chat([user("x"), assistant("<tool_call>")])
 	hits(d, "inline-tool-call-tags") == set()
 }
+
+# tool-calls-shape reads every message's raw tool_calls in one reference and keeps the assistant
+# messages afterwards: a malformed tool_calls on another role is not reported, the same one on an
+# assistant message is.
+test_tool_calls_shape_only_on_assistant_messages if {
+	bad_list := {"role": "user", "content": "x", "tool_calls": {"id": "c1"}}
+	bad_entry := {"role": "tool", "tool_call_id": "c1", "content": "ok", "tool_calls": ["c1"]}
+	hits(chat([bad_list, bad_entry, assistant("y")]), "tool-calls-shape") == set()
+	d := chat([
+		user("x"),
+		object.union(bad_list, {"role": "assistant"}),
+		object.union(bad_entry, {"role": "assistant"}),
+	])
+	hits(d, "tool-calls-shape") == {["error", 1], ["error", 2]}
+}

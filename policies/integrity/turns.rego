@@ -19,9 +19,9 @@ package chatlint.integrity
 #     Drop the empty turn (and what depends on it), or keep the conversation only up to the
 #     turn before it.
 warn contains f if {
-	some i in input.lookup.assistant
+	input.messages[i].stop_reason in {"aborted", "error"} # one reference; absent on most messages
 	m := input.messages[i]
-	m.stop_reason in {"aborted", "error"} # absent on most messages: fails first
+	m.role == "assistant"
 	not m.has_content
 	m.tool_calls == []
 	f := {
