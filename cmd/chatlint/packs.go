@@ -18,10 +18,6 @@ import (
 	"github.com/chatlint/chatlint/engine/policy"
 )
 
-// DefaultRuleTimeout bounds the evaluation of one conversation or session:
-// packs are semi-trusted, and one pathological rule must not hang a CI job.
-const DefaultRuleTimeout = 5 * time.Second
-
 // packOptions are the flags every command that evaluates rules shares.
 type packOptions struct {
 	Packs      []string // --pack REF, repeatable
@@ -108,7 +104,7 @@ func (o *packOptions) compilePacks(ctx context.Context, packs []*policy.Pack) (*
 		timeout = cfg.RuleTimeout
 	}
 	if timeout <= 0 {
-		timeout = DefaultRuleTimeout
+		timeout = policy.DefaultRuleTimeout
 	}
 	eng, err := policy.Compile(ctx, packs, policy.Options{Disable: o.Disable, RecordTimeout: timeout})
 	var ce *policy.CompileError

@@ -34,7 +34,7 @@ type Options struct {
 	// Disable lists rule ids that must not run (their findings are dropped).
 	Disable []string
 	// RecordTimeout bounds the evaluation of one document; 0 means
-	// DefaultRecordTimeout.
+	// DefaultRuleTimeout.
 	RecordTimeout time.Duration
 }
 
@@ -43,7 +43,7 @@ type Options struct {
 func Compile(ctx context.Context, packs []*Pack, opts Options) (*Engine, error) {
 	e := &Engine{disabled: map[string]bool{}, timeout: opts.RecordTimeout}
 	if e.timeout <= 0 {
-		e.timeout = DefaultRecordTimeout
+		e.timeout = DefaultRuleTimeout
 	}
 	for _, id := range opts.Disable {
 		e.disabled[id] = true

@@ -12,9 +12,10 @@ import (
 	"github.com/chatlint/chatlint/engine/document"
 )
 
-// DefaultRecordTimeout bounds the evaluation of one document: packs are
-// semi-trusted, and one pathological rule must not hang a CI job.
-const DefaultRecordTimeout = 10 * time.Second
+// DefaultRuleTimeout bounds the evaluation of one conversation or session:
+// packs are semi-trusted, and one pathological rule must not hang a CI job.
+// Every command and the Beam job use it unless told otherwise.
+const DefaultRuleTimeout = 5 * time.Second
 
 // Evaluator evaluates documents one at a time for one worker. It reuses one
 // cancellation flag and one timer across documents, where a plain Rego

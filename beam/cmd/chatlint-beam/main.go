@@ -79,7 +79,8 @@ func addFlags(fs *flag.FlagSet, o *options) {
 		o.Disable = append(o.Disable, v)
 		return nil
 	})
-	fs.DurationVar(&o.Timeout, "record-timeout", policy.DefaultRecordTimeout, "time limit for evaluating one conversation or session")
+	fs.DurationVar(&o.Timeout, "rule-timeout", policy.DefaultRuleTimeout, "time limit for evaluating the rules on one conversation or session")
+	fs.DurationVar(&o.Timeout, "record-timeout", policy.DefaultRuleTimeout, "deprecated: use --rule-timeout")
 	fs.StringVar(&o.Format, "format", "", "force the input format (default: detect per file)")
 	fs.IntVar(&o.MaxLineSize, "max-line-size", jsonl.DefaultMaxLineSize, "longest line read, in bytes; a longer one is a line-too-long finding")
 	fs.StringVar(&o.ToolCalls, "tool-calls", "", "force the tool-call representation: inline or structured (default: detect per record)")

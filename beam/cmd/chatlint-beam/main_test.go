@@ -113,7 +113,7 @@ deny contains {"rule": "slow", "msg": "slow"} if {
 	out := filepath.Join(t.TempDir(), "findings")
 	var stderr bytes.Buffer
 	code := run(context.Background(), parse(t, "--input", filepath.Join(data, "*.jsonl"), "--output", out,
-		"--no-builtin", "--pack", pack, "--record-timeout", "50ms"), &stderr)
+		"--no-builtin", "--pack", pack, "--rule-timeout", "50ms"), &stderr)
 	if code != exitError {
 		t.Errorf("exit %d, want %d; stderr:\n%s", code, exitError, stderr.String())
 	}
@@ -202,7 +202,7 @@ deny contains {"rule": "slow", "msg": "slow"} if {
 	out := filepath.Join(t.TempDir(), "fixed")
 	var stderr bytes.Buffer
 	code := run(context.Background(), parse(t, "--fix", "--input", filepath.Join(data, "*.jsonl"), "--output", out,
-		"--pack", pack, "--record-timeout", "50ms"), &stderr)
+		"--pack", pack, "--rule-timeout", "50ms"), &stderr)
 	if code != exitError {
 		t.Errorf("exit %d, want %d; stderr:\n%s", code, exitError, stderr.String())
 	}
