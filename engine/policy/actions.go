@@ -44,7 +44,7 @@ type Action struct {
 // targetKeys are the members that say what an action targets; they are not
 // passed on as arguments.
 var targetKeys = map[string]bool{"op": true, "rule": true, "reason": true, "msg": true, "target": true,
-	"message_index": true, "tool_call_index": true, "entry_index": true}
+	"message_index": true, "tool_call_index": true, "tool_index": true, "entry_index": true}
 
 // actionFromObject reads an action object a rule produced. The target is the
 // `target` pointer when given, else the indexes findings use
@@ -64,11 +64,7 @@ func actionFromObject(pack string, v any) (Action, error) {
 	if a.Reason == "" {
 		a.Reason, _ = o["msg"].(string)
 	}
-	if t, ok := o["target"].(string); ok {
-		a.Target = document.Target(t)
-	} else {
-		a.Target = document.TargetOf(intOr(o["message_index"], -1), intOr(o["tool_call_index"], -1), -1, intOr(o["entry_index"], -1))
-	}
+	a.Target = targetOf(o)
 	if !a.Target.Valid() {
 		return Action{}, fmt.Errorf("pack %s: rule %s: action target %q is not a message, tool call or entry pointer", pack, a.Rule, a.Target)
 	}

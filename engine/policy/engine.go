@@ -150,7 +150,6 @@ func (e *Engine) evaluate(ctx context.Context, doc *document.Document, cancel to
 		hits, acts = e.yamlActions(doc, hits, acts)
 	}
 	if e.rego != nil {
-		n, na := len(hits), len(acts)
 		var err error
 		hits, acts, err = e.rego.eval(ctx, doc.Value, string(doc.Format), cancel, hits, acts)
 		var bad *OutputError
@@ -158,20 +157,8 @@ func (e *Engine) evaluate(ctx context.Context, doc *document.Document, cancel to
 			return hits, acts, fmt.Errorf("evaluating policies: %w", err)
 		}
 		if len(e.disabled) > 0 { // one query serves every Rego rule: filter after
-			kept := hits[:n]
-			for _, h := range hits[n:] {
-				if !e.disabled[h.Rule] {
-					kept = append(kept, h)
-				}
-			}
-			hits = kept
-			keptActs := acts[:na]
-			for _, a := range acts[na:] {
-				if !e.disabled[a.Rule] {
-					keptActs = append(keptActs, a)
-				}
-			}
-			acts = keptActs
+			hits = slices.DeleteFunc(hits, func(h Hit) bool { return e.disabled[h.Rule] })
+			acts = slices.DeleteFunc(acts, func(a Action) bool { return e.disabled[a.Rule] })
 		}
 		if bad != nil {
 			return hits, acts, bad

@@ -230,7 +230,7 @@ func (p *regoProgram) eval(ctx context.Context, input ast.Value, format string, 
 		return hits, acts, nil
 	}
 	set, _ := rs[0].Expressions[0].Value.([]any)
-	var bad *OutputError
+	var problems []string
 	for _, item := range set {
 		t, _ := item.([]any)
 		if len(t) != 3 {
@@ -240,10 +240,7 @@ func (p *regoProgram) eval(ctx context.Context, input ast.Value, format string, 
 		if t[1] == actionSet {
 			a, err := actionFromObject(pack, t[2])
 			if err != nil {
-				if bad == nil {
-					bad = &OutputError{}
-				}
-				bad.Problems = append(bad.Problems, err.Error())
+				problems = append(problems, err.Error())
 				continue
 			}
 			acts = append(acts, a)
@@ -252,10 +249,7 @@ func (p *regoProgram) eval(ctx context.Context, input ast.Value, format string, 
 		sev := setSeverity[t[1].(string)]
 		h, err := p.hitFromObject(pack, sev, t[2])
 		if err != nil {
-			if bad == nil {
-				bad = &OutputError{}
-			}
-			bad.Problems = append(bad.Problems, err.Error())
+			problems = append(problems, err.Error())
 			continue
 		}
 		if r, ok := p.rules[h.Rule]; ok && len(r.Formats) > 0 && !slices.Contains(r.Formats, format) {
@@ -263,9 +257,9 @@ func (p *regoProgram) eval(ctx context.Context, input ast.Value, format string, 
 		}
 		hits = append(hits, h)
 	}
-	if bad != nil {
-		sort.Strings(bad.Problems)
-		return hits, acts, bad
+	if len(problems) > 0 {
+		sort.Strings(problems)
+		return hits, acts, &OutputError{Problems: problems}
 	}
 	return hits, acts, nil
 }
@@ -315,14 +309,20 @@ func (p *regoProgram) hitFromObject(pack string, sev finding.Severity, v any) (H
 		}
 		h.Severity = v
 	}
-	if t, ok := o["target"].(string); ok {
-		h.Target = document.Target(t)
-	} else {
-		h.Target = document.TargetOf(intOr(o["message_index"], -1), intOr(o["tool_call_index"], -1),
-			intOr(o["tool_index"], -1), intOr(o["entry_index"], -1))
-	}
+	h.Target = targetOf(o)
 	h.Path, _ = o["path"].(string)
 	return h, nil
+}
+
+// targetOf reads the element a finding or action object names: its target
+// pointer, else the index keys rules write (message_index, tool_call_index,
+// tool_index, entry_index).
+func targetOf(o map[string]any) document.Target {
+	if t, ok := o["target"].(string); ok {
+		return document.Target(t)
+	}
+	return document.TargetOf(intOr(o["message_index"], -1), intOr(o["tool_call_index"], -1),
+		intOr(o["tool_index"], -1), intOr(o["entry_index"], -1))
 }
 
 // shortJSON renders a value a rule produced for an error message, cut short.
