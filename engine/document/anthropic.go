@@ -80,13 +80,3 @@ func toolParameters(def *ast.Term, defPath string) (*ast.Term, string) {
 	}
 	return nil, defPath + "/parameters"
 }
-
-var defaultProfile = ast.StringTerm(DefaultProfile)
-
-// profileTerm is the document's profile field.
-func profileTerm(p string) *ast.Term {
-	if p == "" || p == DefaultProfile {
-		return defaultProfile
-	}
-	return ast.StringTerm(p)
-}

@@ -49,3 +49,13 @@ func (d *Document) Tools() *ast.Array { return arrayField(d.Value, KeyTools) }
 func (d *Document) Entries() *ast.Array { return arrayField(d.Value, keyEntries) }
 
 func fallbackID(file string, line int) string { return file + ":" + strconv.Itoa(line) }
+
+var defaultProfile = ast.StringTerm(DefaultProfile)
+
+// profileTerm is the document's profile field.
+func profileTerm(p string) *ast.Term {
+	if p == "" || p == DefaultProfile {
+		return defaultProfile
+	}
+	return ast.StringTerm(p)
+}
