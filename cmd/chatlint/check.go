@@ -103,13 +103,9 @@ func runCheck(cmd *cobra.Command, s streams, o *checkOptions) error {
 	if err := applyCheckConfig(cmd, o); err != nil {
 		return err
 	}
-	var failOn finding.Severity
-	if o.FailOn != "never" {
-		sev, err := finding.ParseSeverity(o.FailOn)
-		if err != nil {
-			return usageError("--fail-on: want error, warning, info or never, not %q", o.FailOn)
-		}
-		failOn = sev
+	failOn, err := finding.ParseFailOn(o.FailOn)
+	if err != nil {
+		return usageError("--fail-on: %v", err)
 	}
 	maxLine, err := parseSize(o.MaxLineSize)
 	if err != nil {

@@ -28,6 +28,18 @@ func ParseSeverity(s string) (Severity, error) {
 	return 0, fmt.Errorf("unknown severity %q (want error, warning or info)", s)
 }
 
+// ParseFailOn reads a --fail-on value: a severity, or "never" (returned as
+// 0: nothing fails the run).
+func ParseFailOn(s string) (Severity, error) {
+	if s == "never" {
+		return 0, nil
+	}
+	if sev, err := ParseSeverity(s); err == nil {
+		return sev, nil
+	}
+	return 0, fmt.Errorf("want error, warning, info or never, not %q", s)
+}
+
 func (s Severity) String() string {
 	switch s {
 	case Error:

@@ -59,3 +59,15 @@ func TestSeverity(t *testing.T) {
 		t.Errorf("summary %+v, worst %v", s, s.Worst())
 	}
 }
+
+func TestParseFailOn(t *testing.T) {
+	for in, want := range map[string]Severity{"never": 0, "error": Error, "warning": Warning, "warn": Warning, "info": Info} {
+		got, err := ParseFailOn(in)
+		if err != nil || got != want {
+			t.Errorf("ParseFailOn(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	if _, err := ParseFailOn("fatal"); err == nil || err.Error() != `want error, warning, info or never, not "fatal"` {
+		t.Errorf("ParseFailOn(fatal) error %v", err)
+	}
+}

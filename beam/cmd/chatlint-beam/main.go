@@ -151,7 +151,6 @@ func run(ctx context.Context, o *options, stderr io.Writer) int {
 // job checks the flags, reads the packs and makes sure the input matches
 // something, so that mistakes show here rather than on the workers.
 func (o *options) job(ctx context.Context) (pipeline.Options, finding.Severity, error) {
-	var failOn finding.Severity
 	if len(o.Inputs) == 0 || o.Output == "" {
 		return pipeline.Options{}, 0, errors.New("--input and --output are required")
 	}
@@ -167,12 +166,9 @@ func (o *options) job(ctx context.Context) (pipeline.Options, finding.Severity, 
 	if o.FailOn == "" {
 		o.FailOn = "error"
 	}
-	if o.FailOn != "never" {
-		sev, err := finding.ParseSeverity(o.FailOn)
-		if err != nil {
-			return pipeline.Options{}, 0, fmt.Errorf("--fail-on: %v (or never)", err)
-		}
-		failOn = sev
+	failOn, err := finding.ParseFailOn(o.FailOn)
+	if err != nil {
+		return pipeline.Options{}, 0, fmt.Errorf("--fail-on: %v", err)
 	}
 	packs, err := pipeline.LoadPacks(o.Packs, o.NoBuiltin)
 	if err != nil {

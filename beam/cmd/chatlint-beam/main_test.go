@@ -52,7 +52,7 @@ func TestRun(t *testing.T) {
 		{"a missing pack folder", []string{"--input", "x", "--output", out, "--pack", "no/such/dir"},
 			exitError, "chatlint-beam: --pack: pack stat no/such/dir: no such file or directory\n"},
 		{"a bad --fail-on", []string{"--input", "x", "--output", out, "--fail-on", "fatal"},
-			exitError, `chatlint-beam: --fail-on: unknown severity "fatal" (want error, warning or info) (or never)` + "\n"},
+			exitError, `chatlint-beam: --fail-on: want error, warning, info or never, not "fatal"` + "\n"},
 		{"a bad --format", []string{"--input", "x", "--output", out, "--format", "csv"},
 			exitError, `chatlint-beam: --format: unknown input format "csv"`},
 		{"an unknown output scheme", []string{"--input", "../../../fixtures/sample/*.jsonl", "--output", "nofs://bucket/f"},
