@@ -6,6 +6,9 @@ import (
 	"strings"
 )
 
+// unescaper turns a JSON Pointer token back into the key it names.
+var unescaper = strings.NewReplacer("~1", "/", "~0", "~")
+
 // ValueOffset returns the byte offset in data (one JSON value) of the value
 // a JSON Pointer names ("/messages/3/content"). ok is false when data has no
 // such value or is not valid JSON up to it. It scans without decoding, so
@@ -21,7 +24,7 @@ func ValueOffset(data []byte, pointer string) (int, bool) {
 		return 0, false
 	}
 	for _, tok := range strings.Split(pointer[1:], "/") {
-		tok = strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
+		tok = unescaper.Replace(tok)
 		if !s.enter(tok) {
 			return 0, false
 		}
