@@ -154,7 +154,7 @@ func runFix(cmd *cobra.Command, s streams, o *fixOptions) error {
 	r := &runner.Runner{Engine: engines.any(), Opts: ropts}
 	fx := &fixer{ctx: cmd.Context(), s: s, o: o, engines: engines, outputs: outputs}
 	stop := showProgress(s.Err, r.Progress)
-	tot, rerrs := runner.Each(cmd.Context(), r, inputs, func() func(runner.Job) fixed { return fx.work }, fx.emit)
+	tot, rerrs := runner.Each(cmd.Context(), r, inputs, fx.newWork, fx.emit)
 	stop()
 	fx.finish()
 	fx.summary(tot)

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"sync"
-
 	"github.com/spf13/cobra"
 
 	"github.com/chatlint/chatlint/engine/builtin"
@@ -15,9 +13,6 @@ import (
 // format's default pack.
 type fixEngines struct {
 	byFormat map[document.Format][]*policy.Engine
-	// pools hold evaluators per engine: an Evaluator serves one goroutine
-	// at a time, and the workers need the engines of whatever format comes.
-	pools map[*policy.Engine]*sync.Pool
 }
 
 func (e *fixEngines) any() *policy.Engine {
@@ -32,7 +27,7 @@ func (e *fixEngines) any() *policy.Engine {
 // compile compiles each --pack on its own, or each format's default
 // built-in pack.
 func (o *fixOptions) compile(cmd *cobra.Command) (*fixEngines, error) {
-	e := &fixEngines{byFormat: map[document.Format][]*policy.Engine{}, pools: map[*policy.Engine]*sync.Pool{}}
+	e := &fixEngines{byFormat: map[document.Format][]*policy.Engine{}}
 	byRef := map[string]*policy.Engine{}
 	engine := func(ref string) (*policy.Engine, error) {
 		if eng := byRef[ref]; eng != nil {
@@ -44,8 +39,6 @@ func (o *fixOptions) compile(cmd *cobra.Command) (*fixEngines, error) {
 			return nil, err
 		}
 		byRef[ref] = eng
-		eng2 := eng
-		e.pools[eng] = &sync.Pool{New: func() any { return eng2.NewEvaluator() }}
 		return eng, nil
 	}
 	for _, f := range document.Formats {
@@ -64,17 +57,26 @@ func (o *fixOptions) compile(cmd *cobra.Command) (*fixEngines, error) {
 	return e, nil
 }
 
-// evaluators returns an evaluator for each of the format's engines, and
-// the function that gives them back.
-func (e *fixEngines) evaluators(f document.Format) ([]*policy.Evaluator, func()) {
-	engs := e.byFormat[f]
-	evs := make([]*policy.Evaluator, len(engs))
-	for i, eng := range engs {
-		evs[i] = e.pools[eng].Get().(*policy.Evaluator)
-	}
-	return evs, func() {
-		for i, eng := range engs {
-			e.pools[eng].Put(evs[i])
+// workerEvaluators returns what gives one worker the evaluators of a
+// format's engines. An Evaluator serves one goroutine at a time, so each
+// worker owns its own, made the first time it meets an engine: a pack
+// shared by several formats is evaluated by one evaluator per worker.
+func (e *fixEngines) workerEvaluators() func(document.Format) []*policy.Evaluator {
+	own := map[*policy.Engine]*policy.Evaluator{}
+	byFormat := map[document.Format][]*policy.Evaluator{}
+	return func(f document.Format) []*policy.Evaluator {
+		if evs, ok := byFormat[f]; ok {
+			return evs
 		}
+		engs := e.byFormat[f]
+		evs := make([]*policy.Evaluator, len(engs))
+		for i, eng := range engs {
+			if own[eng] == nil {
+				own[eng] = eng.NewEvaluator()
+			}
+			evs[i] = own[eng]
+		}
+		byFormat[f] = evs
+		return evs
 	}
 }

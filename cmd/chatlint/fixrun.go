@@ -16,6 +16,7 @@ import (
 	"github.com/chatlint/chatlint/engine/fix"
 	"github.com/chatlint/chatlint/engine/jsonl"
 	"github.com/chatlint/chatlint/engine/lint"
+	"github.com/chatlint/chatlint/engine/policy"
 	"github.com/chatlint/chatlint/engine/runner"
 )
 
@@ -62,7 +63,13 @@ type fileOut struct {
 	dropped   int
 }
 
-func (fx *fixer) work(j runner.Job) fixed {
+// newWork makes one worker's function, with evaluators of its own.
+func (fx *fixer) newWork() func(runner.Job) fixed {
+	evaluators := fx.engines.workerEvaluators()
+	return func(j runner.Job) fixed { return fx.work(j, evaluators) }
+}
+
+func (fx *fixer) work(j runner.Job, evaluators func(document.Format) []*policy.Evaluator) fixed {
 	res := fixed{file: j.File, records: j.Records, end: j.End, readErr: j.Err}
 	if j.Finding != nil {
 		f := j.Finding
@@ -77,9 +84,7 @@ func (fx *fixer) work(j runner.Job) fixed {
 	if j.Format == "" || len(j.Records) == 0 {
 		return res
 	}
-	evs, release := fx.engines.evaluators(j.Format)
-	defer release()
-	out, err := fix.Run(fx.ctx, evs, j.Records, fix.Options{Format: j.Format, File: j.File, Document: docOptions(fx.o),
+	out, err := fix.Run(fx.ctx, evaluators(j.Format), j.Records, fix.Options{Format: j.Format, File: j.File, Document: docOptions(fx.o),
 		MaxPasses: fx.o.MaxPasses, Messages: fx.o.DryRun})
 	if err != nil {
 		var pe *fix.PolicyError

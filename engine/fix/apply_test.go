@@ -178,6 +178,16 @@ func TestApply(t *testing.T) {
 			err:     "rule r: drop_message /messages/9: index 9 out of range (4)",
 		},
 		{
+			name: "tool target", format: document.Chat, in: []string{chat},
+			actions: []string{`{"op":"drop_message","target":"/tools/0"}`},
+			err:     "rule r: drop_message /tools/0: unknown target",
+		},
+		{
+			name: "malformed target", format: document.Chat, in: []string{chat},
+			actions: []string{`{"op":"drop_message","target":"/messages/x"}`},
+			err:     "rule r: drop_message /messages/x: unknown target",
+		},
+		{
 			name: "unknown op", format: document.Chat, in: []string{chat},
 			actions: []string{`{"op":"explode","target":"/messages/1"}`},
 			err:     "unknown op",

@@ -29,11 +29,11 @@ func readDoc(doc *document.Document) ([]msgInfo, []entryInfo) {
 		ms = make([]msgInfo, arr.Len())
 		for i := range ms {
 			o, _ := arr.Elem(i).Value.(ast.Object)
-			m := msgInfo{line: num(o, "line"), path: str(o, "path"), role: str(o, "role"), toolCallID: str(o, "tool_call_id")}
-			if calls, ok := get(o, "tool_calls").(*ast.Array); ok {
+			m := msgInfo{line: num(o, document.KeyLine), path: str(o, document.KeyPath), role: str(o, keyRole), toolCallID: str(o, keyToolCallID)}
+			if calls, ok := get(o, document.KeyToolCalls).(*ast.Array); ok {
 				for k := 0; k < calls.Len(); k++ {
 					c, _ := calls.Elem(k).Value.(ast.Object)
-					m.calls = append(m.calls, callInfo{id: str(c, "id"), path: str(c, "path")})
+					m.calls = append(m.calls, callInfo{id: str(c, keyID), path: str(c, document.KeyPath)})
 				}
 			}
 			ms[i] = m
@@ -44,28 +44,36 @@ func readDoc(doc *document.Document) ([]msgInfo, []entryInfo) {
 		es = make([]entryInfo, arr.Len())
 		for i := range es {
 			o, _ := arr.Elem(i).Value.(ast.Object)
-			es[i] = entryInfo{line: num(o, "line")}
+			es[i] = entryInfo{line: num(o, document.KeyLine)}
 		}
 	}
 	return ms, es
 }
 
-func get(o ast.Object, k string) ast.Value {
+// The members of normalized messages and calls the applier reads that
+// package document does not export, made once.
+var (
+	keyRole       = ast.StringTerm("role")
+	keyToolCallID = ast.StringTerm("tool_call_id")
+	keyID         = ast.StringTerm("id")
+)
+
+func get(o ast.Object, k *ast.Term) ast.Value {
 	if o == nil {
 		return nil
 	}
-	if t := o.Get(ast.StringTerm(k)); t != nil {
+	if t := o.Get(k); t != nil {
 		return t.Value
 	}
 	return nil
 }
 
-func str(o ast.Object, k string) string {
+func str(o ast.Object, k *ast.Term) string {
 	s, _ := get(o, k).(ast.String)
 	return string(s)
 }
 
-func num(o ast.Object, k string) int {
+func num(o ast.Object, k *ast.Term) int {
 	n, _ := get(o, k).(ast.Number)
 	i, _ := n.Int()
 	return i

@@ -2,6 +2,7 @@ package fix
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -148,32 +149,37 @@ func parseOp(a policy.Action, ms []msgInfo, es []entryInfo) (*op, error) {
 }
 
 // parseTarget reads "", "/messages/N", "/messages/N/tool_calls/K" or
-// "/entries/N".
+// "/entries/N" through document.Target, which owns that grammar; a tool
+// (/tools/N) is no target of an action.
 func (o *op) parseTarget(ms []msgInfo, es []entryInfo) error {
 	t := o.Target
-	if t == "" {
-		o.kind = targetRecord
-		return nil
-	}
-	parts := strings.Split(string(t), "/")
+	m, isMsg := t.Message()
+	c, isCall := t.ToolCall()
+	e, isEntry := t.Entry()
 	var err error
 	switch {
-	case len(parts) == 3 && parts[1] == "messages":
-		o.kind = targetMessage
-		o.msg, err = index(parts[2], len(ms))
-	case len(parts) == 5 && parts[1] == "messages" && parts[3] == "tool_calls":
+	case t == "":
+		o.kind = targetRecord
+	case !t.Valid():
+		return errUnknownTarget
+	case isCall:
 		o.kind = targetCall
-		if o.msg, err = index(parts[2], len(ms)); err == nil {
-			o.call, err = index(parts[4], len(ms[o.msg].calls))
+		if o.msg, err = index(m, len(ms)); err == nil {
+			o.call, err = index(c, len(ms[o.msg].calls))
 		}
-	case len(parts) == 3 && parts[1] == "entries":
+	case isMsg:
+		o.kind = targetMessage
+		o.msg, err = index(m, len(ms))
+	case isEntry:
 		o.kind = targetEntry
-		o.entry, err = index(parts[2], len(es))
+		o.entry, err = index(e, len(es))
 	default:
-		return fmt.Errorf("unknown target (want \"\", /messages/N, /messages/N/tool_calls/K or /entries/N)")
+		return errUnknownTarget
 	}
 	return err
 }
+
+var errUnknownTarget = errors.New("unknown target (want \"\", /messages/N, /messages/N/tool_calls/K or /entries/N)")
 
 func messageIndex(p string, n int) (int, error) {
 	rest, ok := strings.CutPrefix(p, "/messages/")

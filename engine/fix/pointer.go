@@ -8,22 +8,17 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/chatlint/chatlint/engine/jsonl"
 	"github.com/chatlint/chatlint/engine/jsonv"
 )
 
 // splitPointer splits a JSON Pointer into its unescaped tokens.
 func splitPointer(p string) ([]string, error) {
-	if p == "" {
-		return nil, nil
-	}
-	if p[0] != '/' {
+	toks, ok := jsonl.PointerTokens(p)
+	if !ok {
 		return nil, fmt.Errorf("JSON Pointer %q does not start with /", p)
 	}
-	parts := strings.Split(p[1:], "/")
-	for i, s := range parts {
-		parts[i] = strings.ReplaceAll(strings.ReplaceAll(s, "~1", "/"), "~0", "~")
-	}
-	return parts, nil
+	return toks, nil
 }
 
 // lookup returns the value at pointer p inside v.

@@ -259,7 +259,7 @@ func rawMessages(doc *document.Document) []any {
 	out := make([]any, arr.Len())
 	for i := range out {
 		o, _ := arr.Elem(i).Value.(ast.Object)
-		if raw := o.Get(ast.StringTerm("raw")); raw != nil {
+		if raw := o.Get(document.KeyRaw); raw != nil {
 			out[i], _ = ast.JSON(raw.Value)
 		}
 	}

@@ -6,9 +6,6 @@ import (
 	"strings"
 )
 
-// unescaper turns a JSON Pointer token back into the key it names.
-var unescaper = strings.NewReplacer("~1", "/", "~0", "~")
-
 // ValueOffset returns the byte offset in data (one JSON value) of the value
 // a JSON Pointer names ("/messages/3/content"). ok is false when data has no
 // such value or is not valid JSON up to it. It scans without decoding, so
@@ -20,17 +17,40 @@ func ValueOffset(data []byte, pointer string) (int, bool) {
 	if pointer == "" {
 		return s.pos, s.pos < len(data)
 	}
-	if pointer[0] != '/' {
+	toks, ok := PointerTokens(pointer)
+	if !ok {
 		return 0, false
 	}
-	for _, tok := range strings.Split(pointer[1:], "/") {
-		tok = unescaper.Replace(tok)
+	for _, tok := range toks {
 		if !s.enter(tok) {
 			return 0, false
 		}
 	}
 	return s.pos, true
 }
+
+// PointerTokens splits a JSON Pointer into its unescaped tokens: "" names
+// the whole value (no tokens), "/a~1b/0" names "a/b" then "0". ok is false
+// when p does not start with a /.
+func PointerTokens(p string) (toks []string, ok bool) {
+	if p == "" {
+		return nil, true
+	}
+	if p[0] != '/' {
+		return nil, false
+	}
+	toks = strings.Split(p[1:], "/")
+	for i, t := range toks {
+		if strings.IndexByte(t, '~') >= 0 {
+			toks[i] = pointerUnescaper.Replace(t)
+		}
+	}
+	return toks, true
+}
+
+// pointerUnescaper undoes JSON Pointer escapes in one pass, so "~01" is
+// "~1", not "/".
+var pointerUnescaper = strings.NewReplacer("~1", "/", "~0", "~")
 
 type scanner struct {
 	data []byte

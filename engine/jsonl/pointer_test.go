@@ -3,7 +3,30 @@ package jsonl
 import (
 	"bytes"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
+
+func TestPointerTokens(t *testing.T) {
+	tests := []struct {
+		ptr  string
+		want []string
+		ok   bool
+	}{
+		{"", nil, true},
+		{"/", []string{""}, true},
+		{"/messages/3", []string{"messages", "3"}, true},
+		{"/a~1b/c~0d", []string{"a/b", "c~d"}, true},
+		{"/~01", []string{"~1"}, true}, // unescaped once: not "/"
+		{"messages/3", nil, false},
+	}
+	for _, tc := range tests {
+		got, ok := PointerTokens(tc.ptr)
+		if ok != tc.ok || !cmp.Equal(got, tc.want) {
+			t.Errorf("PointerTokens(%q) = %q, %v; want %q, %v", tc.ptr, got, ok, tc.want, tc.ok)
+		}
+	}
+}
 
 func TestValueOffset(t *testing.T) {
 	data := []byte("{\n \"a\\u0062\": [1, {\"x\": \"]}\"}],\n \"messages\": [\n  {\"role\": \"user\"},\n  {\"role\": \"a/b\", \"c~d\": {\"t\": [true, null]}}\n ]\n}")
