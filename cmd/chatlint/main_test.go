@@ -142,7 +142,11 @@ func TestWorkersDoNotChangeOutput(t *testing.T) {
 	}
 	f := writeFile(t, dir, "many.jsonl", b.String())
 	args := []string{"check", "--no-builtin", "--pack", filepath.Join(repo, "fixtures/packs/team"), f}
-	one, _, _ := chatlint(t, "", append(args, "--workers", "1")...)
+	one, errOut, _ := chatlint(t, "", append(args, "--workers", "1")...)
+	// Two runs that both failed early would print the same nothing.
+	if strings.Count(one, ": warning no-empty-assistant:") != 100 || strings.Count(one, ": error jsonl-syntax:") != 100 {
+		t.Fatalf("--workers 1 did not report the 200 defects:\n%.500s%s", one, errOut)
+	}
 	for _, w := range []string{"2", "4", "8"} {
 		many, _, _ := chatlint(t, "", append(args, "--workers", w)...)
 		if diff := cmp.Diff(one, many); diff != "" {
