@@ -151,8 +151,10 @@ func TestBundlePack(t *testing.T) {
 	}
 }
 
-// TestRuleTimeout checks that a rule running past --rule-timeout (or the
-// config's rule_timeout) is an error finding for that record and the run goes on.
+// TestRuleTimeout checks that a rule running past --rule-timeout (or its
+// deprecated name --record-timeout, or the config's rule_timeout) is an
+// error finding with file and line for that record, the run goes on, and
+// the exit status says the data was not fully checked.
 func TestRuleTimeout(t *testing.T) {
 	pack := t.TempDir()
 	writeFile(t, pack, "slow.rego", `package chatlint.slow
@@ -169,12 +171,12 @@ deny contains {"rule": "slow", "msg": "slow"} if {
 	f := writeFile(t, dir, "d.jsonl", `{"messages":[{"role":"user","content":"slow"}]}`+"\n"+emptyTurn+"\n")
 	team := filepath.Join(repo, "fixtures/packs/team")
 	cfg := writeFile(t, dir, "c.yaml", "rule_timeout: 50ms\n")
-	for _, args := range [][]string{{"--rule-timeout", "50ms"}, {"--config", cfg}} {
+	for _, args := range [][]string{{"--rule-timeout", "50ms"}, {"--record-timeout", "50ms"}, {"--config", cfg}} {
 		out, _, code := chatlint(t, "", append([]string{"check", "--no-builtin", "--pack", pack, "--pack", team, f}, args...)...)
 		if code != 2 {
 			t.Errorf("%v: exit %d, want 2", args, code)
 		}
-		for _, want := range []string{"d.jsonl:1: error policy-error:", "took longer than 50ms", "d.jsonl:2: warning no-empty-assistant"} {
+		for _, want := range []string{"d.jsonl:1: error policy-error:", "evaluating policies took longer than 50ms;", "d.jsonl:2: warning no-empty-assistant"} {
 			if !strings.Contains(out, want) {
 				t.Errorf("%v: output lacks %q:\n%s", args, want, out)
 			}

@@ -70,9 +70,21 @@ func TestColor(t *testing.T) {
 	if out, _, _ := chatlint(t, "", append(args, "--color", "always")...); !strings.Contains(out, "\x1b[33mwarning\x1b[0m no-empty-assistant") {
 		t.Errorf("--color always:\n%q", out)
 	}
-	t.Setenv("NO_COLOR", "1")
-	if c, _ := useColor("auto", os.Stdout); c {
-		t.Error("NO_COLOR set, yet auto colours")
+	// auto against a character device (what isTerminal looks for): only
+	// NO_COLOR or TERM=dumb turn colour off. Against os.Stdout, a pipe under
+	// go test, auto never colours and this could not fail.
+	if tty, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0); err == nil && isTerminal(tty) {
+		defer tty.Close()
+		for _, tc := range []struct {
+			noColor, term string
+			want          bool
+		}{{"", "xterm", true}, {"1", "xterm", false}, {"", "dumb", false}} {
+			t.Setenv("NO_COLOR", tc.noColor)
+			t.Setenv("TERM", tc.term)
+			if c, _ := useColor("auto", tty); c != tc.want {
+				t.Errorf("NO_COLOR=%q TERM=%q: auto colours %v, want %v", tc.noColor, tc.term, c, tc.want)
+			}
+		}
 	}
 	if _, errOut, code := chatlint(t, "", append(args, "--color", "sometimes")...); code != 2 || !strings.Contains(errOut, "--color") {
 		t.Errorf("bad --color: exit %d %q", code, errOut)

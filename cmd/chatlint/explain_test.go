@@ -34,8 +34,8 @@ func TestRulesJSON(t *testing.T) {
 	var rules []struct {
 		ID, Severity, Pack, Source, Description string
 	}
-	if err := json.Unmarshal([]byte(out), &rules); err != nil || code != 0 {
-		t.Fatalf("exit %d, %v", code, err)
+	if err := json.Unmarshal([]byte(out), &rules); err != nil || code != 0 || len(rules) == 0 {
+		t.Fatalf("exit %d, %d rules, %v", code, len(rules), err)
 	}
 	for _, r := range rules {
 		if r.ID == "" || r.Severity == "" || r.Pack == "" || r.Source == "" || r.Description == "" {

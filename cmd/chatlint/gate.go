@@ -18,6 +18,7 @@ type gate struct {
 	base                  *baseline       // nil: no --baseline
 	write                 *baselineWriter // nil: no --write-baseline
 	keys                  recordKeys
+	suppress              map[[2]string]bool // rule, record: from cfg.Suppressions
 	sum                   finding.Summary
 	baselined, suppressed int
 }
@@ -35,11 +36,9 @@ func (g *gate) pass(f finding.Finding) (finding.Finding, bool) {
 			}
 			f.Severity = lvl.Severity()
 		}
-		for _, s := range g.cfg.Suppressions {
-			if s.Rule == f.Rule && s.Record == f.Record {
-				g.suppressed++
-				return f, false
-			}
+		if g.suppress[[2]string{f.Rule, f.Record}] {
+			g.suppressed++
+			return f, false
 		}
 	}
 	if g.base != nil || g.write != nil {
@@ -76,6 +75,13 @@ func (o *checkOptions) newGate() (*gate, error) {
 		return nil, err
 	}
 	g := &gate{cfg: cfg}
+	if cfg != nil && len(cfg.Suppressions) > 0 {
+		// A set, not a scan of the list for every finding.
+		g.suppress = map[[2]string]bool{}
+		for _, s := range cfg.Suppressions {
+			g.suppress[[2]string{s.Rule, s.Record}] = true
+		}
+	}
 	if o.Baseline != "" {
 		if g.base, err = loadBaseline(o.Baseline); err != nil {
 			return nil, &exitCode{code: exitError, err: err}

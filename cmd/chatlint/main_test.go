@@ -142,7 +142,11 @@ func TestWorkersDoNotChangeOutput(t *testing.T) {
 	}
 	f := writeFile(t, dir, "many.jsonl", b.String())
 	args := []string{"check", "--no-builtin", "--pack", filepath.Join(repo, "fixtures/packs/team"), f}
-	one, _, _ := chatlint(t, "", append(args, "--workers", "1")...)
+	one, errOut, _ := chatlint(t, "", append(args, "--workers", "1")...)
+	// Two runs that both failed early would print the same nothing.
+	if strings.Count(one, ": warning no-empty-assistant:") != 100 || strings.Count(one, ": error jsonl-syntax:") != 100 {
+		t.Fatalf("--workers 1 did not report the 200 defects:\n%.500s%s", one, errOut)
+	}
 	for _, w := range []string{"2", "4", "8"} {
 		many, _, _ := chatlint(t, "", append(args, "--workers", w)...)
 		if diff := cmp.Diff(one, many); diff != "" {
@@ -238,35 +242,6 @@ func TestAllowNoTools(t *testing.T) {
 	// rules has no --allow-no-tools flag: rejected, not ignored.
 	if _, _, code := chatlint(t, "", "rules", "--allow-no-tools"); code != 2 {
 		t.Errorf("rules --allow-no-tools: exit %d, want 2", code)
-	}
-}
-
-// TestPolicyErrorExits2 checks that a policy failing at run time is reported
-// with file and line, the run goes on, and the exit status says the data was
-// not fully checked.
-func TestPolicyErrorExits2(t *testing.T) {
-	pack := t.TempDir()
-	writeFile(t, pack, "slow.rego", `package chatlint.slow
-
-# METADATA
-# description: Counts to a very large number on records that ask for it.
-# custom:
-#   id: slow
-deny contains {"rule": "slow", "msg": "slow"} if {
-	input.messages[0].text == "slow"
-	count([x | some x in numbers.range(1, 100000000)]) > 0
-}
-`)
-	f := writeFile(t, t.TempDir(), "d.jsonl", `{"messages":[{"role":"user","content":"slow"}]}`+"\n"+emptyTurn+"\n")
-	out, _, code := chatlint(t, "", "check", "--no-builtin", "--pack", pack, "--pack", filepath.Join(repo, "fixtures/packs/team"),
-		"--record-timeout", "50ms", f)
-	if code != 2 {
-		t.Errorf("exit %d, want 2", code)
-	}
-	for _, want := range []string{"d.jsonl:1: error policy-error: evaluating policies took longer than 50ms;", "d.jsonl:2: warning no-empty-assistant"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("output lacks %q:\n%s", want, out)
-		}
 	}
 }
 

@@ -107,12 +107,8 @@ func (o *packOptions) compilePacks(ctx context.Context, packs []*policy.Pack) (*
 		timeout = policy.DefaultRuleTimeout
 	}
 	eng, err := policy.Compile(ctx, packs, policy.Options{Disable: o.Disable, RecordTimeout: timeout})
-	var ce *policy.CompileError
-	if errors.As(err, &ce) {
-		return nil, &exitCode{code: exitError, err: fmt.Errorf("policies do not compile:\n%s", explainCompileErrors(ce.Error()))}
-	}
 	if err != nil {
-		return nil, err
+		return nil, compileFailure(err)
 	}
 	if cfg != nil {
 		known := map[string]bool{}
@@ -164,6 +160,16 @@ func (o *packOptions) loader() (*config.PackLoader, error) {
 		}
 	}
 	return l, nil
+}
+
+// compileFailure words a pack compile error for users (exit 2); other
+// errors pass through.
+func compileFailure(err error) error {
+	var ce *policy.CompileError
+	if errors.As(err, &ce) {
+		return &exitCode{code: exitError, err: fmt.Errorf("policies do not compile:\n%s", explainCompileErrors(ce.Error()))}
+	}
+	return err
 }
 
 var undefinedFunction = regexp.MustCompile(`undefined function ([a-z0-9_.]+)`)

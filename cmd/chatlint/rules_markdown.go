@@ -64,7 +64,9 @@ func writeRulesMarkdown(w io.Writer, rules []rule.Rule, profiles []policy.Profil
 func mdText(s string) string {
 	parts := strings.Split(s, "`")
 	for i := 0; i < len(parts); i += 2 { // even parts lie outside code spans
-		parts[i] = strings.NewReplacer("<", "&lt;", ">", "&gt;").Replace(parts[i])
+		parts[i] = mdEscaper.Replace(parts[i])
 	}
 	return strings.Join(parts, "`")
 }
+
+var mdEscaper = strings.NewReplacer("<", "&lt;", ">", "&gt;")

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -77,12 +76,8 @@ func runTest(cmd *cobra.Command, s streams, o *testOptions) error {
 		withTests[i] = &cp
 	}
 	results, err := policy.RunRegoTests(cmd.Context(), withTests)
-	var ce *policy.CompileError
-	if errors.As(err, &ce) {
-		return &exitCode{code: exitError, err: fmt.Errorf("policies do not compile:\n%s", explainCompileErrors(ce.Error()))}
-	}
 	if err != nil {
-		return err
+		return compileFailure(err)
 	}
 	passed, failed := 0, 0
 	for _, r := range results {

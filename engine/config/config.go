@@ -16,6 +16,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/chatlint/chatlint/engine/document"
 	"github.com/chatlint/chatlint/engine/finding"
 )
 
@@ -142,7 +143,7 @@ func Parse(path string, src []byte) (*Config, error) {
 		"overrides":      func(n *yaml.Node) { c.Overrides = p.overrides(n, c) },
 		"suppressions":   func(n *yaml.Node) { c.Suppressions = p.suppressions(n, c) },
 		"fail_on":        func(n *yaml.Node) { c.FailOn = p.oneOf(n, "fail_on", "error", "warning", "info", "never") },
-		"format":         func(n *yaml.Node) { c.Format = p.oneOf(n, "format", "chat", "proxy-log", "agent-session", "contract") },
+		"format":         func(n *yaml.Node) { c.Format = p.oneOf(n, "format", formatNames()...) },
 		"tool_calls":     func(n *yaml.Node) { c.ToolCalls = p.oneOf(n, "tool_calls", "inline", "structured") },
 		"allow_no_tools": func(n *yaml.Node) { p.decode(n, "allow_no_tools", &c.AllowNoTools) },
 		"profile":        func(n *yaml.Node) { c.Profile = p.str(n, "profile") },
@@ -155,6 +156,16 @@ func Parse(path string, src []byte) (*Config, error) {
 		return nil, errors.Join(p.errs...)
 	}
 	return c, nil
+}
+
+// formatNames are the input formats, from the one list the document
+// package keeps, so a new format is accepted here without a second edit.
+func formatNames() []string {
+	out := make([]string, len(document.Formats))
+	for i, f := range document.Formats {
+		out[i] = string(f)
+	}
+	return out
 }
 
 // CheckRules reports every rule id the file names that is not a known rule.

@@ -44,13 +44,19 @@ func Expand(args []string) ([]string, []error) {
 			files = append(files, arg)
 			continue
 		}
-		err = filepath.WalkDir(arg, func(path string, d fs.DirEntry, err error) error {
+		// WalkDir does not follow a root that is a symbolic link; a
+		// trailing separator makes it walk the folder the link leads to.
+		root := arg
+		if li, err := os.Lstat(arg); err == nil && li.Mode()&fs.ModeSymlink != 0 {
+			root = arg + string(filepath.Separator)
+		}
+		err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
 				errs = append(errs, err)
 				return nil
 			}
 			if d.IsDir() {
-				if path != arg && strings.HasPrefix(d.Name(), ".") {
+				if path != root && strings.HasPrefix(d.Name(), ".") {
 					return filepath.SkipDir
 				}
 				return nil

@@ -49,3 +49,20 @@ func TestExpandRegularFilesOnly(t *testing.T) {
 		}
 	}
 }
+
+// A folder named through a symbolic link is walked like the folder itself,
+// even when the link's name starts with a dot.
+func TestExpandLinkedDirectory(t *testing.T) {
+	root := tree(t, "real/a.jsonl", "real/sub/b.json")
+	for _, name := range []string{"link", ".hidden-link"} {
+		link := filepath.Join(root, name)
+		if err := os.Symlink(filepath.Join(root, "real"), link); err != nil {
+			t.Fatal(err)
+		}
+		files, errs := Expand([]string{link})
+		want := []string{filepath.Join(link, "a.jsonl"), filepath.Join(link, "sub/b.json")}
+		if diff := cmp.Diff(want, files); diff != "" || len(errs) > 0 {
+			t.Errorf("%s: files (-want +got):\n%s\nerrors: %v", name, diff, errs)
+		}
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 
 	"github.com/chatlint/chatlint/engine/finding"
@@ -19,19 +18,23 @@ type junitWriter struct {
 	opts  Options
 	rules *ruleTable
 	files []string
+	seen  map[string]bool                 // files already listed
 	byKey map[[2]string][]finding.Finding // file, rule
 }
 
 func newJUnitWriter(w io.Writer, o Options) Writer {
-	j := &junitWriter{w: w, opts: o, rules: newRuleTable(o.Rules), byKey: map[[2]string][]finding.Finding{}}
+	j := &junitWriter{w: w, opts: o, rules: newRuleTable(o.Rules), seen: map[string]bool{}, byKey: map[[2]string][]finding.Finding{}}
 	for _, f := range o.Files {
 		j.addFile(f)
 	}
 	return j
 }
 
+// addFile lists a file once; a set, not a scan of the list, since it is
+// called for every finding and a run may have thousands of files.
 func (j *junitWriter) addFile(name string) {
-	if !slices.Contains(j.files, name) {
+	if !j.seen[name] {
+		j.seen[name] = true
 		j.files = append(j.files, name)
 	}
 }

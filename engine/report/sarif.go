@@ -45,8 +45,10 @@ func (s *sarifWriter) Finding(f finding.Finding) error {
 		WithLevel(sarifLevel[f.Severity]).
 		WithMessage(sarif.NewTextMessage(f.Message)).
 		AddLocation(l).
-		// The finding's key does not move with the line, so code-scanning
-		// tools track the same finding across commits.
+		// The finding's key leaves the line out, so code-scanning tools
+		// track the same finding across commits. A record without an id is
+		// named by file:line here (the writer has not its bytes to hash, as
+		// a baseline does), so its findings still move with it.
 		WithPartialFingerprints(map[string]string{"chatlintKey/v1": finding.Key(f, f.Record)})
 	props := sarif.NewPropertyBag()
 	props.Add("pack", f.Pack)
