@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chatlint/chatlint/engine/atomicfile"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -108,17 +109,15 @@ func TestFixWriteFailures(t *testing.T) {
 			backupFile = func(string, time.Time) (string, error) { return "", errors.New("disk full") }
 		}},
 		{"rename", func() {
-			atomicWrite = func(path string, _ fs.FileMode, write func(io.Writer) error) error {
-				if err := write(io.Discard); err != nil {
-					return err
-				}
-				return errors.New("rename " + path + ": simulated failure")
+			commitFile = func(f *atomicfile.File) error {
+				f.Abort() // what Commit does when its rename fails
+				return errors.New("rename: simulated failure")
 			}
 		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			w, b := atomicWrite, backupFile
-			defer func() { atomicWrite, backupFile = w, b }()
+			c0, b := commitFile, backupFile
+			defer func() { commitFile, backupFile = c0, b }()
 			c.patch()
 			dir := t.TempDir()
 			p := writeFile(t, dir, "a.jsonl", needsFix+"\n")

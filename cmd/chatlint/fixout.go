@@ -2,8 +2,6 @@ package main
 
 import (
 	"bufio"
-	"errors"
-	"io"
 	"os"
 	"time"
 
@@ -12,45 +10,26 @@ import (
 
 // The file operations, swapped in tests to simulate a failing disk.
 var (
-	atomicWrite = atomicfile.Write
-	backupFile  = atomicfile.Backup
+	commitFile = (*atomicfile.File).Commit
+	backupFile = atomicfile.Backup
 )
 
-// errUnchanged aborts the replacement of a file fix did not change: the
-// temporary file is removed and the original keeps its bytes and time.
-var errUnchanged = errors.New("unchanged")
-
-// outFile streams one output file through atomicfile.Write: records are
-// written as they come (memory stays flat), and the file appears only when
-// it is committed: temp file, fsync, mode kept, rename.
+// outFile streams one output file through atomicfile: records are written as
+// they come (memory stays flat), and the file appears only when it is
+// committed: temp file, fsync, mode kept, rename.
 type outFile struct {
 	path string
-	pw   *io.PipeWriter
+	f    *atomicfile.File // nil when it could not be created (err says why)
 	bw   *bufio.Writer
-	done chan error
 	err  error
 }
 
 func openOut(path string) *outFile {
-	pr, pw := io.Pipe()
-	o := &outFile{path: path, pw: pw, bw: bufio.NewWriterSize(pw, 64<<10), done: make(chan error, 1)}
-	go func() {
-		err := atomicWrite(path, 0o644, func(w io.Writer) error {
-			_, err := io.Copy(w, pr)
-			return err
-		})
-		// If Write failed before reading, writers must not block.
-		pr.CloseWithError(orClosed(err))
-		o.done <- err
-	}()
-	return o
-}
-
-func orClosed(err error) error {
-	if err == nil {
-		return io.ErrClosedPipe
+	o := &outFile{path: path}
+	if o.f, o.err = atomicfile.Create(path, 0o644); o.err == nil {
+		o.bw = bufio.NewWriterSize(o.f, 64<<10)
 	}
-	return err
+	return o
 }
 
 func (o *outFile) write(parts ...[]byte) {
@@ -75,21 +54,18 @@ func (o *outFile) commit(backup bool) (string, error) {
 		o.err = o.bw.Flush()
 	}
 	if o.err != nil {
-		o.pw.CloseWithError(o.err)
-		<-o.done
+		o.abort()
 		return "", o.err
 	}
 	var bak string
 	if backup {
 		var err error
 		if bak, err = backupFile(o.path, time.Now()); err != nil {
-			o.pw.CloseWithError(err)
-			<-o.done
+			o.abort()
 			return "", err
 		}
 	}
-	o.pw.Close()
-	if err := <-o.done; err != nil {
+	if err := commitFile(o.f); err != nil {
 		if bak != "" {
 			os.Remove(bak) // the original is intact: the backup is not needed
 		}
@@ -100,6 +76,7 @@ func (o *outFile) commit(backup bool) (string, error) {
 
 // abort drops the temporary file; the destination is left as it was.
 func (o *outFile) abort() {
-	o.pw.CloseWithError(errUnchanged)
-	<-o.done
+	if o.f != nil {
+		o.f.Abort()
+	}
 }

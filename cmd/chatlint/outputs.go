@@ -54,47 +54,35 @@ func parseOutputs(values []string) ([]outputSpec, error) {
 }
 
 // outputs fans findings out to every writer. A report file is replaced
-// atomically when the run closes it (engine/atomicfile, fed through a pipe
-// while the run streams), so a failed run never leaves half a report where
-// CI uploads it.
+// atomically when the run closes it (engine/atomicfile: written to a
+// temporary file as the run streams, renamed at the end), so a failed run
+// never leaves half a report where CI uploads it.
 type outputs struct {
 	writers []report.Writer
 	files   []*reportFile // parallel to writers; nil for stdout
 }
 
-// reportFile is a report being written to path through atomicfile.
+// reportFile is a report being written to path.
 type reportFile struct {
 	path string
-	pw   *io.PipeWriter
-	done chan error
+	f    *atomicfile.File
 }
 
-func createReport(path string) *reportFile {
-	pr, pw := io.Pipe()
-	rf := &reportFile{path: path, pw: pw, done: make(chan error, 1)}
-	go func() {
-		err := atomicfile.Write(path, 0o644, func(w io.Writer) error {
-			_, err := io.Copy(w, pr)
-			return err
-		})
-		pr.CloseWithError(err) // unblocks the writer if atomicfile gave up early
-		rf.done <- err
-	}()
-	return rf
+func createReport(path string) (*reportFile, error) {
+	f, err := atomicfile.Create(path, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	return &reportFile{path: path, f: f}, nil
 }
 
 // finish commits the file, or discards it when cause is not nil.
 func (rf *reportFile) finish(cause error) error {
 	if cause != nil {
-		rf.pw.CloseWithError(cause)
-	} else {
-		rf.pw.Close()
-	}
-	err := <-rf.done
-	if cause != nil {
+		rf.f.Abort()
 		return cause
 	}
-	if err != nil {
+	if err := rf.f.Commit(); err != nil {
 		return fmt.Errorf("writing %s: %w", rf.path, err)
 	}
 	return nil
@@ -112,8 +100,12 @@ func openOutputs(specs []outputSpec, stdout io.Writer, opts report.Options) (*ou
 				o.abort()
 				return nil, fmt.Errorf("-o %s=%s: folder %s does not exist", s.Format, s.File, dir)
 			}
-			rf = createReport(s.File)
-			w = rf.pw
+			var err error
+			if rf, err = createReport(s.File); err != nil {
+				o.abort()
+				return nil, fmt.Errorf("-o %s=%s: %w", s.Format, s.File, err)
+			}
+			w = rf.f
 		}
 		wr, err := report.NewWith(s.Format, w, opts)
 		if err != nil {

@@ -7,6 +7,7 @@ package atomicfile
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -21,48 +22,93 @@ var (
 	sync   = func(f *os.File) error { return f.Sync() }
 )
 
-// Write replaces path with what write produces. When path exists its mode
-// and (where the caller may set it) its owner are kept; otherwise perm is
-// used. On any error the temporary file is removed and path is left as it was.
-func Write(path string, perm fs.FileMode, write func(io.Writer) error) (err error) {
+// File is a file being written in place of another: it is a temporary file
+// in the destination's folder until Commit renames it over the destination,
+// so a reader, a crash or a full disk never sees half of it. A writer that
+// streams (a report, a fixed dataset) writes to it as data comes.
+type File struct {
+	tmp  *os.File
+	path string
+	perm fs.FileMode
+	done bool
+}
+
+// Create starts replacing path. When path exists its mode and (where the
+// caller may set it) its owner are kept; otherwise perm is used.
+func Create(path string, perm fs.FileMode) (*File, error) {
 	orig, statErr := os.Stat(path)
 	if statErr == nil {
 		if !orig.Mode().IsRegular() {
-			return fmt.Errorf("%s: not a regular file", path)
+			return nil, fmt.Errorf("%s: not a regular file", path)
 		}
 		perm = orig.Mode().Perm()
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if statErr == nil {
 		keepOwner(tmp, orig)
 	}
+	return &File{tmp: tmp, path: path, perm: perm}, nil
+}
+
+// Write writes to the temporary file.
+func (f *File) Write(p []byte) (int, error) { return f.tmp.Write(p) }
+
+// Commit syncs the file, gives it its mode and renames it over the
+// destination. On any error the temporary file is removed and the
+// destination is left as it was.
+func (f *File) Commit() (err error) {
+	if f.done {
+		return errors.New("atomicfile: " + f.path + " was already committed or aborted")
+	}
 	defer func() {
 		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
+			f.Abort()
 		}
+		f.done = true
 	}()
-	if err = write(tmp); err != nil {
-		return err
-	}
 	// CreateTemp makes the file 0600; chmod rather than rely on the umask.
-	if err = tmp.Chmod(perm); err != nil {
+	if err = f.tmp.Chmod(f.perm); err != nil {
 		return err
 	}
-	if err = sync(tmp); err != nil {
-		return fmt.Errorf("sync %s: %w", tmp.Name(), err)
+	if err = sync(f.tmp); err != nil {
+		return fmt.Errorf("sync %s: %w", f.tmp.Name(), err)
 	}
-	if err = tmp.Close(); err != nil {
+	if err = f.tmp.Close(); err != nil {
 		return err
 	}
-	if err = rename(tmp.Name(), path); err != nil {
+	if err = rename(f.tmp.Name(), f.path); err != nil {
 		return err
 	}
-	syncDir(filepath.Dir(path))
+	syncDir(filepath.Dir(f.path))
 	return nil
+}
+
+// Abort removes the temporary file; the destination is left as it was. It
+// does nothing after Commit or another Abort.
+func (f *File) Abort() {
+	if f.done {
+		return
+	}
+	f.done = true
+	f.tmp.Close()
+	os.Remove(f.tmp.Name())
+}
+
+// Write replaces path with what write produces, as Create and Commit do; when
+// write fails, path is left as it was.
+func Write(path string, perm fs.FileMode, write func(io.Writer) error) error {
+	f, err := Create(path, perm)
+	if err != nil {
+		return err
+	}
+	if err := write(f); err != nil {
+		f.Abort()
+		return err
+	}
+	return f.Commit()
 }
 
 // WriteFile replaces path with data, as Write does.

@@ -114,3 +114,59 @@ func TestBackupIsExactAndUnique(t *testing.T) {
 		}
 	}
 }
+
+func TestCreateStreamsUntilCommit(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "report.sarif")
+	os.WriteFile(p, []byte("old"), 0o640)
+	os.Chmod(p, 0o640)
+	f, err := Create(p, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.WriteString(f, "new ")
+	io.WriteString(f, "report")
+	if got, _ := os.ReadFile(p); string(got) != "old" {
+		t.Errorf("the destination changed before Commit: %q", got)
+	}
+	if err := f.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(p); string(got) != "new report" {
+		t.Errorf("after Commit: %q", got)
+	}
+	if fi, _ := os.Stat(p); fi.Mode().Perm() != 0o640 {
+		t.Errorf("mode %v", fi.Mode().Perm())
+	}
+	f.Abort() // after Commit: nothing to do
+	if err := f.Commit(); err == nil {
+		t.Error("a second Commit succeeded")
+	}
+	if got, _ := os.ReadFile(p); string(got) != "new report" {
+		t.Errorf("Abort after Commit changed the file: %q", got)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("%d files left, want 1", len(ents))
+	}
+}
+
+func TestAbortLeavesDestination(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "out.jsonl")
+	os.WriteFile(p, []byte("orig\n"), 0o600)
+	f, err := Create(p, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.WriteString(f, "half")
+	f.Abort()
+	if got, _ := os.ReadFile(p); string(got) != "orig\n" {
+		t.Errorf("original changed: %q", got)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("temp file left: %d entries", len(ents))
+	}
+	if _, err := Create(filepath.Join(dir, "no/such/dir/x"), 0o644); err == nil {
+		t.Error("Create in a missing folder succeeded")
+	}
+}
