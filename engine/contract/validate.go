@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 
 	"github.com/chatlint/chatlint/engine/internal/ordered"
+	"github.com/chatlint/chatlint/engine/internal/py"
 	"github.com/chatlint/chatlint/engine/lines"
 )
 
@@ -189,7 +190,7 @@ func (a *account) hash(s string) idHash {
 func newAccount(opts Options) *account {
 	return &account{
 		opts:      opts,
-		rep:       Report{InputPath: PyPath(opts.InputPath), MaxErrors: opts.MaxErrors},
+		rep:       Report{InputPath: py.Path(opts.InputPath), MaxErrors: opts.MaxErrors},
 		firstLine: map[idHash]int{},
 		users:     map[idHash]struct{}{},
 		seeds:     [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()},

@@ -21,6 +21,7 @@ import (
 	"sync/atomic"
 
 	"github.com/chatlint/chatlint/engine/internal/ordered"
+	"github.com/chatlint/chatlint/engine/internal/py"
 	"github.com/chatlint/chatlint/engine/policy"
 )
 
@@ -198,10 +199,10 @@ func (c *Converter) Run(ctx context.Context) (Result, error) {
 		if err != nil {
 			return res, err
 		}
-		fmt.Fprintf(o.Stdout, "Wrote %d records across %d files to %s\n", out.records, n, pyPath(o.Output))
+		fmt.Fprintf(o.Stdout, "Wrote %d records across %d files to %s\n", out.records, n, py.Path(o.Output))
 	}
 	if o.ToolReport {
-		path, shown := o.ToolReportPath, pyPath(o.ToolReportPath)
+		path, shown := o.ToolReportPath, py.Path(o.ToolReportPath)
 		if path == "" {
 			path, shown = filepath.Join(o.Output, ToolReportName), pyJoin(o.Output, []string{ToolReportName})
 		}

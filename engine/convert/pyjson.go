@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/chatlint/chatlint/engine/internal/py"
 	"github.com/chatlint/chatlint/engine/jsonv"
 )
 
@@ -75,32 +76,7 @@ func pyNumber(s string) string {
 	if err != nil && !math.IsInf(f, 0) {
 		return s
 	}
-	return pyFloat(f)
-}
-
-// pyFloat formats a float as Python's repr (and so json.dumps) does: the
-// shortest digits that read back to the same value, in fixed notation when
-// the decimal exponent is in [-4, 16), else in scientific notation with at
-// least two exponent digits; integral values keep ".0".
-func pyFloat(f float64) string {
-	switch {
-	case math.IsInf(f, 1):
-		return "Infinity"
-	case math.IsInf(f, -1):
-		return "-Infinity"
-	case math.IsNaN(f):
-		return "NaN"
-	}
-	e := strconv.FormatFloat(f, 'e', -1, 64)
-	exp, _ := strconv.Atoi(e[strings.IndexByte(e, 'e')+1:])
-	if exp < -4 || exp >= 16 {
-		return e // Go writes "1e-05" and "1e+16", as Python does
-	}
-	s := strconv.FormatFloat(f, 'f', -1, 64)
-	if !strings.ContainsRune(s, '.') {
-		s += ".0"
-	}
-	return s
+	return py.Float(f)
 }
 
 // isPySpace is Python's str.isspace for one character: what str.strip() and
