@@ -79,18 +79,8 @@ func pyNumber(s string) string {
 	return py.Float(f)
 }
 
-// isPySpace is Python's str.isspace for one character: what str.strip() and
-// str.split() treat as white space.
-func isPySpace(r rune) bool {
-	switch {
-	case r >= '\t' && r <= '\r', r >= 0x1c && r <= 0x1f, r == 0x85:
-		return true
-	}
-	return unicode.Is(unicode.Z, r)
-}
-
 // pyStrip is Python's str.strip().
-func pyStrip(s string) string { return strings.TrimFunc(s, isPySpace) }
+func pyStrip(s string) string { return strings.TrimFunc(s, py.IsSpace) }
 
 // pyIsWord is a character of Python's \w in a Unicode pattern.
 func pyIsWord(r rune) bool {

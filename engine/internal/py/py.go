@@ -62,3 +62,21 @@ func Path(p string) string {
 	}
 	return out
 }
+
+// IsSpace is Python's str.isspace for one character, what str.strip() and
+// str.split() strip: Unicode white space (category Z) and the ASCII
+// separators U+001C..U+001F, plus \t..\r and U+0085. ASCII is decided
+// without a table lookup: callers run it on every line they read.
+func IsSpace(r rune) bool {
+	switch {
+	case r == ' ' || (r >= '\t' && r <= '\r') || (r >= 0x1c && r <= 0x1f):
+		return true
+	case r < 0x85:
+		return false
+	}
+	switch r {
+	case 0x85, 0xA0, 0x1680, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000:
+		return true
+	}
+	return r >= 0x2000 && r <= 0x200A
+}

@@ -3,6 +3,7 @@ package py
 import (
 	"math"
 	"testing"
+	"unicode"
 )
 
 func TestFloat(t *testing.T) {
@@ -55,6 +56,17 @@ func TestPath(t *testing.T) {
 	for in, want := range tests {
 		if got := Path(in); got != want {
 			t.Errorf("Path(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestIsSpace checks every code point against Python's definition: category
+// Z, or bidirectional class WS, B or S (\t..\r, U+001C..U+001F, U+0085).
+func TestIsSpace(t *testing.T) {
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		want := unicode.Is(unicode.Z, r) || r >= '\t' && r <= '\r' || r >= 0x1c && r <= 0x1f || r == 0x85
+		if got := IsSpace(r); got != want {
+			t.Errorf("IsSpace(%U) = %v, want %v", r, got, want)
 		}
 	}
 }
