@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"io"
 	"strconv"
 	"time"
@@ -83,40 +82,11 @@ func (g *generator) contractRecord(i uint64, kind string) []byte {
 	return b
 }
 
-func writeContract(o *options, stdout io.Writer) (st stats, man []manifestEntry, err error) {
-	w, closeOut, err := openOutput(o.out, stdout)
-	if err != nil {
-		return st, nil, err
-	}
-	bw := bufio.NewWriterSize(w, 1<<20)
-	g := newGenerator(o.seed)
-	sched := newSchedule(o.seed, o.defects, contractDefects)
-	for i := uint64(0); ; i++ {
-		if o.records > 0 && i >= uint64(o.records) || o.size > 0 && st.bytes >= o.size {
-			break
-		}
-		kind := sched.at(i)
+func writeContract(o *options, stdout io.Writer) (stats, []manifestEntry, error) {
+	return writeRecords(o, stdout, contractDefects, func(g *generator, i uint64, kind string) ([]byte, manifestEntry) {
 		if kind == defContractDuplicate && i == 0 {
 			kind = defContractSchema // record 0 has no predecessor to repeat
 		}
-		rec := g.contractRecord(i, kind)
-		if o.size > 0 && !fits(st.bytes, len(rec), o.size, st.records) {
-			break
-		}
-		if _, err := bw.Write(rec); err != nil {
-			closeOut()
-			return st, nil, err
-		}
-		st.records++
-		st.bytes += int64(len(rec))
-		if kind != "" {
-			st.defects++
-			man = append(man, manifestEntry{Line: st.records, Defect: kind})
-		}
-	}
-	if err := bw.Flush(); err != nil {
-		closeOut()
-		return st, nil, err
-	}
-	return st, man, closeOut()
+		return g.contractRecord(i, kind), manifestEntry{Defect: kind}
+	})
 }

@@ -276,19 +276,31 @@ func intPtr(i int) *int {
 }
 
 func writeChat(o *options, stdout io.Writer) (st stats, man []manifestEntry, err error) {
+	return writeRecords(o, stdout, chatDefects, func(g *generator, i uint64, kind string) ([]byte, manifestEntry) {
+		rec, info := g.chatRecord(i, kind)
+		return rec, manifestEntry{
+			Defect:       kind,
+			MessageIndex: intPtr(info.messageIndex), ToolCallIndex: intPtr(info.toolCallIndex), ToolIndex: intPtr(info.toolIndex),
+		}
+	})
+}
+
+// writeRecords writes one record a line, as record makes them for each
+// index and scheduled defect kind, until -records or -size is reached. A
+// record whose entry names a defect goes to the manifest, at its line.
+func writeRecords(o *options, stdout io.Writer, defects []string, record func(g *generator, i uint64, kind string) ([]byte, manifestEntry)) (st stats, man []manifestEntry, err error) {
 	w, closeOut, err := openOutput(o.out, stdout)
 	if err != nil {
 		return st, nil, err
 	}
 	bw := bufio.NewWriterSize(w, 1<<20)
 	g := newGenerator(o.seed)
-	sched := newSchedule(o.seed, o.defects, chatDefects)
+	sched := newSchedule(o.seed, o.defects, defects)
 	for i := uint64(0); ; i++ {
 		if o.records > 0 && i >= uint64(o.records) || o.size > 0 && st.bytes >= o.size {
 			break
 		}
-		kind := sched.at(i)
-		rec, info := g.chatRecord(i, kind)
+		rec, entry := record(g, i, sched.at(i))
 		if o.size > 0 && !fits(st.bytes, len(rec), o.size, st.records) {
 			break
 		}
@@ -298,12 +310,10 @@ func writeChat(o *options, stdout io.Writer) (st stats, man []manifestEntry, err
 		}
 		st.records++
 		st.bytes += int64(len(rec))
-		if kind != "" {
+		if entry.Defect != "" {
 			st.defects++
-			man = append(man, manifestEntry{
-				Line: st.records, Defect: kind,
-				MessageIndex: intPtr(info.messageIndex), ToolCallIndex: intPtr(info.toolCallIndex), ToolIndex: intPtr(info.toolIndex),
-			})
+			entry.Line = st.records
+			man = append(man, entry)
 		}
 	}
 	if err := bw.Flush(); err != nil {

@@ -10,9 +10,9 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/chatlint/chatlint/engine/config"
 	"github.com/chatlint/chatlint/engine/convert"
 	"github.com/chatlint/chatlint/engine/finding"
-	"github.com/chatlint/chatlint/engine/policy"
 )
 
 // convertRand, when set (by tests), gives the randomness for anonymizing the
@@ -79,7 +79,7 @@ files and packs that do not compile.`,
 	boolPair(f, &o.CleanupGoose, "cleanup-goose", "", "", true, "apply the goose cleanup pack to each entry")
 	f.BoolVarP(&o.Verbose, "verbose", "v", false, "log each session on stderr")
 	f.BoolVar(&o.KeepGoing, "keep-going", false, "skip a session that fails validation (an ERROR line) instead of aborting")
-	f.StringArrayVar(&o.Cleanup, "cleanup", nil, "apply a cleanup pack from a folder after goose (repeatable)")
+	f.StringArrayVar(&o.Cleanup, "cleanup", nil, "apply a cleanup pack after goose: a folder, builtin:NAME or an OPA bundle (repeatable)")
 	f.IntVar(&o.Workers, "workers", 0, "number of parallel workers (default: GOMAXPROCS)")
 	f.StringVar(&o.FailOn, "fail-on", "never", "lowest severity of the report that fails the run: error, warning or never")
 	return cmd
@@ -144,17 +144,15 @@ func runConvert(cmd *cobra.Command, s streams, o *convertOptions) error {
 			return usageError("--fail-on: want error, warning or never, not %q", o.FailOn)
 		}
 	}
-	var packs []*policy.Pack
-	for _, dir := range o.Cleanup {
-		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-			return usageError("--cleanup %s: not a directory", dir)
+	// --cleanup packs load as fix's --pack ones do, the packs they extend
+	// included, so a pack runs the same under both commands.
+	loader := config.NewPackLoader()
+	for _, ref := range o.Cleanup {
+		if err := loader.Add(ref); err != nil {
+			return usageError("--cleanup: %v", err)
 		}
-		p, err := policy.LoadFS(os.DirFS(dir), ".", dir)
-		if err != nil {
-			return usageError("--cleanup %s: %v", dir, err)
-		}
-		packs = append(packs, p)
 	}
+	packs := loader.Packs()
 	c := &convert.Converter{Opts: convert.Options{
 		Logs: o.Logs, Output: o.Output, SingleFile: o.SingleFile, GroupBy: o.GroupBy,
 		JSONToolCalls: o.JSONToolCalls, ToolReport: o.ToolReport, ToolReportPath: o.ToolReportPath,

@@ -2,58 +2,11 @@ package contract
 
 import (
 	"context"
-	"math"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/chatlint/chatlint/engine/astjson"
 )
-
-func TestPyFloat(t *testing.T) {
-	tests := []struct {
-		f    float64
-		want string
-	}{
-		{0, "0.0"},
-		{2, "2.0"},
-		{2.5, "2.5"},
-		{7.0 / 3, "2.3333333333333335"},
-		{0.1, "0.1"},
-		{1234567, "1234567.0"},
-		{1e15, "1000000000000000.0"},
-		{1e16, "1e+16"},
-		{1.5e-5, "1.5e-05"},
-		{0.0001, "0.0001"},
-		{math.Inf(1), "Infinity"},
-	}
-	for _, tc := range tests {
-		if got := PyFloat(tc.f); got != tc.want {
-			t.Errorf("PyFloat(%v) = %q, want %q", tc.f, got, tc.want)
-		}
-	}
-}
-
-func TestPyPath(t *testing.T) {
-	tests := map[string]string{
-		"data/x.jsonl":     "data/x.jsonl",
-		"./data//x.jsonl":  "data/x.jsonl",
-		"data/./x.jsonl/":  "data/x.jsonl",
-		"../x.jsonl":       "../x.jsonl",
-		"/tmp/x.jsonl":     "/tmp/x.jsonl",
-		"//host/x.jsonl":   "//host/x.jsonl",
-		"///tmp/x.jsonl":   "/tmp/x.jsonl",
-		".":                ".",
-		"./":               ".",
-		"":                 ".",
-		"-":                "-",
-		"dir with space/x": "dir with space/x",
-	}
-	for in, want := range tests {
-		if got := PyPath(in); got != want {
-			t.Errorf("PyPath(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
 
 func TestTrimSpace(t *testing.T) {
 	tests := map[string]string{

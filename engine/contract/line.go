@@ -9,6 +9,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 
 	"github.com/chatlint/chatlint/engine/astjson"
+	"github.com/chatlint/chatlint/engine/internal/py"
 	"github.com/chatlint/chatlint/engine/jsonv"
 )
 
@@ -160,34 +161,4 @@ func invalidUTF8(b []byte) int {
 // trimSpace strips what Python's str.strip() strips: Unicode whitespace
 // and the ASCII separators U+001C..U+001F. A line that is nothing else is
 // blank.
-func trimSpace(b []byte) []byte {
-	for len(b) > 0 {
-		r, size := utf8.DecodeRune(b)
-		if !isPySpace(r) {
-			break
-		}
-		b = b[size:]
-	}
-	for len(b) > 0 {
-		r, size := utf8.DecodeLastRune(b)
-		if !isPySpace(r) {
-			break
-		}
-		b = b[:len(b)-size]
-	}
-	return b
-}
-
-func isPySpace(r rune) bool {
-	switch {
-	case r == ' ' || (r >= '\t' && r <= '\r') || (r >= 0x1c && r <= 0x1f):
-		return true
-	case r < 0x85:
-		return false
-	}
-	switch r {
-	case 0x85, 0xA0, 0x1680, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000:
-		return true
-	}
-	return r >= 0x2000 && r <= 0x200A
-}
+func trimSpace(b []byte) []byte { return bytes.TrimFunc(b, py.IsSpace) }

@@ -9,10 +9,10 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"math"
 	"strconv"
 	"strings"
 
+	"github.com/chatlint/chatlint/engine/internal/py"
 	"github.com/chatlint/chatlint/engine/jsonv"
 )
 
@@ -85,7 +85,7 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	fmt.Fprintf(&b, "    \"conversation_count\": %d,\n", r.Summary.Conversations)
 	fmt.Fprintf(&b, "    \"unique_user_count\": %d,\n", r.Summary.UniqueUsers)
 	fmt.Fprintf(&b, "    \"message_count\": %d,\n", r.Summary.Messages)
-	fmt.Fprintf(&b, "    \"avg_turn_count\": %s,\n", PyFloat(r.Summary.AvgTurns))
+	fmt.Fprintf(&b, "    \"avg_turn_count\": %s,\n", py.Float(r.Summary.AvgTurns))
 	fmt.Fprintf(&b, "    \"min_turn_count\": %d,\n", r.Summary.MinTurns)
 	fmt.Fprintf(&b, "    \"max_turn_count\": %d\n", r.Summary.MaxTurns)
 	b.WriteString("  },\n")
@@ -169,64 +169,4 @@ func plural(n int) string {
 // oneLine keeps a message on its line of the summary.
 func oneLine(s string) string {
 	return strings.NewReplacer("\n", `\n`, "\r", `\r`).Replace(s)
-}
-
-// PyFloat formats f as Python's repr does: the shortest text that reads back
-// as f, with ".0" on integral values and an exponent outside 1e-4 <= |f| <
-// 1e16 ("2.5", "0.0", "2.3333333333333335", "1e+16").
-func PyFloat(f float64) string {
-	switch {
-	case math.IsNaN(f):
-		return "NaN"
-	case math.IsInf(f, 1):
-		return "Infinity"
-	case math.IsInf(f, -1):
-		return "-Infinity"
-	case f == 0:
-		if math.Signbit(f) {
-			return "-0.0"
-		}
-		return "0.0"
-	}
-	e := strconv.FormatFloat(f, 'e', -1, 64) // d.ddde±XX
-	mant, exps, _ := strings.Cut(e, "e")
-	exp, _ := strconv.Atoi(exps)
-	if exp < -4 || exp >= 16 {
-		if exp < 0 {
-			return fmt.Sprintf("%se-%02d", mant, -exp)
-		}
-		return fmt.Sprintf("%se+%02d", mant, exp)
-	}
-	s := strconv.FormatFloat(f, 'f', -1, 64)
-	if !strings.ContainsAny(s, ".") {
-		s += ".0"
-	}
-	return s
-}
-
-// PyPath renders a path as Python's str(pathlib.Path(p)) does, which is how
-// the contract validator names its input: "." components and repeated or
-// trailing slashes dropped ("./data//x.jsonl" is "data/x.jsonl").
-func PyPath(p string) string {
-	if p == "" {
-		return "."
-	}
-	prefix := ""
-	switch {
-	case strings.HasPrefix(p, "//") && !strings.HasPrefix(p, "///"):
-		prefix = "//"
-	case strings.HasPrefix(p, "/"):
-		prefix = "/"
-	}
-	var parts []string
-	for _, c := range strings.Split(p, "/") {
-		if c != "" && c != "." {
-			parts = append(parts, c)
-		}
-	}
-	out := prefix + strings.Join(parts, "/")
-	if out == "" {
-		return "."
-	}
-	return out
 }

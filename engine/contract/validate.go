@@ -9,6 +9,8 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/chatlint/chatlint/engine/internal/ordered"
+	"github.com/chatlint/chatlint/engine/internal/py"
 	"github.com/chatlint/chatlint/engine/lines"
 )
 
@@ -44,7 +46,6 @@ const (
 
 // chunk is a run of consecutive lines, copied out of the reader's buffer.
 type chunk struct {
-	seq   uint64
 	first int // line number of the first line
 	data  []byte
 	ends  []int // end offset in data of each line
@@ -59,69 +60,34 @@ var chunkPool = sync.Pool{New: func() any { return new(chunk) }}
 // memory holds the chunks in flight plus the set of conversation ids and
 // user ids seen. A read error stops the run and is returned.
 //
-// The pipeline has the shape of engine/runner's (sequence numbers, tokens
-// bounding the work in flight, an ordered consumer) but not its units: the
-// runner hands out records and gathers findings per file, where the report
-// needs a verdict for every line, blank ones included, and chunks of lines
-// keep the hand-off cheap for records of a few hundred bytes.
+// Lines go to the workers in chunks rather than one by one, as
+// engine/runner hands out records: the report needs a verdict for every
+// line, blank ones included, and chunks keep the hand-off cheap for records
+// of a few hundred bytes.
 func (e *Engine) Validate(ctx context.Context, r io.Reader, opts Options) (*Report, error) {
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-
-	// Tokens bound the chunks in flight, so memory stays flat however far
-	// the reader runs ahead of a slow line.
-	tokens := make(chan struct{}, workers*4)
-	jobs := make(chan *chunk, workers)
-	done := make(chan *chunk, workers*4)
-	var readErr error
-
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			ev := e.newEvaluator(opts.InputPath)
-			for c := range jobs {
-				e.work(ctx, ev, c, opts.Snapshot != nil)
-				done <- c
-			}
-		}()
-	}
-	go func() {
-		readErr = produce(ctx, r, jobs, tokens, opts.Progress)
-		close(jobs)
-		wg.Wait()
-		close(done)
-	}()
-
 	a := newAccount(opts)
-	pending := map[uint64]*chunk{}
-	var next uint64
 	var err error
-	for c := range done {
-		pending[c.seq] = c
-		for {
-			c, ok := pending[next]
-			if !ok {
-				break
+	readErr := ordered.Run(ctx, workers, workers*4,
+		func(ctx context.Context, send func(*chunk) bool) error {
+			return produce(ctx, r, send, opts.Progress)
+		},
+		func() func(context.Context, *chunk) *chunk {
+			ev := e.newEvaluator(opts.InputPath)
+			return func(ctx context.Context, c *chunk) *chunk {
+				e.work(ctx, ev, c, opts.Snapshot != nil)
+				return c
 			}
-			delete(pending, next)
-			next++
-			<-tokens
-			if err == nil {
-				err = a.add(c)
-			}
-			if err != nil {
-				cancel() // stop reading; drain what is in flight
-			}
+		},
+		func(c *chunk) bool {
+			err = a.add(c)
 			c.out = c.out[:0]
 			chunkPool.Put(c)
-		}
-	}
+			return err == nil
+		})
 	// The consumer's own error first: when it stopped the run, the reader
 	// only saw the cancellation.
 	if err != nil {
@@ -134,20 +100,20 @@ func (e *Engine) Validate(ctx context.Context, r io.Reader, opts Options) (*Repo
 }
 
 // produce splits r into chunks and sends them in order.
-func produce(ctx context.Context, r io.Reader, jobs chan<- *chunk, tokens chan struct{}, progress *Progress) error {
+func produce(ctx context.Context, r io.Reader, send func(*chunk) bool, progress *Progress) error {
 	lr := lines.NewReader(r)
-	var seq uint64
 	n := 0
-	c := newChunk(seq, 1)
-	send := func() {
+	c := newChunk(1)
+	flush := func() error {
 		if progress != nil {
 			progress.lines.Add(int64(len(c.ends)))
 			progress.bytes.Add(int64(len(c.data) + len(c.ends))) // terminators approximated as one byte
 		}
-		tokens <- struct{}{}
-		jobs <- c
-		seq++
-		c = newChunk(seq, n+1)
+		if !send(c) {
+			return ctx.Err() // the run stopped: send fails only then
+		}
+		c = newChunk(n + 1)
+		return nil
 	}
 	for {
 		if err := ctx.Err(); err != nil {
@@ -164,18 +130,20 @@ func produce(ctx context.Context, r io.Reader, jobs chan<- *chunk, tokens chan s
 		c.data = append(c.data, line...)
 		c.ends = append(c.ends, len(c.data))
 		if len(c.ends) >= chunkLines || len(c.data) >= chunkBytes {
-			send()
+			if err := flush(); err != nil {
+				return err
+			}
 		}
 	}
 	if len(c.ends) > 0 {
-		send()
+		return flush()
 	}
 	return nil
 }
 
-func newChunk(seq uint64, first int) *chunk {
+func newChunk(first int) *chunk {
 	c := chunkPool.Get().(*chunk)
-	c.seq, c.first, c.err = seq, first, nil
+	c.first, c.err = first, nil
 	c.data, c.ends = c.data[:0], c.ends[:0]
 	if cap(c.data) > 4*chunkBytes { // one huge line must not pin its buffer
 		c.data = nil
@@ -222,7 +190,7 @@ func (a *account) hash(s string) idHash {
 func newAccount(opts Options) *account {
 	return &account{
 		opts:      opts,
-		rep:       Report{InputPath: PyPath(opts.InputPath), MaxErrors: opts.MaxErrors},
+		rep:       Report{InputPath: py.Path(opts.InputPath), MaxErrors: opts.MaxErrors},
 		firstLine: map[idHash]int{},
 		users:     map[idHash]struct{}{},
 		seeds:     [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()},

@@ -20,6 +20,8 @@ import (
 	"runtime"
 	"sync/atomic"
 
+	"github.com/chatlint/chatlint/engine/internal/ordered"
+	"github.com/chatlint/chatlint/engine/internal/py"
 	"github.com/chatlint/chatlint/engine/policy"
 )
 
@@ -114,28 +116,34 @@ func (c *Converter) Run(ctx context.Context) (Result, error) {
 	defer out.discard()
 	rep := newReport(o)
 
-	workerState := make([]*worker, workers)
-	for i := range workerState {
-		w := &worker{opts: o, cleaner: cleanup.cleaner()}
-		if ieng != nil {
-			w.eval = ieng.evaluator()
-		}
-		workerState[i] = w
-	}
 	usageGroup := o.GroupBy
 	if o.SingleFile {
 		usageGroup = ""
 	}
 	usage := newUsageTable(usageGroup)
 	var fatal error
-	ordered(ctx, len(sessions), workers, 4*workers,
-		func(ctx context.Context, w, i int) outcome {
-			oc := workerState[w].process(ctx, i, sessions[i])
-			c.sessions.Add(1)
-			c.bytes.Add(oc.bytes)
-			return oc
+	ordered.Run(ctx, workers, 4*workers,
+		func(_ context.Context, send func(int) bool) error {
+			for i := range sessions {
+				if !send(i) {
+					break
+				}
+			}
+			return nil
 		},
-		func(_ int, oc outcome) bool {
+		func() func(context.Context, int) outcome {
+			w := &worker{opts: o, cleaner: cleanup.cleaner()}
+			if ieng != nil {
+				w.eval = ieng.evaluator()
+			}
+			return func(ctx context.Context, i int) outcome {
+				oc := w.process(ctx, i, sessions[i])
+				c.sessions.Add(1)
+				c.bytes.Add(oc.bytes)
+				return oc
+			}
+		},
+		func(oc outcome) bool {
 			if o.Verbose != nil {
 				fmt.Fprintf(o.Verbose, "convert: %s: %d report lines\n", oc.session.Path, len(oc.findings))
 			}
@@ -191,10 +199,10 @@ func (c *Converter) Run(ctx context.Context) (Result, error) {
 		if err != nil {
 			return res, err
 		}
-		fmt.Fprintf(o.Stdout, "Wrote %d records across %d files to %s\n", out.records, n, pyPath(o.Output))
+		fmt.Fprintf(o.Stdout, "Wrote %d records across %d files to %s\n", out.records, n, py.Path(o.Output))
 	}
 	if o.ToolReport {
-		path, shown := o.ToolReportPath, pyPath(o.ToolReportPath)
+		path, shown := o.ToolReportPath, py.Path(o.ToolReportPath)
 		if path == "" {
 			path, shown = filepath.Join(o.Output, ToolReportName), pyJoin(o.Output, []string{ToolReportName})
 		}

@@ -135,14 +135,6 @@ func TestDiscoverOrder(t *testing.T) {
 	}
 }
 
-func TestPyPath(t *testing.T) {
-	for in, want := range map[string]string{"out/": "out", "./out": "out", "a//b/./c": "a/b/c", "../x/..": "../x/..", "/": "/", "": "."} {
-		if got := pyPath(in); got != want {
-			t.Errorf("pyPath(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestAnonymize(t *testing.T) {
 	v, _ := decodePython([]byte(`{"a": "Mail John.Doe@Example.COM, john.doe@example.com; x@y, éz@q.io, k@ex.co1", "n": ["A@B.CD"], "k@e.io": 1}`))
 	newAnonymizer(bytes.NewReader(bytes.Repeat([]byte{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17}, 100))).scrub(v)

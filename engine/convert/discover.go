@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/chatlint/chatlint/engine/internal/py"
 )
 
 // Session is one session file found under the logs folder.
@@ -61,31 +63,8 @@ func discover(root string) ([]Session, []error) {
 	return out, errs
 }
 
-// pyPath writes a path as Python's pathlib prints it: no empty or "." parts,
-// no trailing slash, ".." kept.
-func pyPath(p string) string {
-	if p == "" {
-		return "."
-	}
-	abs := strings.HasPrefix(p, "/")
-	var parts []string
-	for _, s := range strings.Split(p, "/") {
-		if s != "" && s != "." {
-			parts = append(parts, s)
-		}
-	}
-	out := strings.Join(parts, "/")
-	switch {
-	case abs:
-		return "/" + out
-	case out == "":
-		return "."
-	}
-	return out
-}
-
 func pyJoin(root string, parts []string) string {
-	r := pyPath(root)
+	r := py.Path(root)
 	if r == "." {
 		return strings.Join(parts, "/")
 	}

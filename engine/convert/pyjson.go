@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/chatlint/chatlint/engine/internal/py"
 	"github.com/chatlint/chatlint/engine/jsonv"
 )
 
@@ -75,46 +76,11 @@ func pyNumber(s string) string {
 	if err != nil && !math.IsInf(f, 0) {
 		return s
 	}
-	return pyFloat(f)
-}
-
-// pyFloat formats a float as Python's repr (and so json.dumps) does: the
-// shortest digits that read back to the same value, in fixed notation when
-// the decimal exponent is in [-4, 16), else in scientific notation with at
-// least two exponent digits; integral values keep ".0".
-func pyFloat(f float64) string {
-	switch {
-	case math.IsInf(f, 1):
-		return "Infinity"
-	case math.IsInf(f, -1):
-		return "-Infinity"
-	case math.IsNaN(f):
-		return "NaN"
-	}
-	e := strconv.FormatFloat(f, 'e', -1, 64)
-	exp, _ := strconv.Atoi(e[strings.IndexByte(e, 'e')+1:])
-	if exp < -4 || exp >= 16 {
-		return e // Go writes "1e-05" and "1e+16", as Python does
-	}
-	s := strconv.FormatFloat(f, 'f', -1, 64)
-	if !strings.ContainsRune(s, '.') {
-		s += ".0"
-	}
-	return s
-}
-
-// isPySpace is Python's str.isspace for one character: what str.strip() and
-// str.split() treat as white space.
-func isPySpace(r rune) bool {
-	switch {
-	case r >= '\t' && r <= '\r', r >= 0x1c && r <= 0x1f, r == 0x85:
-		return true
-	}
-	return unicode.Is(unicode.Z, r)
+	return py.Float(f)
 }
 
 // pyStrip is Python's str.strip().
-func pyStrip(s string) string { return strings.TrimFunc(s, isPySpace) }
+func pyStrip(s string) string { return strings.TrimFunc(s, py.IsSpace) }
 
 // pyIsWord is a character of Python's \w in a Unicode pattern.
 func pyIsWord(r rune) bool {

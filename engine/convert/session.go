@@ -1,13 +1,14 @@
 package convert
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/chatlint/chatlint/engine/lines"
 )
 
 // Skipped is a line of a session file that holds no entry: not JSON, or an
@@ -21,8 +22,8 @@ type Skipped struct {
 func (s Skipped) String() string { return fmt.Sprintf("line %d skipped: %s", s.Line, s.Reason) }
 
 // parseSession reads the entries of one session file. Lines end at \n, \r\n
-// or \r (the reference reads in universal-newline mode, so line numbers
-// count all three); white space around a line is stripped and blank lines
+// or \r, as engine/lines splits them (the reference reads in
+// universal-newline mode, so line numbers count all three); white space around a line is stripped and blank lines
 // are skipped.
 func parseSession(data []byte) ([]*Entry, []Skipped) {
 	var entries []*Entry
@@ -31,15 +32,7 @@ func parseSession(data []byte) ([]*Entry, []Skipped) {
 	for len(data) > 0 {
 		line++
 		var raw []byte
-		i := bytes.IndexAny(data, "\r\n")
-		switch {
-		case i < 0:
-			raw, data = data, nil
-		case data[i] == '\r' && i+1 < len(data) && data[i+1] == '\n':
-			raw, data = data[:i], data[i+2:]
-		default:
-			raw, data = data[:i], data[i+1:]
-		}
+		raw, data = lines.Cut(data)
 		e, skip := parseLine(line, raw)
 		switch {
 		case e != nil:

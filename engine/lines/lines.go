@@ -70,6 +70,21 @@ func (r *Reader) Next() ([]byte, error) {
 	}
 }
 
+// Cut splits the first line off b, for input already in memory, by the same
+// rules as Reader: line is b up to its first terminator, rest what follows
+// that terminator. When b holds no terminator, line is all of b and rest is
+// nil.
+func Cut(b []byte) (line, rest []byte) {
+	i := terminator(b, 0)
+	switch {
+	case i < 0:
+		return b, nil
+	case b[i] == '\r' && i+1 < len(b) && b[i+1] == '\n':
+		return b[:i], b[i+2:]
+	}
+	return b[:i], b[i+1:]
+}
+
 // terminator returns the index of the first '\n' or '\r' in b at or after
 // from, or -1. '\n' is searched with the fast IndexByte; '\r' only before it.
 func terminator(b []byte, from int) int {

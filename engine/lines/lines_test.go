@@ -28,6 +28,17 @@ func readAll(t testing.TB, rd io.Reader) []string {
 	}
 }
 
+// cutAll returns every line of s, split off one by one with Cut.
+func cutAll(s string) []string {
+	var out []string
+	for b := []byte(s); len(b) > 0; {
+		var line []byte
+		line, b = Cut(b)
+		out = append(out, string(line))
+	}
+	return out
+}
+
 // reference splits s with the rules of Python's universal newlines, simply.
 func reference(s string) []string {
 	var out []string
@@ -78,6 +89,9 @@ func TestNext(t *testing.T) {
 					t.Errorf("%s reads (-want +got):\n%s", rd.name, diff)
 				}
 			}
+			if diff := cmp.Diff(tc.want, cutAll(tc.in)); diff != "" {
+				t.Errorf("Cut (-want +got):\n%s", diff)
+			}
 		})
 	}
 }
@@ -107,6 +121,9 @@ func FuzzNext(f *testing.F) {
 		}
 		if diff := cmp.Diff(want, readAll(t, strings.NewReader(s))); diff != "" {
 			t.Fatalf("reads of %q (-want +got):\n%s", s, diff)
+		}
+		if diff := cmp.Diff(want, cutAll(s)); diff != "" {
+			t.Fatalf("Cut of %q (-want +got):\n%s", s, diff)
 		}
 	})
 }

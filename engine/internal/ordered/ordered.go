@@ -1,0 +1,100 @@
+// Package ordered runs work on a pool of goroutines and hands the results
+// back in the order the work was given, with a bounded number of jobs in
+// flight so memory stays flat however far the producer runs ahead.
+package ordered
+
+import (
+	"context"
+	"sync"
+)
+
+// Run calls produce, which sends jobs one by one, hands each job to one of
+// workers goroutines and passes the results to emit, on the caller's
+// goroutine, in the order the jobs were sent. At most window jobs are sent
+// and not yet emitted, so memory is bounded by window results; send blocks
+// until one is free. Each worker calls newWork once, on its own goroutine,
+// for the function it applies to its jobs, so per-worker state (an
+// evaluator) lives in that closure.
+//
+// emit returning false stops the run: send returns false from then on (as it
+// does when ctx is done), the results still in flight are dropped, and Run
+// returns once the running jobs finish. The work functions get a context
+// cancelled at that point. Run returns what produce returned.
+func Run[J, R any](ctx context.Context, workers, window int,
+	produce func(ctx context.Context, send func(J) bool) error,
+	newWork func() func(context.Context, J) R,
+	emit func(R) bool) error {
+	workers = max(workers, 1)
+	window = max(window, workers)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+
+	slots := make(chan struct{}, window)
+	type job struct {
+		seq uint64
+		j   J
+	}
+	jobs := make(chan job, workers)
+	type result struct {
+		seq uint64
+		r   R
+	}
+	results := make(chan result, window)
+
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			work := newWork()
+			for j := range jobs {
+				results <- result{j.seq, work(ctx, j.j)}
+			}
+		}()
+	}
+	var produceErr error
+	go func() {
+		var seq uint64
+		produceErr = produce(ctx, func(j J) bool {
+			select {
+			case slots <- struct{}{}:
+			case <-ctx.Done():
+				return false
+			}
+			select {
+			case jobs <- job{seq, j}:
+			case <-ctx.Done():
+				return false
+			}
+			seq++
+			return true
+		})
+		close(jobs)
+		wg.Wait()
+		close(results)
+	}()
+
+	pending := map[uint64]R{}
+	var next uint64
+	stopped := false
+	for res := range results {
+		if stopped {
+			continue // drain: let the running jobs finish
+		}
+		pending[res.seq] = res.r
+		for !stopped {
+			r, ok := pending[next]
+			if !ok {
+				break
+			}
+			delete(pending, next)
+			next++
+			<-slots
+			if !emit(r) {
+				stopped = true
+				cancel()
+			}
+		}
+	}
+	return produceErr
+}
