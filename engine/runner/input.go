@@ -29,8 +29,6 @@ type Input struct {
 // job is a unit of work for a worker: one record of a per-record format, a
 // whole session file, or a finding the reader made itself.
 type job struct {
-	seq     uint64
-	taken   int64     // its share of the budget, given back once emitted
 	unit    lint.Unit // its records own their data
 	finding *finding.Finding
 	end     bool  // the last job of an input (see Job.End)

@@ -3,9 +3,9 @@ package runner
 import (
 	"context"
 	"runtime"
-	"sync"
 
 	"github.com/chatlint/chatlint/engine/finding"
+	"github.com/chatlint/chatlint/engine/internal/ordered"
 	"github.com/chatlint/chatlint/engine/lint"
 )
 
@@ -53,44 +53,15 @@ func Each[R any](ctx context.Context, r *Runner, inputs []Input, newWork func() 
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	// The budget bounds the bytes in flight, so memory stays flat however
-	// far the reader runs ahead of a slow record, and however large records
-	// are.
 	limit := int64(workers) * budgetPerWorker
 	if r.budget > 0 {
 		limit = r.budget
 	}
-	inFlight := newBudget(limit)
-	jobs := make(chan job, workers*4)
-	type result struct {
-		seq   uint64
-		taken int64
-		val   R
-	}
-	results := make(chan result, workers*4)
-
-	// The producer owns tot and errs until results is closed.
+	// The producer owns tot and errs until Weighted returns.
 	var tot Totals
 	var errs []error
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			work := newWork()
-			for j := range jobs {
-				results <- result{seq: j.seq, taken: j.taken, val: work(Job{Unit: j.unit, Finding: j.finding, End: j.end, Err: j.err})}
-			}
-		}()
-	}
-	go func() {
-		var seq uint64
-		p := producer{opts: r.Opts, counts: &r.read, sink: func(j job) {
-			j.taken = inFlight.acquire(j.weight())
-			j.seq = seq
-			seq++
-			jobs <- j
-		}}
+	produce := func(ctx context.Context, send func(job) bool) error {
+		p := producer{opts: r.Opts, counts: &r.read, sink: func(j job) { send(j) }}
 		for _, in := range inputs {
 			sum, err := p.read(ctx, in)
 			p.send(job{unit: lint.Unit{File: in.Name}, end: true, err: err})
@@ -102,25 +73,17 @@ func Each[R any](ctx context.Context, r *Runner, inputs []Input, newWork func() 
 			}
 			tot.Files++
 		}
-		close(jobs)
-		wg.Wait()
-		close(results)
-	}()
-
-	pending := map[uint64]result{}
-	var next uint64
-	for res := range results {
-		pending[res.seq] = res
-		for {
-			v, ok := pending[next]
-			if !ok {
-				break
-			}
-			delete(pending, next)
-			next++
-			inFlight.release(v.taken)
-			emit(v.val)
+		return nil
+	}
+	work := func() func(context.Context, job) R {
+		w := newWork()
+		return func(_ context.Context, j job) R {
+			return w(Job{Unit: j.unit, Finding: j.finding, End: j.end, Err: j.err})
 		}
 	}
+	ordered.Weighted(ctx, workers, limit, job.weight, produce, work, func(v R) bool {
+		emit(v)
+		return true
+	})
 	return tot, errs
 }

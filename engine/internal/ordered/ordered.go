@@ -24,22 +24,35 @@ func Run[J, R any](ctx context.Context, workers, window int,
 	produce func(ctx context.Context, send func(J) bool) error,
 	newWork func() func(context.Context, J) R,
 	emit func(R) bool) error {
+	window = max(window, max(workers, 1))
+	return Weighted(ctx, workers, int64(window), func(J) int64 { return 1 }, produce, newWork, emit)
+}
+
+// Weighted is Run with the jobs in flight bounded by weight rather than by
+// count: at most limit units of weight (bytes, say) are sent and not yet
+// emitted. A job heavier than the whole limit takes all of it, so it runs
+// alone rather than never.
+func Weighted[J, R any](ctx context.Context, workers int, limit int64, weigh func(J) int64,
+	produce func(ctx context.Context, send func(J) bool) error,
+	newWork func() func(context.Context, J) R,
+	emit func(R) bool) error {
 	workers = max(workers, 1)
-	window = max(window, workers)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
-	slots := make(chan struct{}, window)
+	inFlight := newBudget(ctx, limit)
 	type job struct {
-		seq uint64
-		j   J
+		seq   uint64
+		taken int64
+		j     J
 	}
 	jobs := make(chan job, workers)
 	type result struct {
-		seq uint64
-		r   R
+		seq   uint64
+		taken int64
+		r     R
 	}
-	results := make(chan result, window)
+	results := make(chan result, 4*workers)
 
 	var wg sync.WaitGroup
 	for range workers {
@@ -48,7 +61,7 @@ func Run[J, R any](ctx context.Context, workers, window int,
 			defer wg.Done()
 			work := newWork()
 			for j := range jobs {
-				results <- result{j.seq, work(ctx, j.j)}
+				results <- result{j.seq, j.taken, work(ctx, j.j)}
 			}
 		}()
 	}
@@ -56,13 +69,12 @@ func Run[J, R any](ctx context.Context, workers, window int,
 	go func() {
 		var seq uint64
 		produceErr = produce(ctx, func(j J) bool {
-			select {
-			case slots <- struct{}{}:
-			case <-ctx.Done():
+			taken, ok := inFlight.acquire(weigh(j))
+			if !ok {
 				return false
 			}
 			select {
-			case jobs <- job{seq, j}:
+			case jobs <- job{seq, taken, j}:
 			case <-ctx.Done():
 				return false
 			}
@@ -74,14 +86,14 @@ func Run[J, R any](ctx context.Context, workers, window int,
 		close(results)
 	}()
 
-	pending := map[uint64]R{}
+	pending := map[uint64]result{}
 	var next uint64
 	stopped := false
 	for res := range results {
 		if stopped {
 			continue // drain: let the running jobs finish
 		}
-		pending[res.seq] = res.r
+		pending[res.seq] = res
 		for !stopped {
 			r, ok := pending[next]
 			if !ok {
@@ -89,8 +101,8 @@ func Run[J, R any](ctx context.Context, workers, window int,
 			}
 			delete(pending, next)
 			next++
-			<-slots
-			if !emit(r) {
+			inFlight.release(r.taken)
+			if !emit(r.r) {
 				stopped = true
 				cancel()
 			}
