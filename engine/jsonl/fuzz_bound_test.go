@@ -35,7 +35,7 @@ func referenceEvents(data []byte, max int) []event {
 				d = bytes.TrimPrefix(d, bom)
 			}
 			d = bytes.TrimRight(d, "\r")
-			if !isBlank(d) {
+			if !IsBlank(d) {
 				out = append(out, event{Line: i, Offset: off, Data: string(d)})
 			}
 		}

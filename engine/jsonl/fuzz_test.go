@@ -50,7 +50,7 @@ func FuzzReader(f *testing.F) {
 					}
 					break
 				}
-				if isBlank(rec.Data) {
+				if IsBlank(rec.Data) {
 					t.Fatalf("blank record %q at line %d", rec.Data, rec.Line)
 				}
 				if bytes.HasSuffix(rec.Data, []byte{'\r'}) {

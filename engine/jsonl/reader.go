@@ -143,7 +143,7 @@ func (r *Reader) Next() (Record, error) {
 		}
 		full := len(line)
 		line = bytes.TrimRight(line, "\r") // CRLF, and CRCRLF from a double conversion
-		if isBlank(line) {
+		if IsBlank(line) {
 			continue
 		}
 		lf := bytes.HasSuffix(raw, []byte{'\n'})
@@ -216,7 +216,9 @@ func lineEnd(crs int, lf bool) string {
 	return strings.Repeat("\r", crs) + "\n"
 }
 
-func isBlank(b []byte) bool {
+// IsBlank reports whether a line holds only JSON white space: such a line is
+// no record (the reader skips it, and repair neither keeps nor counts it).
+func IsBlank(b []byte) bool {
 	for _, c := range b {
 		if c != ' ' && c != '\t' && c != '\r' && c != '\n' {
 			return false

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/chatlint/chatlint/engine/astjson"
+	"github.com/chatlint/chatlint/engine/jsonl"
 )
 
 // referenceRecords counts the records kept by the session-file repair of the
@@ -50,7 +51,7 @@ func FuzzScan(f *testing.F) {
 				if !json.Valid(r.Data) || !utf8.Valid(r.Data) {
 					t.Fatalf("kept %q, not valid JSON text", r.Data)
 				}
-				if isBlank(r.Data) || bytes.IndexByte(r.Data, '\n') >= 0 {
+				if jsonl.IsBlank(r.Data) || bytes.IndexByte(r.Data, '\n') >= 0 {
 					t.Fatalf("kept %q: blank or holds a newline", r.Data)
 				}
 				kept = append(kept, bytes.Clone(r.Data))

@@ -112,10 +112,10 @@ func (s *Scanner) nextPiece() Record {
 	for {
 		piece, rest, _ := bytes.Cut(s.rest, []byte{'\r'})
 		s.rest = rest
-		if isBlank(s.rest) {
+		if jsonl.IsBlank(s.rest) {
 			s.rest = nil
 		}
-		if !isBlank(piece) {
+		if !jsonl.IsBlank(piece) {
 			return mend(Record{Line: s.line, Data: piece, Kept: true, Split: true})
 		}
 	}
@@ -140,7 +140,7 @@ func splittable(line []byte) bool {
 	}
 	for rest := line; ; {
 		piece, after, found := bytes.Cut(rest, []byte{'\r'})
-		if !isBlank(piece) && !json.Valid(piece) {
+		if !jsonl.IsBlank(piece) && !json.Valid(piece) {
 			return false
 		}
 		if !found {
@@ -148,16 +148,6 @@ func splittable(line []byte) bool {
 		}
 		rest = after
 	}
-}
-
-// isBlank matches the JSONL reader: spaces, tabs and CRs only.
-func isBlank(b []byte) bool {
-	for _, c := range b {
-		if c != ' ' && c != '\t' && c != '\r' && c != '\n' {
-			return false
-		}
-	}
-	return true
 }
 
 // Stats counts what a scan found.
