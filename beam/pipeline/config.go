@@ -68,8 +68,8 @@ func (c Config) Validate(ctx context.Context) error {
 			return fmt.Errorf("--format: unknown input format %q (want %s)", c.Format, document.FormatNames())
 		}
 	}
-	if c.ToolCalls != "" && c.ToolCalls != "inline" && c.ToolCalls != "structured" {
-		return fmt.Errorf("--tool-calls: want inline or structured, not %q", c.ToolCalls)
+	if err := document.CheckToolCalls(c.ToolCalls); err != nil {
+		return fmt.Errorf("--tool-calls: %v", err)
 	}
 	_, err := c.engine(ctx)
 	var ce *policy.CompileError

@@ -120,8 +120,8 @@ func runCheck(cmd *cobra.Command, s streams, o *checkOptions) error {
 		}
 		ropts.Format = f
 	}
-	if o.ToolCalls != "" && o.ToolCalls != "inline" && o.ToolCalls != "structured" {
-		return usageError("--tool-calls: want inline or structured, not %q", o.ToolCalls)
+	if err := document.CheckToolCalls(o.ToolCalls); err != nil {
+		return usageError("--tool-calls: %v", err)
 	}
 	specs, err := parseOutputs(o.Outputs)
 	if err != nil {

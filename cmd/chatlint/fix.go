@@ -98,8 +98,8 @@ func runFix(cmd *cobra.Command, s streams, o *fixOptions) error {
 		}
 		ropts.Format = f
 	}
-	if o.ToolCalls != "" && o.ToolCalls != "inline" && o.ToolCalls != "structured" {
-		return usageError("--tool-calls: want inline or structured, not %q", o.ToolCalls)
+	if err := document.CheckToolCalls(o.ToolCalls); err != nil {
+		return usageError("--tool-calls: %v", err)
 	}
 	if o.MaxPasses < 1 {
 		return usageError("--max-passes: want at least 1")

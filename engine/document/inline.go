@@ -19,6 +19,16 @@ const (
 	tagResultStart = "<tool_result"
 )
 
+// CheckToolCalls accepts a forced tool-call representation: "" (detect it
+// per record), "inline" or "structured".
+func CheckToolCalls(s string) error {
+	switch s {
+	case "", modeInline, modeStructured:
+		return nil
+	}
+	return fmt.Errorf("want %s or %s, not %q", modeInline, modeStructured, s)
+}
+
 // detectMode decides a record's tool-call representation: inline
 // when any assistant text holds a <tool_call> tag or any tool message text
 // starts with <tool_result.

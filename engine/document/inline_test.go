@@ -214,3 +214,14 @@ func TestInlineCalls(t *testing.T) {
 		})
 	}
 }
+
+func TestCheckToolCalls(t *testing.T) {
+	for _, ok := range []string{"", "inline", "structured"} {
+		if err := CheckToolCalls(ok); err != nil {
+			t.Errorf("CheckToolCalls(%q): %v", ok, err)
+		}
+	}
+	if err := CheckToolCalls("xml"); err == nil || err.Error() != `want inline or structured, not "xml"` {
+		t.Errorf("CheckToolCalls(xml) = %v", err)
+	}
+}
