@@ -14,6 +14,8 @@ var (
 	keyCalls     = ast.StringTerm("calls")
 	keyResults   = ast.StringTerm("results")
 	keyCallIDs   = ast.StringTerm("call_ids")
+	keyCallNames = ast.StringTerm("call_names")
+	keyCallLists = ast.StringTerm("tool_call_lists")
 	emptySet     = ast.NewTerm(ast.NewSet())
 )
 
@@ -23,10 +25,12 @@ var (
 //	tool:      indexes of the messages with role "tool", in order
 //	calls:     the set of [message index, id] of every tool call of every message
 //	call_ids:  the set of the ids of every tool call ("" for a call without one)
+//	call_names: the set of the names of every tool call ("" for a call without one)
 //	results:   the set of [turn, tool_call_id] of every tool message with a tool_call_id
+//	tool_call_lists: indexes of the messages with a tool_calls member that is not null, in order
 func lookupTerm(ms []message) *ast.Term {
 	// Counted first, so that each list is allocated once.
-	na, nt, nc := 0, 0, 0
+	na, nt, nc, nl := 0, 0, 0, 0
 	for i := range ms {
 		switch ms[i].role {
 		case "assistant":
@@ -35,8 +39,11 @@ func lookupTerm(ms []message) *ast.Term {
 			nt++
 		}
 		nc += len(ms[i].calls)
+		if ms[i].hasCallList() {
+			nl++
+		}
 	}
-	if na+nt+nc == 0 {
+	if na+nt+nc+nl == 0 {
 		return emptyLookup
 	}
 	assistant := make([]*ast.Term, 0, na)
@@ -44,6 +51,8 @@ func lookupTerm(ms []message) *ast.Term {
 	results := make([]*ast.Term, 0, nt)
 	calls := make([]*ast.Term, 0, nc)
 	ids := make([]*ast.Term, 0, nc)
+	names := make([]*ast.Term, 0, nc)
+	lists := make([]*ast.Term, 0, nl)
 	pairs := newPairs(nc + nt)
 	// The calls of the latest assistant message are calls[from:], so a
 	// result that answers one of them shares its pair term: in a record
@@ -62,10 +71,14 @@ func lookupTerm(ms []message) *ast.Term {
 				results = append(results, resultPair(pairs, calls[from:], ids[from:], turn, m.callID))
 			}
 		}
+		if m.hasCallList() {
+			lists = append(lists, intTerm(i))
+		}
 		for _, c := range m.calls {
 			id := c.Value.(ast.Object).Get(keyID)
 			calls = append(calls, pairs.next(intTerm(i), id))
 			ids = append(ids, id)
+			names = append(names, c.Value.(ast.Object).Get(keyName))
 		}
 	}
 	return ast.NewTerm(ast.NewObject(
@@ -73,8 +86,24 @@ func lookupTerm(ms []message) *ast.Term {
 		[2]*ast.Term{keyTool, arrayOrEmpty(tool)},
 		[2]*ast.Term{keyCalls, setOrEmpty(calls)},
 		[2]*ast.Term{keyCallIDs, setOrEmpty(ids)},
+		[2]*ast.Term{keyCallNames, setOrEmpty(names)},
 		[2]*ast.Term{keyResults, setOrEmpty(results)},
+		[2]*ast.Term{keyCallLists, arrayOrEmpty(lists)},
 	))
+}
+
+// hasCallList reports whether the message as given has a tool_calls member
+// that is not null.
+func (m *message) hasCallList() bool {
+	if m.obj == nil {
+		return false
+	}
+	t := get(m.obj, KeyToolCalls)
+	if t == nil {
+		return false
+	}
+	_, null := t.Value.(ast.Null)
+	return !null
 }
 
 // resultPair is the [turn, id] term of a tool result: the pair of the call
@@ -116,7 +145,9 @@ var emptyLookup = ast.NewTerm(ast.NewObject(
 	[2]*ast.Term{keyTool, emptyArray},
 	[2]*ast.Term{keyCalls, emptySet},
 	[2]*ast.Term{keyCallIDs, emptySet},
+	[2]*ast.Term{keyCallNames, emptySet},
 	[2]*ast.Term{keyResults, emptySet},
+	[2]*ast.Term{keyCallLists, emptyArray},
 ))
 
 func arrayOrEmpty(ts []*ast.Term) *ast.Term {

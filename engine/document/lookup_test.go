@@ -25,7 +25,7 @@ func TestLookup(t *testing.T) {
 			{"role": "assistant", "tool_calls": [{"id": "a", "function": {"name": "f"}}, {"id": "b", "function": {"name": "f"}}]},
 			{"role": "tool", "tool_call_id": "b", "content": "1"}, {"role": "tool", "tool_call_id": "a", "content": "2"},
 			{"role": "assistant", "content": "done"}]}`},
-		want: `{"assistant": [1, 4], "tool": [2, 3], "calls": [[1, "a"], [1, "b"]], "call_ids": ["a", "b"], "results": [[1, "a"], [1, "b"]]}`,
+		want: `{"assistant": [1, 4], "tool": [2, 3], "calls": [[1, "a"], [1, "b"]], "call_ids": ["a", "b"], "call_names": ["f"], "results": [[1, "a"], [1, "b"]], "tool_call_lists": [1]}`,
 	}, {
 		name:   "a result names a call of an earlier block, of no block, or nothing",
 		format: Chat,
@@ -34,39 +34,39 @@ func TestLookup(t *testing.T) {
 			{"role": "assistant", "content": "next"},
 			{"role": "tool", "tool_call_id": "a", "content": "late"}, {"role": "tool", "tool_call_id": "z", "content": "?"},
 			{"role": "tool", "content": "no id"}, {"role": "tool", "tool_call_id": null, "content": "null id"}]}`},
-		want: `{"assistant": [1, 2], "tool": [0, 3, 4, 5, 6], "calls": [[1, "a"]], "call_ids": ["a"], "results": [[-1, "a"], [2, "a"], [2, "z"]]}`,
+		want: `{"assistant": [1, 2], "tool": [0, 3, 4, 5, 6], "calls": [[1, "a"]], "call_ids": ["a"], "call_names": ["f"], "results": [[-1, "a"], [2, "a"], [2, "z"]], "tool_call_lists": [1]}`,
 	}, {
 		name:   "repeated ids and results collapse in the sets",
 		format: Chat,
 		lines: []string{`{"messages": [{"role": "assistant", "tool_calls": [{"id": "a", "function": {"name": "f"}}, {"id": "a", "function": {"name": "f"}}, {"function": {"name": "g"}}]},
 			{"role": "tool", "tool_call_id": "a", "content": "1"}, {"role": "tool", "tool_call_id": "a", "content": "2"}]}`},
-		want: `{"assistant": [0], "tool": [1, 2], "calls": [[0, ""], [0, "a"]], "call_ids": ["", "a"], "results": [[0, "a"]]}`,
+		want: `{"assistant": [0], "tool": [1, 2], "calls": [[0, ""], [0, "a"]], "call_ids": ["", "a"], "call_names": ["f", "g"], "results": [[0, "a"]], "tool_call_lists": [0]}`,
 	}, {
 		name:   "a result id of another type than the call's",
 		format: Chat,
 		lines: []string{`{"messages": [{"role": "assistant", "tool_calls": [{"id": "7", "function": {"name": "f"}}]},
 			{"role": "tool", "tool_call_id": 7, "content": "1"}]}`},
-		want: `{"assistant": [0], "tool": [1], "calls": [[0, "7"]], "call_ids": ["7"], "results": [[0, 7]]}`,
+		want: `{"assistant": [0], "tool": [1], "calls": [[0, "7"]], "call_ids": ["7"], "call_names": ["f"], "results": [[0, 7]], "tool_call_lists": [0]}`,
 	}, {
 		name:   "Anthropic tool results split from the user message",
 		format: Chat,
 		lines: []string{`{"messages": [{"role": "assistant", "content": [{"type": "tool_use", "id": "tu1", "name": "f", "input": {}}, {"type": "tool_use", "id": "tu2", "name": "f", "input": {}}]},
 			{"role": "user", "content": [{"type": "tool_result", "tool_use_id": "tu1", "content": "1"}, {"type": "tool_result", "tool_use_id": "tu2", "content": "2"}, {"type": "text", "text": "and?"}]},
 			{"role": "assistant", "content": "ok"}]}`},
-		want: `{"assistant": [0, 4], "tool": [1, 2], "calls": [[0, "tu1"], [0, "tu2"]], "call_ids": ["tu1", "tu2"], "results": [[0, "tu1"], [0, "tu2"]]}`,
+		want: `{"assistant": [0, 4], "tool": [1, 2], "calls": [[0, "tu1"], [0, "tu2"]], "call_ids": ["tu1", "tu2"], "call_names": ["f"], "results": [[0, "tu1"], [0, "tu2"]], "tool_call_lists": []}`,
 	}, {
 		name:   "inline calls take the ids of their results",
 		format: Chat,
 		lines: []string{`{"messages": [{"role": "assistant", "content": "<tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>"},
 			{"role": "tool", "content": "<tool_result tool_call_id=\"r1\">{}</tool_result>"}]}`},
-		want: `{"assistant": [0], "tool": [1], "calls": [[0, "r1"]], "call_ids": ["r1"], "results": [[0, "r1"]]}`,
+		want: `{"assistant": [0], "tool": [1], "calls": [[0, "r1"]], "call_ids": ["r1"], "call_names": ["f"], "results": [[0, "r1"]], "tool_call_lists": []}`,
 	}, {
 		name:   "agent-session toolResult messages are tool results",
 		format: AgentSession,
 		lines: []string{`{"type": "session", "id": "s"}`,
 			`{"type": "message", "message": {"role": "assistant", "content": [{"type": "toolCall", "id": "c1", "name": "f", "arguments": {}}]}}`,
 			`{"type": "message", "message": {"role": "toolResult", "toolCallId": "c1", "content": [{"type": "text", "text": "ok"}]}}`},
-		want: `{"assistant": [0], "tool": [1], "calls": [[0, "c1"]], "call_ids": ["c1"], "results": [[0, "c1"]]}`,
+		want: `{"assistant": [0], "tool": [1], "calls": [[0, "c1"]], "call_ids": ["c1"], "call_names": ["f"], "results": [[0, "c1"]], "tool_call_lists": []}`,
 	}, {
 		name:   "proxy-log: the squashed record with the response message",
 		format: ProxyLog,
@@ -74,7 +74,7 @@ func TestLookup(t *testing.T) {
 			{"role": "assistant", "tool_calls": [{"id": "c1", "function": {"name": "f", "arguments": "{}"}}]},
 			{"role": "tool", "tool_call_id": "c1", "content": "1"}]},
 			"response": {"choices": [{"message": {"role": "assistant", "content": "done"}}]}}`},
-		want: `{"assistant": [1, 3], "tool": [2], "calls": [[1, "c1"]], "call_ids": ["c1"], "results": [[1, "c1"]]}`,
+		want: `{"assistant": [1, 3], "tool": [2], "calls": [[1, "c1"]], "call_ids": ["c1"], "call_names": ["f"], "results": [[1, "c1"]], "tool_call_lists": [1]}`,
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			d := one(t, tc.format, Options{}, tc.lines...)
@@ -141,7 +141,8 @@ func TestLookupMatchesMessages(t *testing.T) {
 func lookupOf(t testing.TB, ms []any) any {
 	t.Helper()
 	assistant, tool := []any{}, []any{}
-	calls, ids, results := map[string]any{}, map[string]any{}, map[string]any{}
+	calls, ids, names, results := map[string]any{}, map[string]any{}, map[string]any{}, map[string]any{}
+	lists := []any{}
 	for i, x := range ms {
 		m := x.(map[string]any)
 		switch m["role"] {
@@ -154,12 +155,17 @@ func lookupOf(t testing.TB, ms []any) any {
 			}
 		}
 		for _, c := range m["tool_calls"].([]any) {
-			id := c.(map[string]any)["id"]
+			id, name := c.(map[string]any)["id"], c.(map[string]any)["name"]
 			calls[key(t, []any{float64(i), id})] = []any{float64(i), id}
 			ids[key(t, id)] = id
+			names[key(t, name)] = name
+		}
+		if raw, ok := m["raw"].(map[string]any); ok && raw["tool_calls"] != nil {
+			lists = append(lists, float64(i))
 		}
 	}
-	return map[string]any{"assistant": assistant, "tool": tool, "calls": sorted(t, calls), "call_ids": sorted(t, ids), "results": sorted(t, results)}
+	return map[string]any{"assistant": assistant, "tool": tool, "calls": sorted(t, calls), "call_ids": sorted(t, ids),
+		"call_names": sorted(t, names), "results": sorted(t, results), "tool_call_lists": lists}
 }
 
 // key is a value's JSON, for deduplicating; sorted orders a set's members

@@ -36,7 +36,7 @@ package chatlint.integrity
 # (lookup.results) equals the set of the calls' pairs (lookup.calls) and both, like the set of
 # call ids, have as many members as there are tool results, each result has a tool_call_id and
 # answers another call, every call has a result and no id is issued twice. The calls are valid
-# when no id is "" and no name is "".
+# when no id is "" and no name is "" (lookup.call_ids, lookup.call_names).
 #
 # Flags: no result is empty (has_content) or inline, and no truthy flag key is in the raw
 # contents (objects and lists) or the JSON payload of the texts (the text of a string content
@@ -51,7 +51,7 @@ blocks_clean if {
 	count(idx.results) == n
 	count(idx.call_ids) == n
 	not idx.call_ids[""]
-	not unnamed_call
+	not idx.call_names[""]
 	results := [input.messages[i] | some i in idx.tool]
 	[1 | some r in results; not r.has_content] == []
 	texts := [r.text | some r in results]
@@ -61,9 +61,6 @@ blocks_clean if {
 	payloads := [p | some t in texts; p := chatlint.json_payload(t)]
 	chatlint.truthy_keys([contents, payloads], {"error", "timeout", "missing", "incomplete"}) == []
 } else := false
-
-# unnamed_call holds when some tool call has no name.
-unnamed_call if input.messages[_].tool_calls[_].name == ""
 
 # The block findings, on the records that are not clean. The rules below add them to block_deny
 # and block_warn; their METADATA declares the rule ids as it would on deny and warn.

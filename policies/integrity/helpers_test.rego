@@ -33,7 +33,9 @@ lookup_of(ms) := {
 	"tool": [i | some i, m in ms; m.role == "tool"],
 	"calls": {[i, c.id] | some i, m in ms; some c in m.tool_calls},
 	"call_ids": {c.id | some m in ms; some c in m.tool_calls},
+	"call_names": {c.name | some m in ms; some c in m.tool_calls},
 	"results": {[m.turn, m.tool_call_id] | some m in ms; m.role == "tool"; m.tool_call_id != null},
+	"tool_call_lists": [i | some i, m in ms; object.get(object.get(m, "raw", {}), "tool_calls", null) != null],
 }
 
 norm_msg(msgs, i, m) := object.union(
@@ -144,9 +146,11 @@ test_helper_lookup if {
 		"tool": [3, 4],
 		"calls": {[2, "c1"], [2, "c2"]},
 		"call_ids": {"c1", "c2"},
+		"call_names": {"search", "fetch"},
 		"results": {[2, "c1"]},
+		"tool_call_lists": [2],
 	}
-	chat([]).lookup == {"assistant": [], "tool": [], "calls": set(), "call_ids": set(), "results": set()}
+	chat([]).lookup == {"assistant": [], "tool": [], "calls": set(), "call_ids": set(), "call_names": set(), "results": set(), "tool_call_lists": []}
 }
 
 test_helper_turns if {

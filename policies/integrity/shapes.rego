@@ -10,10 +10,10 @@ package chatlint.integrity
 # ---------------------------------------------------------------------------------------------
 # Structured tool calls.
 
-# The two tool-calls-shape rules find the messages that have a tool_calls member by one reference
-# over all messages (input.messages[ai].raw.tool_calls), which stops at the missing member of
-# each message, and test the role only on the few that have one: walking lookup.assistant took
-# three steps per assistant message before failing on that member.
+# The two tool-calls-shape rules visit only the messages that have a tool_calls member
+# (input.lookup.tool_call_lists) and test the role on those: walking every assistant message
+# took three steps per message before failing on that member, and a reference over all messages
+# still one per message.
 
 # call_shape_problem(e) says what is wrong with one entry of assistant.tool_calls.
 call_shape_problem(e) := sprintf("is %s, not an object", [type_name(e)]) if {
@@ -47,10 +47,10 @@ call_label(e) := sprintf("id %q, tool %q", [object.get(e, "id", ""), label(objec
 #     "arguments"}}` objects.
 deny contains f if {
 	input.mode == "structured"
-	tcs := input.messages[ai].raw.tool_calls
-	tcs != null
-	not is_array(tcs)
+	some ai in input.lookup.tool_call_lists
 	m := input.messages[ai]
+	tcs := m.raw.tool_calls
+	not is_array(tcs)
 	m.role == "assistant"
 	f := {
 		"rule": "tool-calls-shape",
@@ -62,10 +62,11 @@ deny contains f if {
 
 deny contains f if {
 	input.mode == "structured"
-	tcs := input.messages[ai].raw.tool_calls
+	some ai in input.lookup.tool_call_lists
+	m := input.messages[ai]
+	tcs := m.raw.tool_calls
 	is_array(tcs)
 	count([1 | some e in tcs; is_string(e.function.name); e.function.name != ""]) < count(tcs)
-	m := input.messages[ai]
 	m.role == "assistant"
 	some i, e in tcs
 	why := call_shape_problem(e)
@@ -131,6 +132,9 @@ tools_required if export
 
 tools_required if input.lookup.calls != set()
 
+# tools-shape is two rules, so that a record with a non-empty tools list (nearly every record)
+# fails each at its first expression instead of evaluating every branch of tools_problem.
+
 # METADATA
 # title: tools-shape
 # description: >-
@@ -147,7 +151,13 @@ tools_required if input.lookup.calls != set()
 #     Add the tool definitions the conversation was made with; for a dataset whose records
 #     legitimately have none, run `check --allow-no-tools`.
 deny contains f if {
-	is_object(input.raw)
+	not is_array(object.get(input.raw, "tools", null)) # absent, null or not a list
+	why := tools_problem
+	f := {"rule": "tools-shape", "msg": why, "path": tools_path}
+}
+
+deny contains f if {
+	input.raw.tools == []
 	why := tools_problem
 	f := {"rule": "tools-shape", "msg": why, "path": tools_path}
 }
