@@ -238,10 +238,16 @@ func buildMessages(ms []message, mode string) *ast.Term {
 	}
 	terms := make([]*ast.Term, len(ms))
 	turn := -1
+	// The messages of a record share its line: one term serves them all
+	// (only small numbers are interned).
+	line, lineTerm := -1, (*ast.Term)(nil)
 	for i := range ms {
 		m := &ms[i]
 		if m.role == "assistant" {
 			turn = i
+		}
+		if m.line != line {
+			line, lineTerm = m.line, intTerm(m.line)
 		}
 		calls := emptyArray
 		if len(m.calls) > 0 {
@@ -256,7 +262,7 @@ func buildMessages(ms []message, mode string) *ast.Term {
 			{keyHasContent, boolTerm(m.hasContent)},
 			{KeyToolCalls, calls},
 			{keyTurn, intTerm(turn)},
-			{KeyLine, intTerm(m.line)},
+			{KeyLine, lineTerm},
 			{KeyPath, m.pathTerm},
 			{KeyRaw, m.raw},
 		}
