@@ -35,7 +35,10 @@ func usageError(format string, args ...any) error {
 
 func main() {
 	tuneGC()
-	os.Exit(run(context.Background(), os.Args[1:], streams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}))
+	stop := startProfile()
+	code := run(context.Background(), os.Args[1:], streams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr})
+	stop()
+	os.Exit(code)
 }
 
 // run executes the command line and returns the exit status.
