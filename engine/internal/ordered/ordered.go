@@ -46,13 +46,18 @@ func Weighted[J, R any](ctx context.Context, workers int, limit int64, weigh fun
 		taken int64
 		j     J
 	}
-	jobs := make(chan job, workers)
+	// Roomy channels: with one slot per worker, a worker that found the
+	// jobs channel empty or the results channel full waited for the
+	// producer or the emitter to be scheduled, and the cores of a 2-core
+	// machine sat idle for about a tenth of a check. What is in flight is
+	// bounded by the budget, not by these buffers.
+	jobs := make(chan job, 8*workers)
 	type result struct {
 		seq   uint64
 		taken int64
 		r     R
 	}
-	results := make(chan result, 4*workers)
+	results := make(chan result, 32*workers)
 
 	var wg sync.WaitGroup
 	for range workers {
