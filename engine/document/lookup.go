@@ -39,7 +39,7 @@ func lookupTerm(ms []message) *ast.Term {
 			nt++
 		}
 		nc += len(ms[i].calls)
-		if ms[i].hasCallList() {
+		if ms[i].toolCalls != nil {
 			nl++
 		}
 	}
@@ -71,7 +71,7 @@ func lookupTerm(ms []message) *ast.Term {
 				results = append(results, resultPair(pairs, calls[from:], ids[from:], turn, m.callID))
 			}
 		}
-		if m.hasCallList() {
+		if m.toolCalls != nil {
 			lists = append(lists, intTerm(i))
 		}
 		for _, c := range m.calls {
@@ -92,19 +92,6 @@ func lookupTerm(ms []message) *ast.Term {
 	))
 }
 
-// hasCallList reports whether the message as given has a tool_calls member
-// that is not null.
-func (m *message) hasCallList() bool {
-	if m.obj == nil {
-		return false
-	}
-	t := get(m.obj, KeyToolCalls)
-	if t == nil {
-		return false
-	}
-	_, null := t.Value.(ast.Null)
-	return !null
-}
 
 // resultPair is the [turn, id] term of a tool result: the pair of the call
 // of the turn's message with that id when there is one (the latest assistant

@@ -23,6 +23,7 @@ type message struct {
 	chatIndex  int // the index of a chat record's message (path "/messages/i"), else -1
 	calls      []*ast.Term
 	stopReason *ast.Term // stop_reason or stopReason when a string, else nil
+	toolCalls  *ast.Term // the tool_calls member as given, nil when absent or null
 }
 
 // readMessage does the first pass over one message as given.
@@ -57,6 +58,7 @@ func readMessage(raw *ast.Term, line int, path *ast.Term, chatIndex int) message
 			}
 		}
 	}
+	m.toolCalls = toolCallsOf(m.obj)
 	switch m.role {
 	case "toolResult": // pi / OpenClaw transcripts
 		m.role, m.roleTerm = "tool", nil
@@ -147,13 +149,35 @@ func isTextPart(typ string) bool { return typ == "text" || strings.HasSuffix(typ
 var callBlockTypes = map[string]bool{"toolCall": true, "toolUse": true, "functionCall": true,
 	"tool_use": true, "tool_call": true, "function_call": true}
 
+// toolCallsOf returns the tool_calls member of a message as given, nil when
+// it is absent or null.
+func toolCallsOf(o ast.Object) *ast.Term {
+	t := get(o, KeyToolCalls)
+	if t == nil {
+		return nil
+	}
+	if _, null := t.Value.(ast.Null); null {
+		return nil
+	}
+	return t
+}
+
+// callList returns the message's tool_calls when it is a list.
+func (m *message) callList() *ast.Array {
+	if m.toolCalls == nil {
+		return nil
+	}
+	a, _ := m.toolCalls.Value.(*ast.Array)
+	return a
+}
+
 // structuredCalls reads the tool calls a message carries as data: OpenAI
 // tool_calls entries that are objects, and tool-call content blocks.
 func (m *message) structuredCalls() {
 	if m.obj == nil {
 		return
 	}
-	if calls := arrayField(m.obj, KeyToolCalls); calls != nil {
+	if calls := m.callList(); calls != nil {
 		for i := 0; i < calls.Len(); i++ {
 			c, ok := calls.Elem(i).Value.(ast.Object)
 			if !ok {
