@@ -92,7 +92,6 @@ func lookupTerm(ms []message) *ast.Term {
 	))
 }
 
-
 // resultPair is the [turn, id] term of a tool result: the pair of the call
 // of the turn's message with that id when there is one (the latest assistant
 // message's calls are turnCalls, their ids turnIDs), else a new pair.
