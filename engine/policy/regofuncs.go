@@ -1,8 +1,10 @@
 package policy
 
 import (
+	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
@@ -60,36 +62,98 @@ func truthyKeys(_ rego.BuiltinContext, x, keys *ast.Term) (*ast.Term, error) {
 	if !ok {
 		return nil, nil
 	}
-	want := make(map[string]struct{}, set.Len())
+	w := truthyWalk{want: make([]string, 0, set.Len())}
 	set.Foreach(func(t *ast.Term) {
 		if s, ok := t.Value.(ast.String); ok {
-			want[strings.ToLower(string(s))] = struct{}{}
+			w.want = append(w.want, strings.ToLower(string(s)))
 		}
 	})
-	var out []*ast.Term
-	var visit func(v ast.Value, ptr string)
-	visit = func(v ast.Value, ptr string) {
-		switch v := v.(type) {
-		case ast.Object:
-			v.Foreach(func(k, val *ast.Term) {
-				ks, ok := k.Value.(ast.String)
-				if !ok {
-					return
-				}
-				p := ptr + "/" + escapePointer(string(ks))
-				if _, hit := want[strings.ToLower(string(ks))]; hit && truthy(val.Value) {
-					out = append(out, ast.StringTerm(p))
-				}
-				visit(val.Value, p)
-			})
-		case *ast.Array:
-			for i := 0; i < v.Len(); i++ {
-				visit(v.Elem(i).Value, ptr+"/"+strconv.Itoa(i))
+	w.visit(x.Value)
+	return ast.ArrayTerm(w.out...), nil
+}
+
+// truthyWalk walks a value for truthy_keys. It keeps the path to the
+// current member as tokens and writes a pointer only for a member it
+// reports: most members are not, and building every member's pointer was
+// most of the builtin's time.
+type truthyWalk struct {
+	want []string
+	path []pathToken
+	out  []*ast.Term
+}
+
+// pathToken is an object key (index < 0) or an array index.
+type pathToken struct {
+	key   string
+	index int
+}
+
+func (w *truthyWalk) visit(v ast.Value) {
+	switch v := v.(type) {
+	case ast.Object:
+		v.Foreach(func(k, val *ast.Term) {
+			ks, ok := k.Value.(ast.String)
+			if !ok {
+				return
 			}
+			w.path = append(w.path, pathToken{key: string(ks), index: -1})
+			if w.wanted(string(ks)) && truthy(val.Value) {
+				w.out = append(w.out, ast.StringTerm(w.pointer()))
+			}
+			w.visit(val.Value)
+			w.path = w.path[:len(w.path)-1]
+		})
+	case *ast.Array:
+		for i := 0; i < v.Len(); i++ {
+			w.path = append(w.path, pathToken{index: i})
+			w.visit(v.Elem(i).Value)
+			w.path = w.path[:len(w.path)-1]
 		}
 	}
-	visit(x.Value, "")
-	return ast.ArrayTerm(out...), nil
+}
+
+// wanted reports whether strings.ToLower(k) is one of the keys, without
+// lower-casing an ASCII key.
+func (w *truthyWalk) wanted(k string) bool {
+	for i := 0; i < len(k); i++ {
+		if k[i] >= utf8.RuneSelf {
+			return slices.Contains(w.want, strings.ToLower(k))
+		}
+	}
+	for _, x := range w.want {
+		if len(x) == len(k) && asciiLowerEqual(k, x) {
+			return true
+		}
+	}
+	return false
+}
+
+// asciiLowerEqual reports whether the ASCII string k lower-cased equals x.
+func asciiLowerEqual(k, x string) bool {
+	for i := 0; i < len(k); i++ {
+		c := k[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != x[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// pointer is the JSON Pointer (RFC 6901) of the current member.
+func (w *truthyWalk) pointer() string {
+	var b strings.Builder
+	for _, t := range w.path {
+		b.WriteByte('/')
+		if t.index >= 0 {
+			b.WriteString(strconv.Itoa(t.index))
+		} else {
+			b.WriteString(escapePointer(t.key))
+		}
+	}
+	return b.String()
 }
 
 // truthy reports whether v counts as a set flag: anything but null, false, 0,

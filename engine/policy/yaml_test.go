@@ -126,6 +126,13 @@ func TestBuiltins(t *testing.T) {
 		{`chatlint.truthy_keys({"a": [{"Error": "boom"}], "timeout": 0, "missing": {}}, {"error", "timeout", "missing"})`, `["/a/0/Error"]`},
 		{`chatlint.truthy_keys({"incomplete": true, "x": {"error": null}}, {"error", "incomplete"})`, `["/incomplete"]`},
 		{`chatlint.truthy_keys("text", {"error"})`, `[]`},
+		// Pointers escape ~ and /, count array indexes past 9, and nest.
+		{`chatlint.truthy_keys({"a/b": [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, {"x~y": {"ERROR": 1, "error": {"missing": "yes"}}}]}, {"error", "missing"})`,
+			`["/a~1b/10/x~0y/ERROR", "/a~1b/10/x~0y/error", "/a~1b/10/x~0y/error/missing"]`},
+		// Keys are compared lower-cased as Unicode lower-cases them: U+0130 becomes i, U+212A (Kelvin) k;
+		// U+017F (long s) stays itself.
+		{`chatlint.truthy_keys({"\u0130ncomplete": 1, "\u212aey": 1, "mi\u017fsing": 1}, {"incomplete", "key", "missing"})`, `["/\u0130ncomplete", "/\u212aey"]`},
+		{`chatlint.truthy_keys({"Timeout": [], "TIMEOUT": [0]}, {"TimeOut"})`, `["/TIMEOUT"]`},
 		{`chatlint.json_payload(" {\"error\": 1} ")`, `{"error": 1}`},
 		{`chatlint.json_payload([1])`, `[1]`},
 	}
