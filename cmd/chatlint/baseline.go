@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"strings"
 
 	"github.com/chatlint/chatlint/engine/atomicfile"
@@ -97,10 +96,13 @@ func (w *baselineWriter) write() error {
 }
 
 // recordKeys gives each finding's record identity for its key: the record's
-// id when it has one, else a hash of the record's line, since the fallback
-// id (file:line) would change whenever a line is inserted above it. Findings
-// come in file order, so one forward pass over each file suffices; the lines
-// are hashed as they stream by, so a huge record costs no memory.
+// id when it has one, else a hash of the record's content (the fallback id,
+// file:line, would change whenever a line is inserted above it). lint hashes
+// the records its findings name (finding.RecordHash); for a finding the
+// reader made without a record (a line over the size limit), the file is
+// read again. Findings come in file order, so one forward pass over each
+// file suffices; the lines are hashed as they stream by, so a huge record
+// costs no memory.
 type recordKeys struct {
 	file   string
 	f      *os.File
@@ -118,7 +120,10 @@ func (k *recordKeys) close() {
 
 // identity returns the record part of f's key.
 func (k *recordKeys) identity(f finding.Finding) string {
-	n, ok := fallbackLine(f)
+	if f.RecordHash != "" {
+		return f.RecordHash
+	}
+	n, ok := finding.FallbackLine(f)
 	if !ok || strings.HasPrefix(f.File, "<") { // an id, or stdin that cannot be read again
 		return f.Record
 	}
@@ -164,18 +169,4 @@ func hashLine(r *bufio.Reader, w io.Writer) error {
 		w.Write([]byte(strings.TrimRight(string(chunk), "\r\n \t")))
 		return err
 	}
-}
-
-// fallbackLine returns the line of a record id that is only file:line, or
-// the finding's own line when it has no record (a line that is not JSON).
-func fallbackLine(f finding.Finding) (int, bool) {
-	if f.Record == "" {
-		return f.Line, f.Line > 0
-	}
-	rest, ok := strings.CutPrefix(f.Record, f.File+":")
-	if !ok {
-		return 0, false
-	}
-	n, err := strconv.Atoi(rest)
-	return n, err == nil && n > 0
 }

@@ -88,3 +88,47 @@ func TestRecordKeys(t *testing.T) {
 		t.Errorf("id %q, past end %q", ids["id"], ids["past end"])
 	}
 }
+
+// TestBaselineRecordContent checks that records without an id are known by
+// their whole content: elements of a pretty-printed .json array (whose first
+// lines are all alike) and records read from stdin, which cannot be read a
+// second time.
+func TestBaselineRecordContent(t *testing.T) {
+	dir := t.TempDir()
+	pack := []string{"--no-builtin", "--pack", filepath.Join(repo, "fixtures/packs/team"), "--fail-on", "warning"}
+	old := `{"messages": [{"role": "user", "content": "a"}, {"role": "assistant", "content": ""}]}`
+	newDefect := `{"messages": [{"role": "user", "content": "b"}, {"role": "assistant", "content": ""}]}`
+	pretty := func(records ...string) string {
+		return "[\n  " + strings.Join(records, ",\n  ") + "\n]\n"
+	}
+	for _, tc := range []struct {
+		name        string
+		file        string // "" reads stdin
+		before, now string
+		newLine     string // where the new record's finding is reported
+	}{
+		{"pretty .json array", "d.json",
+			pretty(strings.ReplaceAll(old, `"messages": `, "\n    \"messages\": "), cleanRecord),
+			pretty(strings.ReplaceAll(newDefect, `"messages": `, "\n    \"messages\": "), cleanRecord, strings.ReplaceAll(old, `"messages": `, "\n    \"messages\": ")),
+			"d.json:3: "},
+		{"stdin", "", old + "\n", cleanRecord + "\n" + newDefect + "\n" + old + "\n", ":2: "},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			base := filepath.Join(t.TempDir(), "baseline.json")
+			run := func(data string, args ...string) (string, string, int) {
+				if tc.file == "" {
+					return chatlint(t, data, append(append([]string{"check"}, args...), append(pack, "-")...)...)
+				}
+				return chatlint(t, "", append(append([]string{"check"}, args...), append(pack, writeFile(t, dir, tc.file, data))...)...)
+			}
+			if out, errOut, code := run(tc.before, "--write-baseline", base); code != 1 || !strings.Contains(errOut, "wrote 1 finding") {
+				t.Fatalf("write: exit %d\n%s%s", code, out, errOut)
+			}
+			out, errOut, code := run(tc.now, "--baseline", base)
+			if code != 1 || strings.Count(out, ": warning no-empty-assistant") != 1 || !strings.Contains(out, tc.newLine+"warning") ||
+				!strings.Contains(errOut, "1 known finding") {
+				t.Errorf("want the new record's finding only, the old one known: exit %d\n%s%s", code, out, errOut)
+			}
+		})
+	}
+}

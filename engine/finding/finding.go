@@ -76,6 +76,12 @@ type Finding struct {
 	MessageIndex *int `json:"message_index,omitempty"`
 	// Path is a JSON Pointer into the raw record of the line.
 	Path string `json:"path,omitempty"`
+	// RecordHash identifies a record that has no id (Record is then its
+	// file:line, or empty for a line that is not JSON) by its content:
+	// RecordHash of its bytes. Baselines key such findings by it, so that
+	// they still match when lines move. Empty when the record has an id or
+	// the finding was not made from a record.
+	RecordHash string `json:"-"`
 }
 
 // Compare orders findings by file, line, rule, then message position and text,

@@ -1,6 +1,7 @@
 package finding
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"strconv"
@@ -28,4 +29,28 @@ func Key(f Finding, record string) string {
 	b.WriteString(f.Path)
 	sum := sha256.Sum256([]byte(b.String()))
 	return hex.EncodeToString(sum[:16])
+}
+
+// HashRecord is the content identity of a record: "sha256:" and 32 hex digits
+// of its bytes without the blanks and line ending after them. For a line of a
+// JSON Lines file that is the line as written; for an element of a .json array,
+// the element.
+func HashRecord(raw []byte) string {
+	sum := sha256.Sum256(bytes.TrimRight(raw, "\r\n \t"))
+	return "sha256:" + hex.EncodeToString(sum[:])[:32]
+}
+
+// FallbackLine returns the line of a record identity that is only file:line
+// (a record without an id), or the finding's own line when it has no record
+// (a line that is not JSON); false when the record has an id.
+func FallbackLine(f Finding) (int, bool) {
+	if f.Record == "" {
+		return f.Line, f.Line > 0
+	}
+	rest, ok := strings.CutPrefix(f.Record, f.File+":")
+	if !ok {
+		return 0, false
+	}
+	n, err := strconv.Atoi(rest)
+	return n, err == nil && n > 0
 }

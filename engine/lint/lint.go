@@ -91,8 +91,35 @@ func (l *Linter) Check(ctx context.Context, u Unit) []finding.Finding {
 	if d := b.Finish(); d != nil && !skip {
 		out = append(out, l.Document(ctx, d)...)
 	}
+	identify(out, u.Records)
 	slices.SortFunc(out, finding.Compare)
 	return out
+}
+
+// identify gives the findings of records without an id their content
+// identity (finding.RecordHash), hashed from the record they name: the
+// record at their fallback file:line, or at their own line when they have no
+// record. Only findings pay for it, each record once.
+func identify(fs []finding.Finding, recs []jsonl.Record) {
+	line, hash := 0, ""
+	for i := range fs {
+		n, ok := finding.FallbackLine(fs[i])
+		if !ok {
+			continue
+		}
+		if n != line {
+			k, found := slices.BinarySearchFunc(recs, n, func(r jsonl.Record, n int) int { return r.Line - n })
+			if !found {
+				continue
+			}
+			raw := recs[k].Raw
+			if raw == nil {
+				raw = recs[k].Data
+			}
+			line, hash = n, finding.HashRecord(raw)
+		}
+		fs[i].RecordHash = hash
+	}
 }
 
 // mismatch is the finding for a record that does not fit a forced format.

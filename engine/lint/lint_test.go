@@ -9,6 +9,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 
 	"github.com/chatlint/chatlint/engine/document"
+	"github.com/chatlint/chatlint/engine/finding"
 	"github.com/chatlint/chatlint/engine/jsonl"
 	"github.com/chatlint/chatlint/engine/policy"
 )
@@ -118,5 +119,43 @@ func TestPlace(t *testing.T) {
 	want := []string{"a 4 /messages/1/tool_calls/0 1", "b 4  -1", "c 4 /messages/0/content 0"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+// TestRecordHash checks the content identity lint gives findings of records
+// without an id: the hash of the record they name (for a session without an
+// id, its first line), nothing for a record with an id.
+func TestRecordHash(t *testing.T) {
+	l := linter(t)
+	user := `{"messages":[{"role":"user","content":"hi"}]}`
+	withID := `{"id":"c-1","messages":[{"role":"user","content":"hi"}]}`
+	element := "{\n  \"messages\": [{\"role\": \"user\", \"content\": \"hi\"}]\n}"
+	header := `{"type":"session"}`
+	session := recs(header, `{"type":"message","message":{"role":"user","content":"x"}}`)
+	tests := []struct {
+		name string
+		unit Unit
+		want []string
+	}{
+		{"no id: the line", Unit{File: "f", Format: document.Chat, Records: []jsonl.Record{{Line: 7, Data: []byte(user), Raw: []byte(user + " \r\n")}}},
+			[]string{"f:7 " + finding.HashRecord([]byte(user))}},
+		{"an id: none", Unit{File: "f", Format: document.Chat, Records: recs(withID)}, []string{"f:1 "}},
+		{"not JSON: the line", Unit{File: "f", Format: document.Chat, Records: recs(`{"messages":`)},
+			[]string{"f:1 " + finding.HashRecord([]byte(`{"messages":`))}},
+		{"a .json element: all of it", Unit{File: "f.json", Format: document.Chat, Records: []jsonl.Record{{Line: 2, Data: []byte(element), Raw: []byte(element)}}},
+			[]string{"f.json:3 " + finding.HashRecord([]byte(element))}},
+		{"a session without an id: its first line", Unit{File: "s", Format: document.AgentSession, Records: session},
+			[]string{"s:2 " + finding.HashRecord([]byte(header))}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []string
+			for _, f := range l.Check(context.Background(), tc.unit) {
+				got = append(got, fmt.Sprintf("%s:%d %s", f.File, f.Line, f.RecordHash))
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
 	}
 }
