@@ -121,7 +121,7 @@ func (k *recordKeys) close() {
 // identity returns the record part of f's key.
 func (k *recordKeys) identity(f finding.Finding) string {
 	if f.RecordHash != "" {
-		return f.RecordHash
+		return f.Identity()
 	}
 	n, ok := finding.FallbackLine(f)
 	if !ok || strings.HasPrefix(f.File, "<") { // an id, or stdin that cannot be read again

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestCheckSeveralOutputs writes SARIF and JUnit files and JSONL on stdout
@@ -107,5 +109,39 @@ func readJSON(t *testing.T, path string, v any) {
 	}
 	if err := json.Unmarshal(raw, v); err != nil {
 		t.Fatalf("%s: %v", path, err)
+	}
+}
+
+// TestSARIFFingerprintsIgnoreLines checks that a finding keeps its SARIF
+// fingerprint when lines are inserted above its record, also for a record
+// without an id, and that two records' findings do not share one.
+func TestSARIFFingerprintsIgnoreLines(t *testing.T) {
+	dir := t.TempDir()
+	other := strings.Replace(emptyTurn, `"hi"`, `"other"`, 1)
+	fingerprints := func(data string) []string {
+		out := filepath.Join(dir, "out.sarif")
+		chatlint(t, "", "check", "--no-builtin", "--pack", filepath.Join(repo, "fixtures/packs/team"),
+			"-o", "sarif="+out, writeFile(t, dir, "d.jsonl", data))
+		var log struct {
+			Runs []struct {
+				Results []struct {
+					PartialFingerprints map[string]string `json:"partialFingerprints"`
+				} `json:"results"`
+			} `json:"runs"`
+		}
+		readJSON(t, out, &log)
+		var fps []string
+		for _, r := range log.Runs[0].Results {
+			fps = append(fps, r.PartialFingerprints["chatlintKey/v1"])
+		}
+		return fps
+	}
+	before := fingerprints(emptyTurn + "\n" + other + "\n")
+	after := fingerprints(cleanRecord + "\n" + cleanRecord + "\n" + emptyTurn + "\n" + other + "\n")
+	if len(before) != 2 || before[0] == before[1] {
+		t.Fatalf("want two different fingerprints, got %q", before)
+	}
+	if diff := cmp.Diff(before, after); diff != "" {
+		t.Errorf("fingerprints moved with the lines (-before +after):\n%s", diff)
 	}
 }

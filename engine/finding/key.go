@@ -31,6 +31,15 @@ func Key(f Finding, record string) string {
 	return hex.EncodeToString(sum[:16])
 }
 
+// Identity is the record part of the finding's key as far as the finding
+// knows it: RecordHash for a record without an id, else Record.
+func (f Finding) Identity() string {
+	if f.RecordHash != "" {
+		return f.RecordHash
+	}
+	return f.Record
+}
+
 // HashRecord is the content identity of a record: "sha256:" and 32 hex digits
 // of its bytes without the blanks and line ending after them. For a line of a
 // JSON Lines file that is the line as written; for an element of a .json array,

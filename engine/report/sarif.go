@@ -46,10 +46,9 @@ func (s *sarifWriter) Finding(f finding.Finding) error {
 		WithMessage(sarif.NewTextMessage(f.Message)).
 		AddLocation(l).
 		// The finding's key leaves the line out, so code-scanning tools
-		// track the same finding across commits. A record without an id is
-		// named by file:line here (the writer has not its bytes to hash, as
-		// a baseline does), so its findings still move with it.
-		WithPartialFingerprints(map[string]string{"chatlintKey/v1": finding.Key(f, f.Record)})
+		// track the same finding across commits: a record without an id is
+		// known by the hash of its content, as in a baseline.
+		WithPartialFingerprints(map[string]string{"chatlintKey/v1": finding.Key(f, f.Identity())})
 	props := sarif.NewPropertyBag()
 	props.Add("pack", f.Pack)
 	if f.Record != "" {
