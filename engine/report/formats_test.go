@@ -168,6 +168,25 @@ func TestJUnit(t *testing.T) {
 	}
 }
 
+// TestJUnitCleansMessages checks that a finding's text in JUnit is what text
+// output prints: control characters escaped, a long message capped.
+func TestJUnitCleansMessages(t *testing.T) {
+	long := strings.Repeat("x", 5*maxMessage)
+	fs := []finding.Finding{{Rule: "r", Severity: finding.Error, Message: "a\x1b[2Jb " + long, File: "f.jsonl", Line: 1}}
+	out := writeWith(t, "junit", Options{Rules: []rule.Rule{{ID: "r", Severity: finding.Error}}, Files: []string{"f.jsonl"}, FailOn: finding.Error}, fs, finding.Summary{})
+	var got junitSuites
+	if err := xml.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	text := got.Suites[0].Cases[0].Failure.Text
+	if want := "f.jsonl:1: error r: " + Clean(fs[0].Message) + "\n"; text != want {
+		t.Errorf("failure text %q..., want %q...", text[:min(60, len(text))], want[:60])
+	}
+	if strings.Contains(text, "\x1b") || len(text) > 3*maxMessage {
+		t.Errorf("text not cleaned: %d bytes", len(text))
+	}
+}
+
 func TestJSONL(t *testing.T) {
 	out := writeWith(t, "jsonl", Options{}, findings(), finding.Summary{Errors: 1})
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")

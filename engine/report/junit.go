@@ -86,7 +86,9 @@ func (j *junitWriter) Close(finding.Summary) error {
 			var failing, other strings.Builder
 			n, worst := 0, finding.Severity(0)
 			for _, f := range j.byKey[[2]string{file, r.ID}] {
-				line := fmt.Sprintf("%s:%d: %s %s: %s\n", f.File, f.Line, f.Severity, f.Rule, f.Message)
+				// Cleaned as in text output: CI pages show this text, and one
+				// record's long or control-laden message must not flood them.
+				line := fmt.Sprintf("%s:%d: %s %s: %s\n", escapeControls(f.File), f.Line, f.Severity, f.Rule, Clean(f.Message))
 				if f.Severity >= j.opts.FailOn {
 					n++
 					worst = max(worst, f.Severity)
