@@ -30,16 +30,12 @@ type Fix struct {
 // LoadFix reads the cleanup packs as `chatlint fix` does: each source
 // ("builtin:NAME", a folder, an OPA bundle) is a stage run on every format;
 // without sources each format gets its default built-in cleanup pack
-// (builtin.DefaultCleanup).
+// (builtin.CleanupRefs).
 func LoadFix(sources []string, maxPasses int) (*Fix, error) {
 	fx := &Fix{ByFormat: map[string][]int{}, MaxPasses: maxPasses}
 	stage := map[string]int{} // reference -> index in Stages
 	for _, f := range document.Formats {
-		refs := sources
-		if len(refs) == 0 {
-			refs = []string{builtin.DefaultCleanup(f)}
-		}
-		for _, ref := range refs {
+		for _, ref := range builtin.CleanupRefs(f, sources) {
 			i, ok := stage[ref]
 			if !ok {
 				l := config.NewPackLoader()

@@ -42,11 +42,7 @@ func (o *fixOptions) compile(cmd *cobra.Command) (*fixEngines, error) {
 		return eng, nil
 	}
 	for _, f := range document.Formats {
-		refs := o.Packs
-		if len(refs) == 0 {
-			refs = []string{builtin.DefaultCleanup(f)}
-		}
-		for _, ref := range refs {
+		for _, ref := range builtin.CleanupRefs(f, o.Packs) {
 			eng, err := engine(ref)
 			if err != nil {
 				return nil, err

@@ -23,3 +23,16 @@ func DefaultCleanup(f document.Format) string {
 	}
 	return "builtin:" + name
 }
+
+// CleanupRefs returns the cleanup packs fixing runs on files of format f, as
+// stages in order: the packs the user named (--pack), each on every format,
+// or else the format's default pack, if it has one.
+func CleanupRefs(f document.Format, packs []string) []string {
+	if len(packs) > 0 {
+		return packs
+	}
+	if ref := DefaultCleanup(f); ref != "" {
+		return []string{ref}
+	}
+	return nil
+}

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/chatlint/chatlint/engine/document"
 	"github.com/chatlint/chatlint/engine/policy"
 )
@@ -28,5 +30,23 @@ func TestDefaultCleanup(t *testing.T) {
 	}
 	if got := DefaultCleanup("csv"); got != "" {
 		t.Errorf("unknown format: %q, want none", got)
+	}
+}
+
+func TestCleanupRefs(t *testing.T) {
+	for _, tc := range []struct {
+		f     document.Format
+		packs []string
+		want  []string
+	}{
+		{document.AgentSession, nil, []string{"builtin:transcript"}},
+		{document.Chat, nil, []string{"builtin:openai-tools"}},
+		{document.Chat, []string{"team/", "builtin:goose"}, []string{"team/", "builtin:goose"}},
+		{document.AgentSession, []string{"team/"}, []string{"team/"}},
+		{"csv", nil, nil},
+	} {
+		if diff := cmp.Diff(tc.want, CleanupRefs(tc.f, tc.packs)); diff != "" {
+			t.Errorf("%s %q (-want +got):\n%s", tc.f, tc.packs, diff)
+		}
 	}
 }
