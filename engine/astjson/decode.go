@@ -25,6 +25,7 @@ type decoder struct {
 	data  []byte
 	depth int
 	err   *SyntaxError
+	rng   *RangeError // a number OPA refuses; decoding stopped there
 
 	kvs   [][2]*ast.Term // pending object members, shared by all nesting levels
 	elems []*ast.Term    // pending array elements, shared by all nesting levels
@@ -57,8 +58,11 @@ func Decode(data []byte) (ast.Value, error) {
 			v = t.Value
 		}
 	}
-	err := d.err
+	err, rng := d.err, d.rng
 	d.release()
+	if rng != nil {
+		return nil, rng
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -77,7 +81,7 @@ func (d *decoder) release() {
 		// One huge document should not make every pooled decoder huge.
 		d.kvs, d.elems, d.buf = nil, nil, nil
 	}
-	d.data, d.depth, d.err = nil, 0, nil
+	d.data, d.depth, d.err, d.rng = nil, 0, nil, nil
 	d.alloc = slabs{}
 	decoderPool.Put(d)
 }

@@ -189,9 +189,33 @@ var invalidInputs = []struct {
 	{`{a:1}`, 1, "looking for beginning of object key string"},
 	{"\v1", 0, "looking for beginning of value"},
 	{"\u00a01", 0, "looking for beginning of value"},
-	// numbers OPA refuses: ast.InterfaceToValue rejects them too
-	{`1e999999`, 0, "number too big"},
-	{`[0, -1e-999999]`, 4, "number too big"},
+}
+
+// TestDecodeRange checks that valid JSON with a number OPA refuses (as
+// ast.InterfaceToValue does) is a *RangeError naming the number.
+func TestDecodeRange(t *testing.T) {
+	for _, tc := range []struct {
+		in     string
+		offset int
+		number string
+	}{
+		{`1e999999`, 0, "1e999999"},
+		{`[0, -1E-999999]`, 4, "-1E-999999"},
+		{`{"n": 1` + strings.Repeat("0", 50) + `e999999}`, 6, "1" + strings.Repeat("0", 36) + "..."},
+	} {
+		if _, err := reference([]byte(tc.in)); err == nil {
+			t.Errorf("bad test input %q: the reference accepts it", tc.in)
+		}
+		v, err := Decode([]byte(tc.in))
+		var re *RangeError
+		if !errors.As(err, &re) || v != nil {
+			t.Errorf("Decode(%q) = %v, %v; want a *RangeError", tc.in, v, err)
+			continue
+		}
+		if re.Offset != tc.offset || re.Number != tc.number {
+			t.Errorf("Decode(%q): offset %d, number %q; want %d, %q", tc.in, re.Offset, re.Number, tc.offset, tc.number)
+		}
+	}
 }
 
 func TestDecodeErrors(t *testing.T) {

@@ -15,6 +15,18 @@ type SyntaxError struct {
 
 func (e *SyntaxError) Error() string { return fmt.Sprintf("%s (byte %d)", e.Msg, e.Offset+1) }
 
+// RangeError is valid JSON holding a number OPA does not evaluate: one
+// whose exponent would make arithmetic on it costly (1e999999).
+// ast.InterfaceToValue refuses the same numbers.
+type RangeError struct {
+	Offset int
+	Number string // the literal, cut short when long
+}
+
+func (e *RangeError) Error() string {
+	return fmt.Sprintf("number %s is out of the range the policy engine evaluates (byte %d)", e.Number, e.Offset+1)
+}
+
 // Error constructors live here, away from the scanning loops: they are only
 // reached on bad input, and keeping them out of line keeps the hot functions
 // small enough to inline and schedule well.

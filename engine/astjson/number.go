@@ -67,7 +67,10 @@ func (d *decoder) number(i int) (*ast.Term, int) {
 		// evaluation costly; refuse the same ones so both agree on what
 		// decodes.
 		if _, err := ast.NumberChecked(lit); err != nil {
-			d.failMsg(start, err.Error())
+			if len(lit) > 40 {
+				lit = lit[:37] + "..."
+			}
+			d.rng = &RangeError{Offset: start, Number: lit}
 			return nil, i
 		}
 	}

@@ -206,7 +206,12 @@ func Place(d *document.Document, hits []policy.Hit) []finding.Finding {
 // a JSON object.
 func Decode(file string, rec jsonl.Record) (ast.Object, *finding.Finding) {
 	v, err := astjson.Decode(rec.Data)
-	if err != nil {
+	var re *astjson.RangeError
+	switch {
+	case errors.As(err, &re):
+		f := coreFinding(RuleSyntax, file, rec.Line, "the record was not checked: "+err.Error())
+		return nil, &f
+	case err != nil:
 		f := coreFinding(RuleSyntax, file, rec.Line, "invalid JSON: "+err.Error())
 		return nil, &f
 	}

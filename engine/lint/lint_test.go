@@ -159,3 +159,22 @@ func TestRecordHash(t *testing.T) {
 		})
 	}
 }
+
+// TestDecodeMessages checks what a record that is not checked is told:
+// invalid JSON as such, and valid JSON with a number OPA refuses as that.
+func TestDecodeMessages(t *testing.T) {
+	for _, tc := range []struct{ data, want string }{
+		{`{"n": 1e999999}`, "the record was not checked: number 1e999999 is out of the range the policy engine evaluates (byte 7)"},
+		{`{"n": 1e99}`, ""},
+		{`{"n": }`, "invalid JSON: invalid character '}' looking for beginning of value (byte 7)"},
+	} {
+		_, f := Decode("f", jsonl.Record{Line: 1, Data: []byte(tc.data)})
+		got := ""
+		if f != nil {
+			got = f.Message
+		}
+		if got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.data, got, tc.want)
+		}
+	}
+}
