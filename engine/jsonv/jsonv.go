@@ -7,9 +7,7 @@ package jsonv
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"unicode/utf16"
 )
 
@@ -58,20 +56,6 @@ func (o *Object) Delete(key string) {
 		}
 	}
 	o.Members = kept
-}
-
-// Decode parses one JSON value; anything but white space after it is an error.
-func Decode(data []byte) (Value, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	v, err := decodeValue(dec)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, errors.New("jsonv: data after the JSON value")
-	}
-	return v, nil
 }
 
 func decodeValue(dec *json.Decoder) (Value, error) {
