@@ -1,14 +1,9 @@
 package main
 
 import (
-	"bufio"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
-	"strings"
 
 	"github.com/chatlint/chatlint/engine/atomicfile"
 	"github.com/chatlint/chatlint/engine/finding"
@@ -93,80 +88,4 @@ func (w *baselineWriter) write() error {
 		return fmt.Errorf("--write-baseline: %w", err)
 	}
 	return nil
-}
-
-// recordKeys gives each finding's record identity for its key: the record's
-// id when it has one, else a hash of the record's content (the fallback id,
-// file:line, would change whenever a line is inserted above it). lint hashes
-// the records its findings name (finding.RecordHash); for a finding the
-// reader made without a record (a line over the size limit), the file is
-// read again. Findings come in file order, so one forward pass over each
-// file suffices; the lines are hashed as they stream by, so a huge record
-// costs no memory.
-type recordKeys struct {
-	file   string
-	f      *os.File
-	r      *bufio.Reader
-	line   int // lines consumed so far
-	hashes map[int]string
-}
-
-func (k *recordKeys) close() {
-	if k.f != nil {
-		k.f.Close()
-		k.f = nil
-	}
-}
-
-// identity returns the record part of f's key.
-func (k *recordKeys) identity(f finding.Finding) string {
-	if f.RecordHash != "" {
-		return f.Identity()
-	}
-	n, ok := finding.FallbackLine(f)
-	if !ok || strings.HasPrefix(f.File, "<") { // an id, or stdin that cannot be read again
-		return f.Record
-	}
-	if f.File != k.file {
-		k.close()
-		k.file, k.line, k.hashes = f.File, 0, map[int]string{}
-	}
-	if h, ok := k.hashes[n]; ok {
-		return h
-	}
-	if k.f == nil || n <= k.line {
-		k.close()
-		fh, err := os.Open(f.File)
-		if err != nil {
-			return f.Record
-		}
-		k.f, k.r, k.line = fh, bufio.NewReaderSize(fh, 64<<10), 0
-	}
-	for k.line < n {
-		h := sha256.New()
-		if err := hashLine(k.r, h); err != nil && err != io.EOF {
-			return f.Record
-		} else if err == io.EOF && k.line+1 < n {
-			return f.Record
-		}
-		k.line++
-		if k.line == n {
-			k.hashes[n] = "sha256:" + hex.EncodeToString(h.Sum(nil))[:32]
-		}
-	}
-	return k.hashes[n]
-}
-
-// hashLine feeds one line (without its line ending or surrounding blanks
-// at the end) to w.
-func hashLine(r *bufio.Reader, w io.Writer) error {
-	for {
-		chunk, err := r.ReadSlice('\n')
-		if err == bufio.ErrBufferFull {
-			w.Write(chunk)
-			continue
-		}
-		w.Write([]byte(strings.TrimRight(string(chunk), "\r\n \t")))
-		return err
-	}
 }

@@ -3,11 +3,8 @@ package main
 import (
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/chatlint/chatlint/engine/finding"
 )
 
 // TestBaseline adopts a baseline on existing data, then checks that lines
@@ -47,45 +44,6 @@ func TestBaseline(t *testing.T) {
 	bad := writeFile(t, dir, "bad.json", "[1,2]")
 	if _, errOut, code := chatlint(t, "", "check", "--baseline", bad, data); code != 2 || !strings.Contains(errOut, "not a chatlint baseline") {
 		t.Errorf("bad baseline: exit %d, %s", code, errOut)
-	}
-}
-
-// TestRecordKeys checks the record identity of findings without a record
-// id: the same content on another line (or with CRLF) gives the same key,
-// other content another, and lines may be asked for out of order.
-func TestRecordKeys(t *testing.T) {
-	dir := t.TempDir()
-	long := strings.Repeat("x", 200<<10) // longer than the reader's buffer
-	a := writeFile(t, dir, "a.jsonl", "one\n"+long+"\ntwo\r\n")
-	b := writeFile(t, dir, "b.jsonl", "two\n\n"+long+"\none")
-	fallback := func(file string, line int) finding.Finding {
-		return finding.Finding{File: file, Line: line, Record: file + ":" + strconv.Itoa(line)}
-	}
-	var k recordKeys
-	defer k.close()
-	ids := map[string]string{}
-	for _, q := range []struct {
-		name string
-		f    finding.Finding
-	}{
-		{"a1", fallback(a, 1)}, {"a3", fallback(a, 3)}, {"a2", fallback(a, 2)},
-		{"b1", fallback(b, 1)}, {"b3", fallback(b, 3)}, {"b4", fallback(b, 4)},
-		{"id", finding.Finding{File: a, Line: 1, Record: "conv-1"}},
-		{"syntax", finding.Finding{File: b, Line: 4}},
-		{"past end", fallback(b, 9)},
-	} {
-		ids[q.name] = k.identity(q.f)
-	}
-	for _, same := range [][2]string{{"a1", "b4"}, {"a3", "b1"}, {"a2", "b3"}, {"b4", "syntax"}} {
-		if ids[same[0]] != ids[same[1]] || !strings.HasPrefix(ids[same[0]], "sha256:") {
-			t.Errorf("%s and %s should be the same content: %q %q", same[0], same[1], ids[same[0]], ids[same[1]])
-		}
-	}
-	if ids["a1"] == ids["a2"] {
-		t.Error("different lines hash the same")
-	}
-	if ids["id"] != "conv-1" || ids["past end"] != b+":9" {
-		t.Errorf("id %q, past end %q", ids["id"], ids["past end"])
 	}
 }
 
@@ -130,5 +88,26 @@ func TestBaselineRecordContent(t *testing.T) {
 				t.Errorf("want the new record's finding only, the old one known: exit %d\n%s%s", code, out, errOut)
 			}
 		})
+	}
+}
+
+// TestBaselineLongLines checks that a line skipped for its length is known
+// by its content too: it stays known when lines are inserted above it, and
+// another long line is new.
+func TestBaselineLongLines(t *testing.T) {
+	dir := t.TempDir()
+	base := filepath.Join(dir, "baseline.json")
+	long := `{"messages": [{"role": "user", "content": "` + strings.Repeat("a", 300) + `"}]}`
+	other := strings.Replace(long, `"a`, `"b`, 1)
+	args := []string{"check", "--no-builtin", "--pack", filepath.Join(repo, "fixtures/packs/team"), "--max-line-size", "200"}
+	data := writeFile(t, dir, "d.jsonl", long+"\n")
+	if out, errOut, code := chatlint(t, "", append(args, "--write-baseline", base, data)...); code != 1 || !strings.Contains(errOut, "wrote 1 finding") {
+		t.Fatalf("write: exit %d\n%s%s", code, out, errOut)
+	}
+	data = writeFile(t, dir, "d.jsonl", cleanRecord+"\n"+other+"\n"+long+"\n")
+	out, errOut, code := chatlint(t, "", append(args, "--baseline", base, data)...)
+	if code != 1 || strings.Count(out, "line-too-long") != 1 || !strings.Contains(out, "d.jsonl:2: error line-too-long") ||
+		!strings.Contains(errOut, "1 known finding") {
+		t.Errorf("want the other long line only, the first known: exit %d\n%s%s", code, out, errOut)
 	}
 }

@@ -165,7 +165,6 @@ func runCheck(cmd *cobra.Command, s streams, o *checkOptions) error {
 		w.abort()
 		return err
 	}
-	defer g.close()
 	r := &runner.Runner{Engine: eng, Opts: ropts}
 	stop := showProgress(s.Err, r.Progress)
 	var werr error

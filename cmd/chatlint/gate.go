@@ -14,10 +14,9 @@ import (
 // and the baseline. It counts what it lets through, since that, not what the
 // rules found, decides the exit status.
 type gate struct {
-	cfg                   *config.Config  // nil: no config
-	base                  *baseline       // nil: no --baseline
-	write                 *baselineWriter // nil: no --write-baseline
-	keys                  recordKeys
+	cfg                   *config.Config     // nil: no config
+	base                  *baseline          // nil: no --baseline
+	write                 *baselineWriter    // nil: no --write-baseline
 	suppress              map[[2]string]bool // rule, record: from cfg.Suppressions
 	sum                   finding.Summary
 	baselined, suppressed int
@@ -42,7 +41,7 @@ func (g *gate) pass(f finding.Finding) (finding.Finding, bool) {
 		}
 	}
 	if g.base != nil || g.write != nil {
-		key := finding.Key(f, g.keys.identity(f))
+		key := finding.Key(f, f.Identity())
 		if g.write != nil {
 			g.write.add(f, key)
 		}
@@ -65,8 +64,6 @@ func (g *gate) summary(run finding.Summary) finding.Summary {
 	}
 	return s
 }
-
-func (g *gate) close() { g.keys.close() }
 
 // newGate sets up the gate from the config and the baseline flags.
 func (o *checkOptions) newGate() (*gate, error) {

@@ -78,9 +78,9 @@ type Finding struct {
 	Path string `json:"path,omitempty"`
 	// RecordHash identifies a record that has no id (Record is then its
 	// file:line, or empty for a line that is not JSON) by its content:
-	// RecordHash of its bytes. Baselines key such findings by it, so that
-	// they still match when lines move. Empty when the record has an id or
-	// the finding was not made from a record.
+	// HashRecord of its bytes. Baselines and SARIF fingerprints key such
+	// findings by it, so that they still match when lines move. Empty when
+	// the record has an id.
 	RecordHash string `json:"-"`
 }
 

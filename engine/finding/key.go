@@ -45,8 +45,13 @@ func (f Finding) Identity() string {
 // JSON Lines file that is the line as written; for an element of a .json array,
 // the element.
 func HashRecord(raw []byte) string {
-	sum := sha256.Sum256(bytes.TrimRight(raw, "\r\n \t"))
-	return "sha256:" + hex.EncodeToString(sum[:])[:32]
+	return RecordHashOf(sha256.Sum256(bytes.TrimRight(raw, "\r\n \t")))
+}
+
+// RecordHashOf writes a SHA-256 the way HashRecord does, for a record hashed
+// elsewhere as it streamed by (a line too long to keep).
+func RecordHashOf(sum [sha256.Size]byte) string {
+	return "sha256:" + hex.EncodeToString(sum[:16])
 }
 
 // FallbackLine returns the line of a record identity that is only file:line

@@ -2,6 +2,7 @@ package jsonl
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"errors"
 	"io"
 	"testing"
@@ -78,6 +79,10 @@ func FuzzReaderBound(f *testing.F) {
 				case errors.As(err, &tl):
 					if tl.Max != max || rec.Line != tl.Line {
 						t.Fatalf("%+v with record line %d", tl, rec.Line)
+					}
+					// Offset and Size are checked against the reference below.
+					if end := tl.Offset + tl.Size; end <= int64(len(data)) && tl.Sum != sha256.Sum256(data[tl.Offset:end]) {
+						t.Fatalf("line %d: Sum is not the SHA-256 of its %d bytes", tl.Line, tl.Size)
 					}
 					got = append(got, event{Line: tl.Line, Offset: tl.Offset, Size: tl.Size})
 					continue

@@ -5,6 +5,7 @@ package jsonl
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
@@ -67,6 +68,9 @@ type LineTooLongError struct {
 	// was read (to the end of the input when it has no terminator).
 	Size int64
 	Max  int
+	// Sum is the SHA-256 of those Size bytes, so that a caller can still
+	// tell this line from others (a baseline's key) without having kept it.
+	Sum [sha256.Size]byte
 }
 
 func (e *LineTooLongError) Error() string {
@@ -109,10 +113,10 @@ func (r *Reader) Next() (Record, error) {
 		if r.err != nil {
 			return Record{}, r.err
 		}
-		raw, skipped, err := r.readLine()
+		raw, skipped, sum, err := r.readLine()
 		if skipped > 0 {
 			r.line++
-			tl := &LineTooLongError{Line: r.line, Offset: r.offset, Size: skipped, Max: r.max}
+			tl := &LineTooLongError{Line: r.line, Offset: r.offset, Size: skipped, Max: r.max, Sum: sum}
 			r.offset += skipped
 			switch {
 			case err == nil:
@@ -154,14 +158,15 @@ func (r *Reader) Next() (Record, error) {
 // readLine returns the next line with its '\n'. The last line may lack a
 // terminator, in which case io.EOF is returned with it. A line longer than
 // the bound is read to its end and dropped: skipped is then its length
-// without the terminator, and err is nil when a terminator ended it.
-func (r *Reader) readLine() (line []byte, skipped int64, err error) {
+// without the terminator, sum the SHA-256 of those bytes, and err is nil
+// when a terminator ended it.
+func (r *Reader) readLine() (line []byte, skipped int64, sum [sha256.Size]byte, err error) {
 	chunk, err := r.r.ReadSlice('\n')
 	if err == nil || !errors.Is(err, bufio.ErrBufferFull) {
 		if n := contentLen(chunk, err); n > r.max {
-			return nil, int64(n), err
+			return nil, int64(n), sha256.Sum256(chunk[:n]), err
 		}
-		return chunk, 0, err
+		return chunk, 0, sum, err
 	}
 	// A long line: gather it in our own buffer, reused across lines, as
 	// long as it stays within the bound.
@@ -169,26 +174,34 @@ func (r *Reader) readLine() (line []byte, skipped int64, err error) {
 	for {
 		chunk, err = r.r.ReadSlice('\n')
 		if len(r.buf)+contentLen(chunk, err) > r.max {
-			n, err := r.discard(int64(len(r.buf)), chunk, err)
-			return nil, n, err
+			n, sum, err := r.discard(chunk, err)
+			return nil, n, sum, err
 		}
 		r.buf = append(r.buf, chunk...)
 		if err == nil || !errors.Is(err, bufio.ErrBufferFull) {
-			return r.buf, 0, err
+			return r.buf, 0, sum, err
 		}
 	}
 }
 
-// discard reads on to the end of a line that is over the bound, keeping
-// only its length; the buffer gathered so far is released.
-func (r *Reader) discard(n int64, chunk []byte, err error) (int64, error) {
+// discard reads on to the end of a line that is over the bound, of which
+// r.buf holds the start, keeping only its length and hash; the buffer is
+// released.
+func (r *Reader) discard(chunk []byte, err error) (int64, [sha256.Size]byte, error) {
+	h := sha256.New()
+	h.Write(r.buf)
+	n := int64(len(r.buf))
 	if cap(r.buf) > 1<<20 {
 		r.buf = nil // do not keep a bound-sized buffer for normal lines
 	}
 	for {
-		n += int64(contentLen(chunk, err))
+		c := contentLen(chunk, err)
+		h.Write(chunk[:c])
+		n += int64(c)
 		if err == nil || !errors.Is(err, bufio.ErrBufferFull) {
-			return n, err
+			var sum [sha256.Size]byte
+			h.Sum(sum[:0])
+			return n, sum, err
 		}
 		chunk, err = r.r.ReadSlice('\n')
 	}

@@ -112,11 +112,7 @@ func identify(fs []finding.Finding, recs []jsonl.Record) {
 			if !found {
 				continue
 			}
-			raw := recs[k].Raw
-			if raw == nil {
-				raw = recs[k].Data
-			}
-			line, hash = n, finding.HashRecord(raw)
+			line, hash = n, recordHash(recs[k])
 		}
 		fs[i].RecordHash = hash
 	}
@@ -240,7 +236,17 @@ func Detect(file string, rec jsonl.Record) (format document.Format, obj ast.Obje
 	u := coreFinding(RuleUnrecognized, file, rec.Line, fmt.Sprintf(
 		"unrecognized format: the first record has keys {%s}; expected %s (force one with --format)",
 		document.Keys(obj), document.FormatNames()))
+	u.RecordHash = recordHash(rec)
 	return "", obj, &u, true
+}
+
+// recordHash is finding.HashRecord of a record as read (Raw; Data for a
+// record built without it).
+func recordHash(rec jsonl.Record) string {
+	if rec.Raw == nil {
+		return finding.HashRecord(rec.Data)
+	}
+	return finding.HashRecord(rec.Raw)
 }
 
 func kind(v ast.Value) string {

@@ -130,6 +130,7 @@ func (p *producer) readRecords(ctx context.Context, in Input) (int, *fileState, 
 		if len(data) > max {
 			f := lint.LineTooLongFinding(in.Name, 1, fmt.Sprintf(
 				"a .json document is read whole, and this one is over the limit of %d bytes (--max-line-size); it was not checked", max))
+			f.RecordHash = finding.HashRecord(data)
 			p.send(job{finding: &f})
 			st.skipped = true
 			return 0, st, nil
@@ -142,6 +143,7 @@ func (p *producer) readRecords(ctx context.Context, in Input) (int, *fileState, 
 			var se *jsonl.SyntaxError
 			if errors.As(err, &se) {
 				f := lint.SyntaxFinding(in.Name, se.Line, "invalid JSON: "+se.Msg)
+				f.RecordHash = finding.HashRecord(data) // the document is the record
 				p.send(job{finding: &f})
 				st.skipped = true
 			}
@@ -166,6 +168,7 @@ func (p *producer) readRecords(ctx context.Context, in Input) (int, *fileState, 
 			p.counts.bytes.Add(tl.Size + 1)
 			f := lint.LineTooLongFinding(in.Name, tl.Line, fmt.Sprintf(
 				"the line is %d bytes long, over the limit of %d bytes (--max-line-size); it was skipped", tl.Size, tl.Max))
+			f.RecordHash = finding.RecordHashOf(tl.Sum)
 			p.send(job{finding: &f})
 			continue
 		}
