@@ -113,7 +113,9 @@ func (w *truthyWalk) visit(v ast.Value) {
 }
 
 // wanted reports whether strings.ToLower(k) is one of the keys, without
-// lower-casing an ASCII key.
+// lower-casing an ASCII key: for one, that is strings.EqualFold with a key of
+// the same length (a lower-cased key folding to ASCII another way, such as
+// "ſ", is longer in bytes).
 func (w *truthyWalk) wanted(k string) bool {
 	for i := 0; i < len(k); i++ {
 		if k[i] >= utf8.RuneSelf {
@@ -121,25 +123,11 @@ func (w *truthyWalk) wanted(k string) bool {
 		}
 	}
 	for _, x := range w.want {
-		if len(x) == len(k) && asciiLowerEqual(k, x) {
+		if len(x) == len(k) && strings.EqualFold(k, x) {
 			return true
 		}
 	}
 	return false
-}
-
-// asciiLowerEqual reports whether the ASCII string k lower-cased equals x.
-func asciiLowerEqual(k, x string) bool {
-	for i := 0; i < len(k); i++ {
-		c := k[i]
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		if c != x[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // pointer is the JSON Pointer (RFC 6901) of the current member.

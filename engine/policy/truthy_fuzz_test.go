@@ -21,11 +21,12 @@ func FuzzTruthyKeys(f *testing.F) {
 		`{"a/b": [0, {"x~y": {"ERROR": 1, "error": {"missing": "yes"}}}]}`,
 		`{"\u0130ncomplete": 1, "\u212aey": 1, "mi\u017fsing": 1, "TIMEOUT": [0]}`,
 		`[[[{"incomplete": true}]], "error", {"": {"error": 0.5}}]`,
+		`{"MISSING": 1, "MI\u017fSING": 1, "mis": 1}`,
 	} {
 		f.Add(s)
 	}
 	keys := ast.SetTerm(ast.StringTerm("error"), ast.StringTerm("timeout"), ast.StringTerm("missing"),
-		ast.StringTerm("incomplete"), ast.StringTerm("key"), ast.StringTerm(""))
+		ast.StringTerm("incomplete"), ast.StringTerm("key"), ast.StringTerm(""), ast.StringTerm("mi\u017fsing"))
 	f.Fuzz(func(t *testing.T, s string) {
 		v, err := astjson.Decode([]byte(s))
 		if err != nil {
