@@ -29,6 +29,16 @@ func FuzzDecode(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		want, wantErr := decodeTokens([]byte(s))
 		got, err := Decode([]byte(s))
+		// What encoding/json accepts, the direct decoder reads itself rather
+		// than falling back, unless it nests past maxDepth (which takes more
+		// than maxDepth bytes).
+		if wantErr == nil && len(s) <= maxDepth {
+			d := decoder{data: []byte(s)}
+			_, ok := d.value(0)
+			if d.space(); !ok || d.i != len(s) {
+				t.Errorf("Decode(%q) fell back to encoding/json on valid input", s)
+			}
+		}
 		if (err == nil) != (wantErr == nil) {
 			t.Fatalf("Decode(%q): error %v, encoding/json: %v", s, err, wantErr)
 		}
