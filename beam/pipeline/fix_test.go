@@ -43,7 +43,7 @@ func fixEdgeFiles(t *testing.T) string {
 }
 
 // TestFixMatchesChatlintFix runs the job with --fix over the fix fixtures
-// (chat, contract, proxy-log and agent-session files), the integrity pack's
+// (chat, contract, proxy-log and pi-session files), the integrity pack's
 // bad cases and edge cases, and compares its records, rejects and counts
 // with those of `chatlint fix -o DIR` on the same files, as sorted sets of
 // lines: the job only loses the order of the documents.

@@ -37,7 +37,7 @@ then replaced atomically by the kept lines (LF endings, final newline, the
 original's mode). A file where more lines would be dropped than kept is
 skipped unless --force is given.
 
-An agent-session transcript must start with its header {"type": "session",
+An pi-session transcript must start with its header {"type": "session",
 "id": ...} (a corrupt line before it is fine); when it does not, the file is
 skipped with "invalid session header" and left as it is.
 
@@ -58,7 +58,7 @@ for files that could not be read or rewritten.`,
 	f.BoolVar(&o.DryRun, "dry-run", false, "report what would be repaired without writing anything")
 	f.BoolVar(&o.Force, "force", false, "repair a file even when most of its lines are not JSON")
 	f.StringVarP(&o.Output, "output", "o", "text", "output format: text or json")
-	f.StringVar(&o.Format, "format", "", "treat every file as this format: agent-session requires the session header, the others never do (default: detect per file)")
+	f.StringVar(&o.Format, "format", "", "treat every file as this format: pi-session requires the session header, the others never do (default: detect per file)")
 	return cmd
 }
 
@@ -73,10 +73,10 @@ func runRepair(cmd *cobra.Command, s streams, o *repairOptions) error {
 	if o.Format != "" {
 		f, ok := document.ParseFormat(o.Format)
 		if !ok {
-			return usageError("--format: unknown input format %q (want chat, proxy-log, agent-session or contract)", o.Format)
+			return usageError("--format: unknown input format %q (want chat, proxy-log, pi-session or contract)", o.Format)
 		}
 		opts.Sessions = repair.NoSessions
-		if f == document.AgentSession {
+		if f == document.PiSession {
 			opts.Sessions = repair.AllSessions
 		}
 	}

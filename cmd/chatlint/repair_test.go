@@ -193,7 +193,7 @@ func TestRepairExitCodes(t *testing.T) {
 			wantOut: broken + ": would repair: dropped 1 line(s) (dry run)\n1 file(s): 1 to repair, 0 clean, 0 skipped\n"},
 		{name: "invalid header", args: []string{"repair", headless}, want: 1, wantOut: headless + ": skipped: invalid session header\n"},
 		{name: "--format chat drops the header check", args: []string{"repair", "--format", "chat", headless}, want: 0, wantOut: headless + ": clean\n"},
-		{name: "--format agent-session requires it", args: []string{"repair", "--format", "agent-session", clean}, want: 1,
+		{name: "--format pi-session requires it", args: []string{"repair", "--format", "pi-session", clean}, want: 1,
 			wantOut: clean + ": skipped: invalid session header\n"},
 		{name: "missing path, the others still done", args: []string{"repair", filepath.Join(dir, "nope.jsonl"), clean}, want: 2,
 			wantOut: filepath.Join(dir, "nope.jsonl") + ": skipped: no such file or directory\n" + clean + ": clean\n"},

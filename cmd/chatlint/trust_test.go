@@ -65,7 +65,7 @@ func TestEveryFormatIsChecked(t *testing.T) {
 	contract := writeFile(t, dir, "c.jsonl", contractRec+"\n")
 	runGate(t, []gateCase{
 		{name: "agent session with an unanswered call", args: []string{"check", session}, want: 1,
-			wantOut: []string{"s.jsonl:2: error tool-result-missing:", "agent-session: 1 file, 3 records"}},
+			wantOut: []string{"s.jsonl:2: error tool-result-missing:", "pi-session: 1 file, 3 records"}},
 		{name: "contract record with an orphan result", args: []string{"check", contract}, want: 1,
 			wantOut: []string{"c.jsonl:1: error tool-result-orphan:", "contract: 1 file, 1 record"}},
 	})
@@ -77,8 +77,8 @@ func TestForcedFormatMustFit(t *testing.T) {
 	runGate(t, []gateCase{
 		{name: "contract", args: []string{"check", "--format", "contract", "-"}, stdin: `{"foo":1}` + "\n", want: 1,
 			wantOut: []string{"<stdin>:1: error format-mismatch: --format contract: the record does not fit: it lacks a conversation_id or user_id member (its keys: {foo})"}},
-		{name: "agent-session on a Claude Code file", args: []string{"check", "--format", "agent-session", cc}, want: 1,
-			wantOut: []string{`cc.jsonl:1: error format-mismatch: --format agent-session: the file does not fit: it lacks a session header {"type": "session", "id": …} as its first line`}},
+		{name: "pi-session on a Claude Code file", args: []string{"check", "--format", "pi-session", cc}, want: 1,
+			wantOut: []string{`cc.jsonl:1: error format-mismatch: --format pi-session: the file does not fit: it lacks a session header {"type": "session", "id": …} as its first line`}},
 		{name: "a record that fits", args: []string{"check", "--format", "chat", "-"}, stdin: cleanRecord + "\n", want: 0},
 	})
 }

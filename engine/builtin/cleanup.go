@@ -7,10 +7,10 @@ import "github.com/chatlint/chatlint/engine/document"
 // OpenAI tool-message rules for everything that is sent to a chat API as is
 // (proxy-log sessions are fixed on the line holding the squashed record).
 var defaultCleanup = map[document.Format]string{
-	document.AgentSession: "transcript",
-	document.Chat:         "openai-tools",
-	document.Contract:     "openai-tools",
-	document.ProxyLog:     "openai-tools",
+	document.PiSession: "transcript",
+	document.Chat:      "openai-tools",
+	document.Contract:  "openai-tools",
+	document.ProxyLog:  "openai-tools",
 }
 
 // DefaultCleanup returns the pack reference ("builtin:NAME") of the cleanup

@@ -39,10 +39,10 @@ func TestCleanupRefs(t *testing.T) {
 		packs []string
 		want  []string
 	}{
-		{document.AgentSession, nil, []string{"builtin:transcript"}},
+		{document.PiSession, nil, []string{"builtin:transcript"}},
 		{document.Chat, nil, []string{"builtin:openai-tools"}},
 		{document.Chat, []string{"team/", "builtin:goose"}, []string{"team/", "builtin:goose"}},
-		{document.AgentSession, []string{"team/"}, []string{"team/"}},
+		{document.PiSession, []string{"team/"}, []string{"team/"}},
 		{"csv", nil, nil},
 	} {
 		if diff := cmp.Diff(tc.want, CleanupRefs(tc.f, tc.packs)); diff != "" {

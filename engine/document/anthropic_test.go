@@ -35,7 +35,7 @@ func TestAnthropicToolResults(t *testing.T) {
 // stop_reason (Anthropic) and stopReason (pi transcripts) are normalized
 // when they are strings.
 func TestStopReason(t *testing.T) {
-	d := one(t, AgentSession, Options{},
+	d := one(t, PiSession, Options{},
 		`{"type":"session","id":"s"}`,
 		`{"type":"message","message":{"role":"assistant","content":[],"stopReason":"aborted"}}`,
 		`{"type":"message","message":{"role":"assistant","content":"x","stopReason":7}}`)

@@ -27,7 +27,7 @@ func BenchmarkAdapters(b *testing.B) {
 		{Chat, chat},
 		{Contract, benchdata.Contract(chat)},
 		{ProxyLog, proxy},
-		{AgentSession, benchdata.AgentSession(chat[0])},
+		{PiSession, benchdata.PiSession(chat[0])},
 	}
 	for _, in := range inputs {
 		var recs []ast.Object

@@ -10,7 +10,7 @@ import (
 // assistant message's stopReason (or stop_reason) is kept as stop_reason,
 // and call blocks of type tool_call and function_call are tool calls.
 func TestStopReasonAndSnakeCaseCalls(t *testing.T) {
-	d := one(t, AgentSession, Options{},
+	d := one(t, PiSession, Options{},
 		`{"type":"session","id":"s"}`,
 		`{"type":"message","message":{"role":"assistant","content":[{"type":"tool_call","id":"a","name":"f","input":{}},{"type":"function_call","id":"b","name":"g","arguments":null}],"stopReason":"aborted"}}`,
 		`{"type":"message","message":{"role":"assistant","content":"x","stop_reason":"end_turn"}}`,

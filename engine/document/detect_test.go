@@ -24,8 +24,8 @@ func TestDetect(t *testing.T) {
 		{"request body without messages", `{"request":{"body":{"model":"m"}}}`, ""},
 		{"request body null", `{"request":{"method":"GET","body":null}}`, ""},
 		{"request not an object", `{"request":"GET /","messages":[]}`, Chat},
-		{"agent-session", `{"type":"session","id":"abc","timestamp":"t","cwd":"/"}`, AgentSession},
-		{"agent-session beats everything", `{"type":"session","messages":[],"request":{"messages":[]},"conversation_id":"c"}`, AgentSession},
+		{"pi-session", `{"type":"session","id":"abc","timestamp":"t","cwd":"/"}`, PiSession},
+		{"pi-session beats everything", `{"type":"session","messages":[],"request":{"messages":[]},"conversation_id":"c"}`, PiSession},
 		{"type not session", `{"type":"message","message":{"role":"user"}}`, ""},
 		{"type not a string", `{"type":1}`, ""},
 		{"empty object", `{}`, ""},
@@ -81,7 +81,7 @@ func TestParseFormatAndPerFile(t *testing.T) {
 			t.Errorf("ParseFormat(%q) accepted", s)
 		}
 	}
-	perFile := map[Format]bool{Chat: false, Contract: false, ProxyLog: true, AgentSession: true}
+	perFile := map[Format]bool{Chat: false, Contract: false, ProxyLog: true, PiSession: true}
 	for f, want := range perFile {
 		if got := f.PerFile(); got != want {
 			t.Errorf("%s.PerFile() = %v, want %v", f, got, want)
@@ -103,8 +103,8 @@ func TestFits(t *testing.T) {
 		{Contract, `{"messages":[]}`, "a conversation_id or user_id member"},
 		{ProxyLog, `{"request":{"body":{"messages":[]}}}`, ""},
 		{ProxyLog, `{"messages":[]}`, "a request object with messages (or request.body.messages)"},
-		{AgentSession, `{"type":"session"}`, ""},
-		{AgentSession, `{"type":"user","message":{}}`, `a session header {"type": "session", "id": …} as its first line`},
+		{PiSession, `{"type":"session"}`, ""},
+		{PiSession, `{"type":"user","message":{}}`, `a session header {"type": "session", "id": …} as its first line`},
 	}
 	for _, tc := range tests {
 		if got := Lookup(tc.format).Fits(obj(t, tc.rec)); got != tc.missing {

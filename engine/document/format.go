@@ -11,10 +11,10 @@ import (
 type Format string
 
 const (
-	Chat         Format = "chat"
-	ProxyLog     Format = "proxy-log"
-	AgentSession Format = "agent-session"
-	Contract     Format = "contract"
+	Chat      Format = "chat"
+	ProxyLog  Format = "proxy-log"
+	PiSession Format = "pi-session"
+	Contract  Format = "contract"
 )
 
 // Adapter is one input format: how a file in it is recognized and how its
@@ -42,7 +42,7 @@ type Adapter struct {
 // registry lists the adapters in the order detection asks them: the most
 // specific shapes first, since a contract or proxy-log record also holds
 // messages.
-var registry = []*Adapter{agentSessionAdapter, proxyLogAdapter, contractAdapter, chatAdapter}
+var registry = []*Adapter{piSessionAdapter, proxyLogAdapter, contractAdapter, chatAdapter}
 
 // Formats lists every input format, in detection order.
 var Formats = func() []Format {
@@ -66,8 +66,15 @@ func Lookup(f Format) *Adapter {
 	return nil
 }
 
-// ParseFormat accepts a format name.
+// aliases are former format names still accepted by --format, so a CI job
+// written against an earlier release keeps working.
+var aliases = map[string]Format{"agent-session": PiSession}
+
+// ParseFormat accepts a format name or one of its former names.
 func ParseFormat(s string) (Format, bool) {
+	if f, ok := aliases[s]; ok {
+		s = string(f)
+	}
 	if a := Lookup(Format(s)); a != nil {
 		return a.Format, true
 	}

@@ -15,7 +15,7 @@ func TestLocate(t *testing.T) {
 		`{"request":{"body":{"messages":[{"role":"user","content":"a"},{"role":"assistant","content":"b"}],"tools":[{"name":"t"}]}},
 		  "response":{"choices":[{"message":{"role":"assistant","tool_calls":[{"id":"c","function":{"name":"t","arguments":"{}"}}]}}]}}`,
 		`{"event":"x"}`)
-	session := one(t, AgentSession, Options{},
+	session := one(t, PiSession, Options{},
 		`{"type":"session","id":"s"}`,
 		`{"type":"model_change"}`,
 		"",

@@ -61,8 +61,8 @@ func TestLookup(t *testing.T) {
 			{"role": "tool", "content": "<tool_result tool_call_id=\"r1\">{}</tool_result>"}]}`},
 		want: `{"assistant": [0], "tool": [1], "calls": [[0, "r1"]], "call_ids": ["r1"], "call_names": ["f"], "results": [[0, "r1"]], "tool_call_lists": []}`,
 	}, {
-		name:   "agent-session toolResult messages are tool results",
-		format: AgentSession,
+		name:   "pi-session toolResult messages are tool results",
+		format: PiSession,
 		lines: []string{`{"type": "session", "id": "s"}`,
 			`{"type": "message", "message": {"role": "assistant", "content": [{"type": "toolCall", "id": "c1", "name": "f", "arguments": {}}]}}`,
 			`{"type": "message", "message": {"role": "toolResult", "toolCallId": "c1", "content": [{"type": "text", "text": "ok"}]}}`},
@@ -122,7 +122,7 @@ func TestLookupMatchesMessages(t *testing.T) {
 				check(t, path, buildAll(f, path, objs))
 			}
 		}
-		for _, f := range []Format{Chat, Contract, ProxyLog, AgentSession} {
+		for _, f := range []Format{Chat, Contract, ProxyLog, PiSession} {
 			if formats[f] == 0 {
 				t.Errorf("no fixture of format %s", f)
 			}

@@ -27,7 +27,7 @@ func expectedFormat(rel string) Format {
 	case strings.HasPrefix(rel, "openai-finetune/"):
 		return Chat
 	case strings.HasPrefix(rel, "agent-sessions/pi/"):
-		return AgentSession
+		return PiSession
 	}
 	return map[string]Format{
 		"tool-tags-sharegpt/albicilla-conv-format-example.json": Chat,

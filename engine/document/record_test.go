@@ -441,9 +441,9 @@ func TestIDs(t *testing.T) {
 		{"contract without conversation_id", Contract, []string{"", "", `{"user_id":"u","messages":[]}`}, "f.jsonl:3"},
 		{"proxy-log session_id", ProxyLog, []string{`{"session_id":"s1","request":{"messages":[]}}`, `{"session_id":"s2","request":{"messages":[]}}`}, "s1"},
 		{"proxy-log without session_id", ProxyLog, []string{"", `{"id":"x","request":{"messages":[]}}`}, "f.jsonl:2"},
-		{"agent-session header id", AgentSession, []string{`{"type":"session","id":"sess"}`, `{"type":"message","id":"m1","message":{"role":"user"}}`}, "sess"},
-		{"agent-session header without id", AgentSession, []string{"", `{"type":"session"}`, `{"type":"message","message":{}}`}, "f.jsonl:2"},
-		{"agent-session without header", AgentSession, []string{`{"type":"message","id":"m1","message":{}}`}, "f.jsonl:1"},
+		{"pi-session header id", PiSession, []string{`{"type":"session","id":"sess"}`, `{"type":"message","id":"m1","message":{"role":"user"}}`}, "sess"},
+		{"pi-session header without id", PiSession, []string{"", `{"type":"session"}`, `{"type":"message","message":{}}`}, "f.jsonl:2"},
+		{"pi-session without header", PiSession, []string{`{"type":"message","id":"m1","message":{}}`}, "f.jsonl:1"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -221,7 +221,7 @@ func TestProxyLogInlineMode(t *testing.T) {
 	}
 }
 
-func TestAgentSession(t *testing.T) {
+func TestPiSession(t *testing.T) {
 	const header = `{"type":"session","id":"sess-1","timestamp":"2025-01-01T00:00:00Z","cwd":"/w"}`
 	lines := []string{
 		header,
@@ -237,8 +237,8 @@ func TestAgentSession(t *testing.T) {
 		`{"type":"session","id":"again"}`,
 		`{"other":true}`,
 	}
-	d := one(t, AgentSession, Options{}, lines...)
-	if d.ID != "sess-1" || d.Line != 1 || d.Format != AgentSession {
+	d := one(t, PiSession, Options{}, lines...)
+	if d.ID != "sess-1" || d.Line != 1 || d.Format != PiSession {
 		t.Errorf("Document = %+v", *d)
 	}
 	m := docMap(t, d)
@@ -299,12 +299,12 @@ func TestAgentSession(t *testing.T) {
 	}
 }
 
-func TestAgentSessionWithoutHeader(t *testing.T) {
-	d := one(t, AgentSession, Options{}, "", "",
+func TestPiSessionWithoutHeader(t *testing.T) {
+	d := one(t, PiSession, Options{}, "", "",
 		`{"type":"message","message":{"role":"user","content":"hi"}}`,
 		`{"type":"session","id":"late"}`)
 	m := docMap(t, d)
-	want := js(t, `{"format":"agent-session","file":"f.jsonl","line":3,"id":"f.jsonl:3","mode":"structured","profile":"default",
+	want := js(t, `{"format":"pi-session","file":"f.jsonl","line":3,"id":"f.jsonl:3","mode":"structured","profile":"default",
 		"messages":[{"index":0,"role":"user","text":"hi","has_content":true,"tool_calls":[],"turn":-1,"line":3,"path":"/message","raw":{"role":"user","content":"hi"}}],
 		"tools":[],
 		"entries":[
@@ -316,17 +316,17 @@ func TestAgentSessionWithoutHeader(t *testing.T) {
 	}
 }
 
-func TestAgentSessionHeaderOnly(t *testing.T) {
-	d := one(t, AgentSession, Options{}, `{"type":"session","id":"x"}`)
-	want := js(t, `{"format":"agent-session","file":"f.jsonl","line":1,"id":"x","mode":"structured","profile":"default",
+func TestPiSessionHeaderOnly(t *testing.T) {
+	d := one(t, PiSession, Options{}, `{"type":"session","id":"x"}`)
+	want := js(t, `{"format":"pi-session","file":"f.jsonl","line":1,"id":"x","mode":"structured","profile":"default",
 		"messages":[],"tools":[],"entries":[],"raw":{"type":"session","id":"x"},`+emptyLookupJSON+`}`)
 	if diff := cmp.Diff(want, goValue(t, d.Value)); diff != "" {
 		t.Errorf("document (-want +got):\n%s", diff)
 	}
 }
 
-func TestAgentSessionInline(t *testing.T) {
-	d := one(t, AgentSession, Options{},
+func TestPiSessionInline(t *testing.T) {
+	d := one(t, PiSession, Options{},
 		`{"type":"session","id":"s"}`,
 		`{"type":"message","message":{"role":"assistant","content":"<tool_call>{\"name\":\"f\",\"arguments\":{}}</tool_call>"}}`,
 		`{"type":"message","message":{"role":"toolResult","content":"<tool_result tool_call_id=\"r1\">ok</tool_result>"}}`)
@@ -346,7 +346,7 @@ func TestAgentSessionInline(t *testing.T) {
 // TestSessionBuilders checks the whole-file builder protocol: nil from Add,
 // one document from Finish, nil from Finish without records.
 func TestSessionBuilders(t *testing.T) {
-	for _, f := range []Format{ProxyLog, AgentSession} {
+	for _, f := range []Format{ProxyLog, PiSession} {
 		b := NewBuilder(f, "s.jsonl", Options{})
 		if d := b.Finish(); d != nil {
 			t.Errorf("%s: Finish without records = %+v", f, d)

@@ -231,8 +231,8 @@ func clash(x, y *op, m msgInfo) bool {
 }
 
 // sessionLayout reports whether each message is a line of its own (an
-// agent-session entry) rather than an element of an array in a record.
-func (a *applier) sessionLayout() bool { return a.doc.Format == document.AgentSession }
+// pi-session entry) rather than an element of an array in a record.
+func (a *applier) sessionLayout() bool { return a.doc.Format == document.PiSession }
 
 // line returns the index of the record with the given line number.
 func (a *applier) line(n int) (int, error) {

@@ -198,7 +198,7 @@ func TestApply(t *testing.T) {
 			err:     "cycle",
 		},
 		{
-			name: "session: drop a call, drop a line, insert an entry, relink", format: document.AgentSession, in: session,
+			name: "session: drop a call, drop a line, insert an entry, relink", format: document.PiSession, in: session,
 			actions: []string{
 				`{"op":"drop_tool_call","target":"/messages/1/tool_calls/1"}`,
 				`{"op":"drop_message","target":"/messages/2"}`,
@@ -213,7 +213,7 @@ func TestApply(t *testing.T) {
 			},
 		},
 		{
-			name: "session: drop an entry", format: document.AgentSession, in: session,
+			name: "session: drop an entry", format: document.PiSession, in: session,
 			actions: []string{`{"op":"drop_entry","entry_index":0}`},
 			want:    session[0] + "\n" + `{"type":"message","id":"e2","parentId":null,"timestamp":"t2","message":{"role":"assistant","content":[{"type":"toolCall","id":"a","name":"f","arguments":{}},{"type":"toolCall","id":"b","name":"g","input":null}]}}` + "\n" + session[3] + "\n",
 			rejects: []string{"2 drop_entry " + session[1]},

@@ -40,7 +40,7 @@ func FuzzApply(f *testing.F) {
 	for _, s := range seeds {
 		f.Add(s.format, s.records, s.actions)
 	}
-	formats := []document.Format{document.Chat, document.ProxyLog, document.AgentSession, document.Contract}
+	formats := []document.Format{document.Chat, document.ProxyLog, document.PiSession, document.Contract}
 	f.Fuzz(func(t *testing.T, format uint8, records, actions string) {
 		fm := formats[int(format)%len(formats)]
 		var recs []jsonl.Record

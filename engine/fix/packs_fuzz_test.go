@@ -55,7 +55,7 @@ func FuzzBuiltinPacks(f *testing.F) {
 		if len(recs) == 0 || len(recs) > 50 {
 			return
 		}
-		format := document.AgentSession
+		format := document.PiSession
 		if !bytes.Contains(recs[0].Data, []byte(`"session"`)) {
 			format = document.Chat
 			recs = recs[:1]

@@ -136,7 +136,7 @@ func TestPacksOnRandomRecords(t *testing.T) {
 
 }
 
-// randomSession makes an agent-session file of the same pieces: toolCall
+// randomSession makes an pi-session file of the same pieces: toolCall
 // blocks (some with null input), toolResult messages, aborted assistant
 // messages, other entries, and parent links.
 func randomSession(r *rand.Rand) []jsonl.Record {
@@ -205,11 +205,11 @@ func TestPacksOnRandomSessions(t *testing.T) {
 	for i := range 150 {
 		recs := randomSession(r)
 		for name, st := range stages {
-			out, err := Run(context.Background(), st, recs, Options{Format: document.AgentSession, File: "s"})
+			out, err := Run(context.Background(), st, recs, Options{Format: document.PiSession, File: "s"})
 			if err != nil {
 				t.Fatalf("session %d, %s: %v", i, name, err)
 			}
-			again, err := Run(context.Background(), st, out.Records, Options{Format: document.AgentSession, File: "s"})
+			again, err := Run(context.Background(), st, out.Records, Options{Format: document.PiSession, File: "s"})
 			if err != nil || again.AnyChange() {
 				t.Fatalf("session %d, %s: a second run: %v %+v", i, name, err, again.Applied)
 			}

@@ -195,7 +195,7 @@ func nearest(byIdx map[int]*unit, p, step, n int) *unit {
 	return nil
 }
 
-// restructureSession rebuilds the lines of an agent-session file: each
+// restructureSession rebuilds the lines of an pi-session file: each
 // message is an entry line; an inserted message becomes a new entry.
 func (a *applier) restructureSession() ([]int, error) {
 	units := make([]*unit, len(a.recs))
@@ -321,7 +321,7 @@ func sorted(ps []placement) []placement {
 	return ps
 }
 
-// newEntry wraps an inserted message in an agent-session entry modelled on
+// newEntry wraps an inserted message in an pi-session entry modelled on
 // its anchor's: same type and timestamp, and a fresh id derived from the
 // anchor's id and the message (deterministic, so a second run gives the same
 // bytes) when the session's entries have ids.

@@ -25,13 +25,13 @@ func TestCheckForcedFormat(t *testing.T) {
 			[]string{"f:1 format-mismatch --format contract: the record does not fit: it lacks a conversation_id or user_id member (its keys: {foo})"}},
 		{"fitting records are checked", Unit{File: "f", Format: document.Chat, Forced: true, Records: recs(`{"messages":[{"role":"user","content":"x"}]}`)},
 			[]string{"f:1 no-user user"}},
-		{"a session whose first line is no header is not checked", Unit{File: "s", Format: document.AgentSession, Forced: true, Records: recs(
+		{"a session whose first line is no header is not checked", Unit{File: "s", Format: document.PiSession, Forced: true, Records: recs(
 			`{"type":"user","message":{"role":"user","content":"x"}}`, `{"type":"message","message":{"role":"user","content":"x"}}`)},
-			[]string{`s:1 format-mismatch --format agent-session: the file does not fit: it lacks a session header {"type": "session", "id": …} as its first line (its keys: {message, type})`}},
-		{"a session's first object decides, after a broken line", Unit{File: "s", Format: document.AgentSession, Forced: true, Records: recs(
+			[]string{`s:1 format-mismatch --format pi-session: the file does not fit: it lacks a session header {"type": "session", "id": …} as its first line (its keys: {message, type})`}},
+		{"a session's first object decides, after a broken line", Unit{File: "s", Format: document.PiSession, Forced: true, Records: recs(
 			`{oops`, `{"type":"user"}`, `{"type":"message","message":{"role":"user","content":"x"}}`)},
 			[]string{"s:1 jsonl-syntax invalid JSON: invalid character 'o' looking for beginning of object key string (byte 2)",
-				`s:2 format-mismatch --format agent-session: the file does not fit: it lacks a session header {"type": "session", "id": …} as its first line (its keys: {type})`}},
+				`s:2 format-mismatch --format pi-session: the file does not fit: it lacks a session header {"type": "session", "id": …} as its first line (its keys: {type})`}},
 		{"detected formats are not re-checked", Unit{File: "f", Format: document.Chat, Records: recs(`{"foo":1}`)}, nil},
 	}
 	for _, tc := range tests {

@@ -56,7 +56,7 @@ func TestCheck(t *testing.T) {
 		{"not JSON", Unit{File: "f", Format: document.Chat, Records: recs(`{"messages":`)}, []string{"f:1 jsonl-syntax "}},
 		{"not an object", Unit{File: "f", Format: document.Chat, Records: recs(`[1]`)}, []string{"f:1 jsonl-syntax "}},
 		{"unrecognized format: syntax only", Unit{File: "f", Records: recs(user, `nope`)}, []string{"f:2 jsonl-syntax "}},
-		{"a session: one document, bad lines reported", Unit{File: "s", Format: document.AgentSession, Records: recs(
+		{"a session: one document, bad lines reported", Unit{File: "s", Format: document.PiSession, Records: recs(
 			`{"type":"session","id":"s"}`, `{`, `{"type":"message","message":{"role":"user","content":"x"}}`)},
 			[]string{"s:2 jsonl-syntax ", "s:3 no-user /message"}},
 		// First is used instead of decoding Records[0] again.
@@ -84,7 +84,7 @@ func TestDetect(t *testing.T) {
 		ok           bool
 	}{
 		{`{"messages":[]}`, document.Chat, false, true},
-		{`{"type":"session","id":"x"}`, document.AgentSession, false, true},
+		{`{"type":"session","id":"x"}`, document.PiSession, false, true},
 		{`{"conversations":[]}`, "", true, true},
 		{`[1]`, "", false, false},
 		{`{`, "", false, false},
@@ -144,7 +144,7 @@ func TestRecordHash(t *testing.T) {
 			[]string{"f:1 " + finding.HashRecord([]byte(`{"messages":`))}},
 		{"a .json element: all of it", Unit{File: "f.json", Format: document.Chat, Records: []jsonl.Record{{Line: 2, Data: []byte(element), Raw: []byte(element)}}},
 			[]string{"f.json:3 " + finding.HashRecord([]byte(element))}},
-		{"a session without an id: its first line", Unit{File: "s", Format: document.AgentSession, Records: session},
+		{"a session without an id: its first line", Unit{File: "s", Format: document.PiSession, Records: session},
 			[]string{"s:2 " + finding.HashRecord([]byte(header))}},
 	}
 	for _, tc := range tests {

@@ -169,10 +169,11 @@ func customFormats(v any) ([]string, error) {
 	var out []string
 	for _, x := range list {
 		s, _ := x.(string)
-		if _, ok := document.ParseFormat(s); !ok {
+		f, ok := document.ParseFormat(s)
+		if !ok {
 			return nil, fmt.Errorf("unknown format %v (want %s)", x, document.FormatNames())
 		}
-		out = append(out, s)
+		out = append(out, string(f))
 	}
 	return out, nil
 }

@@ -140,10 +140,12 @@ func compileYAMLRule(n *yaml.Node, file, pack string) (*yamlRule, error) {
 	if s.Description == "" {
 		return nil, fmt.Errorf("rule %s: description is required", s.ID)
 	}
-	for _, f := range s.Formats {
-		if _, ok := document.ParseFormat(f); !ok {
+	for i, f := range s.Formats {
+		pf, ok := document.ParseFormat(f)
+		if !ok {
 			return nil, fmt.Errorf("rule %s: formats: unknown format %q (want %s)", s.ID, f, document.FormatNames())
 		}
+		s.Formats[i] = string(pf) // a former name reads as the format it became
 	}
 	if s.Mode != "" && s.Mode != "inline" && s.Mode != "structured" {
 		return nil, fmt.Errorf("rule %s: mode must be inline or structured", s.ID)

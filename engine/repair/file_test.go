@@ -89,7 +89,7 @@ func TestFileLeavesUntouched(t *testing.T) {
 			Result{Outcome: Skipped, Reason: ReasonHeader, Stats: Stats{Records: 1, Dropped: 1}}},
 		{"invalid header: id not a string", `{"type":"session","id":7}` + "\n{\n", Options{},
 			Result{Outcome: Skipped, Reason: ReasonHeader, Stats: Stats{Records: 1, Dropped: 1}}},
-		{"header required by --format agent-session", `{"messages":[]}` + "\n{\n", Options{Sessions: AllSessions},
+		{"header required by --format pi-session", `{"messages":[]}` + "\n{\n", Options{Sessions: AllSessions},
 			Result{Outcome: Skipped, Reason: ReasonHeader, Stats: Stats{Records: 1, Dropped: 1}}},
 		{"no line is JSON", "not json\n{\n", Options{}, Result{Outcome: Skipped, Reason: ReasonNoJSON, Stats: Stats{Dropped: 2}}},
 		{"mostly not JSON", "{\n  \"a\": 1,\n  \"b\": [2]\n}\n" + `{"c":3}` + "\n", Options{},

@@ -11,12 +11,12 @@ import (
 type Sessions int
 
 const (
-	// DetectSessions treats a file as an agent-session transcript when its
+	// DetectSessions treats a file as an pi-session transcript when its
 	// first record is a session header, or an entry that only a session
 	// transcript has (see sessionEntryTypes): such a file must start with a
 	// valid header.
 	DetectSessions Sessions = iota
-	// AllSessions requires the header in every file (--format agent-session).
+	// AllSessions requires the header in every file (--format pi-session).
 	AllSessions
 	// NoSessions never requires a header (--format chat and the others).
 	NoSessions
@@ -56,7 +56,7 @@ func headerOK(first []byte, mode Sessions) bool {
 	if err != nil || !isObj {
 		return mode != AllSessions
 	}
-	if f, ok := document.Detect(obj); ok && f == document.AgentSession {
+	if f, ok := document.Detect(obj); ok && f == document.PiSession {
 		id, _ := stringField(obj, keyID)
 		return id != ""
 	}

@@ -76,9 +76,9 @@ func TestRun(t *testing.T) {
 				"b.json:2 assistant chat c3",
 				"b.json:3 assistant chat c4",
 				"c.jsonl:3 jsonl-syntax invalid JSON: invalid character 'o' looking for beginning of object key string (byte 2)",
-				"c.jsonl:4 assistant agent-session s1",
+				"c.jsonl:4 assistant pi-session s1",
 				"d.jsonl:1 jsonl-syntax invalid JSON: invalid character 'o' in literal null (expecting 'u') (byte 2)",
-				"d.jsonl:2 unrecognized-format unrecognized format: the first record has keys {conversations}; expected agent-session, proxy-log, contract or chat (force one with --format)",
+				"d.jsonl:2 unrecognized-format unrecognized format: the first record has keys {conversations}; expected pi-session, proxy-log, contract or chat (force one with --format)",
 				"<stdin>:1 assistant chat c5",
 			}
 			if diff := cmp.Diff(want, got); diff != "" {
@@ -90,7 +90,7 @@ func TestRun(t *testing.T) {
 			wantSum := finding.Summary{Files: 5, Records: 13, Errors: 4, Infos: 6, Inputs: []finding.Input{
 				{File: "a.jsonl", Format: "chat", Records: 3},
 				{File: "b.json", Format: "chat", Records: 2},
-				{File: "c.jsonl", Format: "agent-session", Records: 4},
+				{File: "c.jsonl", Format: "pi-session", Records: 4},
 				{File: "d.jsonl", Records: 3},
 				{File: "missing.jsonl", Error: "open " + filepath.Join(dir, "missing.jsonl") + ": no such file or directory"},
 				{File: "<stdin>", Format: "chat", Records: 1},

@@ -22,7 +22,7 @@ test_record_without_tools_has_no_block_findings if {
 }
 
 test_every_format_is_checked if {
-	every f in ["contract", "proxy-log", "agent-session"] {
+	every f in ["contract", "proxy-log", "pi-session"] {
 		d := json.patch(chat([user("x"), result("c9", "")]), [{"op": "replace", "path": "/format", "value": f}])
 		hits(d, "tool-result-orphan") == {["error", 1]}
 	}
@@ -175,7 +175,7 @@ test_unanswered_training_target if {
 	d := chat([user("x"), calls([call("c1", "search")])])
 	hits(d, "tool-result-missing") == set()
 	hits(export_profile(d), "tool-result-missing") == {["error", 1]}
-	hits(json.patch(d, [{"op": "replace", "path": "/format", "value": "agent-session"}]), "tool-result-missing") == {["error", 1]}
+	hits(json.patch(d, [{"op": "replace", "path": "/format", "value": "pi-session"}]), "tool-result-missing") == {["error", 1]}
 }
 
 # Only the last assistant message is the target, and only when no result answers it.

@@ -313,7 +313,7 @@ cleanup_actions contains a if {
 # The synthetic result, in the record's own message shape; its timestamp is the assistant
 # message's, so a second run gives the same bytes.
 synthetic(t, x) := object.union(base, stamp(t)) if {
-	input.format == "agent-session"
+	input.format == "pi-session"
 	base := {
 		"role": "toolResult", "toolCallId": x, "toolName": tool_name(t, x),
 		"content": [{"type": "text", "text": synthetic_text}], "isError": true,

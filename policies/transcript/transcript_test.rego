@@ -10,7 +10,7 @@ turn(ms, i) := max(s) if {
 	count(s) > 0
 } else := -1
 
-session(ms) := doc("agent-session", ms)
+session(ms) := doc("pi-session", ms)
 
 user := {"role": "user", "tool_calls": [], "has_content": true, "raw": {"role": "user", "content": "hi"}}
 

@@ -52,10 +52,10 @@ func Contract(chat [][]byte) [][]byte {
 	return out
 }
 
-// AgentSession rewrites one chat record as a pi-style session transcript:
+// PiSession rewrites one chat record as a pi-style session transcript:
 // a header line, then one message entry per message with tool calls as
 // toolCall content blocks and results as toolResult messages.
-func AgentSession(chat []byte) [][]byte {
+func PiSession(chat []byte) [][]byte {
 	var rec struct {
 		Messages []map[string]any `json:"messages"`
 	}

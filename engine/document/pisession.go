@@ -4,9 +4,9 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 )
 
-var agentSessionAdapter = &Adapter{
-	Format:  AgentSession,
-	Summary: `an agent's session transcript: a header {"type": "session", "id"} then one entry per line`,
+var piSessionAdapter = &Adapter{
+	Format:  PiSession,
+	Summary: `a pi or OpenClaw agent session transcript (formerly agent-session): a header {"type": "session", "id"} then one entry per line`,
 	PerFile: true,
 	Detect:  func(rec ast.Object) bool { return stringField(rec, keyType) == "session" },
 	Fits: func(rec ast.Object) string {
@@ -16,15 +16,15 @@ var agentSessionAdapter = &Adapter{
 		return ""
 	},
 	NewBuilder: func(file string, opts Options) Builder {
-		return &agentSession{file: file, opts: opts}
+		return &piSession{file: file, opts: opts}
 	},
 }
 
-// agentSession gathers a session transcript (pi / OpenClaw style): a header
+// piSession gathers a session transcript (pi / OpenClaw style): a header
 // line {"type": "session", "id": …} and entries, of which "message" entries
 // make the conversation. Other entries are kept in entries and ignored by
 // message rules.
-type agentSession struct {
+type piSession struct {
 	file     string
 	opts     Options
 	first    int
@@ -34,7 +34,7 @@ type agentSession struct {
 	messages []message
 }
 
-func (s *agentSession) Add(line int, rec ast.Object) *Document {
+func (s *piSession) Add(line int, rec ast.Object) *Document {
 	if s.first == 0 {
 		s.first = line
 		if stringField(rec, keyType) == "session" {
@@ -64,11 +64,11 @@ func (s *agentSession) Add(line int, rec ast.Object) *Document {
 	return nil
 }
 
-func (s *agentSession) Finish() *Document {
+func (s *piSession) Finish() *Document {
 	if s.first == 0 {
 		return nil
 	}
-	d := &Document{Format: AgentSession, File: s.file, Line: s.first, ID: s.id, Profile: s.opts.Profile}
+	d := &Document{Format: PiSession, File: s.file, Line: s.first, ID: s.id, Profile: s.opts.Profile}
 	if d.ID == "" {
 		d.ID = fallbackID(s.file, s.first)
 	}

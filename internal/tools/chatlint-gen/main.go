@@ -4,9 +4,9 @@
 //
 // Usage:
 //
-//	go run ./cmd/chatlint-gen -format chat -size 300MB -seed 1 -o out.jsonl
-//	go run ./cmd/chatlint-gen -format chat -records 2000 -o - | head
-//	go run ./cmd/chatlint-gen -format proxy-log -sessions 500 -o sessions/ -manifest defects.json
+//	go run ./internal/tools/chatlint-gen -format chat -size 300MB -seed 1 -o out.jsonl
+//	go run ./internal/tools/chatlint-gen -format chat -records 2000 -o - | head
+//	go run ./internal/tools/chatlint-gen -format proxy-log -sessions 500 -o sessions/ -manifest defects.json
 //
 // Flags:
 //
