@@ -35,8 +35,8 @@ func (e *evaluator) checkLine(ctx context.Context, n int, line []byte, snapshot 
 		return verdict{blank: true}, nil
 	}
 	v, err := astjson.Decode(s)
-	if err != nil || bytes.HasPrefix(s, bom) {
-		msg, nulled := pyJSON(s)
+	if err != nil || bytes.HasPrefix(s, py.BOM) {
+		msg, nulled := py.Loads(s)
 		if msg != "" {
 			return verdict{code: CodeInvalidJSON, msg: msg}, nil
 		}

@@ -83,7 +83,7 @@ func isoDate(s string) string {
 	atoi := func(x string) int { n, _ := strconv.Atoi(x); return n }
 	if m := isoCalendar.FindStringSubmatch(s); m != nil && m[2] == m[4] {
 		y, mo, d := atoi(m[1]), atoi(m[3]), atoi(m[5])
-		if y < 1 || mo < 1 || mo > 12 || d < 1 || d > daysIn(y, mo) {
+		if y < 1 || mo < 1 || mo > 12 || d < 1 || d > py.DaysIn(y, mo) {
 			return ""
 		}
 		return time.Date(y, time.Month(mo), d, 0, 0, 0, 0, time.UTC).Format("2006-01-02")

@@ -121,3 +121,6 @@ func TestDateTimeBuiltins(t *testing.T) {
 		}
 	}
 }
+
+// dtFormat is the format the messages about a malformed date-time spell out.
+const dtFormat = "expected YYYY-MM-DD, optionally with a time (THH:MM[:SS[.fraction]]) and a zone (Z, +HH:MM or -HH:MM), or a Unix time"

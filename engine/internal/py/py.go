@@ -1,6 +1,7 @@
-// Package py writes values as Python prints them, for outputs that must
-// match a Python reference tool byte for byte: convert's records and
-// messages, validate-input's report.
+// Package py holds chatlint's Python compatibility, for the drop-in commands
+// whose reference tools are Python programs: values written as Python prints
+// them (convert's records and messages, validate-input's report), json.loads'
+// error wording, and date-times as pydantic reads them.
 package py
 
 import (

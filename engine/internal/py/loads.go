@@ -1,22 +1,22 @@
-package contract
+package py
 
 import "bytes"
 
 // The contract's reference validator parses each line with Python's json
 // module and reports the decoder's message ("Expecting ',' delimiter"); its
-// users' dashboards group errors by that text. pyJSON replays Python's
+// users' dashboards group errors by that text. Loads replays Python's
 // decoder on a line chatlint's own decoder rejected, to word the error the
 // same way, and to find the lines Python accepts although they are not
 // strict JSON: the literals NaN, Infinity and -Infinity.
 
-// pyJSON reports how Python's json.loads treats b (already stripped of
+// Loads reports how Python's json.loads treats b (already stripped of
 // surrounding whitespace). When Python rejects it, msg is its message. When
 // Python accepts it, msg is "" and nulled is b with every NaN, Infinity and
 // -Infinity outside strings replaced by null (nil when there were none), a
 // strict JSON text with the same shape.
-func pyJSON(b []byte) (msg string, nulled []byte) {
+func Loads(b []byte) (msg string, nulled []byte) {
 	p := pyParser{b: b}
-	if bytes.HasPrefix(b, bom) {
+	if bytes.HasPrefix(b, BOM) {
 		return "Unexpected UTF-8 BOM (decode using utf-8-sig)", nil
 	}
 	i := p.ws(0)
@@ -43,7 +43,8 @@ func pyJSON(b []byte) (msg string, nulled []byte) {
 	return "", append(out, b[last:]...)
 }
 
-var bom = []byte{0xEF, 0xBB, 0xBF}
+// BOM is the UTF-8 byte order mark, which json.loads refuses on bytes.
+var BOM = []byte{0xEF, 0xBB, 0xBF}
 
 type pyParser struct {
 	b     []byte
