@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/chatlint/chatlint/engine/finding"
+	"github.com/chatlint/chatlint/engine/gate"
 	"github.com/chatlint/chatlint/engine/lint"
 )
 
@@ -15,6 +16,7 @@ type CheckFn struct {
 	Config Config
 
 	linter *lint.Linter
+	gate   *gate.Gate
 }
 
 // Setup builds the instance's linter. The engine is compiled once per
@@ -26,13 +28,14 @@ func (fn *CheckFn) Setup(ctx context.Context) error {
 		return err
 	}
 	fn.linter = lint.New(eng, fn.Config.documentOptions())
-	return nil
+	fn.gate, err = fn.Config.Settings.gate()
+	return err
 }
 
 // ProcessElement checks one unit. A record that is not JSON, or a policy
 // that fails on it, is a finding, never an error of the bundle.
 func (fn *CheckFn) ProcessElement(ctx context.Context, u Unit, emitFinding func(string), emitTally func(Tally)) {
-	out := output{finding: emitFinding, tally: emitTally}
+	out := output{finding: emitFinding, tally: emitTally, gate: fn.gate}
 	for _, f := range fn.linter.Check(ctx, u.lint()) {
 		out.emit(f)
 	}

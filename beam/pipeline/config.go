@@ -11,6 +11,7 @@ import (
 
 	"github.com/chatlint/chatlint/engine/config"
 	"github.com/chatlint/chatlint/engine/document"
+	"github.com/chatlint/chatlint/engine/gate"
 	"github.com/chatlint/chatlint/engine/policy"
 )
 
@@ -28,6 +29,10 @@ type Config struct {
 	ToolCalls string
 	// MaxLineSize bounds a line, as check's --max-line-size; 0 is the default.
 	MaxLineSize int
+	// Profile is the rule profile, as check's --profile; empty is the default.
+	Profile string
+	// Settings are the team's .chatlint.yaml (levels, overrides, suppressions).
+	Settings Settings
 }
 
 // LoadPacks reads the packs the way `chatlint check` does (the config pack
@@ -71,16 +76,29 @@ func (c Config) Validate(ctx context.Context) error {
 	if err := document.CheckToolCalls(c.ToolCalls); err != nil {
 		return fmt.Errorf("--tool-calls: %v", err)
 	}
-	_, err := c.engine(ctx)
+	eng, err := c.engine(ctx)
 	var ce *policy.CompileError
 	if errors.As(err, &ce) {
 		return fmt.Errorf("policies do not compile:\n%s", ce.Error())
 	}
-	return err
+	if err != nil {
+		return err
+	}
+	if err := eng.CheckProfile(c.Profile); err != nil {
+		return fmt.Errorf("--profile: %v", err)
+	}
+	cfg, err := c.Settings.Config()
+	if err == nil {
+		err = gate.CheckRules(cfg, eng, c.Disable)
+	}
+	if err != nil {
+		return fmt.Errorf("config: %v", err)
+	}
+	return nil
 }
 
 func (c Config) documentOptions() document.Options {
-	return document.Options{ToolCalls: c.ToolCalls}
+	return document.Options{ToolCalls: c.ToolCalls, Profile: c.Profile}
 }
 
 // engines holds the engines compiled in this process, by configuration: a

@@ -78,7 +78,7 @@ func Build(s beam.Scope, o Options) error {
 	// given twice once.
 	matched := filter.Distinct(s, fileio.MatchAll(s, globs, fileio.MatchEmptyDisallow()))
 	files := fileio.ReadMatches(s, matched, fileio.ReadDirectorySkip())
-	units, readFindings, readTallies := beam.ParDo3(s, &ReadFn{Format: o.Config.Format, MaxLineSize: o.Config.MaxLineSize, Fix: o.Fix != nil}, files)
+	units, readFindings, readTallies := beam.ParDo3(s, &ReadFn{Format: o.Config.Format, MaxLineSize: o.Config.MaxLineSize, Fix: o.Fix != nil, Settings: o.Config.Settings}, files)
 	if o.Reshuffle {
 		units = beam.Reshuffle(s, units)
 	}

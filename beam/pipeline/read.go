@@ -10,6 +10,7 @@ import (
 
 	"github.com/chatlint/chatlint/engine/document"
 	"github.com/chatlint/chatlint/engine/finding"
+	"github.com/chatlint/chatlint/engine/gate"
 	"github.com/chatlint/chatlint/engine/jsonl"
 	"github.com/chatlint/chatlint/engine/lint"
 	"github.com/chatlint/chatlint/engine/runner"
@@ -67,6 +68,18 @@ type ReadFn struct {
 	// JSON Lines, and an element of a .json array may span lines. The
 	// launcher refuses them first; this is for a file that appears later.
 	Fix bool
+	// Settings are the team's config: rule levels apply to the reader's own
+	// findings too (an unrecognized format turned into a warning).
+	Settings Settings
+
+	gate *gate.Gate
+}
+
+// Setup reads the settings once per instance.
+func (fn *ReadFn) Setup() error {
+	var err error
+	fn.gate, err = fn.Settings.gate()
+	return err
 }
 
 // ProcessElement reads one file. Only failing to read it is an error (the
@@ -81,7 +94,7 @@ func (fn *ReadFn) ProcessElement(ctx context.Context, file fileio.ReadableFile, 
 		return fmt.Errorf("%s: %w", name, err)
 	}
 	defer rc.Close()
-	out := &output{finding: emitFinding, tally: emitTally}
+	out := &output{finding: emitFinding, tally: emitTally, gate: fn.gate}
 	return fn.read(ctx, name, rc, emitUnit, out)
 }
 
@@ -113,9 +126,14 @@ var ErrFixJSON = errors.New("--fix writes JSON Lines; a .json document is not fi
 type output struct {
 	finding func(string)
 	tally   func(Tally)
+	gate    *gate.Gate // nil: every finding passes
 }
 
 func (o *output) emit(f finding.Finding) {
+	f, ok := pass(o.gate, f)
+	if !ok {
+		return
+	}
 	o.finding(marshal(f))
 	o.tally(Tally{Rule: f.Rule, Severity: f.Severity.String(), Findings: 1})
 }

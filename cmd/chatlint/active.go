@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/chatlint/chatlint/engine/document"
 	"github.com/chatlint/chatlint/engine/policy"
 )
 
@@ -16,17 +15,10 @@ func checkActive(eng *policy.Engine, profile string) error {
 	if len(eng.Rules()) == 0 {
 		return usageError("no rule is active: --no-builtin needs at least one --pack, and --disable must leave a rule on")
 	}
-	if profile == document.DefaultProfile {
-		return nil
+	if err := eng.CheckProfile(profile); err != nil {
+		return usageError("--profile: %v", err)
 	}
-	names := []string{document.DefaultProfile}
-	for _, p := range eng.Profiles() {
-		if p.Name == profile {
-			return nil
-		}
-		names = append(names, p.Name)
-	}
-	return usageError("--profile: unknown profile %q (the active packs know %s)", profile, strings.Join(names, ", "))
+	return nil
 }
 
 // parseSize reads a byte count: a number, optionally followed by KiB, MiB or

@@ -10,6 +10,7 @@ import (
 
 	"github.com/chatlint/chatlint/engine/document"
 	"github.com/chatlint/chatlint/engine/finding"
+	"github.com/chatlint/chatlint/engine/gate"
 	"github.com/chatlint/chatlint/engine/jsonl"
 	"github.com/chatlint/chatlint/engine/lint"
 	"github.com/chatlint/chatlint/engine/report"
@@ -160,10 +161,15 @@ func runCheck(cmd *cobra.Command, s streams, o *checkOptions) error {
 	if err != nil {
 		return err
 	}
-	g, err := o.newGate()
+	cfg, err := o.config()
 	if err != nil {
 		w.abort()
 		return err
+	}
+	g, err := gate.New(cfg, gate.Options{Baseline: o.Baseline, WriteBaseline: o.WriteBaseline})
+	if err != nil {
+		w.abort()
+		return &exitCode{code: exitError, err: err}
 	}
 	r := &runner.Runner{Engine: eng, Opts: ropts}
 	stop := showProgress(s.Err, r.Progress)
@@ -171,7 +177,7 @@ func runCheck(cmd *cobra.Command, s streams, o *checkOptions) error {
 	policyFailed := false // a document was not checked: exit 2, not 1
 	sum, rerrs := r.Run(cmd.Context(), inputs, func(f finding.Finding) {
 		policyFailed = policyFailed || f.Rule == lint.RulePolicyError
-		if f, ok := g.pass(f); ok && werr == nil {
+		if f, ok := g.Pass(f); ok && werr == nil {
 			werr = w.Finding(f)
 		}
 	})
@@ -180,7 +186,7 @@ func runCheck(cmd *cobra.Command, s streams, o *checkOptions) error {
 		w.abort()
 		return werr
 	}
-	sum = g.summary(sum)
+	sum = g.Summary(sum)
 	for _, err := range errs { // named inputs that could not be read at all
 		sum.Inputs = append(sum.Inputs, finding.Input{File: pathOf(err), Error: describe(err)})
 	}
@@ -188,7 +194,7 @@ func runCheck(cmd *cobra.Command, s streams, o *checkOptions) error {
 	if err := w.Close(sum); err != nil {
 		return err
 	}
-	if err := g.finish(s.Err); err != nil {
+	if err := g.Finish(s.Err); err != nil {
 		return err
 	}
 	errs = append(errs, rerrs...)

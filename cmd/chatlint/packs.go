@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/chatlint/chatlint/engine/config"
+	"github.com/chatlint/chatlint/engine/gate"
 	"github.com/chatlint/chatlint/engine/policy"
 )
 
@@ -110,14 +111,8 @@ func (o *packOptions) compilePacks(ctx context.Context, packs []*policy.Pack) (*
 	if err != nil {
 		return nil, compileFailure(err)
 	}
-	if cfg != nil {
-		known := map[string]bool{}
-		for _, r := range activeRules(eng) {
-			known[r.ID] = true
-		}
-		if err := cfg.CheckRules(func(id string) bool { return known[id] || slices.Contains(o.Disable, id) }); err != nil {
-			return nil, &exitCode{code: exitError, err: fmt.Errorf("config: %w", err)}
-		}
+	if err := gate.CheckRules(cfg, eng, o.Disable); err != nil {
+		return nil, &exitCode{code: exitError, err: fmt.Errorf("config: %w", err)}
 	}
 	return eng, nil
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -119,6 +120,22 @@ func Compile(ctx context.Context, packs []*Pack, opts Options) (*Engine, error) 
 // Profiles returns the profiles the packs declare, besides the default one,
 // in the order the packs declare them.
 func (e *Engine) Profiles() []Profile { return e.profiles }
+
+// CheckProfile refuses a profile no active pack declares: a misspelt
+// profile would otherwise check silently as the default one.
+func (e *Engine) CheckProfile(name string) error {
+	if name == "" || name == document.DefaultProfile {
+		return nil
+	}
+	names := []string{document.DefaultProfile}
+	for _, p := range e.profiles {
+		if p.Name == name {
+			return nil
+		}
+		names = append(names, p.Name)
+	}
+	return fmt.Errorf("unknown profile %q (the active packs know %s)", name, strings.Join(names, ", "))
+}
 
 // Rules returns the active rules, sorted by id.
 func (e *Engine) Rules() []rule.Rule {

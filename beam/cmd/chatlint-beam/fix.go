@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/chatlint/chatlint/beam/pipeline"
+	"github.com/chatlint/chatlint/engine/document"
 	"github.com/chatlint/chatlint/engine/finding"
 	"github.com/chatlint/chatlint/engine/jsonl"
 	"github.com/chatlint/chatlint/engine/lint"
@@ -21,7 +22,7 @@ func (o *options) fixJob(ctx context.Context) (pipeline.Options, finding.Severit
 	for _, f := range []struct {
 		set  bool
 		name string
-	}{{o.NoBuiltin, "--no-builtin"}, {o.AllowNoTools, "--allow-no-tools"}, {o.FailOn != "", "--fail-on"}} {
+	}{{o.NoBuiltin, "--no-builtin"}, {o.AllowNoTools, "--allow-no-tools"}, {o.FailOn != "", "--fail-on"}, {o.ConfigPath != "", "--config"}, {o.Profile != document.DefaultProfile, "--profile"}} {
 		if f.set {
 			return pipeline.Options{}, 0, fmt.Errorf("%s applies to checking, not to --fix", f.name)
 		}

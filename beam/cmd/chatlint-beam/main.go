@@ -28,6 +28,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 
 	"github.com/chatlint/chatlint/beam/pipeline"
+	"github.com/chatlint/chatlint/engine/document"
 	"github.com/chatlint/chatlint/engine/finding"
 	"github.com/chatlint/chatlint/engine/fix"
 	"github.com/chatlint/chatlint/engine/lint"
@@ -59,6 +60,8 @@ type options struct {
 	FailOn       string
 	Fix          bool
 	MaxPasses    int
+	Profile      string
+	ConfigPath   string
 }
 
 func addFlags(fs *flag.FlagSet, o *options) {
@@ -86,6 +89,8 @@ func addFlags(fs *flag.FlagSet, o *options) {
 	fs.StringVar(&o.ToolCalls, "tool-calls", "", "force the tool-call representation: inline or structured (default: detect per record)")
 	fs.BoolVar(&o.AllowNoTools, "allow-no-tools", false, "do not require a tools list (turns off tools-shape)")
 	fs.StringVar(&o.FailOn, "fail-on", "", "lowest severity that makes the exit status 1: error, warning, info or never (default error)")
+	fs.StringVar(&o.Profile, "profile", document.DefaultProfile, "rule profile: default, or one a pack declares (export, …), as check's --profile")
+	fs.StringVar(&o.ConfigPath, "config", "", "apply the rule levels, per-file overrides and suppressions of this .chatlint.yaml `FILE`, as check does (its baseline is not used: a distributed job cannot share one)")
 	fs.BoolVar(&o.Fix, "fix", false, "apply cleanup packs instead of checking: --output gets the fixed records, OUTPUT.rejects.jsonl what was dropped, OUTPUT.notes.jsonl what was left as it was (--pack names the cleanup packs; default: each format's built-in one)")
 	fs.IntVar(&o.MaxPasses, "max-passes", fix.DefaultMaxPasses, "with --fix: most passes over one record before it is left as it was")
 }
@@ -178,7 +183,12 @@ func (o *options) job(ctx context.Context) (pipeline.Options, finding.Severity, 
 	if o.AllowNoTools {
 		disable = append(disable, "tools-shape")
 	}
-	cfg := pipeline.Config{Packs: packs, Disable: disable, RecordTimeout: o.Timeout, Format: o.Format, ToolCalls: o.ToolCalls, MaxLineSize: o.MaxLineSize}
+	settings, err := pipeline.LoadSettings(o.ConfigPath)
+	if err != nil {
+		return pipeline.Options{}, 0, err
+	}
+	cfg := pipeline.Config{Packs: packs, Disable: disable, RecordTimeout: o.Timeout, Format: o.Format, ToolCalls: o.ToolCalls, MaxLineSize: o.MaxLineSize,
+		Profile: o.Profile, Settings: settings}
 	if err := cfg.Validate(ctx); err != nil {
 		return pipeline.Options{}, 0, err
 	}

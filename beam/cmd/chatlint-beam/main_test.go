@@ -55,6 +55,12 @@ func TestRun(t *testing.T) {
 			exitError, `chatlint-beam: --fail-on: want error, warning, info or never, not "fatal"` + "\n"},
 		{"a bad --format", []string{"--input", "x", "--output", out, "--format", "csv"},
 			exitError, `chatlint-beam: --format: unknown input format "csv"`},
+		{"an unknown profile", []string{"--input", "../../../fixtures/sample/*.jsonl", "--output", out, "--profile", "exprot"},
+			exitError, `chatlint-beam: --profile: unknown profile "exprot" (the active packs know default, `},
+		{"a config naming an unknown rule", []string{"--input", "../../../fixtures/sample/*.jsonl", "--output", out, "--config", badConfig(t)},
+			exitError, `chatlint-beam: config: `},
+		{"--config with --fix", []string{"--fix", "--input", "../../../fixtures/sample/*.jsonl", "--output", out, "--config", badConfig(t)},
+			exitError, "chatlint-beam: --config applies to checking, not to --fix\n"},
 		{"an unknown output scheme", []string{"--input", "../../../fixtures/sample/*.jsonl", "--output", "nofs://bucket/f"},
 			exitError, `chatlint-beam: nofs://bucket/f: file system scheme "nofs" not registered`},
 	}
@@ -69,6 +75,51 @@ func TestRun(t *testing.T) {
 				t.Errorf("stderr:\n%s\nwant it to start with:\n%s", stderr.String(), tt.wantStderr)
 			}
 		})
+	}
+}
+
+func badConfig(t *testing.T) string {
+	path := filepath.Join(t.TempDir(), ".chatlint.yaml")
+	if err := os.WriteFile(path, []byte("rules:\n  no-such-rule: warning\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestRunConfig applies a team's config on the workers as check does: a rule
+// turned off is not reported, a rule's level changes its findings, and a
+// suppression hides one record's finding.
+func TestRunConfig(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, ".chatlint.yaml")
+	src := `rules:
+  legacy-function-call: "off"
+  tool-result-flagged: warning
+suppressions:
+  - rule: tool-result-missing
+    record: conv-missing-result
+    reason: kept as a negative example
+`
+	if err := os.WriteFile(cfg, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "findings")
+	var stderr bytes.Buffer
+	code := run(context.Background(), parse(t, "--input", "../../../fixtures/sample/*.jsonl", "--output", out, "--config", cfg), &stderr)
+	if code != exitFindings {
+		t.Fatalf("exit %d; stderr:\n%s", code, stderr.String())
+	}
+	if want := "2 errors, 1 warning, 0 infos (1 file, 6 records)\n"; !strings.HasPrefix(stderr.String(), want) {
+		t.Errorf("stderr:\n%s\nwant it to start with:\n%s", stderr.String(), want)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, gone := range []string{"legacy-function-call", "tool-result-missing"} {
+		if strings.Contains(string(b), gone) {
+			t.Errorf("findings still hold %s:\n%s", gone, b)
+		}
 	}
 }
 
