@@ -1,0 +1,196 @@
+package report
+
+import (
+	"cmp"
+	"regexp"
+	"slices"
+	"strconv"
+
+	"github.com/chatlint/chatlint/engine/finding"
+	"github.com/chatlint/chatlint/engine/rule"
+)
+
+// maxFileBars caps the findings-per-file chart; the other files are summed
+// into one line under it (the table's file filter still finds them).
+const maxFileBars = 25
+
+// htmlPage is everything the template shows. Text in it is plain text:
+// html/template escapes it for where it lands.
+type htmlPage struct {
+	Version string
+	Verdict verdict
+	Summary finding.Summary
+	Formats []finding.FormatCount
+	// NotChecked are inputs that could not be read or held nothing.
+	NotChecked []finding.Input
+
+	Findings  int // findings written, all of them
+	Sampled   int // findings in the table
+	PerRule   int // the sample's bound per rule
+	Truncated bool
+
+	Rules     []pageRule // rules with findings, most first
+	Quiet     []pageRule // active rules that found nothing
+	RuleChart barChart
+
+	FilesWith        int // files with findings
+	FileChart        barChart
+	MoreFiles        int
+	MoreFileFindings int
+	Stats            *statsView
+	Data             pageData
+}
+
+type verdict struct {
+	Failed bool
+	Text   string
+}
+
+// pageRule is one rule with its counts and the metadata its explanation
+// shows.
+type pageRule struct {
+	rule.Rule
+	Anchor                         string
+	Errors, Warnings, Infos, Total int
+	Sampled                        int
+}
+
+// pageData is the sample the script filters and pages, embedded as JSON.
+// Findings name rules and files by index to keep the page small.
+type pageData struct {
+	Rules    []dataRule    `json:"rules"`
+	Files    []string      `json:"files"`
+	Findings []dataFinding `json:"findings"`
+}
+
+type dataRule struct {
+	ID     string `json:"id"`
+	Anchor string `json:"anchor"`
+	Total  int    `json:"total"`
+}
+
+type dataFinding struct {
+	Rule     int    `json:"r"`
+	Severity string `json:"s"`
+	File     int    `json:"f"`
+	Line     int    `json:"l"`
+	Path     string `json:"p,omitempty"`
+	Message  string `json:"m"`
+	Record   string `json:"id,omitempty"`
+}
+
+var plainID = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,100}$`)
+
+// anchorOf names a rule's explanation: its id when that is safe in a URL
+// fragment and an HTML id alike, else its position.
+func anchorOf(id string, i int) string {
+	if plainID.MatchString(id) {
+		return "rule-" + id
+	}
+	return "rule-" + strconv.Itoa(i)
+}
+
+func (h *htmlWriter) page(s finding.Summary) htmlPage {
+	p := htmlPage{Version: h.opts.Version, Summary: s, Formats: s.ByFormat(), PerRule: h.perRule, Verdict: h.verdict(s)}
+	for _, in := range s.Inputs {
+		if in.Error != "" || in.Warning != "" {
+			in.File, in.Error = escapeControls(in.File), escapeControls(in.Error)
+			p.NotChecked = append(p.NotChecked, in)
+		}
+	}
+	for i, r := range h.rules.rules {
+		pr := pageRule{Rule: r, Anchor: anchorOf(r.ID, i)}
+		if i < len(h.tally) {
+			t := h.tally[i]
+			pr.Errors, pr.Warnings, pr.Infos = t.bySev[finding.Error], t.bySev[finding.Warning], t.bySev[finding.Info]
+			pr.Total, pr.Sampled = t.total(), len(t.sample)
+		}
+		p.Findings += pr.Total
+		p.Sampled += pr.Sampled
+		if pr.Total > pr.Sampled {
+			p.Truncated = true
+		}
+		if pr.Total == 0 {
+			p.Quiet = append(p.Quiet, pr)
+		} else {
+			p.Rules = append(p.Rules, pr)
+		}
+	}
+	slices.SortStableFunc(p.Rules, func(a, b pageRule) int {
+		return cmp.Or(cmp.Compare(b.Total, a.Total), cmp.Compare(a.ID, b.ID))
+	})
+	var items []barItem
+	for _, r := range p.Rules {
+		items = append(items, barItem{Label: escapeControls(r.ID), Href: "#" + r.Anchor, Parts: severityParts(r.Errors, r.Warnings, r.Infos)})
+	}
+	p.RuleChart = layoutBars(items)
+	p.FilesWith = len(h.order)
+	p.FileChart, p.MoreFiles, p.MoreFileFindings = h.fileChart()
+	p.Stats = newStatsView(h.stats)
+	p.Data = h.data()
+	return p
+}
+
+func (h *htmlWriter) verdict(s finding.Summary) verdict {
+	failOn := h.opts.FailOn
+	switch {
+	case failOn > finding.Error:
+		return verdict{Text: "passes: --fail-on never"}
+	case s.Worst() >= failOn:
+		return verdict{Failed: true, Text: "fails: findings at or above " + failOn.String()}
+	}
+	return verdict{Text: "passes: nothing at or above " + failOn.String()}
+}
+
+func severityParts(e, w, i int) []barPart {
+	return []barPart{{N: e, Class: "sev-error"}, {N: w, Class: "sev-warning"}, {N: i, Class: "sev-info"}}
+}
+
+// fileChart draws the files with the most findings, and sums the rest.
+func (h *htmlWriter) fileChart() (barChart, int, int) {
+	names := slices.Clone(h.order)
+	total := func(n string) int {
+		b := h.files[n].bySev
+		return b[finding.Error] + b[finding.Warning] + b[finding.Info]
+	}
+	slices.SortStableFunc(names, func(a, b string) int { return cmp.Compare(total(b), total(a)) })
+	more, moreN := 0, 0
+	if len(names) > maxFileBars {
+		for _, n := range names[maxFileBars:] {
+			more++
+			moreN += total(n)
+		}
+		names = names[:maxFileBars]
+	}
+	var items []barItem
+	for _, n := range names {
+		b := h.files[n].bySev
+		items = append(items, barItem{Label: escapeControls(n), Parts: severityParts(b[finding.Error], b[finding.Warning], b[finding.Info])})
+	}
+	return layoutBars(items), more, moreN
+}
+
+// data is the table's sample, in input order.
+func (h *htmlWriter) data() pageData {
+	d := pageData{Rules: []dataRule{}, Files: []string{}, Findings: []dataFinding{}}
+	for i, r := range h.rules.rules {
+		t := 0
+		if i < len(h.tally) {
+			t = h.tally[i].total()
+		}
+		d.Rules = append(d.Rules, dataRule{ID: escapeControls(r.ID), Anchor: anchorOf(r.ID, i), Total: t})
+	}
+	fileIdx := map[string]int{}
+	for _, s := range h.samples() {
+		f := s.f
+		fi, ok := fileIdx[f.File]
+		if !ok {
+			fi = len(d.Files)
+			fileIdx[f.File] = fi
+			d.Files = append(d.Files, f.File)
+		}
+		d.Findings = append(d.Findings, dataFinding{Rule: h.rules.index[f.Rule], Severity: f.Severity.String(), File: fi,
+			Line: f.Line, Path: f.Path, Message: f.Message, Record: f.Record})
+	}
+	return d
+}
