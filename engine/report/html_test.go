@@ -234,10 +234,10 @@ func TestHTMLVerdict(t *testing.T) {
 		sum    finding.Summary
 		want   verdict
 	}{
-		{finding.Error, finding.Summary{Errors: 1}, verdict{true, "fails: findings at or above error"}},
-		{finding.Error, finding.Summary{Warnings: 3}, verdict{false, "passes: nothing at or above error"}},
-		{finding.Warning, finding.Summary{Warnings: 3}, verdict{true, "fails: findings at or above warning"}},
-		{NoFailure, finding.Summary{Errors: 3}, verdict{false, "passes: --fail-on never"}},
+		{finding.Error, finding.Summary{Errors: 1}, verdict{true, "findings at or above --fail-on error"}},
+		{finding.Error, finding.Summary{Warnings: 3}, verdict{false, "nothing at or above --fail-on error"}},
+		{finding.Warning, finding.Summary{Warnings: 3}, verdict{true, "findings at or above --fail-on warning"}},
+		{NoFailure, finding.Summary{Errors: 3}, verdict{false, "--fail-on never"}},
 	} {
 		w, _ := NewWith("html", &bytes.Buffer{}, Options{FailOn: tt.failOn})
 		if got := w.(*htmlWriter).verdict(tt.sum); got != tt.want {
@@ -257,6 +257,9 @@ func TestHTMLStats(t *testing.T) {
 	}
 	// The limit sits at 16384 on an axis from 0 to 18432.
 	wantX := 664 // 60 + 680 × 16384/18432, rounded
+	if last := v.TokenChart.Bars[len(v.TokenChart.Bars)-1]; !last.Over || v.TokenChart.Bars[len(v.TokenChart.Bars)-2].Over {
+		t.Error("only the bucket above the limit is marked over it")
+	}
 	if v.TokenChart.Limit.X != wantX {
 		t.Errorf("limit line at x=%d; want %d", v.TokenChart.Limit.X, wantX)
 	}
@@ -296,6 +299,22 @@ func TestFormatCount(t *testing.T) {
 	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 1234567: "1,234,567", -4500: "-4,500"} {
 		if got := formatCount(n); got != want {
 			t.Errorf("formatCount(%d) = %q; want %q", n, got, want)
+		}
+	}
+}
+
+func TestNiceTicks(t *testing.T) {
+	h := layoutHistogram([]Bucket{{0, 2048, 1}, {2048, 18432, 1}}, 16384)
+	var got []string
+	for _, tk := range h.XTicks {
+		got = append(got, tk.Label)
+	}
+	if diff := cmp.Diff([]string{"0", "5,000", "10,000", "15,000"}, got); diff != "" {
+		t.Errorf("ticks (-want +got):\n%s", diff)
+	}
+	for d, want := range map[int]int{1: 1, 3: 5, 7: 10, 11: 20, 3686: 5000, 0: 1} {
+		if got := niceStep(d); got != want {
+			t.Errorf("niceStep(%d) = %d; want %d", d, got, want)
 		}
 	}
 }

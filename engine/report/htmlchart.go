@@ -59,18 +59,25 @@ func (b barItem) total() int {
 	return n
 }
 
-// layoutBars lays bars out top to bottom, scaled to the largest total.
+// layoutBars lays bars out top to bottom, scaled to the largest total, on
+// the full chart width.
 func layoutBars(items []barItem) barChart {
-	c := barChart{Width: chartWidth, LabelX: chartLabelW - 10}
+	return layoutBarsIn(items, chartWidth, chartLabelW, maxLabel)
+}
+
+// layoutBarsIn lays bars out in a chart width wide whose labels take
+// labelW, cut to maxRunes.
+func layoutBarsIn(items []barItem, width, labelW, maxRunes int) barChart {
+	c := barChart{Width: width, LabelX: labelW - 10}
 	most := 0
 	for _, it := range items {
 		most = max(most, it.total())
 	}
-	span := float64(chartWidth - chartLabelW - chartCountW)
+	span := float64(width - labelW - chartCountW)
 	for i, it := range items {
 		y := barGap + i*(barHeight+barGap)
-		b := barView{Label: capRunes(it.Label, maxLabel), Title: it.Label, Href: it.Href, Y: y, TextY: y + barHeight - 4}
-		x := chartLabelW
+		b := barView{Label: capRunes(it.Label, maxRunes), Title: it.Label, Href: it.Href, Y: y, TextY: y + barHeight - 4}
+		x := labelW
 		for _, p := range it.Parts {
 			if p.N == 0 {
 				continue
@@ -102,6 +109,7 @@ type histogram struct {
 type histBar struct {
 	X, Y, W, H int
 	Title      string
+	Over       bool // the bucket lies above the limit
 }
 
 type tick struct {
@@ -156,12 +164,11 @@ func layoutHistogram(buckets []Bucket, limit int) histogram {
 		if b.Count > 0 {
 			bh = max(bh, 2)
 		}
-		h.Bars = append(h.Bars, histBar{X: x0 + 1, W: max(x1-x0-2, 1), Y: histBottom - bh, H: bh,
+		h.Bars = append(h.Bars, histBar{X: x0 + 1, W: max(x1-x0-2, 1), Y: histBottom - bh, H: bh, Over: limit > 0 && b.Lo >= limit,
 			Title: fmt.Sprintf("%s–%s tokens: %s examples", formatCount(b.Lo), formatCount(b.Hi), formatCount(b.Count))})
 	}
-	const nTicks = 5
-	for i := 0; i <= nTicks; i++ {
-		v := lo + (hi-lo)*i/nTicks
+	step := niceStep((hi - lo) / 5)
+	for v := (lo + step - 1) / step * step; v <= hi; v += step {
 		h.XTicks = append(h.XTicks, tick{X: xOf(v), Label: formatCount(v)})
 	}
 	if limit > 0 {
@@ -173,6 +180,20 @@ func layoutHistogram(buckets []Bucket, limit int) histogram {
 		h.Limit = l
 	}
 	return h
+}
+
+// niceStep rounds a tick distance up to 1, 2 or 5 times a power of ten,
+// so an axis reads 0, 5,000, 10,000 rather than 0, 3,686, 7,372.
+func niceStep(d int) int {
+	step := 1
+	for {
+		for _, m := range []int{1, 2, 5} {
+			if step*m >= d {
+				return step * m
+			}
+		}
+		step *= 10
+	}
 }
 
 // formatCount writes n with thin grouping: 1234567 → "1,234,567".

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/chatlint/chatlint/engine/finding"
 	"github.com/chatlint/chatlint/engine/rule"
@@ -19,6 +20,8 @@ const maxFileBars = 25
 type htmlPage struct {
 	Version string
 	Verdict verdict
+	// Checked names the inputs in the header: the files when few, else a count.
+	Checked string
 	Summary finding.Summary
 	Formats []finding.FormatCount
 	// NotChecked are inputs that could not be read or held nothing.
@@ -91,7 +94,7 @@ func anchorOf(id string, i int) string {
 }
 
 func (h *htmlWriter) page(s finding.Summary) htmlPage {
-	p := htmlPage{Version: h.opts.Version, Summary: s, Formats: s.ByFormat(), PerRule: h.perRule, Verdict: h.verdict(s)}
+	p := htmlPage{Version: h.opts.Version, Summary: s, Formats: s.ByFormat(), PerRule: h.perRule, Verdict: h.verdict(s), Checked: checked(s.Inputs)}
 	for _, in := range s.Inputs {
 		if in.Error != "" || in.Warning != "" {
 			in.File, in.Error = escapeControls(in.File), escapeControls(in.Error)
@@ -135,11 +138,23 @@ func (h *htmlWriter) verdict(s finding.Summary) verdict {
 	failOn := h.opts.FailOn
 	switch {
 	case failOn > finding.Error:
-		return verdict{Text: "passes: --fail-on never"}
+		return verdict{Text: "--fail-on never"}
 	case s.Worst() >= failOn:
-		return verdict{Failed: true, Text: "fails: findings at or above " + failOn.String()}
+		return verdict{Failed: true, Text: "findings at or above --fail-on " + failOn.String()}
 	}
-	return verdict{Text: "passes: nothing at or above " + failOn.String()}
+	return verdict{Text: "nothing at or above --fail-on " + failOn.String()}
+}
+
+// checked names up to three inputs, else counts them.
+func checked(ins []finding.Input) string {
+	if len(ins) == 0 || len(ins) > 3 {
+		return ""
+	}
+	names := make([]string, len(ins))
+	for i, in := range ins {
+		names[i] = escapeControls(in.File)
+	}
+	return strings.Join(names, ", ")
 }
 
 func severityParts(e, w, i int) []barPart {

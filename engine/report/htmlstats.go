@@ -42,6 +42,13 @@ type Count struct {
 // summed into one line under the chart.
 const maxStatBars = 25
 
+// The role and tool charts sit side by side, each half the page wide.
+const (
+	halfWidth  = 440
+	halfLabelW = 150
+	halfLabel  = 20
+)
+
 // statsView is the section as the template draws it.
 type statsView struct {
 	*Stats
@@ -59,7 +66,7 @@ func newStatsView(s *Stats) *statsView {
 	if v.HasTokens {
 		v.TokenChart = layoutHistogram(s.Tokens, s.TokenLimit)
 	}
-	v.RoleChart = layoutBars(countBars(s.Roles))
+	v.RoleChart = layoutBarsIn(countBars(s.Roles), halfWidth, halfLabelW, halfLabel)
 	tools := s.Tools
 	if len(tools) > maxStatBars {
 		for _, c := range tools[maxStatBars:] {
@@ -68,7 +75,7 @@ func newStatsView(s *Stats) *statsView {
 		}
 		tools = tools[:maxStatBars]
 	}
-	v.ToolChart = layoutBars(countBars(tools))
+	v.ToolChart = layoutBarsIn(countBars(tools), halfWidth, halfLabelW, halfLabel)
 	return v
 }
 

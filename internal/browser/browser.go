@@ -155,9 +155,12 @@ func Eval[T any](s *Session, expr string) (T, error) {
 	return chromedp.Run(s.ctx, chromedp.Evaluate[T](expr))
 }
 
-// Screenshot returns a PNG of the whole page.
-func (s *Session) Screenshot() ([]byte, error) {
-	return chromedp.Run(s.ctx, chromedp.FullScreenshot(100))
+// Screenshot returns a PNG of the window, or of the whole page.
+func (s *Session) Screenshot(full bool) ([]byte, error) {
+	if full {
+		return chromedp.Run(s.ctx, chromedp.FullScreenshot(100))
+	}
+	return chromedp.Run(s.ctx, chromedp.CaptureScreenshot())
 }
 
 // Problems returns the console errors and warnings, uncaught exceptions and

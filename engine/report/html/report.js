@@ -32,6 +32,17 @@
     return e;
   }
 
+  // breakable puts a line-break opportunity after each "/" of a file name
+  // or JSON path, so a long one wraps between its parts.
+  function breakable(text, cls) {
+    var td = el("td", undefined, cls);
+    text.split("/").forEach(function (part, i, parts) {
+      td.appendChild(document.createTextNode(part + (i < parts.length - 1 ? "/" : "")));
+      if (i < parts.length - 1) td.appendChild(document.createElement("wbr"));
+    });
+    return td;
+  }
+
   function apply() {
     var rule = ruleSel.value, sev = sevSel.value, file = fileIn.value.trim();
     rows = data.findings.filter(function (f) {
@@ -50,7 +61,7 @@
     body.textContent = "";
     shown.forEach(function (f) {
       var tr = document.createElement("tr");
-      tr.appendChild(el("td", data.files[f.f] + ":" + f.l, "mono"));
+      tr.appendChild(breakable(data.files[f.f] + ":" + f.l, "mono"));
       var sev = el("td");
       sev.appendChild(el("span", f.s, "badge sev-" + f.s));
       tr.appendChild(sev);
@@ -62,7 +73,7 @@
       var msg = el("td", f.m);
       if (f.id) msg.title = "record " + f.id;
       tr.appendChild(msg);
-      tr.appendChild(el("td", f.p || "", "mono"));
+      tr.appendChild(breakable(f.p || "", "mono"));
       body.appendChild(tr);
     });
     if (!rows.length) {

@@ -19,9 +19,10 @@ import (
 func main() {
 	out := flag.String("o", "report.png", "PNG file to write")
 	width := flag.Int("width", 1100, "window width in CSS pixels")
-	height := flag.Int("height", 900, "window height (the PNG holds the whole page)")
+	height := flag.Int("height", 900, "window height in CSS pixels")
+	full := flag.Bool("full", false, "take the whole page, not only the window")
 	flag.Usage = func() {
-		fmt.Fprintln(os.Stderr, "usage: report-screenshot [-o FILE.png] [-width N] REPORT.html")
+		fmt.Fprintln(os.Stderr, "usage: report-screenshot [-o FILE.png] [-width N] [-height N] [-full] REPORT.html")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
@@ -29,13 +30,13 @@ func main() {
 		flag.Usage()
 		os.Exit(2)
 	}
-	if err := run(flag.Arg(0), *out, *width, *height); err != nil {
+	if err := run(flag.Arg(0), *out, *width, *height, *full); err != nil {
 		fmt.Fprintln(os.Stderr, "report-screenshot:", err)
 		os.Exit(1)
 	}
 }
 
-func run(page, out string, width, height int) error {
+func run(page, out string, width, height int, full bool) error {
 	bin, err := browser.Find()
 	if err != nil {
 		return err
@@ -50,7 +51,7 @@ func run(page, out string, width, height int) error {
 	if err := s.Open(page); err != nil {
 		return err
 	}
-	png, err := s.Screenshot()
+	png, err := s.Screenshot(full)
 	if err != nil {
 		return err
 	}
