@@ -103,6 +103,11 @@ func TestHTMLInBrowser(t *testing.T) {
 		t.Errorf("file part-1: %d rows, first %q", len(rows), rows[0])
 	}
 	setFilter("filter-file", "")
+	// A file's bar filters the table on it.
+	eval(`(() => { document.querySelector('#per-file a[data-file="data/part-9.jsonl"]').dispatchEvent(new MouseEvent("click", {bubbles: true})); return ""; })()`)
+	if got := eval(`document.getElementById("filter-file").value + " " + document.getElementById("match-count").textContent`); got != "data/part-9.jsonl 30 of 151 shown findings match" {
+		t.Errorf("file bar: %q", got)
+	}
 	// A rule's "show in the table" link filters on it.
 	eval(`(() => { document.querySelector('#rule-trailing-short-entry .show-rule').click(); return ""; })()`)
 	if got := eval(`document.getElementById("filter-rule").value + " " + document.getElementById("match-count").textContent`); got != "trailing-short-entry 30 of 151 shown findings match" {

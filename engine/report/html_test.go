@@ -238,6 +238,7 @@ func TestHTMLVerdict(t *testing.T) {
 		{finding.Error, finding.Summary{Warnings: 3}, verdict{false, "nothing at or above --fail-on error"}},
 		{finding.Warning, finding.Summary{Warnings: 3}, verdict{true, "findings at or above --fail-on warning"}},
 		{NoFailure, finding.Summary{Errors: 3}, verdict{false, "--fail-on never"}},
+		{NoFailure, finding.Summary{Inputs: []finding.Input{{File: "a", Error: "open a: permission denied"}, {File: "b"}}}, verdict{true, "1 input could not be read"}},
 	} {
 		w, _ := NewWith("html", &bytes.Buffer{}, Options{FailOn: tt.failOn})
 		if got := w.(*htmlWriter).verdict(tt.sum); got != tt.want {
@@ -316,5 +317,25 @@ func TestNiceTicks(t *testing.T) {
 		if got := niceStep(d); got != want {
 			t.Errorf("niceStep(%d) = %d; want %d", d, got, want)
 		}
+	}
+}
+
+func TestFileLabels(t *testing.T) {
+	for _, tt := range []struct {
+		names []string
+		want  string
+	}{
+		{[]string{"/data/a/x.jsonl", "/data/b/y.jsonl"}, "/data/"},
+		{[]string{"/data/a/x.jsonl"}, "/data/a/"},
+		{[]string{"x.jsonl", "/data/y.jsonl"}, ""},
+		{[]string{"data/ab.jsonl", "data/a/c.jsonl"}, "data/"},
+		{nil, ""},
+	} {
+		if got := commonDir(tt.names); got != tt.want {
+			t.Errorf("commonDir(%q) = %q; want %q", tt.names, got, tt.want)
+		}
+	}
+	if got := tail("agent-sessions/openclaw/session-0001.jsonl", 20); got != "…/session-0001.jsonl" {
+		t.Errorf("tail: %q", got)
 	}
 }

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"strconv"
 )
@@ -11,11 +12,11 @@ import (
 
 const (
 	chartWidth  = 760
-	chartLabelW = 230 // room for a label left of the bars
+	chartLabelW = 250 // room for a label left of the bars
 	chartCountW = 70  // room for the count right of the longest bar
 	barHeight   = 18
 	barGap      = 8
-	maxLabel    = 32 // runes of a bar label; the full name is its tooltip
+	maxLabel    = 30 // runes of a bar label; the full name is its tooltip
 )
 
 // barChart is a horizontal bar chart: one bar per item, longest first,
@@ -29,6 +30,7 @@ type barChart struct {
 type barView struct {
 	Label, Title string
 	Href         string // "" for no link
+	File         string // a file the link filters the table on
 	Y, TextY     int
 	Segs         []segView
 	Count        string
@@ -43,7 +45,10 @@ type segView struct {
 // barItem is one bar before layout: its parts in drawing order.
 type barItem struct {
 	Label, Href string
-	Parts       []barPart
+	// Title is the full name (the tooltip) when Label is shortened.
+	Title string
+	File  string
+	Parts []barPart
 }
 
 type barPart struct {
@@ -76,7 +81,7 @@ func layoutBarsIn(items []barItem, width, labelW, maxRunes int) barChart {
 	span := float64(width - labelW - chartCountW)
 	for i, it := range items {
 		y := barGap + i*(barHeight+barGap)
-		b := barView{Label: capRunes(it.Label, maxRunes), Title: it.Label, Href: it.Href, Y: y, TextY: y + barHeight - 4}
+		b := barView{Label: capRunes(it.Label, maxRunes), Title: cmp.Or(it.Title, it.Label), Href: it.Href, File: it.File, Y: y, TextY: y + barHeight - 4}
 		x := labelW
 		for _, p := range it.Parts {
 			if p.N == 0 {

@@ -38,6 +38,7 @@ type htmlPage struct {
 
 	FilesWith        int // files with findings
 	FileChart        barChart
+	FileDir          string // the folder all of them are under, left out of the labels
 	MoreFiles        int
 	MoreFileFindings int
 	Stats            *statsView
@@ -128,7 +129,7 @@ func (h *htmlWriter) page(s finding.Summary) htmlPage {
 	}
 	p.RuleChart = layoutBars(items)
 	p.FilesWith = len(h.order)
-	p.FileChart, p.MoreFiles, p.MoreFileFindings = h.fileChart()
+	p.FileChart, p.FileDir, p.MoreFiles, p.MoreFileFindings = h.fileChart()
 	p.Stats = newStatsView(h.stats)
 	p.Data = h.data()
 	return p
@@ -136,7 +137,15 @@ func (h *htmlWriter) page(s finding.Summary) htmlPage {
 
 func (h *htmlWriter) verdict(s finding.Summary) verdict {
 	failOn := h.opts.FailOn
+	unread := 0
+	for _, in := range s.Inputs {
+		if in.Error != "" {
+			unread++
+		}
+	}
 	switch {
+	case unread > 0: // check exits 2 whatever the findings
+		return verdict{Failed: true, Text: plural(unread, "input") + " could not be read"}
 	case failOn > finding.Error:
 		return verdict{Text: "--fail-on never"}
 	case s.Worst() >= failOn:
@@ -162,7 +171,7 @@ func severityParts(e, w, i int) []barPart {
 }
 
 // fileChart draws the files with the most findings, and sums the rest.
-func (h *htmlWriter) fileChart() (barChart, int, int) {
+func (h *htmlWriter) fileChart() (barChart, string, int, int) {
 	names := slices.Clone(h.order)
 	total := func(n string) int {
 		b := h.files[n].bySev
@@ -177,12 +186,39 @@ func (h *htmlWriter) fileChart() (barChart, int, int) {
 		}
 		names = names[:maxFileBars]
 	}
+	dir := commonDir(names)
 	var items []barItem
 	for _, n := range names {
 		b := h.files[n].bySev
-		items = append(items, barItem{Label: escapeControls(n), Parts: severityParts(b[finding.Error], b[finding.Warning], b[finding.Info])})
+		items = append(items, barItem{Label: tail(escapeControls(strings.TrimPrefix(n, dir)), maxLabel), Title: escapeControls(n),
+			Href: "#findings", File: escapeControls(n), Parts: severityParts(b[finding.Error], b[finding.Warning], b[finding.Info])})
 	}
-	return layoutBars(items), more, moreN
+	return layoutBars(items), escapeControls(dir), more, moreN
+}
+
+// commonDir is the folder, ending in "/", that every name is under ("" for
+// none): the chart labels leave it out and the page names it once.
+func commonDir(names []string) string {
+	if len(names) == 0 {
+		return ""
+	}
+	dir := names[0][:strings.LastIndexByte(names[0], '/')+1]
+	for _, n := range names[1:] {
+		for !strings.HasPrefix(n, dir) {
+			dir = dir[:strings.LastIndexByte(dir[:len(dir)-1], '/')+1]
+		}
+	}
+	return dir
+}
+
+// tail keeps the last n runes of s, the end of a path being the part that
+// tells files apart, with "…" when it cut.
+func tail(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return "…" + string(r[len(r)-n+1:])
 }
 
 // data is the table's sample, in input order.

@@ -102,5 +102,13 @@
       apply();
     });
   });
+  Array.prototype.forEach.call(document.querySelectorAll(".show-file"), function (a) {
+    a.addEventListener("click", function () {
+      ruleSel.value = "";
+      sevSel.value = "";
+      fileIn.value = a.getAttribute("data-file");
+      apply();
+    });
+  });
   apply();
 })();
