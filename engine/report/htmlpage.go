@@ -20,7 +20,7 @@ const maxFileBars = 25
 type htmlPage struct {
 	Version string
 	Verdict verdict
-	// Checked names the inputs in the header: the files when few, else a count.
+	// Checked names the inputs in the header when there are at most three.
 	Checked string
 	Summary finding.Summary
 	Formats []finding.FormatCount
@@ -154,7 +154,7 @@ func (h *htmlWriter) verdict(s finding.Summary) verdict {
 	return verdict{Text: "nothing at or above --fail-on " + failOn.String()}
 }
 
-// checked names up to three inputs, else counts them.
+// checked names up to three inputs; more are left to the summary.
 func checked(ins []finding.Input) string {
 	if len(ins) == 0 || len(ins) > 3 {
 		return ""
