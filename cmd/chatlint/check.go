@@ -73,6 +73,7 @@ rule active.`,
   chatlint check -o json --fail-on warning data/
   chatlint check --pack ./team-rules --allow-no-tools data/
   chatlint check -o github -o sarif=chatlint.sarif -o junit=chatlint.xml data/
+  chatlint check -o html=report.html data/   # one offline page: charts, filterable findings
   chatlint check --write-baseline .chatlint-baseline.json data/   # adopt: record today's findings
   chatlint check --baseline .chatlint-baseline.json data/         # then fail only on new ones
   chatlint check --profile export -v exports/`,

@@ -51,6 +51,7 @@ var writers = map[string]func(io.Writer, Options) Writer{
 	"github": newGitHubWriter,
 	"sarif":  newSARIFWriter,
 	"junit":  newJUnitWriter,
+	"html":   newHTMLWriter,
 }
 
 // Formats lists the output format names.
