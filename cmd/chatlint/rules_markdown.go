@@ -21,7 +21,7 @@ a name no active pack declares is an error.
 
 | profile | what it checks |
 | --- | --- |
-| ` + "`default`" + ` | each file as what it is: a chat record without tool calls needs no tools list, and a chat record that ends on an unanswered tool call is a function-calling fine-tuning example (the call is its training target) |
+| ` + "`default`" + ` | each file as what it is: a chat record without tool calls needs no tools list, and a chat record that ends on a tool call (the assistant message making it is its last message) is a function-calling fine-tuning example, the call its training target; a call followed by any other message is missing its result |
 `
 
 // writeRulesMarkdown writes the rule reference (docs/rules.md) from the rule

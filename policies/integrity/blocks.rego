@@ -126,19 +126,18 @@ unanswered := [[t, c] |
 	not answered_calls[[t, c.id]]
 ]
 
-# The training target of a chat record, under the default profile: its last assistant message
-# when no tool result answers any of its calls. A function-calling fine-tuning example ends on
-# the call the model must learn to make; the call's result is not part of the example. (Under
-# the export profile, and in other formats, where a conversation ends on a call that never got
-# a result, the call is missing its result.)
+# The training target of a chat record, under the default profile: its last message, when that
+# is an assistant message with tool calls. A function-calling fine-tuning example ends on the
+# call the model must learn to make; the call's result is not part of the example. A call
+# followed by anything — a user turn, say — was never answered, wherever the record ends.
+# (Under the export profile, and in other formats, a conversation that ends on a call that
+# never got a result is missing it.)
 training_target := t if {
 	input.format == "chat"
 	not export
-	t := max({m.index | some m in assistant_msgs})
+	t := count(input.messages) - 1
+	input.messages[t].role == "assistant"
 	block_calls[t]
-	every r in tool_results {
-		r.turn != t
-	}
 } else := -2
 
 # Calls with a result that is not flagged: [block, call id].
@@ -278,9 +277,10 @@ missing_finding(t, c) := {
 #   A tool call with a non-empty id and name has no tool result in its block (before the next
 #   assistant message). A warning instead of an error when the same tool has another call in
 #   the block whose result exists and is not flagged. Under the default profile, the calls of
-#   the last assistant message of a chat record are not reported when no tool result follows
-#   it: a fine-tuning example that ends on a tool call teaches that call (the export profile
-#   reports them).
+#   a chat record whose last message is the assistant message that makes them are not
+#   reported: a fine-tuning example that ends on a tool call teaches that call (the export
+#   profile reports them). A call followed by any other message, a user turn say, was never
+#   answered and is reported wherever the record ends.
 # custom:
 #   id: tool-result-missing
 #   severity: error

@@ -178,6 +178,14 @@ test_unanswered_training_target if {
 	hits(json.patch(d, [{"op": "replace", "path": "/format", "value": "pi-session"}]), "tool-result-missing") == {["error", 1]}
 }
 
+# A call followed by a user turn was never answered, even when the record ends there: only a
+# record that ends on the call itself is a training example.
+test_call_followed_by_a_user_turn_is_missing if {
+	d := chat([user("x"), calls([call("c1", "search")]), user("hello?")])
+	hits(d, "tool-result-missing") == {["error", 1]}
+	hits(export_profile(d), "tool-result-missing") == {["error", 1]}
+}
+
 # Only the last assistant message is the target, and only when no result answers it.
 test_training_target_is_the_last_unanswered_call if {
 	d := chat([user("x"), calls([call("c1", "search")]), assistant("hm"), calls([call("c2", "search")])])
