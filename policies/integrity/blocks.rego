@@ -35,7 +35,8 @@ package chatlint.integrity
 # a call of another message matches no result). When the set of the results' pairs
 # (lookup.results) equals the set of the calls' pairs (lookup.calls) and both, like the set of
 # call ids, have as many members as there are tool results, each result has a tool_call_id and
-# answers another call, every call has a result and no id is issued twice. The calls are valid
+# answers another call, every call has a result and no id is issued twice by two messages; as
+# many calls as results leaves no id issued twice by one message either. The calls are valid
 # when no id is "" and no name is "" (lookup.call_ids, lookup.call_names).
 #
 # Flags: no result is empty (has_content) or inline, and no truthy flag key is in the raw
@@ -52,6 +53,7 @@ blocks_clean if {
 	count(idx.call_ids) == n
 	not idx.call_ids[""]
 	not idx.call_names[""]
+	sum([count(input.messages[i].tool_calls) | some i in idx.assistant]) == n
 	results := [input.messages[i] | some i in idx.tool]
 	[1 | some r in results; not r.has_content] == []
 	texts := [r.text | some r in results]
@@ -108,14 +110,21 @@ answered_calls := {[a[0], a[1]] | some a in answers}
 # The message indexes of the tool results that answer a call of their block.
 answering := {a[2] | some a in answers}
 
-# Positions in answers of second and later answers of the same call.
+# Positions in answers of answers of a call id beyond the number of calls of the block with
+# that id: the second and later answers of a call. When one message issues an id twice, the
+# second answer answers the second call: tool-call-id-duplicate reports that defect, once, at
+# the call, and the result is not a duplicate too.
 repeated_answers := {i |
 	some i, a in answers
 	i > 0
 	p := answers[i - 1]
 	p[1] == a[1]
 	p[0] == a[0]
+	answer_rank(i, a) >= count([c | some c in block_calls[a[0]]; c.id == a[1]])
 }
+
+# answer_rank(i, a) is how many answers of the same call come before position i of answers.
+answer_rank(i, a) := count([j | some j, b in answers; j < i; b[0] == a[0]; b[1] == a[1]])
 
 # The calls without an answer in their block: [block, call]. The calls of the training target
 # are not: they are what the example teaches.
@@ -368,6 +377,40 @@ block_deny contains f if {
 			[a[2], c.id, c.name, min({b[2] | some b in answers; b[0] == a[0]; b[1] == a[1]})],
 		),
 		"message_index": a[2],
+	}
+}
+
+# ---------------------------------------------------------------------------------------------
+# Call ids repeated within one message.
+
+# METADATA
+# title: tool-call-id-duplicate
+# description: >-
+#   One assistant message issues the same tool call id twice: the second and later calls with the
+#   id are reported. Their results cannot say which call they answer (OpenAI: each tool message
+#   answers the tool_call_id of one call). The results are not reported as duplicates too.
+# custom:
+#   id: tool-call-id-duplicate
+#   severity: error
+#   example: |-
+#     {"messages": [{"role": "user", "content": "Weather in Paris and Rome?"}, {"role": "assistant", "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": \"Paris\"}"}}, {"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": \"Rome\"}"}}]}, {"role": "tool", "tool_call_id": "call_1", "content": "{\"temp_c\": 18}"}, {"role": "tool", "tool_call_id": "call_1", "content": "{\"temp_c\": 24}"}, {"role": "assistant", "content": "18 °C and 24 °C."}], "tools": [{"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}]}
+#   fix: >-
+#     Give every call of the message an id of its own, and its result the same id.
+block_deny contains f if {
+	some t, calls in block_calls
+	some k, c in calls
+	k > 0
+	some j in numbers.range(0, k - 1)
+	calls[j].id == c.id
+	first := [d | some d in calls; d.id == c.id][0]
+	f := {
+		"rule": "tool-call-id-duplicate",
+		"msg": sprintf(
+			"tool call %q (tool %q) of assistant message %d repeats the id of call %d of the same message",
+			[c.id, c.name, t, first.index],
+		),
+		"message_index": t,
+		"tool_call_index": c.index,
 	}
 }
 

@@ -311,6 +311,33 @@ test_same_id_in_different_blocks_is_not_duplicate if {
 }
 
 # ---------------------------------------------------------------------------------------------
+# tool-call-id-duplicate
+
+# An id issued twice by one message is reported at the second call; its results are not
+# duplicates (each answers one of the calls), a third result is.
+test_call_id_twice_in_one_message if {
+	d := chat([
+		user("x"),
+		calls([call("c1", "search"), call("c1", "search"), call("c2", "fetch")]),
+		result("c1", "a"),
+		result("c1", "b"),
+		result("c2", "c"),
+		assistant("ok"),
+	])
+	hits(d, "tool-call-id-duplicate") == {["error", 1]}
+	some f in denied(d)
+	f.rule == "tool-call-id-duplicate"
+	f.tool_call_index == 1
+	f.msg == "tool call \"c1\" (tool \"search\") of assistant message 1 repeats the id of call 0 of the same message"
+	hits(d, "tool-result-duplicate") == set()
+	hits(d, "tool-call-id-reused") == set()
+	third := chat([user("x"), calls([call("c1", "search"), call("c1", "search")]), result("c1", "a"), result("c1", "b"), result("c1", "c"), assistant("ok")])
+	hits(third, "tool-result-duplicate") == {["error", 4]}
+	one := chat([user("x"), calls([call("c1", "search"), call("c1", "search")]), result("c1", "a"), assistant("ok")])
+	hits(one, "tool-call-id-duplicate") == {["error", 1]}
+}
+
+# ---------------------------------------------------------------------------------------------
 # tool-call-id-reused
 
 test_reused_id_reported_on_later_messages if {
@@ -432,6 +459,7 @@ block_finding_records := [
 	chat([user("x"), calls([call("c1", "search")]), result("c1", "ok"), result("c1", "ok"), assistant("ok")]),
 	chat([user("x"), calls([call("c1", "search")]), result("c1", "a"), calls([call("c1", "search")]), result("c1", "b"), assistant("ok")]),
 	chat([user("x"), calls([call("c1", "search"), call("c1", "search")]), result("c1", "a"), result("c1", "b"), assistant("ok")]),
+	chat([user("x"), calls([call("c1", "search"), call("c1", "search")]), result("c1", "a"), assistant("ok")]),
 	chat([user("x"), calls([{"id": "c1", "type": "function", "function": {"arguments": "{}"}}]), result("c1", "ok"), assistant("ok")]),
 	chat([user("x"), calls([{"id": "", "type": "function", "function": {"name": "search", "arguments": "{}"}}]), result("", "ok"), assistant("ok")]),
 	chat([{"role": "user", "content": "x", "tool_calls": [call("c1", "search")]}, result("c1", "ok"), assistant("ok")]),
@@ -454,5 +482,5 @@ test_every_format_has_the_block_findings if {
 
 block_findings(d) := {f |
 	some f in all_findings(d)
-	f.rule in {"tool-result-flagged", "tool-result-missing", "tool-result-orphan", "tool-result-duplicate", "tool-call-id-reused"}
+	f.rule in {"tool-result-flagged", "tool-result-missing", "tool-result-orphan", "tool-result-duplicate", "tool-call-id-reused", "tool-call-id-duplicate"}
 }
