@@ -39,7 +39,8 @@ package chatlint.integrity
 # many calls as results leaves no id issued twice by one message either. The calls are valid
 # when no id is "" and no name is "" (lookup.call_ids, lookup.call_names).
 #
-# Flags: no result is empty (has_content) or inline, and no truthy flag key is in the raw
+# Flags: no result is marked an error by its format (is_error true), none is empty (has_content)
+# or inline, and no truthy flag key is in the raw
 # contents (objects and lists) or the JSON payload of the texts (the text of a string content
 # is the content, of a list of parts the parts' joined text).
 blocks_clean if {
@@ -55,6 +56,7 @@ blocks_clean if {
 	not idx.call_names[""]
 	sum([count(input.messages[i].tool_calls) | some i in idx.assistant]) == n
 	results := [input.messages[i] | some i in idx.tool]
+	[1 | some r in results; r.is_error == true] == []
 	[1 | some r in results; not r.has_content] == []
 	texts := [r.text | some r in results]
 	count(texts) == n
@@ -186,7 +188,10 @@ describe_result(r) := sprintf("tool result at message %d for call %q (tool %q)",
 
 flag_keys := {"error", "timeout", "missing", "incomplete"}
 
-# A tool result is flagged when its content is empty, or when its payload has a truthy flag key.
+# A tool result whose format marks errors explicitly (is_error: pi isError, Anthropic is_error)
+# is flagged exactly when the flag says so, whatever its payload holds: a file read that happens
+# to contain {"error": ...} did not fail. Other results (chat, proxy logs) are flagged when their
+# content is empty, or when their payload has a truthy flag key.
 # The payload is the raw content (chatlint.json_payload: an object or array as is, a string
 # holding a JSON object or array parsed; anything else is rejected in Go without parsing), the
 # inner text of an inline <tool_result ...>...</tool_result>, and for a list of content parts
@@ -195,7 +200,14 @@ flag_keys := {"error", "timeout", "missing", "incomplete"}
 # Why each flagged tool result is flagged, keyed by message index.
 flagged := {r.index: reason | some r in tool_results; reason := flag_reason(r)}
 
-flag_reason(r) := "its content is empty" if {
+flag_reason(r) := "its is_error flag is true" if {
+	r.is_error == true
+} else := reason if {
+	not is_boolean(object.get(r, "is_error", null))
+	reason := payload_reason(r)
+}
+
+payload_reason(r) := "its content is empty" if {
 	not r.has_content
 } else := "its content is empty" if {
 	inline_payload(r) == ""
@@ -242,10 +254,13 @@ flag_finding(r) := {
 # METADATA
 # title: tool-result-flagged
 # description: >-
-#   A tool result reports a failure: its content (a JSON object or array, or a string holding
-#   one) has a key error, timeout, missing or incomplete (any case, any depth) with a truthy
-#   value, or the content is empty or null. A warning instead of an error when the same tool
-#   has another call in the block whose result exists and is not flagged (a successful retry).
+#   A tool result reports a failure. Where the format marks errors explicitly (is_error: pi and
+#   OpenClaw isError, an Anthropic tool_result block's is_error), the flag decides: true is a
+#   failure, false is none whatever the content holds. Otherwise (chat, proxy logs): its content
+#   (a JSON object or array, or a string holding one) has a key error, timeout, missing or
+#   incomplete (any case, any depth) with a truthy value, or the content is empty or null. A
+#   warning instead of an error when the same tool has another call in the block whose result
+#   exists and is not flagged (a successful retry).
 # custom:
 #   id: tool-result-flagged
 #   severity: error

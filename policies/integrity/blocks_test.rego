@@ -156,6 +156,38 @@ test_flagged_orphan_is_an_error if {
 	hits(d, "tool-result-flagged") == {["error", 1]}
 }
 
+# Explicit error flags win: a result whose format marks errors (is_error) is flagged exactly
+# when the flag is true, whatever the payload holds.
+with_is_error(d, i, v) := json.patch(d, [{"op": "add", "path": sprintf("/messages/%d/is_error", [i]), "value": v}])
+
+test_is_error_false_is_not_flagged_whatever_the_payload if {
+	d := chat([user("x"), calls([call("c1", "read")]), result("c1", "{\"colors\": {\"error\": \"#f00\"}}"), assistant("ok")])
+	hits(d, "tool-result-flagged") == {["error", 2]}
+	hits(with_is_error(d, 2, false), "tool-result-flagged") == set()
+	empty := chat([user("x"), calls([call("c1", "bash")]), result("c1", ""), assistant("ok")])
+	hits(with_is_error(empty, 2, false), "tool-result-flagged") == set()
+}
+
+test_is_error_true_is_flagged if {
+	d := with_is_error(chat([user("x"), calls([call("c1", "bash")]), result("c1", "exit status 1"), assistant("sorry")]), 2, true)
+	hits(d, "tool-result-flagged") == {["error", 2]}
+	some f in denied(d)
+	f.msg == "tool result at message 2 for call \"c1\" (tool \"bash\") is flagged: its is_error flag is true"
+	integrity.blocks_clean == false with input as d
+}
+
+test_is_error_true_downgraded_by_a_successful_retry if {
+	d := chat([
+		user("x"),
+		calls([call("c1", "bash"), call("c2", "bash")]),
+		result("c1", "exit status 1"),
+		result("c2", "{\"error\": \"looks bad, is not\"}"),
+		assistant("ok"),
+	])
+	flags := with_is_error(with_is_error(d, 2, true), 3, false)
+	hits(flags, "tool-result-flagged") == {["warning", 2]}
+}
+
 # ---------------------------------------------------------------------------------------------
 # tool-result-missing
 
