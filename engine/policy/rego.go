@@ -194,8 +194,33 @@ func ruleFromAnnotation(a *ast.Annotations, pack string, pkgSets []string) (rule
 	if err != nil {
 		return rule.Rule{}, false, fmt.Errorf("%s:%d:%d: rule %s: custom.formats: %v", a.Location.File, a.Location.Row, a.Location.Col, id, err)
 	}
+	repairs, err := customRepairs(a.Custom["repairs"])
+	if err != nil {
+		return rule.Rule{}, false, fmt.Errorf("%s:%d:%d: rule %s: custom.repairs: %v", a.Location.File, a.Location.Row, a.Location.Col, id, err)
+	}
 	return rule.Rule{ID: id, Title: a.Title, Severity: sev, Pack: pack, Kind: "rego", Description: strings.TrimSpace(a.Description),
-		Example: strings.TrimSpace(example), Fix: strings.TrimSpace(fix), Formats: formats, Source: loc}, true, nil
+		Example: strings.TrimSpace(example), Fix: strings.TrimSpace(fix), Formats: formats, Source: loc, Repairs: repairs}, true, nil
+}
+
+// customRepairs reads the custom.repairs list of a cleanup rule's METADATA:
+// the ids of the checks it repairs.
+func customRepairs(v any) ([]string, error) {
+	if v == nil {
+		return nil, nil
+	}
+	list, ok := v.([]any)
+	if !ok {
+		return nil, fmt.Errorf("want a list of rule ids")
+	}
+	out := make([]string, 0, len(list))
+	for _, x := range list {
+		s, ok := x.(string)
+		if !ok || s == "" {
+			return nil, fmt.Errorf("want a list of rule ids, not %v", x)
+		}
+		out = append(out, s)
+	}
+	return out, nil
 }
 
 // customFormats reads the custom.formats list of a rule's METADATA: the

@@ -117,6 +117,7 @@ emptied := {m.index |
 # custom:
 #   severity: info
 #   id: tool-call-missing-input
+#   repairs: [tool-call-missing-input]
 #   example: |-
 #     {"type": "message", "message": {"role": "assistant", "content": [{"type": "toolCall", "id": "call_1", "name": "read", "input": null}]}}
 cleanup_actions contains a if {
