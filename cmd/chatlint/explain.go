@@ -30,7 +30,10 @@ func newExplainCmd(s streams) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			rules := configured(activeRules(eng), o.cfg)
+			rules, err := o.withFixedBy(cmd.Context(), configured(activeRules(eng), o.cfg))
+			if err != nil {
+				return err
+			}
 			i := slices.IndexFunc(rules, func(r rule.Rule) bool { return r.ID == o.Rule })
 			if i < 0 {
 				return usageError("no active rule %q%s (chatlint rules lists them)", o.Rule, suggest(o.Rule, rules))
@@ -55,6 +58,10 @@ func writeExplain(w io.Writer, r rule.Rule) error {
 	}
 	if r.Fix != "" {
 		fmt.Fprintf(&b, "\nHow to fix: %s\n", r.Fix)
+	}
+	b.WriteString("\n" + fixedBySentence(r) + "\n")
+	if len(r.Repairs) > 0 {
+		fmt.Fprintf(&b, "Repairs (a cleanup rule): %s\n", strings.Join(r.Repairs, ", "))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -96,4 +103,13 @@ func levenshtein(a, b string) int {
 		prev = cur
 	}
 	return prev[len(b)]
+}
+
+// fixedBySentence says whether chatlint fix repairs a check, and with which
+// cleanup rules (pack/rule).
+func fixedBySentence(r rule.Rule) string {
+	if len(r.FixedBy) == 0 {
+		return "chatlint fix: no cleanup rule repairs it."
+	}
+	return "chatlint fix: repaired by " + strings.Join(r.FixedBy, ", ") + "."
 }

@@ -46,7 +46,10 @@ func runRules(cmd *cobra.Command, s streams, o *rulesOptions) error {
 	if err != nil {
 		return err
 	}
-	rules := configured(activeRules(eng), o.cfg)
+	rules, err := o.withFixedBy(cmd.Context(), configured(activeRules(eng), o.cfg))
+	if err != nil {
+		return err
+	}
 	switch o.Format {
 	case "text":
 		return writeRulesText(s.Out, rules)
@@ -62,11 +65,19 @@ func runRules(cmd *cobra.Command, s streams, o *rulesOptions) error {
 
 func writeRulesText(w io.Writer, rules []rule.Rule) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tSEVERITY\tPACK\tDESCRIPTION")
+	fmt.Fprintln(tw, "ID\tSEVERITY\tPACK\tFIXED BY\tDESCRIPTION")
 	for _, r := range rules {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.ID, r.Severity, r.Pack, firstLine(r.Description))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.ID, r.Severity, r.Pack, fixedByText(r), firstLine(r.Description))
 	}
 	return tw.Flush()
+}
+
+// fixedByText names the cleanup rules that repair a check, "-" when none.
+func fixedByText(r rule.Rule) string {
+	if len(r.FixedBy) == 0 {
+		return "-"
+	}
+	return strings.Join(r.FixedBy, ", ")
 }
 
 func firstLine(s string) string {

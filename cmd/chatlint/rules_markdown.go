@@ -21,7 +21,7 @@ a name no active pack declares is an error.
 
 | profile | what it checks |
 | --- | --- |
-| ` + "`default`" + ` | each file as what it is: a chat record without tool calls needs no tools list, and a chat record that ends on an unanswered tool call is a function-calling fine-tuning example (the call is its training target) |
+| ` + "`default`" + ` | each file as what it is: a chat record without tool calls needs no tools list, and a chat record that ends on a tool call (the assistant message making it is its last message) is a function-calling fine-tuning example, the call its training target; a call followed by any other message is missing its result |
 `
 
 // writeRulesMarkdown writes the rule reference (docs/rules.md) from the rule
@@ -36,9 +36,14 @@ func writeRulesMarkdown(w io.Writer, rules []rule.Rule, profiles []policy.Profil
 	}
 	b.WriteString("\n## Rules\n\n")
 	fmt.Fprintf(&b, "A rule applies to every input format (%s) unless it lists its formats.\n\n", document.FormatNames())
-	b.WriteString("| id | severity | pack | kind | source |\n| --- | --- | --- | --- | --- |\n")
+	b.WriteString("`fixed by` names the cleanup rules (`pack/rule`) after which `chatlint fix` leaves none of a check's findings, as the cleanup rules declare it (`custom.repairs`); `fix` runs `transcript` on pi-session files and `openai-tools` on the others by default ([fix.md](fix.md#packs)).\n\n")
+	b.WriteString("| id | severity | pack | kind | fixed by | source |\n| --- | --- | --- | --- | --- | --- |\n")
 	for _, r := range rules {
-		fmt.Fprintf(&b, "| [`%s`](#%s) | %s | %s | %s | `%s` |\n", r.ID, r.ID, r.Severity, r.Pack, r.Kind, strings.TrimPrefix(r.Source, "builtin:"))
+		fixed := "—"
+		if len(r.FixedBy) > 0 {
+			fixed = "`" + strings.Join(r.FixedBy, "`, `") + "`"
+		}
+		fmt.Fprintf(&b, "| [`%s`](#%s) | %s | %s | %s | %s | `%s` |\n", r.ID, r.ID, r.Severity, r.Pack, r.Kind, fixed, strings.TrimPrefix(r.Source, "builtin:"))
 	}
 	for _, r := range rules {
 		fmt.Fprintf(&b, "\n### %s\n\n", r.ID)
@@ -53,6 +58,9 @@ func writeRulesMarkdown(w io.Writer, rules []rule.Rule, profiles []policy.Profil
 		}
 		if r.Fix != "" {
 			fmt.Fprintf(&b, "\nHow to fix: %s\n", mdText(r.Fix))
+		}
+		if len(r.FixedBy) > 0 {
+			fmt.Fprintf(&b, "\n`chatlint fix` repairs it: `%s`.\n", strings.Join(r.FixedBy, "`, `"))
 		}
 	}
 	_, err := io.WriteString(w, b.String())

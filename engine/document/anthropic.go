@@ -36,6 +36,7 @@ func appendMessages(ms []message, raw *ast.Term, line int, path *ast.Term, chatI
 			}
 		}
 		m.callID = firstPresent(b, keyToolUseIDs)
+		m.isError = boolMember(b, keyIsError)
 		ms = append(ms, m)
 	}
 	if rest {

@@ -24,6 +24,11 @@ type message struct {
 	calls      []*ast.Term
 	stopReason *ast.Term // stop_reason or stopReason when a string, else nil
 	toolCalls  *ast.Term // the tool_calls member as given, nil when absent or null
+	// isError is a tool result's explicit error flag when its format has one
+	// and it is a boolean (pi/OpenClaw isError, an Anthropic tool_result
+	// block's is_error), else nil: the flag decides whether the result
+	// failed, where other formats leave rules to read the payload.
+	isError *ast.Term
 }
 
 // readMessage does the first pass over one message as given.
@@ -63,10 +68,21 @@ func readMessage(raw *ast.Term, line int, path *ast.Term, chatIndex int) message
 	case "toolResult": // pi / OpenClaw transcripts
 		m.role, m.roleTerm = "tool", nil
 		m.callID = firstPresent(m.obj, keyToolCallIDc, keyToolUseID, keyToolCallID)
+		m.isError = boolMember(m.obj, keyIsErrorc)
 	case "tool":
 		m.callID = firstPresent(m.obj, keyToolCallID, keyToolCallIDc, keyToolUseID)
 	}
 	return m
+}
+
+// boolMember returns o's member k when it is a boolean, else nil.
+func boolMember(o ast.Object, k *ast.Term) *ast.Term {
+	if t := get(o, k); t != nil {
+		if _, ok := t.Value.(ast.Boolean); ok {
+			return t
+		}
+	}
+	return nil
 }
 
 func firstPresent(o ast.Object, keys ...*ast.Term) *ast.Term {
@@ -279,7 +295,7 @@ func buildMessages(ms []message, mode string) *ast.Term {
 		}
 		// One NewObject call: it allocates the members in one block, where
 		// Insert allocates per member.
-		kv := [11][2]*ast.Term{
+		kv := [12][2]*ast.Term{
 			{KeyIndex, intTerm(i)},
 			{keyRole, orString(m.roleTerm, m.role)},
 			{keyText, orString(m.textTerm, m.text)},
@@ -297,6 +313,10 @@ func buildMessages(ms []message, mode string) *ast.Term {
 		}
 		if m.stopReason != nil {
 			kv[n] = [2]*ast.Term{keyStopReason, m.stopReason}
+			n++
+		}
+		if m.isError != nil {
+			kv[n] = [2]*ast.Term{keyIsError, m.isError}
 			n++
 		}
 		o := ast.NewObject(kv[:n]...)

@@ -21,6 +21,8 @@ var (
 	keyHasInput       = ast.StringTerm("has_input")
 	keyID             = ast.StringTerm("id")
 	keyInput          = ast.StringTerm("input")
+	keyIsError        = ast.StringTerm("is_error")
+	keyIsErrorc       = ast.StringTerm("isError")
 	keyMessage        = ast.StringTerm("message")
 	keyMessageCount   = ast.StringTerm("message_count")
 	keyName           = ast.StringTerm("name")

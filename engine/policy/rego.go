@@ -79,6 +79,7 @@ func parseRego(p *Pack) (map[string]*ast.Module, []rule.Rule, []string, error) {
 	var rules []rule.Rule
 	var pkgs []string
 	var errs []string
+	var parsed []*ast.Module
 	opts := ast.ParserOptions{ProcessAnnotation: true, RegoVersion: ast.RegoV1}
 	for _, f := range p.Rego {
 		m, err := ast.ParseModuleWithOpts(f.Name, string(f.Source), opts)
@@ -95,8 +96,15 @@ func parseRego(p *Pack) (map[string]*ast.Module, []rule.Rule, []string, error) {
 		if !slices.Contains(pkgs, pkg) {
 			pkgs = append(pkgs, pkg)
 		}
+		parsed = append(parsed, m)
+	}
+	// A package's sets are known only once every module is parsed: package
+	// metadata in one file may declare the rule another file of the package
+	// writes.
+	sets := packageSets(parsed)
+	for _, m := range parsed {
 		for _, a := range m.Annotations {
-			r, ok, err := ruleFromAnnotation(a, p.Name)
+			r, ok, err := ruleFromAnnotation(a, p.Name, sets[m.Package.Path.String()])
 			if err != nil {
 				errs = append(errs, err.Error())
 			}
@@ -111,23 +119,53 @@ func parseRego(p *Pack) (map[string]*ast.Module, []rule.Rule, []string, error) {
 	return modules, rules, pkgs, nil
 }
 
-func ruleFromAnnotation(a *ast.Annotations, pack string) (rule.Rule, bool, error) {
-	if a.Scope != "rule" && a.Scope != "document" {
+// packageSets names, per package, the finding and action sets its rules
+// define (deny, warn, info, actions).
+func packageSets(mods []*ast.Module) map[string][]string {
+	out := map[string][]string{}
+	for _, m := range mods {
+		pkg := m.Package.Path.String()
+		for _, r := range m.Rules {
+			name := r.Head.Name.String()
+			if len(r.Head.Reference) > 0 {
+				name = strings.Trim(r.Head.Reference[0].String(), `"`)
+			}
+			if _, isSet := setSeverity[name]; (isSet || name == actionSet) && !slices.Contains(out[pkg], name) {
+				out[pkg] = append(out[pkg], name)
+			}
+		}
+	}
+	return out
+}
+
+// ruleFromAnnotation reads the rule a METADATA block declares. Rule and
+// document scope declare the rule they stand on, its set giving the default
+// severity. Package (and subpackages) scope — the block above the package
+// line, one rule per package as Regal lays packs out — declares the rule of
+// that package: its severity is custom.severity, else the one finding set the
+// package defines.
+func ruleFromAnnotation(a *ast.Annotations, pack string, pkgSets []string) (rule.Rule, bool, error) {
+	set := ""
+	switch a.Scope {
+	case "rule", "document":
+		if target := a.GetTargetPath(); len(target) > 0 {
+			set = strings.Trim(target[len(target)-1].String(), `"`)
+		}
+	case "package", "subpackages":
+		if len(pkgSets) == 1 {
+			set = pkgSets[0]
+		}
+	default:
 		return rule.Rule{}, false, nil
 	}
 	id, _ := a.Custom["id"].(string)
 	loc := fmt.Sprintf("%s:%d", a.Location.File, a.Location.Row)
-	target := a.GetTargetPath()
-	set := ""
-	if len(target) > 0 {
-		set = strings.Trim(target[len(target)-1].String(), `"`)
-	}
 	def, isSet := setSeverity[set]
 	if set == actionSet { // cleanup rules: listed as info
 		def, isSet = finding.Info, true
 	}
 	if id == "" {
-		if isSet {
+		if isSet && (a.Scope == "rule" || a.Scope == "document") {
 			return rule.Rule{}, false, fmt.Errorf("%s:%d:%d: METADATA on %s needs custom.id", a.Location.File, a.Location.Row, a.Location.Col, set)
 		}
 		return rule.Rule{}, false, nil
@@ -141,7 +179,11 @@ func ruleFromAnnotation(a *ast.Annotations, pack string) (rule.Rule, bool, error
 		sev = v
 	}
 	if sev == 0 {
-		return rule.Rule{}, false, fmt.Errorf("%s:%d:%d: rule %s: custom.severity is required outside deny/warn/info", a.Location.File, a.Location.Row, a.Location.Col, id)
+		where := "outside deny/warn/info"
+		if a.Scope == "package" || a.Scope == "subpackages" {
+			where = "on package metadata when the package has not exactly one of deny/warn/info"
+		}
+		return rule.Rule{}, false, fmt.Errorf("%s:%d:%d: rule %s: custom.severity is required %s", a.Location.File, a.Location.Row, a.Location.Col, id, where)
 	}
 	if a.Description == "" {
 		return rule.Rule{}, false, fmt.Errorf("%s:%d:%d: rule %s: description is required", a.Location.File, a.Location.Row, a.Location.Col, id)
@@ -152,8 +194,33 @@ func ruleFromAnnotation(a *ast.Annotations, pack string) (rule.Rule, bool, error
 	if err != nil {
 		return rule.Rule{}, false, fmt.Errorf("%s:%d:%d: rule %s: custom.formats: %v", a.Location.File, a.Location.Row, a.Location.Col, id, err)
 	}
+	repairs, err := customRepairs(a.Custom["repairs"])
+	if err != nil {
+		return rule.Rule{}, false, fmt.Errorf("%s:%d:%d: rule %s: custom.repairs: %v", a.Location.File, a.Location.Row, a.Location.Col, id, err)
+	}
 	return rule.Rule{ID: id, Title: a.Title, Severity: sev, Pack: pack, Kind: "rego", Description: strings.TrimSpace(a.Description),
-		Example: strings.TrimSpace(example), Fix: strings.TrimSpace(fix), Formats: formats, Source: loc}, true, nil
+		Example: strings.TrimSpace(example), Fix: strings.TrimSpace(fix), Formats: formats, Source: loc, Repairs: repairs}, true, nil
+}
+
+// customRepairs reads the custom.repairs list of a cleanup rule's METADATA:
+// the ids of the checks it repairs.
+func customRepairs(v any) ([]string, error) {
+	if v == nil {
+		return nil, nil
+	}
+	list, ok := v.([]any)
+	if !ok {
+		return nil, fmt.Errorf("want a list of rule ids")
+	}
+	out := make([]string, 0, len(list))
+	for _, x := range list {
+		s, ok := x.(string)
+		if !ok || s == "" {
+			return nil, fmt.Errorf("want a list of rule ids, not %v", x)
+		}
+		out = append(out, s)
+	}
+	return out, nil
 }
 
 // customFormats reads the custom.formats list of a rule's METADATA: the

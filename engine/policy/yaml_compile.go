@@ -100,6 +100,7 @@ type yamlRuleSpec struct {
 	Example     string    `yaml:"example"`
 	Fix         string    `yaml:"fix"`
 	Action      actArgs   `yaml:"action"`
+	Repairs     []string  `yaml:"repairs"`
 }
 
 // compileYAML compiles the rules of one YAML file.
@@ -153,7 +154,7 @@ func compileYAMLRule(n *yaml.Node, file, pack string) (*yamlRule, error) {
 	r := &yamlRule{
 		Rule: rule.Rule{ID: s.ID, Title: s.Title, Severity: sev, Pack: pack, Kind: "yaml",
 			Description: strings.TrimSpace(s.Description), Source: fmt.Sprintf("%s:%d", file, n.Line),
-			Example: strings.TrimSpace(s.Example), Fix: strings.TrimSpace(s.Fix), Formats: s.Formats},
+			Example: strings.TrimSpace(s.Example), Fix: strings.TrimSpace(s.Fix), Formats: s.Formats, Repairs: s.Repairs},
 		formats: s.Formats,
 		mode:    s.Mode,
 	}

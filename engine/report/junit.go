@@ -52,6 +52,7 @@ type junitSuites struct {
 	Name     string       `xml:"name,attr"`
 	Tests    int          `xml:"tests,attr"`
 	Failures int          `xml:"failures,attr"`
+	Errors   int          `xml:"errors,attr"`
 	Suites   []junitSuite `xml:"testsuite"`
 }
 
@@ -68,7 +69,13 @@ type junitCase struct {
 	Classname string        `xml:"classname,attr"`
 	File      string        `xml:"file,attr"`
 	Failure   *junitFailure `xml:"failure,omitempty"`
+	Error     *junitFailure `xml:"error,omitempty"`
+	Skipped   *junitSkipped `xml:"skipped,omitempty"`
 	SystemOut string        `xml:"system-out,omitempty"`
+}
+
+type junitSkipped struct {
+	Message string `xml:"message,attr"`
 }
 
 type junitFailure struct {
@@ -77,11 +84,27 @@ type junitFailure struct {
 	Text    string `xml:",chardata"`
 }
 
-func (j *junitWriter) Close(finding.Summary) error {
+// Close writes one suite per file. A file no rule ran on (unreadable, of no
+// known format, skipped whole) lists only the rules that reported on it, and
+// never a rule as passed: its unrecognized-format case fails (or is skipped
+// when configured below the fail level), and an unreadable file is an
+// error case.
+func (j *junitWriter) Close(s finding.Summary) error {
 	out := junitSuites{Name: "chatlint"}
+	unchecked := uncheckedInputs(s)
+	for _, f := range s.Inputs {
+		if _, ok := unchecked[f.File]; ok {
+			j.addFile(f.File)
+		}
+	}
 	for _, file := range j.files {
 		suite := junitSuite{Name: file}
+		nc, isUnchecked := unchecked[file]
+		marked := false
 		for _, r := range j.rules.rules {
+			if isUnchecked && len(j.byKey[[2]string{file, r.ID}]) == 0 && r.ID != nc.Rule {
+				continue // never ran on this file: not a pass
+			}
 			c := junitCase{Name: r.ID, Classname: file, File: file}
 			var failing, other strings.Builder
 			n, worst := 0, finding.Severity(0)
@@ -102,12 +125,24 @@ func (j *junitWriter) Close(finding.Summary) error {
 				suite.Failures++
 			}
 			c.SystemOut = other.String()
+			if isUnchecked && r.ID == nc.Rule {
+				marked = true
+				markUnchecked(&c, &suite, nc)
+			}
+			suite.Cases = append(suite.Cases, c)
+		}
+		if isUnchecked && !marked {
+			c := junitCase{Name: nc.Rule, Classname: file, File: file}
+			markUnchecked(&c, &suite, nc)
 			suite.Cases = append(suite.Cases, c)
 		}
 		suite.Tests = len(suite.Cases)
 		out.Tests += suite.Tests
 		out.Failures += suite.Failures
 		out.Suites = append(out.Suites, suite)
+	}
+	for _, suite := range out.Suites {
+		out.Errors += suite.Errors
 	}
 	if _, err := io.WriteString(j.w, xml.Header); err != nil {
 		return err
@@ -119,4 +154,18 @@ func (j *junitWriter) Close(finding.Summary) error {
 	}
 	_, err := io.WriteString(j.w, "\n")
 	return err
+}
+
+// markUnchecked makes the case of a file no rule ran on show it: an error
+// when the file could not be read; a skip when its finding stays below the
+// fail level (the run passes, yet the file was not checked); a failing case
+// keeps its failure.
+func markUnchecked(c *junitCase, suite *junitSuite, nc notChecked) {
+	switch {
+	case nc.Read:
+		c.Error = &junitFailure{Message: nc.Message, Type: "error", Text: nc.Message}
+		suite.Errors++
+	case c.Failure == nil:
+		c.Skipped = &junitSkipped{Message: nc.Message}
+	}
 }

@@ -62,7 +62,30 @@ func (s *sarifWriter) Finding(f finding.Finding) error {
 	return nil
 }
 
-func (s *sarifWriter) Close(finding.Summary) error {
+// Close adds the rules, and the run's invocation: a tool execution
+// notification (level error) for every input no rule ran on — unreadable, of
+// no known format, skipped whole — so such a file shows as a failure even
+// where its finding is configured below error, and executionSuccessful is
+// false when an input could not be read.
+func (s *sarifWriter) Close(sum finding.Summary) error {
+	inv := sarif.NewInvocation().WithExecutionSuccessful(true)
+	for _, in := range sum.Inputs {
+		nc, ok := uncheckedInput(in)
+		if !ok {
+			continue
+		}
+		if nc.Read {
+			inv.WithExecutionSuccessful(false)
+		}
+		loc := sarif.NewLocation().WithPhysicalLocation(sarif.NewPhysicalLocation().
+			WithArtifactLocation(sarif.NewSimpleArtifactLocation(artifactURI(in.File))))
+		inv.AddToolExecutionNotification(sarif.NewNotification().
+			WithLevel("error").
+			WithMessage(sarif.NewTextMessage(Clean(in.File + ": " + nc.Message))).
+			WithDescriptor(sarif.NewReportingDescriptorReference().WithID(nc.Rule)).
+			AddLocation(loc))
+	}
+	s.run.AddInvocation(inv)
 	driver := s.run.Tool.Driver
 	if s.opts.Version != "" {
 		driver.WithVersion(s.opts.Version)

@@ -22,4 +22,12 @@ type Rule struct {
 	Formats []string `json:"formats,omitempty"`
 	// Source is the file:line where the rule is declared.
 	Source string `json:"source"`
+	// Repairs, on a cleanup rule, are the ids of the checks whose findings
+	// the rule's pack removes with it: after fix with the pack, check reports
+	// none of them. Declared by the rule (YAML repairs, Rego custom.repairs).
+	Repairs []string `json:"repairs,omitempty"`
+	// FixedBy, on a check, names the cleanup rules that repair it, as
+	// "pack/rule"; filled from the cleanup packs' Repairs by commands that
+	// list rules.
+	FixedBy []string `json:"fixed_by,omitempty"`
 }

@@ -35,10 +35,12 @@ package chatlint.integrity
 # a call of another message matches no result). When the set of the results' pairs
 # (lookup.results) equals the set of the calls' pairs (lookup.calls) and both, like the set of
 # call ids, have as many members as there are tool results, each result has a tool_call_id and
-# answers another call, every call has a result and no id is issued twice. The calls are valid
+# answers another call, every call has a result and no id is issued twice by two messages; as
+# many calls as results leaves no id issued twice by one message either. The calls are valid
 # when no id is "" and no name is "" (lookup.call_ids, lookup.call_names).
 #
-# Flags: no result is empty (has_content) or inline, and no truthy flag key is in the raw
+# Flags: no result is marked an error by its format (is_error true), none is empty (has_content)
+# or inline, and no truthy flag key is in the raw
 # contents (objects and lists) or the JSON payload of the texts (the text of a string content
 # is the content, of a list of parts the parts' joined text).
 blocks_clean if {
@@ -52,7 +54,9 @@ blocks_clean if {
 	count(idx.call_ids) == n
 	not idx.call_ids[""]
 	not idx.call_names[""]
+	sum([count(input.messages[i].tool_calls) | some i in idx.assistant]) == n
 	results := [input.messages[i] | some i in idx.tool]
+	[1 | some r in results; r.is_error == true] == []
 	[1 | some r in results; not r.has_content] == []
 	texts := [r.text | some r in results]
 	count(texts) == n
@@ -108,14 +112,21 @@ answered_calls := {[a[0], a[1]] | some a in answers}
 # The message indexes of the tool results that answer a call of their block.
 answering := {a[2] | some a in answers}
 
-# Positions in answers of second and later answers of the same call.
+# Positions in answers of answers of a call id beyond the number of calls of the block with
+# that id: the second and later answers of a call. When one message issues an id twice, the
+# second answer answers the second call: tool-call-id-duplicate reports that defect, once, at
+# the call, and the result is not a duplicate too.
 repeated_answers := {i |
 	some i, a in answers
 	i > 0
 	p := answers[i - 1]
 	p[1] == a[1]
 	p[0] == a[0]
+	answer_rank(i, a) >= count([c | some c in block_calls[a[0]]; c.id == a[1]])
 }
+
+# answer_rank(i, a) is how many answers of the same call come before position i of answers.
+answer_rank(i, a) := count([j | some j, b in answers; j < i; b[0] == a[0]; b[1] == a[1]])
 
 # The calls without an answer in their block: [block, call]. The calls of the training target
 # are not: they are what the example teaches.
@@ -126,19 +137,18 @@ unanswered := [[t, c] |
 	not answered_calls[[t, c.id]]
 ]
 
-# The training target of a chat record, under the default profile: its last assistant message
-# when no tool result answers any of its calls. A function-calling fine-tuning example ends on
-# the call the model must learn to make; the call's result is not part of the example. (Under
-# the export profile, and in other formats, where a conversation ends on a call that never got
-# a result, the call is missing its result.)
+# The training target of a chat record, under the default profile: its last message, when that
+# is an assistant message with tool calls. A function-calling fine-tuning example ends on the
+# call the model must learn to make; the call's result is not part of the example. A call
+# followed by anything — a user turn, say — was never answered, wherever the record ends.
+# (Under the export profile, and in other formats, a conversation that ends on a call that
+# never got a result is missing it.)
 training_target := t if {
 	input.format == "chat"
 	not export
-	t := max({m.index | some m in assistant_msgs})
+	t := count(input.messages) - 1
+	input.messages[t].role == "assistant"
 	block_calls[t]
-	every r in tool_results {
-		r.turn != t
-	}
 } else := -2
 
 # Calls with a result that is not flagged: [block, call id].
@@ -178,7 +188,10 @@ describe_result(r) := sprintf("tool result at message %d for call %q (tool %q)",
 
 flag_keys := {"error", "timeout", "missing", "incomplete"}
 
-# A tool result is flagged when its content is empty, or when its payload has a truthy flag key.
+# A tool result whose format marks errors explicitly (is_error: pi isError, Anthropic is_error)
+# is flagged exactly when the flag says so, whatever its payload holds: a file read that happens
+# to contain {"error": ...} did not fail. Other results (chat, proxy logs) are flagged when their
+# content is empty, or when their payload has a truthy flag key.
 # The payload is the raw content (chatlint.json_payload: an object or array as is, a string
 # holding a JSON object or array parsed; anything else is rejected in Go without parsing), the
 # inner text of an inline <tool_result ...>...</tool_result>, and for a list of content parts
@@ -187,7 +200,14 @@ flag_keys := {"error", "timeout", "missing", "incomplete"}
 # Why each flagged tool result is flagged, keyed by message index.
 flagged := {r.index: reason | some r in tool_results; reason := flag_reason(r)}
 
-flag_reason(r) := "its content is empty" if {
+flag_reason(r) := "its is_error flag is true" if {
+	r.is_error == true
+} else := reason if {
+	not is_boolean(object.get(r, "is_error", null))
+	reason := payload_reason(r)
+}
+
+payload_reason(r) := "its content is empty" if {
 	not r.has_content
 } else := "its content is empty" if {
 	inline_payload(r) == ""
@@ -234,10 +254,13 @@ flag_finding(r) := {
 # METADATA
 # title: tool-result-flagged
 # description: >-
-#   A tool result reports a failure: its content (a JSON object or array, or a string holding
-#   one) has a key error, timeout, missing or incomplete (any case, any depth) with a truthy
-#   value, or the content is empty or null. A warning instead of an error when the same tool
-#   has another call in the block whose result exists and is not flagged (a successful retry).
+#   A tool result reports a failure. Where the format marks errors explicitly (is_error: pi and
+#   OpenClaw isError, an Anthropic tool_result block's is_error), the flag decides: true is a
+#   failure, false is none whatever the content holds. Otherwise (chat, proxy logs): its content
+#   (a JSON object or array, or a string holding one) has a key error, timeout, missing or
+#   incomplete (any case, any depth) with a truthy value, or the content is empty or null. A
+#   warning instead of an error when the same tool has another call in the block whose result
+#   exists and is not flagged (a successful retry).
 # custom:
 #   id: tool-result-flagged
 #   severity: error
@@ -278,9 +301,10 @@ missing_finding(t, c) := {
 #   A tool call with a non-empty id and name has no tool result in its block (before the next
 #   assistant message). A warning instead of an error when the same tool has another call in
 #   the block whose result exists and is not flagged. Under the default profile, the calls of
-#   the last assistant message of a chat record are not reported when no tool result follows
-#   it: a fine-tuning example that ends on a tool call teaches that call (the export profile
-#   reports them).
+#   a chat record whose last message is the assistant message that makes them are not
+#   reported: a fine-tuning example that ends on a tool call teaches that call (the export
+#   profile reports them). A call followed by any other message, a user turn say, was never
+#   answered and is reported wherever the record ends.
 # custom:
 #   id: tool-result-missing
 #   severity: error
@@ -368,6 +392,40 @@ block_deny contains f if {
 			[a[2], c.id, c.name, min({b[2] | some b in answers; b[0] == a[0]; b[1] == a[1]})],
 		),
 		"message_index": a[2],
+	}
+}
+
+# ---------------------------------------------------------------------------------------------
+# Call ids repeated within one message.
+
+# METADATA
+# title: tool-call-id-duplicate
+# description: >-
+#   One assistant message issues the same tool call id twice: the second and later calls with the
+#   id are reported. Their results cannot say which call they answer (OpenAI: each tool message
+#   answers the tool_call_id of one call). The results are not reported as duplicates too.
+# custom:
+#   id: tool-call-id-duplicate
+#   severity: error
+#   example: |-
+#     {"messages": [{"role": "user", "content": "Weather in Paris and Rome?"}, {"role": "assistant", "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": \"Paris\"}"}}, {"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": \"Rome\"}"}}]}, {"role": "tool", "tool_call_id": "call_1", "content": "{\"temp_c\": 18}"}, {"role": "tool", "tool_call_id": "call_1", "content": "{\"temp_c\": 24}"}, {"role": "assistant", "content": "18 °C and 24 °C."}], "tools": [{"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}]}
+#   fix: >-
+#     Give every call of the message an id of its own, and its result the same id.
+block_deny contains f if {
+	some t, calls in block_calls
+	some k, c in calls
+	k > 0
+	some j in numbers.range(0, k - 1)
+	calls[j].id == c.id
+	first := [d | some d in calls; d.id == c.id][0]
+	f := {
+		"rule": "tool-call-id-duplicate",
+		"msg": sprintf(
+			"tool call %q (tool %q) of assistant message %d repeats the id of call %d of the same message",
+			[c.id, c.name, t, first.index],
+		),
+		"message_index": t,
+		"tool_call_index": c.index,
 	}
 }
 

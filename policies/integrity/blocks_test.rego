@@ -156,6 +156,38 @@ test_flagged_orphan_is_an_error if {
 	hits(d, "tool-result-flagged") == {["error", 1]}
 }
 
+# Explicit error flags win: a result whose format marks errors (is_error) is flagged exactly
+# when the flag is true, whatever the payload holds.
+with_is_error(d, i, v) := json.patch(d, [{"op": "add", "path": sprintf("/messages/%d/is_error", [i]), "value": v}])
+
+test_is_error_false_is_not_flagged_whatever_the_payload if {
+	d := chat([user("x"), calls([call("c1", "read")]), result("c1", "{\"colors\": {\"error\": \"#f00\"}}"), assistant("ok")])
+	hits(d, "tool-result-flagged") == {["error", 2]}
+	hits(with_is_error(d, 2, false), "tool-result-flagged") == set()
+	empty := chat([user("x"), calls([call("c1", "bash")]), result("c1", ""), assistant("ok")])
+	hits(with_is_error(empty, 2, false), "tool-result-flagged") == set()
+}
+
+test_is_error_true_is_flagged if {
+	d := with_is_error(chat([user("x"), calls([call("c1", "bash")]), result("c1", "exit status 1"), assistant("sorry")]), 2, true)
+	hits(d, "tool-result-flagged") == {["error", 2]}
+	some f in denied(d)
+	f.msg == "tool result at message 2 for call \"c1\" (tool \"bash\") is flagged: its is_error flag is true"
+	integrity.blocks_clean == false with input as d
+}
+
+test_is_error_true_downgraded_by_a_successful_retry if {
+	d := chat([
+		user("x"),
+		calls([call("c1", "bash"), call("c2", "bash")]),
+		result("c1", "exit status 1"),
+		result("c2", "{\"error\": \"looks bad, is not\"}"),
+		assistant("ok"),
+	])
+	flags := with_is_error(with_is_error(d, 2, true), 3, false)
+	hits(flags, "tool-result-flagged") == {["warning", 2]}
+}
+
 # ---------------------------------------------------------------------------------------------
 # tool-result-missing
 
@@ -176,6 +208,14 @@ test_unanswered_training_target if {
 	hits(d, "tool-result-missing") == set()
 	hits(export_profile(d), "tool-result-missing") == {["error", 1]}
 	hits(json.patch(d, [{"op": "replace", "path": "/format", "value": "pi-session"}]), "tool-result-missing") == {["error", 1]}
+}
+
+# A call followed by a user turn was never answered, even when the record ends there: only a
+# record that ends on the call itself is a training example.
+test_call_followed_by_a_user_turn_is_missing if {
+	d := chat([user("x"), calls([call("c1", "search")]), user("hello?")])
+	hits(d, "tool-result-missing") == {["error", 1]}
+	hits(export_profile(d), "tool-result-missing") == {["error", 1]}
 }
 
 # Only the last assistant message is the target, and only when no result answers it.
@@ -303,6 +343,33 @@ test_same_id_in_different_blocks_is_not_duplicate if {
 }
 
 # ---------------------------------------------------------------------------------------------
+# tool-call-id-duplicate
+
+# An id issued twice by one message is reported at the second call; its results are not
+# duplicates (each answers one of the calls), a third result is.
+test_call_id_twice_in_one_message if {
+	d := chat([
+		user("x"),
+		calls([call("c1", "search"), call("c1", "search"), call("c2", "fetch")]),
+		result("c1", "a"),
+		result("c1", "b"),
+		result("c2", "c"),
+		assistant("ok"),
+	])
+	hits(d, "tool-call-id-duplicate") == {["error", 1]}
+	some f in denied(d)
+	f.rule == "tool-call-id-duplicate"
+	f.tool_call_index == 1
+	f.msg == "tool call \"c1\" (tool \"search\") of assistant message 1 repeats the id of call 0 of the same message"
+	hits(d, "tool-result-duplicate") == set()
+	hits(d, "tool-call-id-reused") == set()
+	third := chat([user("x"), calls([call("c1", "search"), call("c1", "search")]), result("c1", "a"), result("c1", "b"), result("c1", "c"), assistant("ok")])
+	hits(third, "tool-result-duplicate") == {["error", 4]}
+	one := chat([user("x"), calls([call("c1", "search"), call("c1", "search")]), result("c1", "a"), assistant("ok")])
+	hits(one, "tool-call-id-duplicate") == {["error", 1]}
+}
+
+# ---------------------------------------------------------------------------------------------
 # tool-call-id-reused
 
 test_reused_id_reported_on_later_messages if {
@@ -424,6 +491,7 @@ block_finding_records := [
 	chat([user("x"), calls([call("c1", "search")]), result("c1", "ok"), result("c1", "ok"), assistant("ok")]),
 	chat([user("x"), calls([call("c1", "search")]), result("c1", "a"), calls([call("c1", "search")]), result("c1", "b"), assistant("ok")]),
 	chat([user("x"), calls([call("c1", "search"), call("c1", "search")]), result("c1", "a"), result("c1", "b"), assistant("ok")]),
+	chat([user("x"), calls([call("c1", "search"), call("c1", "search")]), result("c1", "a"), assistant("ok")]),
 	chat([user("x"), calls([{"id": "c1", "type": "function", "function": {"arguments": "{}"}}]), result("c1", "ok"), assistant("ok")]),
 	chat([user("x"), calls([{"id": "", "type": "function", "function": {"name": "search", "arguments": "{}"}}]), result("", "ok"), assistant("ok")]),
 	chat([{"role": "user", "content": "x", "tool_calls": [call("c1", "search")]}, result("c1", "ok"), assistant("ok")]),
@@ -446,5 +514,5 @@ test_every_format_has_the_block_findings if {
 
 block_findings(d) := {f |
 	some f in all_findings(d)
-	f.rule in {"tool-result-flagged", "tool-result-missing", "tool-result-orphan", "tool-result-duplicate", "tool-call-id-reused"}
+	f.rule in {"tool-result-flagged", "tool-result-missing", "tool-result-orphan", "tool-result-duplicate", "tool-call-id-reused", "tool-call-id-duplicate"}
 }

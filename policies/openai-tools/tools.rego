@@ -223,6 +223,7 @@ duplicate := {r.index | some r in results; i := issuer_of[r.index]; answers[[i, 
 # custom:
 #   severity: info
 #   id: tool-result-missing-id
+#   repairs: [tool-result-orphan]
 #   example: '{"messages": [{"role": "user", "content": "hi"}, {"role": "tool", "content": "42"}]}'
 cleanup_actions contains a if {
 	some i in no_id
@@ -235,6 +236,7 @@ cleanup_actions contains a if {
 # custom:
 #   severity: info
 #   id: tool-result-unknown-id
+#   repairs: [tool-result-orphan]
 #   example: '{"messages": [{"role": "user", "content": "hi"}, {"role": "tool", "tool_call_id": "call_9", "content": "42"}]}'
 cleanup_actions contains a if {
 	some i in unknown
@@ -252,6 +254,7 @@ cleanup_actions contains a if {
 # custom:
 #   severity: info
 #   id: tool-result-repeated
+#   repairs: [tool-result-duplicate]
 #   example: '{"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}, {"role": "tool", "tool_call_id": "c1", "content": "1"}, {"role": "tool", "tool_call_id": "c1", "content": "2"}]}'
 cleanup_actions contains a if {
 	some i in duplicate
@@ -329,6 +332,7 @@ new_id(m, c, x) := id if {
 # custom:
 #   severity: info
 #   id: tool-call-id-reused
+#   repairs: [tool-call-id-reused, tool-call-id-duplicate]
 #   example: '{"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}, {"role": "tool", "tool_call_id": "c1", "content": "1"}, {"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}, {"role": "tool", "tool_call_id": "c1", "content": "2"}]}'
 cleanup_actions contains a if {
 	some [m, c, x] in issued

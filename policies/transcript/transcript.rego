@@ -8,6 +8,10 @@ package chatlint.transcript
 
 synthetic_text := "[chatlint] missing tool result in session history; inserted synthetic error result for transcript repair."
 
+# The text of the synthetic result of a call whose assistant turn was aborted or failed: the call
+# was never executed, and agent runtimes answer it so when the session resumes.
+not_executed_text := "[chatlint] tool call not executed: its assistant turn ended before it ran (stopReason %q); inserted synthetic error result for transcript repair."
+
 # Inline tool calls live in a message's text: there is nothing to drop or pair as data.
 structured if input.mode == "structured"
 
@@ -113,6 +117,7 @@ emptied := {m.index |
 # custom:
 #   severity: info
 #   id: tool-call-missing-input
+#   repairs: [tool-call-missing-input]
 #   example: |-
 #     {"type": "message", "message": {"role": "assistant", "content": [{"type": "toolCall", "id": "call_1", "name": "read", "input": null}]}}
 cleanup_actions contains a if {
@@ -218,12 +223,14 @@ orphan_reason(r) := sprintf("tool result at message %d has no tool call id", [r.
 # title: tool-result-pairing
 # description: >-
 #   After each assistant message with tool calls come its results, in call order, then the other
-#   messages of its span. A call with an id and no result gets a synthetic error result (not
-#   after an aborted or failed assistant message); a second result for a call of the turn and a
-#   result matching no call of its turn are dropped.
+#   messages of its span. A call with an id and no result gets a synthetic error result; the
+#   calls of an aborted or failed assistant message (stopReason aborted or error) get one that
+#   says the call was not executed, as agent runtimes answer them when a session resumes. A
+#   second result for a call of the turn and a result matching no call of its turn are dropped.
 # custom:
 #   severity: info
 #   id: tool-result-pairing
+#   repairs: [tool-result-missing, tool-result-orphan, tool-result-duplicate]
 #   example: |-
 #     {"type": "message", "message": {"role": "assistant", "content": [{"type": "toolCall", "id": "a", "name": "read", "arguments": {}}, {"type": "toolCall", "id": "b", "name": "read", "arguments": {}}]}}
 cleanup_actions contains a if {
@@ -241,9 +248,9 @@ cleanup_actions contains a if {
 	}
 }
 
-# An assistant message that was aborted or failed gets no synthetic results; its real results
-# stay paired with it.
-no_synthetic(t) if input.messages[t].stop_reason in {"aborted", "error"}
+# An assistant message that was aborted or failed: its calls never ran. Its real results stay
+# paired with it, and a call without one is answered "not executed".
+not_executed(t) if input.messages[t].stop_reason in {"aborted", "error"}
 
 missing(t) := [x | some x in turns[t]; not answers[[t, x]]]
 
@@ -275,10 +282,7 @@ in_order(t) if {
 
 needs_pairing(t) if not in_order(t)
 
-needs_pairing(t) if {
-	missing(t) != []
-	not no_synthetic(t)
-}
+needs_pairing(t) if missing(t) != []
 
 # The message the k-th call's result goes after: the previous call's real answer, or the
 # assistant message itself.
@@ -300,15 +304,23 @@ cleanup_actions contains a if {
 
 cleanup_actions contains a if {
 	some t, ids in turns
-	not no_synthetic(t)
 	some k, x in ids
 	not answers[[t, x]]
 	a := {
 		"op": "insert_message", "rule": "tool-result-pairing", "message_index": anchor(t, k), "position": "after", "rank": k,
 		"message": synthetic(t, x),
-		"reason": sprintf("tool call %q (tool %q) of assistant message %d has no result: inserted a synthetic error result", [x, tool_name(t, x), t]),
+		"reason": synthetic_reason(t, x),
 	}
 }
+
+synthetic_reason(t, x) := sprintf("tool call %q (tool %q) of assistant message %d, which ended with stopReason %q, was not executed: inserted a synthetic error result", [x, tool_name(t, x), t, input.messages[t].stop_reason]) if {
+	not_executed(t)
+} else := sprintf("tool call %q (tool %q) of assistant message %d has no result: inserted a synthetic error result", [x, tool_name(t, x), t])
+
+# The text of a synthetic result for a call of turn t.
+synthetic_text_of(t) := sprintf(not_executed_text, [input.messages[t].stop_reason]) if {
+	not_executed(t)
+} else := synthetic_text
 
 # The synthetic result, in the record's own message shape; its timestamp is the assistant
 # message's, so a second run gives the same bytes.
@@ -316,9 +328,9 @@ synthetic(t, x) := object.union(base, stamp(t)) if {
 	input.format == "pi-session"
 	base := {
 		"role": "toolResult", "toolCallId": x, "toolName": tool_name(t, x),
-		"content": [{"type": "text", "text": synthetic_text}], "isError": true,
+		"content": [{"type": "text", "text": synthetic_text_of(t)}], "isError": true,
 	}
-} else := {"role": "tool", "tool_call_id": x, "content": synthetic_text}
+} else := {"role": "tool", "tool_call_id": x, "content": synthetic_text_of(t)}
 
 stamp(t) := {"timestamp": ts} if {
 	ts := input.messages[t].raw.timestamp

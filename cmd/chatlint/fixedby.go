@@ -1,0 +1,58 @@
+package main
+
+import (
+	"context"
+	"slices"
+
+	"github.com/chatlint/chatlint/engine/builtin"
+	"github.com/chatlint/chatlint/engine/policy"
+	"github.com/chatlint/chatlint/engine/rule"
+)
+
+// withFixedBy fills each check's FixedBy from the packs' own data: the
+// Repairs (custom.repairs, YAML repairs) that the cleanup rules fix may run
+// declare — the built-in cleanup packs (unless --no-builtin) and any cleanup
+// pack among the loaded ones. The cleanup rules themselves get none.
+func (o *packOptions) withFixedBy(ctx context.Context, rules []rule.Rule) ([]rule.Rule, error) {
+	var packs []*policy.Pack
+	if !o.NoBuiltin {
+		b, err := builtin.Cleanup()
+		if err != nil {
+			return nil, err
+		}
+		packs = append(packs, b...)
+	}
+	loaded, err := o.load()
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range loaded {
+		if p.Kind == policy.KindCleanup && !slices.ContainsFunc(packs, func(q *policy.Pack) bool { return q.Name == p.Name }) {
+			packs = append(packs, p)
+		}
+	}
+	byCheck := map[string][]string{}
+	cleanup := map[string]bool{}
+	for _, p := range packs {
+		cleanup[p.Name] = true
+		// Each pack on its own, as fix compiles them: cleanup packs may share
+		// rule ids.
+		eng, err := policy.Compile(ctx, []*policy.Pack{p}, policy.Options{})
+		if err != nil {
+			return nil, compileFailure(err)
+		}
+		for _, r := range eng.Rules() {
+			for _, id := range r.Repairs {
+				byCheck[id] = append(byCheck[id], r.Pack+"/"+r.ID)
+			}
+		}
+	}
+	out := slices.Clone(rules)
+	for i, r := range out {
+		if by := byCheck[r.ID]; len(by) > 0 && !cleanup[r.Pack] {
+			slices.Sort(by)
+			out[i].FixedBy = slices.Compact(slices.Clone(by))
+		}
+	}
+	return out, nil
+}
