@@ -260,7 +260,9 @@ flag_finding(r) := {
 #   (a JSON object or array, or a string holding one) has a key error, timeout, missing or
 #   incomplete (any case, any depth) with a truthy value, or the content is empty or null. A
 #   warning instead of an error when the same tool has another call in the block whose result
-#   exists and is not flagged (a successful retry).
+#   exists and is not flagged (a successful retry), or when the call's assistant turn ended
+#   with stop reason aborted or error (the call never ran; agent runtimes, and fix, answer it
+#   with a "not executed" error result).
 # custom:
 #   id: tool-result-flagged
 #   severity: error
@@ -273,13 +275,30 @@ block_deny contains f if {
 	some i, _ in flagged
 	r := input.messages[i]
 	not flag_downgraded(r)
+	not not_executed(r)
 	f := flag_finding(r)
 }
+
+# A failed result of a call whose turn ended aborted or in an error is the runtime's answer
+# to a call it never ran (and what fix inserts for such calls): a warning naming the turn.
+block_warn contains f if {
+	some i, _ in flagged
+	r := input.messages[i]
+	not_executed(r)
+	base := flag_finding(r)
+	t := input.messages[r.turn]
+	note := sprintf(" (assistant message %d ended with stop reason %q: the call was never executed)", [t.index, t.stop_reason])
+	f := object.union(base, {"severity": "warning", "msg": concat("", [base.msg, note])})
+}
+
+# not_executed(r) holds for a result in the block of a turn that ended aborted or in an error.
+not_executed(r) if input.messages[r.turn].stop_reason in {"aborted", "error"}
 
 block_warn contains f if {
 	some i, _ in flagged
 	r := input.messages[i]
 	flag_downgraded(r)
+	not not_executed(r)
 	c := result_call(r)
 	base := flag_finding(r)
 	f := object.union(base, {"severity": "warning", "msg": concat("", [base.msg, downgrade_note(c.name)])})
