@@ -122,12 +122,14 @@ var lineMaps = map[string]func(mp *mapping, h hit) (keyed, bool){
 	"inline-tool-calls-field": func(mp *mapping, h hit) (keyed, bool) {
 		return mp.at(phaseCalls, h.MessageIndex, 2, 0, h, "tool_calls key should be dropped when json-tool-calls enabled"), true
 	},
+	// A tool message convert leaves unwrapped (it has no tool_call_id to
+	// wrap it with) is not an ERROR line of the reference, which writes one
+	// only for a wrapper left open: ours is a WARNING line in the pack's words.
 	"inline-tool-result-wrapper": func(mp *mapping, h hit) (keyed, bool) {
-		msg := "tool result missing <tool_result> wrapper"
-		if s, ok := get(message(mp.written, h.MessageIndex), "content").(string); ok && strings.HasPrefix(s, "<tool_result") {
-			msg = "tool result missing closing </tool_result> tag"
+		if s, ok := get(message(mp.written, h.MessageIndex), "content").(string); !ok || !strings.HasPrefix(s, "<tool_result") {
+			return keyed{}, false
 		}
-		return mp.at(phaseCalls, h.MessageIndex, 3, 0, h, msg), true
+		return mp.at(phaseCalls, h.MessageIndex, 3, 0, h, "tool result missing closing </tool_result> tag"), true
 	},
 	"legacy-function-call": func(mp *mapping, h hit) (keyed, bool) {
 		return mp.at(phaseResults, h.MessageIndex, 0, 0, h, "Legacy function_call format is not supported"), true
