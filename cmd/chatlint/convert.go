@@ -56,8 +56,9 @@ Lines that are not entries, trailing shorter entries and defects the
 reference does not report are WARNING lines of the integrity report.
 
 Exit status: 0 (also with ERROR findings, unless --fail-on), 1 when a session
-aborted the run or findings reach --fail-on, 2 for usage errors, unreadable
-files and packs that do not compile.`,
+aborted the run, no record was written from files that are not empty, or
+findings reach --fail-on, 2 for usage errors, unreadable files and packs that
+do not compile.`,
 		Example: `  chatlint convert --logs proxy_logs --output dataset
   chatlint convert -l proxy_logs -o dataset --group-by scenario --json-tool-calls
   chatlint convert -l proxy_logs -o dataset --keep-going --fail-on error`,
@@ -175,6 +176,11 @@ func runConvert(cmd *cobra.Command, s streams, o *convertOptions) error {
 	case len(res.Unreadable) > 0:
 		return &exitCode{code: exitError}
 	case res.Invalid != nil:
+		return &exitCode{code: exitFindings}
+	case res.Records == 0 && res.Lines > 0:
+		// Lines were read and nothing was written: a pipeline must not take
+		// an empty dataset for a converted one.
+		fmt.Fprintf(s.Err, "chatlint: convert: no record written from %d line(s) in %d file(s); see the report above\n", res.Lines, res.Sessions)
 		return &exitCode{code: exitFindings}
 	case failOn == finding.Error && res.Errors > 0, failOn == finding.Warning && res.Errors+res.Warnings > 0:
 		return &exitCode{code: exitFindings}
