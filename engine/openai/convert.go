@@ -30,6 +30,7 @@ func Convert(d *document.Document, opts Options) ([]Example, []Note) {
 			out = c.message(out, i, mo, i == len(msgs)-1)
 		}
 	}
+	out = c.system(out, doc["raw"])
 	tools := c.undefined(out, c.tools(doc["tools"]))
 	if !hasAssistant(out) {
 		c.notes = append(c.notes, Note{Line: d.Line, Error: true, Message: "no assistant message to train on: no example written"})
@@ -41,7 +42,7 @@ func Convert(d *document.Document, opts Options) ([]Example, []Note) {
 	var exs []Example
 	for i, m := range out {
 		if m.Role == "assistant" {
-			exs = append(exs, Example{Messages: out[:i+1:i+1], Tools: tools})
+			exs = append(exs, Example{Messages: out[: i+1 : i+1], Tools: tools})
 		}
 	}
 	return exs, c.notes
@@ -323,4 +324,52 @@ func (c *converter) undefined(out []Message, tools []Tool) []Tool {
 		c.note(c.line, "the conversation calls tools it does not define (%s): each is written with a schema that takes any object", strings.Join(added, ", "))
 	}
 	return tools
+}
+
+// systemKeys are the members where a record keeps its system prompt outside
+// the messages (Anthropic and ShareGPT "system", Gemini
+// "systemInstruction").
+var systemKeys = []string{"system", "systemInstruction"}
+
+// system puts a record-level system prompt in front of the messages, unless
+// the messages already have a system message (an adapter that normalized
+// it into one).
+func (c *converter) system(out []Message, raw any) []Message {
+	r, _ := raw.(map[string]any)
+	for _, m := range out {
+		if m.Role == "system" {
+			return out
+		}
+	}
+	for _, k := range systemKeys {
+		v, ok := r[k]
+		if !ok || v == nil {
+			continue
+		}
+		if o, isObj := v.(map[string]any); isObj {
+			v = o["parts"]
+		}
+		var text string
+		switch t := v.(type) {
+		case string:
+			text = t
+		case []any:
+			var parts []string
+			for _, p := range t {
+				po, _ := p.(map[string]any)
+				if s, ok := po["text"].(string); ok {
+					parts = append(parts, s)
+				} else if s, ok := p.(string); ok {
+					parts = append(parts, s)
+				}
+			}
+			text = strings.Join(parts, "\n")
+		}
+		if strings.TrimSpace(text) == "" {
+			c.note(c.line, "the record's %s holds no text: left out", k)
+			continue
+		}
+		return append([]Message{{Role: "system", Content: &text}}, out...)
+	}
+	return out
 }
