@@ -47,7 +47,7 @@ func TestConvert(t *testing.T) {
 			name:   "chat: calls and results as they are",
 			format: document.Chat,
 			in:     `{"messages":[{"role":"developer","content":"Be brief."},{"role":"user","content":"Paris?"},{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"get_weather","arguments":"{\"city\":\"Paris\"}"}}]},{"role":"tool","tool_call_id":"c1","content":"18 C"},{"role":"assistant","content":"18 °C."}],"tools":[` + weatherTool + `]}`,
-			want: []string{`{"messages":[{"role":"system","content":"Be brief."},{"role":"user","content":"Paris?"},{"role":"assistant","tool_calls":[{"id":"c1","type":"function","function":{"name":"get_weather","arguments":"{\"city\":\"Paris\"}"}}]},{"role":"tool","content":"18 C","tool_call_id":"c1"},{"role":"assistant","content":"18 °C."}],"tools":[` + weatherTool + `]}`},
+			want:   []string{`{"messages":[{"role":"system","content":"Be brief."},{"role":"user","content":"Paris?"},{"role":"assistant","tool_calls":[{"id":"c1","type":"function","function":{"name":"get_weather","arguments":"{\"city\":\"Paris\"}"}}]},{"role":"tool","content":"18 C","tool_call_id":"c1"},{"role":"assistant","content":"18 °C."}],"tools":[` + weatherTool + `]}`},
 		},
 		{
 			name:   "Anthropic blocks: the record's system prompt first, tool_use input as a JSON string, tool_result blocks as tool messages, input_schema as parameters; thinking dropped, an image noted",
