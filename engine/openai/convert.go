@@ -68,6 +68,9 @@ type converter struct {
 	emitted map[turnID]bool
 	// calls holds the calls written, to tell a result from an orphan.
 	calls map[turnID]bool
+	// pending is reasoning read from a message of its own, for the next
+	// assistant message (KeepReasoning).
+	pending string
 }
 
 func (c *converter) note(line int, format string, args ...any) {
@@ -111,6 +114,16 @@ func (c *converter) message(out []Message, i int, m map[string]any, last bool) [
 		return c.assistant(out, i, m, line, text, last)
 	case "tool":
 		return c.result(out, i, m, line, text)
+	case "reasoning", "thinking":
+		// A reasoning item of its own (agent logs that keep it apart from
+		// the reply): kept, with --keep-reasoning, in front of the next
+		// assistant message's text.
+		if c.opts.KeepReasoning {
+			if r := strings.TrimSpace(text + "\n" + reasoning(m["raw"])); r != "" {
+				c.pending = strings.TrimSpace(c.pending + "\n" + r)
+			}
+		}
+		return out
 	case "function":
 		// The reply to a legacy function_call: a tool result of the call
 		// it was converted to.
@@ -128,7 +141,9 @@ func (c *converter) assistant(out []Message, i int, m map[string]any, line int, 
 		text = strings.TrimSpace(inlineCall.ReplaceAllString(text, ""))
 	}
 	if c.opts.KeepReasoning {
-		if r := reasoning(m["raw"]); r != "" {
+		r := strings.TrimSpace(c.pending + "\n" + reasoning(m["raw"]))
+		c.pending = ""
+		if r != "" {
 			text = strings.TrimSpace("<think>\n" + r + "\n</think>\n" + text)
 		}
 	}

@@ -64,6 +64,19 @@ func TestConvert(t *testing.T) {
 			want:   []string{`{"messages":[{"role":"user","content":"Hi"},{"role":"assistant","content":"<think>\nGreet back.\n</think>\nHello!"}]}`},
 		},
 		{
+			name:   "a reasoning message of its own: dropped by default",
+			format: document.Chat,
+			in:     `{"messages":[{"role":"user","content":"Hi"},{"role":"reasoning","content":"Greet back."},{"role":"assistant","content":"Hello!"}]}`,
+			want:   []string{`{"messages":[{"role":"user","content":"Hi"},{"role":"assistant","content":"Hello!"}]}`},
+		},
+		{
+			name:   "a reasoning message of its own: --keep-reasoning puts it in front of the next reply",
+			format: document.Chat,
+			in:     `{"messages":[{"role":"user","content":"Hi"},{"role":"reasoning","content":"Greet back."},{"role":"assistant","content":"Hello!"}]}`,
+			opts:   Options{KeepReasoning: true},
+			want:   []string{`{"messages":[{"role":"user","content":"Hi"},{"role":"assistant","content":"<think>\nGreet back.\n</think>\nHello!"}]}`},
+		},
+		{
 			name:   "inline tags become structured calls and results",
 			format: document.Chat,
 			in:     `{"messages":[{"role":"user","content":"Paris?"},{"role":"assistant","content":"Checking.\n<tool_call>{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}</tool_call>"},{"role":"tool","content":"<tool_result tool_call_id=\"c1\">18 C</tool_result>"},{"role":"assistant","content":"18 °C."}],"tools":[` + weatherTool + `]}`,
@@ -170,4 +183,20 @@ func decodeAll(t *testing.T, lines []string) []any {
 func itoa(i int) string {
 	b, _ := json.Marshal(i)
 	return string(b)
+}
+
+func TestContentParts(t *testing.T) {
+	parts := []any{map[string]any{"type": "text", "text": "x"}}
+	for name, raw := range map[string]any{
+		"content":                       map[string]any{"content": parts},
+		"Gemini parts":                  map[string]any{"parts": parts},
+		"an entry wrapping the message": map[string]any{"type": "assistant", "message": map[string]any{"content": parts}},
+	} {
+		if diff := cmp.Diff(parts, contentParts(raw)); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", name, diff)
+		}
+	}
+	if got := contentParts(map[string]any{"content": "text"}); got != nil {
+		t.Errorf("string content: %v", got)
+	}
 }

@@ -21,14 +21,20 @@ var (
 )
 
 // contentParts returns the parts of a raw message: its content (or Gemini's
-// parts) when that is a list.
+// parts) when that is a list, looking inside an entry that wraps the message
+// in a "message" member (transcript lines).
 func contentParts(raw any) []any {
 	m, _ := raw.(map[string]any)
 	if l, ok := m["content"].([]any); ok {
 		return l
 	}
-	l, _ := m["parts"].([]any)
-	return l
+	if l, ok := m["parts"].([]any); ok {
+		return l
+	}
+	if inner, ok := m["message"].(map[string]any); ok {
+		return contentParts(inner)
+	}
+	return nil
 }
 
 // parts reports each part of message i the example cannot hold.
