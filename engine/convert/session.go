@@ -10,7 +10,9 @@ import (
 
 	"github.com/chatlint/chatlint/engine/document"
 	"github.com/chatlint/chatlint/engine/jsonv"
+	"github.com/chatlint/chatlint/engine/jsonl"
 	"github.com/chatlint/chatlint/engine/lines"
+	"github.com/chatlint/chatlint/engine/lint"
 )
 
 // Skipped is a line of a session file that holds no entry: not JSON, or an
@@ -87,10 +89,10 @@ func parseLine(line int, raw []byte, st *lineState) (*Entry, string) {
 	}
 	a := adapterLine{data: []byte(s)}
 	if _, isObj := v.(*jsonv.Object); isObj && !st.detected {
-		st.detected = true
-		if o := a.object(); o != nil {
-			st.format, _ = document.Detect(o)
-		}
+		// The detection check's reader runs, on the same first object.
+		var ok bool
+		st.format, _, _, ok = lint.Detect("", jsonl.Record{Line: line, Data: a.data})
+		st.detected = ok
 	}
 	e, err := parseEntry(line, v)
 	if err != nil {
