@@ -71,6 +71,9 @@ type converter struct {
 	// pending is reasoning read from a message of its own, for the next
 	// assistant message (KeepReasoning).
 	pending string
+	// blockEnd is the position in the output after the last assistant
+	// message with its results so far: where its next result goes.
+	blockEnd int
 }
 
 func (c *converter) note(line int, format string, args ...any) {
@@ -195,7 +198,9 @@ func (c *converter) assistant(out []Message, i int, m map[string]any, line int, 
 		c.note(line, "assistant message %d has neither text nor tool calls: left out", i)
 		return out
 	}
-	return append(out, msg)
+	out = append(out, msg)
+	c.blockEnd = len(out)
+	return out
 }
 
 // arguments writes a call's input as the JSON string OpenAI wants: a string
@@ -209,6 +214,9 @@ func (c *converter) arguments(line, i, k int, call map[string]any) string {
 		return "{}"
 	}
 	if s, ok := args.(string); ok {
+		if !json.Valid([]byte(s)) {
+			c.note(line, "the arguments of tool call %d of message %d are not valid JSON: written as given", k, i)
+		}
 		return s
 	}
 	b, err := json.Marshal(args)
@@ -244,7 +252,16 @@ func (c *converter) result(out []Message, i int, m map[string]any, line int, tex
 	if w, ok := c.renamed[key]; ok {
 		id = w
 	}
-	return append(out, Message{Role: "tool", ToolCallID: id, Content: &text})
+	res := Message{Role: "tool", ToolCallID: id, Content: &text}
+	// OpenAI wants a call's results right after its assistant message: one
+	// that came after other messages moves up to the end of its block.
+	at := c.blockEnd
+	c.blockEnd++
+	if at == len(out) {
+		return append(out, res)
+	}
+	c.note(line, "tool result %d (tool_call_id %q) came after other messages: moved up to follow its call", i, id)
+	return append(out[:at], append([]Message{res}, out[at:]...)...)
 }
 
 func (c *converter) tools(v any) []Tool {

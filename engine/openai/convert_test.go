@@ -103,6 +103,16 @@ func TestConvert(t *testing.T) {
 			},
 		},
 		{
+			name:   "a result after a user message moves up to follow its call; arguments that are not JSON are noted",
+			format: document.Chat,
+			in:     `{"messages":[{"role":"user","content":"A?"},{"role":"assistant","tool_calls":[{"id":"c1","type":"function","function":{"name":"get_weather","arguments":"{city: A}"}}]},{"role":"user","content":"Hurry."},{"role":"tool","tool_call_id":"c1","content":"1"},{"role":"assistant","content":"Done."}],"tools":[` + weatherTool + `]}`,
+			want:   []string{`{"messages":[{"role":"user","content":"A?"},{"role":"assistant","tool_calls":[{"id":"c1","type":"function","function":{"name":"get_weather","arguments":"{city: A}"}}]},{"role":"tool","content":"1","tool_call_id":"c1"},{"role":"user","content":"Hurry."},{"role":"assistant","content":"Done."}],"tools":[` + weatherTool + `]}`},
+			notes: []string{
+				`1: the arguments of tool call 0 of message 1 are not valid JSON: written as given`,
+				`1: tool result 3 (tool_call_id "c1") came after other messages: moved up to follow its call`,
+			},
+		},
+		{
 			name:   "--split turns: one example per assistant message",
 			format: document.Chat,
 			in:     `{"messages":[{"role":"user","content":"Hi"},{"role":"assistant","content":"Hello!"},{"role":"user","content":"Bye"},{"role":"assistant","content":"Bye!"}]}`,
