@@ -31,7 +31,7 @@ var convertTargets = []string{"openai"}
 // dropInFlags are the flags of the drop-in converter, which --to does not take.
 var dropInFlags = []string{"logs", "single-file", "group-by", "json-tool-calls", "no-json-tool-calls", "tool-report", "no-tool-report",
 	"tool-report-path", "integrity-analysis", "no-integrity-analysis", "anonymize", "no-anonymize", "cleanup-goose", "no-cleanup-goose",
-	"keep-going", "cleanup", "fail-on"}
+	"keep-going", "cleanup", "fail-on", "verbose"}
 
 // convertedJob is what one unit of input gives: its examples, encoded, and
 // its notes, as output lines.
