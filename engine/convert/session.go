@@ -9,8 +9,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/chatlint/chatlint/engine/document"
-	"github.com/chatlint/chatlint/engine/jsonv"
 	"github.com/chatlint/chatlint/engine/jsonl"
+	"github.com/chatlint/chatlint/engine/jsonv"
 	"github.com/chatlint/chatlint/engine/lines"
 	"github.com/chatlint/chatlint/engine/lint"
 )
