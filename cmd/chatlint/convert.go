@@ -12,6 +12,7 @@ import (
 
 	"github.com/chatlint/chatlint/engine/config"
 	"github.com/chatlint/chatlint/engine/convert"
+	"github.com/chatlint/chatlint/engine/document"
 	"github.com/chatlint/chatlint/engine/finding"
 )
 
@@ -34,13 +35,18 @@ type convertOptions struct {
 	Cleanup        []string
 	Workers        int
 	FailOn         string
+	// convert --to (see convertto.go)
+	To            string
+	KeepReasoning bool
+	Split         string
+	Format        string
 }
 
 func newConvertCmd(s streams) *cobra.Command {
 	o := &convertOptions{}
 	cmd := &cobra.Command{
-		Use:   "convert",
-		Short: "Squash proxy request/response logs into a fine-tuning dataset (drop-in for albicilla-conv)",
+		Use:   "convert [--to openai [-o FILE] INPUT...]",
+		Short: "Squash proxy request/response logs into a fine-tuning dataset (drop-in for albicilla-conv), or convert any format with --to",
 		Long: `Convert turns a folder of proxy logs (one session per *.jsonl file, one
 request/response pair per line) into one {"messages", "tools"} record per
 session, grouped into one file per date (or per scenario, or one file), with
@@ -55,14 +61,28 @@ disagree on session_id or whose timestamps do not increase aborts the run
 Lines that are not entries, trailing shorter entries and defects the
 reference does not report are WARNING lines of the integrity report.
 
+With --to openai, convert instead reads INPUT... (files, folders, -) of any
+format check recognizes and writes OpenAI chat fine-tuning JSONL, one example
+per conversation ({"messages", "tools"}), to -o FILE (atomically) or standard
+output; what an example cannot hold is a note on standard error
+(file:line: warning convert-lossy: ...). See docs/convert.md.
+
 Exit status: 0 (also with ERROR findings, unless --fail-on), 1 when a session
-aborted the run or findings reach --fail-on, 2 for usage errors, unreadable
-files and packs that do not compile.`,
+aborted the run, no record was written from files that are not empty, or
+findings reach --fail-on, 2 for usage errors, unreadable files and packs that
+do not compile.`,
 		Example: `  chatlint convert --logs proxy_logs --output dataset
   chatlint convert -l proxy_logs -o dataset --group-by scenario --json-tool-calls
-  chatlint convert -l proxy_logs -o dataset --keep-going --fail-on error`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
+  chatlint convert -l proxy_logs -o dataset --keep-going --fail-on error
+  chatlint convert --to openai -o train.jsonl sessions/ chats.jsonl`,
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if o.To != "" || cmd.Flags().Changed("to") {
+				return runConvertTo(cmd, s, o, args)
+			}
+			if len(args) > 0 {
+				return usageError("unknown command %q for \"chatlint convert\" (the drop-in reads --logs DIR; give inputs with --to openai)", args[0])
+			}
 			return runConvert(cmd, s, o)
 		},
 	}
@@ -82,6 +102,10 @@ files and packs that do not compile.`,
 	f.StringArrayVar(&o.Cleanup, "cleanup", nil, "apply a cleanup pack after goose: a folder, builtin:NAME or an OPA bundle (repeatable)")
 	f.IntVar(&o.Workers, "workers", 0, "number of parallel workers (default: GOMAXPROCS)")
 	f.StringVar(&o.FailOn, "fail-on", "never", "lowest severity of the report that fails the run: error, warning or never")
+	f.StringVar(&o.To, "to", "", "convert INPUT... of any recognized format to this format instead: openai (fine-tuning JSONL; -o FILE, standard output without it)")
+	f.BoolVar(&o.KeepReasoning, "keep-reasoning", false, "with --to: keep thinking and reasoning blocks as <think>...</think> before the assistant's text")
+	f.StringVar(&o.Split, "split", "", "with --to: turns writes one example per assistant message")
+	f.StringVar(&o.Format, "format", "", "with --to: force the input format ("+document.FormatNames()+")")
 	return cmd
 }
 
@@ -175,6 +199,11 @@ func runConvert(cmd *cobra.Command, s streams, o *convertOptions) error {
 	case len(res.Unreadable) > 0:
 		return &exitCode{code: exitError}
 	case res.Invalid != nil:
+		return &exitCode{code: exitFindings}
+	case res.Records == 0 && res.Lines > 0:
+		// Lines were read and nothing was written: a pipeline must not take
+		// an empty dataset for a converted one.
+		fmt.Fprintf(s.Err, "chatlint: convert: no record written from %d line(s) in %d file(s); see the report above\n", res.Lines, res.Sessions)
 		return &exitCode{code: exitFindings}
 	case failOn == finding.Error && res.Errors > 0, failOn == finding.Warning && res.Errors+res.Warnings > 0:
 		return &exitCode{code: exitFindings}

@@ -70,6 +70,9 @@ type Result struct {
 	// Unreadable lists the session files that could not be read or
 	// cleaned; the run goes on without them.
 	Unreadable []error
+	// Lines counts the lines read that are not blank: a run that writes no
+	// record from some is a failure.
+	Lines int
 }
 
 // Converter runs one conversion; Progress may be read while Run runs.
@@ -144,6 +147,7 @@ func (c *Converter) Run(ctx context.Context) (Result, error) {
 			}
 		},
 		func(oc outcome) bool {
+			res.Lines += oc.lines
 			if o.Verbose != nil {
 				fmt.Fprintf(o.Verbose, "convert: %s: %d report lines\n", oc.session.Path, len(oc.findings))
 			}

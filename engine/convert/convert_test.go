@@ -212,33 +212,54 @@ func TestParseSessionSkips(t *testing.T) {
 	}
 }
 
-// TestSharedProxyLogs converts the real proxy logs of ../shared/data (none
-// is in the reference's entry format): every line must be reported as
-// skipped, each file as producing no record, and nothing may fail.
+// TestSharedProxyLogs converts the real proxy logs of ../shared/data. The
+// routex gateway log (request under request.body, no session_id, HTTP 401
+// and 405 with "success": true) is read as check's proxy-log adapter reads
+// it: its first line gives the session's record, its second (a GET without a
+// body) is skipped, and the 401 is reported whatever "success" says. The
+// batch files are no proxy logs: they give no record, one way or the other
+// (skipped lines, or a single format line once check recognizes them).
 func TestSharedProxyLogs(t *testing.T) {
 	dir := "../../../shared/data/proxy-logs"
 	if _, err := os.Stat(dir); err != nil {
 		t.Skip("../shared/data is absent")
 	}
 	var out bytes.Buffer
-	c := &Converter{Opts: Options{Logs: dir, Output: t.TempDir(), GroupBy: GroupDate, ToolReport: true, Integrity: true,
+	outDir := t.TempDir()
+	c := &Converter{Opts: Options{Logs: dir, Output: outDir, GroupBy: GroupDate, ToolReport: true, Integrity: true,
 		Anonymize: true, CleanupGoose: true, Stdout: &out}}
 	res, err := c.Run(context.Background())
 	if err != nil || len(res.Unreadable) > 0 || res.Invalid != nil {
 		t.Fatalf("err %v, unreadable %v, invalid %v", err, res.Unreadable, res.Invalid)
 	}
-	if res.Sessions != 3 || res.Records != 0 {
-		t.Errorf("sessions %d records %d, want 3 and 0", res.Sessions, res.Records)
+	if res.Sessions != 3 || res.Records != 1 {
+		t.Errorf("sessions %d records %d, want 3 and 1", res.Sessions, res.Records)
 	}
-	text := out.String()
-	if n := strings.Count(text, "No conversation record produced for session file"); n != 3 {
-		t.Errorf("%d files without a record, want 3:\n%s", n, text)
+	var routex []string
+	for _, l := range strings.Split(out.String(), "\n") {
+		if strings.Contains(l, "session=routex-anthropic-proxy-requests") {
+			routex = append(routex, l[strings.LastIndexByte(l, '\t')+1:])
+		}
 	}
-	if n := strings.Count(text, " skipped: "); n != 3+3+2 {
-		t.Errorf("%d skipped lines, want 8:\n%s", n, text)
+	want := []string{
+		"line 2 skipped: not a log entry: neither request.messages nor request.body.messages is a list (HTTP status 405)",
+		"tools list is empty",
+		"proxy-http-error: entry 1 got HTTP status 401: the request failed, whatever the log's success field says",
 	}
-	if !strings.HasSuffix(text, "No sessions found to process.\n") {
-		t.Errorf("output does not end with the no-sessions line:\n%s", text)
+	if diff := cmp.Diff(want, routex); diff != "" {
+		t.Errorf("routex report lines (-want +got):\n%s\n%s", diff, out.String())
+	}
+	rec, err := os.ReadFile(filepath.Join(outDir, "2025-10-17.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := string(rec), `{"messages": [{"role": "user", "content": "Hi"}], "tools": []}`+"\n"; got != want {
+		t.Errorf("record %s, want %s", got, want)
+	}
+	for _, f := range []string{"groq-batch-input", "groq-batch-output"} {
+		if !strings.Contains(out.String(), "session="+f) || strings.Contains(out.String(), "Wrote 2") {
+			t.Errorf("%s: not reported as giving no record:\n%s", f, out.String())
+		}
 	}
 }
 

@@ -23,6 +23,9 @@ type Entry struct {
 	Tools []*jsonv.Object
 	// Response is the response object, nil when there is none.
 	Response *jsonv.Object
+	// Status is the response's HTTP status as the proxy-log adapter reads
+	// it, 0 when the line has none.
+	Status int
 }
 
 // Reply returns response.choices[0].message, dumped like a request message,

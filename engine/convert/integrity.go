@@ -6,7 +6,9 @@ package convert
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"strconv"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 
@@ -92,6 +94,9 @@ func (e *evaluator) session(ctx context.Context, entries []*Entry, file string) 
 	for _, en := range entries {
 		msgs := traceMessages(en.Messages)
 		line := &jsonv.Object{Members: []jsonv.Member{{Key: "request", Value: &jsonv.Object{Members: []jsonv.Member{{Key: "messages", Value: msgs}}}}}}
+		if en.Status != 0 {
+			line.Set("response", &jsonv.Object{Members: []jsonv.Member{{Key: "status", Value: json.Number(strconv.Itoa(en.Status))}}})
+		}
 		v, err := astjson.Decode(ruleJSON(line))
 		if err != nil {
 			return nil, err

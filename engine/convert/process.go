@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 
+	"github.com/chatlint/chatlint/engine/document"
 	"github.com/chatlint/chatlint/engine/jsonv"
 )
 
@@ -23,6 +25,7 @@ type outcome struct {
 	date     string
 	usage    Usage
 	bytes    int64
+	lines    int // lines that are not blank
 }
 
 // worker holds one goroutine's state.
@@ -40,7 +43,16 @@ func (w *worker) process(ctx context.Context, index int, s Session) (o outcome) 
 		return o
 	}
 	o.bytes = int64(len(data))
-	entries, skipped := parseSession(data)
+	r := readSession(data)
+	o.lines = r.lines
+	if r.format != "" && r.format != document.ProxyLog {
+		// check reads this file as another format: one line saying so, not
+		// one "not a log entry" per line.
+		o.findings = append(o.findings, Finding{Error: true, Rule: "format-mismatch",
+			Message: "not a proxy log: check reads this file as " + string(r.format) + "; convert reads proxy-log files (see chatlint convert --to openai for the other formats)"})
+		return o
+	}
+	entries, skipped := r.entries, r.skipped
 	for _, sk := range skipped {
 		o.findings = append(o.findings, Finding{Rule: "log-entry-skipped", Message: sk.String(), Line: sk.Line})
 	}
@@ -136,7 +148,7 @@ func (w *worker) integrity(ctx context.Context, file string, raw, written *Recor
 		}
 		hits = hs
 	}
-	if len(entries) > 1 {
+	if len(entries) > 1 || slices.ContainsFunc(entries, func(e *Entry) bool { return e.Status != 0 }) {
 		hs, err := w.eval.session(ctx, entries, file)
 		if err != nil {
 			return nil, err

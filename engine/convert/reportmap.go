@@ -40,7 +40,7 @@ func (f Finding) Severity() string {
 
 // sessionRules are the integrity pack's rules about a session's entries;
 // convert runs them on the kept entries, the other rules on the record.
-var sessionRules = map[string]bool{"role-sequence-mismatch": true, "trailing-short-entry": true}
+var sessionRules = map[string]bool{"role-sequence-mismatch": true, "trailing-short-entry": true, "proxy-http-error": true}
 
 // rawRules run on the record before --json-tool-calls rewrites it (the
 // reference's tool-result heuristics read the structured calls); the other
@@ -122,12 +122,14 @@ var lineMaps = map[string]func(mp *mapping, h hit) (keyed, bool){
 	"inline-tool-calls-field": func(mp *mapping, h hit) (keyed, bool) {
 		return mp.at(phaseCalls, h.MessageIndex, 2, 0, h, "tool_calls key should be dropped when json-tool-calls enabled"), true
 	},
+	// A tool message convert leaves unwrapped (it has no tool_call_id to
+	// wrap it with) is not an ERROR line of the reference, which writes one
+	// only for a wrapper left open: ours is a WARNING line in the pack's words.
 	"inline-tool-result-wrapper": func(mp *mapping, h hit) (keyed, bool) {
-		msg := "tool result missing <tool_result> wrapper"
-		if s, ok := get(message(mp.written, h.MessageIndex), "content").(string); ok && strings.HasPrefix(s, "<tool_result") {
-			msg = "tool result missing closing </tool_result> tag"
+		if s, ok := get(message(mp.written, h.MessageIndex), "content").(string); !ok || !strings.HasPrefix(s, "<tool_result") {
+			return keyed{}, false
 		}
-		return mp.at(phaseCalls, h.MessageIndex, 3, 0, h, msg), true
+		return mp.at(phaseCalls, h.MessageIndex, 3, 0, h, "tool result missing closing </tool_result> tag"), true
 	},
 	"legacy-function-call": func(mp *mapping, h hit) (keyed, bool) {
 		return mp.at(phaseResults, h.MessageIndex, 0, 0, h, "Legacy function_call format is not supported"), true
@@ -178,6 +180,14 @@ var lineMaps = map[string]func(mp *mapping, h hit) (keyed, bool){
 		k := mp.at(phaseSequence, j, 0, 0, h, msg)
 		k.f.Line = mp.entries[j].Line
 		return k, true
+	},
+	// The reference has no line for a failed request: ours is a WARNING
+	// line in the pack's words, on the entry's line.
+	"proxy-http-error": func(mp *mapping, h hit) (keyed, bool) {
+		if h.EntryIndex < 0 || h.EntryIndex >= len(mp.entries) {
+			return keyed{}, false
+		}
+		return keyed{key: [4]int{phaseExtra, -1, h.EntryIndex, 0}, f: Finding{Rule: h.Rule, Message: h.Rule + ": " + h.Message, Line: mp.entries[h.EntryIndex].Line}}, true
 	},
 	"trailing-short-entry": func(mp *mapping, h hit) (keyed, bool) {
 		if mp.trunc == nil {

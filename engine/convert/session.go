@@ -8,7 +8,11 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/chatlint/chatlint/engine/document"
+	"github.com/chatlint/chatlint/engine/jsonl"
+	"github.com/chatlint/chatlint/engine/jsonv"
 	"github.com/chatlint/chatlint/engine/lines"
+	"github.com/chatlint/chatlint/engine/lint"
 )
 
 // Skipped is a line of a session file that holds no entry: not JSON, or an
@@ -26,27 +30,52 @@ func (s Skipped) String() string { return fmt.Sprintf("line %d skipped: %s", s.L
 // universal-newline mode, so line numbers count all three); white space around a line is stripped and blank lines
 // are skipped.
 func parseSession(data []byte) ([]*Entry, []Skipped) {
-	var entries []*Entry
-	var skipped []Skipped
+	r := readSession(data)
+	return r.entries, r.skipped
+}
+
+// reading is what one session file holds.
+type reading struct {
+	entries []*Entry
+	skipped []Skipped
+	// lines counts the lines that are not blank.
+	lines int
+	// format is the format check detects for the file (from its first line
+	// that is a JSON object), "" when no line is one or it fits no format.
+	format document.Format
+}
+
+func readSession(data []byte) reading {
+	var r reading
+	st := &lineState{}
 	line := 0
 	for len(data) > 0 {
 		line++
 		var raw []byte
 		raw, data = lines.Cut(data)
-		e, skip := parseLine(line, raw)
+		e, skip := parseLine(line, raw, st)
 		switch {
 		case e != nil:
-			entries = append(entries, e)
+			r.entries = append(r.entries, e)
+			r.lines++
 		case skip != "":
-			skipped = append(skipped, Skipped{line, skip})
+			r.skipped = append(r.skipped, Skipped{line, skip})
+			r.lines++
 		}
 	}
-	return entries, skipped
+	r.format = st.format
+	return r
+}
+
+// lineState is what reading a line needs of the lines before it.
+type lineState struct {
+	detected bool
+	format   document.Format
 }
 
 // parseLine returns the entry of one line, or why it has none ("" for a
 // blank line).
-func parseLine(line int, raw []byte) (*Entry, string) {
+func parseLine(line int, raw []byte, st *lineState) (*Entry, string) {
 	if !utf8.Valid(raw) {
 		return nil, "not UTF-8 text"
 	}
@@ -58,10 +87,36 @@ func parseLine(line int, raw []byte) (*Entry, string) {
 	if err != nil {
 		return nil, "invalid JSON: " + syntaxError(s, err)
 	}
+	a := adapterLine{data: []byte(s)}
+	if _, isObj := v.(*jsonv.Object); isObj && !st.detected {
+		// The detection check's reader runs, on the same first object.
+		var ok bool
+		st.format, _, _, ok = lint.Detect("", jsonl.Record{Line: line, Data: a.data})
+		st.detected = ok
+	}
 	e, err := parseEntry(line, v)
 	if err != nil {
-		return nil, "not a log entry: " + err.Error()
+		// A layout the reference does not read (the request under
+		// request.body) is read where check's proxy-log adapter reads it.
+		if view := a.gatewayView(v); view != nil {
+			if ge, gerr := parseEntry(line, view); gerr == nil {
+				e, err = ge, nil
+			}
+		}
 	}
+	if err != nil {
+		why := "not a log entry: " + err.Error()
+		if req, _ := get(asObject(v), "request").(*jsonv.Object); req != nil && get(req, "messages") == nil {
+			if _, ok := req.Get("body"); ok {
+				why = "not a log entry: neither request.messages nor request.body.messages is a list"
+			}
+		}
+		if st := a.status(); st >= 400 {
+			why += fmt.Sprintf(" (HTTP status %d)", st)
+		}
+		return nil, why
+	}
+	e.Status = a.status()
 	return e, ""
 }
 
@@ -77,4 +132,9 @@ func syntaxError(line string, err error) string {
 		return "unexpected end of the line"
 	}
 	return strings.TrimPrefix(err.Error(), "jsonv: ")
+}
+
+func asObject(v jsonv.Value) *jsonv.Object {
+	o, _ := v.(*jsonv.Object)
+	return o
 }

@@ -81,6 +81,9 @@ func (p *proxyLog) Add(line int, rec ast.Object) *Document {
 	if t := get(rec, keyTimestamp); t != nil {
 		e.Insert(keyTimestamp, t)
 	}
+	if st := httpStatus(rec); st != 0 {
+		e.Insert(keyStatus, intTerm(st))
+	}
 	e.Insert(keyValid, boolTerm(msgs != nil))
 	count := 0
 	if msgs != nil {

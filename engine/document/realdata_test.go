@@ -323,8 +323,8 @@ func TestRealData(t *testing.T) {
 		m := docMap(t, d)
 		want := js(t, `{
 			"entries": [
-				{"index":0,"line":1,"type":"request","timestamp":1760696744462,"valid":true,"message_count":1,"roles":["U"]},
-				{"index":1,"line":2,"type":"request","timestamp":1760697270047,"valid":false,"message_count":0,"roles":[]}],
+				{"index":0,"line":1,"type":"request","timestamp":1760696744462,"status":401,"valid":true,"message_count":1,"roles":["U"]},
+				{"index":1,"line":2,"type":"request","timestamp":1760697270047,"status":405,"valid":false,"message_count":0,"roles":[]}],
 			"messages": [{"index":0,"role":"user","text":"Hi","has_content":true,"tool_calls":[],"turn":-1,
 				"line":1,"path":"/request/body/messages/0","raw":{"role":"user","content":"Hi"}}],
 			"tools": [],

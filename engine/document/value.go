@@ -32,6 +32,7 @@ var (
 	keyProfile        = ast.StringTerm("profile")
 	keyRequest        = ast.StringTerm("request")
 	keyResponse       = ast.StringTerm("response")
+	keyStatus         = ast.StringTerm("status")
 	keyRole           = ast.StringTerm("role")
 	keyRoles          = ast.StringTerm("roles")
 	keySessionID      = ast.StringTerm("session_id")

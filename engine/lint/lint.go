@@ -52,19 +52,45 @@ type Unit struct {
 
 // Check returns the findings of one unit, sorted.
 func (l *Linter) Check(ctx context.Context, u Unit) []finding.Finding {
+	if len(u.Records) == 0 {
+		return nil
+	}
+	var found []finding.Finding
+	out := Documents(u, l.opts, func(d *document.Document, rec *jsonl.Record) {
+		fs := l.Document(ctx, d)
+		if rec != nil && bytes.IndexByte(rec.Data, '\n') >= 0 {
+			onLines(fs, *rec)
+		}
+		found = append(found, fs...)
+	})
+	out = append(out, found...)
+	identify(out, u.Records)
+	slices.SortFunc(out, finding.Compare)
+	return out
+}
+
+// Documents reads one unit as Check does — decoding, the fit test of a
+// forced format, the format's builder — and calls each with every document
+// it gives, in order: rec is the record of a per-record document, nil for a
+// session's. It returns the findings of the records that could not be read
+// (syntax, format-mismatch). A command that uses the documents otherwise
+// than to check them (convert --to) reads through it, so it reads exactly
+// what check checks.
+func Documents(u Unit, opts document.Options, each func(d *document.Document, rec *jsonl.Record)) []finding.Finding {
 	var out []finding.Finding
 	if len(u.Records) == 0 {
 		return out
 	}
-	b := document.NewBuilder(u.Format, u.File, l.opts)
+	b := document.NewBuilder(u.Format, u.File, opts)
 	adapter := document.Lookup(u.Format)
 	skip := u.Format == "" // only syntax is checked
 	fitted := false
-	for i, rec := range u.Records {
+	for i := range u.Records {
+		rec := &u.Records[i]
 		obj := u.First
 		if i > 0 || obj == nil {
 			var bad *finding.Finding
-			if obj, bad = Decode(u.File, rec); bad != nil {
+			if obj, bad = Decode(u.File, *rec); bad != nil {
 				out = append(out, *bad)
 				continue
 			}
@@ -81,18 +107,12 @@ func (l *Linter) Check(ctx context.Context, u Unit) []finding.Finding {
 			}
 		}
 		if d := b.Add(rec.Line, obj); d != nil {
-			fs := l.Document(ctx, d)
-			if bytes.IndexByte(rec.Data, '\n') >= 0 {
-				onLines(fs, rec)
-			}
-			out = append(out, fs...)
+			each(d, rec)
 		}
 	}
 	if d := b.Finish(); d != nil && !skip {
-		out = append(out, l.Document(ctx, d)...)
+		each(d, nil)
 	}
-	identify(out, u.Records)
-	slices.SortFunc(out, finding.Compare)
 	return out
 }
 

@@ -70,9 +70,14 @@ func File(path string, opts Options) Result {
 	}
 
 	var first []byte
+	var next [][]byte
 	res.Stats, err = Scan(f, func(r Record) error {
-		if r.Kept && first == nil {
+		switch {
+		case !r.Kept:
+		case first == nil:
 			first = append([]byte{}, r.Data...)
+		case len(next) < probeRecords:
+			next = append(next, append([]byte{}, r.Data...))
 		}
 		return nil
 	})
@@ -85,7 +90,7 @@ func File(path string, opts Options) Result {
 		res.Outcome, res.Reason = Empty, ReasonEmpty
 	case st.Records == 0:
 		res.Outcome, res.Reason = Skipped, ReasonNoJSON
-	case !headerOK(first, opts.Sessions):
+	case !headerOK(first, next, opts.Sessions):
 		res.Outcome, res.Reason = Skipped, ReasonHeader
 	case !st.Changed():
 		res.Outcome = Clean

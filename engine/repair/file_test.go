@@ -89,6 +89,12 @@ func TestFileLeavesUntouched(t *testing.T) {
 			Result{Outcome: Skipped, Reason: ReasonHeader, Stats: Stats{Records: 1, Dropped: 1}}},
 		{"invalid header: id not a string", `{"type":"session","id":7}` + "\n{\n", Options{},
 			Result{Outcome: Skipped, Reason: ReasonHeader, Stats: Stats{Records: 1, Dropped: 1}}},
+		{"invalid header: type Session, recognized by the entries after it", `{"type":"Session","id":"s1","cwd":"/tmp"}` + "\n" + message + "\n{\"type\":\n", Options{},
+			Result{Outcome: Skipped, Reason: ReasonHeader, Stats: Stats{Records: 2, Dropped: 1}}},
+		{"invalid header: type Session, clean otherwise", `{"type":"Session","id":"s1"}` + "\n" + message + "\n", Options{},
+			Result{Outcome: Skipped, Reason: ReasonHeader, Stats: Stats{Records: 2}}},
+		{"invalid header: the JSON string \"session\"", `"session"` + "\n" + message + "\n" + message + "\n", Options{},
+			Result{Outcome: Skipped, Reason: ReasonHeader, Stats: Stats{Records: 2, Dropped: 1}}},
 		{"header required by --format pi-session", `{"messages":[]}` + "\n{\n", Options{Sessions: AllSessions},
 			Result{Outcome: Skipped, Reason: ReasonHeader, Stats: Stats{Records: 1, Dropped: 1}}},
 		{"no line is JSON", "not json\n{\n", Options{}, Result{Outcome: Skipped, Reason: ReasonNoJSON, Stats: Stats{Dropped: 2}}},
@@ -136,8 +142,10 @@ func TestFileRepairs(t *testing.T) {
 			want: header + "\n" + message + "\n", stats: Stats{Records: 2, Split: 1}},
 		{name: "other agent logs need no header", content: `{"type":"user","message":{"role":"user","content":"hi"}}` + "\n{\"ty\n", mode: 0o644,
 			want: `{"type":"user","message":{"role":"user","content":"hi"}}` + "\n", stats: Stats{Records: 1, Dropped: 1}},
-		{name: "--force repairs a mostly broken file", content: "{\n\"a\": 1\n}\n[2]\n", mode: 0o644, opts: Options{Force: true},
-			want: "[2]\n", stats: Stats{Records: 1, Dropped: 3}},
+		{name: "--force repairs a mostly broken file", content: "{\n\"a\": 1\n}\n{\"b\":2}\n", mode: 0o644, opts: Options{Force: true},
+			want: "{\"b\":2}\n", stats: Stats{Records: 1, Dropped: 3}},
+		{name: "lines holding JSON that is not an object go to the backup", content: "{\"a\":1}\n[1, 2]\n\"x\"\n42\n{\"b\":2}\n{\"c\":3}\n{\"d\":4}\n", mode: 0o644,
+			want: "{\"a\":1}\n{\"b\":2}\n{\"c\":3}\n{\"d\":4}\n", stats: Stats{Records: 4, Dropped: 3}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -44,27 +44,58 @@ var (
 	keyID   = ast.StringTerm("id")
 )
 
+// probeRecords is how many records after the first headerOK looks at to
+// recognize a transcript whose first record is not a header.
+const probeRecords = 8
+
 // headerOK reports whether first, the first record kept from a file, is
 // acceptable under mode: either the file is not a session transcript, or
-// first is its header {"type": "session", "id": "<non-empty string>"}.
-func headerOK(first []byte, mode Sessions) bool {
+// first is its header {"type": "session", "id": "<non-empty string>"}. A file
+// is a transcript when first is a header or a transcript-only entry, or when
+// first is of no known format and one of next (the records after it, at most
+// probeRecords) is a transcript entry: a header damaged into
+// {"type": "Session", …} is still a transcript's, and the transcript repair
+// this replaces refuses such a file rather than repairing it as plain JSONL.
+func headerOK(first []byte, next [][]byte, mode Sessions) bool {
 	if mode == NoSessions {
 		return true
 	}
-	v, err := astjson.Decode(first)
-	obj, isObj := v.(ast.Object)
-	if err != nil || !isObj {
+	obj, isObj := object(first)
+	if !isObj {
 		return mode != AllSessions
 	}
-	if f, ok := document.Detect(obj); ok && f == document.PiSession {
+	f, known := document.Detect(obj)
+	if known && f == document.PiSession {
 		id, _ := stringField(obj, keyID)
 		return id != ""
 	}
-	if mode == AllSessions {
+	if mode == AllSessions || sessionEntry(obj) {
 		return false
 	}
+	if known {
+		return true
+	}
+	for _, rec := range next {
+		if o, ok := object(rec); ok && sessionEntry(o) {
+			return false
+		}
+	}
+	return true
+}
+
+func object(data []byte) (ast.Object, bool) {
+	v, err := astjson.Decode(data)
+	if err != nil {
+		return nil, false
+	}
+	obj, ok := v.(ast.Object)
+	return obj, ok
+}
+
+// sessionEntry reports whether obj is an entry only a session transcript has.
+func sessionEntry(obj ast.Object) bool {
 	typ, _ := stringField(obj, keyType)
-	return !sessionEntryTypes[typ]
+	return sessionEntryTypes[typ]
 }
 
 func stringField(obj ast.Object, key *ast.Term) (string, bool) {

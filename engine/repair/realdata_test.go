@@ -10,7 +10,9 @@ import (
 )
 
 // TestRealData repairs copies of the public files under ../shared/data: only
-// the deliberately malformed Codex rollout has a line to drop; every other
+// the deliberately malformed Codex rollout and the Claude Code edge cases
+// (lines holding a JSON string, a number and a list: no records) have lines
+// to drop; every other
 // file, including the headerless Claude Code and Codex logs and the pi
 // sessions, is clean.
 func TestRealData(t *testing.T) {
@@ -32,7 +34,7 @@ func TestRealData(t *testing.T) {
 		os.WriteFile(p, data, 0o644)
 		got := File(p, Options{})
 		want := Clean
-		if strings.HasSuffix(f, "cclog-codex-rollout-malformed.jsonl") {
+		if strings.HasSuffix(f, "cclog-codex-rollout-malformed.jsonl") || strings.HasSuffix(f, "cclog-edge_cases.jsonl") {
 			want = Repaired
 		}
 		if got.Outcome != want {

@@ -37,9 +37,10 @@ type Record struct {
 }
 
 // Scanner reads a JSONL input and classifies its lines. Lines end at LF or
-// CRLF; blank lines are skipped and not reported. A line that is valid JSON
-// as a whole is kept as it is. A line that is not is split at lone CRs when
-// every non-blank piece is valid JSON on its own (two records glued together
+// CRLF; blank lines are skipped and not reported. A line that is a JSON
+// object as a whole is kept as it is; a line holding any other JSON value is
+// dropped like one that is not JSON (it is no record). A line that is not is split at lone CRs when
+// every non-blank piece is a JSON object on its own (two records glued together
 // by an old-Mac line ending), and dropped whole otherwise: a fragment of a
 // broken record is never kept as if it were a record. Invalid UTF-8 in a
 // kept record is replaced (see Record.Mended). Memory is bounded by the
@@ -96,7 +97,7 @@ func (s *Scanner) Next() (Record, error) {
 		return Record{}, err
 	}
 	s.line = rec.Line
-	if json.Valid(rec.Data) {
+	if isObject(rec.Data) {
 		return mend(Record{Line: rec.Line, Data: rec.Data, Kept: true}), nil
 	}
 	if splittable(rec.Data) {
@@ -131,6 +132,15 @@ func mend(r Record) Record {
 	return r
 }
 
+// isObject reports whether data is one valid JSON value that is an object.
+// A line holding another JSON value ([1, 2], "x", 42) is not a record of any
+// format: check reports it, fix rejects it, and repair drops it like a line
+// that is not JSON, so the three agree on what a record is.
+func isObject(data []byte) bool {
+	t := bytes.TrimLeft(data, " \t\r\n")
+	return len(t) > 0 && t[0] == '{' && json.Valid(data)
+}
+
 // splittable reports whether line holds a lone CR and every non-blank piece
 // between CRs is valid JSON. The caller has seen that the whole line is not
 // valid JSON, so at least two pieces are non-blank.
@@ -140,7 +150,7 @@ func splittable(line []byte) bool {
 	}
 	for rest := line; ; {
 		piece, after, found := bytes.Cut(rest, []byte{'\r'})
-		if !jsonl.IsBlank(piece) && !json.Valid(piece) {
+		if !jsonl.IsBlank(piece) && !isObject(piece) {
 			return false
 		}
 		if !found {

@@ -265,3 +265,33 @@ deny contains f if {
 		"msg": sprintf("no conversation record can be produced: none of the %d entries has a request.messages list", [count(input.entries)]),
 	}
 }
+
+# ---------------------------------------------------------------------------------------------
+
+# METADATA
+# title: proxy-http-error
+# description: >-
+#   A proxy-log entry whose response carries an HTTP status of 400 or more (response.status,
+#   status_code or statusCode): the provider refused or failed the request, whatever the log's
+#   own "success" field says (gateways set it when they merely relayed the answer). The
+#   entry holds no model reply to train on. Follows the HTTP semantics of RFC 9110 §15.5-15.6
+#   (4xx client errors, 5xx server errors).
+# custom:
+#   id: proxy-http-error
+#   formats: [proxy-log]
+#   severity: error
+#   example: |-
+#     {"timestamp": 1760696744462, "request": {"method": "POST", "path": "/v1/messages", "body": {"model": "claude-sonnet-4", "messages": [{"role": "user", "content": "Hi"}]}}, "response": {"status": 401, "body": {"type": "error", "error": {"type": "authentication_error", "message": "invalid x-api-key"}}}, "success": true}
+#   fix: >-
+#     Drop the failed entries (or the session) from the dataset, or fix what made the
+#     provider refuse them (credentials, method, request shape) and log the session again.
+deny contains f if {
+	input.format == "proxy-log" # indexed: the rule is skipped for other formats
+	some e in input.entries
+	e.status >= 400
+	f := {
+		"rule": "proxy-http-error",
+		"msg": sprintf("entry %d got HTTP status %d: the request failed, whatever the log's success field says", [e.index + 1, e.status]),
+		"entry_index": e.index,
+	}
+}

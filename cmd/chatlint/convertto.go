@@ -1,0 +1,195 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/chatlint/chatlint/engine/atomicfile"
+	"github.com/chatlint/chatlint/engine/document"
+	"github.com/chatlint/chatlint/engine/finding"
+	"github.com/chatlint/chatlint/engine/jsonl"
+	"github.com/chatlint/chatlint/engine/lint"
+	"github.com/chatlint/chatlint/engine/openai"
+	"github.com/chatlint/chatlint/engine/runner"
+)
+
+// Rules of convert --to's notes, in the output convention of check.
+const (
+	ruleConvertLossy     = "convert-lossy"      // a piece of a document was left out or changed
+	ruleConvertNoExample = "convert-no-example" // a document gave no example
+)
+
+// convertTargets are the formats convert --to writes.
+var convertTargets = []string{"openai"}
+
+// dropInFlags are the flags of the drop-in converter, which --to does not take.
+var dropInFlags = []string{"logs", "single-file", "group-by", "json-tool-calls", "no-json-tool-calls", "tool-report", "no-tool-report",
+	"tool-report-path", "integrity-analysis", "no-integrity-analysis", "anonymize", "no-anonymize", "cleanup-goose", "no-cleanup-goose",
+	"keep-going", "cleanup", "fail-on", "verbose"}
+
+// convertedJob is what one unit of input gives: its examples, encoded, and
+// its notes, as output lines.
+type convertedJob struct {
+	lines     [][]byte
+	notes     []string
+	docs, exs int
+	errors    int
+}
+
+// runConvertTo runs convert --to: every input read as check reads it (the
+// runner and the format adapters), each document turned into examples of
+// the target format, written atomically to --output (standard output
+// without it), notes on standard error.
+func runConvertTo(cmd *cobra.Command, s streams, o *convertOptions, args []string) error {
+	flags := cmd.Flags()
+	if !strings.EqualFold(o.To, "openai") {
+		return usageError("--to: want %s, not %q", strings.Join(convertTargets, " or "), o.To)
+	}
+	for _, name := range dropInFlags {
+		if flags.Changed(name) {
+			return usageError("--%s is a flag of the proxy-log drop-in (convert -l DIR -o DIR), not of --to", name)
+		}
+	}
+	if len(args) == 0 {
+		return usageError("convert --to needs at least one file, directory or - (stdin)")
+	}
+	if o.Split != "" && o.Split != "turns" {
+		return usageError("--split: want turns, not %q", o.Split)
+	}
+	ropts := runner.Options{Workers: o.Workers}
+	if o.Format != "" {
+		f, ok := document.ParseFormat(o.Format)
+		if !ok {
+			return usageError("--format: unknown input format %q (want %s)", o.Format, document.FormatNames())
+		}
+		ropts.Format = f
+	}
+	out := "-"
+	if flags.Changed("output") {
+		out = o.Output
+	}
+	files, errs := jsonl.Expand(args)
+	if len(files) == 0 && len(errs) == 0 {
+		return usageError("no input files found in %s (directories are searched for *.jsonl and *.json files)", strings.Join(args, ", "))
+	}
+	inputs := make([]runner.Input, 0, len(files))
+	for _, f := range files {
+		if f == jsonl.Stdin {
+			inputs = append(inputs, runner.Input{Name: "<stdin>", Reader: s.In})
+			continue
+		}
+		inputs = append(inputs, runner.Input{Name: f, Path: f})
+	}
+
+	var w io.Writer
+	var af *atomicfile.File
+	if out == "-" {
+		bw := bufio.NewWriter(s.Out)
+		defer bw.Flush()
+		w = bw
+	} else {
+		var err error
+		if af, err = atomicfile.Create(out, 0o644); err != nil {
+			return &exitCode{code: exitError, err: err}
+		}
+		defer af.Abort() // after Commit, a no-op
+		w = af
+	}
+
+	copts := openai.Options{KeepReasoning: o.KeepReasoning, SplitTurns: o.Split == "turns"}
+	r := &runner.Runner{Opts: ropts}
+	var total convertedJob
+	var werr error
+	tot, rerrs := runner.Each(cmd.Context(), r, inputs, func() func(runner.Job) convertedJob {
+		return func(j runner.Job) convertedJob { return convertJob(j, copts) }
+	}, func(c convertedJob) {
+		for _, n := range c.notes {
+			fmt.Fprintln(s.Err, n)
+		}
+		for _, l := range c.lines {
+			if _, err := w.Write(l); err != nil && werr == nil {
+				werr = err
+			}
+		}
+		total.docs += c.docs
+		total.exs += c.exs
+		total.errors += c.errors
+		total.notes = append(total.notes, c.notes...)
+	})
+	if werr != nil {
+		return &exitCode{code: exitError, err: werr}
+	}
+	errs = append(errs, rerrs...)
+	if af != nil {
+		if err := af.Commit(); err != nil {
+			return &exitCode{code: exitError, err: err}
+		}
+	}
+	where := "standard output"
+	if out != "-" {
+		where = out
+	}
+	fmt.Fprintf(s.Err, "converted %d document(s) of %d file(s) into %d %s example(s), written to %s; %d note(s)\n",
+		total.docs, tot.Files, total.exs, strings.ToLower(o.To), where, len(total.notes))
+	for _, err := range errs {
+		fmt.Fprintln(s.Err, "chatlint:", describe(err))
+	}
+	switch {
+	case len(errs) > 0:
+		return &exitCode{code: exitError}
+	case total.errors > 0:
+		return &exitCode{code: exitFindings}
+	case total.exs == 0 && tot.Records > 0:
+		fmt.Fprintf(s.Err, "chatlint: convert: no example written from %d record(s)\n", tot.Records)
+		return &exitCode{code: exitFindings}
+	}
+	return nil
+}
+
+// convertJob turns one unit of input into its examples and notes.
+func convertJob(j runner.Job, opts openai.Options) convertedJob {
+	var c convertedJob
+	if j.Finding != nil {
+		c.add(*j.Finding)
+		return c
+	}
+	bad := lint.Documents(j.Unit, document.Options{}, func(d *document.Document, _ *jsonl.Record) {
+		c.docs++
+		exs, notes := openai.Convert(d, opts)
+		for _, n := range notes {
+			f := finding.Finding{File: d.File, Line: n.Line, Severity: finding.Warning, Rule: ruleConvertLossy, Message: n.Message}
+			if n.Error {
+				f.Severity, f.Rule = finding.Error, ruleConvertNoExample
+			}
+			c.add(f)
+		}
+		for _, ex := range exs {
+			var b bytes.Buffer
+			enc := json.NewEncoder(&b)
+			enc.SetEscapeHTML(false)
+			if err := enc.Encode(ex); err != nil {
+				c.add(finding.Finding{File: d.File, Line: d.Line, Severity: finding.Error, Rule: ruleConvertNoExample, Message: "the example could not be encoded: " + err.Error()})
+				continue
+			}
+			c.lines = append(c.lines, b.Bytes())
+			c.exs++
+		}
+	})
+	for _, f := range bad {
+		c.add(f)
+	}
+	return c
+}
+
+func (c *convertedJob) add(f finding.Finding) {
+	if f.Severity == finding.Error {
+		c.errors++
+	}
+	c.notes = append(c.notes, fmt.Sprintf("%s:%d: %s %s: %s", f.File, f.Line, f.Severity, f.Rule, f.Message))
+}

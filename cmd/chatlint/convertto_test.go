@@ -1,0 +1,177 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestConvertToOpenAIFixtures converts each file of fixtures/convert-openai/in
+// (chat, Anthropic-block chat, pi-session, proxy-log) with --to openai,
+// compares the examples and the notes with expected/ (rewrite with -update),
+// and checks the examples: a clean source converts to a clean dataset.
+func TestConvertToOpenAIFixtures(t *testing.T) {
+	ins, _ := filepath.Glob(filepath.Join(repo, "fixtures/convert-openai/in/*.jsonl"))
+	if len(ins) < 4 {
+		t.Fatalf("fixtures missing: %v", ins)
+	}
+	for _, in := range ins {
+		name := strings.TrimSuffix(filepath.Base(in), ".jsonl")
+		t.Run(name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "train.jsonl")
+			var stdout, stderr bytes.Buffer
+			code := run(context.Background(), []string{"convert", "--to", "openai", "-o", out, rel(t, in)}, streams{Out: &stdout, Err: &stderr})
+			if code != 0 || stdout.Len() > 0 {
+				t.Fatalf("exit %d, stdout %q, stderr:\n%s", code, stdout.String(), stderr.String())
+			}
+			got, err := os.ReadFile(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			notes := strings.ReplaceAll(stderr.String(), out, "OUT")
+			exp := filepath.Join(repo, "fixtures/convert-openai/expected", name)
+			if *update {
+				os.MkdirAll(filepath.Dir(exp), 0o755)
+				os.WriteFile(exp+".jsonl", got, 0o644)
+				os.WriteFile(exp+".notes.txt", []byte(notes), 0o644)
+			}
+			want, _ := os.ReadFile(exp + ".jsonl")
+			wantNotes, _ := os.ReadFile(exp + ".notes.txt")
+			if diff := cmp.Diff(string(want), string(got)); diff != "" {
+				t.Errorf("examples (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(string(wantNotes), notes); diff != "" {
+				t.Errorf("notes (-want +got):\n%s", diff)
+			}
+			stdout.Reset()
+			if code := run(context.Background(), []string{"check", out}, streams{Out: &stdout, Err: &stderr}); code != 0 {
+				t.Errorf("check on the converted file: exit %d\n%s", code, stdout.String())
+			}
+		})
+	}
+}
+
+// TestConvertToOpenAIStreamsAndFails: without -o the examples go to standard
+// output; a non-empty input that gives no example, or a file of no known
+// format, exits 1 with a note naming the file and line.
+func TestConvertToOpenAIStreamsAndFails(t *testing.T) {
+	dir := t.TempDir()
+	noAssistant := filepath.Join(dir, "no-assistant.jsonl")
+	os.WriteFile(noAssistant, []byte(`{"messages":[{"role":"user","content":"Hi"}]}`+"\n"), 0o644)
+	unknown := filepath.Join(dir, "unknown.jsonl")
+	os.WriteFile(unknown, []byte(`{"foo":1}`+"\n"), 0o644)
+	chat := filepath.Join(repo, "fixtures/convert-openai/in/chat.jsonl")
+	tests := []struct {
+		args      []string
+		code      int
+		stdout    int // example lines on standard output
+		stderrHas string
+	}{
+		{[]string{chat}, 0, 2, "converted 2 document(s) of 1 file(s) into 2 openai example(s), written to standard output"},
+		{[]string{"--split", "turns", chat}, 0, 3, "into 3 openai example(s)"},
+		{[]string{noAssistant}, 1, 0, noAssistant + ":1: error convert-no-example: no assistant message to train on"},
+		{[]string{unknown, chat}, 1, 2, unknown + ":1: error unrecognized-format"},
+	}
+	for _, tt := range tests {
+		var stdout, stderr bytes.Buffer
+		code := run(context.Background(), append([]string{"convert", "--to", "openai"}, tt.args...), streams{Out: &stdout, Err: &stderr})
+		lines := strings.Count(stdout.String(), "\n")
+		if code != tt.code || lines != tt.stdout || !strings.Contains(stderr.String(), tt.stderrHas) {
+			t.Errorf("%v: exit %d, %d lines, stderr:\n%s\nwant exit %d, %d lines, %q", tt.args, code, lines, stderr.String(), tt.code, tt.stdout, tt.stderrHas)
+		}
+	}
+}
+
+func TestConvertToUsageErrors(t *testing.T) {
+	chat := filepath.Join(repo, "fixtures/convert-openai/in/chat.jsonl")
+	for _, tt := range []struct {
+		args []string
+		err  string
+	}{
+		{[]string{"--to", "xml", chat}, `--to: want openai, not "xml"`},
+		{[]string{"--to", "openai"}, "convert --to needs at least one file"},
+		{[]string{"--to", "openai", "--logs", "x", chat}, "--logs is a flag of the proxy-log drop-in"},
+		{[]string{"--to", "openai", "--split", "words", chat}, "--split: want turns"},
+		{[]string{"--to", "openai", "--format", "nope", chat}, "--format: unknown input format"},
+		{[]string{chat}, "unknown command"},
+	} {
+		var stderr bytes.Buffer
+		code := run(context.Background(), append([]string{"convert"}, tt.args...), streams{Out: &bytes.Buffer{}, Err: &stderr})
+		if code != 2 || !strings.Contains(stderr.String(), tt.err) {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", tt.args, code, stderr.String(), tt.err)
+		}
+	}
+}
+
+// TestConvertToSharedData converts every file of ../shared/data with --to
+// openai and checks what it wrote: converting adds no error. Every error
+// check reports on a converted file is of a rule check also reports as an
+// error on its source — except tool-result-flagged: an OpenAI tool message
+// has no error flag, so the payload heuristic is all check has to judge it,
+// and a result whose source flag (pi isError, Anthropic is_error) said "no
+// error" can read as flagged once converted (see docs/convert.md).
+func TestConvertToSharedData(t *testing.T) {
+	root := filepath.Join(repo, "../shared/data")
+	if _, err := os.Stat(root); err != nil {
+		t.Skip("../shared/data is absent")
+	}
+	var files []string
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && (strings.HasSuffix(p, ".jsonl") || strings.HasSuffix(p, ".json")) {
+			files = append(files, p)
+		}
+		return nil
+	})
+	dir := t.TempDir()
+	converted := 0
+	for i, f := range files {
+		out := filepath.Join(dir, strings.TrimSuffix(filepath.Base(f), filepath.Ext(f))+"-"+string(rune('a'+i%26))+".jsonl")
+		var stderr bytes.Buffer
+		code := run(context.Background(), []string{"convert", "--to", "openai", "-o", out, f}, streams{Out: &bytes.Buffer{}, Err: &stderr})
+		if code == 2 {
+			t.Errorf("%s: exit 2:\n%s", f, stderr.String())
+			continue
+		}
+		data, _ := os.ReadFile(out)
+		if len(data) == 0 {
+			continue // nothing this build recognizes or can train on; its notes say why
+		}
+		converted++
+		allowed := errorRules(t, f)
+		allowed["tool-result-flagged"] = true
+		for rule := range errorRules(t, out) {
+			if !allowed[rule] {
+				t.Errorf("%s: the converted file has %s errors, its source has none", f, rule)
+			}
+		}
+	}
+	if converted < 4 {
+		t.Errorf("only %d files of ../shared/data converted", converted)
+	}
+}
+
+// errorRules runs check on a file and counts its errors by rule.
+func errorRules(t *testing.T, file string) map[string]bool {
+	var stdout bytes.Buffer
+	run(context.Background(), []string{"check", "-o", "json", file}, streams{Out: &stdout, Err: &bytes.Buffer{}})
+	var r struct {
+		Findings []struct{ Rule, Severity string } `json:"findings"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &r); err != nil {
+		t.Fatalf("%s: %v", file, err)
+	}
+	out := map[string]bool{}
+	for _, f := range r.Findings {
+		if f.Severity == "error" {
+			out[f.Rule] = true
+		}
+	}
+	return out
+}

@@ -1,0 +1,212 @@
+package openai
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/chatlint/chatlint/engine/astjson"
+	"github.com/chatlint/chatlint/engine/document"
+)
+
+// documents builds the documents of one file's lines as check does.
+func documents(t *testing.T, f document.Format, lines string) []*document.Document {
+	t.Helper()
+	b := document.NewBuilder(f, "f.jsonl", document.Options{})
+	var docs []*document.Document
+	for i, l := range strings.Split(strings.TrimSpace(lines), "\n") {
+		v, err := astjson.Decode([]byte(l))
+		if err != nil {
+			t.Fatalf("line %d: %v", i+1, err)
+		}
+		if d := b.Add(i+1, v.(ast.Object)); d != nil {
+			docs = append(docs, d)
+		}
+	}
+	if d := b.Finish(); d != nil {
+		docs = append(docs, d)
+	}
+	return docs
+}
+
+const weatherTool = `{"type":"function","function":{"name":"get_weather","description":"Weather of a city.","parameters":{"type":"object","properties":{"city":{"type":"string"}}}}}`
+
+func TestConvert(t *testing.T) {
+	tests := []struct {
+		name   string
+		format document.Format
+		in     string
+		opts   Options
+		want   []string // the examples, as JSON lines
+		notes  []string // "line: message", "!" in front for an error note
+	}{
+		{
+			name:   "chat: calls and results as they are",
+			format: document.Chat,
+			in:     `{"messages":[{"role":"developer","content":"Be brief."},{"role":"user","content":"Paris?"},{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"get_weather","arguments":"{\"city\":\"Paris\"}"}}]},{"role":"tool","tool_call_id":"c1","content":"18 C"},{"role":"assistant","content":"18 °C."}],"tools":[` + weatherTool + `]}`,
+			want:   []string{`{"messages":[{"role":"system","content":"Be brief."},{"role":"user","content":"Paris?"},{"role":"assistant","tool_calls":[{"id":"c1","type":"function","function":{"name":"get_weather","arguments":"{\"city\":\"Paris\"}"}}]},{"role":"tool","content":"18 C","tool_call_id":"c1"},{"role":"assistant","content":"18 °C."}],"tools":[` + weatherTool + `]}`},
+		},
+		{
+			name:   "Anthropic blocks: the record's system prompt first, tool_use input as a JSON string, tool_result blocks as tool messages, input_schema as parameters; thinking dropped, an image noted",
+			format: document.Chat,
+			in:     `{"system":[{"type":"text","text":"Be brief."}],"messages":[{"role":"user","content":[{"type":"text","text":"Paris?"},{"type":"image","source":{"type":"base64","data":"AAA"}}]},{"role":"assistant","content":[{"type":"thinking","thinking":"Use the tool."},{"type":"text","text":"Checking."},{"type":"tool_use","id":"tu1","name":"get_weather","input":{"city":"Paris"}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"tu1","content":"18 C"}]},{"role":"assistant","content":"18 °C."}],"tools":[{"name":"get_weather","description":"Weather of a city.","input_schema":{"type":"object","properties":{"city":{"type":"string"}}}}]}`,
+			want:   []string{`{"messages":[{"role":"system","content":"Be brief."},{"role":"user","content":"Paris?"},{"role":"assistant","content":"Checking.","tool_calls":[{"id":"tu1","type":"function","function":{"name":"get_weather","arguments":"{\"city\":\"Paris\"}"}}]},{"role":"tool","content":"18 C","tool_call_id":"tu1"},{"role":"assistant","content":"18 °C."}],"tools":[` + weatherTool + `]}`},
+			notes:  []string{"1: part 1 of message 0 (type image) cannot be represented in an OpenAI chat example: left out"},
+		},
+		{
+			name:   "--keep-reasoning: thinking in front of the text",
+			format: document.Chat,
+			in:     `{"messages":[{"role":"user","content":"Hi"},{"role":"assistant","content":[{"type":"thinking","thinking":"Greet back."},{"type":"text","text":"Hello!"}]}]}`,
+			opts:   Options{KeepReasoning: true},
+			want:   []string{`{"messages":[{"role":"user","content":"Hi"},{"role":"assistant","content":"<think>\nGreet back.\n</think>\nHello!"}]}`},
+		},
+		{
+			name:   "a reasoning message of its own: dropped by default",
+			format: document.Chat,
+			in:     `{"messages":[{"role":"user","content":"Hi"},{"role":"reasoning","content":"Greet back."},{"role":"assistant","content":"Hello!"}]}`,
+			want:   []string{`{"messages":[{"role":"user","content":"Hi"},{"role":"assistant","content":"Hello!"}]}`},
+		},
+		{
+			name:   "a reasoning message of its own: --keep-reasoning puts it in front of the next reply",
+			format: document.Chat,
+			in:     `{"messages":[{"role":"user","content":"Hi"},{"role":"reasoning","content":"Greet back."},{"role":"assistant","content":"Hello!"}]}`,
+			opts:   Options{KeepReasoning: true},
+			want:   []string{`{"messages":[{"role":"user","content":"Hi"},{"role":"assistant","content":"<think>\nGreet back.\n</think>\nHello!"}]}`},
+		},
+		{
+			name:   "inline tags become structured calls and results",
+			format: document.Chat,
+			in:     `{"messages":[{"role":"user","content":"Paris?"},{"role":"assistant","content":"Checking.\n<tool_call>{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}</tool_call>"},{"role":"tool","content":"<tool_result tool_call_id=\"c1\">18 C</tool_result>"},{"role":"assistant","content":"18 °C."}],"tools":[` + weatherTool + `]}`,
+			want:   []string{`{"messages":[{"role":"user","content":"Paris?"},{"role":"assistant","content":"Checking.","tool_calls":[{"id":"c1","type":"function","function":{"name":"get_weather","arguments":"{\"city\":\"Paris\"}"}}]},{"role":"tool","content":"18 C","tool_call_id":"c1"},{"role":"assistant","content":"18 °C."}],"tools":[` + weatherTool + `]}`},
+		},
+		{
+			name:   "an unanswered call mid-conversation and an orphan result are left out, with notes; a call ending the conversation stays",
+			format: document.Chat,
+			in:     `{"messages":[{"role":"user","content":"A?"},{"role":"assistant","content":"Let me see.","tool_calls":[{"id":"c1","type":"function","function":{"name":"get_weather","arguments":"{}"}}]},{"role":"tool","tool_call_id":"zz","content":"?"},{"role":"user","content":"B?"},{"role":"assistant","tool_calls":[{"id":"c2","type":"function","function":{"name":"get_weather","arguments":"{}"}}]}],"tools":[` + weatherTool + `]}`,
+			want:   []string{`{"messages":[{"role":"user","content":"A?"},{"role":"assistant","content":"Let me see."},{"role":"user","content":"B?"},{"role":"assistant","tool_calls":[{"id":"c2","type":"function","function":{"name":"get_weather","arguments":"{}"}}]}],"tools":[` + weatherTool + `]}`},
+			notes: []string{
+				`1: tool call "c1" (get_weather) of message 1 has no result: left out`,
+				`1: tool result 2 (tool_call_id "zz") answers no tool call of its turn: left out`,
+			},
+		},
+		{
+			name:   "an id reused in a later turn is renamed with its result; a legacy function_call becomes a tool call",
+			format: document.Chat,
+			in:     `{"messages":[{"role":"user","content":"A?"},{"role":"assistant","tool_calls":[{"id":"c1","type":"function","function":{"name":"get_weather","arguments":"{}"}}]},{"role":"tool","tool_call_id":"c1","content":"1"},{"role":"assistant","tool_calls":[{"id":"c1","type":"function","function":{"name":"get_weather","arguments":"{}"}}]},{"role":"tool","tool_call_id":"c1","content":"2"},{"role":"assistant","content":null,"function_call":{"name":"get_weather","arguments":"{}"}},{"role":"function","name":"get_weather","content":"3"},{"role":"assistant","content":"Done."}],"tools":[` + weatherTool + `]}`,
+			want:   []string{`{"messages":[{"role":"user","content":"A?"},{"role":"assistant","tool_calls":[{"id":"c1","type":"function","function":{"name":"get_weather","arguments":"{}"}}]},{"role":"tool","content":"1","tool_call_id":"c1"},{"role":"assistant","tool_calls":[{"id":"c1_2","type":"function","function":{"name":"get_weather","arguments":"{}"}}]},{"role":"tool","content":"2","tool_call_id":"c1_2"},{"role":"assistant","tool_calls":[{"id":"call_5_function_call","type":"function","function":{"name":"get_weather","arguments":"{}"}}]},{"role":"tool","content":"3","tool_call_id":"call_5_function_call"},{"role":"assistant","content":"Done."}],"tools":[` + weatherTool + `]}`},
+			notes: []string{
+				`1: tool call id "c1" of message 3 was used before: written as "c1_2"`,
+				`1: assistant message 5 uses the legacy function_call: written as tool call "call_5_function_call"`,
+			},
+		},
+		{
+			name:   "a result after a user message moves up to follow its call; arguments that are not JSON are noted",
+			format: document.Chat,
+			in:     `{"messages":[{"role":"user","content":"A?"},{"role":"assistant","tool_calls":[{"id":"c1","type":"function","function":{"name":"get_weather","arguments":"{city: A}"}}]},{"role":"user","content":"Hurry."},{"role":"tool","tool_call_id":"c1","content":"1"},{"role":"assistant","content":"Done."}],"tools":[` + weatherTool + `]}`,
+			want:   []string{`{"messages":[{"role":"user","content":"A?"},{"role":"assistant","tool_calls":[{"id":"c1","type":"function","function":{"name":"get_weather","arguments":"{city: A}"}}]},{"role":"tool","content":"1","tool_call_id":"c1"},{"role":"user","content":"Hurry."},{"role":"assistant","content":"Done."}],"tools":[` + weatherTool + `]}`},
+			notes: []string{
+				`1: the arguments of tool call 0 of message 1 are not valid JSON: written as given`,
+				`1: tool result 3 (tool_call_id "c1") came after other messages: moved up to follow its call`,
+			},
+		},
+		{
+			name:   "--split turns: one example per assistant message",
+			format: document.Chat,
+			in:     `{"messages":[{"role":"user","content":"Hi"},{"role":"assistant","content":"Hello!"},{"role":"user","content":"Bye"},{"role":"assistant","content":"Bye!"}]}`,
+			opts:   Options{SplitTurns: true},
+			want: []string{
+				`{"messages":[{"role":"user","content":"Hi"},{"role":"assistant","content":"Hello!"}]}`,
+				`{"messages":[{"role":"user","content":"Hi"},{"role":"assistant","content":"Hello!"},{"role":"user","content":"Bye"},{"role":"assistant","content":"Bye!"}]}`,
+			},
+		},
+		{
+			name:   "no assistant message: no example",
+			format: document.Chat,
+			in:     `{"messages":[{"role":"user","content":"Hi"}]}`,
+			notes:  []string{"!1: no assistant message to train on: no example written"},
+		},
+		{
+			name:   "pi-session: toolCall blocks and toolResult entries; thinking dropped; undefined tools defined with an open schema",
+			format: document.PiSession,
+			in: `{"type":"session","id":"s1","cwd":"/tmp"}
+{"type":"message","id":"m1","message":{"role":"user","content":[{"type":"text","text":"List /tmp."}]}}
+{"type":"message","id":"m2","message":{"role":"assistant","content":[{"type":"thinking","thinking":"ls it."},{"type":"toolCall","id":"t1","name":"bash","arguments":{"command":"ls /tmp"}}],"stopReason":"toolUse"}}
+{"type":"message","id":"m3","message":{"role":"toolResult","toolCallId":"t1","toolName":"bash","content":[{"type":"text","text":"a b"}],"isError":false}}
+{"type":"message","id":"m4","message":{"role":"assistant","content":[{"type":"text","text":"a and b."}],"stopReason":"stop"}}`,
+			want:  []string{`{"messages":[{"role":"user","content":"List /tmp."},{"role":"assistant","tool_calls":[{"id":"t1","type":"function","function":{"name":"bash","arguments":"{\"command\":\"ls /tmp\"}"}}]},{"role":"tool","content":"a b","tool_call_id":"t1"},{"role":"assistant","content":"a and b."}],"tools":[{"type":"function","function":{"name":"bash","parameters":{"properties":{},"type":"object"}}}]}`},
+			notes: []string{"1: the conversation calls tools it does not define (bash): each is written with a schema that takes any object"},
+		},
+		{
+			name:   "proxy-log: the squashed session, request under request.body as check reads it",
+			format: document.ProxyLog,
+			in: `{"timestamp":"2026-01-01T00:00:00Z","session_id":"s","request":{"model":"m","messages":[{"role":"user","content":"Paris?"}],"tools":[` + weatherTool + `]},"response":{"id":"r1","choices":[{"index":0,"message":{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"get_weather","arguments":"{}"}}]}}]}}
+{"timestamp":"2026-01-01T00:00:05Z","session_id":"s","request":{"body":{"model":"m","messages":[{"role":"user","content":"Paris?"},{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"get_weather","arguments":"{}"}}]},{"role":"tool","tool_call_id":"c1","content":"18 C"}],"tools":[` + weatherTool + `]}},"response":{"status":200,"body":{"id":"r2","choices":[{"index":0,"message":{"role":"assistant","content":"18 °C."}}]}}}`,
+			want: []string{`{"messages":[{"role":"user","content":"Paris?"},{"role":"assistant","tool_calls":[{"id":"c1","type":"function","function":{"name":"get_weather","arguments":"{}"}}]},{"role":"tool","content":"18 C","tool_call_id":"c1"},{"role":"assistant","content":"18 °C."}],"tools":[` + weatherTool + `]}`},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got, notes []string
+			for _, d := range documents(t, tt.format, tt.in) {
+				exs, ns := Convert(d, tt.opts)
+				for _, ex := range exs {
+					b, err := json.Marshal(ex)
+					if err != nil {
+						t.Fatal(err)
+					}
+					got = append(got, string(b))
+				}
+				for _, n := range ns {
+					s := ""
+					if n.Error {
+						s = "!"
+					}
+					notes = append(notes, s+itoa(n.Line)+": "+n.Message)
+				}
+			}
+			// Compare as JSON values: key order inside schemas is not kept.
+			if diff := cmp.Diff(decodeAll(t, tt.want), decodeAll(t, got)); diff != "" {
+				t.Errorf("examples (-want +got):\n%s\ngot:\n%s", diff, strings.Join(got, "\n"))
+			}
+			if diff := cmp.Diff(tt.notes, notes); diff != "" {
+				t.Errorf("notes (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func decodeAll(t *testing.T, lines []string) []any {
+	var out []any
+	for _, l := range lines {
+		var v any
+		if err := json.Unmarshal([]byte(l), &v); err != nil {
+			t.Fatalf("%v: %s", err, l)
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+func itoa(i int) string {
+	b, _ := json.Marshal(i)
+	return string(b)
+}
+
+func TestContentParts(t *testing.T) {
+	parts := []any{map[string]any{"type": "text", "text": "x"}}
+	for name, raw := range map[string]any{
+		"content":                       map[string]any{"content": parts},
+		"Gemini parts":                  map[string]any{"parts": parts},
+		"an entry wrapping the message": map[string]any{"type": "assistant", "message": map[string]any{"content": parts}},
+	} {
+		if diff := cmp.Diff(parts, contentParts(raw)); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", name, diff)
+		}
+	}
+	if got := contentParts(map[string]any{"content": "text"}); got != nil {
+		t.Errorf("string content: %v", got)
+	}
+}

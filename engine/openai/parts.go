@@ -1,0 +1,114 @@
+package openai
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// The content parts the normalized document represents: text (a message's
+// text), tool calls and tool results (its tool_calls and the tool messages),
+// and reasoning (left out unless KeepReasoning). A part of any other kind — an
+// image, a file, audio, a part this table does not know — has no place in an
+// OpenAI chat example and is reported.
+var (
+	textParts      = []string{"text", "input_text", "output_text"}
+	toolParts      = []string{"tool_use", "tool_call", "toolCall", "toolUse", "function_call", "functionCall", "tool_result", "toolResult", "function_response", "functionResponse"}
+	reasoningParts = []string{"thinking", "redacted_thinking", "reasoning"}
+	// untypedParts are the members that name the kind of a part without a
+	// type (Gemini's parts: {"text"}, {"functionCall"}, {"functionResponse"}).
+	untypedParts = []string{"text", "functionCall", "functionResponse", "function_call", "function_response"}
+)
+
+// contentParts returns the parts of a raw message: its content (or Gemini's
+// parts) when that is a list, looking inside an entry that wraps the message
+// in a "message" member (transcript lines).
+func contentParts(raw any) []any {
+	m, _ := raw.(map[string]any)
+	if l, ok := m["content"].([]any); ok {
+		return l
+	}
+	if l, ok := m["parts"].([]any); ok {
+		return l
+	}
+	if inner, ok := m["message"].(map[string]any); ok {
+		return contentParts(inner)
+	}
+	return nil
+}
+
+// parts reports each part of message i the example cannot hold.
+func (c *converter) parts(line, i int, raw any) {
+	for k, p := range contentParts(raw) {
+		if kind := unknownPart(p); kind != "" {
+			c.note(line, "part %d of message %d (%s) cannot be represented in an OpenAI chat example: left out", k, i, kind)
+		}
+	}
+}
+
+// unknownPart names the kind of a part that is none of the known ones, ""
+// for a known one.
+func unknownPart(p any) string {
+	o, ok := p.(map[string]any)
+	if !ok {
+		if _, isString := p.(string); isString {
+			return ""
+		}
+		return fmt.Sprintf("a JSON %T", p)
+	}
+	if t, ok := o["type"].(string); ok {
+		if slices.Contains(textParts, t) || slices.Contains(toolParts, t) || slices.Contains(reasoningParts, t) {
+			return ""
+		}
+		return "type " + t
+	}
+	if o["thought"] == true {
+		return "" // Gemini's reasoning part
+	}
+	var keys []string
+	for k := range o {
+		if slices.Contains(untypedParts, k) {
+			return ""
+		}
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return "a part with " + strings.Join(keys, ", ")
+}
+
+// onlyToolResults reports whether a raw message's content is only tool
+// results (an Anthropic user message the document split into tool messages).
+func onlyToolResults(raw any) bool {
+	ps := contentParts(raw)
+	for _, p := range ps {
+		o, _ := p.(map[string]any)
+		if t, _ := o["type"].(string); t != "tool_result" && t != "toolResult" && o["functionResponse"] == nil {
+			return false
+		}
+	}
+	return len(ps) > 0
+}
+
+// reasoning joins the text of a raw message's reasoning parts.
+func reasoning(raw any) string {
+	var out []string
+	for _, p := range contentParts(raw) {
+		o, _ := p.(map[string]any)
+		var s string
+		switch t, _ := o["type"].(string); {
+		case t == "thinking":
+			s, _ = o["thinking"].(string)
+		case t == "reasoning":
+			s, _ = o["text"].(string)
+			if s == "" {
+				s, _ = o["reasoning"].(string)
+			}
+		case o["thought"] == true:
+			s, _ = o["text"].(string)
+		}
+		if strings.TrimSpace(s) != "" {
+			out = append(out, s)
+		}
+	}
+	return strings.Join(out, "\n")
+}
