@@ -200,12 +200,23 @@ issuer_of := {r.index: i | some r in results; i := issuer(r)}
 
 unknown := {r.index | some r in results; rid(r); not issuer_of[r.index]}
 
-# The answer of each issued call: the first result after its message with its id, keyed by
-# [message index, id]; a later one is a duplicate, whatever its content. The results are sorted
-# by [issuer, id, index] once, so the first of each key is the one before it that differs.
+# The answers of each issued call. A message may issue one id several times (parallel calls
+# sharing an id): its k-th call of that id is answered by the k-th result with that id after it,
+# so results travel with their calls, and only a result beyond the calls is a duplicate, whatever
+# its content. Keyed by [message index, id, k]. The results are sorted by [issuer, id, index]
+# once, so the first of each key is the one before it that differs, and k is the distance to it.
 keyed := sort([[i, rid(r), r.index] | some r in results; i := issuer_of[r.index]])
 
-answers := {[k[0], k[1]]: k[2] | some n, k in keyed; first_key(n, k)}
+# The positions of the calls of message m with id x, in call order, keyed by [m, x].
+calls_of := {[m, x]: cs | some [m, _, x] in issued; cs := [c | some [m2, c, y] in issued; m2 == m; y == x]}
+
+group_start := {[k[0], k[1]]: n | some n, k in keyed; first_key(n, k)}
+
+answers := {[k[0], k[1], r]: k[2] |
+	some n, k in keyed
+	r := n - group_start[[k[0], k[1]]]
+	r < count(calls_of[[k[0], k[1]]])
+}
 
 first_key(0, _)
 
@@ -215,7 +226,12 @@ first_key(n, k) if {
 	[p[0], p[1]] != [k[0], k[1]]
 }
 
-duplicate := {r.index | some r in results; i := issuer_of[r.index]; answers[[i, rid(r)]] != r.index}
+answering := {a | some a in answers}
+
+duplicate := {r.index | some r in results; issuer_of[r.index]; not answering[r.index]}
+
+# The last answer of the calls of message i with id x: a duplicate comes after it.
+last_answer(i, x) := answers[[i, x, count(calls_of[[i, x]]) - 1]]
 
 # METADATA
 # title: tool-result-missing-id
@@ -248,7 +264,7 @@ cleanup_actions contains a if {
 # title: tool-result-repeated
 # description: >-
 #   Drops a tool message whose call already has a result; the later one is dropped, whatever its
-#   content.
+#   content. A message issuing one id in k parallel calls has k results with it, in order.
 # custom:
 #   severity: info
 #   id: tool-result-repeated
@@ -258,7 +274,7 @@ cleanup_actions contains a if {
 	r := msgs[i]
 	a := {
 		"op": "drop_message", "rule": "tool-result-repeated", "message_index": i,
-		"reason": sprintf("tool message %d answers %q again; message %d already answered it", [i, r.tool_call_id, answers[[issuer_of[i], rid(r)]]]),
+		"reason": sprintf("tool message %d answers %q again; message %d already answered it", [i, r.tool_call_id, last_answer(issuer_of[i], rid(r))]),
 	}
 }
 
@@ -274,7 +290,7 @@ dropped(i) if unknown[i]
 dropped(i) if duplicate[i]
 
 # The kept answers of the calls of message i, by message index.
-answer_of := {a: i | some [i, _], a in answers}
+answer_of := {a: i | some [i, _, _], a in answers}
 
 # in_run(i, j) holds when message j may sit in the run of results right after message i.
 in_run(i, j) if dropped(j)
@@ -325,7 +341,8 @@ new_id(m, c, x) := id if {
 # title: tool-call-id-reused
 # description: >-
 #   Renames a tool call whose id an earlier call of the record already used to ID_2, ID_3, ...
-#   (in record order), together with the tool message that answers it.
+#   (in record order), together with the tool message that answers it: for parallel calls of one
+#   message sharing an id, the k-th call takes the k-th result with that id.
 # custom:
 #   severity: info
 #   id: tool-call-id-reused
@@ -340,10 +357,10 @@ cleanup_actions contains a if {
 	}
 }
 
-# The result answering a renamed call: the answer of its message, unless the same message issues
-# the id more than once (then only the first call keeps the answer).
+# The result answering a renamed call: the answer at its position among the calls of its message
+# with that id (the second of two parallel calls sharing an id takes the second result).
 answered(m, c, x) := [r] if {
-	first := min({c2 | some [m2, c2, y] in issued; m2 == m; y == x})
-	first == c
-	r := answers[[m, x]]
+	some k, c2 in calls_of[[m, x]]
+	c2 == c
+	r := answers[[m, x, k]]
 } else := []
