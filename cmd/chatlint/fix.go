@@ -133,9 +133,6 @@ func runFix(cmd *cobra.Command, s streams, o *fixOptions) error {
 		case f == jsonl.Stdin && (o.InPlace || several):
 			errs = append(errs, fmt.Errorf("-: standard input can only be fixed to one -o FILE or with --dry-run"))
 			continue
-		case jsonl.IsJSONDocument(f):
-			errs = append(errs, fmt.Errorf("%s: fix writes JSON Lines; a .json document is not fixed (convert it to .jsonl first)", f))
-			continue
 		}
 		in := runner.Input{Name: f, Path: f}
 		if f == jsonl.Stdin {

@@ -53,6 +53,7 @@ type fixed struct {
 	// the reader's word that the file's records fit none.
 	known        bool
 	unrecognized string
+	brokenDoc    string // a .json document that is not one JSON value the reader could split
 }
 
 // fileOut is the output file being written.
@@ -67,7 +68,12 @@ type fileOut struct {
 	// of a known format and either of the others is not fixed at all.
 	known        bool
 	unrecognized string
+	brokenDoc    string
 	nonRecords   int
+	// layout and records: how the output is written (fixjson.go) and
+	// how many records it has so far.
+	layout  docLayout
+	records int
 	documents    int
 	changed      int
 	actions      int
@@ -93,8 +99,15 @@ func (fx *fixer) work(j runner.Job, evaluators func(document.Format) []*policy.E
 		if res.file == "" {
 			res.file = f.File
 		}
-		if f.Rule == lint.RuleUnrecognized {
-			res.unrecognized = f.Message
+		if f.Rule == lint.RuleUnrecognized || jsonl.IsJSONDocument(f.File) {
+			// A .json document the reader could not split into records
+			// (invalid JSON, too large) is not fixed either: what was
+			// read of it must not stand for it.
+			if f.Rule == lint.RuleUnrecognized {
+				res.unrecognized = f.Message
+			} else {
+				res.brokenDoc = f.Message
+			}
 			res.note = fmt.Sprintf("%s:%d: %s %s: %s (nothing is written for this file)", f.File, f.Line, f.Severity, f.Rule, f.Message)
 		} else {
 			res.note = fmt.Sprintf("%s:%d: %s %s: %s (left as it is)", f.File, f.Line, f.Severity, f.Rule, f.Message)
@@ -119,13 +132,18 @@ func (fx *fixer) work(j runner.Job, evaluators func(document.Format) []*policy.E
 		MaxPasses: fx.o.MaxPasses})
 	if err != nil {
 		var pe *fix.PolicyError
+		var ke *fix.KeptError
 		res.policyErr = errors.As(err, &pe)
 		res.unfixed = !res.policyErr
-		rule := "fix"
-		if res.policyErr {
+		rule, severity := "fix", "error"
+		switch {
+		case res.policyErr:
 			rule = lint.RulePolicyError
+		case errors.As(err, &ke):
+			// A rule asked for the record to be left alone: its note says why.
+			rule, severity = ke.Action.Rule, "warning"
 		}
-		res.note = fmt.Sprintf("%s:%d: error %s: %v", j.File, j.Records[0].Line, rule, err)
+		res.note = fmt.Sprintf("%s:%d: %s %s: %v", j.File, j.Records[0].Line, severity, rule, err)
 		return res
 	}
 	res.outcome = out
@@ -176,13 +194,15 @@ func (fx *fixer) emit(res fixed) {
 	if res.unrecognized != "" {
 		c.unrecognized = res.unrecognized
 	}
+	if res.brokenDoc != "" {
+		c.brokenDoc = res.brokenDoc
+	}
 	if !c.known && res.outcome != nil {
 		c.nonRecords += len(res.outcome.Rejects)
 	}
 	if c.out != nil {
-		for _, r := range res.records {
-			c.out.write(r.Data)
-			c.out.writeString(r.End)
+		for i, r := range res.records {
+			c.writeRecord(r, res.outcome != nil && i < len(res.outcome.Changed) && res.outcome.Changed[i])
 		}
 	}
 	out := res.outcome
@@ -311,6 +331,7 @@ func (fx *fixer) finish() {
 			fx.files = append(fx.files, line+"; unchanged")
 			return
 		}
+		c.closeLayout()
 		bak, err := c.out.commit(fx.o.InPlace)
 		if err != nil {
 			c.rejects.discard()
@@ -337,11 +358,15 @@ func (fx *fixer) finish() {
 	fx.files = append(fx.files, line)
 }
 
-// unknownFormat says why the file's records are of no known format, or
-// "" when some are (or the file has no JSON value at all: empty, or only
-// lines that are not JSON, which fix passes through as it always did).
+// unknownFormat says why the file is not to be written: a .json document
+// that could not be read whole, or records of no known format; "" when
+// some are of a known format (or the file has no JSON value at all: empty,
+// or only lines that are not JSON, which fix passes through as it always
+// did).
 func (c *fileOut) unknownFormat() string {
 	switch {
+	case c.brokenDoc != "":
+		return "it could not be read whole as a JSON document: " + c.brokenDoc
 	case c.known:
 		return ""
 	case c.unrecognized != "":

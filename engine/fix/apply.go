@@ -82,6 +82,9 @@ func Apply(doc *document.Document, recs []jsonl.Record, actions []policy.Action)
 	if err := a.parse(actions); err != nil {
 		return nil, err
 	}
+	if k := kept(a.ops); k != nil {
+		return nil, k
+	}
 	if len(a.ops) == 0 {
 		return a.result(nil), nil
 	}

@@ -114,3 +114,13 @@ test_record_clean_fast_path if {
 		not transcript.record_clean with input as session(ms)
 	}
 }
+
+# A record with pieces the pack cannot read is left as it is: one keep_record action, no other.
+test_unreadable_record_is_kept if {
+	lf := {"role": "assistant", "tool_calls": [call(0, "", false)], "has_content": true, "raw": {"role": "assistant", "content": [{"type": "tool_call", "value": "{}"}]}}
+	d := session([user, lf, res("")])
+	[a | some a in transcript.actions with input as d] == [{
+		"op": "keep_record", "rule": "transcript-unreadable",
+		"reason": "content parts keyed value instead of text (LLaMA-Factory) in message 1",
+	}]
+}
