@@ -27,10 +27,10 @@ import (
 type docLayout int
 
 const (
-	layoutLines  docLayout = iota // JSON Lines, records as they come
-	layoutCompact                 // JSON Lines from a .json document: each record made one line
-	layoutArray                   // a JSON array of records
-	layoutObject                  // the one record of a .json document that held a single object
+	layoutLines   docLayout = iota // JSON Lines, records as they come
+	layoutCompact                  // JSON Lines from a .json document: each record made one line
+	layoutArray                    // a JSON array of records
+	layoutObject                   // the one record of a .json document that held a single object
 )
 
 // jsonLayout decides the output layout of a file from its first record: a

@@ -72,12 +72,12 @@ type fileOut struct {
 	nonRecords   int
 	// layout and records: how the output is written (fixjson.go) and
 	// how many records it has so far.
-	layout  docLayout
-	records int
-	documents    int
-	changed      int
-	actions      int
-	dropped      int
+	layout    docLayout
+	records   int
+	documents int
+	changed   int
+	actions   int
+	dropped   int
 }
 
 // newWork makes one worker's function, with evaluators of its own.
