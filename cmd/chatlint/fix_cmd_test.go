@@ -207,7 +207,6 @@ func TestFixUsage(t *testing.T) {
 		{"no mode", []string{"fix", p}, "exactly one of -o OUT, --in-place or --dry-run"},
 		{"two modes", []string{"fix", "--in-place", "--dry-run", p}, "exactly one of"},
 		{"unknown pack", []string{"fix", "--dry-run", "--pack", "builtin:nope", p}, "no built-in pack"},
-		{"json document", []string{"fix", "--dry-run", j, p}, "a .json document is not fixed"},
 		{"missing input", []string{"fix", "--dry-run", filepath.Join(dir, "nope.jsonl"), p}, "nope.jsonl: no such file"},
 		{"several inputs to a file", []string{"fix", "-o", p, p, j}, "several inputs are written to a folder"},
 		{"stdin in place", []string{"fix", "--in-place", "-"}, "standard input can only be fixed"},
