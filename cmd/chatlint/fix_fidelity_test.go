@@ -65,9 +65,13 @@ func TestFixUnrecognizedFormat(t *testing.T) {
 		written []string // files under dir after the run, besides the inputs
 	}{
 		{"one file to -o", map[string]string{"u.jsonl": unknown},
-			func(d string) []string { return []string{"-o", filepath.Join(d, "out.jsonl"), filepath.Join(d, "u.jsonl")} }, nil},
+			func(d string) []string {
+				return []string{"-o", filepath.Join(d, "out.jsonl"), filepath.Join(d, "u.jsonl")}
+			}, nil},
 		{"a non-object line first, then no object", map[string]string{"u.jsonl": "[1]\n\"x\"\n"},
-			func(d string) []string { return []string{"-o", filepath.Join(d, "out.jsonl"), filepath.Join(d, "u.jsonl")} }, nil},
+			func(d string) []string {
+				return []string{"-o", filepath.Join(d, "out.jsonl"), filepath.Join(d, "u.jsonl")}
+			}, nil},
 		{"a folder to -o", map[string]string{"in/u.jsonl": unknown, "in/g.jsonl": needsFix + "\n"},
 			func(d string) []string { return []string{"-o", filepath.Join(d, "out") + "/", filepath.Join(d, "in")} },
 			[]string{"out/" + "in/g.jsonl", "out/in/g.jsonl.rejects.jsonl"}},

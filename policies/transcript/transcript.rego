@@ -22,7 +22,16 @@ structured if input.mode == "structured"
 actions contains a if {
 	not record_clean
 	count(unreadable) == 0
+	count(shared_renames) == 0
 	some a in cleanup_actions
+}
+
+# Calls of one message sharing an id are renamed first, in a pass of their own: until then the
+# pairing rules would take their results for duplicates.
+actions contains a if {
+	not record_clean
+	count(unreadable) == 0
+	some a in shared_renames
 }
 
 record_clean if not structured
@@ -419,4 +428,51 @@ actions contains a if {
 	not record_clean
 	count(unreadable) > 0
 	a := {"op": "keep_record", "rule": "transcript-unreadable", "reason": concat("; ", sort(unreadable))}
+}
+
+# ---------------------------------------------------------------------------------------------
+# tool-call-id-shared
+
+# Parallel calls of one assistant message that share an id: the k-th call of the id is answered
+# by the k-th result with that id in its turn, so the second call and the second result are
+# renamed together (ID_2, ID_3, ...) and nothing is dropped as a duplicate.
+taken_ids := {c.id | some m in input.messages; some c in m.tool_calls}
+
+# The calls of message m with id x, in call order, and the results with x in its turn, in order.
+same_id_calls(m, x) := [c.index | some c in usable(m); c.id == x]
+
+same_id_results(t, x) := [r.index | some r in results; r.turn == t; rid(r) == x]
+
+shared_id(m, x, k) := id if {
+	id := sprintf("%s_%d", [x, k + 1])
+	not taken_ids[id]
+} else := sprintf("%s_%d_m%d", [x, k + 1, m.index])
+
+# METADATA
+# title: tool-call-id-shared
+# description: >-
+#   Renames the second (third, ...) of the tool calls of one assistant message that share an id to
+#   ID_2, ID_3, ..., together with the result at the same position among its turn's results with
+#   that id, so results travel with their calls instead of being dropped as duplicates.
+# custom:
+#   severity: info
+#   id: tool-call-id-shared
+#   example: |-
+#     {"type": "message", "message": {"role": "assistant", "content": [{"type": "toolCall", "id": "a", "name": "read", "arguments": {}}, {"type": "toolCall", "id": "a", "name": "read", "arguments": {}}]}}
+shared_renames contains a if {
+	structured
+	some m in input.messages
+	m.role == "assistant"
+	not emptied[m.index]
+	count(m.tool_calls) > 1
+	some x in {c.id | some c in usable(m)}
+	calls := same_id_calls(m, x)
+	some k, ci in calls
+	k > 0
+	rs := same_id_results(m.index, x)
+	a := {
+		"op": "rename_tool_call_id", "rule": "tool-call-id-shared", "message_index": m.index, "tool_call_index": ci,
+		"id": shared_id(m, x, k), "results": [rs[k] | k < count(rs)],
+		"reason": sprintf("tool calls %v of message %d share the id %q", [calls, m.index, x]),
+	}
 }
