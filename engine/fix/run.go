@@ -86,7 +86,9 @@ func (e *PolicyError) Unwrap() error { return e.Err }
 // each until it asks for nothing, then the next, and again from the first
 // until none asks for anything; a conflict can only arise within a pack.
 // MaxPasses bounds the passes that change something, over all packs. On an
-// error the records are to be kept as they were.
+// error (a *KeptError when a rule asked to keep the record) the records are
+// to be kept as they were. Lines that are JSON but not objects are dropped
+// before any pack runs (OpDropLine); with no evaluators that is all Run does.
 func Run(ctx context.Context, evs []*policy.Evaluator, recs []jsonl.Record, opts Options) (*Outcome, error) {
 	st := &passes{opts: opts, max: opts.MaxPasses}
 	if st.max <= 0 {
