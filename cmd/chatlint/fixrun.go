@@ -54,6 +54,7 @@ type fixed struct {
 	known        bool
 	unrecognized string
 	brokenDoc    string // a .json document that is not one JSON value the reader could split
+	dropNote     string // a line for stderr, unless the file is not written
 }
 
 // fileOut is the output file being written.
@@ -74,6 +75,7 @@ type fileOut struct {
 	// how many records it has so far.
 	layout    docLayout
 	records   int
+	perRule   map[string]int // actions per rule, added to the run's once the file is done
 	documents int
 	changed   int
 	actions   int
@@ -123,7 +125,7 @@ func (fx *fixer) work(j runner.Job, evaluators func(document.Format) []*policy.E
 		out, err := fix.Run(fx.ctx, nil, j.Records, fix.Options{File: j.File})
 		if err == nil && len(out.Rejects) > 0 {
 			res.outcome, res.records = out, out.Records
-			res.note = droppedNotes(j.File, out)
+			res.dropNote = droppedNotes(j.File, out) // unless the file turns out to be skipped
 		}
 		return res
 	}
@@ -194,6 +196,9 @@ func (fx *fixer) emit(res fixed) {
 	if res.unrecognized != "" {
 		c.unrecognized = res.unrecognized
 	}
+	if res.dropNote != "" && c.unrecognized == "" {
+		fmt.Fprintln(fx.s.Err, res.dropNote)
+	}
 	if res.brokenDoc != "" {
 		c.brokenDoc = res.brokenDoc
 	}
@@ -219,11 +224,11 @@ func (fx *fixer) emit(res fixed) {
 	c.changed++
 	c.actions += len(out.Applied)
 	c.dropped += len(out.Rejects)
-	if fx.perRule == nil {
-		fx.perRule = map[string]int{}
+	if c.perRule == nil {
+		c.perRule = map[string]int{}
 	}
 	for _, a := range out.Applied {
-		fx.perRule[a.Rule]++
+		c.perRule[a.Rule]++
 	}
 	line := 0
 	if len(out.Records) > 0 {
@@ -299,8 +304,27 @@ func (fx *fixer) finish() {
 		return
 	}
 	fx.cur = nil
+	if why := c.unknownFormat(); why != "" {
+		// No pack knows these records: fix would only pass them through,
+		// or drop the lines it can tell are no record and leave the rest,
+		// and an exit 0 would say the file was fixed. It is left alone,
+		// and nothing of it counts as fixed.
+		if c.out != nil {
+			c.out.abort()
+		}
+		c.rejects.discard()
+		fx.files = append(fx.files, c.name+": not written ("+why+")")
+		fx.errs = append(fx.errs, fmt.Errorf("%s: not fixed, nothing written for it: %s", c.name, why))
+		return
+	}
 	fx.documents += c.documents
 	fx.changed += c.changed
+	if fx.perRule == nil {
+		fx.perRule = map[string]int{}
+	}
+	for r, n := range c.perRule {
+		fx.perRule[r] += n
+	}
 	dest := fx.outputs[c.name]
 	line := fmt.Sprintf("%s: %d of %d %s changed, %d %s", c.name, c.changed, c.documents, plural(c.documents, "record"), c.actions, plural(c.actions, "action"))
 	if c.readErr != nil {
@@ -310,18 +334,6 @@ func (fx *fixer) finish() {
 		}
 		c.rejects.discard()
 		fx.files = append(fx.files, c.name+": not written (it could not be read to its end)")
-		return
-	}
-	if why := c.unknownFormat(); why != "" {
-		// No pack knows these records: fix would only pass them through,
-		// or drop the lines it can tell are no record and leave the rest,
-		// and an exit 0 would say the file was fixed. It is left alone.
-		if c.out != nil {
-			c.out.abort()
-		}
-		c.rejects.discard()
-		fx.files = append(fx.files, c.name+": not written ("+why+")")
-		fx.errs = append(fx.errs, fmt.Errorf("%s: not fixed, nothing written for it: %s", c.name, why))
 		return
 	}
 	if c.out != nil {
