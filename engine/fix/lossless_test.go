@@ -70,10 +70,10 @@ func TestRunDropsLinesThatAreNoRecord(t *testing.T) {
 			}
 			g := got{Invalid: out.Invalid, ID: out.ID, Change: out.AnyChange()}
 			for _, r := range out.Records {
-				g.Records = append(g.Records, strings.Join([]string{itoa(r.Line), string(r.Data)}, " "))
+				g.Records = append(g.Records, strings.Join([]string{strconv.Itoa(r.Line), string(r.Data)}, " "))
 			}
 			for _, r := range out.Rejects {
-				g.Rejects = append(g.Rejects, strings.Join([]string{itoa(r.Line), r.Rule, r.Op, r.Reason + ":", string(r.Data)}, " "))
+				g.Rejects = append(g.Rejects, strings.Join([]string{strconv.Itoa(r.Line), r.Rule, r.Op, r.Reason + ":", string(r.Data)}, " "))
 			}
 			if diff := cmp.Diff(c.want, g); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
@@ -81,8 +81,6 @@ func TestRunDropsLinesThatAreNoRecord(t *testing.T) {
 		})
 	}
 }
-
-func itoa(n int) string { return strconv.Itoa(n) }
 
 // TestFixLosesNothing is the property fix promises: over every case of
 // fixtures/fix, read as the command reads it and fixed with the default
