@@ -169,6 +169,14 @@ func TestFixJSONDocument(t *testing.T) {
 	dir := t.TempDir()
 	in := writeFile(t, dir, "d.json", doc)
 
+	// The dry run shows each record as one JSON line, however it was laid out.
+	stdout, _, _ := chatlint(t, "", "fix", "--dry-run", in)
+	wantDiff := "-{\"id\":\"r1\",\"messages\":[{\"role\":\"user\",\"content\":\"q\"},{\"role\":\"tool\",\"tool_call_id\":\"c9\",\"content\":\"stray\"},{\"role\":\"assistant\",\"content\":\"a\"}]}\n" +
+		"+{\"id\":\"r1\",\"messages\":[{\"role\":\"user\",\"content\":\"q\"},{\"role\":\"assistant\",\"content\":\"a\"}]}\n"
+	if !strings.Contains(stdout, wantDiff) {
+		t.Errorf("dry run:\n%s\nwant:\n%s", stdout, wantDiff)
+	}
+
 	out := filepath.Join(dir, "out.jsonl")
 	stdout, stderr, code := chatlint(t, "", "fix", "-o", out, in)
 	if code != 0 {

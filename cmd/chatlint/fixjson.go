@@ -33,11 +33,11 @@ const (
 	layoutObject                   // the one record of a .json document that held a single object
 )
 
-// jsonLayout decides the output layout of a file from its first record: a
-// record of a .json document (read whole, so it has no line ending) is
-// written as an array or object to a .json destination, compact elsewhere.
-// A .json file holding several values one per line was read as JSON Lines
-// and is written as it came.
+// jsonLayout decides the output layout of a file from its first job: the
+// records of a .json document (read whole, so a record has no line ending)
+// are written as an array or object to a .json destination, compact
+// elsewhere. A .json file holding several values one per line was read as
+// JSON Lines and is written as it came.
 func jsonLayout(name, dest string, first jsonl.Record) docLayout {
 	if !jsonl.IsJSONDocument(name) || first.End != "" {
 		return layoutLines
@@ -77,11 +77,17 @@ func firstByte(path string) byte {
 	}
 }
 
+// setLayout decides the layout from the file's first job with records
+// (before any action dropped some: a document whose records all go is
+// still written as an empty array).
+func (c *fileOut) setLayout(first jsonl.Record) {
+	if !c.laidOut && c.out != nil {
+		c.layout, c.laidOut = jsonLayout(c.name, c.out.path, first), true
+	}
+}
+
 // writeRecord writes one output record in the file's layout.
 func (c *fileOut) writeRecord(r jsonl.Record, changed bool) {
-	if c.records == 0 {
-		c.layout = jsonLayout(c.name, c.out.path, r)
-	}
 	c.records++
 	switch c.layout {
 	case layoutLines:
@@ -109,7 +115,7 @@ func (c *fileOut) closeLayout() {
 	switch {
 	case c.layout == layoutArray && c.records > 0:
 		c.out.writeString("\n]\n")
-	case c.layout == layoutArray || c.layout == layoutObject && c.records == 0 && jsonl.IsJSONDocument(c.name):
+	case c.layout == layoutArray || c.layout == layoutObject && c.records == 0:
 		c.out.writeString("[]\n")
 	case c.layout == layoutObject:
 		c.out.writeString("\n")

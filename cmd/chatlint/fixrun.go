@@ -49,6 +49,7 @@ type fixed struct {
 	end       bool           // the input's last job
 	readErr   error          // with end: the input could not be read to its end
 	inputs    []jsonl.Record // --dry-run: the records as read, for the diff
+	first     []jsonl.Record // the job's first record as read (none for a job without records)
 	// known says the job is a record of a known format; unrecognized is
 	// the reader's word that the file's records fit none.
 	known        bool
@@ -74,6 +75,7 @@ type fileOut struct {
 	// layout and records: how the output is written (fixjson.go) and
 	// how many records it has so far.
 	layout    docLayout
+	laidOut   bool
 	records   int
 	perRule   map[string]int // actions per rule, added to the run's once the file is done
 	documents int
@@ -92,6 +94,9 @@ func (fx *fixer) work(j runner.Job, evaluators func(document.Format) []*policy.E
 	res := fixed{file: j.File, records: j.Records, end: j.End, readErr: j.Err}
 	if fx.o.DryRun {
 		res.inputs = j.Records
+	}
+	if len(j.Records) > 0 {
+		res.first = j.Records[:1]
 	}
 	if j.Finding != nil {
 		f := j.Finding
@@ -206,6 +211,9 @@ func (fx *fixer) emit(res fixed) {
 		c.nonRecords += len(res.outcome.Rejects)
 	}
 	if c.out != nil {
+		if len(res.first) > 0 {
+			c.setLayout(res.first[0])
+		}
 		for i, r := range res.records {
 			c.writeRecord(r, res.outcome != nil && i < len(res.outcome.Changed) && res.outcome.Changed[i])
 		}
@@ -281,14 +289,14 @@ func lineDiff(inputs []jsonl.Record, out *fix.Outcome) []byte {
 	for _, r := range inputs {
 		if !kept[r.Line] {
 			b.WriteByte('-')
-			b.Write(bytes.TrimRight(r.Data, "\r\n"))
+			b.Write(compact(bytes.TrimRight(r.Data, "\r\n"))) // a .json record may span lines
 			b.WriteByte('\n')
 		}
 	}
 	for _, r := range out.Records {
 		if !kept[r.Line] {
 			b.WriteByte('+')
-			b.Write(r.Data)
+			b.Write(compact(r.Data))
 			b.WriteByte('\n')
 		}
 	}
