@@ -28,7 +28,8 @@ const RuleFix = "fix"
 //     rule touched is written back byte for byte;
 //   - one rejects line per piece a rule dropped (fix.RejectLine);
 //   - notes, in the JSON of a finding: a line left as it is because it is
-//     not a JSON object, a document left as it was (rule "fix", or
+//     not JSON, a document left as it was (rule "fix", a cleanup rule's
+//     keep_record, or
 //     "policy-error" when a rule failed on it);
 //   - tallies for the summary: the document, whether it changed, the
 //     pieces dropped and the actions per rule.
@@ -74,15 +75,27 @@ func (fn *FixFn) ProcessElement(ctx context.Context, u Unit, emitLines, emitReje
 		return
 	}
 	if u.Format == "" {
-		// A line before a file's format is known that is not a JSON
-		// object, kept as fix.Run keeps such lines; or a record of a file
-		// of no known format, kept (the reader noted the format).
-		for _, r := range recs {
+		// A line before a file's format is known, or a record of a file of
+		// no known format (the reader noted the format; chatlint fix writes
+		// nothing for such a file, the job passes its records through). A
+		// line that is JSON but not an object is dropped as fix.Run drops
+		// it; one that is not JSON is kept.
+		out, _ := fix.Run(ctx, nil, recs, fix.Options{File: u.File})
+		for _, r := range out.Records {
 			if !isObject(r.Data) {
 				notes.emit(notKept(u.File, r.Line))
 			}
 		}
-		emitLines(lines(recs))
+		if s := lines(out.Records); s != "" {
+			emitLines(s)
+		}
+		if len(out.Rejects) > 0 {
+			emitTally(Tally{Documents: 1, Changed: 1, Dropped: len(out.Rejects)})
+			for _, r := range out.Rejects {
+				emitReject(string(fix.RejectLine(u.File, out.ID, r)))
+			}
+			emitTally(Tally{Action: lint.RuleSyntax, Actions: len(out.Rejects)})
+		}
 		return
 	}
 	format := document.Format(u.Format)
@@ -93,8 +106,13 @@ func (fn *FixFn) ProcessElement(ctx context.Context, u Unit, emitLines, emitReje
 			Message: fmt.Sprintf("%v (left as it was)", err)}
 		t := Tally{Documents: 1, Unfixed: 1}
 		var pe *fix.PolicyError
-		if errors.As(err, &pe) {
+		var ke *fix.KeptError
+		switch {
+		case errors.As(err, &pe):
 			note.Rule, note.Pack, t = lint.RulePolicyError, lint.CorePack, Tally{Documents: 1}
+		case errors.As(err, &ke):
+			// A rule asked for the record to be left alone.
+			note.Rule, note.Pack, note.Severity, note.Message = ke.Action.Rule, ke.Action.Pack, finding.Warning, err.Error()
 		}
 		notes.emit(note)
 		emitTally(t)
@@ -131,7 +149,7 @@ func (fn *FixFn) ProcessElement(ctx context.Context, u Unit, emitLines, emitReje
 // notKept is the note of a line that is not a JSON object, in the words of
 // `chatlint fix`.
 func notKept(file string, line int) finding.Finding {
-	f := lint.SyntaxFinding(file, line, "not a JSON object; left as it is (chatlint repair drops such lines)")
+	f := lint.SyntaxFinding(file, line, "not JSON; left as it is (chatlint repair drops such lines)")
 	f.Severity = finding.Warning
 	return f
 }

@@ -49,9 +49,16 @@ Records no rule changes are written byte for byte; a changed record keeps its
 other fields and their order. Everything dropped is appended to
 <output>.rejects.jsonl with its source file, line, record id, rule and reason.
 
+A line that is JSON but not an object goes to the rejects file too. A file
+whose records fit no known format is not fixed: nothing is written for it.
+A record whose pieces the pack cannot read (parts keyed value, a tools
+field that is a JSON string) is left as it was, with a note. A .json array
+is written as JSON Lines, or as an array again to a .json file.
+
 Exit status: 0 when every record was fixed (or needed nothing), 1 when some
-record was left as it was because its actions conflict or never settle,
-2 for usage, configuration, policy or input errors.`,
+record was left as it was because its actions conflict or never settle, or
+a rule asked to keep it, 2 for usage, configuration, policy or input errors
+and files of no known format.`,
 		Example: `  chatlint fix -o clean.jsonl data/train.jsonl
   chatlint fix --in-place sessions/
   chatlint fix --dry-run --pack builtin:transcript data/train.jsonl
@@ -69,7 +76,7 @@ record was left as it was because its actions conflict or never settle,
 	_ = f.MarkDeprecated("record-timeout", "use --rule-timeout")
 	f.StringVarP(&o.Output, "output", "o", "", "write to this file, or to this folder for several inputs")
 	f.BoolVar(&o.InPlace, "in-place", false, "replace each input (after a backup FILE.bak-<UTC time>-<random>)")
-	f.BoolVar(&o.DryRun, "dry-run", false, "write nothing; print a diff of each changed record and the rules that fired")
+	f.BoolVar(&o.DryRun, "dry-run", false, "write nothing; print each changed record before (-) and after (+) as JSON lines, and the rules that fired")
 	f.StringVar(&o.Format, "format", "", "force the input format: chat, proxy-log, pi-session or contract (default: detect per file)")
 	f.StringVar(&o.ToolCalls, "tool-calls", "", "force the tool-call representation: inline or structured (default: detect per record)")
 	f.IntVar(&o.Workers, "workers", 0, "number of parallel workers (default: GOMAXPROCS)")
@@ -132,9 +139,6 @@ func runFix(cmd *cobra.Command, s streams, o *fixOptions) error {
 		switch {
 		case f == jsonl.Stdin && (o.InPlace || several):
 			errs = append(errs, fmt.Errorf("-: standard input can only be fixed to one -o FILE or with --dry-run"))
-			continue
-		case jsonl.IsJSONDocument(f):
-			errs = append(errs, fmt.Errorf("%s: fix writes JSON Lines; a .json document is not fixed (convert it to .jsonl first)", f))
 			continue
 		}
 		in := runner.Input{Name: f, Path: f}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -9,8 +10,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/google/go-cmp/cmp"
 
 	"github.com/chatlint/chatlint/engine/document"
 	"github.com/chatlint/chatlint/engine/fix"
@@ -47,16 +46,38 @@ type fixed struct {
 	note      string       // a line for stderr
 	unfixed   bool
 	policyErr bool
-	end       bool  // the input's last job
-	readErr   error // with end: the input could not be read to its end
+	end       bool           // the input's last job
+	readErr   error          // with end: the input could not be read to its end
+	inputs    []jsonl.Record // --dry-run: the records as read, for the diff
+	first     []jsonl.Record // the job's first record as read (none for a job without records)
+	// known says the job is a record of a known format; unrecognized is
+	// the reader's word that the file's records fit none.
+	known        bool
+	unrecognized string
+	brokenDoc    string // a .json document that is not one JSON value the reader could split
+	dropNote     string // a line for stderr, unless the file is not written
 }
 
 // fileOut is the output file being written.
 type fileOut struct {
-	name      string
-	out       *outFile // nil for --dry-run
-	rejects   *spool
-	readErr   error // the input could not be read to its end: nothing is written
+	name    string
+	out     *outFile // nil for --dry-run
+	rejects *spool
+	readErr error // the input could not be read to its end: nothing is written
+	// known: some record is of a known format; unrecognized: the reader
+	// found the file's records fit none; nonRecords: lines dropped as no
+	// record before any record of a known format. A file with no record
+	// of a known format and either of the others is not fixed at all.
+	known        bool
+	unrecognized string
+	brokenDoc    string
+	nonRecords   int
+	// layout and records: how the output is written (fixjson.go) and
+	// how many records it has so far.
+	layout    docLayout
+	laidOut   bool
+	records   int
+	perRule   map[string]int // actions per rule, added to the run's once the file is done
 	documents int
 	changed   int
 	actions   int
@@ -71,6 +92,12 @@ func (fx *fixer) newWork() func(runner.Job) fixed {
 
 func (fx *fixer) work(j runner.Job, evaluators func(document.Format) []*policy.Evaluator) fixed {
 	res := fixed{file: j.File, records: j.Records, end: j.End, readErr: j.Err}
+	if fx.o.DryRun {
+		res.inputs = j.Records
+	}
+	if len(j.Records) > 0 {
+		res.first = j.Records[:1]
+	}
 	if j.Finding != nil {
 		f := j.Finding
 		// A finding the reader makes itself (an unrecognized format, a
@@ -79,31 +106,73 @@ func (fx *fixer) work(j runner.Job, evaluators func(document.Format) []*policy.E
 		if res.file == "" {
 			res.file = f.File
 		}
-		res.note = fmt.Sprintf("%s:%d: %s %s: %s (left as it is)", f.File, f.Line, f.Severity, f.Rule, f.Message)
+		if f.Rule == lint.RuleUnrecognized || jsonl.IsJSONDocument(f.File) {
+			// A .json document the reader could not split into records
+			// (invalid JSON, too large) is not fixed either: what was
+			// read of it must not stand for it.
+			if f.Rule == lint.RuleUnrecognized {
+				res.unrecognized = f.Message
+			} else {
+				res.brokenDoc = f.Message
+			}
+			res.note = fmt.Sprintf("%s:%d: %s %s: %s (nothing is written for this file)", f.File, f.Line, f.Severity, f.Rule, f.Message)
+		} else {
+			res.note = fmt.Sprintf("%s:%d: %s %s: %s (left as it is)", f.File, f.Line, f.Severity, f.Rule, f.Message)
+		}
 	}
-	if j.Format == "" || len(j.Records) == 0 {
+	if len(j.Records) == 0 {
 		return res
 	}
+	if j.Format == "" {
+		// A line before the file's format is known, or a record of a file
+		// in no known format: no pack applies, but a line that is JSON and
+		// no object is still no record (fix.Run with no pack drops it).
+		out, err := fix.Run(fx.ctx, nil, j.Records, fix.Options{File: j.File})
+		if err == nil && len(out.Rejects) > 0 {
+			res.outcome, res.records = out, out.Records
+			res.dropNote = droppedNotes(j.File, out) // unless the file turns out to be skipped
+		}
+		return res
+	}
+	res.known = true
 	out, err := fix.Run(fx.ctx, evaluators(j.Format), j.Records, fix.Options{Format: j.Format, File: j.File, Document: docOptions(fx.o),
-		MaxPasses: fx.o.MaxPasses, Messages: fx.o.DryRun})
+		MaxPasses: fx.o.MaxPasses})
 	if err != nil {
 		var pe *fix.PolicyError
+		var ke *fix.KeptError
 		res.policyErr = errors.As(err, &pe)
 		res.unfixed = !res.policyErr
-		rule := "fix"
-		if res.policyErr {
+		rule, severity := "fix", "error"
+		switch {
+		case res.policyErr:
 			rule = lint.RulePolicyError
+		case errors.As(err, &ke):
+			// A rule asked for the record to be left alone: its note says why.
+			rule, severity = ke.Action.Rule, "warning"
 		}
-		res.note = fmt.Sprintf("%s:%d: error %s: %v", j.File, j.Records[0].Line, rule, err)
+		res.note = fmt.Sprintf("%s:%d: %s %s: %v", j.File, j.Records[0].Line, severity, rule, err)
 		return res
 	}
 	res.outcome = out
 	res.records = out.Records
+	res.note = droppedNotes(j.File, out)
 	for _, l := range out.Invalid {
-		res.note += fmt.Sprintf("%s:%d: warning %s: not a JSON object; left as it is (chatlint repair drops such lines)\n", j.File, l, lint.RuleSyntax)
+		res.note += fmt.Sprintf("\n%s:%d: warning %s: not JSON; left as it is (chatlint repair drops such lines)", j.File, l, lint.RuleSyntax)
 	}
-	res.note = strings.TrimSuffix(res.note, "\n")
+	res.note = strings.TrimPrefix(res.note, "\n")
 	return res
+}
+
+// droppedNotes are the stderr lines of the lines fix dropped itself, being
+// JSON but no object.
+func droppedNotes(file string, out *fix.Outcome) string {
+	var b strings.Builder
+	for _, r := range out.Rejects {
+		if r.Op == fix.OpDropLine {
+			fmt.Fprintf(&b, "\n%s:%d: warning %s: %s; moved to the rejects file", file, r.Line, r.Rule, r.Reason)
+		}
+	}
+	return strings.TrimPrefix(b.String(), "\n")
 }
 
 func (fx *fixer) emit(res fixed) {
@@ -128,10 +197,25 @@ func (fx *fixer) emit(res fixed) {
 		return
 	}
 	c := fx.cur
+	c.known = c.known || res.known
+	if res.unrecognized != "" {
+		c.unrecognized = res.unrecognized
+	}
+	if res.dropNote != "" && c.unrecognized == "" {
+		fmt.Fprintln(fx.s.Err, res.dropNote)
+	}
+	if res.brokenDoc != "" {
+		c.brokenDoc = res.brokenDoc
+	}
+	if !c.known && res.outcome != nil {
+		c.nonRecords += len(res.outcome.Rejects)
+	}
 	if c.out != nil {
-		for _, r := range res.records {
-			c.out.write(r.Data)
-			c.out.writeString(r.End)
+		if len(res.first) > 0 {
+			c.setLayout(res.first[0])
+		}
+		for i, r := range res.records {
+			c.writeRecord(r, res.outcome != nil && i < len(res.outcome.Changed) && res.outcome.Changed[i])
 		}
 	}
 	out := res.outcome
@@ -148,11 +232,11 @@ func (fx *fixer) emit(res fixed) {
 	c.changed++
 	c.actions += len(out.Applied)
 	c.dropped += len(out.Rejects)
-	if fx.perRule == nil {
-		fx.perRule = map[string]int{}
+	if c.perRule == nil {
+		c.perRule = map[string]int{}
 	}
 	for _, a := range out.Applied {
-		fx.perRule[a.Rule]++
+		c.perRule[a.Rule]++
 	}
 	line := 0
 	if len(out.Records) > 0 {
@@ -167,11 +251,11 @@ func (fx *fixer) emit(res fixed) {
 		}
 	}
 	if fx.o.DryRun {
-		fx.printDiff(res.file, line, out)
+		fx.printDiff(res.file, line, res.inputs, out)
 	}
 }
 
-func (fx *fixer) printDiff(file string, line int, out *fix.Outcome) {
+func (fx *fixer) printDiff(file string, line int, inputs []jsonl.Record, out *fix.Outcome) {
 	counts := map[string]int{}
 	var rules []string
 	for _, a := range out.Applied {
@@ -186,7 +270,37 @@ func (fx *fixer) printDiff(file string, line int, out *fix.Outcome) {
 		parts[i] = fmt.Sprintf("%s (%d)", r, counts[r])
 	}
 	fmt.Fprintf(fx.s.Out, "%s:%d: record %s: %s\n", file, line, out.ID, strings.Join(parts, ", "))
-	fmt.Fprintf(fx.s.Out, "messages (-before +after):\n%s\n", cmp.Diff(out.Before, out.After))
+	fx.s.Out.Write(lineDiff(inputs, out))
+}
+
+// lineDiff shows a record (or a session's lines) before and after as JSON
+// lines, as a diff does: "-" and the line as it was, "+" and the line as it
+// is written. A line kept byte for byte in its place is not shown; a line
+// that moved is shown as removed and added.
+func lineDiff(inputs []jsonl.Record, out *fix.Outcome) []byte {
+	kept := map[int]bool{} // source lines written unchanged, in order
+	last := 0
+	for i, r := range out.Records {
+		if r.Line > last && !out.Changed[i] {
+			kept[r.Line], last = true, r.Line
+		}
+	}
+	var b bytes.Buffer
+	for _, r := range inputs {
+		if !kept[r.Line] {
+			b.WriteByte('-')
+			b.Write(compact(bytes.TrimRight(r.Data, "\r\n"))) // a .json record may span lines
+			b.WriteByte('\n')
+		}
+	}
+	for _, r := range out.Records {
+		if !kept[r.Line] {
+			b.WriteByte('+')
+			b.Write(compact(r.Data))
+			b.WriteByte('\n')
+		}
+	}
+	return b.Bytes()
 }
 
 // finish completes the file being written: the output is committed (for
@@ -198,8 +312,27 @@ func (fx *fixer) finish() {
 		return
 	}
 	fx.cur = nil
+	if why := c.unknownFormat(); why != "" {
+		// No pack knows these records: fix would only pass them through,
+		// or drop the lines it can tell are no record and leave the rest,
+		// and an exit 0 would say the file was fixed. It is left alone,
+		// and nothing of it counts as fixed.
+		if c.out != nil {
+			c.out.abort()
+		}
+		c.rejects.discard()
+		fx.files = append(fx.files, c.name+": not written ("+why+")")
+		fx.errs = append(fx.errs, fmt.Errorf("%s: not fixed, nothing written for it: %s", c.name, why))
+		return
+	}
 	fx.documents += c.documents
 	fx.changed += c.changed
+	if fx.perRule == nil {
+		fx.perRule = map[string]int{}
+	}
+	for r, n := range c.perRule {
+		fx.perRule[r] += n
+	}
 	dest := fx.outputs[c.name]
 	line := fmt.Sprintf("%s: %d of %d %s changed, %d %s", c.name, c.changed, c.documents, plural(c.documents, "record"), c.actions, plural(c.actions, "action"))
 	if c.readErr != nil {
@@ -218,6 +351,7 @@ func (fx *fixer) finish() {
 			fx.files = append(fx.files, line+"; unchanged")
 			return
 		}
+		c.closeLayout()
 		bak, err := c.out.commit(fx.o.InPlace)
 		if err != nil {
 			c.rejects.discard()
@@ -242,6 +376,25 @@ func (fx *fixer) finish() {
 		line += fmt.Sprintf(", %d dropped -> %s", c.dropped, path)
 	}
 	fx.files = append(fx.files, line)
+}
+
+// unknownFormat says why the file is not to be written: a .json document
+// that could not be read whole, or records of no known format; "" when
+// some are of a known format (or the file has no JSON value at all: empty,
+// or only lines that are not JSON, which fix passes through as it always
+// did).
+func (c *fileOut) unknownFormat() string {
+	switch {
+	case c.brokenDoc != "":
+		return "it could not be read whole as a JSON document: " + c.brokenDoc
+	case c.known:
+		return ""
+	case c.unrecognized != "":
+		return "its records fit no known format; force one with --format"
+	case c.nonRecords > 0:
+		return "no line is a JSON object, so no record of a known format"
+	}
+	return ""
 }
 
 // open starts the output of an input; with -o DIR its folders are made.

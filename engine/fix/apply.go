@@ -82,6 +82,9 @@ func Apply(doc *document.Document, recs []jsonl.Record, actions []policy.Action)
 	if err := a.parse(actions); err != nil {
 		return nil, err
 	}
+	if k := kept(a.ops); k != nil {
+		return nil, k
+	}
 	if len(a.ops) == 0 {
 		return a.result(nil), nil
 	}
@@ -92,6 +95,10 @@ func Apply(doc *document.Document, recs []jsonl.Record, actions []policy.Action)
 		if o.Op == OpDropRecord {
 			return a.dropRecord(o), nil
 		}
+	}
+	var err error
+	if a.parts, a.wholeLine, err = a.partDrops(); err != nil {
+		return nil, err
 	}
 	if err := a.collectRejects(); err != nil {
 		return nil, err
@@ -119,6 +126,20 @@ type applier struct {
 	rejects []Reject
 	// inserted holds the records actions inserted (session layout).
 	inserted []jsonv.Value
+	// parts are the elements of lists inside session lines to drop (see
+	// partDrops); wholeLine the drops of such elements that take the line.
+	parts     map[int]map[string][]int
+	wholeLine map[*op]bool
+}
+
+// partDrop reports whether o drops an element of a list inside a session
+// line rather than the line.
+func (a *applier) partDrop(o *op) bool {
+	if o.Op != OpDropMessage || !a.sessionLayout() || a.wholeLine[o] {
+		return false
+	}
+	_, _, ok := splitIndex(a.ms[o.msg].path)
+	return ok
 }
 
 func (a *applier) parse(actions []policy.Action) error {
@@ -271,10 +292,20 @@ func (a *applier) at(line int, ptr string) (int, jsonv.Value, error) {
 
 // collectRejects records what will be dropped, before anything changes.
 func (a *applier) collectRejects() error {
+	lineTaken := map[int]bool{}
 	for _, o := range a.ops {
 		var line int
 		var data []byte
 		switch {
+		case a.partDrop(o):
+			line = a.ms[o.msg].line
+			_, v, err := a.at(line, a.ms[o.msg].path)
+			if err != nil {
+				return err
+			}
+			data = jsonv.Marshal(v, jsonv.Compact)
+		case o.Op == OpDropMessage && a.sessionLayout() && lineTaken[a.ms[o.msg].line]:
+			continue // the line is in the rejects already, with every element
 		case o.Op == OpDropEntry:
 			line = a.es[o.entry].line
 			i, err := a.line(line)
@@ -284,6 +315,7 @@ func (a *applier) collectRejects() error {
 			data = a.recs[i].Data
 		case o.Op == OpDropMessage && a.sessionLayout():
 			line = a.ms[o.msg].line
+			lineTaken[line] = true
 			i, err := a.line(line)
 			if err != nil {
 				return err
@@ -432,7 +464,7 @@ func (a *applier) rename(o *op, edits *[]func()) error {
 		if !ok {
 			continue
 		}
-		for _, k := range []string{"tool_call_id", "toolCallId", "toolUseId"} {
+		for _, k := range []string{"tool_call_id", "toolCallId", "toolUseId", "tool_use_id"} {
 			if x, ok := ro.Get(k); ok && x == c.id {
 				k := k
 				*edits = append(*edits, func() { ro.Set(k, id) })

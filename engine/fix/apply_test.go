@@ -63,6 +63,8 @@ func act(t testing.TB, s string) policy.Action {
 			a.Rule = v.(string)
 		case "target":
 			a.Target = document.Target(v.(string))
+		case "reason":
+			a.Reason = v.(string)
 		case "message_index", "tool_call_index", "entry_index":
 		default:
 			a.Args[k] = v
@@ -211,6 +213,33 @@ func TestApply(t *testing.T) {
 				`3 drop_tool_call {"type":"toolCall","id":"b","name":"g","input":null}`,
 				"4 drop_message " + session[3],
 			},
+		},
+		{
+			name: "session: an orphan tool_result block goes, its line and the real result stay", format: document.PiSession,
+			in: append(session[:3:3], `{"type":"message","id":"e3","parentId":"e2","timestamp":"t3","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"a","content":"1"},{"type":"tool_result","tool_use_id":"z","content":"2"}]}}`),
+			// messages: 0 user, 1 assistant, 2 result a (/message/content/0), 3 result z
+			actions: []string{`{"op":"drop_message","target":"/messages/3"}`},
+			want: strings.Join(session[:3], "\n") + "\n" +
+				`{"type":"message","id":"e3","parentId":"e2","timestamp":"t3","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"a","content":"1"}]}}` + "\n",
+			rejects: []string{`4 drop_message {"type":"tool_result","tool_use_id":"z","content":"2"}`},
+		},
+		{
+			name: "session: dropping every tool_result block of a line drops the line", format: document.PiSession,
+			in:      append(session[:3:3], `{"type":"message","id":"e3","parentId":"e2","timestamp":"t3","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"y","content":"1"},{"type":"tool_result","tool_use_id":"z","content":"2"}]}}`),
+			actions: []string{`{"op":"drop_message","target":"/messages/2"}`, `{"op":"drop_message","target":"/messages/3"}`},
+			want:    strings.Join(session[:3], "\n") + "\n",
+			rejects: []string{`4 drop_message {"type":"message","id":"e3","parentId":"e2","timestamp":"t3","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"y","content":"1"},{"type":"tool_result","tool_use_id":"z","content":"2"}]}}`},
+		},
+		{
+			name: "rename a tool_use call and the tool_result block answering it", format: document.Chat,
+			in:      []string{`{"messages":[{"role":"user","content":"q"},{"role":"assistant","content":[{"type":"tool_use","id":"a","name":"f","input":{}},{"type":"tool_use","id":"a","name":"f","input":{}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"a","content":"1"},{"type":"tool_result","tool_use_id":"a","content":"2"}]}]}`},
+			actions: []string{`{"op":"rename_tool_call_id","target":"/messages/1/tool_calls/1","id":"a_2","results":[3]}`},
+			want:    `{"messages":[{"role":"user","content":"q"},{"role":"assistant","content":[{"type":"tool_use","id":"a","name":"f","input":{}},{"type":"tool_use","id":"a_2","name":"f","input":{}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"a","content":"1"},{"type":"tool_result","tool_use_id":"a_2","content":"2"}]}]}` + "\n",
+		},
+		{
+			name: "keep_record wins over every other action", format: document.Chat, in: []string{chat},
+			actions: []string{`{"op":"drop_message","target":"/messages/3"}`, `{"op":"keep_record","rule":"unreadable","reason":"parts keyed value"}`},
+			err:     "parts keyed value; the record was left as it was",
 		},
 		{
 			name: "session: drop an entry", format: document.PiSession, in: session,

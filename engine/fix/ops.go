@@ -23,10 +23,11 @@ const (
 	OpRename       = "rename_tool_call_id" // give a tool call the id `id`, and the results that answer it (or those listed in `results`)
 	OpDropRecord   = "drop_record"         // remove the whole record (or session) (to rejects)
 	OpDropEntry    = "drop_entry"          // remove a session entry (a line) (to rejects)
+	// OpKeepRecord (keep.go): leave the record as it is, with a note.
 )
 
 // Ops lists the operations, for documentation and error messages.
-var Ops = []string{OpDropMessage, OpDropToolCall, OpSetContent, OpInsert, OpMove, OpRename, OpDropRecord, OpDropEntry}
+var Ops = []string{OpDropMessage, OpDropToolCall, OpSetContent, OpInsert, OpMove, OpRename, OpDropRecord, OpDropEntry, OpKeepRecord}
 
 type targetKind int
 
@@ -69,7 +70,8 @@ func parseOp(a policy.Action, ms []msgInfo, es []entryInfo) (*op, error) {
 		return fail("%v", err)
 	}
 	want := map[string]targetKind{OpDropMessage: targetMessage, OpDropToolCall: targetCall, OpSetContent: targetMessage,
-		OpInsert: targetMessage, OpMove: targetMessage, OpRename: targetCall, OpDropRecord: targetRecord, OpDropEntry: targetEntry}
+		OpInsert: targetMessage, OpMove: targetMessage, OpRename: targetCall, OpDropRecord: targetRecord, OpDropEntry: targetEntry,
+		OpKeepRecord: targetRecord}
 	k, known := want[a.Op]
 	if !known {
 		return fail("unknown op (want one of %s)", strings.Join(Ops, ", "))

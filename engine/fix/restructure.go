@@ -63,6 +63,9 @@ func (a *applier) restructure() ([]int, error) {
 		return nil, nil
 	}
 	if a.sessionLayout() {
+		if err := a.dropParts(a.parts); err != nil {
+			return nil, err
+		}
 		return a.restructureSession()
 	}
 	return nil, a.restructureArrays()
@@ -242,7 +245,9 @@ func (a *applier) place(units []*unit, newUnit func(*op, *unit) (*unit, error)) 
 	for _, o := range a.ops {
 		switch o.Op {
 		case OpDropMessage:
-			units[o.msg].dropped = true
+			if !a.partDrop(o) {
+				units[o.msg].dropped = true
+			}
 		case OpMove:
 			u, anchor := units[o.msg], units[o.anchor]
 			u.moved = true

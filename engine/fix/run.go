@@ -24,8 +24,7 @@ type Options struct {
 	Format    document.Format
 	File      string
 	Document  document.Options
-	MaxPasses int  // 0 means DefaultMaxPasses
-	Messages  bool // keep the raw messages before and after, for a diff
+	MaxPasses int // 0 means DefaultMaxPasses
 }
 
 // Outcome is what the passes made of one record or session.
@@ -41,11 +40,9 @@ type Outcome struct {
 	Rejects []Reject
 	Applied []policy.Action
 	Passes  int
-	// Before and After are the raw messages of the first and last document
-	// (with Options.Messages), as JSON-like values.
-	Before, After []any
-	// Invalid lists the lines that are not JSON objects: they are kept as
-	// they are (repair is what drops them).
+	// Invalid lists the lines that are not JSON: they are kept as they are
+	// (repair is what drops them). Lines that are JSON but not objects are
+	// dropped (see OpDropLine).
 	Invalid []int
 
 	inputs []int // the source lines, in order
@@ -89,12 +86,20 @@ func (e *PolicyError) Unwrap() error { return e.Err }
 // each until it asks for nothing, then the next, and again from the first
 // until none asks for anything; a conflict can only arise within a pack.
 // MaxPasses bounds the passes that change something, over all packs. On an
-// error the records are to be kept as they were.
+// error (a *KeptError when a rule asked to keep the record) the records are
+// to be kept as they were. Lines that are JSON but not objects are dropped
+// before any pack runs (OpDropLine); with no evaluators that is all Run does.
 func Run(ctx context.Context, evs []*policy.Evaluator, recs []jsonl.Record, opts Options) (*Outcome, error) {
 	st := &passes{opts: opts, max: opts.MaxPasses}
 	if st.max <= 0 {
 		st.max = DefaultMaxPasses
 	}
+	inputs := make([]int, len(recs))
+	for i, r := range recs {
+		inputs[i] = r.Line
+	}
+	st.out = &Outcome{inputs: inputs}
+	recs, st.out.Rejects, st.out.Applied = dropNonObjects(recs)
 	// Records are numbered 1..n for the builder in every pass, so inserted
 	// lines have numbers too; src maps them back to the source lines.
 	st.cur = slices.Clone(recs)
@@ -103,7 +108,6 @@ func Run(ctx context.Context, evs []*policy.Evaluator, recs []jsonl.Record, opts
 	for i, r := range recs {
 		st.src[i] = r.Line
 	}
-	st.out = &Outcome{inputs: slices.Clone(st.src)}
 	for round := 0; ; round++ {
 		changed := false
 		for k, ev := range evs {
@@ -120,8 +124,9 @@ func Run(ctx context.Context, evs []*policy.Evaluator, recs []jsonl.Record, opts
 			break
 		}
 	}
-	if opts.Messages && st.doc != nil {
-		st.out.After = rawMessages(st.doc)
+	if st.out.ID == "" && len(st.out.Rejects) > 0 {
+		// Only lines that are no record: name the first, as check would.
+		st.out.ID = fmt.Sprintf("%s:%d", opts.File, st.out.Rejects[0].Line)
 	}
 	for i := range st.cur {
 		st.cur[i].Line = st.src[i]
@@ -157,9 +162,6 @@ func (st *passes) settle(ctx context.Context, ev *policy.Evaluator, first bool) 
 			}
 			if doc != nil {
 				st.out.ID = doc.ID
-				if st.opts.Messages {
-					st.out.Before = rawMessages(doc)
-				}
 			}
 		}
 		if doc == nil {
@@ -248,20 +250,4 @@ func build(recs []jsonl.Record, opts Options) (*document.Document, []int) {
 		doc = d
 	}
 	return doc, invalid
-}
-
-// rawMessages returns the raw messages of a document as JSON-like values.
-func rawMessages(doc *document.Document) []any {
-	arr := doc.Messages()
-	if arr == nil {
-		return nil
-	}
-	out := make([]any, arr.Len())
-	for i := range out {
-		o, _ := arr.Elem(i).Value.(ast.Object)
-		if raw := o.Get(document.KeyRaw); raw != nil {
-			out[i], _ = ast.JSON(raw.Value)
-		}
-	}
-	return out
 }

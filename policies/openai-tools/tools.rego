@@ -17,6 +17,7 @@ package chatlint.openai_tools
 
 actions contains a if {
 	not record_clean
+	count(unreadable) == 0
 	some a in cleanup_actions
 }
 
@@ -200,12 +201,23 @@ issuer_of := {r.index: i | some r in results; i := issuer(r)}
 
 unknown := {r.index | some r in results; rid(r); not issuer_of[r.index]}
 
-# The answer of each issued call: the first result after its message with its id, keyed by
-# [message index, id]; a later one is a duplicate, whatever its content. The results are sorted
-# by [issuer, id, index] once, so the first of each key is the one before it that differs.
+# The answers of each issued call. A message may issue one id several times (parallel calls
+# sharing an id): its k-th call of that id is answered by the k-th result with that id after it,
+# so results travel with their calls, and only a result beyond the calls is a duplicate, whatever
+# its content. Keyed by [message index, id, k]. The results are sorted by [issuer, id, index]
+# once, so the first of each key is the one before it that differs, and k is the distance to it.
 keyed := sort([[i, rid(r), r.index] | some r in results; i := issuer_of[r.index]])
 
-answers := {[k[0], k[1]]: k[2] | some n, k in keyed; first_key(n, k)}
+# The positions of the calls of message m with id x, in call order, keyed by [m, x].
+calls_of := {[m, x]: cs | some [m, _, x] in issued; cs := [c | some [m2, c, y] in issued; m2 == m; y == x]}
+
+group_start := {[k[0], k[1]]: n | some n, k in keyed; first_key(n, k)}
+
+answers := {[k[0], k[1], r]: k[2] |
+	some n, k in keyed
+	r := n - group_start[[k[0], k[1]]]
+	r < count(calls_of[[k[0], k[1]]])
+}
 
 first_key(0, _)
 
@@ -215,7 +227,12 @@ first_key(n, k) if {
 	[p[0], p[1]] != [k[0], k[1]]
 }
 
-duplicate := {r.index | some r in results; i := issuer_of[r.index]; answers[[i, rid(r)]] != r.index}
+answering := {a | some a in answers}
+
+duplicate := {r.index | some r in results; issuer_of[r.index]; not answering[r.index]}
+
+# The last answer of the calls of message i with id x: a duplicate comes after it.
+last_answer(i, x) := answers[[i, x, count(calls_of[[i, x]]) - 1]]
 
 # METADATA
 # title: tool-result-missing-id
@@ -250,7 +267,7 @@ cleanup_actions contains a if {
 # title: tool-result-repeated
 # description: >-
 #   Drops a tool message whose call already has a result; the later one is dropped, whatever its
-#   content.
+#   content. A message issuing one id in k parallel calls has k results with it, in order.
 # custom:
 #   severity: info
 #   id: tool-result-repeated
@@ -261,7 +278,7 @@ cleanup_actions contains a if {
 	r := msgs[i]
 	a := {
 		"op": "drop_message", "rule": "tool-result-repeated", "message_index": i,
-		"reason": sprintf("tool message %d answers %q again; message %d already answered it", [i, r.tool_call_id, answers[[issuer_of[i], rid(r)]]]),
+		"reason": sprintf("tool message %d answers %q again; message %d already answered it", [i, r.tool_call_id, last_answer(issuer_of[i], rid(r))]),
 	}
 }
 
@@ -277,7 +294,7 @@ dropped(i) if unknown[i]
 dropped(i) if duplicate[i]
 
 # The kept answers of the calls of message i, by message index.
-answer_of := {a: i | some [i, _], a in answers}
+answer_of := {a: i | some [i, _, _], a in answers}
 
 # in_run(i, j) holds when message j may sit in the run of results right after message i.
 in_run(i, j) if dropped(j)
@@ -328,7 +345,8 @@ new_id(m, c, x) := id if {
 # title: tool-call-id-reused
 # description: >-
 #   Renames a tool call whose id an earlier call of the record already used to ID_2, ID_3, ...
-#   (in record order), together with the tool message that answers it.
+#   (in record order), together with the tool message that answers it: for parallel calls of one
+#   message sharing an id, the k-th call takes the k-th result with that id.
 # custom:
 #   severity: info
 #   id: tool-call-id-reused
@@ -344,10 +362,106 @@ cleanup_actions contains a if {
 	}
 }
 
-# The result answering a renamed call: the answer of its message, unless the same message issues
-# the id more than once (then only the first call keeps the answer).
+# The result answering a renamed call: the answer at its position among the calls of its message
+# with that id (the second of two parallel calls sharing an id takes the second result).
 answered(m, c, x) := [r] if {
-	first := min({c2 | some [m2, c2, y] in issued; m2 == m; y == x})
-	first == c
-	r := answers[[m, x]]
+	some k, c2 in calls_of[[m, x]]
+	c2 == c
+	r := answers[[m, x, k]]
 } else := []
+
+# ---------------------------------------------------------------------------------------------
+# Records fix cannot read (the same rule in both cleanup packs: record-unreadable here,
+# transcript-unreadable in transcript).
+#
+# A record whose pieces are in a layout these rules do not read is left exactly as it is, with a
+# note: dropping or moving what is only half understood loses data (a LLaMA-Factory record keys
+# its parts `value` and writes its calls as JSON strings, so every call would look like one
+# without an id or input, and every result like an orphan). Only a record some rule would change
+# is looked at (record_clean first), so a clean record costs nothing more.
+
+# The content part types the normalizer reads: text, media the rules leave alone, reasoning
+# blocks, tool calls and Anthropic tool results. Types ending in _text are text too.
+known_part_types := {
+	"text", "image", "image_url", "input_image", "input_audio", "audio", "file", "input_file", "document",
+	"refusal", "thinking", "redacted_thinking", "tool_use", "tool_result", "toolCall", "toolUse",
+	"functionCall", "tool_call", "function_call",
+}
+
+known_part(p) if is_string(p)
+
+known_part(p) if {
+	is_object(p)
+	not p.type
+}
+
+known_part(p) if known_part_types[p.type]
+
+known_part(p) if endswith(p.type, "_text")
+
+unreadable contains sprintf("its tools is %s, not a list", [type_name(t)]) if {
+	input.format in {"chat", "contract"}
+	t := input.raw.tools
+	not is_array(t)
+	not is_null(t)
+}
+
+unreadable contains sprintf("message %d: its tool_calls is %s, not a list", [m.index, type_name(tcs)]) if {
+	some m in input.messages
+	tcs := m.raw.tool_calls
+	not is_array(tcs)
+	not is_null(tcs)
+}
+
+unreadable contains sprintf("message %d: tool call %d is %s, not an object", [m.index, k, type_name(c)]) if {
+	some m in input.messages
+	some k, c in m.raw.tool_calls
+	not is_object(c)
+}
+
+# The messages holding content parts keyed value instead of text (LLaMA-Factory).
+value_keyed := {m.index |
+	some m in input.messages
+	some p in m.raw.content
+	is_object(p)
+	not p.text
+	p.value
+}
+
+unreadable contains sprintf("content parts keyed value instead of text (LLaMA-Factory) in message %s", [numbers_list(value_keyed)]) if {
+	count(value_keyed) > 0
+}
+
+unreadable contains sprintf("message %d: content part %d is of type %s, which fix does not know", [m.index, k, json.marshal(p.type)]) if {
+	some m in input.messages
+	some k, p in m.raw.content
+	is_object(p)
+	p.type
+	not known_part(p)
+}
+
+unreadable contains sprintf("message %d: content part %d is %s, not an object or a string", [m.index, k, type_name(p)]) if {
+	some m in input.messages
+	some k, p in m.raw.content
+	not is_object(p)
+	not is_string(p)
+}
+
+numbers_list(s) := concat(", ", [sprintf("%d", [i]) | some i in sort(s)])
+
+# METADATA
+# title: record-unreadable
+# description: >-
+#   Leaves a record fix cannot read exactly as it is, with a note saying why, instead of dropping
+#   pieces of it: content parts of a type it does not know, parts keyed value instead of text
+#   (LLaMA-Factory), tools or tool_calls that are not lists (a JSON string). Only a record some
+#   other rule of the pack would change is looked at.
+# custom:
+#   severity: warning
+#   id: record-unreadable
+#   example: '{"messages": [{"role": "user", "content": "6*8?"}, {"role": "assistant", "content": [{"type": "tool_call", "value": "{\"name\": \"multiply\"}"}]}, {"role": "tool", "content": [{"type": "text", "value": "48"}]}], "tools": "[]"}'
+actions contains a if {
+	not record_clean
+	count(unreadable) > 0
+	a := {"op": "keep_record", "rule": "record-unreadable", "reason": concat("; ", sort(unreadable))}
+}

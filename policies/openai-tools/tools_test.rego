@@ -118,3 +118,46 @@ test_record_clean_fast_path if {
 	not openai_tools.record_clean with input as chat([user("q"), user("q")])
 	not openai_tools.record_clean with input as chat([user("q"), calls(["a"]), tool("b", "1")])
 }
+
+# Parallel calls of one message sharing an id: the k-th call takes the k-th result with that id,
+# so the second call and the second result are renamed together and nothing is dropped.
+test_parallel_calls_sharing_an_id_keep_their_results if {
+	ms := [user("q"), calls(["c1", "c1"]), tool("c1", "18C"), tool("c1", "25C"), {"role": "assistant", "content": "ok"}]
+	renames := {[a.message_index, a.tool_call_index, a.id, a.results] | some a in openai_tools.actions with input as chat(ms); a.op == "rename_tool_call_id"}
+	renames == {[1, 1, "c1_2", [3]]}
+	acts(ms) == {["tool-call-id-reused", "rename_tool_call_id", 1]}
+}
+
+# A third result for two parallel calls is still a duplicate.
+test_result_beyond_the_parallel_calls_is_a_duplicate if {
+	ms := [user("q"), calls(["c1", "c1"]), tool("c1", "1"), tool("c1", "2"), tool("c1", "3")]
+	acts(ms) == {["tool-call-id-reused", "rename_tool_call_id", 1], ["tool-result-repeated", "drop_message", 4]}
+}
+
+# A record with pieces the pack cannot read is left as it is, with one keep_record action that
+# says why, and no other action; a clean record is not looked at.
+test_unreadable_record_is_kept if {
+	lf_call := {"role": "assistant", "content": [{"type": "tool_call", "value": "{\"name\": \"f\", \"arguments\": {}}"}]}
+	lf_res := {"role": "tool", "content": [{"type": "text", "value": "48"}]}
+	d := object.union(chat([user("q"), lf_call, lf_res]), {"raw": {"tools": "[]"}})
+	not openai_tools.tools_clean with input as d # the tool message has no tool_call_id
+	[a | some a in openai_tools.actions with input as d] == [{
+		"op": "keep_record", "rule": "record-unreadable",
+		"reason": "content parts keyed value instead of text (LLaMA-Factory) in message 1, 2; its tools is string, not a list",
+	}]
+}
+
+test_unknown_part_type_and_string_tool_calls_are_unreadable if {
+	ms := [user([{"type": "hologram", "data": "x"}]), {"role": "assistant", "content": null, "tool_calls": "[]"}, tool("a", "1")]
+	reasons := openai_tools.unreadable with input as chat(ms)
+	reasons == {"message 0: content part 0 is of type \"hologram\", which fix does not know", "message 1: its tool_calls is string, not a list"}
+	acts(ms) == {["record-unreadable", "keep_record", -1]}
+}
+
+test_known_parts_are_readable if {
+	parts := [
+		"plain", {"text": "no type"}, {"type": "text", "text": "a"}, {"type": "input_text", "text": "b"},
+		{"type": "image_url", "image_url": {"url": "x"}}, {"type": "thinking", "thinking": "hm"},
+	]
+	count(openai_tools.unreadable) == 0 with input as chat([user(parts), calls(["a"]), tool("a", "1")])
+}

@@ -25,7 +25,17 @@ structured if input.mode == "structured"
 
 actions contains a if {
 	not record_clean
+	count(unreadable) == 0
+	count(shared_renames) == 0
 	some a in cleanup_actions
+}
+
+# Calls of one message sharing an id are renamed first, in a pass of their own: until then the
+# pairing rules would take their results for duplicates.
+actions contains a if {
+	not record_clean
+	count(unreadable) == 0
+	some a in shared_renames
 }
 
 record_clean if not structured
@@ -335,3 +345,146 @@ synthetic(t, x) := object.union(base, stamp(t)) if {
 stamp(t) := {"timestamp": ts} if {
 	ts := input.messages[t].raw.timestamp
 } else := {}
+
+# ---------------------------------------------------------------------------------------------
+# Records fix cannot read (the same rule in both cleanup packs: record-unreadable in openai-tools,
+# transcript-unreadable here).
+#
+# A record whose pieces are in a layout these rules do not read is left exactly as it is, with a
+# note: dropping or moving what is only half understood loses data (a LLaMA-Factory record keys
+# its parts `value` and writes its calls as JSON strings, so every call would look like one
+# without an id or input, and every result like an orphan). Only a record some rule would change
+# is looked at (record_clean first), so a clean record costs nothing more.
+
+# The content part types the normalizer reads: text, media the rules leave alone, reasoning
+# blocks, tool calls and Anthropic tool results. Types ending in _text are text too.
+known_part_types := {
+	"text", "image", "image_url", "input_image", "input_audio", "audio", "file", "input_file", "document",
+	"refusal", "thinking", "redacted_thinking", "tool_use", "tool_result", "toolCall", "toolUse",
+	"functionCall", "tool_call", "function_call",
+}
+
+known_part(p) if is_string(p)
+
+known_part(p) if {
+	is_object(p)
+	not p.type
+}
+
+known_part(p) if known_part_types[p.type]
+
+known_part(p) if endswith(p.type, "_text")
+
+unreadable contains sprintf("its tools is %s, not a list", [type_name(t)]) if {
+	input.format in {"chat", "contract"}
+	t := input.raw.tools
+	not is_array(t)
+	not is_null(t)
+}
+
+unreadable contains sprintf("message %d: its tool_calls is %s, not a list", [m.index, type_name(tcs)]) if {
+	some m in input.messages
+	tcs := m.raw.tool_calls
+	not is_array(tcs)
+	not is_null(tcs)
+}
+
+unreadable contains sprintf("message %d: tool call %d is %s, not an object", [m.index, k, type_name(c)]) if {
+	some m in input.messages
+	some k, c in m.raw.tool_calls
+	not is_object(c)
+}
+
+# The messages holding content parts keyed value instead of text (LLaMA-Factory).
+value_keyed := {m.index |
+	some m in input.messages
+	some p in m.raw.content
+	is_object(p)
+	not p.text
+	p.value
+}
+
+unreadable contains sprintf("content parts keyed value instead of text (LLaMA-Factory) in message %s", [numbers_list(value_keyed)]) if {
+	count(value_keyed) > 0
+}
+
+unreadable contains sprintf("message %d: content part %d is of type %s, which fix does not know", [m.index, k, json.marshal(p.type)]) if {
+	some m in input.messages
+	some k, p in m.raw.content
+	is_object(p)
+	p.type
+	not known_part(p)
+}
+
+unreadable contains sprintf("message %d: content part %d is %s, not an object or a string", [m.index, k, type_name(p)]) if {
+	some m in input.messages
+	some k, p in m.raw.content
+	not is_object(p)
+	not is_string(p)
+}
+
+numbers_list(s) := concat(", ", [sprintf("%d", [i]) | some i in sort(s)])
+
+# METADATA
+# title: transcript-unreadable
+# description: >-
+#   Leaves a record fix cannot read exactly as it is, with a note saying why, instead of dropping
+#   pieces of it: content parts of a type it does not know, parts keyed value instead of text
+#   (LLaMA-Factory), tools or tool_calls that are not lists (a JSON string). Only a record some
+#   other rule of the pack would change is looked at.
+# custom:
+#   severity: warning
+#   id: transcript-unreadable
+#   example: '{"messages": [{"role": "user", "content": "6*8?"}, {"role": "assistant", "content": [{"type": "tool_call", "value": "{\"name\": \"multiply\"}"}]}, {"role": "tool", "content": [{"type": "text", "value": "48"}]}], "tools": "[]"}'
+actions contains a if {
+	not record_clean
+	count(unreadable) > 0
+	a := {"op": "keep_record", "rule": "transcript-unreadable", "reason": concat("; ", sort(unreadable))}
+}
+
+# ---------------------------------------------------------------------------------------------
+# tool-call-id-shared
+
+# Parallel calls of one assistant message that share an id: the k-th call of the id is answered
+# by the k-th result with that id in its turn, so the second call and the second result are
+# renamed together (ID_2, ID_3, ...) and nothing is dropped as a duplicate.
+taken_ids := {c.id | some m in input.messages; some c in m.tool_calls}
+
+# The calls of message m with id x, in call order, and the results with x in its turn, in order.
+same_id_calls(m, x) := [c.index | some c in usable(m); c.id == x]
+
+same_id_results(t, x) := [r.index | some r in results; r.turn == t; rid(r) == x]
+
+shared_id(m, x, k) := id if {
+	id := sprintf("%s_%d", [x, k + 1])
+	not taken_ids[id]
+} else := sprintf("%s_%d_m%d", [x, k + 1, m.index])
+
+# METADATA
+# title: tool-call-id-shared
+# description: >-
+#   Renames the second (third, ...) of the tool calls of one assistant message that share an id to
+#   ID_2, ID_3, ..., together with the result at the same position among its turn's results with
+#   that id, so results travel with their calls instead of being dropped as duplicates.
+# custom:
+#   severity: info
+#   id: tool-call-id-shared
+#   example: |-
+#     {"type": "message", "message": {"role": "assistant", "content": [{"type": "toolCall", "id": "a", "name": "read", "arguments": {}}, {"type": "toolCall", "id": "a", "name": "read", "arguments": {}}]}}
+shared_renames contains a if {
+	structured
+	some m in input.messages
+	m.role == "assistant"
+	not emptied[m.index]
+	count(m.tool_calls) > 1
+	some x in {c.id | some c in usable(m)}
+	calls := same_id_calls(m, x)
+	some k, ci in calls
+	k > 0
+	rs := same_id_results(m.index, x)
+	a := {
+		"op": "rename_tool_call_id", "rule": "tool-call-id-shared", "message_index": m.index, "tool_call_index": ci,
+		"id": shared_id(m, x, k), "results": [rs[k] | k < count(rs)],
+		"reason": sprintf("tool calls %v of message %d share the id %q", [calls, m.index, x]),
+	}
+}

@@ -130,3 +130,22 @@ test_record_clean_fast_path if {
 		not transcript.record_clean with input as session(ms)
 	}
 }
+
+# A record with pieces the pack cannot read is left as it is: one keep_record action, no other.
+test_unreadable_record_is_kept if {
+	lf := {"role": "assistant", "tool_calls": [call(0, "", false)], "has_content": true, "raw": {"role": "assistant", "content": [{"type": "tool_call", "value": "{}"}]}}
+	d := session([user, lf, res("")])
+	[a | some a in transcript.actions with input as d] == [{
+		"op": "keep_record", "rule": "transcript-unreadable",
+		"reason": "content parts keyed value instead of text (LLaMA-Factory) in message 1",
+	}]
+}
+
+# Parallel calls sharing an id: the second call and the second result are renamed together, in a
+# pass of their own (the pairing rules would take the second result for a duplicate).
+test_calls_sharing_an_id_are_renamed_with_their_results if {
+	d := session([user, asst([call(0, "a", true), call(1, "a", true)]), res("a"), res("a"), user])
+	[[a.rule, a.op, a.message_index, a.tool_call_index, a.id, a.results] | some a in transcript.actions with input as d] == [
+		["tool-call-id-shared", "rename_tool_call_id", 1, 1, "a_2", [3]],
+	]
+}
