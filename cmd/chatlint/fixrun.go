@@ -49,6 +49,7 @@ type fixed struct {
 	policyErr bool
 	end       bool  // the input's last job
 	readErr   error // with end: the input could not be read to its end
+	refused   error // the format cannot be rewritten in its layout: the file is refused
 }
 
 // fileOut is the output file being written.
@@ -57,6 +58,7 @@ type fileOut struct {
 	out       *outFile // nil for --dry-run
 	rejects   *spool
 	readErr   error // the input could not be read to its end: nothing is written
+	refused   error // the file's format cannot be fixed in its layout: nothing is written
 	documents int
 	changed   int
 	actions   int
@@ -86,6 +88,11 @@ func (fx *fixer) work(j runner.Job, evaluators func(document.Format) []*policy.E
 	}
 	out, err := fix.Run(fx.ctx, evaluators(j.Format), j.Records, fix.Options{Format: j.Format, File: j.File, Document: docOptions(fx.o),
 		MaxPasses: fx.o.MaxPasses, Messages: fx.o.DryRun})
+	var ue *fix.UnfixableError
+	if errors.As(err, &ue) {
+		res.refused = fmt.Errorf("%s: not fixed: %w", j.File, err)
+		return res
+	}
 	if err != nil {
 		var pe *fix.PolicyError
 		res.policyErr = errors.As(err, &pe)
@@ -128,6 +135,9 @@ func (fx *fixer) emit(res fixed) {
 		return
 	}
 	c := fx.cur
+	if res.refused != nil && c.refused == nil {
+		c.refused = res.refused
+	}
 	if c.out != nil {
 		for _, r := range res.records {
 			c.out.write(r.Data)
@@ -202,6 +212,16 @@ func (fx *fixer) finish() {
 	fx.changed += c.changed
 	dest := fx.outputs[c.name]
 	line := fmt.Sprintf("%s: %d of %d %s changed, %d %s", c.name, c.changed, c.documents, plural(c.documents, "record"), c.actions, plural(c.actions, "action"))
+	if c.refused != nil {
+		// A format fix cannot write in its own layout is left alone.
+		if c.out != nil {
+			c.out.abort()
+		}
+		c.rejects.discard()
+		fx.errs = append(fx.errs, c.refused)
+		fx.files = append(fx.files, c.name+": not written (its format cannot be fixed in its own layout)")
+		return
+	}
 	if c.readErr != nil {
 		// A truncated read must not replace or stand for the input.
 		if c.out != nil {

@@ -34,6 +34,13 @@ func expectedFormat(rel string) Format {
 		"proxy-logs/litellm-standard-logging-payload.json":      Chat, // top-level messages
 		"proxy-logs/routex-anthropic-proxy-requests.jsonl":      ProxyLog,
 		"conversation-records/kura-mtbench-conversations.jsonl": Chat, // chat_id, not conversation_id
+
+		"tool-tags-sharegpt/llamafactory-glaive-toolcall-sharegpt.json":      ShareGPT,
+		"tool-tags-sharegpt/fastchat-dummy-conversation-sharegpt.json":       ShareGPT,
+		"tool-tags-sharegpt/axolotl-sharegpt-conversation.json":              ShareGPT,
+		"tool-tags-sharegpt/axolotl-sharegpt-conversation-missingturns.json": ShareGPT,
+		"proxy-logs/groq-batch-input.jsonl":                                  OpenAIBatchInput,
+		"proxy-logs/groq-batch-output.jsonl":                                 OpenAIBatchOutput,
 	}[rel]
 }
 

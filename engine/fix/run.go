@@ -89,8 +89,13 @@ func (e *PolicyError) Unwrap() error { return e.Err }
 // each until it asks for nothing, then the next, and again from the first
 // until none asks for anything; a conflict can only arise within a pack.
 // MaxPasses bounds the passes that change something, over all packs. On an
-// error the records are to be kept as they were.
+// error the records are to be kept as they were; an *UnfixableError means
+// the format cannot be rewritten in its layout, and the file is to be
+// refused whole.
 func Run(ctx context.Context, evs []*policy.Evaluator, recs []jsonl.Record, opts Options) (*Outcome, error) {
+	if err := unfixable(opts.Format, recs); err != nil {
+		return nil, err
+	}
 	st := &passes{opts: opts, max: opts.MaxPasses}
 	if st.max <= 0 {
 		st.max = DefaultMaxPasses
