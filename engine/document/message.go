@@ -24,6 +24,7 @@ type message struct {
 	calls      []*ast.Term
 	stopReason *ast.Term // stop_reason or stopReason when a string, else nil
 	toolCalls  *ast.Term // the tool_calls member as given, nil when absent or null
+	textMember string    // the member holding the text when it is not content (ShareGPT's value)
 }
 
 // readMessage does the first pass over one message as given.

@@ -97,7 +97,9 @@ func shareGPTTurn(raw *ast.Term, line int, path string, index int) message {
 		m.role = r
 	}
 	v := get(m.obj, keyValue)
-	if v == nil {
+	if v != nil {
+		m.textMember = "value"
+	} else {
 		v = get(m.obj, keyContent)
 	}
 	if from == "function_call" {
