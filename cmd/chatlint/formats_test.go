@@ -1,0 +1,96 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The formats of fixtures/formats: check names each file's format and
+// reports its defects; fix repairs it in its own layout — a record out for
+// every record in, lines no rule touches byte for byte, what it drops in
+// the rejects — or refuses a format it cannot rewrite (exit 2, naming the
+// file, writing nothing).
+func TestFormatFixtures(t *testing.T) {
+	t.Chdir(repo)
+	for _, tc := range []struct {
+		file     string
+		format   string
+		fixable  bool
+		fixCode  int
+		settled  []string // rules fix is to silence
+		dropsRec int      // records fix drops whole
+	}{
+		{"sharegpt.jsonl", "sharegpt", true, 0, []string{"tool-result-orphan"}, 0},
+		{"sharegpt-hermes.jsonl", "sharegpt", true, 0, nil, 0},
+		{"sharegpt-array.json", "sharegpt", false, 2, nil, 0},
+		{"gemini.jsonl", "gemini", true, 0, nil, 0},
+		{"openai-batch-input.jsonl", "openai-batch-input", true, 0, []string{"tool-result-orphan"}, 0},
+		{"openai-batch-output.jsonl", "openai-batch-output", false, 2, nil, 0},
+		{"anthropic-batch-requests.jsonl", "anthropic-batch", true, 0, []string{"tool-result-orphan"}, 0},
+		{"anthropic-batch-results.jsonl", "anthropic-batch", false, 2, nil, 0},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			in := filepath.Join("fixtures/formats", tc.file)
+			const dir = "fixtures/formats/golden"
+			base := strings.TrimSuffix(tc.file, filepath.Ext(tc.file))
+			stdout, stderr, code := chatlint(t, "", "check", "-v", in)
+			if code != 1 && code != 0 {
+				t.Fatalf("check: exit %d: %s", code, stderr)
+			}
+			if !strings.Contains(stdout, in+": "+tc.format+",") {
+				t.Errorf("check -v does not name the format %s:\n%s", tc.format, stdout)
+			}
+			golden(t, dir, base+".check.txt", []byte(stdout))
+
+			out := filepath.Join(t.TempDir(), "out.jsonl")
+			_, stderr, code = chatlint(t, "", "fix", "-o", out, in)
+			if code != tc.fixCode {
+				t.Fatalf("fix: exit %d, want %d: %s", code, tc.fixCode, stderr)
+			}
+			if !tc.fixable {
+				if !strings.Contains(stderr, in) {
+					t.Errorf("the refusal does not name the file: %s", stderr)
+				}
+				if _, err := os.Stat(out); err == nil {
+					t.Error("a refused file was written")
+				}
+				return
+			}
+			fixed := mustRead(t, out)
+			rejects, _ := os.ReadFile(out + ".rejects.jsonl")
+			golden(t, dir, base+".fixed.jsonl", []byte(fixed))
+			golden(t, dir, base+".rejects.jsonl", rejects)
+
+			inLines := strings.SplitAfter(mustRead(t, in), "\n")
+			outLines := strings.SplitAfter(fixed, "\n")
+			if len(outLines) != len(inLines)-tc.dropsRec {
+				t.Fatalf("%d lines out for %d in", len(outLines), len(inLines))
+			}
+			touched := map[int]bool{}
+			for _, r := range strings.Split(strings.TrimSpace(string(rejects)), "\n") {
+				if r == "" {
+					continue
+				}
+				var rej struct{ Line int }
+				if err := json.Unmarshal([]byte(r), &rej); err != nil {
+					t.Fatal(err)
+				}
+				touched[rej.Line] = true
+			}
+			for i := range inLines {
+				if !touched[i+1] && inLines[i] != outLines[i] {
+					t.Errorf("line %d changed though no rule touched it:\n%s\n%s", i+1, inLines[i], outLines[i])
+				}
+			}
+			after, _, _ := chatlint(t, "", "check", out)
+			for _, rule := range tc.settled {
+				if strings.Contains(after, " "+rule+":") {
+					t.Errorf("%s still fires after fix:\n%s", rule, after)
+				}
+			}
+		})
+	}
+}
