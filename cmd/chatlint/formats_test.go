@@ -94,3 +94,35 @@ func TestFormatFixtures(t *testing.T) {
 		})
 	}
 }
+
+// The real ShareGPT and batch files of ../shared/data: check reads them
+// without an error; fix leaves a clean batch input byte for byte, and
+// refuses the batch output and the .json ShareGPT arrays without writing.
+func TestFormatsRealData(t *testing.T) {
+	needSharedData(t)
+	for _, rel := range []string{
+		"tool-tags-sharegpt/llamafactory-glaive-toolcall-sharegpt.json",
+		"tool-tags-sharegpt/fastchat-dummy-conversation-sharegpt.json",
+		"tool-tags-sharegpt/axolotl-sharegpt-conversation.json",
+		"tool-tags-sharegpt/axolotl-sharegpt-conversation-missingturns.json",
+		"proxy-logs/groq-batch-input.jsonl",
+		"proxy-logs/groq-batch-output.jsonl",
+	} {
+		if counts, errs := checkJSON(t, filepath.Join(sharedData, rel)); errs != 0 {
+			t.Errorf("%s: %v", rel, counts)
+		}
+	}
+	dir := t.TempDir()
+	in := filepath.Join(sharedData, "proxy-logs/groq-batch-input.jsonl")
+	out := filepath.Join(dir, "in.jsonl")
+	if _, stderr, code := chatlint(t, "", "fix", "-o", out, in); code != 0 || mustRead(t, out) != mustRead(t, in) {
+		t.Errorf("fix of a clean batch input: exit %d, changed: %v: %s", code, mustRead(t, out) != mustRead(t, in), stderr)
+	}
+	for _, rel := range []string{"proxy-logs/groq-batch-output.jsonl", "tool-tags-sharegpt/llamafactory-glaive-toolcall-sharegpt.json"} {
+		out := filepath.Join(dir, filepath.Base(rel))
+		_, stderr, code := chatlint(t, "", "fix", "-o", out, filepath.Join(sharedData, rel))
+		if _, err := os.Stat(out); code != 2 || err == nil || !strings.Contains(stderr, filepath.Base(rel)) {
+			t.Errorf("fix %s: exit %d, written %v: %s", rel, code, err == nil, stderr)
+		}
+	}
+}
