@@ -342,7 +342,7 @@ func TestFixThenCheckFolder(t *testing.T) {
 // that is not JSON) is part of its file: the file is written once, whole.
 func TestFixReaderNoteKeepsFileWhole(t *testing.T) {
 	dir := t.TempDir()
-	in := "nope\n" + `{"conversations":[]}` + "\n" + needsFix + "\n"
+	in := "nope\n" + `{"dialogue":[]}` + "\n" + needsFix + "\n"
 	u := writeFile(t, dir, "u.jsonl", in)
 	out := filepath.Join(dir, "out.jsonl")
 	stdout, stderr, code := chatlint(t, "", "fix", "-o", out, u)
