@@ -31,6 +31,7 @@ func TestFormatFixtures(t *testing.T) {
 		{"openai-batch-output.jsonl", "openai-batch-output", false, 2, nil, 0},
 		{"anthropic-batch-requests.jsonl", "anthropic-batch", true, 0, []string{"tool-result-orphan"}, 0},
 		{"anthropic-batch-results.jsonl", "anthropic-batch", false, 2, nil, 0},
+		{"goose-session.jsonl", "goose-session", false, 2, nil, 0},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			in := filepath.Join("fixtures/formats", tc.file)
@@ -107,6 +108,7 @@ func TestFormatsRealData(t *testing.T) {
 		"tool-tags-sharegpt/axolotl-sharegpt-conversation-missingturns.json",
 		"proxy-logs/groq-batch-input.jsonl",
 		"proxy-logs/groq-batch-output.jsonl",
+		"agent-sessions/goose/agentscribe-goose-sample-session.jsonl",
 	} {
 		if counts, errs := checkJSON(t, filepath.Join(sharedData, rel)); errs != 0 {
 			t.Errorf("%s: %v", rel, counts)

@@ -56,7 +56,9 @@ func TestDetect(t *testing.T) {
 		{"batch output", `{"id":"b","custom_id":"request-1","response":{"status_code":200,"body":{"choices":[]}},"error":null}`, OpenAIBatchOutput},
 		{"batch output failed", `{"id":"b","custom_id":"request-1","response":null,"error":{"code":"batch_expired","message":"x"}}`, OpenAIBatchOutput},
 		{"batch output with request and messages stays a batch", `{"custom_id":"r","response":{},"request":{"messages":[]}}`, OpenAIBatchOutput},
-		{"goose metadata", `{"working_dir":"/","description":"d","message_count":2}`, ""},
+		{"goose metadata", `{"working_dir":"/","description":"d","message_count":2}`, GooseSession},
+		{"goose message line", `{"role":"user","created":1,"content":[{"type":"text","text":"hi"}]}`, ""},
+		{"working_dir without message_count", `{"working_dir":"/"}`, ""},
 		{"Hermes example", `{"example":"SYSTEM: ..."}`, ""},
 	}
 	for _, tc := range tests {
@@ -97,7 +99,7 @@ func TestParseFormatAndPerFile(t *testing.T) {
 		}
 	}
 	perFile := map[Format]bool{Chat: false, Contract: false, ProxyLog: true, PiSession: true,
-		ShareGPT: false, Gemini: false, OpenAIBatchInput: false, OpenAIBatchOutput: false, AnthropicBatch: false}
+		GooseSession: true, ShareGPT: false, Gemini: false, OpenAIBatchInput: false, OpenAIBatchOutput: false, AnthropicBatch: false}
 	for f, want := range perFile {
 		if got := f.PerFile(); got != want {
 			t.Errorf("%s.PerFile() = %v, want %v", f, got, want)

@@ -21,6 +21,7 @@ const (
 	OpenAIBatchInput  Format = "openai-batch-input"
 	OpenAIBatchOutput Format = "openai-batch-output"
 	AnthropicBatch    Format = "anthropic-batch"
+	GooseSession      Format = "goose-session"
 )
 
 // Adapter is one input format: how a file in it is recognized and how its
@@ -69,7 +70,7 @@ type Adapter struct {
 // have no messages member either, so their order against chat does not
 // matter; they come before it so that a record with both is read by its
 // more specific member.
-var registry = []*Adapter{piSessionAdapter, openAIBatchInputAdapter, openAIBatchOutputAdapter, anthropicBatchAdapter,
+var registry = []*Adapter{piSessionAdapter, gooseSessionAdapter, openAIBatchInputAdapter, openAIBatchOutputAdapter, anthropicBatchAdapter,
 	proxyLogAdapter, contractAdapter, geminiAdapter, shareGPTAdapter, chatAdapter}
 
 // Formats lists every input format, in detection order.
