@@ -130,9 +130,19 @@ unanswered := [[t, c] |
 # when no tool result answers any of its calls. A function-calling fine-tuning example ends on
 # the call the model must learn to make; the call's result is not part of the example. (Under
 # the export profile, and in other formats, where a conversation ends on a call that never got
-# a result, the call is missing its result.)
+# a result, the call is missing its result.) The same holds for the other fine-tuning formats
+# (ShareGPT, Gemini tuning records) and for a batch result, whose one message is the model's
+# answer: a call there is what the model asked for, and no result can follow it. A batch
+# request is sent as it is, and the API refuses a call without its result.
+ends_on_target if input.format in {"chat", "sharegpt", "gemini", "openai-batch-output"}
+
+ends_on_target if {
+	input.format == "anthropic-batch"
+	input.raw.result
+}
+
 training_target := t if {
-	input.format == "chat"
+	ends_on_target
 	not export
 	t := max({m.index | some m in assistant_msgs})
 	block_calls[t]
@@ -278,9 +288,10 @@ missing_finding(t, c) := {
 #   A tool call with a non-empty id and name has no tool result in its block (before the next
 #   assistant message). A warning instead of an error when the same tool has another call in
 #   the block whose result exists and is not flagged. Under the default profile, the calls of
-#   the last assistant message of a chat record are not reported when no tool result follows
-#   it: a fine-tuning example that ends on a tool call teaches that call (the export profile
-#   reports them).
+#   the last assistant message of a chat, ShareGPT or Gemini record, or of a batch result, are
+#   not reported when no tool result follows it: a fine-tuning example that ends on a tool call
+#   teaches that call, and a batch result is the model's answer (the export profile reports
+#   them; a batch request, sent as it is, always does).
 # custom:
 #   id: tool-result-missing
 #   severity: error
