@@ -31,7 +31,7 @@ func fixEdgeFiles(t *testing.T) string {
 		"crlf.jsonl":    "\xEF\xBB\xBF" + stray + "\r\n\r\n" + chat + "\r\n",
 		"no-eol.jsonl":  chat + "\n" + stray,
 		"invalid.jsonl": "nope\n" + stray + "\n[1]\n" + chat + "\n",
-		"unknown.jsonl": "nope\n" + `{"conversations":[]}` + "\n" + stray + "\n",
+		"unknown.jsonl": "nope\n" + `{"dialogue":[]}` + "\n" + stray + "\n",
 		"empty.jsonl":   "",
 	}
 	for name, data := range files {
