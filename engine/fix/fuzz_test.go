@@ -50,7 +50,7 @@ func FuzzApply(f *testing.F) {
 		{5, gemini, `[{"op":"drop_tool_call","target":"/messages/1/tool_calls/0"},{"op":"set_content","target":"/messages/3","content":[{"text":"u"}]}]`},
 		{6, `{"custom_id":"r","body":{"messages":[{"role":"user","content":"q"},{"role":"tool","tool_call_id":"z"}]}}`, `[{"op":"move_message","target":"/messages/1","after":0}]`},
 		{7, `{"custom_id":"r","response":{"body":{"choices":[{"message":{"role":"assistant","content":"a"}}]}}}`, `[{"op":"set_content","target":"/messages/0","content":"b"}]`},
-		{9, `{"working_dir":"/","message_count":2}`+"\n"+`{"role":"assistant","content":[{"type":"toolRequest","id":"t","toolCall":{"value":{"name":"f","arguments":{}}}}]}`+"\n"+`{"role":"user","content":[{"type":"toolResponse","id":"t","toolResult":{"value":[]}},{"type":"text","text":"x"}]}`,
+		{9, `{"working_dir":"/","message_count":2}` + "\n" + `{"role":"assistant","content":[{"type":"toolRequest","id":"t","toolCall":{"value":{"name":"f","arguments":{}}}}]}` + "\n" + `{"role":"user","content":[{"type":"toolResponse","id":"t","toolResult":{"value":[]}},{"type":"text","text":"x"}]}`,
 			`[{"op":"drop_message","target":"/messages/1"},{"op":"insert_message","target":"/messages/0","message":{"role":"user"}},{"op":"drop_tool_call","target":"/messages/0/tool_calls/0"}]`},
 		{8, `{"custom_id":"r","params":{"system":"s","messages":[{"role":"user","content":[{"type":"tool_result","tool_use_id":"a"}]}]}}`, `[{"op":"drop_message","target":"/messages/0"}]`},
 	}...)
