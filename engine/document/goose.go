@@ -34,13 +34,12 @@ var gooseSessionAdapter = &Adapter{
 }
 
 var (
-	keyWorkingDir   = ast.StringTerm("working_dir")
-	keyCreated      = ast.StringTerm("created")
-	keyToolCall     = ast.StringTerm("toolCall")
-	keyToolResult   = ast.StringTerm("toolResult")
-	keyStatus       = ast.StringTerm("status")
-	rootPath        = ast.StringTerm("")
-	gooseTextPrefix = "/content"
+	keyWorkingDir = ast.StringTerm("working_dir")
+	keyCreated    = ast.StringTerm("created")
+	keyToolCall   = ast.StringTerm("toolCall")
+	keyToolResult = ast.StringTerm("toolResult")
+	keyStatus     = ast.StringTerm("status")
+	rootPath      = ast.StringTerm("")
 )
 
 func isGooseHeader(rec ast.Object) bool {
@@ -86,7 +85,7 @@ func gooseMessage(ms []message, rec ast.Object, line int) []message {
 	rest := parts == nil
 	for j := 0; parts != nil && j < parts.Len(); j++ {
 		p, _ := parts.Elem(j).Value.(ast.Object)
-		pp := pointerIndex(gooseTextPrefix, j)
+		pp := pointerIndex("/content", j)
 		switch stringField(p, keyType) {
 		case "toolRequest":
 			tc := objectField(p, keyToolCall)
