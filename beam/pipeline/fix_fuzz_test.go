@@ -47,7 +47,7 @@ func FuzzFixKeepsUntouchedLines(f *testing.F) {
 		"\xEF\xBB\xBF" + stray + "\r\n\r\n" + chat + "\r\n",
 		chat + "\n" + stray,
 		"nope\n" + stray + "\n[1]\n" + chat + "\n",
-		"nope\n" + `{"conversations":[]}` + "\n" + stray + "\n",
+		"nope\n" + `{"dialogue":[]}` + "\n" + stray + "\n",
 		`{"type":"session","id":"s1"}` + "\n" + `{"type":"message","message":{"role":"user","content":[{"type":"text","text":"hi"}]}}` + "\n{oops\n",
 		`{"timestamp":"2024-05-01T10:00:00Z","session_id":"s","request":{"messages":[]},"response":{}}` + "\n",
 		"",

@@ -41,7 +41,7 @@ func edgeFiles(t *testing.T) string {
 			`{"type":"message","message":{"role":"user","content":[{"type":"text","text":"weather?"}]}}` + "\n" +
 			"{oops\n" +
 			`{"type":"message","message":{"role":"assistant","content":[{"type":"toolCall","id":"t1","name":"get_weather","arguments":{}}]}}` + "\n",
-		"unknown.jsonl": "not json\n" + `{"conversations":[]}` + "\n" + "[1]\n",
+		"unknown.jsonl": "not json\n" + `{"dialogue":[]}` + "\n" + "[1]\n",
 		"empty.jsonl":   "",
 		"crlf.jsonl":    "\xEF\xBB\xBF" + "[]\r\n\r\n" + chat + "\r\n",
 	}
@@ -78,11 +78,15 @@ func TestPipelineMatchesCheck(t *testing.T) {
 				"../../fixtures/sample/train.jsonl", // matched twice, read once
 				"../../policies/integrity/tests/*/bad.jsonl",
 				"../../policies/integrity/tests/tool-result-*/good.jsonl",
+				"../../policies/batch/tests/*/bad.jsonl",
+				"../../fixtures/formats/*.json*",
 				filepath.Join(edge, "*"),
 			},
 			shards:    3,
 			reshuffle: true,
 			wantIn: []string{
+				// The reader's duplicate mark survives the unit's encoding.
+				`"rule":"batch-custom-id-duplicate"`,
 				file("../../fixtures/sample/train.jsonl"),
 				file("../../policies/integrity/tests/session-id-mismatch/bad.jsonl"),
 				file(filepath.Join(edge, "session.jsonl")),

@@ -24,6 +24,12 @@ type Unit struct {
 	Format  string
 	Forced  bool
 	Records []Record
+	// DupMember, DupValue and DupFirstLine are lint.Unit.Duplicate: the
+	// reader saw the record's unique value (a batch custom_id) on an
+	// earlier line; DupFirstLine is 0 when it did not.
+	DupMember    string
+	DupValue     string
+	DupFirstLine int
 }
 
 // Record is one line of a file: its 1-based number, its bytes and what
@@ -40,7 +46,11 @@ func (u Unit) lint() lint.Unit {
 	for i, r := range u.Records {
 		recs[i] = jsonl.Record{Line: r.Line, Data: r.Data, End: r.End}
 	}
-	return lint.Unit{File: u.File, Format: document.Format(u.Format), Forced: u.Forced, Records: recs}
+	out := lint.Unit{File: u.File, Format: document.Format(u.Format), Forced: u.Forced, Records: recs}
+	if u.DupFirstLine > 0 {
+		out.Duplicate = &lint.Duplicate{Member: u.DupMember, Value: u.DupValue, FirstLine: u.DupFirstLine}
+	}
+	return out
 }
 
 func unitOf(u lint.Unit) Unit {
@@ -48,7 +58,11 @@ func unitOf(u lint.Unit) Unit {
 	for i, r := range u.Records {
 		recs[i] = Record{Line: r.Line, Data: r.Data, End: r.End}
 	}
-	return Unit{File: u.File, Format: string(u.Format), Forced: u.Forced, Records: recs}
+	out := Unit{File: u.File, Format: string(u.Format), Forced: u.Forced, Records: recs}
+	if d := u.Duplicate; d != nil {
+		out.DupMember, out.DupValue, out.DupFirstLine = d.Member, d.Value, d.FirstLine
+	}
+	return out
 }
 
 // ReadFn reads one file into units with the reader `chatlint check` uses

@@ -57,7 +57,7 @@ func TestFixNonObjectLines(t *testing.T) {
 // not fixed and nothing is written for it; with good files beside it, they
 // are fixed, and the run exits 2 naming the file skipped.
 func TestFixUnrecognizedFormat(t *testing.T) {
-	const unknown = `{"conversations":[{"from":"human","value":"hi"}]}` + "\n" + `[1]` + "\n"
+	const unknown = `{"dialogue":[{"speaker":"human","text":"hi"}]}` + "\n" + `[1]` + "\n"
 	for _, c := range []struct {
 		name    string
 		files   map[string]string

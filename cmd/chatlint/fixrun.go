@@ -56,6 +56,7 @@ type fixed struct {
 	unrecognized string
 	brokenDoc    string // a .json document that is not one JSON value the reader could split
 	dropNote     string // a line for stderr, unless the file is not written
+	refused      error  // the format cannot be rewritten in its layout: the file is refused
 }
 
 // fileOut is the output file being written.
@@ -78,6 +79,7 @@ type fileOut struct {
 	laidOut   bool
 	records   int
 	perRule   map[string]int // actions per rule, added to the run's once the file is done
+	refused   error          // the file's format cannot be fixed in its layout: nothing is written
 	documents int
 	changed   int
 	actions   int
@@ -137,6 +139,11 @@ func (fx *fixer) work(j runner.Job, evaluators func(document.Format) []*policy.E
 	res.known = true
 	out, err := fix.Run(fx.ctx, evaluators(j.Format), j.Records, fix.Options{Format: j.Format, File: j.File, Document: docOptions(fx.o),
 		MaxPasses: fx.o.MaxPasses})
+	var ue *fix.UnfixableError
+	if errors.As(err, &ue) {
+		res.refused = fmt.Errorf("%s: not fixed: %w", j.File, err)
+		return res
+	}
 	if err != nil {
 		var pe *fix.PolicyError
 		var ke *fix.KeptError
@@ -197,6 +204,9 @@ func (fx *fixer) emit(res fixed) {
 		return
 	}
 	c := fx.cur
+	if res.refused != nil && c.refused == nil {
+		c.refused = res.refused
+	}
 	c.known = c.known || res.known
 	if res.unrecognized != "" {
 		c.unrecognized = res.unrecognized
@@ -335,6 +345,16 @@ func (fx *fixer) finish() {
 	}
 	dest := fx.outputs[c.name]
 	line := fmt.Sprintf("%s: %d of %d %s changed, %d %s", c.name, c.changed, c.documents, plural(c.documents, "record"), c.actions, plural(c.actions, "action"))
+	if c.refused != nil {
+		// A format fix cannot write in its own layout is left alone.
+		if c.out != nil {
+			c.out.abort()
+		}
+		c.rejects.discard()
+		fx.errs = append(fx.errs, c.refused)
+		fx.files = append(fx.files, c.name+": not written (its format cannot be fixed in its own layout)")
+		return
+	}
 	if c.readErr != nil {
 		// A truncated read must not replace or stand for the input.
 		if c.out != nil {

@@ -11,6 +11,14 @@ var defaultCleanup = map[document.Format]string{
 	document.Chat:      "openai-tools",
 	document.Contract:  "openai-tools",
 	document.ProxyLog:  "openai-tools",
+	// The formats whose messages are converted to OpenAI's when they are
+	// sent or trained on: the same tool-message rules, written back in each
+	// format's own layout (document.Layout). Batch outputs and results are
+	// not fixed (their adapters say why).
+	document.ShareGPT:         "openai-tools",
+	document.Gemini:           "openai-tools",
+	document.OpenAIBatchInput: "openai-tools",
+	document.AnthropicBatch:   "openai-tools",
 }
 
 // DefaultCleanup returns the pack reference ("builtin:NAME") of the cleanup

@@ -29,8 +29,20 @@ func TestDetect(t *testing.T) {
 		{"type not session", `{"type":"message","message":{"role":"user"}}`, ""},
 		{"type not a string", `{"type":1}`, ""},
 		{"empty object", `{}`, ""},
-		{"ShareGPT", `{"conversations":[{"from":"human","value":"hi"},{"from":"gpt","value":"hello"}]}`, ""},
-		{"ShareGPT with id and tools string", `{"id":"x","conversations":[],"tools":"[]"}`, ""},
+		{"ShareGPT", `{"conversations":[{"from":"human","value":"hi"},{"from":"gpt","value":"hello"}]}`, ShareGPT},
+		{"ShareGPT with id and tools string", `{"id":"x","conversations":[],"tools":"[]"}`, ShareGPT},
+		{"ShareGPT with system", `{"system":"Be brief.","conversations":[{"from":"human","value":"hi"}]}`, ShareGPT},
+		{"ShareGPT conversations not a list", `{"conversations":"hi"}`, ""},
+		{"ShareGPT beside messages", `{"conversations":[],"messages":[]}`, ShareGPT},
+		{"Gemini tuning record", `{"systemInstruction":{"parts":[{"text":"Be brief."}]},"contents":[{"role":"user","parts":[{"text":"hi"}]},{"role":"model","parts":[{"text":"hello"}]}]}`, Gemini},
+		{"Gemini batch request line", `{"key":"r1","request":{"contents":[{"role":"user","parts":[{"text":"hi"}]}]}}`, Gemini},
+		{"Gemini request without contents", `{"request":{"model":"gemini"}}`, ""},
+		{"request with messages stays a proxy log", `{"request":{"messages":[],"contents":[]}}`, ProxyLog},
+		{"Anthropic batch request", `{"custom_id":"r1","params":{"model":"m","max_tokens":10,"messages":[{"role":"user","content":"hi"}]}}`, AnthropicBatch},
+		{"Anthropic batch result", `{"custom_id":"r1","result":{"type":"succeeded","message":{"role":"assistant","content":[]}}}`, AnthropicBatch},
+		{"Anthropic batch result errored", `{"custom_id":"r1","result":{"type":"errored","error":{}}}`, AnthropicBatch},
+		{"custom_id alone", `{"custom_id":"r1"}`, ""},
+		{"custom_id with messages is chat", `{"custom_id":"r1","messages":[]}`, Chat},
 		{
 			"Claude Code line",
 			`{"parentUuid":null,"isSidechain":false,"userType":"external","cwd":"/tmp","sessionId":"s","version":"1.0","type":"user","message":{"role":"user","content":"hi"},"uuid":"u","timestamp":"t"}`,
@@ -39,9 +51,14 @@ func TestDetect(t *testing.T) {
 		{"Claude Code snapshot line", `{"type":"file-history-snapshot","messageId":"m","snapshot":{},"isSnapshotUpdate":false}`, ""},
 		{"Codex rollout line", `{"timestamp":"t","type":"session_meta","payload":{"id":"x","cwd":"/"}}`, ""},
 		{"Codex response item", `{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"user","content":[]}}`, ""},
-		{"batch input", `{"custom_id":"request-1","method":"POST","url":"/v1/chat/completions","body":{"model":"m","messages":[{"role":"user","content":"hi"}]}}`, ""},
-		{"batch output", `{"id":"b","custom_id":"request-1","response":{"status_code":200,"body":{"choices":[]}},"error":null}`, ""},
-		{"goose metadata", `{"working_dir":"/","description":"d","message_count":2}`, ""},
+		{"batch input", `{"custom_id":"request-1","method":"POST","url":"/v1/chat/completions","body":{"model":"m","messages":[{"role":"user","content":"hi"}]}}`, OpenAIBatchInput},
+		{"batch input embeddings", `{"custom_id":"e1","method":"POST","url":"/v1/embeddings","body":{"model":"m","input":"hi"}}`, OpenAIBatchInput},
+		{"batch output", `{"id":"b","custom_id":"request-1","response":{"status_code":200,"body":{"choices":[]}},"error":null}`, OpenAIBatchOutput},
+		{"batch output failed", `{"id":"b","custom_id":"request-1","response":null,"error":{"code":"batch_expired","message":"x"}}`, OpenAIBatchOutput},
+		{"batch output with request and messages stays a batch", `{"custom_id":"r","response":{},"request":{"messages":[]}}`, OpenAIBatchOutput},
+		{"goose metadata", `{"working_dir":"/","description":"d","message_count":2}`, GooseSession},
+		{"goose message line", `{"role":"user","created":1,"content":[{"type":"text","text":"hi"}]}`, ""},
+		{"working_dir without message_count", `{"working_dir":"/"}`, ""},
 		{"Hermes example", `{"example":"SYSTEM: ..."}`, ""},
 	}
 	for _, tc := range tests {
@@ -76,12 +93,13 @@ func TestParseFormatAndPerFile(t *testing.T) {
 			t.Errorf("ParseFormat(%q) = %q, %v", f, got, ok)
 		}
 	}
-	for _, s := range []string{"", "Chat", "sharegpt", "proxy_log"} {
+	for _, s := range []string{"", "Chat", "ShareGPT", "proxy_log", "openai-batch"} {
 		if _, ok := ParseFormat(s); ok {
 			t.Errorf("ParseFormat(%q) accepted", s)
 		}
 	}
-	perFile := map[Format]bool{Chat: false, Contract: false, ProxyLog: true, PiSession: true}
+	perFile := map[Format]bool{Chat: false, Contract: false, ProxyLog: true, PiSession: true,
+		GooseSession: true, ShareGPT: false, Gemini: false, OpenAIBatchInput: false, OpenAIBatchOutput: false, AnthropicBatch: false}
 	for f, want := range perFile {
 		if got := f.PerFile(); got != want {
 			t.Errorf("%s.PerFile() = %v, want %v", f, got, want)

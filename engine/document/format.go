@@ -15,6 +15,13 @@ const (
 	ProxyLog  Format = "proxy-log"
 	PiSession Format = "pi-session"
 	Contract  Format = "contract"
+
+	ShareGPT          Format = "sharegpt"
+	Gemini            Format = "gemini"
+	OpenAIBatchInput  Format = "openai-batch-input"
+	OpenAIBatchOutput Format = "openai-batch-output"
+	AnthropicBatch    Format = "anthropic-batch"
+	GooseSession      Format = "goose-session"
 )
 
 // Adapter is one input format: how a file in it is recognized and how its
@@ -37,12 +44,34 @@ type Adapter struct {
 	Fits func(rec ast.Object) (missing string)
 	// NewBuilder returns the builder of one file's documents.
 	NewBuilder func(file string, opts Options) Builder
+	// Layout, when set, tells fix how the format writes a message where it
+	// differs from OpenAI's {role, content} (see layout.go).
+	Layout *Layout
+	// Unfixable, when set, says why fix cannot rewrite a record of this
+	// format in its own layout ("" when it can): fix then refuses the whole
+	// file rather than damage it.
+	Unfixable func(rec ast.Object) string
+	// UniqueKey, when set, names the member that must be unique among a
+	// file's records and returns its value ("" when the record has none):
+	// the reader, which sees every record of a file in order, tells each
+	// record's document the line that used its value first (see
+	// Document.MarkDuplicate). Per-record formats only.
+	UniqueKey func(rec ast.Object) (member, value string)
 }
 
 // registry lists the adapters in the order detection asks them: the most
 // specific shapes first, since a contract or proxy-log record also holds
 // messages.
-var registry = []*Adapter{piSessionAdapter, proxyLogAdapter, contractAdapter, chatAdapter}
+//
+// The batch formats come before chat, contract and proxy-log: a batch line
+// wraps a request ({custom_id, body|params|response|result}) and never has
+// messages at its top level, so each is told by custom_id plus its wrapper
+// member. ShareGPT (conversations) and Gemini (contents, or request.contents)
+// have no messages member either, so their order against chat does not
+// matter; they come before it so that a record with both is read by its
+// more specific member.
+var registry = []*Adapter{piSessionAdapter, gooseSessionAdapter, openAIBatchInputAdapter, openAIBatchOutputAdapter, anthropicBatchAdapter,
+	proxyLogAdapter, contractAdapter, geminiAdapter, shareGPTAdapter, chatAdapter}
 
 // Formats lists every input format, in detection order.
 var Formats = func() []Format {

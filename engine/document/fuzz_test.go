@@ -23,6 +23,14 @@ var fuzzRecords = []string{
 	`{}`,
 	`{"messages":[{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"n","input":{}}],"stop_reason":"tool_use"},{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":[{"type":"text","text":"r"}]},"x",{"type":"tool_result"}]}],"tools":[{"name":"n","input_schema":{"type":"object"}},{"name":"m","parameters":1}]}`,
 	`{"messages":[{"role":"user","content":[{"type":"tool_result","tool_use_id":7,"content":null}]}],"stopReason":"aborted"}`,
+	`{"system":"s","tools":"[{\"name\":\"f\"},1]","conversations":[{"from":"human","value":"q"},{"from":"function_call","value":"[{\"name\":\"f\",\"arguments\":{}},3]"},{"from":"observation","value":"r"},{"from":"tool","value":null},{"from":"gpt","value":"<tool_call>{}</tool_call>"},{"role":"user","content":[1]},7]}`,
+	`{"conversations":[{"from":"function_call","value":{"name":1}},{"from":"function_call"},{"from":"function_call","value":"[}"}],"tools":"{"}`,
+	`{"systemInstruction":"s","contents":[{"role":"model","parts":[{"functionCall":null},{"function_call":{"name":"f","args":null,"id":3}},{"text":1}]},{"role":"function","parts":[{"functionResponse":{"id":"x"}},{"inline_data":{}}]},{"role":"user"},5],"tools":[{"functionDeclarations":[{"name":"f"},2]},{"function_declarations":"x"},null]}`,
+	`{"key":"k","request":{"system_instruction":{"parts":"x"},"contents":[{"role":"user","parts":[{"function_response":{"name":"f","response":null}}]}]}}`,
+	`{"custom_id":"r","method":"POST","url":"/v1/chat/completions","body":{"messages":[{"role":"user","content":"q"}],"tools":[1]}}`,
+	`{"custom_id":1,"response":{"status_code":500,"body":{"choices":[{"message":"x"}]}},"error":{"message":"m"}}`,
+	`{"custom_id":"r","params":{"system":[{"type":"text","text":"s"},3],"messages":[{"role":"user","content":[{"type":"tool_result","tool_use_id":"a"}]}],"tools":{}}}`,
+	`{"custom_id":"r","result":{"type":"succeeded","message":{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"n","input":{}}]}}}`,
 }
 
 // FuzzAdapters feeds arbitrary records to every format's builder: Add, Finish
@@ -52,6 +60,7 @@ func FuzzAdapters(f *testing.F) {
 					ast.Item(ast.StringTerm("request"), ast.ObjectTerm(ast.Item(ast.StringTerm("messages"), val), ast.Item(ast.StringTerm("tools"), val))),
 					ast.Item(ast.StringTerm("response"), ast.ObjectTerm(ast.Item(ast.StringTerm("choices"), val)))),
 			)
+			recs = append(recs, formatShapes(val)...)
 		}
 		if len(recs) == 0 {
 			return
@@ -100,4 +109,37 @@ func FuzzAdapters(f *testing.F) {
 			}
 		}
 	})
+}
+
+// formatShapes puts a value everywhere the ShareGPT, Gemini and batch
+// adapters look, so that random shapes reach them too.
+func formatShapes(val *ast.Term) []ast.Object {
+	obj := func(kv ...any) *ast.Term {
+		o := ast.NewObject()
+		for i := 0; i < len(kv); i += 2 {
+			o.Insert(ast.StringTerm(kv[i].(string)), kv[i+1].(*ast.Term))
+		}
+		return ast.NewTerm(o)
+	}
+	arr := func(ts ...*ast.Term) *ast.Term { return ast.ArrayTerm(ts...) }
+	str := ast.StringTerm
+	shapes := []*ast.Term{
+		obj("conversations", val, "tools", val, "system", val),
+		obj("conversations", arr(obj("from", str("function_call"), "value", val), obj("from", str("observation"), "value", val))),
+		obj("conversations", arr(obj("from", str("gpt"), "value", val), obj("from", str("tool"), "value", val))),
+		obj("contents", val, "systemInstruction", val, "tools", val),
+		obj("contents", arr(obj("role", str("model"), "parts", val), obj("role", str("user"), "parts", val))),
+		obj("contents", arr(obj("role", str("model"), "parts", arr(obj("functionCall", val))), obj("role", str("user"), "parts", arr(obj("functionResponse", val))))),
+		obj("tools", arr(obj("functionDeclarations", val)), "contents", arr()),
+		obj("request", obj("contents", val, "system_instruction", val)),
+		obj("custom_id", val, "body", obj("messages", val, "tools", val)),
+		obj("custom_id", str("r"), "response", obj("body", obj("choices", val)), "error", val),
+		obj("custom_id", str("r"), "params", obj("messages", val, "system", val, "tools", val)),
+		obj("custom_id", str("r"), "result", obj("type", val, "message", val)),
+	}
+	out := make([]ast.Object, len(shapes))
+	for i, s := range shapes {
+		out[i] = s.Value.(ast.Object)
+	}
+	return out
 }

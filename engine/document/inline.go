@@ -105,6 +105,10 @@ func parseInline(ms []message) {
 }
 
 func (m *message) addInlineCall(payload, defaultID string) {
+	at := m.path + "/content"
+	if m.textMember != "" {
+		at = m.path + "/" + m.textMember
+	}
 	v, err := astjson.Decode([]byte(strings.TrimSpace(payload)))
 	o, isObj := v.(ast.Object)
 	if err != nil || !isObj {
@@ -112,7 +116,7 @@ func (m *message) addInlineCall(payload, defaultID string) {
 		if err != nil {
 			msg = "payload is not valid JSON: " + err.Error()
 		}
-		m.addCall(strTerm(defaultID), emptyString, nil, false, strTerm(m.path+"/content"), msg)
+		m.addCall(strTerm(defaultID), emptyString, nil, false, strTerm(at), msg)
 		return
 	}
 	id := stringTerm(o, keyID)
@@ -120,7 +124,7 @@ func (m *message) addInlineCall(payload, defaultID string) {
 		id = strTerm(defaultID)
 	}
 	args, hasInput := callInput(o)
-	m.addCall(id, stringTerm(o, keyName), args, hasInput, strTerm(m.path+"/content"), "")
+	m.addCall(id, stringTerm(o, keyName), args, hasInput, strTerm(at), "")
 }
 
 func idString(t *ast.Term) (string, bool) {

@@ -28,7 +28,8 @@ type message struct {
 	// and it is a boolean (pi/OpenClaw isError, an Anthropic tool_result
 	// block's is_error), else nil: the flag decides whether the result
 	// failed, where other formats leave rules to read the payload.
-	isError *ast.Term
+	isError    *ast.Term
+	textMember string // the member holding the text when it is not content (ShareGPT's value)
 }
 
 // readMessage does the first pass over one message as given.

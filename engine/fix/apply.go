@@ -149,6 +149,9 @@ func (a *applier) parse(actions []policy.Action) error {
 		if err != nil {
 			return err
 		}
+		if err := a.toLayout(o); err != nil {
+			return err
+		}
 		if seen[o.key] {
 			continue
 		}
@@ -182,7 +185,7 @@ func (a *applier) unchanged(o *op) (bool, error) {
 		if !ok {
 			return false, nil // editInPlace says why
 		}
-		cur, ok := obj.Get("content")
+		cur, ok := obj.Get(a.contentKey())
 		return ok && bytes.Equal(jsonv.Marshal(cur, jsonv.Compact), jsonv.Marshal(o.content, jsonv.Compact)), nil
 	}
 	return false, nil
@@ -372,8 +375,8 @@ func (a *applier) editInPlace() error {
 			if !ok {
 				return fmt.Errorf("rule %s: %s %s: the message is not an object", o.Rule, o.Op, o.Target)
 			}
-			content := o.content
-			edits = append(edits, func() { obj.Set("content", content) })
+			content, key := o.content, a.contentKey()
+			edits = append(edits, func() { obj.Set(key, content) })
 			a.dirty[i] = true
 		case OpRename:
 			if err := a.rename(o, &edits); err != nil {
@@ -440,7 +443,15 @@ func (a *applier) rename(o *op, edits *[]func()) error {
 		return fmt.Errorf("rule %s: %s %s: the call is not an object", o.Rule, o.Op, o.Target)
 	}
 	id := o.id
-	*edits = append(*edits, func() { obj.Set("id", id) })
+	lay := a.layout()
+	if lay != nil && lay.SetCallID != nil {
+		if err := lay.SetCallID(jsonv.Clone(obj).(*jsonv.Object), id); err != nil {
+			return fmt.Errorf("rule %s: %s %s: %v", o.Rule, o.Op, o.Target, err)
+		}
+		*edits = append(*edits, func() { _ = lay.SetCallID(obj, id) })
+	} else {
+		*edits = append(*edits, func() { obj.Set("id", id) })
+	}
 	a.dirty[i] = true
 	answers := o.results
 	if answers == nil {
@@ -462,6 +473,14 @@ func (a *applier) rename(o *op, edits *[]func()) error {
 		}
 		ro, ok := rv.(*jsonv.Object)
 		if !ok {
+			continue
+		}
+		if lay != nil && lay.SetResultID != nil {
+			if err := lay.SetResultID(jsonv.Clone(ro).(*jsonv.Object), id); err != nil {
+				return fmt.Errorf("rule %s: %s %s: result %d: %v", o.Rule, o.Op, o.Target, j, err)
+			}
+			*edits = append(*edits, func() { _ = lay.SetResultID(ro, id) })
+			a.dirty[ri] = true
 			continue
 		}
 		for _, k := range []string{"tool_call_id", "toolCallId", "toolUseId", "tool_use_id"} {

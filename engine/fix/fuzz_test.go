@@ -37,10 +37,28 @@ func FuzzApply(f *testing.F) {
 		{0, `{"messages":[{"role":"user","content":[{"type":"tool_result","tool_use_id":"a"}]},{"role":"user","content":[{"type":"text","text":"t"},{"type":"tool_result","tool_use_id":"b"}]},{"role":"user","content":"x"}]}`,
 			`[{"op":"drop_message","target":"/messages/1"},{"op":"move_message","target":"/messages/3","after":0},{"op":"insert_message","target":"/messages/2","message":{"role":"user"}}]`},
 	}
+	sharegpt := `{"conversations":[{"from":"human","value":"q"},{"from":"function_call","value":"{\"name\":\"f\",\"arguments\":{}}"},{"from":"observation","value":"r"},{"from":"gpt","value":"<tool_call>{\"name\":\"g\"}</tool_call>"}],"system":"s"}`
+	gemini := `{"contents":[{"role":"user","parts":[{"text":"q"}]},{"role":"model","parts":[{"functionCall":{"name":"f","args":{}}}]},{"role":"user","parts":[{"functionResponse":{"name":"f","response":{}}},{"text":"t"}]}]}`
+	seeds = append(seeds, []struct {
+		format  uint8
+		records string
+		actions string
+	}{
+		{4, sharegpt, `[{"op":"insert_message","target":"/messages/2","message":{"role":"tool","content":"x"}},{"op":"set_content","target":"/messages/1","content":"v"}]`},
+		{4, sharegpt, `[{"op":"drop_tool_call","target":"/messages/2/tool_calls/0"},{"op":"rename_tool_call_id","target":"/messages/4/tool_calls/0","id":"n"}]`},
+		{5, gemini, `[{"op":"rename_tool_call_id","target":"/messages/1/tool_calls/0","id":"n"},{"op":"drop_message","target":"/messages/2"},{"op":"insert_message","target":"/messages/0","message":{"role":"tool","name":"f"}}]`},
+		{5, gemini, `[{"op":"drop_tool_call","target":"/messages/1/tool_calls/0"},{"op":"set_content","target":"/messages/3","content":[{"text":"u"}]}]`},
+		{6, `{"custom_id":"r","body":{"messages":[{"role":"user","content":"q"},{"role":"tool","tool_call_id":"z"}]}}`, `[{"op":"move_message","target":"/messages/1","after":0}]`},
+		{7, `{"custom_id":"r","response":{"body":{"choices":[{"message":{"role":"assistant","content":"a"}}]}}}`, `[{"op":"set_content","target":"/messages/0","content":"b"}]`},
+		{9, `{"working_dir":"/","message_count":2}` + "\n" + `{"role":"assistant","content":[{"type":"toolRequest","id":"t","toolCall":{"value":{"name":"f","arguments":{}}}}]}` + "\n" + `{"role":"user","content":[{"type":"toolResponse","id":"t","toolResult":{"value":[]}},{"type":"text","text":"x"}]}`,
+			`[{"op":"drop_message","target":"/messages/1"},{"op":"insert_message","target":"/messages/0","message":{"role":"user"}},{"op":"drop_tool_call","target":"/messages/0/tool_calls/0"}]`},
+		{8, `{"custom_id":"r","params":{"system":"s","messages":[{"role":"user","content":[{"type":"tool_result","tool_use_id":"a"}]}]}}`, `[{"op":"drop_message","target":"/messages/0"}]`},
+	}...)
 	for _, s := range seeds {
 		f.Add(s.format, s.records, s.actions)
 	}
-	formats := []document.Format{document.Chat, document.ProxyLog, document.PiSession, document.Contract}
+	formats := []document.Format{document.Chat, document.ProxyLog, document.PiSession, document.Contract,
+		document.ShareGPT, document.Gemini, document.OpenAIBatchInput, document.OpenAIBatchOutput, document.AnthropicBatch, document.GooseSession}
 	f.Fuzz(func(t *testing.T, format uint8, records, actions string) {
 		fm := formats[int(format)%len(formats)]
 		var recs []jsonl.Record

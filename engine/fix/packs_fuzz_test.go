@@ -8,6 +8,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/chatlint/chatlint/engine/astjson"
 	"github.com/chatlint/chatlint/engine/builtin"
 	"github.com/chatlint/chatlint/engine/document"
 	"github.com/chatlint/chatlint/engine/internal/benchdata"
@@ -20,6 +23,8 @@ import (
 // keep changing a record, and a second run must change nothing.
 func FuzzBuiltinPacks(f *testing.F) {
 	cases, _ := filepath.Glob(filepath.Join(benchdata.Root(), "fixtures/fix/*/input.jsonl"))
+	formats, _ := filepath.Glob(filepath.Join(benchdata.Root(), "fixtures/formats/*.jsonl"))
+	cases = append(cases, formats...)
 	for _, c := range cases {
 		if b, err := os.ReadFile(c); err == nil {
 			f.Add(uint8(0), string(b))
@@ -55,9 +60,17 @@ func FuzzBuiltinPacks(f *testing.F) {
 		if len(recs) == 0 || len(recs) > 50 {
 			return
 		}
-		format := document.PiSession
-		if !bytes.Contains(recs[0].Data, []byte(`"session"`)) {
-			format = document.Chat
+		// The format is detected as check and fix detect it; a per-record
+		// format gets one record.
+		format := document.Chat
+		if v, err := astjson.Decode(recs[0].Data); err == nil {
+			if o, ok := v.(ast.Object); ok {
+				if f, ok := document.Detect(o); ok {
+					format = f
+				}
+			}
+		}
+		if !format.PerFile() {
 			recs = recs[:1]
 		}
 		var evs []*policy.Evaluator
@@ -67,8 +80,9 @@ func FuzzBuiltinPacks(f *testing.F) {
 		out, err := Run(context.Background(), evs, recs, Options{Format: format, File: "f"})
 		var pe *PolicyError
 		var ke *KeptError
-		if errors.As(err, &pe) || errors.As(err, &ke) {
-			return // a record a rule asks to leave as it was is left so
+		var ue *UnfixableError
+		if errors.As(err, &pe) || errors.As(err, &ke) || errors.As(err, &ue) {
+			return // a record a rule asks to leave as it was is left so; a format fix cannot rewrite is refused
 		}
 		if err != nil {
 			t.Fatalf("packs %d: %v", which%3, err)

@@ -87,9 +87,14 @@ func (e *PolicyError) Unwrap() error { return e.Err }
 // until none asks for anything; a conflict can only arise within a pack.
 // MaxPasses bounds the passes that change something, over all packs. On an
 // error (a *KeptError when a rule asked to keep the record) the records are
-// to be kept as they were. Lines that are JSON but not objects are dropped
-// before any pack runs (OpDropLine); with no evaluators that is all Run does.
+// to be kept as they were; an *UnfixableError means the format cannot be
+// rewritten in its layout, and the file is to be refused whole. Lines that
+// are JSON but not objects are dropped before any pack runs (OpDropLine);
+// with no evaluators that is all Run does.
 func Run(ctx context.Context, evs []*policy.Evaluator, recs []jsonl.Record, opts Options) (*Outcome, error) {
+	if err := unfixable(opts.Format, recs); err != nil {
+		return nil, err
+	}
 	st := &passes{opts: opts, max: opts.MaxPasses}
 	if st.max <= 0 {
 		st.max = DefaultMaxPasses

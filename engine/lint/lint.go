@@ -48,6 +48,16 @@ type Unit struct {
 	// First, when not nil, is Records[0] already decoded (the reader decodes
 	// a file's first record to detect its format), so it is not decoded twice.
 	First ast.Object
+	// Duplicate, when set, says the record's unique member (a batch line's
+	// custom_id) took a value an earlier line of its file used: the reader
+	// knows, the record's document carries it, a rule reports it.
+	Duplicate *Duplicate
+}
+
+// Duplicate is a unique member's value used again.
+type Duplicate struct {
+	Member, Value string
+	FirstLine     int
 }
 
 // Check returns the findings of one unit, sorted.
@@ -107,6 +117,9 @@ func Documents(u Unit, opts document.Options, each func(d *document.Document, re
 			}
 		}
 		if d := b.Add(rec.Line, obj); d != nil {
+			if u.Duplicate != nil {
+				d.MarkDuplicate(u.Duplicate.Member, u.Duplicate.Value, u.Duplicate.FirstLine)
+			}
 			each(d, rec)
 		}
 	}

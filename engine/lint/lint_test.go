@@ -85,7 +85,7 @@ func TestDetect(t *testing.T) {
 	}{
 		{`{"messages":[]}`, document.Chat, false, true},
 		{`{"type":"session","id":"x"}`, document.PiSession, false, true},
-		{`{"conversations":[]}`, "", true, true},
+		{`{"dialogue":[]}`, "", true, true},
 		{`[1]`, "", false, false},
 		{`{`, "", false, false},
 	}

@@ -75,6 +75,7 @@ type fileState struct {
 	session  []jsonl.Record
 	first    ast.Object // the decoded first record of session, when detection decoded it
 	skipped  bool       // something was reported though no record was read
+	unique   uniqueKeys // the first line of each unique-key value (batch custom_id)
 }
 
 // read reads one input and sends its jobs. It returns what the summary says
@@ -208,7 +209,9 @@ func (p *producer) record(st *fileState, rec jsonl.Record) {
 		st.session = append(st.session, rec)
 		return
 	}
-	p.send(job{unit: lint.Unit{File: st.name, Format: st.format, Records: []jsonl.Record{rec}, First: first, Forced: p.opts.Format != ""}})
+	u := lint.Unit{File: st.name, Format: st.format, Records: []jsonl.Record{rec}, First: first, Forced: p.opts.Format != ""}
+	st.unique.mark(&u)
+	p.send(job{unit: u})
 }
 
 func (p *producer) finish(st *fileState) {

@@ -137,14 +137,24 @@ unanswered := [[t, c] |
 	not answered_calls[[t, c.id]]
 ]
 
-# The training target of a chat record, under the default profile: its last message, when that
-# is an assistant message with tool calls. A function-calling fine-tuning example ends on the
-# call the model must learn to make; the call's result is not part of the example. A call
-# followed by anything — a user turn, say — was never answered, wherever the record ends.
-# (Under the export profile, and in other formats, a conversation that ends on a call that
-# never got a result is missing it.)
+# The training target of a fine-tuning record, under the default profile: its last message,
+# when that is an assistant message with tool calls. A function-calling fine-tuning example ends
+# on the call the model must learn to make; the call's result is not part of the example. A call
+# followed by anything — a user turn, say — was never answered, wherever the record ends. (Under
+# the export profile, and in other formats, a conversation that ends on a call that never got a
+# result is missing it.) The same holds for the other fine-tuning formats (ShareGPT, Gemini
+# tuning records) and for a batch result, whose one message is the model's answer: a call there
+# is what the model asked for, and no result can follow it. A batch request is sent as it is,
+# and the API refuses a call without its result.
+ends_on_target if input.format in {"chat", "sharegpt", "gemini", "openai-batch-output"}
+
+ends_on_target if {
+	input.format == "anthropic-batch"
+	input.raw.result
+}
+
 training_target := t if {
-	input.format == "chat"
+	ends_on_target
 	not export
 	t := count(input.messages) - 1
 	input.messages[t].role == "assistant"
@@ -320,10 +330,11 @@ missing_finding(t, c) := {
 #   A tool call with a non-empty id and name has no tool result in its block (before the next
 #   assistant message). A warning instead of an error when the same tool has another call in
 #   the block whose result exists and is not flagged. Under the default profile, the calls of
-#   a chat record whose last message is the assistant message that makes them are not
-#   reported: a fine-tuning example that ends on a tool call teaches that call (the export
-#   profile reports them). A call followed by any other message, a user turn say, was never
-#   answered and is reported wherever the record ends.
+#   a chat, ShareGPT or Gemini record, or of a batch result, whose last message is the
+#   assistant message that makes them are not reported: a fine-tuning example that ends on a
+#   tool call teaches that call, and a batch result is the model's answer (the export profile
+#   reports them; a batch request, sent as it is, always does). A call followed by any other
+#   message, a user turn say, was never answered and is reported wherever the record ends.
 # custom:
 #   id: tool-result-missing
 #   severity: error

@@ -218,6 +218,20 @@ test_call_followed_by_a_user_turn_is_missing if {
 	hits(export_profile(d), "tool-result-missing") == {["error", 1]}
 }
 
+# The other fine-tuning formats and batch results end on a target too; batch requests do not
+# (the API refuses a call without its result).
+ends_on_call(f) := json.patch(chat([user("x"), calls([call("c1", "search")])]), [{"op": "replace", "path": "/format", "value": f}])
+
+test_training_target_formats if {
+	every f in ["sharegpt", "gemini", "openai-batch-output"] {
+		hits(ends_on_call(f), "tool-result-missing") == set()
+	}
+	hits(ends_on_call("openai-batch-input"), "tool-result-missing") == {["error", 1]}
+	hits(ends_on_call("anthropic-batch"), "tool-result-missing") == {["error", 1]}
+	result_line := json.patch(ends_on_call("anthropic-batch"), [{"op": "replace", "path": "/raw", "value": {"custom_id": "r", "result": {"type": "succeeded"}}}])
+	hits(result_line, "tool-result-missing") == set()
+}
+
 # Only the last assistant message is the target, and only when no result answers it.
 test_training_target_is_the_last_unanswered_call if {
 	d := chat([user("x"), calls([call("c1", "search")]), assistant("hm"), calls([call("c2", "search")])])

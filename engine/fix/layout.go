@@ -1,0 +1,46 @@
+package fix
+
+import (
+	"fmt"
+
+	"github.com/chatlint/chatlint/engine/document"
+)
+
+// layout returns how the document's format writes its messages, nil for the
+// OpenAI {role, content} shape.
+func (a *applier) layout() *document.Layout {
+	if ad := document.Lookup(a.doc.Format); ad != nil {
+		return ad.Layout
+	}
+	return nil
+}
+
+// contentKey is the member set_content replaces.
+func (a *applier) contentKey() string {
+	if l := a.layout(); l != nil && l.ContentKey != "" {
+		return l.ContentKey
+	}
+	return "content"
+}
+
+// toLayout writes what an operation puts into the record in the format's
+// own shape: the content of set_content, the message of insert_message. A
+// format that cannot hold it fails the operation, and the record is left as
+// it was.
+func (a *applier) toLayout(o *op) error {
+	l := a.layout()
+	if l == nil {
+		return nil
+	}
+	var err error
+	switch {
+	case o.Op == OpSetContent && l.Content != nil:
+		o.content, err = l.Content(o.content)
+	case o.Op == OpInsert && l.Message != nil:
+		o.message, err = l.Message(o.message)
+	}
+	if err != nil {
+		return fmt.Errorf("rule %s: %s %s: in a %s file: %v", o.Rule, o.Op, o.Target, a.doc.Format, err)
+	}
+	return nil
+}
