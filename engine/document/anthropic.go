@@ -36,6 +36,11 @@ func appendMessages(ms []message, raw *ast.Term, line int, path *ast.Term, chatI
 			}
 		}
 		m.callID = firstPresent(b, keyToolUseIDs)
+		if e := get(b, keyIsError); e != nil {
+			if _, ok := e.Value.(ast.Boolean); ok {
+				m.isError = e
+			}
+		}
 		ms = append(ms, m)
 	}
 	if rest {

@@ -37,12 +37,32 @@ type Adapter struct {
 	Fits func(rec ast.Object) (missing string)
 	// NewBuilder returns the builder of one file's documents.
 	NewBuilder func(file string, opts Options) Builder
+	// Entries, when set, says that each message of the format is one or
+	// more lines of their own (entries), and how fix writes them: it drops
+	// and moves a message's lines, wraps an inserted message in a new
+	// entry, and mends the links between entries.
+	Entries *EntryLayout
+}
+
+// EntryLayout describes the lines of a session format whose messages are
+// entries, for fix to map actions onto.
+type EntryLayout struct {
+	// Message is the member of an entry holding its message.
+	Message string
+	// ID and Parent are the members linking an entry to the one before it
+	// in the conversation ("" when entries are not linked).
+	ID, Parent string
+	// Copy lists the members an inserted entry takes from the entry it is
+	// inserted after.
+	Copy []string
+	// Type gives an inserted entry's type from its message's role.
+	Type func(role string) string
 }
 
 // registry lists the adapters in the order detection asks them: the most
 // specific shapes first, since a contract or proxy-log record also holds
 // messages.
-var registry = []*Adapter{piSessionAdapter, proxyLogAdapter, contractAdapter, chatAdapter}
+var registry = []*Adapter{piSessionAdapter, proxyLogAdapter, contractAdapter, claudeCodeAdapter, codexAdapter, chatAdapter}
 
 // Formats lists every input format, in detection order.
 var Formats = func() []Format {

@@ -24,6 +24,14 @@ type message struct {
 	calls      []*ast.Term
 	stopReason *ast.Term // stop_reason or stopReason when a string, else nil
 	toolCalls  *ast.Term // the tool_calls member as given, nil when absent or null
+	isError    *ast.Term // a tool result's is_error when a boolean, else nil
+	// lines are the source lines of a message written over several lines
+	// (a Claude Code assistant message, a Codex turn's items), in order;
+	// nil for a message on one line.
+	lines []int
+	// ownCalls marks calls the adapter read itself (each with its own line):
+	// the structured pass leaves them as they are.
+	ownCalls bool
 }
 
 // readMessage does the first pass over one message as given.
@@ -257,7 +265,9 @@ func buildMessages(ms []message, mode string) *ast.Term {
 		parseInline(ms)
 	} else {
 		for i := range ms {
-			ms[i].structuredCalls()
+			if !ms[i].ownCalls {
+				ms[i].structuredCalls()
+			}
 		}
 	}
 	terms := make([]*ast.Term, len(ms))
@@ -279,7 +289,7 @@ func buildMessages(ms []message, mode string) *ast.Term {
 		}
 		// One NewObject call: it allocates the members in one block, where
 		// Insert allocates per member.
-		kv := [11][2]*ast.Term{
+		kv := [13][2]*ast.Term{
 			{KeyIndex, intTerm(i)},
 			{keyRole, orString(m.roleTerm, m.role)},
 			{keyText, orString(m.textTerm, m.text)},
@@ -299,10 +309,35 @@ func buildMessages(ms []message, mode string) *ast.Term {
 			kv[n] = [2]*ast.Term{keyStopReason, m.stopReason}
 			n++
 		}
+		if m.isError != nil {
+			kv[n] = [2]*ast.Term{keyIsError, m.isError}
+			n++
+		}
+		if len(m.lines) > 1 {
+			kv[n] = [2]*ast.Term{keyLines, linesTerm(m.lines)}
+			n++
+		}
 		o := ast.NewObject(kv[:n]...)
 		terms[i] = ast.NewTerm(o)
 	}
 	return ast.ArrayTerm(terms...)
+}
+
+// addCallAt adds a call that lives on line of its own: the call carries
+// that line when it differs from its message's.
+func (m *message) addCallAt(line int, id, name, args *ast.Term, hasInput bool, path *ast.Term) {
+	m.addCall(id, name, args, hasInput, path, "")
+	if line != m.line {
+		m.calls[len(m.calls)-1].Value.(ast.Object).Insert(KeyLine, intTerm(line))
+	}
+}
+
+func linesTerm(lines []int) *ast.Term {
+	ts := make([]*ast.Term, len(lines))
+	for i, l := range lines {
+		ts[i] = intTerm(l)
+	}
+	return ast.ArrayTerm(ts...)
 }
 
 // orString returns t when it is set, else a new term for s.

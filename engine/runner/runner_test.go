@@ -78,7 +78,7 @@ func TestRun(t *testing.T) {
 				"c.jsonl:3 jsonl-syntax invalid JSON: invalid character 'o' looking for beginning of object key string (byte 2)",
 				"c.jsonl:4 assistant pi-session s1",
 				"d.jsonl:1 jsonl-syntax invalid JSON: invalid character 'o' in literal null (expecting 'u') (byte 2)",
-				"d.jsonl:2 unrecognized-format unrecognized format: the first record has keys {conversations}; expected pi-session, proxy-log, contract or chat (force one with --format)",
+				"d.jsonl:2 unrecognized-format unrecognized format: the first record has keys {conversations}; expected pi-session, proxy-log, contract, claude-code, codex or chat (force one with --format)",
 				"<stdin>:1 assistant chat c5",
 			}
 			if diff := cmp.Diff(want, got); diff != "" {
