@@ -24,8 +24,8 @@ var claudeCodeAdapter = &Adapter{
 	NewBuilder: func(file string, opts Options) Builder { return &claudeCode{file: file, opts: opts} },
 	Entries: &EntryLayout{
 		Message: "message", ID: "uuid", Parent: "parentUuid",
-		Copy: []string{"isSidechain", "userType", "cwd", "sessionId", "version", "gitBranch", "timestamp"},
-		Type: func(role string) string { return role },
+		Order: []string{"parentUuid", "isSidechain", "userType", "cwd", "sessionId", "version", "gitBranch", "type", "message", "uuid", "timestamp"},
+		Type:  func(role string) string { return role },
 	},
 }
 
@@ -253,10 +253,10 @@ func (s *claudeCode) messages(chain []*ccEntry) []message {
 		}
 	}
 	for _, e := range chain {
+		e.onChain = true
 		if e.msg == nil {
 			continue
 		}
-		e.onChain = true
 		if e.typ == "assistant" {
 			if len(open) > 0 && (e.msgID == "" || e.msgID != open[0].msgID) {
 				flush()

@@ -27,7 +27,7 @@ var codexAdapter = &Adapter{
 	NewBuilder: func(file string, opts Options) Builder { return &codex{file: file, opts: opts} },
 	Entries: &EntryLayout{
 		Message: "payload",
-		Copy:    []string{"timestamp"},
+		Order:   []string{"timestamp", "type", "payload"},
 		Type:    func(string) string { return "response_item" },
 	},
 }

@@ -52,9 +52,11 @@ type EntryLayout struct {
 	// ID and Parent are the members linking an entry to the one before it
 	// in the conversation ("" when entries are not linked).
 	ID, Parent string
-	// Copy lists the members an inserted entry takes from the entry it is
-	// inserted after.
-	Copy []string
+	// Order lists the members of an inserted entry, in order: Message
+	// holds the message, ID a new id, Parent the link (set when the links are
+	// mended), "type" Type's answer; any other member is copied from the
+	// entry it is inserted after, when that one has it.
+	Order []string
 	// Type gives an inserted entry's type from its message's role.
 	Type func(role string) string
 }

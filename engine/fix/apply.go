@@ -232,7 +232,39 @@ func clash(x, y *op, m msgInfo) bool {
 
 // sessionLayout reports whether each message is a line of its own (an
 // pi-session entry) rather than an element of an array in a record.
-func (a *applier) sessionLayout() bool { return a.doc.Format == document.PiSession }
+func (a *applier) sessionLayout() bool {
+	return a.doc.Format == document.PiSession || a.layout() != nil
+}
+
+// layout is the entry layout of a format whose messages are entry lines
+// (Claude Code, Codex), or nil.
+func (a *applier) layout() *document.EntryLayout {
+	if ad := document.Lookup(a.doc.Format); ad != nil {
+		return ad.Entries
+	}
+	return nil
+}
+
+// wholeLine reports, in an entry layout, whether the element at ptr is all
+// the conversation its line holds: the entry's message itself, or the only
+// block of its content. Dropping such an element drops the line, so no
+// entry is left with an empty message.
+func (a *applier) wholeLine(line int, ptr string) (bool, error) {
+	msg := "/" + a.layout().Message
+	if ptr == msg {
+		return true, nil
+	}
+	arr, _, ok := splitIndex(ptr)
+	if !ok || arr != msg+"/content" {
+		return false, nil
+	}
+	_, v, err := a.at(line, arr)
+	if err != nil {
+		return false, err
+	}
+	list, _ := v.([]jsonv.Value)
+	return len(list) == 1, nil
+}
 
 // line returns the index of the record with the given line number.
 func (a *applier) line(n int) (int, error) {
@@ -275,6 +307,11 @@ func (a *applier) collectRejects() error {
 		var line int
 		var data []byte
 		switch {
+		case a.layout() != nil && (o.Op == OpDropMessage || o.Op == OpDropToolCall):
+			if err := a.collectEntryRejects(o); err != nil {
+				return err
+			}
+			continue
 		case o.Op == OpDropEntry:
 			line = a.es[o.entry].line
 			i, err := a.line(line)
@@ -297,7 +334,7 @@ func (a *applier) collectRejects() error {
 			}
 			data = jsonv.Marshal(v, jsonv.Compact)
 		case o.Op == OpDropToolCall:
-			line = a.ms[o.msg].line
+			line = a.ms[o.msg].calls[o.call].line
 			_, v, err := a.at(line, a.ms[o.msg].calls[o.call].path)
 			if err != nil {
 				return err
@@ -348,12 +385,22 @@ func (a *applier) editInPlace() error {
 				return err
 			}
 		case OpDropToolCall:
+			if o.lines != nil { // the call is its line
+				for _, ln := range o.lines {
+					i, err := a.line(ln)
+					if err != nil {
+						return err
+					}
+					a.dropped[i] = true
+				}
+				continue
+			}
 			p := m.calls[o.call].path
 			arr, idx, ok := splitIndex(p)
 			if !ok {
 				return fmt.Errorf("rule %s: %s %s: the call at %s is not an array element", o.Rule, o.Op, o.Target, p)
 			}
-			i, v, err := a.at(m.line, m.path)
+			i, v, err := a.at(m.calls[o.call].line, m.path)
 			if err != nil {
 				return err
 			}
@@ -363,6 +410,23 @@ func (a *applier) editInPlace() error {
 				return fmt.Errorf("rule %s: %s %s: the call at %s is not in a list of its message", o.Rule, o.Op, o.Target, p)
 			}
 			drops = append(drops, drop{rec: i, array: arr, idx: idx, msg: obj, key: key})
+			a.dirty[i] = true
+		case OpDropMessage:
+			if !o.block {
+				continue
+			}
+			// A tool_result block of an entry that holds more: the block goes.
+			arr, idx, _ := splitIndex(m.path)
+			msgPtr := strings.TrimSuffix(arr, "/content")
+			i, v, err := a.at(m.line, msgPtr)
+			if err != nil {
+				return err
+			}
+			obj, _ := v.(*jsonv.Object)
+			if obj == nil {
+				return fmt.Errorf("rule %s: %s %s: the entry's message is not an object", o.Rule, o.Op, o.Target)
+			}
+			drops = append(drops, drop{rec: i, array: arr, idx: idx, msg: obj, key: "content"})
 			a.dirty[i] = true
 		}
 	}
@@ -383,6 +447,10 @@ func (a *applier) editInPlace() error {
 			return fmt.Errorf("line %d: %s is no longer a list", a.recs[d.rec].Line, d.array)
 		}
 		arr = slices.Delete(slices.Clone(arr), d.idx, d.idx+1)
+		if len(arr) == 0 && a.layout() != nil {
+			a.dropped[d.rec] = true // an entry left with nothing goes whole
+			continue
+		}
 		if len(arr) == 0 && d.key == "tool_calls" {
 			// An empty tool_calls list is itself invalid for the API.
 			d.msg.Delete(d.key)
@@ -399,7 +467,7 @@ func (a *applier) editInPlace() error {
 func (a *applier) rename(o *op, edits *[]func()) error {
 	m := a.ms[o.msg]
 	c := m.calls[o.call]
-	i, v, err := a.at(m.line, c.path)
+	i, v, err := a.at(c.line, c.path)
 	if err != nil {
 		return err
 	}
@@ -408,7 +476,11 @@ func (a *applier) rename(o *op, edits *[]func()) error {
 		return fmt.Errorf("rule %s: %s %s: the call is not an object", o.Rule, o.Op, o.Target)
 	}
 	id := o.id
-	*edits = append(*edits, func() { obj.Set("id", id) })
+	key := "id"
+	if _, ok := obj.Get("call_id"); ok { // a Codex call item
+		key = "call_id"
+	}
+	*edits = append(*edits, func() { obj.Set(key, id) })
 	a.dirty[i] = true
 	answers := o.results
 	if answers == nil {
@@ -432,13 +504,47 @@ func (a *applier) rename(o *op, edits *[]func()) error {
 		if !ok {
 			continue
 		}
-		for _, k := range []string{"tool_call_id", "toolCallId", "toolUseId"} {
+		for _, k := range []string{"tool_call_id", "toolCallId", "toolUseId", "tool_use_id", "call_id"} {
 			if x, ok := ro.Get(k); ok && x == c.id {
 				k := k
 				*edits = append(*edits, func() { ro.Set(k, id) })
 			}
 		}
 		a.dirty[ri] = true
+	}
+	return nil
+}
+
+// collectEntryRejects records what a drop takes in an entry layout: the
+// lines of a message or call that is all its lines hold (each line goes to
+// the rejects as it was), or else the block.
+func (a *applier) collectEntryRejects(o *op) error {
+	m := a.ms[o.msg]
+	line, ptr, lines := m.line, m.path, m.lines
+	if o.Op == OpDropToolCall {
+		c := m.calls[o.call]
+		line, ptr, lines = c.line, c.path, []int{c.line}
+	}
+	whole, err := a.wholeLine(line, ptr)
+	if err != nil {
+		return err
+	}
+	if !whole {
+		_, v, err := a.at(line, ptr)
+		if err != nil {
+			return err
+		}
+		o.block = o.Op == OpDropMessage
+		a.rejects = append(a.rejects, Reject{Line: line, Rule: o.Rule, Reason: o.Reason, Op: o.Op, Target: string(o.Target), Data: jsonv.Marshal(v, jsonv.Compact)})
+		return nil
+	}
+	o.lines = lines
+	for _, ln := range lines {
+		i, err := a.line(ln)
+		if err != nil {
+			return err
+		}
+		a.rejects = append(a.rejects, Reject{Line: ln, Rule: o.Rule, Reason: o.Reason, Op: o.Op, Target: string(o.Target), Data: a.recs[i].Data})
 	}
 	return nil
 }
