@@ -138,7 +138,7 @@ func TestFixGolden(t *testing.T) {
 // fixedByPack are the check findings each built-in cleanup pack removes.
 var fixedByPack = map[string][]string{
 	"openai-tools": {"tool-result-orphan", "tool-result-duplicate", "tool-call-id-reused"},
-	"transcript":   {"tool-result-orphan", "tool-result-duplicate", "tool-result-missing", "tool-call-missing-input"},
+	"transcript":   {"tool-result-orphan", "tool-result-duplicate", "tool-result-missing", "tool-call-missing-input", "claude-code-results-out-of-order"},
 }
 
 // checkFixed runs check on a fixed file and fails on a finding of a rule the
@@ -159,6 +159,8 @@ func checkFixed(t *testing.T, c fixCase, file string) string {
 	packs := []string{"openai-tools"}
 	if b, _ := os.ReadFile(filepath.Join(c.dir, "input.jsonl")); bytes.Contains(b, []byte(`"type":"session"`)) {
 		packs = []string{"transcript"}
+	} else if bytes.Contains(b, []byte(`"sessionId":`)) || bytes.Contains(b, []byte(`"payload":`)) {
+		packs = []string{"openai-tools", "transcript"} // claude-code, codex: both stages
 	}
 	if len(c.args) > 0 {
 		packs = nil

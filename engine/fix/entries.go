@@ -71,8 +71,9 @@ func newUUID(seed string, msg jsonv.Value) string {
 // layout's ID and Parent, Claude Code's uuid and parentUuid) after lines were
 // dropped, inserted or moved. The chain is the entries the document marks
 // on_chain, in their new order. Only the turns a change touched are linked
-// again, one entry after the other (the shape Claude Code resumes): an
-// assistant message's lines, its results and the entry after them. Other
+// again, one entry after the other (the shape Claude Code resumes): the
+// entries after the first line of a turn (an assistant message's other
+// lines, its results, inserted ones) and the entry after the turn. Other
 // turns keep their links byte for byte, including Claude Code's own shape
 // for parallel calls (each result under its own call). An entry off the
 // chain whose parent was dropped hangs from the dropped entry's parent.
@@ -157,7 +158,7 @@ func (a *applier) relink(order []int) error {
 			if p := str(o, l.Parent); p != "" && survivor(p) != p {
 				set(r, survivor(p))
 			}
-		case isTouched || prevTouched:
+		case r < 0 || prevTouched:
 			set(r, prev)
 		default:
 			if p := str(o, l.Parent); p != "" && survivor(p) != p {
