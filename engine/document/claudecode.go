@@ -165,42 +165,66 @@ func (s *claudeCode) chain() []*ccEntry {
 	return s.withResults(path, seen, side)
 }
 
-// withResults adds to the path the tool results that hang off it: Claude
-// Code parents the result of each of several parallel calls on the line of
-// its own call, and only the last result on the path, so the others are
-// leaves beside it. They join the conversation where the file has them
-// (after the entry of the path written before them), so results stored out
-// of order stay out of order for the rules to see.
+// withResults adds to the path what hangs off it: Claude Code parents the
+// result of each of several parallel calls on the line of its own call, and
+// only the last result on the path, so the other results are leaves beside
+// it; and when the results were stored out of order, the last call lines
+// (the same API message, message.id, as their parent) are off the path too.
+// They join the conversation where the file has them (after the entry of the
+// path written before them), so results stored out of order stay out of
+// order for the rules to see.
 func (s *claudeCode) withResults(path []int, onPath []bool, side bool) []*ccEntry {
-	pos := map[string]bool{}
+	in := map[string]int{} // uuid -> entry index, of the path and what joins it
 	monotone := true
 	for k, i := range path {
-		pos[s.entries[i].uuid] = true
+		in[s.entries[i].uuid] = i
 		if k > 0 && i < path[k-1] {
 			monotone = false
 		}
 	}
-	var hang []int
+	var added []int
 	for i, e := range s.entries {
-		if !onPath[i] && e.typ == "user" && e.side == side && pos[e.parent] && hasToolResult(arrayField(e.msg, keyContent)) {
-			hang = append(hang, i)
+		if onPath[i] || e.side != side || e.uuid == "" {
+			continue
+		}
+		p, ok := in[e.parent]
+		if !ok {
+			continue
+		}
+		sameMessage := e.typ == "assistant" && e.msgID != "" && e.msgID == s.entries[p].msgID
+		result := e.typ == "user" && holdsToolResult(e.msg)
+		if sameMessage || result {
+			if _, dup := in[e.uuid]; !dup {
+				in[e.uuid] = i
+			}
+			added = append(added, i)
 		}
 	}
 	all := path
-	if len(hang) > 0 {
+	if len(added) > 0 {
 		if monotone {
-			all = append(slices.Clone(path), hang...)
+			all = append(slices.Clone(path), added...)
 			slices.Sort(all)
 		} else {
-			// A path that goes back in the file: each result follows its call.
+			// A path that goes back in the file: what hangs off an entry
+			// follows it.
 			byParent := map[string][]int{}
-			for _, i := range hang {
+			for _, i := range added {
 				byParent[s.entries[i].parent] = append(byParent[s.entries[i].parent], i)
 			}
 			all = nil
-			for _, i := range path {
+			var emit func(i, depth int)
+			emit = func(i, depth int) {
 				all = append(all, i)
-				all = append(all, byParent[s.entries[i].uuid]...)
+				if depth > len(added) {
+					return
+				}
+				for _, c := range byParent[s.entries[i].uuid] {
+					emit(c, depth+1)
+				}
+			}
+			for _, i := range path {
+				emit(i, 0)
 			}
 		}
 	}
@@ -209,6 +233,12 @@ func (s *claudeCode) withResults(path []int, onPath []bool, side bool) []*ccEntr
 		out[k] = s.entries[i]
 	}
 	return out
+}
+
+// holdsToolResult reports whether a message's content has a tool_result block.
+func holdsToolResult(msg ast.Object) bool {
+	parts := arrayField(msg, keyContent)
+	return parts != nil && hasToolResult(parts)
 }
 
 func (s *claudeCode) Finish() *Document {
