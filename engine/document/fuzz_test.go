@@ -23,6 +23,8 @@ var fuzzRecords = []string{
 	`{}`,
 	`{"messages":[{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"n","input":{}}],"stop_reason":"tool_use"},{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":[{"type":"text","text":"r"}]},"x",{"type":"tool_result"}]}],"tools":[{"name":"n","input_schema":{"type":"object"}},{"name":"m","parameters":1}]}`,
 	`{"messages":[{"role":"user","content":[{"type":"tool_result","tool_use_id":7,"content":null}]}],"stopReason":"aborted"}`,
+	`{"type":"user","uuid":"u","parentUuid":null,"sessionId":"s","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","is_error":true}]}}`,
+	`{"timestamp":"t","type":"response_item","payload":{"type":"function_call","name":"f","arguments":"{}","call_id":"c"}}`,
 }
 
 // FuzzAdapters feeds arbitrary records to every format's builder: Add, Finish
