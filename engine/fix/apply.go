@@ -448,7 +448,7 @@ func (a *applier) editInPlace() error {
 		}
 		arr = slices.Delete(slices.Clone(arr), d.idx, d.idx+1)
 		if len(arr) == 0 && a.layout() != nil {
-			a.dropped[d.rec] = true // an entry left with nothing goes whole
+			a.dropEmptied(d.rec) // an entry left with nothing goes whole
 			continue
 		}
 		if len(arr) == 0 && d.key == "tool_calls" {
@@ -547,6 +547,31 @@ func (a *applier) collectEntryRejects(o *op) error {
 		a.rejects = append(a.rejects, Reject{Line: ln, Rule: o.Rule, Reason: o.Reason, Op: o.Op, Target: string(o.Target), Data: a.recs[i].Data})
 	}
 	return nil
+}
+
+// dropEmptied drops an entry line whose blocks were all removed: the line
+// goes to the rejects whole, in place of its blocks, so that nothing of it
+// (its uuid, its other members) is lost.
+func (a *applier) dropEmptied(rec int) {
+	a.dropped[rec] = true
+	line := a.recs[rec].Line
+	var first *Reject
+	kept := a.rejects[:0]
+	for _, r := range a.rejects {
+		if r.Line == line {
+			if first == nil {
+				r := r
+				first = &r
+			}
+			continue
+		}
+		kept = append(kept, r)
+	}
+	a.rejects = kept
+	if first != nil {
+		first.Data = a.recs[rec].Data
+		a.rejects = append(a.rejects, *first)
+	}
 }
 
 // dropRecord drops every record of the document.

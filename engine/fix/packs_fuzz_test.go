@@ -8,6 +8,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/chatlint/chatlint/engine/astjson"
 	"github.com/chatlint/chatlint/engine/builtin"
 	"github.com/chatlint/chatlint/engine/document"
 	"github.com/chatlint/chatlint/engine/internal/benchdata"
@@ -55,9 +58,17 @@ func FuzzBuiltinPacks(f *testing.F) {
 		if len(recs) == 0 || len(recs) > 50 {
 			return
 		}
-		format := document.PiSession
-		if !bytes.Contains(recs[0].Data, []byte(`"session"`)) {
-			format = document.Chat
+		// Session formats (pi-session, Claude Code, Codex) are fixed whole;
+		// anything else as one chat record.
+		format := document.Chat
+		if v, err := astjson.Decode(recs[0].Data); err == nil {
+			if o, ok := v.(ast.Object); ok {
+				if f, ok := document.Detect(o); ok && f.PerFile() && f != document.ProxyLog {
+					format = f
+				}
+			}
+		}
+		if format == document.Chat {
 			recs = recs[:1]
 		}
 		var evs []*policy.Evaluator

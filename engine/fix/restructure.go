@@ -262,6 +262,11 @@ func (a *applier) restructureSession() ([]int, error) {
 	for i, u := range out {
 		order[i] = u.rec
 	}
+	for _, u := range units {
+		if u.dropped && u.rec >= 0 {
+			a.dropped[u.rec] = true // for relink: what hung from it
+		}
+	}
 	if a.layout() != nil {
 		return order, a.relink(order)
 	}
