@@ -339,10 +339,12 @@ func TestFixThenCheckFolder(t *testing.T) {
 }
 
 // A note the reader makes itself (here: an unrecognized format after a line
-// that is not JSON) is part of its file: the file is written once, whole.
+// that is not JSON: no format claims any of the 16 records detection looks
+// at, so the record after them is not fixed) is part of its file: the file
+// is written once, whole.
 func TestFixReaderNoteKeepsFileWhole(t *testing.T) {
 	dir := t.TempDir()
-	in := "nope\n" + `{"conversations":[]}` + "\n" + needsFix + "\n"
+	in := "nope\n" + strings.Repeat(`{"unknown":[]}`+"\n", 16) + needsFix + "\n"
 	u := writeFile(t, dir, "u.jsonl", in)
 	out := filepath.Join(dir, "out.jsonl")
 	stdout, stderr, code := chatlint(t, "", "fix", "-o", out, u)
