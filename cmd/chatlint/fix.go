@@ -70,7 +70,7 @@ record was left as it was because its actions conflict or never settle,
 	f.StringVarP(&o.Output, "output", "o", "", "write to this file, or to this folder for several inputs")
 	f.BoolVar(&o.InPlace, "in-place", false, "replace each input (after a backup FILE.bak-<UTC time>-<random>)")
 	f.BoolVar(&o.DryRun, "dry-run", false, "write nothing; print a diff of each changed record and the rules that fired")
-	f.StringVar(&o.Format, "format", "", "force the input format: chat, proxy-log, pi-session or contract (default: detect per file)")
+	f.StringVar(&o.Format, "format", "", "force the input format: "+document.FormatNames()+" (default: detect per file)")
 	f.StringVar(&o.ToolCalls, "tool-calls", "", "force the tool-call representation: inline or structured (default: detect per record)")
 	f.IntVar(&o.Workers, "workers", 0, "number of parallel workers (default: GOMAXPROCS)")
 	f.IntVar(&o.MaxPasses, "max-passes", fix.DefaultMaxPasses, "most passes over one record before fix gives up on it")
@@ -94,7 +94,7 @@ func runFix(cmd *cobra.Command, s streams, o *fixOptions) error {
 	if o.Format != "" {
 		f, ok := document.ParseFormat(o.Format)
 		if !ok {
-			return usageError("--format: unknown input format %q (want chat, proxy-log, pi-session or contract)", o.Format)
+			return usageError("--format: unknown input format %q (want %s)", o.Format, document.FormatNames())
 		}
 		ropts.Format = f
 	}

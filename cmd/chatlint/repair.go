@@ -73,7 +73,7 @@ func runRepair(cmd *cobra.Command, s streams, o *repairOptions) error {
 	if o.Format != "" {
 		f, ok := document.ParseFormat(o.Format)
 		if !ok {
-			return usageError("--format: unknown input format %q (want chat, proxy-log, pi-session or contract)", o.Format)
+			return usageError("--format: unknown input format %q (want %s)", o.Format, document.FormatNames())
 		}
 		opts.Sessions = repair.NoSessions
 		if f == document.PiSession {
