@@ -20,7 +20,26 @@ parent_of(e) := p if {
 # Entries whose parent is in the file, and the cuts: entries whose parent is not.
 cuts := [e | some e in linked; p := parent_of(e); not uuid_set[p]]
 
-children := {u: {e.uuid | some e in linked; parent_of(e) == u} | some u in uuid_set}
+# The index of the first entry with each uuid.
+ids := sort([[e.uuid, e.index] | some e in linked])
+
+first_index := {x[0]: x[1] | some i, x in ids; first_of_id(i)}
+
+first_of_id(0)
+
+first_of_id(i) if {
+	i > 0
+	ids[i - 1][0] != ids[i][0]
+}
+
+# A loop of links needs an entry whose parent comes after it in the file; Claude Code writes
+# a parent before its children, so the graph below is built only when some entry links
+# forward (building it costs a lookup per entry and uuid).
+forward := [e | some e in linked; p := parent_of(e); first_index[p] > e.index]
+
+links := [[p, e.uuid] | forward != []; some e in linked; p := parent_of(e)]
+
+children := {u: {x[1] | some x in links; x[0] == u} | forward != []; some u in uuid_set}
 
 roots := {e.uuid | some e in linked; not parent_of(e)}
 
@@ -29,7 +48,7 @@ reached := graph.reachable(children, roots)
 below_cuts := graph.reachable(children, {e.uuid | some e in cuts})
 
 # Entries on a loop of links (or below one): neither a root nor a cut leads to them.
-looping := [e | some e in linked; not reached[e.uuid]; not below_cuts[e.uuid]]
+looping := [e | forward != []; some e in linked; not reached[e.uuid]; not below_cuts[e.uuid]]
 
 # METADATA
 # title: claude-code-chain-broken
@@ -84,7 +103,6 @@ deny contains f if {
 deny contains f if {
 	cc
 	count(uuid_set) < count(linked)
-	ids := sort([[e.uuid, e.index] | some e in linked])
 	some i, x in ids
 	i > 0
 	ids[i - 1][0] == x[0]
@@ -173,7 +191,16 @@ answered := sort([[r.turn, i, k] |
 	c.id == r.tool_call_id
 ])
 
-parallel_turns := {a[0] | some a in answered; count(input.messages[a[0]].tool_calls) > 1}
+# The turns whose results answer their calls out of order: a result that follows (in message
+# order) the result of a later call of the same turn. One pass over answered, which is sorted
+# by turn, then message index.
+disordered := {a[0] |
+	some i, a in answered
+	i > 0
+	p := answered[i - 1]
+	p[0] == a[0]
+	p[2] > a[2]
+}
 
 ids_of(t, ks) := [input.messages[t].tool_calls[k].id | some k in ks]
 
@@ -189,9 +216,8 @@ ids_of(t, ks) := [input.messages[t].tool_calls[k].id | some k in ks]
 #   formats: [claude-code]
 #   fix: chatlint fix moves each result right after the previous call's result, in call order.
 warn contains f if {
-	some t in parallel_turns
+	some t in disordered
 	ks := [a[2] | some a in answered; a[0] == t]
-	ks != sort(ks)
 	first := [a[1] | some a in answered; a[0] == t][0]
 	f := {
 		"rule": "claude-code-results-out-of-order",
