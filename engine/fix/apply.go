@@ -369,6 +369,9 @@ func (a *applier) editInPlace() error {
 		m := a.ms[o.msg]
 		switch o.Op {
 		case OpSetContent:
+			if len(m.lines) > 1 {
+				return fmt.Errorf("rule %s: %s %s: the message is written over %d lines; its content cannot be replaced as one", o.Rule, o.Op, o.Target, len(m.lines))
+			}
 			i, v, err := a.at(m.line, m.path)
 			if err != nil {
 				return err

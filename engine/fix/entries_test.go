@@ -94,7 +94,14 @@ func TestApplyEntryLayouts(t *testing.T) {
 			format:  document.ClaudeCode,
 			lines:   []string{user, ccl("a2", "u1", "assistant", `{"id":"m1","role":"assistant","content":[{"type":"tool_use","id":"t2","name":"n","input":{}},{"type":"tool_use","id":"t1","name":"n","input":{}}]}`), both},
 			actions: []string{`{"op":"move_message","target":"/messages/2","after":3}`},
-			err:     "shares its line",
+			err:     "shares its entry line",
+		},
+		{
+			name:    "a message over several lines cannot have its content replaced",
+			format:  document.ClaudeCode,
+			lines:   []string{user, call("a1", "u1", "t1"), call("a2", "a1", "t2")},
+			actions: []string{`{"op":"set_content","target":"/messages/1","content":"x"}`},
+			err:     "written over 2 lines",
 		},
 		{
 			name:    "a Codex call item dropped drops its line",

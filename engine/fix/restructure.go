@@ -286,7 +286,7 @@ func (a *applier) shared(first []*unit) error {
 		}
 		for m, u := range first {
 			if m != o.msg && u == first[o.msg] && !a.alsoGoes(m, o) {
-				return fmt.Errorf("rule %s: %s %s: message %d shares its line (%d) with message %d; it cannot be moved or dropped on its own", o.Rule, o.Op, o.Target, o.msg, a.ms[o.msg].line, m)
+				return fmt.Errorf("rule %s: %s %s: message %d shares its entry line with message %d; it cannot be moved or dropped on its own", o.Rule, o.Op, o.Target, o.msg, m)
 			}
 		}
 	}
