@@ -41,7 +41,8 @@ func newCheckCmd(s streams) *cobra.Command {
 
 Inputs are files, directories (walked recursively for *.jsonl and *.json, in
 sorted order) or - for standard input. The format of each file is detected
-from its first record unless --format forces one:
+from its leading records (the first one a format recognizes, among the
+first 16) unless --format forces one:
 
 ` + formatHelp() + `
 

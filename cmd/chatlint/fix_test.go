@@ -170,6 +170,8 @@ func checkFixed(t *testing.T, c fixCase, file string) string {
 	packs := []string{"openai-tools"}
 	if b, _ := os.ReadFile(filepath.Join(c.dir, "input.jsonl")); bytes.Contains(b, []byte(`"type":"session"`)) {
 		packs = []string{"transcript"}
+	} else if bytes.Contains(b, []byte(`"sessionId":`)) || bytes.Contains(b, []byte(`"payload":`)) {
+		packs = []string{"openai-tools", "transcript"} // claude-code, codex: both stages
 	}
 	if len(c.args) > 0 {
 		packs = nil

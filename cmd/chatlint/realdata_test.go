@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -81,4 +82,92 @@ func TestPiSessionsReportUnansweredCalls(t *testing.T) {
 			t.Errorf("%s: %v; want %d tool-result-missing, %d assistant-turn-aborted", tc.file, counts, tc.missing, tc.aborted)
 		}
 	}
+}
+
+// The Claude Code and Codex samples: check reports their defects line by
+// line (the edge-case file's broken lines among them), and fix writes every
+// line back, changed or not, or to the rejects; fixing again changes
+// nothing.
+func TestAgentSessionsCheckAndFix(t *testing.T) {
+	needSharedData(t)
+	want := map[string]map[string]int{
+		"claude-code/cclog-edge_cases.jsonl": {
+			"error jsonl-syntax": 3, "error claude-code-entry-shape": 4, "error claude-code-uuid-duplicate": 2,
+			"error claude-code-chain-broken": 1, "error tool-result-missing": 2,
+		},
+		"claude-code/clio-entire-claude-code-session.jsonl": {"warning claude-code-results-out-of-order": 3},
+		"codex/cclog-codex-rollout-malformed.jsonl":         {"error jsonl-syntax": 1},
+		"codex/cclog-codex-rollout-synthetic.jsonl":         {},
+	}
+	for rel, rules := range want {
+		in := filepath.Join(sharedData, "agent-sessions", rel)
+		if _, err := os.Stat(in); err != nil {
+			t.Logf("%s: not in the sample data", rel)
+			continue
+		}
+		counts, _ := checkJSON(t, in)
+		for r, n := range rules {
+			if counts[r] != n {
+				t.Errorf("%s: %d %s, want %d (all: %v)", rel, counts[r], r, n, counts)
+			}
+		}
+		dir := t.TempDir()
+		out := filepath.Join(dir, "out.jsonl")
+		if _, errOut, code := chatlint(t, "", "fix", "-o", out, in); code != 0 {
+			t.Errorf("%s: fix exit %d: %s", rel, code, errOut)
+			continue
+		}
+		inLines := nonEmptyLines(t, in)
+		outLines := nonEmptyLines(t, out)
+		if len(outLines) == 0 {
+			t.Errorf("%s: empty output", rel)
+		}
+		written := map[string]bool{}
+		uuids := map[string]bool{}
+		for _, l := range outLines {
+			written[l] = true
+			var e struct{ UUID string }
+			if json.Unmarshal([]byte(l), &e) == nil && e.UUID != "" {
+				uuids[e.UUID] = true
+			}
+		}
+		rejected := map[string]bool{}
+		for _, l := range nonEmptyLines(t, out+".rejects.jsonl") {
+			var r struct{ Data json.RawMessage }
+			if err := json.Unmarshal([]byte(l), &r); err != nil {
+				t.Fatal(err)
+			}
+			rejected[string(r.Data)] = true
+		}
+		for i, l := range inLines {
+			var e struct{ UUID string }
+			if written[l] || rejected[l] || json.Unmarshal([]byte(l), &e) == nil && uuids[e.UUID] && e.UUID != "" {
+				continue
+			}
+			t.Errorf("%s: input line %d is neither written nor rejected", rel, i+1)
+		}
+		again := filepath.Join(dir, "again.jsonl")
+		chatlint(t, "", "fix", "-o", again, out)
+		if a, b := mustRead(t, again), mustRead(t, out); a != b {
+			t.Errorf("%s: a second fix changed the output", rel)
+		}
+	}
+}
+
+func nonEmptyLines(t *testing.T, path string) []string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if os.IsNotExist(err) {
+		return nil
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, l := range strings.Split(string(b), "\n") {
+		if l != "" {
+			out = append(out, l)
+		}
+	}
+	return out
 }

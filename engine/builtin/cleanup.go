@@ -19,6 +19,18 @@ var defaultCleanup = map[document.Format]string{
 	document.Gemini:           "openai-tools",
 	document.OpenAIBatchInput: "openai-tools",
 	document.AnthropicBatch:   "openai-tools",
+	document.ClaudeCode:       "transcript",
+	document.Codex:            "transcript",
+}
+
+// firstStages are packs run before the default pack on a format, as stages:
+// Claude Code and Codex sessions are sent to an API that rejects a tool call
+// id used twice, so openai-tools renames reused ids (with their results) and
+// moves stray results back before transcript pairs results in call order and
+// synthesises the missing ones.
+var firstStages = map[document.Format][]string{
+	document.ClaudeCode: {"openai-tools"},
+	document.Codex:      {"openai-tools"},
 }
 
 // DefaultCleanup returns the pack reference ("builtin:NAME") of the cleanup
@@ -39,8 +51,13 @@ func CleanupRefs(f document.Format, packs []string) []string {
 	if len(packs) > 0 {
 		return packs
 	}
-	if ref := DefaultCleanup(f); ref != "" {
-		return []string{ref}
+	ref := DefaultCleanup(f)
+	if ref == "" {
+		return nil
 	}
-	return nil
+	var refs []string
+	for _, name := range firstStages[f] {
+		refs = append(refs, "builtin:"+name)
+	}
+	return append(refs, ref)
 }

@@ -47,6 +47,8 @@ func TestCleanupRefs(t *testing.T) {
 		{document.Chat, nil, []string{"builtin:openai-tools"}},
 		{document.Chat, []string{"team/", "builtin:goose"}, []string{"team/", "builtin:goose"}},
 		{document.PiSession, []string{"team/"}, []string{"team/"}},
+		{document.ClaudeCode, nil, []string{"builtin:openai-tools", "builtin:transcript"}},
+		{document.Codex, []string{"team/"}, []string{"team/"}},
 		{"csv", nil, nil},
 	} {
 		if diff := cmp.Diff(tc.want, CleanupRefs(tc.f, tc.packs)); diff != "" {

@@ -57,6 +57,28 @@ type Adapter struct {
 	// record's document the line that used its value first (see
 	// Document.MarkDuplicate). Per-record formats only.
 	UniqueKey func(rec ast.Object) (member, value string)
+	// Entries, when set, says that each message of the format is one or
+	// more lines of their own (entries), and how fix writes them: it drops
+	// and moves a message's lines, wraps an inserted message in a new
+	// entry, and mends the links between entries.
+	Entries *EntryLayout
+}
+
+// EntryLayout describes the lines of a session format whose messages are
+// entries, for fix to map actions onto.
+type EntryLayout struct {
+	// Message is the member of an entry holding its message.
+	Message string
+	// ID and Parent are the members linking an entry to the one before it
+	// in the conversation ("" when entries are not linked).
+	ID, Parent string
+	// Order lists the members of an inserted entry, in order: Message
+	// holds the message, ID a new id, Parent the link (set when the links are
+	// mended), "type" Type's answer; any other member is copied from the
+	// entry it is inserted after, when that one has it.
+	Order []string
+	// Type gives an inserted entry's type from its message's role.
+	Type func(role string) string
 }
 
 // registry lists the adapters in the order detection asks them: the most
@@ -70,7 +92,9 @@ type Adapter struct {
 // have no messages member either, so their order against chat does not
 // matter; they come before it so that a record with both is read by its
 // more specific member.
-var registry = []*Adapter{piSessionAdapter, gooseSessionAdapter, openAIBatchInputAdapter, openAIBatchOutputAdapter, anthropicBatchAdapter,
+// Claude Code and Codex sessions are told by members no other format has
+// (uuid/parentUuid/sessionId, {timestamp, type, payload}).
+var registry = []*Adapter{piSessionAdapter, gooseSessionAdapter, claudeCodeAdapter, codexAdapter, openAIBatchInputAdapter, openAIBatchOutputAdapter, anthropicBatchAdapter,
 	proxyLogAdapter, contractAdapter, geminiAdapter, shareGPTAdapter, chatAdapter}
 
 // Formats lists every input format, in detection order.

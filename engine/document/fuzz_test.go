@@ -31,6 +31,8 @@ var fuzzRecords = []string{
 	`{"custom_id":1,"response":{"status_code":500,"body":{"choices":[{"message":"x"}]}},"error":{"message":"m"}}`,
 	`{"custom_id":"r","params":{"system":[{"type":"text","text":"s"},3],"messages":[{"role":"user","content":[{"type":"tool_result","tool_use_id":"a"}]}],"tools":{}}}`,
 	`{"custom_id":"r","result":{"type":"succeeded","message":{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"n","input":{}}]}}}`,
+	`{"type":"user","uuid":"u","parentUuid":null,"sessionId":"s","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","is_error":true}]}}`,
+	`{"timestamp":"t","type":"response_item","payload":{"type":"function_call","name":"f","arguments":"{}","call_id":"c"}}`,
 }
 
 // FuzzAdapters feeds arbitrary records to every format's builder: Add, Finish

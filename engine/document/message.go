@@ -30,6 +30,13 @@ type message struct {
 	// failed, where other formats leave rules to read the payload.
 	isError    *ast.Term
 	textMember string // the member holding the text when it is not content (ShareGPT's value)
+	// lines are the source lines of a message written over several lines
+	// (a Claude Code assistant message, a Codex turn's items), in order;
+	// nil for a message on one line.
+	lines []int
+	// ownCalls marks calls the adapter read itself (each with its own line):
+	// the structured pass leaves them as they are.
+	ownCalls bool
 }
 
 // readMessage does the first pass over one message as given.
@@ -274,7 +281,9 @@ func buildMessages(ms []message, mode string) *ast.Term {
 		parseInline(ms)
 	} else {
 		for i := range ms {
-			ms[i].structuredCalls()
+			if !ms[i].ownCalls {
+				ms[i].structuredCalls()
+			}
 		}
 	}
 	terms := make([]*ast.Term, len(ms))
@@ -296,7 +305,7 @@ func buildMessages(ms []message, mode string) *ast.Term {
 		}
 		// One NewObject call: it allocates the members in one block, where
 		// Insert allocates per member.
-		kv := [12][2]*ast.Term{
+		kv := [13][2]*ast.Term{
 			{KeyIndex, intTerm(i)},
 			{keyRole, orString(m.roleTerm, m.role)},
 			{keyText, orString(m.textTerm, m.text)},
@@ -320,10 +329,31 @@ func buildMessages(ms []message, mode string) *ast.Term {
 			kv[n] = [2]*ast.Term{keyIsError, m.isError}
 			n++
 		}
+		if len(m.lines) > 1 {
+			kv[n] = [2]*ast.Term{keyLines, linesTerm(m.lines)}
+			n++
+		}
 		o := ast.NewObject(kv[:n]...)
 		terms[i] = ast.NewTerm(o)
 	}
 	return ast.ArrayTerm(terms...)
+}
+
+// addCallAt adds a call that lives on line of its own: the call carries
+// that line when it differs from its message's.
+func (m *message) addCallAt(line int, id, name, args *ast.Term, hasInput bool, path *ast.Term) {
+	m.addCall(id, name, args, hasInput, path, "")
+	if line != m.line {
+		m.calls[len(m.calls)-1].Value.(ast.Object).Insert(KeyLine, intTerm(line))
+	}
+}
+
+func linesTerm(lines []int) *ast.Term {
+	ts := make([]*ast.Term, len(lines))
+	for i, l := range lines {
+		ts[i] = intTerm(l)
+	}
+	return ast.ArrayTerm(ts...)
 }
 
 // orString returns t when it is set, else a new term for s.

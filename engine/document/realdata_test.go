@@ -28,6 +28,10 @@ func expectedFormat(rel string) Format {
 		return Chat
 	case strings.HasPrefix(rel, "agent-sessions/pi/"):
 		return PiSession
+	case strings.HasPrefix(rel, "agent-sessions/claude-code/"):
+		return ClaudeCode
+	case strings.HasPrefix(rel, "agent-sessions/codex/"):
+		return Codex
 	}
 	return map[string]Format{
 		"tool-tags-sharegpt/albicilla-conv-format-example.json": Chat,
@@ -423,7 +427,10 @@ func checkInvariants(t *testing.T, name string, d *Document) {
 		}
 		for j := 0; j < calls.Len(); j++ {
 			c := calls.Elem(j).Value.(ast.Object)
-			if intField(c, KeyIndex) != j || !strings.HasPrefix(stringField(c, KeyPath), stringField(m, KeyPath)+"/") {
+			// A call is inside its message, or (a Codex call item) is a
+			// payload of its own.
+			cp, mp := stringField(c, KeyPath), stringField(m, KeyPath)
+			if intField(c, KeyIndex) != j || !strings.HasPrefix(cp, mp+"/") && !(d.Format == Codex && cp == mp) {
 				t.Errorf("%s: message %d call %d: %v", name, i, j, c)
 			}
 		}
@@ -456,4 +463,65 @@ func roles(msgs []any) []string {
 		out = append(out, m.(map[string]any)["role"].(string))
 	}
 	return out
+}
+
+// TestRealDataAgentSessions checks facts of the Claude Code and Codex
+// samples, verified by reading the files.
+func TestRealDataAgentSessions(t *testing.T) {
+	files := loadRealData(t)
+
+	t.Run("claude code session", func(t *testing.T) {
+		rf := mustFile(t, files, "agent-sessions/claude-code/clio-entire-claude-code-session.jsonl")
+		d := rf.docs[0]
+		m := docMap(t, d)
+		if len(m["entries"].([]any)) != 471 {
+			t.Errorf("%d entries, want one per line (471)", len(m["entries"].([]any)))
+		}
+		// Lines 131-135 are one API message (msg_vrtx_…vnDuLY): a text line
+		// and four parallel calls; their results (136-139) hang each under
+		// its own call, only the last on the parent chain.
+		var found bool
+		for _, x := range m["messages"].([]any) {
+			msg := x.(map[string]any)
+			if msg["line"] != 131.0 {
+				continue
+			}
+			found = true
+			if diff := cmp.Diff([]any{131.0, 132.0, 133.0, 134.0, 135.0}, msg["lines"]); diff != "" {
+				t.Errorf("lines (-want +got):\n%s", diff)
+			}
+			var lines []any
+			for _, c := range msg["tool_calls"].([]any) {
+				lines = append(lines, c.(map[string]any)["line"])
+			}
+			if diff := cmp.Diff([]any{132.0, 133.0, 134.0, 135.0}, lines); diff != "" {
+				t.Errorf("call lines (-want +got):\n%s", diff)
+			}
+			idx := int(msg["index"].(float64))
+			msgs := m["messages"].([]any)
+			var results []any
+			for _, r := range msgs[idx+1 : idx+5] {
+				results = append(results, r.(map[string]any)["line"])
+			}
+			if diff := cmp.Diff([]any{136.0, 137.0, 138.0, 139.0}, results); diff != "" {
+				t.Errorf("result lines (-want +got):\n%s", diff)
+			}
+		}
+		if !found {
+			t.Error("no message at line 131")
+		}
+	})
+
+	t.Run("codex rollout", func(t *testing.T) {
+		rf := mustFile(t, files, "agent-sessions/codex/cclog-codex-rollout-synthetic.jsonl")
+		d := rf.docs[0]
+		if d.ID != "11111111-1111-4111-8111-111111111111" {
+			t.Errorf("id %q", d.ID)
+		}
+		msgs := docMap(t, d)["messages"].([]any)
+		want := []string{"user", "assistant", "tool", "assistant", "tool", "assistant", "tool", "assistant"}
+		if diff := cmp.Diff(want, roles(msgs)); diff != "" {
+			t.Errorf("roles (-want +got): the event_msg copies and the reasoning item are not messages\n%s", diff)
+		}
+	})
 }

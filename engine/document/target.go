@@ -110,7 +110,9 @@ func (d *Document) Locate(t Target) (line int, path string, ok bool) {
 		if c == nil {
 			return line, path, false
 		}
-		return line, stringField(c, KeyPath), true
+		// A call on a line of its own (a message written over several
+		// lines) names that line.
+		return orLine(intField(c, KeyLine), line), stringField(c, KeyPath), true
 	case "tools":
 		tl := elem(d.Tools(), i)
 		if tl == nil {

@@ -45,6 +45,7 @@ var (
 	keyToolUseID      = ast.StringTerm("toolUseId")
 	keyToolUseIDs     = ast.StringTerm("tool_use_id")
 	keyInputSchema    = ast.StringTerm("input_schema")
+	keyLines          = ast.StringTerm("lines")
 	keyTurn           = ast.StringTerm("turn")
 	keyType           = ast.StringTerm("type")
 	keyUserID         = ast.StringTerm("user_id")

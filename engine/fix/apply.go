@@ -135,7 +135,7 @@ type applier struct {
 // partDrop reports whether o drops an element of a list inside a session
 // line rather than the line.
 func (a *applier) partDrop(o *op) bool {
-	if o.Op != OpDropMessage || !a.sessionLayout() || a.wholeLine[o] {
+	if o.Op != OpDropMessage || a.doc.Format != document.PiSession || a.wholeLine[o] {
 		return false
 	}
 	_, _, ok := splitIndex(a.ms[o.msg].path)
@@ -256,7 +256,39 @@ func clash(x, y *op, m msgInfo) bool {
 
 // sessionLayout reports whether each message is a line of its own (an
 // pi-session entry) rather than an element of an array in a record.
-func (a *applier) sessionLayout() bool { return a.doc.Format == document.PiSession }
+func (a *applier) sessionLayout() bool {
+	return a.doc.Format == document.PiSession || a.entryLayout() != nil
+}
+
+// entryLayout is the entry layout of a format whose messages are entry
+// lines (Claude Code, Codex), or nil.
+func (a *applier) entryLayout() *document.EntryLayout {
+	if ad := document.Lookup(a.doc.Format); ad != nil {
+		return ad.Entries
+	}
+	return nil
+}
+
+// dropsWholeLine reports, in an entry layout, whether the element at ptr is all
+// the conversation its line holds: the entry's message itself, or the only
+// block of its content. Dropping such an element drops the line, so no
+// entry is left with an empty message.
+func (a *applier) dropsWholeLine(line int, ptr string) (bool, error) {
+	msg := "/" + a.entryLayout().Message
+	if ptr == msg {
+		return true, nil
+	}
+	arr, _, ok := splitIndex(ptr)
+	if !ok || arr != msg+"/content" {
+		return false, nil
+	}
+	_, v, err := a.at(line, arr)
+	if err != nil {
+		return false, err
+	}
+	list, _ := v.([]jsonv.Value)
+	return len(list) == 1, nil
+}
 
 // line returns the index of the record with the given line number.
 func (a *applier) line(n int) (int, error) {
@@ -300,6 +332,11 @@ func (a *applier) collectRejects() error {
 		var line int
 		var data []byte
 		switch {
+		case a.entryLayout() != nil && (o.Op == OpDropMessage || o.Op == OpDropToolCall):
+			if err := a.collectEntryRejects(o); err != nil {
+				return err
+			}
+			continue
 		case a.partDrop(o):
 			line = a.ms[o.msg].line
 			_, v, err := a.at(line, a.ms[o.msg].path)
@@ -332,7 +369,7 @@ func (a *applier) collectRejects() error {
 			}
 			data = jsonv.Marshal(v, jsonv.Compact)
 		case o.Op == OpDropToolCall:
-			line = a.ms[o.msg].line
+			line = a.ms[o.msg].calls[o.call].line
 			_, v, err := a.at(line, a.ms[o.msg].calls[o.call].path)
 			if err != nil {
 				return err
@@ -367,6 +404,9 @@ func (a *applier) editInPlace() error {
 		m := a.ms[o.msg]
 		switch o.Op {
 		case OpSetContent:
+			if len(m.lines) > 1 {
+				return fmt.Errorf("rule %s: %s %s: the message is written over %d lines; its content cannot be replaced as one", o.Rule, o.Op, o.Target, len(m.lines))
+			}
 			i, v, err := a.at(m.line, m.path)
 			if err != nil {
 				return err
@@ -383,12 +423,22 @@ func (a *applier) editInPlace() error {
 				return err
 			}
 		case OpDropToolCall:
+			if o.lines != nil { // the call is its line
+				for _, ln := range o.lines {
+					i, err := a.line(ln)
+					if err != nil {
+						return err
+					}
+					a.dropped[i] = true
+				}
+				continue
+			}
 			p := m.calls[o.call].path
 			arr, idx, ok := splitIndex(p)
 			if !ok {
 				return fmt.Errorf("rule %s: %s %s: the call at %s is not an array element", o.Rule, o.Op, o.Target, p)
 			}
-			i, v, err := a.at(m.line, m.path)
+			i, v, err := a.at(m.calls[o.call].line, m.path)
 			if err != nil {
 				return err
 			}
@@ -398,6 +448,23 @@ func (a *applier) editInPlace() error {
 				return fmt.Errorf("rule %s: %s %s: the call at %s is not in a list of its message", o.Rule, o.Op, o.Target, p)
 			}
 			drops = append(drops, drop{rec: i, array: arr, idx: idx, msg: obj, key: key})
+			a.dirty[i] = true
+		case OpDropMessage:
+			if !o.block {
+				continue
+			}
+			// A tool_result block of an entry that holds more: the block goes.
+			arr, idx, _ := splitIndex(m.path)
+			msgPtr := strings.TrimSuffix(arr, "/content")
+			i, v, err := a.at(m.line, msgPtr)
+			if err != nil {
+				return err
+			}
+			obj, _ := v.(*jsonv.Object)
+			if obj == nil {
+				return fmt.Errorf("rule %s: %s %s: the entry's message is not an object", o.Rule, o.Op, o.Target)
+			}
+			drops = append(drops, drop{rec: i, array: arr, idx: idx, msg: obj, key: "content"})
 			a.dirty[i] = true
 		}
 	}
@@ -418,6 +485,10 @@ func (a *applier) editInPlace() error {
 			return fmt.Errorf("line %d: %s is no longer a list", a.recs[d.rec].Line, d.array)
 		}
 		arr = slices.Delete(slices.Clone(arr), d.idx, d.idx+1)
+		if len(arr) == 0 && a.entryLayout() != nil {
+			a.dropEmptied(d.rec) // an entry left with nothing goes whole
+			continue
+		}
 		if len(arr) == 0 && d.key == "tool_calls" {
 			// An empty tool_calls list is itself invalid for the API.
 			d.msg.Delete(d.key)
@@ -434,7 +505,7 @@ func (a *applier) editInPlace() error {
 func (a *applier) rename(o *op, edits *[]func()) error {
 	m := a.ms[o.msg]
 	c := m.calls[o.call]
-	i, v, err := a.at(m.line, c.path)
+	i, v, err := a.at(c.line, c.path)
 	if err != nil {
 		return err
 	}
@@ -450,7 +521,11 @@ func (a *applier) rename(o *op, edits *[]func()) error {
 		}
 		*edits = append(*edits, func() { _ = lay.SetCallID(obj, id) })
 	} else {
-		*edits = append(*edits, func() { obj.Set("id", id) })
+		key := "id"
+		if _, ok := obj.Get("call_id"); ok { // a Codex call item
+			key = "call_id"
+		}
+		*edits = append(*edits, func() { obj.Set(key, id) })
 	}
 	a.dirty[i] = true
 	answers := o.results
@@ -483,7 +558,7 @@ func (a *applier) rename(o *op, edits *[]func()) error {
 			a.dirty[ri] = true
 			continue
 		}
-		for _, k := range []string{"tool_call_id", "toolCallId", "toolUseId", "tool_use_id"} {
+		for _, k := range []string{"tool_call_id", "toolCallId", "toolUseId", "tool_use_id", "call_id"} {
 			if x, ok := ro.Get(k); ok && x == c.id {
 				k := k
 				*edits = append(*edits, func() { ro.Set(k, id) })
@@ -492,6 +567,65 @@ func (a *applier) rename(o *op, edits *[]func()) error {
 		a.dirty[ri] = true
 	}
 	return nil
+}
+
+// collectEntryRejects records what a drop takes in an entry layout: the
+// lines of a message or call that is all its lines hold (each line goes to
+// the rejects as it was), or else the block.
+func (a *applier) collectEntryRejects(o *op) error {
+	m := a.ms[o.msg]
+	line, ptr, lines := m.line, m.path, m.lines
+	if o.Op == OpDropToolCall {
+		c := m.calls[o.call]
+		line, ptr, lines = c.line, c.path, []int{c.line}
+	}
+	whole, err := a.dropsWholeLine(line, ptr)
+	if err != nil {
+		return err
+	}
+	if !whole {
+		_, v, err := a.at(line, ptr)
+		if err != nil {
+			return err
+		}
+		o.block = o.Op == OpDropMessage
+		a.rejects = append(a.rejects, Reject{Line: line, Rule: o.Rule, Reason: o.Reason, Op: o.Op, Target: string(o.Target), Data: jsonv.Marshal(v, jsonv.Compact)})
+		return nil
+	}
+	o.lines = lines
+	for _, ln := range lines {
+		i, err := a.line(ln)
+		if err != nil {
+			return err
+		}
+		a.rejects = append(a.rejects, Reject{Line: ln, Rule: o.Rule, Reason: o.Reason, Op: o.Op, Target: string(o.Target), Data: a.recs[i].Data})
+	}
+	return nil
+}
+
+// dropEmptied drops an entry line whose blocks were all removed: the line
+// goes to the rejects whole, in place of its blocks, so that nothing of it
+// (its uuid, its other members) is lost.
+func (a *applier) dropEmptied(rec int) {
+	a.dropped[rec] = true
+	line := a.recs[rec].Line
+	var first *Reject
+	kept := a.rejects[:0]
+	for _, r := range a.rejects {
+		if r.Line == line {
+			if first == nil {
+				r := r
+				first = &r
+			}
+			continue
+		}
+		kept = append(kept, r)
+	}
+	a.rejects = kept
+	if first != nil {
+		first.Data = a.recs[rec].Data
+		a.rejects = append(a.rejects, *first)
+	}
 }
 
 // dropRecord drops every record of the document.

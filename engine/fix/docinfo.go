@@ -14,14 +14,21 @@ type msgInfo struct {
 	role       string
 	toolCallID string
 	calls      []callInfo
+	// lines are every line the message is written on, in order: [line], or
+	// the message's lines when it spans several.
+	lines []int
 }
 
 type callInfo struct {
 	id   string
 	path string
+	line int // the line holding the call: its message's, unless the call says
 }
 
-type entryInfo struct{ line int }
+type entryInfo struct {
+	line    int
+	onChain bool // the entry is on the conversation's chain (Claude Code)
+}
 
 func readDoc(doc *document.Document) ([]msgInfo, []entryInfo) {
 	var ms []msgInfo
@@ -30,10 +37,23 @@ func readDoc(doc *document.Document) ([]msgInfo, []entryInfo) {
 		for i := range ms {
 			o, _ := arr.Elem(i).Value.(ast.Object)
 			m := msgInfo{line: num(o, document.KeyLine), path: str(o, document.KeyPath), role: str(o, keyRole), toolCallID: str(o, keyToolCallID)}
+			m.lines = []int{m.line}
+			if ls, ok := get(o, keyLines).(*ast.Array); ok && ls.Len() > 0 {
+				m.lines = m.lines[:0]
+				for k := 0; k < ls.Len(); k++ {
+					n, _ := ls.Elem(k).Value.(ast.Number)
+					l, _ := n.Int()
+					m.lines = append(m.lines, l)
+				}
+			}
 			if calls, ok := get(o, document.KeyToolCalls).(*ast.Array); ok {
 				for k := 0; k < calls.Len(); k++ {
 					c, _ := calls.Elem(k).Value.(ast.Object)
-					m.calls = append(m.calls, callInfo{id: str(c, keyID), path: str(c, document.KeyPath)})
+					line := num(c, document.KeyLine)
+					if line == 0 {
+						line = m.line
+					}
+					m.calls = append(m.calls, callInfo{id: str(c, keyID), path: str(c, document.KeyPath), line: line})
 				}
 			}
 			ms[i] = m
@@ -44,7 +64,8 @@ func readDoc(doc *document.Document) ([]msgInfo, []entryInfo) {
 		es = make([]entryInfo, arr.Len())
 		for i := range es {
 			o, _ := arr.Elem(i).Value.(ast.Object)
-			es[i] = entryInfo{line: num(o, document.KeyLine)}
+			b, _ := get(o, keyOnChain).(ast.Boolean)
+			es[i] = entryInfo{line: num(o, document.KeyLine), onChain: bool(b)}
 		}
 	}
 	return ms, es
@@ -56,6 +77,8 @@ var (
 	keyRole       = ast.StringTerm("role")
 	keyToolCallID = ast.StringTerm("tool_call_id")
 	keyID         = ast.StringTerm("id")
+	keyLines      = ast.StringTerm("lines")
+	keyOnChain    = ast.StringTerm("on_chain")
 )
 
 func get(o ast.Object, k *ast.Term) ast.Value {

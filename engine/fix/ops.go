@@ -54,6 +54,10 @@ type op struct {
 	results    []int  // rename_tool_call_id: the results to rename; nil means find them
 	key        string // op, target and arguments: identical actions of two rules are one
 	hasContent bool
+	// Entry layouts: block is a dropped message that is a block of an entry
+	// holding more (removed in place); lines are the lines a drop takes whole.
+	block bool
+	lines []int
 }
 
 func (o *op) String() string {

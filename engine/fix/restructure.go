@@ -59,6 +59,9 @@ func (a *applier) restructure() ([]int, error) {
 			structural = structural || a.sessionLayout() // parent links to mend
 		}
 	}
+	if a.sessionLayout() && slices.Contains(a.dropped, true) {
+		structural = true // lines a drop took whole: links to mend
+	}
 	if !structural {
 		return nil, nil
 	}
@@ -102,7 +105,7 @@ func (a *applier) restructureArrays() error {
 	if err := a.keepOthers(units, homes); err != nil {
 		return err
 	}
-	if err := a.place(units, func(o *op, anchor *unit) (*unit, error) {
+	if err := a.place(units, units, func(o *op, anchor *unit) (*unit, error) {
 		if anchor.home == nil {
 			return nil, fmt.Errorf("rule %s: %s %s: message %d is not in a messages list (a proxy-log response); it can only be edited in place", o.Rule, o.Op, o.Target, anchor.msg)
 		}
@@ -198,23 +201,40 @@ func nearest(byIdx map[int]*unit, p, step, n int) *unit {
 	return nil
 }
 
-// restructureSession rebuilds the lines of an pi-session file: each
-// message is an entry line; an inserted message becomes a new entry.
+// restructureSession rebuilds the lines of a session file: each message is
+// one entry line (pi-session), or one or more (Claude Code, Codex: the lines
+// of a message go together); an inserted message becomes a new entry.
 func (a *applier) restructureSession() ([]int, error) {
 	units := make([]*unit, len(a.recs))
-	byMsg := make([]*unit, len(a.ms))
+	first := make([]*unit, len(a.ms)) // each message's first line: what moves or drops
+	last := make([]*unit, len(a.ms))  // and its last: what later messages are placed after
+	follow := map[*unit][]*unit{}
 	for i := range a.recs {
 		units[i] = &unit{rec: i, msg: -1, dropped: a.dropped[i]}
 	}
 	for m, info := range a.ms {
-		rec, err := a.line(info.line)
-		if err != nil {
-			return nil, err
+		for k, ln := range info.lines {
+			rec, err := a.line(ln)
+			if err != nil {
+				return nil, err
+			}
+			u := units[rec]
+			switch {
+			case k == 0:
+				first[m] = u
+				if u.msg < 0 {
+					u.msg = m
+				}
+			case u != first[m]:
+				follow[first[m]] = append(follow[first[m]], u)
+			}
+			last[m] = u
 		}
-		units[rec].msg = m
-		byMsg[m] = units[rec]
 	}
-	err := a.place(byMsg, func(o *op, anchor *unit) (*unit, error) {
+	if err := a.shared(first); err != nil {
+		return nil, err
+	}
+	err := a.place(first, last, func(o *op, anchor *unit) (*unit, error) {
 		entry, err := a.newEntry(anchor.rec, o)
 		if err != nil {
 			return nil, err
@@ -225,6 +245,18 @@ func (a *applier) restructureSession() ([]int, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The other lines of a message go where its first line goes.
+	for u, fs := range follow {
+		for k, f := range fs {
+			switch {
+			case u.dropped:
+				f.dropped = true
+			case u.moved:
+				f.moved = true
+				u.after = append(u.after, placement{u: f, rank: math.Inf(-1), seq: k - len(fs)})
+			}
+		}
+	}
 	out, err := emit(units)
 	if err != nil {
 		return nil, err
@@ -233,27 +265,67 @@ func (a *applier) restructureSession() ([]int, error) {
 	for i, u := range out {
 		order[i] = u.rec
 	}
+	for _, u := range units {
+		if u.dropped && u.rec >= 0 {
+			a.dropped[u.rec] = true // for relink: what hung from it
+		}
+	}
+	if a.entryLayout() != nil {
+		return order, a.relink(order)
+	}
 	if err := a.rechain(order); err != nil {
 		return nil, err
 	}
 	return order, nil
 }
 
+// shared refuses to move or drop on its own a message whose line holds
+// another message too (a Claude Code user entry with several tool_result
+// blocks): the line can only go whole.
+func (a *applier) shared(first []*unit) error {
+	for _, o := range a.ops {
+		if (o.Op != OpMove && o.Op != OpDropMessage) || o.block || a.partDrop(o) {
+			continue // a block dropped from its line leaves the line's other messages where they are
+		}
+		for m, u := range first {
+			if m != o.msg && u == first[o.msg] && !a.alsoGoes(m, o) {
+				return fmt.Errorf("rule %s: %s %s: message %d shares its entry line with message %d; it cannot be moved or dropped on its own", o.Rule, o.Op, o.Target, o.msg, m)
+			}
+		}
+	}
+	return nil
+}
+
+// alsoGoes reports whether message m is moved or dropped the same way as o's.
+func (a *applier) alsoGoes(m int, o *op) bool {
+	for _, x := range a.ops {
+		if x.msg == m && x.Op == o.Op && x.anchor == o.anchor && !x.block {
+			return true
+		}
+	}
+	return false
+}
+
 // place marks dropped and moved messages and hangs inserted and moved ones
-// on their anchors. units are indexed by normalized message.
-func (a *applier) place(units []*unit, newUnit func(*op, *unit) (*unit, error)) error {
+// on their anchors. units are indexed by normalized message: each
+// message's unit, and the unit later messages are placed after (its last
+// line).
+func (a *applier) place(units, after []*unit, newUnit func(*op, *unit) (*unit, error)) error {
 	for _, o := range a.ops {
 		switch o.Op {
 		case OpDropMessage:
-			if !a.partDrop(o) {
+			if !a.partDrop(o) && !o.block {
 				units[o.msg].dropped = true
 			}
 		case OpMove:
-			u, anchor := units[o.msg], units[o.anchor]
+			u, anchor := units[o.msg], after[o.anchor]
 			u.moved = true
 			anchor.after = append(anchor.after, placement{u: u, rank: o.rank, seq: o.seq})
 		case OpInsert:
-			anchor := units[o.msg]
+			anchor := after[o.msg]
+			if o.before {
+				anchor = units[o.msg]
+			}
 			u, err := newUnit(o, anchor)
 			if err != nil {
 				return err
@@ -331,6 +403,9 @@ func sorted(ps []placement) []placement {
 // anchor's id and the message (deterministic, so a second run gives the same
 // bytes) when the session's entries have ids.
 func (a *applier) newEntry(anchorRec int, o *op) (jsonv.Value, error) {
+	if a.entryLayout() != nil {
+		return a.layoutEntry(anchorRec, o)
+	}
 	v, err := a.value(anchorRec)
 	if err != nil {
 		return nil, err

@@ -3,6 +3,8 @@ package fix
 import (
 	"slices"
 
+	"github.com/chatlint/chatlint/engine/document"
+
 	"github.com/chatlint/chatlint/engine/jsonv"
 )
 
@@ -18,8 +20,8 @@ import (
 // by record index and list pointer, and marks in wholeLine the operations
 // that empty their list: those drop the line instead.
 func (a *applier) partDrops() (map[int]map[string][]int, map[*op]bool, error) {
-	if !a.sessionLayout() {
-		return nil, nil, nil
+	if a.doc.Format != document.PiSession {
+		return nil, nil, nil // entry layouts (Claude Code, Codex) drop blocks through collectEntryRejects
 	}
 	type list struct {
 		rec int

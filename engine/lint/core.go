@@ -22,7 +22,7 @@ var CoreRules = []rule.Rule{
 	{ID: RuleSyntax, Severity: finding.Error, Pack: CorePack, Kind: "go", Source: "engine/lint/core.go",
 		Description: "A line is not valid JSON, not a JSON object, or not valid UTF-8. The rest of the file is still checked."},
 	{ID: RuleUnrecognized, Severity: finding.Error, Pack: CorePack, Kind: "go", Source: "engine/lint/core.go",
-		Description: "The file's first record matches none of the input formats (" + document.FormatNames() + "); it is reported once and its records are only checked for syntax. Use --format to force a format."},
+		Description: "None of the file's leading records (up to 16, from its first JSON object) matches any of the input formats (" + document.FormatNames() + "); it is reported once, on the first object, and the file's records are only checked for syntax. Use --format to force a format."},
 	{ID: RulePolicyError, Severity: finding.Error, Pack: CorePack, Kind: "go", Source: "engine/lint/core.go",
 		Description: "A policy failed while evaluating a document (for example a builtin error or the per-record time limit), or produced a malformed finding: an undeclared rule id, a msg that is not a string, an unknown severity, or a target the document does not have. The message names the rule and the record."},
 	{ID: RuleMismatch, Severity: finding.Error, Pack: CorePack, Kind: "go", Source: "engine/lint/core.go",

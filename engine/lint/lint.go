@@ -252,6 +252,11 @@ func Decode(file string, rec jsonl.Record) (ast.Object, *finding.Finding) {
 	return obj, nil
 }
 
+// DetectWindow is how many leading records, from the first JSON object on,
+// detection looks at: a session may open with entries no format claims (a
+// Claude Code file-history snapshot or summary), and a later one decides.
+const DetectWindow = 16
+
 // Detect names the format of a file from a record: ok is false when the
 // record is not a JSON object (detection waits for the next record); when it
 // is one but matches no format, format is "" and unrecognized is the finding

@@ -76,6 +76,11 @@ type fileState struct {
 	first    ast.Object // the decoded first record of session, when detection decoded it
 	skipped  bool       // something was reported though no record was read
 	unique   uniqueKeys // the first line of each unique-key value (batch custom_id)
+	// pending holds the records read since the first JSON object while no
+	// format has recognized one yet (at most lint.DetectWindow), and
+	// unrecognized the finding to report if none does.
+	pending      []jsonl.Record
+	unrecognized *finding.Finding
 }
 
 // read reads one input and sends its jobs. It returns what the summary says
@@ -185,23 +190,45 @@ func (p *producer) readRecords(ctx context.Context, in Input) (int, *fileState, 
 	return n, st, nil
 }
 
-// record routes one record: detection on the first JSON object, then a job
-// per record, or into the session being gathered.
+// record routes one record: detection on the leading JSON objects, then a
+// job per record, or into the session being gathered.
 func (p *producer) record(st *fileState, rec jsonl.Record) {
 	p.counts.records.Add(1)
 	p.counts.bytes.Add(int64(len(rec.Data)) + 1)
 	var first ast.Object
 	if !st.detected {
 		format, obj, unrecognized, ok := lint.Detect(st.name, rec)
-		if !ok { // not an object: reported as a syntax finding
+		switch {
+		case !ok && len(st.pending) == 0: // not an object: reported as a syntax finding
 			p.send(job{unit: lint.Unit{File: st.name, Records: []jsonl.Record{rec}}})
 			return
+		case format == "" && len(st.pending) < lint.DetectWindow-1:
+			// Sessions may open with entries no format claims (a Claude
+			// Code file-history snapshot): a later entry may decide.
+			if st.unrecognized == nil {
+				st.unrecognized = unrecognized
+			}
+			st.pending = append(st.pending, rec)
+			return
+		case format == "":
+			if st.unrecognized == nil {
+				st.unrecognized = unrecognized
+			}
+			st.pending = append(st.pending, rec)
+			p.undecided(st)
+			return
 		}
-		st.detected, st.format, first = true, format, obj
-		if unrecognized != nil {
-			p.send(job{finding: unrecognized})
+		st.detected, st.format = true, format
+		if len(st.pending) == 0 {
+			first = obj
 		}
+		p.flush(st)
 	}
+	p.route(st, rec, first)
+}
+
+// route hands a record of a file whose format is known to its job.
+func (p *producer) route(st *fileState, rec jsonl.Record, first ast.Object) {
 	if st.format.PerFile() {
 		if len(st.session) == 0 {
 			st.first = first
@@ -214,7 +241,35 @@ func (p *producer) record(st *fileState, rec jsonl.Record) {
 	p.send(job{unit: u})
 }
 
+// flush routes the records held while detection looked further.
+func (p *producer) flush(st *fileState) {
+	pending := st.pending
+	st.pending, st.unrecognized = nil, nil
+	for _, r := range pending {
+		if st.format == "" || !st.format.PerFile() {
+			if _, bad := lint.Decode(st.name, r); bad != nil {
+				p.send(job{unit: lint.Unit{File: st.name, Records: []jsonl.Record{r}}})
+				continue
+			}
+		}
+		p.route(st, r, nil)
+	}
+}
+
+// undecided ends detection without a format: the finding is reported once,
+// and the file's records are checked for syntax only.
+func (p *producer) undecided(st *fileState) {
+	st.detected, st.format = true, ""
+	if st.unrecognized != nil {
+		p.send(job{finding: st.unrecognized})
+	}
+	p.flush(st)
+}
+
 func (p *producer) finish(st *fileState) {
+	if !st.detected && len(st.pending) > 0 {
+		p.undecided(st)
+	}
 	if len(st.session) > 0 {
 		p.send(job{unit: lint.Unit{File: st.name, Format: st.format, Records: st.session, First: st.first, Forced: p.opts.Format != ""}})
 		st.session, st.first = nil, nil

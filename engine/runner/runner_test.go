@@ -155,3 +155,43 @@ func TestBoundsAndEmpty(t *testing.T) {
 		t.Errorf("inputs (-want +got):\n%s\nwarnings %d", diff, sum.Warnings)
 	}
 }
+
+// Detection looks past records no format claims, up to lint.DetectWindow
+// of them from the first object; what it held back is read in order.
+func TestDetectLooksAhead(t *testing.T) {
+	chat := `{"id":"c1","messages":[{"role":"assistant","content":"a"}]}`
+	ccUser := `{"parentUuid":null,"isSidechain":false,"sessionId":"s-1","type":"user","message":{"role":"user","content":"hi"},"uuid":"u1"}`
+	ccAsst := `{"parentUuid":"u1","isSidechain":false,"sessionId":"s-1","type":"assistant","message":{"id":"m","role":"assistant","content":[{"type":"text","text":"a"}]},"uuid":"a1"}`
+	r := &Runner{Engine: engine(t), Opts: Options{Workers: 2}}
+	var got []string
+	sum, errs := r.Run(context.Background(), []Input{
+		{Name: "a.jsonl", Reader: strings.NewReader(`{"note":1}` + "\n[2]\n" + chat + "\n")},
+		{Name: "b.jsonl", Reader: strings.NewReader(strings.Repeat(`{"note":1}`+"\n", 16) + chat + "\n")},
+		{Name: "c.jsonl", Reader: strings.NewReader(`{"type":"custom-title","title":"t"}` + "\n" + ccUser + "\n" + ccAsst + "\n")},
+		{Name: "d.jsonl", Reader: strings.NewReader(`{"note":1}` + "\n")},
+	}, func(f finding.Finding) {
+		got = append(got, fmt.Sprintf("%s:%d %s", f.File, f.Line, f.Rule))
+	})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	want := []string{
+		"a.jsonl:2 jsonl-syntax",
+		"a.jsonl:3 assistant",
+		"b.jsonl:1 unrecognized-format",
+		"c.jsonl:3 assistant",
+		"d.jsonl:1 unrecognized-format",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("findings (-want +got):\n%s", diff)
+	}
+	wantIn := []finding.Input{
+		{File: "a.jsonl", Format: "chat", Records: 3},
+		{File: "b.jsonl", Records: 17},
+		{File: "c.jsonl", Format: "claude-code", Records: 3},
+		{File: "d.jsonl", Records: 1},
+	}
+	if diff := cmp.Diff(wantIn, sum.Inputs); diff != "" {
+		t.Errorf("inputs (-want +got):\n%s", diff)
+	}
+}

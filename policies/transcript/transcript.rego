@@ -340,6 +340,10 @@ synthetic(t, x) := object.union(base, stamp(t)) if {
 		"role": "toolResult", "toolCallId": x, "toolName": tool_name(t, x),
 		"content": [{"type": "text", "text": synthetic_text_of(t)}], "isError": true,
 	}
+} else := {"role": "user", "content": [{"type": "tool_result", "tool_use_id": x, "content": synthetic_text_of(t), "is_error": true}]} if {
+	input.format == "claude-code"
+} else := {"type": "function_call_output", "call_id": x, "output": synthetic_text_of(t)} if {
+	input.format == "codex"
 } else := {"role": "tool", "tool_call_id": x, "content": synthetic_text_of(t)}
 
 stamp(t) := {"timestamp": ts} if {

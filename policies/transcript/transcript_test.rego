@@ -73,6 +73,18 @@ test_synthetic_result_in_chat_shape if {
 	a.message == {"role": "tool", "tool_call_id": "a", "content": transcript.synthetic_text}
 }
 
+test_synthetic_result_in_claude_code_shape if {
+	d := doc("claude-code", [user, asst([call(0, "a", true)])])
+	some a in transcript.actions with input as d
+	a.message == {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "a", "content": transcript.synthetic_text, "is_error": true}]}
+}
+
+test_synthetic_result_in_codex_shape if {
+	d := doc("codex", [user, asst([call(0, "a", true)])])
+	some a in transcript.actions with input as d
+	a.message == {"type": "function_call_output", "call_id": "a", "output": transcript.synthetic_text}
+}
+
 # The calls of an aborted or failed turn never ran: each without a result is answered "not
 # executed" (as agent runtimes do when the session resumes), so check finds no call unanswered
 # after fix; a real result stays paired.

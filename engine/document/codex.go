@@ -1,0 +1,193 @@
+package document
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/chatlint/chatlint/engine/astjson"
+)
+
+// Codex is a Codex CLI rollout file: {timestamp, type, payload} lines.
+const Codex Format = "codex"
+
+var codexAdapter = &Adapter{
+	Format:  Codex,
+	Summary: `a Codex CLI rollout: {"timestamp", "type": "session_meta"|"turn_context"|"event_msg"|"response_item", "payload"} lines; messages come from the response items`,
+	PerFile: true,
+	Detect:  isCodexLine,
+	Fits: func(rec ast.Object) string {
+		if !isCodexLine(rec) {
+			return `a rollout line {"timestamp", "type": "session_meta"|"response_item"|…, "payload": {…}} as its first line`
+		}
+		return ""
+	},
+	NewBuilder: func(file string, opts Options) Builder { return &codex{file: file, opts: opts} },
+	Entries: &EntryLayout{
+		Message: "payload",
+		Order:   []string{"timestamp", "type", "payload"},
+		Type:    func(string) string { return "response_item" },
+	},
+}
+
+var (
+	keyPayload     = ast.StringTerm("payload")
+	keyCallIDu     = ast.StringTerm("call_id")
+	keyOutput      = ast.StringTerm("output")
+	keyAction      = ast.StringTerm("action")
+	keyMetadata    = ast.StringTerm("metadata")
+	keyExitCode    = ast.StringTerm("exit_code")
+	keyPayloadType = ast.StringTerm("payload_type")
+	payloadPath    = ast.StringTerm("/payload")
+)
+
+// codexLineTypes are the rollout line types a Codex CLI writes.
+var codexLineTypes = map[string]bool{"session_meta": true, "turn_context": true, "event_msg": true,
+	"response_item": true, "compacted": true}
+
+func isCodexLine(rec ast.Object) bool {
+	return codexLineTypes[stringField(rec, keyType)] && objectField(rec, keyPayload) != nil
+}
+
+// codex gathers a rollout. Codex logs most turns twice, as an event_msg
+// (what the UI showed) and as a response_item (what the model was sent);
+// the messages are built from the response items only.
+type codex struct {
+	file    string
+	opts    Options
+	first   int
+	id      string
+	entries []*ast.Term
+	ms      []message
+	open    bool // the last message is an assistant turn later call items join
+}
+
+func (c *codex) Add(line int, rec ast.Object) *Document {
+	if c.first == 0 {
+		c.first = line
+	}
+	typ := stringField(rec, keyType)
+	p := objectField(rec, keyPayload)
+	ptype := stringField(p, keyType)
+	if typ == "session_meta" && c.id == "" {
+		c.id = stringField(p, keyID)
+	}
+	e := ast.NewObjectWithCapacity(6)
+	e.Insert(KeyIndex, intTerm(len(c.entries)))
+	e.Insert(KeyLine, intTerm(line))
+	e.Insert(keyType, strTerm(typ))
+	if ptype != "" {
+		e.Insert(keyPayloadType, strTerm(ptype))
+	}
+	if t := get(rec, keyTimestamp); t != nil {
+		e.Insert(keyTimestamp, t)
+	}
+	e.Insert(KeyRaw, ast.NewTerm(rec))
+	c.entries = append(c.entries, ast.NewTerm(e))
+	if typ == "response_item" && p != nil {
+		c.item(line, get(rec, keyPayload), p, ptype)
+	}
+	return nil
+}
+
+// item adds one response item: a message, a call (joining the assistant
+// turn before it, so parallel calls are one message), or a call's output.
+func (c *codex) item(line int, raw *ast.Term, p ast.Object, ptype string) {
+	switch ptype {
+	case "message":
+		m := readMessage(raw, line, payloadPath, -1)
+		m.ownCalls = true
+		c.ms = append(c.ms, m)
+		c.open = m.role == "assistant"
+	case "function_call", "custom_tool_call", "local_shell_call":
+		if !c.open {
+			c.ms = append(c.ms, message{raw: raw, obj: p, role: "assistant", line: line, path: "/payload",
+				pathTerm: payloadPath, chatIndex: -1, ownCalls: true})
+			c.open = true
+		}
+		m := &c.ms[len(c.ms)-1]
+		if m.line != line {
+			if len(m.lines) == 0 {
+				m.lines = []int{m.line}
+			}
+			m.lines = append(m.lines, line)
+		}
+		name := stringTerm(p, keyName)
+		args, hasInput := callInput(p)
+		if ptype == "local_shell_call" {
+			name = localShell
+			args, hasInput = get(p, keyAction), get(p, keyAction) != nil
+		}
+		m.addCallAt(line, stringTerm(p, keyCallIDu), name, args, hasInput, payloadPath)
+	case "function_call_output", "custom_tool_call_output":
+		m := message{raw: raw, obj: p, role: "tool", line: line, path: "/payload", pathTerm: payloadPath, chatIndex: -1, ownCalls: true}
+		out := get(p, keyOutput)
+		m.text, m.hasContent = contentText(out)
+		if out != nil {
+			if _, ok := out.Value.(ast.String); ok {
+				m.textTerm = out
+			}
+		}
+		m.callID = firstPresent(p, keyCallIDu)
+		if code, ok := exitCode(out); ok {
+			m.isError = boolTerm(code != 0)
+		}
+		c.ms = append(c.ms, m)
+		c.open = false
+	}
+}
+
+// localShell names a local_shell_call, which has no name of its own.
+var localShell = ast.StringTerm("local_shell")
+
+var exitCodeLine = regexp.MustCompile(`^Exit code: (-?\d+)`)
+
+// exitCode reads the exit code a shell call's output reports: the
+// exit_code of its metadata (or of the output itself) when the output is, or
+// holds, a JSON object, or an "Exit code: N" first line.
+func exitCode(out *ast.Term) (int, bool) {
+	if out == nil {
+		return 0, false
+	}
+	o, _ := out.Value.(ast.Object)
+	if s, ok := out.Value.(ast.String); ok {
+		text := strings.TrimSpace(string(s))
+		if sub := exitCodeLine.FindStringSubmatch(text); sub != nil {
+			n, err := strconv.Atoi(sub[1])
+			return n, err == nil
+		}
+		if strings.HasPrefix(text, "{") {
+			if v, err := astjson.Decode([]byte(text)); err == nil {
+				o, _ = v.(ast.Object)
+			}
+		}
+	}
+	for _, holder := range []ast.Object{objectField(o, keyMetadata), o} {
+		if t := get(holder, keyExitCode); t != nil {
+			if n, ok := t.Value.(ast.Number); ok {
+				if i, ok := n.Int(); ok {
+					return i, true
+				}
+			}
+		}
+	}
+	return 0, false
+}
+
+func (c *codex) Finish() *Document {
+	if c.first == 0 {
+		return nil
+	}
+	d := &Document{Format: Codex, File: c.file, Line: c.first, ID: c.id, Profile: c.opts.Profile}
+	if d.ID == "" {
+		d.ID = fallbackID(c.file, c.first)
+	}
+	mode := modeStructured
+	if c.opts.ToolCalls != "" {
+		mode = c.opts.ToolCalls
+	}
+	d.Value = newDocument(d, mode, c.ms, emptyArray, ast.ArrayTerm(c.entries...), ast.NullTerm())
+	return d
+}
