@@ -27,12 +27,19 @@ import (
 type Linter struct {
 	ev   *policy.Evaluator
 	opts document.Options
+	// dataset is set when dataset rules apply under the profile: only then
+	// are a document's Facts computed.
+	dataset bool
 }
 
 // New returns a Linter over a compiled engine.
 func New(eng *policy.Engine, opts document.Options) *Linter {
-	return &Linter{ev: eng.NewEvaluator(), opts: opts}
+	return &Linter{ev: eng.NewEvaluator(), opts: opts, dataset: eng.HasDataset(opts.Profile)}
 }
+
+// Folds reports whether the linter computes Facts for a dataset fold: some
+// active dataset rule applies under its profile.
+func (l *Linter) Folds() bool { return l.dataset }
 
 // Unit is what one call to Check checks: one record of a per-record format,
 // or the records of a whole session file, in order.
@@ -52,9 +59,17 @@ type Unit struct {
 
 // Check returns the findings of one unit, sorted.
 func (l *Linter) Check(ctx context.Context, u Unit) []finding.Finding {
+	out, _ := l.CheckFacts(ctx, u)
+	return out
+}
+
+// CheckFacts returns the findings of one unit, sorted, and the Facts of its
+// documents for the file's dataset fold (none unless Folds).
+func (l *Linter) CheckFacts(ctx context.Context, u Unit) ([]finding.Finding, []Facts) {
 	var out []finding.Finding
+	var fa []Facts
 	if len(u.Records) == 0 {
-		return out
+		return out, nil
 	}
 	b := document.NewBuilder(u.Format, u.File, l.opts)
 	adapter := document.Lookup(u.Format)
@@ -81,6 +96,9 @@ func (l *Linter) Check(ctx context.Context, u Unit) []finding.Finding {
 			}
 		}
 		if d := b.Add(rec.Line, obj); d != nil {
+			if l.dataset {
+				fa = append(fa, facts(d))
+			}
 			fs := l.Document(ctx, d)
 			if bytes.IndexByte(rec.Data, '\n') >= 0 {
 				onLines(fs, rec)
@@ -89,11 +107,14 @@ func (l *Linter) Check(ctx context.Context, u Unit) []finding.Finding {
 		}
 	}
 	if d := b.Finish(); d != nil && !skip {
+		if l.dataset {
+			fa = append(fa, facts(d))
+		}
 		out = append(out, l.Document(ctx, d)...)
 	}
 	identify(out, u.Records)
 	slices.SortFunc(out, finding.Compare)
-	return out
+	return out, fa
 }
 
 // identify gives the findings of records without an id their content
@@ -264,3 +285,6 @@ func kind(v ast.Value) string {
 	}
 	return "a value"
 }
+
+// Options returns the document options the linter was made with.
+func (l *Linter) Options() document.Options { return l.opts }

@@ -93,6 +93,8 @@ type yamlRuleSpec struct {
 	Description string    `yaml:"description"`
 	Given       string    `yaml:"given"`
 	Formats     []string  `yaml:"formats"`
+	Profiles    []string  `yaml:"profiles"`
+	Scope       string    `yaml:"scope"`
 	Mode        string    `yaml:"mode"`
 	Where       yaml.Node `yaml:"where"`
 	Assert      yaml.Node `yaml:"assert"`
@@ -147,13 +149,17 @@ func compileYAMLRule(n *yaml.Node, file, pack string) (*yamlRule, error) {
 		}
 		s.Formats[i] = string(pf) // a former name reads as the format it became
 	}
+	if s.Scope != "" && s.Scope != rule.ScopeDataset {
+		return nil, fmt.Errorf("rule %s: scope must be %s or left out", s.ID, rule.ScopeDataset)
+	}
 	if s.Mode != "" && s.Mode != "inline" && s.Mode != "structured" {
 		return nil, fmt.Errorf("rule %s: mode must be inline or structured", s.ID)
 	}
 	r := &yamlRule{
 		Rule: rule.Rule{ID: s.ID, Title: s.Title, Severity: sev, Pack: pack, Kind: "yaml",
 			Description: strings.TrimSpace(s.Description), Source: fmt.Sprintf("%s:%d", file, n.Line),
-			Example: strings.TrimSpace(s.Example), Fix: strings.TrimSpace(s.Fix), Formats: s.Formats},
+			Example: strings.TrimSpace(s.Example), Fix: strings.TrimSpace(s.Fix), Formats: s.Formats,
+			Profiles: s.Profiles, Scope: s.Scope},
 		formats: s.Formats,
 		mode:    s.Mode,
 	}
