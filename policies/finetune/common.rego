@@ -1,0 +1,43 @@
+package chatlint.finetune
+
+# Shared helpers of the finetune pack.
+#
+# Profiles: the default profile runs the rules that are wrong for every consumer of a dataset
+# (arguments that do not parse or break their schema, undeclared tools, empty conversations,
+# roles no format knows). A provider profile (`check --profile openai`) adds that provider's
+# upload rules; a rule that differs between profiles keeps its variants side by side, and a rule
+# of one provider declares it in custom.profiles, which chatlint enforces and `chatlint rules
+# --profile NAME` lists.
+
+openai if input.profile == "openai"
+
+# provider holds under any provider profile.
+provider if openai
+
+# type_name(x) is the JSON type of x, for messages.
+type_name(x) := "a string" if is_string(x)
+
+else := "a number" if is_number(x)
+
+else := "a boolean" if is_boolean(x)
+
+else := "null" if is_null(x)
+
+else := "an array" if is_array(x)
+
+else := "an object" if is_object(x)
+
+# label(name) is a tool name for messages, or a placeholder when there is none.
+label(name) := name if {
+	is_string(name)
+	name != ""
+} else := "<unnamed>"
+
+# parsed_arguments(c) is the value of a call's arguments: a JSON string parsed, an object as it
+# is; undefined when the string does not parse.
+parsed_arguments(c) := json.unmarshal(c.arguments) if {
+	is_string(c.arguments)
+	json.is_valid(c.arguments)
+}
+
+parsed_arguments(c) := c.arguments if is_object(c.arguments)
