@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -124,5 +125,46 @@ func TestRulesProfile(t *testing.T) {
 	}
 	if _, errOut, code := chatlint(t, "", "rules", "--profile", "nope"); code != 2 || !strings.Contains(errOut, "unknown profile") {
 		t.Errorf("unknown profile: exit %d, %s", code, errOut)
+	}
+}
+
+// stats prints a table, and JSON whose totals add up its files.
+func TestStatsCommand(t *testing.T) {
+	data := filepath.Join("..", "..", "fixtures", "finetune", "stats.jsonl")
+	out, errOut, code := chatlint(t, "", "stats", "--model", "gpt-3.5-turbo-0125", "--epochs", "2", data)
+	if code != 0 || !strings.Contains(out, "model gpt-3.5-turbo-0125 (cl100k_base): at most 16,385 tokens per example") || !strings.Contains(out, "messages: assistant 4, user 4, system 1") {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	probe := filepath.Join("..", "..", "fixtures", "finetune", "probe.jsonl")
+	out, _, code = chatlint(t, "", "stats", "-o", "json", data, probe)
+	var res struct {
+		Model string `json:"model"`
+		Files []struct {
+			Records int `json:"records"`
+			Tokens  struct {
+				Total int `json:"total"`
+			} `json:"tokens"`
+			Epochs int     `json:"epochs"`
+			Billed int     `json:"billed_tokens"`
+			Cost   float64 `json:"cost_usd"`
+		} `json:"files"`
+		Total struct {
+			Records int `json:"records"`
+			Tokens  struct {
+				Total int `json:"total"`
+			} `json:"tokens"`
+			Billed int `json:"billed_tokens"`
+		} `json:"total"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil || code != 0 {
+		t.Fatalf("exit %d, %v\n%s", code, err, out)
+	}
+	if res.Model != "gpt-4o-mini-2024-07-18" || len(res.Files) != 2 || res.Total.Records != 6 ||
+		res.Total.Tokens.Total != res.Files[0].Tokens.Total+res.Files[1].Tokens.Total ||
+		res.Total.Billed != res.Files[0].Billed+res.Files[1].Billed || res.Files[0].Epochs != 25 {
+		t.Errorf("%+v", res)
+	}
+	if _, errOut, code := chatlint(t, "", "stats", "--model", "gpt-9", data); code != 2 || !strings.Contains(errOut, `unknown model "gpt-9"`) {
+		t.Errorf("unknown model: exit %d, %s", code, errOut)
 	}
 }
