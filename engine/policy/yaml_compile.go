@@ -235,6 +235,9 @@ type condition struct {
 type test struct {
 	ok   func(v ast.Value) bool // v is nil when absent
 	desc string                 // what must hold, e.g. `must be of type object`
+	// why, when set, says what is wrong with a value that fails (it
+	// replaces the "(it is ...)" the failure text otherwise ends with).
+	why func(v ast.Value) string
 }
 
 var jsonTypes = []string{"string", "number", "boolean", "null", "object", "array"}
@@ -363,6 +366,42 @@ func operator(op string, a any) (test, error) {
 			str, ok := v.(ast.String)
 			return ok && fn(string(str), s)
 		}, desc: fmt.Sprintf("must %s %q", word, s)}, nil
+	case "json":
+		// The value is a string holding JSON text: any JSON value
+		// (json: valid) or an object (json: object).
+		kind, _ := a.(string)
+		switch kind {
+		case "valid":
+			return test{ok: func(v ast.Value) bool { _, ok := jsonText(v); return ok }, desc: "must be JSON text"}, nil
+		case "object":
+			return test{ok: func(v ast.Value) bool {
+				x, ok := jsonText(v)
+				_, obj := x.(ast.Object)
+				return ok && obj
+			}, desc: "must be the JSON text of an object",
+				why: func(v ast.Value) string {
+					x, ok := jsonText(v)
+					if !ok {
+						return "it is not JSON text"
+					}
+					return "it holds " + jsonKind(x)
+				}}, nil
+		}
+		return test{}, fmt.Errorf("want valid or object")
+	case "json_schema":
+		// The value is a valid JSON Schema, as chatlint.schema_problem
+		// judges it (compiled once per distinct schema).
+		if a != true {
+			return test{}, fmt.Errorf("want true")
+		}
+		return test{ok: func(v ast.Value) bool { return v != nil && schemas.get(v).problem == "" },
+			desc: "must be a valid JSON Schema",
+			why: func(v ast.Value) string {
+				if v == nil {
+					return "it is missing"
+				}
+				return schemas.get(v).problem
+			}}, nil
 	case "matches":
 		s, ok := a.(string)
 		if !ok {
@@ -377,7 +416,7 @@ func operator(op string, a any) (test, error) {
 			return ok && re.MatchString(string(str))
 		}, desc: fmt.Sprintf("must match %q", s)}, nil
 	}
-	return test{}, fmt.Errorf("unknown operator (want present, optional, type, equals, not_equals, in, not_empty, truthy, prefix, suffix, contains or matches)")
+	return test{}, fmt.Errorf("unknown operator (want present, optional, type, equals, not_equals, in, not_empty, truthy, prefix, suffix, contains, matches, json or json_schema)")
 }
 
 func presentTest(want bool) test {
@@ -440,13 +479,23 @@ func termsOf(vs []ast.Value) []*ast.Term {
 // holds reports whether the condition holds for v (nil when absent); when
 // not, it returns the description of the first failing test.
 func (c condition) holds(v ast.Value) (bool, string) {
+	ok, why, _ := c.explain(v)
+	return ok, why
+}
+
+// explain is holds, and whether the failure text already says what is
+// wrong with the value (a test with a why).
+func (c condition) explain(v ast.Value) (bool, string, bool) {
 	if v == nil && c.optional {
-		return true, ""
+		return true, "", false
 	}
 	for _, t := range c.tests {
 		if !t.ok(v) {
-			return false, t.desc
+			if t.why != nil {
+				return false, t.desc + ": " + t.why(v), true
+			}
+			return false, t.desc, false
 		}
 	}
-	return true, ""
+	return true, "", false
 }

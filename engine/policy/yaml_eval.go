@@ -121,7 +121,7 @@ func (r *yamlRule) check(v ast.Value, sc scope, hits []Hit) []Hit {
 		if slices.ContainsFunc(failedPtrs, func(p string) bool { return ptr == p || strings.HasPrefix(ptr, p+"/") }) {
 			continue // a normalized member (parameters) inside one that failed (function)
 		}
-		ok, why := c.cond.holds(val)
+		ok, why, explained := c.cond.explain(val)
 		if ok {
 			continue
 		}
@@ -130,7 +130,7 @@ func (r *yamlRule) check(v ast.Value, sc scope, hits []Hit) []Hit {
 			failedPtrs = append(failedPtrs, ptr)
 		}
 		failure := c.text + " " + why
-		if why != "must be present" {
+		if why != "must be present" && !explained {
 			failure += found(val)
 		}
 		h := newHit(r.ID, r.Pack, r.Severity, r.render(v, sc, failure))

@@ -6,22 +6,23 @@ package chatlint.finetune
 # agent sessions alike.
 
 # declared are the names of the record's tools; OpenAI's legacy `functions` list counts too.
-declared contains t.name if {
-	some t in input.tools
-	t.name != ""
-}
+declared := {t.name | some t in input.tools; t.name != ""} | {f.name | some f in object.get(input.raw, "functions", []); is_string(f.name)}
 
-declared contains f.name if {
-	some f in input.raw.functions
-	is_string(f.name)
-}
-
-# tool_params[name] is the JSON Schema of the first tool of that name that declares one.
-tool_params[name] := p if {
+# tool_schemas[name] is the JSON Schema of the first tool of that name that declares one; built
+# once per document.
+tool_schemas := {name: input.tools[k].parameters |
 	some name in {t.name | some t in input.tools; is_object(t.parameters)}
-	first := min({t.index | some t in input.tools; t.name == name; is_object(t.parameters)})
-	p := input.tools[first].parameters
+	k := min({t.index | some t in input.tools; t.name == name; is_object(t.parameters)})
 }
+
+# call_msgs are the indexes of the messages that make tool calls.
+call_msgs contains i if some [i, _] in input.lookup.calls
+
+# arguments_value(c) is the value of a call's arguments: a JSON string parsed, an object as it
+# is; undefined when the string does not parse.
+arguments_value(c) := chatlint.json_parse(c.arguments)[0] if is_string(c.arguments)
+
+arguments_value(c) := c.arguments if is_object(c.arguments)
 
 call_msg(m, c, what) := sprintf("tool call %d of message %d (tool %q) %s", [c.index, m.index, label(c.name), what])
 
@@ -30,58 +31,6 @@ call_finding(rule, m, c, what) := {
 	"msg": call_msg(m, c, what),
 	"message_index": m.index,
 	"tool_call_index": c.index,
-}
-
-# METADATA
-# title: tool-arguments-invalid-json
-# description: >-
-#   A tool call's arguments are a string that does not parse as JSON. Every consumer parses the
-#   arguments (OpenAI's fine-tuning upload rejects them; an agent replaying the call fails). An
-#   empty string counts as no arguments, not as broken ones.
-# custom:
-#   id: tool-arguments-invalid-json
-#   severity: error
-#   example: |-
-#     {"messages": [{"role": "user", "content": "Weather in Paris?"}, {"role": "assistant", "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": "{not json"}}]}], "tools": [{"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}}]}
-#   fix: >-
-#     Write the arguments as the JSON text of an object, `"{\"city\": \"Paris\"}"`.
-deny contains f if {
-	some i in input.lookup.assistant
-	m := input.messages[i]
-	some c in m.tool_calls
-	is_string(c.arguments)
-	trim_space(c.arguments) != "" # an empty string is no arguments, as tool-call-missing-input takes it
-	not json.is_valid(c.arguments)
-	f := call_finding("tool-arguments-invalid-json", m, c, sprintf("has arguments that are not JSON: %s", [short(c.arguments)]))
-}
-
-# short(s) cuts a string for a message.
-short(s) := sprintf("%q", [s]) if count(s) <= 40
-
-else := sprintf("%q…", [substring(s, 0, 40)])
-
-# METADATA
-# title: tool-arguments-not-object
-# description: >-
-#   A tool call's arguments parse to JSON that is not an object (a number, a list, or a string
-#   holding JSON again: double-encoded arguments). OpenAI's upload accepts such a string, but the
-#   model learns to emit it; function-calling APIs expect an object.
-# custom:
-#   id: tool-arguments-not-object
-#   severity: warning
-#   example: |-
-#     {"messages": [{"role": "user", "content": "Take off"}, {"role": "assistant", "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "takeoff", "arguments": "\"{\\\"altitude\\\": 100}\""}}]}], "tools": [{"type": "function", "function": {"name": "takeoff", "parameters": {"type": "object", "properties": {"altitude": {"type": "number"}}}}}]}
-#   fix: >-
-#     Decode the arguments once, so they are the JSON text of an object.
-warn contains f if {
-	some i in input.lookup.assistant
-	m := input.messages[i]
-	some c in m.tool_calls
-	is_string(c.arguments)
-	json.is_valid(c.arguments)
-	v := json.unmarshal(c.arguments)
-	not is_object(v)
-	f := call_finding("tool-arguments-not-object", m, c, sprintf("has arguments that parse to %s, not an object", [type_name(v)]))
 }
 
 # METADATA
@@ -100,11 +49,12 @@ warn contains f if {
 #   fix: >-
 #     Give the call the arguments its schema asks for, or correct the schema.
 deny contains f if {
-	some i in input.lookup.assistant
+	count(input.tools) > 0
+	some i in call_msgs
 	m := input.messages[i]
 	some c in m.tool_calls
-	schema := tool_params[c.name]
-	args := parsed_arguments(c)
+	schema := tool_schemas[c.name]
+	args := arguments_value(c)
 	is_object(args)
 	errs := chatlint.schema_errors(schema, args)
 	count(errs) > 0
@@ -115,36 +65,6 @@ deny contains f if {
 where(p) := "arguments" if p == ""
 
 else := concat("", ["arguments", p])
-
-# METADATA
-# title: tool-schema-invalid
-# description: >-
-#   A tool's declared schema is not a valid JSON Schema (draft 2020-12, or the draft its
-#   `$schema` names): a type that does not exist ("str", "dict"), `required` that is not a list
-#   of strings, a bad pattern, a `$ref` to another document. Reported once the definition has the
-#   basic shape tool-definition-schema checks, so one broken schema is one finding.
-# custom:
-#   id: tool-schema-invalid
-#   severity: error
-#   example: |-
-#     {"messages": [{"role": "user", "content": "Weather in Paris?"}, {"role": "assistant", "content": "18 °C."}], "tools": [{"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object", "properties": {"city": {"type": "str"}}}}}]}
-#   fix: >-
-#     Use JSON Schema's own words (`"string"`, `"integer"`, `"object"`, ...) in the schema.
-deny contains f if {
-	some t in input.tools
-	is_object(t.parameters)
-	t.parameters.type == "object"
-	is_object(object.get(t.parameters, "properties", {}))
-	is_array(object.get(t.parameters, "required", [])) # tool-definition-schema reports a bad required
-	problem := chatlint.schema_problem(t.parameters)
-	problem != ""
-	f := {
-		"rule": "tool-schema-invalid",
-		"msg": sprintf("tool %d (%q) declares a schema that is not valid JSON Schema: %s", [t.index, label(t.name), problem]),
-		"tool_index": t.index,
-		"path": t.parameters_path,
-	}
-}
 
 # METADATA
 # title: tool-call-undeclared
@@ -161,24 +81,18 @@ deny contains f if {
 #   fix: >-
 #     Declare the tool in the record's `tools`, or correct the name of the call.
 warn contains f if {
-	not provider
-	count(declared) > 0
-	some i in input.lookup.assistant
+	some name in undeclared
+	some i in call_msgs
 	m := input.messages[i]
 	some c in m.tool_calls
-	c.name != ""
-	not declared[c.name]
-	f := call_finding("tool-call-undeclared", m, c, sprintf("calls a tool the record does not declare (it declares %s)", [concat(", ", sort(declared))]))
+	c.name == name
+	what := sprintf("calls a tool the record does not declare (it declares %s)", [concat(", ", sort(declared))])
+	f := object.union(call_finding("tool-call-undeclared", m, c, what), undeclared_severity)
 }
 
-warn contains f if {
-	provider
-	count(declared) > 0
-	some i in input.lookup.assistant
-	m := input.messages[i]
-	some c in m.tool_calls
-	c.name != ""
-	not declared[c.name]
-	what := sprintf("calls a tool the record does not declare (it declares %s)", [concat(", ", sort(declared))])
-	f := object.union(call_finding("tool-call-undeclared", m, c, what), {"severity": "error"})
-}
+# undeclared are the names of the calls that no tool declares, in a record that declares tools.
+undeclared := {n | some n in input.lookup.call_names; n != ""} - declared if count(declared) > 0
+
+undeclared_severity := {"severity": "error"} if provider
+
+else := {}

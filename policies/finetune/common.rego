@@ -32,12 +32,3 @@ label(name) := name if {
 	is_string(name)
 	name != ""
 } else := "<unnamed>"
-
-# parsed_arguments(c) is the value of a call's arguments: a JSON string parsed, an object as it
-# is; undefined when the string does not parse.
-parsed_arguments(c) := json.unmarshal(c.arguments) if {
-	is_string(c.arguments)
-	json.is_valid(c.arguments)
-}
-
-parsed_arguments(c) := c.arguments if is_object(c.arguments)

@@ -69,9 +69,11 @@ else := sprintf("one any input format knows (%s)", [concat(", ", sort(known_role
 #   fix: >-
 #     Map the role onto one the consumer knows (a persona's lines are the assistant's or the user's).
 deny contains f if {
+	some r in input.lookup.roles
+	r != ""
+	not accepted_roles[r]
 	some m in input.messages
-	m.role != ""
-	not accepted_roles[m.role]
+	m.role == r
 	f := {
 		"rule": "role-unknown",
 		"msg": sprintf("message %d has role %q; the role must be %s", [m.index, m.role, role_scope]),
@@ -81,6 +83,7 @@ deny contains f if {
 
 deny contains f if {
 	provider
+	"" in input.lookup.roles
 	some m in input.messages
 	m.role == ""
 	f := {

@@ -28,7 +28,7 @@ message_keys := {"role", "content", "name", "weight", "tool_calls", "tool_call_i
 #   fix: >-
 #     Remove the key (keep metadata outside the messages, or in a separate file).
 deny contains f if {
-	openai
+	input.profile == "openai"
 	some m in input.messages
 	is_object(m.raw)
 	extra := {k | some k, _ in m.raw; not message_keys[k]}
@@ -83,7 +83,7 @@ good_part(p) if {
 #   fix: >-
 #     Give the content as a string (or a list of `{"type": "text", "text": ...}` parts).
 deny contains f if {
-	openai
+	input.profile == "openai"
 	some m in input.messages
 	is_object(m.raw)
 	problem := content_problem(m.raw)
@@ -109,7 +109,7 @@ deny contains f if {
 #   fix: >-
 #     Add the assistant's reply the model should learn, or drop the example.
 deny contains f if {
-	openai
+	input.profile == "openai"
 	record_kind == "chat"
 	count(input.messages) > 0
 	count(input.lookup.assistant) == 0
@@ -131,7 +131,7 @@ deny contains f if {
 #   fix: >-
 #     Use `"weight": 0` to leave an assistant message out of training, 1 (or no weight) to train on it.
 deny contains f if {
-	openai
+	input.profile == "openai"
 	some m in input.messages
 	is_object(m.raw)
 	"weight" in object.keys(m.raw)
@@ -165,7 +165,7 @@ weight_problem(m) := "has a weight, which only assistant messages may have" if {
 #   fix: >-
 #     Encode the arguments as a JSON string.
 deny contains f if {
-	openai
+	input.profile == "openai"
 	some i in input.lookup.tool_call_lists
 	m := input.messages[i]
 	some j, e in m.raw.tool_calls
@@ -195,7 +195,7 @@ deny contains f if {
 #   fix: >-
 #     Give each output as a list holding the one assistant message.
 deny contains f if {
-	openai
+	input.profile == "openai"
 	record_kind == "preference"
 	some problem in preference_problems
 	f := {"rule": "openai-preference-shape", "msg": sprintf("the preference record %s", [problem])}
@@ -229,7 +229,7 @@ one_assistant(x) if {
 #   fix: >-
 #     Shorten or split the conversation, or drop the example.
 deny contains f if {
-	openai
+	input.profile == "openai"
 	m := input.model
 	n := chatlint.example_tokens(input, m.encoding)
 	n > m.limit
