@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -166,5 +167,55 @@ func TestStatsCommand(t *testing.T) {
 	}
 	if _, errOut, code := chatlint(t, "", "stats", "--model", "gpt-9", data); code != 2 || !strings.Contains(errOut, `unknown model "gpt-9"`) {
 		t.Errorf("unknown model: exit %d, %s", code, errOut)
+	}
+}
+
+// A team pack's dataset rules, in Rego and YAML, run under the default
+// profile over each file's dataset document.
+func TestTeamDatasetRules(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	write("pack.yaml", "name: team\n")
+	write("dataset.rego", `package chatlint.team
+
+# METADATA
+# title: too-small
+# description: A file has fewer than 3 records.
+# custom:
+#   id: too-small
+#   severity: error
+dataset_deny contains f if {
+	input.records < 3
+	f := {"rule": "too-small", "msg": sprintf("%d records", [input.records])}
+}
+`)
+	write("dataset.yaml", `rules:
+  - id: no-copies
+    severity: warning
+    description: A record repeats an earlier one.
+    scope: dataset
+    given: duplicates[*]
+    assert:
+      first_line: {equals: 0}
+    message: 'copy of line {{first_line}}'
+`)
+	data := write("d.jsonl", `{"messages": [{"role": "user", "content": "a"}, {"role": "assistant", "content": "b"}]}
+{"messages": [{"role": "user", "content": "a"}, {"role": "assistant", "content": "b"}], "id": "x"}
+`)
+	out, errOut, code := chatlint(t, "", "check", "--no-builtin", "--pack", dir, data)
+	if code != 1 {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	if d := cmp.Diff([]string{"1 error too-small", "2 warning no-copies"}, findingLines(out)); d != "" {
+		t.Errorf("(-want +got):\n%s\n%s", d, out)
+	}
+	if !strings.Contains(out, "no-copies: copy of line 1") {
+		t.Errorf("message:\n%s", out)
 	}
 }
