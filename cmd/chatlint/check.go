@@ -88,7 +88,7 @@ rule active.`,
 	f.StringVar(&o.ToolCalls, "tool-calls", "", "force the tool-call representation: inline or structured (default: detect per record)")
 	f.BoolVar(&o.AllowNoTools, "allow-no-tools", false, "do not require a tools list (turns off tools-shape)")
 	f.IntVar(&o.Workers, "workers", 0, "number of parallel workers (default: GOMAXPROCS)")
-	f.StringVar(&o.Profile, "profile", document.DefaultProfile, "rule profile: default, or one a pack declares (export)")
+	f.StringVar(&o.Profile, "profile", document.DefaultProfile, "rule profile: default, or one a pack declares (export; openai, mistral, together, bedrock: fine-tuning uploads)")
 	f.StringVar(&o.Model, "model", "", "the model the data is for: its token limit and encoding come from the packs' model tables (default: the table's default)")
 	f.StringVar(&o.MaxLineSize, "max-line-size", "64MiB", "longest line read; a longer one is a line-too-long finding (bytes, or with KiB, MiB, GiB)")
 	f.BoolVarP(&o.Verbose, "verbose", "v", false, "list every input with its format and record count")

@@ -12,7 +12,7 @@ package chatlint.finetune
 openai if input.profile == "openai"
 
 # provider holds under any provider profile.
-provider if openai
+provider if input.profile in {"openai", "mistral", "together", "bedrock"}
 
 # type_name(x) is the JSON type of x, for messages.
 type_name(x) := "a string" if is_string(x)

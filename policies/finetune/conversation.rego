@@ -46,6 +46,13 @@ known_roles := {"system", "developer", "user", "assistant", "tool", "function", 
 # roles[p] are the roles a provider profile accepts.
 roles["openai"] := {"system", "developer", "user", "assistant", "tool", "function"}
 
+roles["mistral"] := {"system", "user", "assistant", "tool"}
+
+roles["together"] := {"system", "user", "assistant", "tool"}
+
+# Bedrock's Claude records keep the system prompt in a top-level "system" string.
+roles["bedrock"] := {"user", "assistant"}
+
 accepted_roles := r if {
 	r := roles[input.profile]
 } else := known_roles
@@ -60,7 +67,8 @@ else := sprintf("one any input format knows (%s)", [concat(", ", sort(known_role
 #   A message has a role no input format knows (a typo, a persona name such as "narrator",
 #   ShareGPT's human/gpt left unconverted). Under a provider profile, a role that provider's
 #   fine-tuning format does not accept, or no role at all (OpenAI: system, developer, user,
-#   assistant, tool, function).
+#   assistant, tool, function; mistral-finetune and Together: system, user, assistant, tool;
+#   Bedrock's Claude format: user and assistant, the system prompt being a top-level string).
 # custom:
 #   id: role-unknown
 #   severity: error

@@ -6,16 +6,19 @@ package chatlint.finetune
 # min_examples[p] is the fewest examples a file may hold under a provider profile.
 min_examples["openai"] := 10
 
+min_examples["bedrock"] := 32
+
 # METADATA
 # title: dataset-too-few-examples
 # description: >-
 #   The file has fewer examples than the provider trains on (OpenAI: at least 10 examples, which
-#   the fine-tuning job requires; 50 to 100 well-made ones are where it usually starts to help).
-#   A warning, as a file may be one part of a training set.
+#   the fine-tuning job requires; 50 to 100 well-made ones are where it usually starts to help;
+#   Bedrock's Claude fine-tuning: at least 32 training records). A warning, as a file may be one
+#   part of a training set.
 # custom:
 #   id: dataset-too-few-examples
 #   severity: warning
-#   profiles: [openai]
+#   profiles: [openai, bedrock]
 dataset_warn contains f if {
 	n := min_examples[input.profile]
 	input.records < n
@@ -27,11 +30,12 @@ dataset_warn contains f if {
 # description: >-
 #   The file mixes record types: chat SFT (messages), preference (input, preferred_output,
 #   non_preferred_output) and prompt/completion records. OpenAI takes one kind of example per
-#   training file, as the fine-tuning method decides the format.
+#   training file, as the fine-tuning method decides the format; Together's file check takes one
+#   format per file (conversational, instruction or text).
 # custom:
 #   id: dataset-record-types-mixed
 #   severity: error
-#   profiles: [openai]
+#   profiles: [openai, together]
 dataset_deny contains f if {
 	count(input.record_types) > 1
 	first := min({l | some l in input.record_type_lines})
@@ -56,7 +60,7 @@ types_seen := concat(", ", sort([sprintf("%s: %d", [t, n]) | some t, n in input.
 # custom:
 #   id: dataset-duplicate
 #   severity: warning
-#   profiles: [openai]
+#   profiles: [openai, mistral, together, bedrock]
 dataset_warn contains f if {
 	some d in input.duplicates
 	f := {"rule": "dataset-duplicate", "msg": sprintf("the example duplicates the one at line %d", [d.first_line]), "line": d.line}
