@@ -222,3 +222,104 @@ func jsonTypeName(v any) string {
 	}
 	return "a number"
 }
+
+// chatlint.call_schema_errors(doc) validates, in one pass over a normalized
+// document, the arguments of every tool call against the JSON Schema of the
+// tool it names (the first of doc.tools with that name and an object
+// parameters): [[message index, call index, errors]] for each call with
+// violations, errors as schema_errors gives them. Calls whose arguments do
+// not parse to an object, or whose tool declares no schema or a broken one,
+// are left to other rules. It exists for speed: a rule doing the same
+// lookups per call in Rego cost several times the validation itself.
+func init() {
+	rego.RegisterBuiltin1(&rego.Function{
+		Name: "chatlint.call_schema_errors",
+		Decl: types.NewFunction(types.Args(types.A), types.NewArray(nil, types.A)),
+	}, callSchemaErrors)
+}
+
+var (
+	termTools      = ast.StringTerm("tools")
+	termMessages   = ast.StringTerm("messages")
+	termToolCalls  = ast.StringTerm("tool_calls")
+	termName       = ast.StringTerm("name")
+	termParameters = ast.StringTerm("parameters")
+	termArguments  = ast.StringTerm("arguments")
+	termIndex      = ast.StringTerm("index")
+)
+
+func callSchemaErrors(bctx rego.BuiltinContext, doc *ast.Term) (*ast.Term, error) {
+	o, ok := doc.Value.(ast.Object)
+	if !ok {
+		return nil, nil
+	}
+	tools, _ := valueOf(o, termTools).(*ast.Array)
+	if tools == nil || tools.Len() == 0 {
+		return ast.ArrayTerm(), nil
+	}
+	byName := map[string]*ast.Term{}
+	for i := 0; i < tools.Len(); i++ {
+		t, _ := tools.Elem(i).Value.(ast.Object)
+		name, _ := valueOf(t, termName).(ast.String)
+		p := t.Get(termParameters)
+		if p == nil {
+			continue
+		}
+		if _, isObj := p.Value.(ast.Object); !isObj {
+			continue
+		}
+		if _, seen := byName[string(name)]; !seen {
+			byName[string(name)] = p
+		}
+	}
+	var out []*ast.Term
+	msgs, _ := valueOf(o, termMessages).(*ast.Array)
+	for i := 0; msgs != nil && i < msgs.Len(); i++ {
+		m, _ := msgs.Elem(i).Value.(ast.Object)
+		calls, _ := valueOf(m, termToolCalls).(*ast.Array)
+		for j := 0; calls != nil && j < calls.Len(); j++ {
+			c, _ := calls.Elem(j).Value.(ast.Object)
+			name, _ := valueOf(c, termName).(ast.String)
+			schema := byName[string(name)]
+			if schema == nil {
+				continue
+			}
+			var args ast.Value
+			switch a := valueOf(c, termArguments).(type) {
+			case ast.Object:
+				args = a
+			case ast.String:
+				if v, ok := jsonText(a); ok {
+					args = v
+				}
+			}
+			if _, isObj := args.(ast.Object); !isObj {
+				continue
+			}
+			errs, err := schemaErrors(bctx, schema, ast.NewTerm(args))
+			if err != nil || errs == nil || errs.Value.(*ast.Array).Len() == 0 {
+				continue
+			}
+			out = append(out, ast.ArrayTerm(valueTerm(m, termIndex, i), valueTerm(c, termIndex, j), errs))
+		}
+	}
+	return ast.ArrayTerm(out...), nil
+}
+
+func valueOf(o ast.Object, k *ast.Term) ast.Value {
+	if o == nil {
+		return nil
+	}
+	if t := o.Get(k); t != nil {
+		return t.Value
+	}
+	return nil
+}
+
+// valueTerm is o[k], or the number def when o has no such member.
+func valueTerm(o ast.Object, k *ast.Term, def int) *ast.Term {
+	if t := o.Get(k); t != nil {
+		return t
+	}
+	return ast.IntNumberTerm(def)
+}

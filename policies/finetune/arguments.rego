@@ -8,21 +8,8 @@ package chatlint.finetune
 # declared are the names of the record's tools; OpenAI's legacy `functions` list counts too.
 declared := {t.name | some t in input.tools; t.name != ""} | {f.name | some f in object.get(input.raw, "functions", []); is_string(f.name)}
 
-# tool_schemas[name] is the JSON Schema of the first tool of that name that declares one; built
-# once per document.
-tool_schemas := {name: input.tools[k].parameters |
-	some name in {t.name | some t in input.tools; is_object(t.parameters)}
-	k := min({t.index | some t in input.tools; t.name == name; is_object(t.parameters)})
-}
-
 # call_msgs are the indexes of the messages that make tool calls.
 call_msgs contains i if some [i, _] in input.lookup.calls
-
-# arguments_value(c) is the value of a call's arguments: a JSON string parsed, an object as it
-# is; undefined when the string does not parse.
-arguments_value(c) := chatlint.json_parse(c.arguments)[0] if is_string(c.arguments)
-
-arguments_value(c) := c.arguments if is_object(c.arguments)
 
 call_msg(m, c, what) := sprintf("tool call %d of message %d (tool %q) %s", [c.index, m.index, label(c.name), what])
 
@@ -50,14 +37,10 @@ call_finding(rule, m, c, what) := {
 #     Give the call the arguments its schema asks for, or correct the schema.
 deny contains f if {
 	count(input.tools) > 0
-	some i in call_msgs
+	count(input.lookup.calls) > 0
+	some [i, j, errs] in chatlint.call_schema_errors(input)
 	m := input.messages[i]
-	some c in m.tool_calls
-	schema := tool_schemas[c.name]
-	args := arguments_value(c)
-	is_object(args)
-	errs := chatlint.schema_errors(schema, args)
-	count(errs) > 0
+	c := m.tool_calls[j]
 	parts := [sprintf("%s: %s", [where(e.path), e.msg]) | some e in errs]
 	f := call_finding("tool-arguments-schema", m, c, sprintf("has arguments that break its schema: %s", [concat("; ", parts)]))
 }
