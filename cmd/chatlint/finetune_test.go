@@ -219,3 +219,28 @@ dataset_deny contains f if {
 		t.Errorf("message:\n%s", out)
 	}
 }
+
+// Every profile evaluates every shared sample file (every format) without
+// a policy error: a rule that fails on real data stops a CI job.
+func TestProfilesOnSharedData(t *testing.T) {
+	dir := filepath.Join("..", "..", "..", "shared", "data")
+	if _, err := os.Stat(dir); err != nil {
+		t.Skip("no shared data")
+	}
+	for _, p := range []string{"default", "openai", "mistral", "together", "bedrock"} {
+		out, errOut, code := chatlint(t, "", "check", "--profile", p, dir)
+		if code == 2 || strings.Contains(out, "policy-error") {
+			t.Errorf("--profile %s: exit %d\n%s\n%s", p, code, grepLines(out, "policy-error"), errOut)
+		}
+	}
+}
+
+func grepLines(s, sub string) string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if strings.Contains(l, sub) {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
+}

@@ -50,8 +50,7 @@ content_problem(m) := "has no content" if {
 	not is_array(m.content)
 } else := sprintf("has a content part %d that is not a text part ({\"type\": \"text\", \"text\": \"...\"}) or an image_url part", [i]) if {
 	is_array(m.content)
-	some i, p in m.content
-	not good_part(p)
+	i := min({k | some k, p in m.content; not good_part(p)})
 }
 
 has_calls(m) if count(object.get(m, "tool_calls", [])) > 0
