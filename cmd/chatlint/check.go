@@ -28,6 +28,7 @@ type checkOptions struct {
 	AllowNoTools bool
 	Workers      int
 	Profile      string
+	Model        string
 	MaxLineSize  string
 	Verbose      bool
 }
@@ -90,7 +91,8 @@ rule active.`,
 	f.StringVar(&o.ToolCalls, "tool-calls", "", "force the tool-call representation: inline or structured (default: detect per record)")
 	f.BoolVar(&o.AllowNoTools, "allow-no-tools", false, "do not require a tools list (turns off tools-shape)")
 	f.IntVar(&o.Workers, "workers", 0, "number of parallel workers (default: GOMAXPROCS)")
-	f.StringVar(&o.Profile, "profile", document.DefaultProfile, "rule profile: default, or one a pack declares (export)")
+	f.StringVar(&o.Profile, "profile", document.DefaultProfile, "rule profile: default, or one a pack declares (export; openai, mistral, together, bedrock: fine-tuning uploads)")
+	f.StringVar(&o.Model, "model", "", "the model the data is for: its token limit and encoding come from the packs' model tables (default: the table's default)")
 	f.StringVar(&o.MaxLineSize, "max-line-size", "64MiB", "longest line read; a longer one is a line-too-long finding (bytes, or with KiB, MiB, GiB)")
 	f.BoolVarP(&o.Verbose, "verbose", "v", false, "list every input with its format and record count")
 	addPackFlags(cmd, &o.packOptions)
@@ -144,6 +146,9 @@ func runCheck(cmd *cobra.Command, s streams, o *checkOptions) error {
 	if err := checkActive(eng, o.Profile); err != nil {
 		return err
 	}
+	if ropts.Document.Model, err = pickModel(eng, o.Model); err != nil {
+		return err
+	}
 
 	files, errs := jsonl.Expand(o.Paths)
 	if len(files) == 0 && len(errs) == 0 {
@@ -158,7 +163,7 @@ func runCheck(cmd *cobra.Command, s streams, o *checkOptions) error {
 		inputs = append(inputs, runner.Input{Name: f, Path: f})
 	}
 	w, err := openOutputs(specs, s.Out, report.Options{
-		Rules: (configured(activeRules(eng), o.cfg)), Files: inputNames(inputs), FailOn: reportFailOn(failOn), Version: version(), Color: color, Verbose: o.Verbose,
+		Rules: underProfile(configured(activeRules(eng), o.cfg), o.Profile), Files: inputNames(inputs), FailOn: reportFailOn(failOn), Version: version(), Color: color, Verbose: o.Verbose,
 	})
 	if err != nil {
 		return err

@@ -51,7 +51,14 @@ func writeExplain(w io.Writer, r rule.Rule) error {
 	if r.Title != "" && r.Title != r.ID {
 		fmt.Fprintf(&b, "  %s\n", r.Title)
 	}
-	fmt.Fprintf(&b, "\nseverity: %s\npack:     %s\nkind:     %s\nsource:   %s\n\n", r.Severity, r.Pack, r.Kind, r.Source)
+	fmt.Fprintf(&b, "\nseverity: %s\npack:     %s\nkind:     %s\nsource:   %s\n", r.Severity, r.Pack, r.Kind, r.Source)
+	if len(r.Profiles) > 0 {
+		fmt.Fprintf(&b, "profiles: %s\n", strings.Join(r.Profiles, ", "))
+	}
+	if r.Scope != "" {
+		fmt.Fprintf(&b, "scope:    %s (evaluated once per file, over its dataset document)\n", r.Scope)
+	}
+	b.WriteString("\n")
 	b.WriteString(r.Description + "\n")
 	if r.Example != "" {
 		fmt.Fprintf(&b, "\nFailing example:\n\n%s\n", indent(r.Example))

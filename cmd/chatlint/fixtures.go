@@ -27,7 +27,8 @@ import (
 // A fixture may also be a folder tests/RULE[--CASE]/ about one rule:
 // bad.jsonl must give exactly the findings of that rule listed in
 // expected.json (other rules may fire too), good.jsonl none of that rule, and
-// an optional file profile names the rule profile the case runs under.
+// an optional file profile names the rule profile the case runs under, and
+// an optional file model the model (from the packs' model tables).
 type expectedFinding struct {
 	Rule         string `json:"rule"`
 	Severity     string `json:"severity"`
@@ -82,7 +83,8 @@ func runFixtures(ctx context.Context, eng *policy.Engine, pack *policy.Pack, src
 		for _, d := range slices.Compact(slices.Sorted(slices.Values(append(mapDirs(dirs), mapDirs(goods)...)))) {
 			rule, _, _ := strings.Cut(path.Base(d), "--")
 			profile, _ := fs.ReadFile(fsys, path.Join(d, "profile"))
-			c := fixtureCase{rule: rule, profile: strings.TrimSpace(string(profile))}
+			model, _ := fs.ReadFile(fsys, path.Join(d, "model"))
+			c := fixtureCase{rule: rule, profile: strings.TrimSpace(string(profile)), model: strings.TrimSpace(string(model))}
 			if bad := path.Join(d, "bad.jsonl"); slices.Contains(dirs, bad) {
 				c.data, c.expected = bad, path.Join(d, "expected.json")
 				out = append(out, runFixture(ctx, eng, pack.Name, fsys, c, path.Join(src.Names[i], bad)))
@@ -110,6 +112,7 @@ type fixtureCase struct {
 	expected string // "" for a good.jsonl: no finding of rule
 	rule     string // a folder case compares only this rule's findings
 	profile  string
+	model    string // the model the case runs for (a file model); "" for the tables' default
 }
 
 func runFixture(ctx context.Context, eng *policy.Engine, pack string, fsys fs.FS, c fixtureCase, shown string) fixtureResult {
@@ -133,7 +136,12 @@ func runFixture(ctx context.Context, eng *policy.Engine, pack string, fsys fs.FS
 	}
 	defer f.Close()
 	var got []expectedFinding
-	r := &runner.Runner{Engine: eng, Opts: runner.Options{Workers: 1, Document: document.Options{Profile: c.profile}}}
+	model, err := pickModel(eng, c.model)
+	if err != nil {
+		res.Err = err
+		return res
+	}
+	r := &runner.Runner{Engine: eng, Opts: runner.Options{Workers: 1, Document: document.Options{Profile: c.profile, Model: model}}}
 	_, errs := r.Run(ctx, []runner.Input{{Name: shown, Reader: f}}, func(fd finding.Finding) {
 		if fd.Pack != pack && fd.Pack != lint.CorePack || c.rule != "" && fd.Rule != c.rule {
 			return

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -105,13 +106,18 @@ func TestFormatFixtures(t *testing.T) {
 }
 
 // The real ShareGPT and batch files of ../shared/data: check reads them
-// without an error; fix leaves a clean batch input byte for byte, and
+// with no error but the one real defect the Glaive file has (a call passing
+// a list where its schema wants a number, record at line 8001); fix leaves a clean batch input byte for byte, and
 // refuses the batch output without writing, and fixes a .json ShareGPT
 // array into JSON Lines with every record kept or rejected.
 func TestFormatsRealData(t *testing.T) {
 	needSharedData(t)
+	glaive := filepath.Join(sharedData, "tool-tags-sharegpt/llamafactory-glaive-toolcall-sharegpt.json")
+	wantGlaive := map[string]int{"error tool-arguments-schema": 1}
+	if counts, _ := checkJSON(t, glaive); !reflect.DeepEqual(counts, wantGlaive) {
+		t.Errorf("glaive: %v, want %v", counts, wantGlaive)
+	}
 	for _, rel := range []string{
-		"tool-tags-sharegpt/llamafactory-glaive-toolcall-sharegpt.json",
 		"tool-tags-sharegpt/fastchat-dummy-conversation-sharegpt.json",
 		"tool-tags-sharegpt/axolotl-sharegpt-conversation.json",
 		"tool-tags-sharegpt/axolotl-sharegpt-conversation-missingturns.json",
@@ -136,7 +142,6 @@ func TestFormatsRealData(t *testing.T) {
 			t.Errorf("fix %s: exit %d, written %v: %s", rel, code, err == nil, stderr)
 		}
 	}
-	glaive := filepath.Join(sharedData, "tool-tags-sharegpt/llamafactory-glaive-toolcall-sharegpt.json")
 	out = filepath.Join(dir, "glaive.jsonl")
 	if _, stderr, code := chatlint(t, "", "fix", "-o", out, glaive); code != 0 {
 		t.Fatalf("fix glaive: exit %d: %s", code, stderr)
@@ -145,7 +150,7 @@ func TestFormatsRealData(t *testing.T) {
 	if got := strings.Count(mustRead(t, out), "\n"); got != 300 {
 		t.Errorf("fix glaive: %d records out of 300 (rejects: %s)", got, rejects)
 	}
-	if counts, errs := checkJSON(t, out); errs != 0 {
-		t.Errorf("check after fix of glaive: %v", counts)
+	if counts, _ := checkJSON(t, out); !reflect.DeepEqual(counts, wantGlaive) {
+		t.Errorf("check after fix of glaive: %v, want %v (no cleanup pack repairs arguments)", counts, wantGlaive)
 	}
 }

@@ -41,7 +41,7 @@ evaluated over one normalized document per conversation.`,
 		return &exitCode{code: exitError, err: err}
 	})
 	root.SetVersionTemplate(readBuildInfo().String())
-	root.AddCommand(newCheckCmd(s), newRulesCmd(s), newTestCmd(s), newFmtCmd(s), newVersionCmd(s),
+	root.AddCommand(newCheckCmd(s), newStatsCmd(s), newRulesCmd(s), newTestCmd(s), newFmtCmd(s), newVersionCmd(s),
 		newRepairCmd(s), newFixCmd(s), newConvertCmd(s), newValidateInputCmd(s))
 	addCompletion(root)
 	return root

@@ -14,7 +14,8 @@ import (
 
 type rulesOptions struct {
 	packOptions
-	Format string
+	Format  string
+	Profile string
 }
 
 func newRulesCmd(s streams) *cobra.Command {
@@ -26,6 +27,7 @@ func newRulesCmd(s streams) *cobra.Command {
 severity the config gives them. --format markdown writes the rule reference
 (docs/rules.md is generated this way); rules explain RULE shows one rule in full.`,
 		Example: `  chatlint rules
+  chatlint rules --profile openai
   chatlint rules --pack ./team-rules
   chatlint rules --format markdown > docs/rules.md
   chatlint rules --format json | jq '.[].id'
@@ -36,6 +38,7 @@ severity the config gives them. --format markdown writes the rule reference
 		},
 	}
 	cmd.Flags().StringVar(&o.Format, "format", "text", "output format: text, json or markdown")
+	cmd.Flags().StringVar(&o.Profile, "profile", "", "list only the rules that run under this profile (default, or one a pack declares)")
 	addPackFlags(cmd, &o.packOptions)
 	cmd.AddCommand(newExplainCmd(s))
 	return cmd
@@ -49,6 +52,12 @@ func runRules(cmd *cobra.Command, s streams, o *rulesOptions) error {
 	rules, err := o.withFixedBy(cmd.Context(), configured(activeRules(eng), o.cfg))
 	if err != nil {
 		return err
+	}
+	if o.Profile != "" {
+		if err := checkActive(eng, o.Profile); err != nil {
+			return err
+		}
+		rules = underProfile(rules, o.Profile)
 	}
 	switch o.Format {
 	case "text":

@@ -51,6 +51,12 @@ func writeRulesMarkdown(w io.Writer, rules []rule.Rule, profiles []policy.Profil
 		if len(r.Formats) > 0 {
 			fmt.Fprintf(&b, " Formats: %s.", strings.Join(r.Formats, ", "))
 		}
+		if len(r.Profiles) > 0 {
+			fmt.Fprintf(&b, " Profiles: %s.", strings.Join(r.Profiles, ", "))
+		}
+		if r.Scope != "" {
+			fmt.Fprintf(&b, " Scope: %s (once per file).", r.Scope)
+		}
 		b.WriteString("\n\n")
 		b.WriteString(mdText(r.Description) + "\n")
 		if r.Example != "" {

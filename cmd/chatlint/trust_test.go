@@ -106,7 +106,7 @@ func TestNothingCheckedIsNotAPass(t *testing.T) {
 		{name: "-v lists every input", args: []string{"check", "-v", empty, good}, want: 0,
 			wantOut: []string{good + ": chat, 1 record\n"}},
 		{name: "unknown profile", args: []string{"check", "--profile", "strict", good}, want: 2,
-			wantStderr: []string{`--profile: unknown profile "strict" (the active packs know default, export)`}},
+			wantStderr: []string{`--profile: unknown profile "strict" (the active packs know default, openai, mistral, together, bedrock, export)`}},
 	})
 }
 

@@ -6,10 +6,10 @@ import (
 
 var chatAdapter = &Adapter{
 	Format:  Chat,
-	Summary: `one conversation per line: {"messages": [...], "tools": [...]}, OpenAI tool calls or inline <tool_call> tags`,
-	Detect:  func(rec ast.Object) bool { return get(rec, KeyMessages) != nil },
+	Summary: `one conversation per line: {"messages": [...], "tools": [...]}, OpenAI tool calls or inline <tool_call> tags; or a preference record {"input": {"messages"}, "preferred_output", "non_preferred_output"}`,
+	Detect:  func(rec ast.Object) bool { return get(rec, KeyMessages) != nil || preferenceInput(rec) != nil },
 	Fits: func(rec ast.Object) string {
-		if get(rec, KeyMessages) == nil {
+		if get(rec, KeyMessages) == nil && preferenceInput(rec) == nil {
 			return "a messages member"
 		}
 		return ""
@@ -40,6 +40,14 @@ func fromRecord(format Format, file string, line int, rec ast.Object, opts Optio
 		for i := 0; i < raw.Len(); i++ {
 			ms = appendMessages(ms, raw.Elem(i), line, messagePath(i), i)
 		}
+	} else if in := preferenceInput(rec); in != nil {
+		// A preference (DPO) record: the conversation is its input's
+		// messages; rules read the outputs from raw.
+		raw := arrayField(in, KeyMessages)
+		ms = make([]message, 0, raw.Len())
+		for i := 0; i < raw.Len(); i++ {
+			ms = appendMessages(ms, raw.Elem(i), line, ast.StringTerm(pointerIndex("/input/messages", i)), i)
+		}
 	}
 	mode := detectMode(ms, opts.ToolCalls)
 	id := stringField(rec, keyConvID)
@@ -55,7 +63,7 @@ func fromRecord(format Format, file string, line int, rec ast.Object, opts Optio
 			tools = recordTools(raw, arr)
 		}
 	}
-	d := &Document{Format: format, File: file, Line: line, ID: id, Profile: opts.Profile}
+	d := &Document{Format: format, File: file, Line: line, ID: id, Profile: opts.Profile, model: opts.Model}
 	d.Value = newDocument(d, mode, ms, tools, emptyArray, ast.NewTerm(rec))
 	return d
 }
@@ -63,7 +71,7 @@ func fromRecord(format Format, file string, line int, rec ast.Object, opts Optio
 // newDocument normalizes the messages and builds the document.
 func newDocument(d *Document, mode string, ms []message, tools, entries, raw *ast.Term) ast.Object {
 	messages := buildMessages(ms, mode)
-	return ast.NewObject(
+	o := ast.NewObject(
 		[2]*ast.Term{KeyFormat, strTerm(string(d.Format))},
 		[2]*ast.Term{keyFile, strTerm(d.File)},
 		[2]*ast.Term{KeyLine, intTerm(d.Line)},
@@ -76,6 +84,10 @@ func newDocument(d *Document, mode string, ms []message, tools, entries, raw *as
 		[2]*ast.Term{keyProfile, profileTerm(d.Profile)},
 		[2]*ast.Term{keyLookup, lookupTerm(ms)},
 	)
+	if d.model != nil { // only a run that names a model has the field
+		o.Insert(keyModel, d.model.term())
+	}
+	return o
 }
 
 // toolTerm normalizes one tool definition. "function" is the definition
@@ -131,4 +143,15 @@ func recordTools(raw *ast.Term, arr *ast.Array) *ast.Term {
 	t := ast.ArrayTerm(tools...)
 	sharedTools.put(raw, t)
 	return t
+}
+
+// preferenceInput is the input object of a preference record (OpenAI's
+// DPO format: {"input": {"messages", "tools"}, "preferred_output",
+// "non_preferred_output"}) when its messages are a list; otherwise nil.
+func preferenceInput(rec ast.Object) ast.Object {
+	in := objectField(rec, keyInput)
+	if in == nil || arrayField(in, KeyMessages) == nil {
+		return nil
+	}
+	return in
 }

@@ -17,6 +17,10 @@ type Options struct {
 	// Profile names the rule profile the document is checked under; rules
 	// read it as the document's "profile" field. Empty means "default".
 	Profile string
+	// Model, when set, is the model the data is meant for (check --model,
+	// or the model table's default); rules read it as the document's
+	// "model" field.
+	Model *Model
 }
 
 // DefaultProfile is the profile of a document checked without one.
@@ -37,6 +41,8 @@ type Document struct {
 	// toolLines are the source lines of the tools when they differ from
 	// Line (proxy-log sessions gather tools from many lines).
 	toolLines []int
+	// model is the model examples are judged for (Options.Model), or nil.
+	model *Model
 }
 
 // Messages returns the normalized messages array.

@@ -16,6 +16,7 @@ var (
 	keyCallIDs   = ast.StringTerm("call_ids")
 	keyCallNames = ast.StringTerm("call_names")
 	keyCallLists = ast.StringTerm("tool_call_lists")
+	keyRoleSet   = ast.StringTerm("roles")
 	emptySet     = ast.NewTerm(ast.NewSet())
 )
 
@@ -28,7 +29,9 @@ var (
 //	call_names: the set of the names of every tool call ("" for a call without one)
 //	results:   the set of [turn, tool_call_id] of every tool message with a tool_call_id
 //	tool_call_lists: indexes of the messages with a tool_calls member that is not null, in order
+//	roles:     the set of the roles of the messages ("" for a message without one)
 func lookupTerm(ms []message) *ast.Term {
+	roles := rolesTerm(ms)
 	// Counted first, so that each list is allocated once.
 	na, nt, nc, nl := 0, 0, 0, 0
 	for i := range ms {
@@ -44,7 +47,19 @@ func lookupTerm(ms []message) *ast.Term {
 		}
 	}
 	if na+nt+nc+nl == 0 {
-		return emptyLookup
+		if roles == emptySet {
+			return emptyLookup
+		}
+		return ast.NewTerm(ast.NewObject(
+			[2]*ast.Term{keyAssistant, emptyArray},
+			[2]*ast.Term{keyTool, emptyArray},
+			[2]*ast.Term{keyCalls, emptySet},
+			[2]*ast.Term{keyCallIDs, emptySet},
+			[2]*ast.Term{keyCallNames, emptySet},
+			[2]*ast.Term{keyResults, emptySet},
+			[2]*ast.Term{keyCallLists, emptyArray},
+			[2]*ast.Term{keyRoleSet, roles},
+		))
 	}
 	assistant := make([]*ast.Term, 0, na)
 	tool := make([]*ast.Term, 0, nt)
@@ -89,7 +104,39 @@ func lookupTerm(ms []message) *ast.Term {
 		[2]*ast.Term{keyCallNames, setOrEmpty(names)},
 		[2]*ast.Term{keyResults, setOrEmpty(results)},
 		[2]*ast.Term{keyCallLists, arrayOrEmpty(lists)},
+		[2]*ast.Term{keyRoleSet, roles},
 	))
+}
+
+// rolesTerm is the set of the messages' roles. A conversation has few
+// distinct roles, so they are gathered in a slice before the set is built.
+func rolesTerm(ms []message) *ast.Term {
+	if len(ms) == 0 {
+		return emptySet
+	}
+	var seen [8]string
+	distinct := seen[:0]
+	var terms []*ast.Term
+	for i := range ms {
+		r := ms[i].role
+		known := false
+		for _, s := range distinct {
+			if s == r {
+				known = true
+				break
+			}
+		}
+		if known {
+			continue
+		}
+		distinct = append(distinct, r)
+		t := ms[i].roleTerm
+		if t == nil {
+			t = strTerm(r)
+		}
+		terms = append(terms, t)
+	}
+	return ast.SetTerm(terms...)
 }
 
 // resultPair is the [turn, id] term of a tool result: the pair of the call
@@ -134,6 +181,7 @@ var emptyLookup = ast.NewTerm(ast.NewObject(
 	[2]*ast.Term{keyCallNames, emptySet},
 	[2]*ast.Term{keyResults, emptySet},
 	[2]*ast.Term{keyCallLists, emptyArray},
+	[2]*ast.Term{keyRoleSet, emptySet},
 ))
 
 func arrayOrEmpty(ts []*ast.Term) *ast.Term {

@@ -27,12 +27,19 @@ import (
 type Linter struct {
 	ev   *policy.Evaluator
 	opts document.Options
+	// dataset is set when dataset rules apply under the profile: only then
+	// are a document's Facts computed.
+	dataset bool
 }
 
 // New returns a Linter over a compiled engine.
 func New(eng *policy.Engine, opts document.Options) *Linter {
-	return &Linter{ev: eng.NewEvaluator(), opts: opts}
+	return &Linter{ev: eng.NewEvaluator(), opts: opts, dataset: eng.HasDataset(opts.Profile)}
 }
+
+// Folds reports whether the linter computes Facts for a dataset fold: some
+// active dataset rule applies under its profile.
+func (l *Linter) Folds() bool { return l.dataset }
 
 // Unit is what one call to Check checks: one record of a per-record format,
 // or the records of a whole session file, in order.
@@ -62,11 +69,22 @@ type Duplicate struct {
 
 // Check returns the findings of one unit, sorted.
 func (l *Linter) Check(ctx context.Context, u Unit) []finding.Finding {
+	out, _ := l.CheckFacts(ctx, u)
+	return out
+}
+
+// CheckFacts returns the findings of one unit, sorted, and the Facts of its
+// documents for the file's dataset fold (none unless Folds).
+func (l *Linter) CheckFacts(ctx context.Context, u Unit) ([]finding.Finding, []Facts) {
 	if len(u.Records) == 0 {
-		return nil
+		return nil, nil
 	}
 	var found []finding.Finding
+	var fa []Facts
 	out := Documents(u, l.opts, func(d *document.Document, rec *jsonl.Record) {
+		if l.dataset {
+			fa = append(fa, facts(d))
+		}
 		fs := l.Document(ctx, d)
 		if rec != nil && bytes.IndexByte(rec.Data, '\n') >= 0 {
 			onLines(fs, *rec)
@@ -76,7 +94,7 @@ func (l *Linter) Check(ctx context.Context, u Unit) []finding.Finding {
 	out = append(out, found...)
 	identify(out, u.Records)
 	slices.SortFunc(out, finding.Compare)
-	return out
+	return out, fa
 }
 
 // Documents reads one unit as Check does — decoding, the fit test of a
@@ -302,3 +320,6 @@ func kind(v ast.Value) string {
 	}
 	return "a value"
 }
+
+// Options returns the document options the linter was made with.
+func (l *Linter) Options() document.Options { return l.opts }

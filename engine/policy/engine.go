@@ -19,15 +19,18 @@ import (
 // Engine holds every active rule, compiled once; it is safe for concurrent
 // use by many workers.
 type Engine struct {
-	rules    []rule.Rule
-	yaml     []*yamlRule // rules run on every document
-	toolYAML []*yamlRule // rules that read only the tools: memoized
-	actions  []*yamlRule // rules with an action (actions.go)
-	memo     toolsMemo
-	rego     *regoProgram // nil when no pack has Rego
-	disabled map[string]bool
-	timeout  time.Duration
-	profiles []Profile
+	rules        []rule.Rule
+	yaml         []*yamlRule // rules run on every document
+	toolYAML     []*yamlRule // rules that read only the tools: memoized
+	actions      []*yamlRule // rules with an action (actions.go)
+	dataset      []*yamlRule // rules over a file's dataset document
+	models       []Model     // the model tables of the packs (models.yaml)
+	defaultModel string
+	memo         toolsMemo
+	rego         *regoProgram // nil when no pack has Rego
+	disabled     map[string]bool
+	timeout      time.Duration
+	profiles     []Profile
 }
 
 // Options tune which rules run.
@@ -67,6 +70,10 @@ func Compile(ctx context.Context, packs []*Pack, opts Options) (*Engine, error) 
 			}
 		}
 		e.rules = append(e.rules, rules...)
+		e.models = mergeModels(e.models, p.Models)
+		if e.defaultModel == "" {
+			e.defaultModel = p.DefaultModel
+		}
 		for _, pr := range p.Profiles {
 			if !slices.ContainsFunc(e.profiles, func(q Profile) bool { return q.Name == pr.Name }) {
 				e.profiles = append(e.profiles, pr)
@@ -82,6 +89,8 @@ func Compile(ctx context.Context, packs []*Pack, opts Options) (*Engine, error) 
 				e.rules = append(e.rules, r.Rule)
 				switch {
 				case e.disabled[r.ID]: // compiled (so errors show) but never run
+				case r.Scope == rule.ScopeDataset:
+					e.dataset = append(e.dataset, r)
 				case r.action != nil:
 					e.actions = append(e.actions, r)
 				case r.toolsOnly():
@@ -168,7 +177,7 @@ func (e *Engine) evaluate(ctx context.Context, doc *document.Document, cancel to
 	}
 	if e.rego != nil {
 		var err error
-		hits, acts, err = e.rego.eval(ctx, doc.Value, string(doc.Format), cancel, hits, acts)
+		hits, acts, err = e.rego.eval(ctx, doc.Value, string(doc.Format), profileOf(doc.Profile), cancel, hits, acts)
 		var bad *OutputError
 		if err != nil && !errors.As(err, &bad) {
 			return hits, acts, fmt.Errorf("evaluating policies: %w", err)
@@ -182,4 +191,12 @@ func (e *Engine) evaluate(ctx context.Context, doc *document.Document, cancel to
 		}
 	}
 	return hits, acts, nil
+}
+
+// profileOf is the profile a document is checked under.
+func profileOf(p string) string {
+	if p == "" {
+		return document.DefaultProfile
+	}
+	return p
 }

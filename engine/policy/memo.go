@@ -19,7 +19,7 @@ import (
 // key): it runs on tools[*] and none of its paths reach the document, a
 // message or the tool's line.
 func (r *yamlRule) toolsOnly() bool {
-	if len(r.given) != 1 || r.given[0].field != "tools" || !r.given[0].each {
+	if len(r.given) != 1 || r.given[0].field != "tools" || !r.given[0].each || len(r.Profiles) > 0 {
 		return false
 	}
 	local := func(path []seg) bool {

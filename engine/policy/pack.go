@@ -30,6 +30,10 @@ type Pack struct {
 	// Profiles are the rule profiles the pack's rules know besides the
 	// default one (pack.yaml profiles).
 	Profiles []Profile
+	// Models is the pack's model table (models.yaml), DefaultModel the
+	// model it names as the default.
+	Models       []Model
+	DefaultModel string
 }
 
 // Profile is a named set of rule variants. A run checks documents under one
@@ -94,6 +98,12 @@ func LoadFS(fsys fs.FS, dir, prefix string) (*Pack, error) {
 				return fmt.Errorf("%s: kind must be %s or left out, not %q", f.Name, KindCleanup, m.Kind)
 			}
 			p.Kind = m.Kind
+		case base == ModelsFile:
+			ms, def, err := parseModels(f)
+			if err != nil {
+				return err
+			}
+			p.Models, p.DefaultModel = append(p.Models, ms...), def
 		case strings.HasSuffix(base, "_test.rego"):
 			p.Tests = append(p.Tests, f)
 		case strings.HasSuffix(base, ".rego"):
@@ -112,6 +122,10 @@ func (p *Pack) Merge(other *Pack) {
 		p.Description = other.Description
 	}
 	p.Profiles = append(p.Profiles, other.Profiles...)
+	p.Models = append(p.Models, other.Models...)
+	if p.DefaultModel == "" {
+		p.DefaultModel = other.DefaultModel
+	}
 	if p.Kind == "" {
 		p.Kind = other.Kind
 	}

@@ -38,9 +38,16 @@ func Capabilities() *ast.Capabilities {
 // setSeverity maps the finding sets of a package to their severity.
 var setSeverity = map[string]finding.Severity{"deny": finding.Error, "warn": finding.Warning, "info": finding.Info}
 
+// datasetSets are the finding sets of dataset rules, evaluated once per file
+// over its dataset document (docs/document.md#the-dataset-document), by
+// their own query: a record's evaluation never reaches them.
+var datasetSets = map[string]finding.Severity{"dataset_deny": finding.Error, "dataset_warn": finding.Warning, "dataset_info": finding.Info}
+
 // regoProgram is every Rego module of every pack behind one prepared query.
 type regoProgram struct {
 	query rego.PreparedEvalQuery
+	// dataset is the query of the dataset sets; nil when no rule has one.
+	dataset *rego.PreparedEvalQuery
 	// rules are every declared rule by id: a finding must name one, and
 	// its declared formats scope it.
 	rules map[string]rule.Rule
@@ -161,6 +168,10 @@ func ruleFromAnnotation(a *ast.Annotations, pack string, pkgSets []string) (rule
 	id, _ := a.Custom["id"].(string)
 	loc := fmt.Sprintf("%s:%d", a.Location.File, a.Location.Row)
 	def, isSet := setSeverity[set]
+	scope := ""
+	if d, ok := datasetSets[set]; ok {
+		def, isSet, scope = d, true, rule.ScopeDataset
+	}
 	if set == actionSet { // cleanup rules: listed as info
 		def, isSet = finding.Info, true
 	}
@@ -198,8 +209,12 @@ func ruleFromAnnotation(a *ast.Annotations, pack string, pkgSets []string) (rule
 	if err != nil {
 		return rule.Rule{}, false, fmt.Errorf("%s:%d:%d: rule %s: custom.repairs: %v", a.Location.File, a.Location.Row, a.Location.Col, id, err)
 	}
+	profiles, err := customProfiles(a.Custom["profiles"])
+	if err != nil {
+		return rule.Rule{}, false, fmt.Errorf("%s:%d:%d: rule %s: custom.profiles: %v", a.Location.File, a.Location.Row, a.Location.Col, id, err)
+	}
 	return rule.Rule{ID: id, Title: a.Title, Severity: sev, Pack: pack, Kind: "rego", Description: strings.TrimSpace(a.Description),
-		Example: strings.TrimSpace(example), Fix: strings.TrimSpace(fix), Formats: formats, Source: loc, Repairs: repairs}, true, nil
+		Example: strings.TrimSpace(example), Fix: strings.TrimSpace(fix), Formats: formats, Profiles: profiles, Scope: scope, Source: loc, Repairs: repairs}, true, nil
 }
 
 // customRepairs reads the custom.repairs list of a cleanup rule's METADATA:
@@ -245,6 +260,27 @@ func customFormats(v any) ([]string, error) {
 	return out, nil
 }
 
+// customProfiles reads the custom.profiles list of a rule's METADATA: the
+// profiles the rule applies under (none: every profile).
+func customProfiles(v any) ([]string, error) {
+	if v == nil {
+		return nil, nil
+	}
+	list, ok := v.([]any)
+	if !ok {
+		return nil, fmt.Errorf("want a list of profile names")
+	}
+	var out []string
+	for _, x := range list {
+		s, _ := x.(string)
+		if s == "" {
+			return nil, fmt.Errorf("want a list of profile names, not %v", x)
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
 // compileRego compiles every module once, adds a module that gathers the
 // finding sets of every package, and prepares the one query evaluated per
 // document.
@@ -259,6 +295,9 @@ func compileRego(ctx context.Context, modules map[string]*ast.Module, pkgPack ma
 	for _, pkg := range pkgs {
 		for _, set := range []string{"deny", "warn", "info", actionSet} {
 			fmt.Fprintf(&b, "out contains [%q, %q, f] if some f in %s.%s\n", pkgPack[pkg], set, pkg, set)
+		}
+		for _, set := range []string{"dataset_deny", "dataset_warn", "dataset_info"} {
+			fmt.Fprintf(&b, "dataset_out contains [%q, %q, f] if some f in %s.%s\n", pkgPack[pkg], set, pkg, set)
 		}
 	}
 	gather, err := ast.ParseModuleWithOpts("chatlint_engine.rego", b.String(), ast.ParserOptions{RegoVersion: ast.RegoV1})
@@ -281,7 +320,14 @@ func compileRego(ctx context.Context, modules map[string]*ast.Module, pkgPack ma
 	if err != nil {
 		return nil, compileErrors(err)
 	}
-	return &regoProgram{query: q}, nil
+	dq, err := rego.New(
+		rego.Compiler(compiler),
+		rego.Query("data.chatlint_engine.dataset_out"),
+	).PrepareForEval(ctx)
+	if err != nil {
+		return nil, compileErrors(err)
+	}
+	return &regoProgram{query: q, dataset: &dq}, nil
 }
 
 var noMetrics = metrics.NoOp()
@@ -289,8 +335,18 @@ var noMetrics = metrics.NoOp()
 // eval evaluates the prepared query over one document of the given format.
 // A finding or action a rule produced malformed is not kept: it is described
 // in the returned *OutputError, and the well-formed ones are still returned.
-func (p *regoProgram) eval(ctx context.Context, input ast.Value, format string, cancel topdown.Cancel, hits []Hit, acts []Action) ([]Hit, []Action, error) {
-	rs, err := p.query.Eval(ctx, rego.EvalParsedInput(input), rego.EvalMetrics(noMetrics), rego.EvalExternalCancel(cancel))
+func (p *regoProgram) eval(ctx context.Context, input ast.Value, format, profile string, cancel topdown.Cancel, hits []Hit, acts []Action) ([]Hit, []Action, error) {
+	return p.evalQuery(ctx, p.query, setSeverity, input, format, profile, cancel, hits, acts)
+}
+
+// evalDataset evaluates the dataset sets over one file's dataset document.
+func (p *regoProgram) evalDataset(ctx context.Context, input ast.Value, format, profile string, cancel topdown.Cancel, hits []Hit) ([]Hit, error) {
+	hits, _, err := p.evalQuery(ctx, *p.dataset, datasetSets, input, format, profile, cancel, hits, nil)
+	return hits, err
+}
+
+func (p *regoProgram) evalQuery(ctx context.Context, query rego.PreparedEvalQuery, sets map[string]finding.Severity, input ast.Value, format, profile string, cancel topdown.Cancel, hits []Hit, acts []Action) ([]Hit, []Action, error) {
+	rs, err := query.Eval(ctx, rego.EvalParsedInput(input), rego.EvalMetrics(noMetrics), rego.EvalExternalCancel(cancel))
 	if err != nil {
 		return hits, acts, err
 	}
@@ -314,14 +370,14 @@ func (p *regoProgram) eval(ctx context.Context, input ast.Value, format string, 
 			acts = append(acts, a)
 			continue
 		}
-		sev := setSeverity[t[1].(string)]
+		sev := sets[t[1].(string)]
 		h, err := p.hitFromObject(pack, sev, t[2])
 		if err != nil {
 			problems = append(problems, err.Error())
 			continue
 		}
-		if r, ok := p.rules[h.Rule]; ok && len(r.Formats) > 0 && !slices.Contains(r.Formats, format) {
-			continue // outside the rule's declared formats
+		if r, ok := p.rules[h.Rule]; ok && (len(r.Formats) > 0 && !slices.Contains(r.Formats, format) || !r.AppliesUnder(profile)) {
+			continue // outside the rule's declared formats or profiles
 		}
 		hits = append(hits, h)
 	}
@@ -379,6 +435,7 @@ func (p *regoProgram) hitFromObject(pack string, sev finding.Severity, v any) (H
 	}
 	h.Target = targetOf(o)
 	h.Path, _ = o["path"].(string)
+	h.Line = intOr(o["line"], 0)
 	return h, nil
 }
 

@@ -14,6 +14,9 @@ type Hit struct {
 	// Target is the element the rule names ("" for the whole document).
 	Target document.Target
 	Path   string
+	// Line is the line a dataset rule's finding names (its "line"); 0 when
+	// it names none.
+	Line int
 }
 
 func newHit(rule, pack string, sev finding.Severity, msg string) Hit {

@@ -93,6 +93,8 @@ type yamlRuleSpec struct {
 	Description string    `yaml:"description"`
 	Given       string    `yaml:"given"`
 	Formats     []string  `yaml:"formats"`
+	Profiles    []string  `yaml:"profiles"`
+	Scope       string    `yaml:"scope"`
 	Mode        string    `yaml:"mode"`
 	Where       yaml.Node `yaml:"where"`
 	Assert      yaml.Node `yaml:"assert"`
@@ -148,13 +150,17 @@ func compileYAMLRule(n *yaml.Node, file, pack string) (*yamlRule, error) {
 		}
 		s.Formats[i] = string(pf) // a former name reads as the format it became
 	}
+	if s.Scope != "" && s.Scope != rule.ScopeDataset {
+		return nil, fmt.Errorf("rule %s: scope must be %s or left out", s.ID, rule.ScopeDataset)
+	}
 	if s.Mode != "" && s.Mode != "inline" && s.Mode != "structured" {
 		return nil, fmt.Errorf("rule %s: mode must be inline or structured", s.ID)
 	}
 	r := &yamlRule{
 		Rule: rule.Rule{ID: s.ID, Title: s.Title, Severity: sev, Pack: pack, Kind: "yaml",
 			Description: strings.TrimSpace(s.Description), Source: fmt.Sprintf("%s:%d", file, n.Line),
-			Example: strings.TrimSpace(s.Example), Fix: strings.TrimSpace(s.Fix), Formats: s.Formats, Repairs: s.Repairs},
+			Example: strings.TrimSpace(s.Example), Fix: strings.TrimSpace(s.Fix), Formats: s.Formats, Repairs: s.Repairs,
+			Profiles: s.Profiles, Scope: s.Scope},
 		formats: s.Formats,
 		mode:    s.Mode,
 	}
@@ -230,6 +236,9 @@ type condition struct {
 type test struct {
 	ok   func(v ast.Value) bool // v is nil when absent
 	desc string                 // what must hold, e.g. `must be of type object`
+	// why, when set, says what is wrong with a value that fails (it
+	// replaces the "(it is ...)" the failure text otherwise ends with).
+	why func(v ast.Value) string
 }
 
 var jsonTypes = []string{"string", "number", "boolean", "null", "object", "array"}
@@ -358,6 +367,42 @@ func operator(op string, a any) (test, error) {
 			str, ok := v.(ast.String)
 			return ok && fn(string(str), s)
 		}, desc: fmt.Sprintf("must %s %q", word, s)}, nil
+	case "json":
+		// The value is a string holding JSON text: any JSON value
+		// (json: valid) or an object (json: object).
+		kind, _ := a.(string)
+		switch kind {
+		case "valid":
+			return test{ok: func(v ast.Value) bool { _, ok := jsonText(v); return ok }, desc: "must be JSON text"}, nil
+		case "object":
+			return test{ok: func(v ast.Value) bool {
+				x, ok := jsonText(v)
+				_, obj := x.(ast.Object)
+				return ok && obj
+			}, desc: "must be the JSON text of an object",
+				why: func(v ast.Value) string {
+					x, ok := jsonText(v)
+					if !ok {
+						return "it is not JSON text"
+					}
+					return "it holds " + jsonKind(x)
+				}}, nil
+		}
+		return test{}, fmt.Errorf("want valid or object")
+	case "json_schema":
+		// The value is a valid JSON Schema, as chatlint.schema_problem
+		// judges it (compiled once per distinct schema).
+		if a != true {
+			return test{}, fmt.Errorf("want true")
+		}
+		return test{ok: func(v ast.Value) bool { return v != nil && schemas.get(v).problem == "" },
+			desc: "must be a valid JSON Schema",
+			why: func(v ast.Value) string {
+				if v == nil {
+					return "it is missing"
+				}
+				return schemas.get(v).problem
+			}}, nil
 	case "matches":
 		s, ok := a.(string)
 		if !ok {
@@ -372,7 +417,7 @@ func operator(op string, a any) (test, error) {
 			return ok && re.MatchString(string(str))
 		}, desc: fmt.Sprintf("must match %q", s)}, nil
 	}
-	return test{}, fmt.Errorf("unknown operator (want present, optional, type, equals, not_equals, in, not_empty, truthy, prefix, suffix, contains or matches)")
+	return test{}, fmt.Errorf("unknown operator (want present, optional, type, equals, not_equals, in, not_empty, truthy, prefix, suffix, contains, matches, json or json_schema)")
 }
 
 func presentTest(want bool) test {
@@ -435,13 +480,23 @@ func termsOf(vs []ast.Value) []*ast.Term {
 // holds reports whether the condition holds for v (nil when absent); when
 // not, it returns the description of the first failing test.
 func (c condition) holds(v ast.Value) (bool, string) {
+	ok, why, _ := c.explain(v)
+	return ok, why
+}
+
+// explain is holds, and whether the failure text already says what is
+// wrong with the value (a test with a why).
+func (c condition) explain(v ast.Value) (bool, string, bool) {
 	if v == nil && c.optional {
-		return true, ""
+		return true, "", false
 	}
 	for _, t := range c.tests {
 		if !t.ok(v) {
-			return false, t.desc
+			if t.why != nil {
+				return false, t.desc + ": " + t.why(v), true
+			}
+			return false, t.desc, false
 		}
 	}
-	return true, ""
+	return true, "", false
 }

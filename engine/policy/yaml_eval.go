@@ -8,6 +8,12 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 
 	"github.com/chatlint/chatlint/engine/document"
+	"github.com/chatlint/chatlint/engine/rule"
+)
+
+var (
+	keyProfileTerm = ast.StringTerm("profile")
+	keyLineTerm    = ast.StringTerm("line")
 )
 
 // scope is where the walk of a `given` path stands: the element, the
@@ -32,6 +38,9 @@ func (r *yamlRule) eval(doc ast.Object, hits []Hit) []Hit {
 		return hits
 	}
 	if r.mode != "" && stringOf(doc.Get(document.KeyMode)) != r.mode {
+		return hits
+	}
+	if len(r.Profiles) > 0 && !r.AppliesUnder(profileOf(stringOf(doc.Get(keyProfileTerm)))) {
 		return hits
 	}
 	sc := scope{doc: doc, msgIdx: -1, callIdx: -1, toolIdx: -1, entIdx: -1}
@@ -112,7 +121,7 @@ func (r *yamlRule) check(v ast.Value, sc scope, hits []Hit) []Hit {
 		if slices.ContainsFunc(failedPtrs, func(p string) bool { return ptr == p || strings.HasPrefix(ptr, p+"/") }) {
 			continue // a normalized member (parameters) inside one that failed (function)
 		}
-		ok, why := c.cond.holds(val)
+		ok, why, explained := c.cond.explain(val)
 		if ok {
 			continue
 		}
@@ -121,12 +130,21 @@ func (r *yamlRule) check(v ast.Value, sc scope, hits []Hit) []Hit {
 			failedPtrs = append(failedPtrs, ptr)
 		}
 		failure := c.text + " " + why
-		if why != "must be present" {
+		if why != "must be present" && !explained {
 			failure += found(val)
 		}
 		h := newHit(r.ID, r.Pack, r.Severity, r.render(v, sc, failure))
 		h.Target = document.TargetOf(sc.msgIdx, sc.callIdx, sc.toolIdx, sc.entIdx)
 		h.Path = ptr
+		if r.Scope == rule.ScopeDataset { // a dataset element names its line
+			if o, ok := v.(ast.Object); ok {
+				if t := o.Get(keyLineTerm); t != nil {
+					if n, ok := t.Value.(ast.Number); ok {
+						h.Line, _ = n.Int()
+					}
+				}
+			}
+		}
 		hits = append(hits, h)
 	}
 	return hits

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
@@ -9,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/xeipuuv/gojsonschema"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/chatlint/chatlint/engine/finding"
 	"github.com/chatlint/chatlint/engine/rule"
@@ -48,6 +49,18 @@ func TestSARIFSchema(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schema))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource("sarif-schema-2.1.0.json", doc); err != nil {
+		t.Fatal(err)
+	}
+	sarifSchema, err := c.Compile("sarif-schema-2.1.0.json")
+	if err != nil {
+		t.Fatal(err)
+	}
 	fs := findings()
 	fs = append(fs, finding.Finding{Rule: "jsonl-syntax", Severity: finding.Error, Message: "bad", File: "<stdin>", Line: 4, Pack: "core"},
 		finding.Finding{Rule: "tool-result-missing", Severity: finding.Error, Message: "x", File: "/abs/dir with space/c.jsonl", Line: 1, Pack: "integrity"})
@@ -57,12 +70,12 @@ func TestSARIFSchema(t *testing.T) {
 	}{{"findings", fs}, {"clean", nil}} {
 		t.Run(tt.name, func(t *testing.T) {
 			out := writeWith(t, "sarif", Options{Rules: rules(), Version: "v1.2.3"}, tt.fs, finding.Summary{})
-			res, err := gojsonschema.Validate(gojsonschema.NewBytesLoader(schema), gojsonschema.NewStringLoader(out))
+			inst, err := jsonschema.UnmarshalJSON(strings.NewReader(out))
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, e := range res.Errors() {
-				t.Errorf("schema: %s", e)
+			if err := sarifSchema.Validate(inst); err != nil {
+				t.Errorf("schema: %v", err)
 			}
 		})
 	}

@@ -20,6 +20,14 @@ type Rule struct {
 	// Formats are the input formats the rule applies to; empty means every
 	// format. Declared by the rule (YAML formats, Rego custom.formats).
 	Formats []string `json:"formats,omitempty"`
+	// Profiles are the rule profiles the rule applies under; empty means
+	// every profile. Declared by the rule (YAML profiles, Rego
+	// custom.profiles); a finding under another profile is dropped.
+	Profiles []string `json:"profiles,omitempty"`
+	// Scope is "dataset" for a rule judging a whole file (evaluated once
+	// per file over the dataset document), "" for a rule over one record's
+	// document.
+	Scope string `json:"scope,omitempty"`
 	// Source is the file:line where the rule is declared.
 	Source string `json:"source"`
 	// Repairs, on a cleanup rule, are the ids of the checks whose findings
@@ -30,4 +38,20 @@ type Rule struct {
 	// "pack/rule"; filled from the cleanup packs' Repairs by commands that
 	// list rules.
 	FixedBy []string `json:"fixed_by,omitempty"`
+}
+
+// ScopeDataset is the Scope of a rule over a file's dataset document.
+const ScopeDataset = "dataset"
+
+// AppliesUnder reports whether the rule runs under the profile.
+func (r Rule) AppliesUnder(profile string) bool {
+	if len(r.Profiles) == 0 {
+		return true
+	}
+	for _, p := range r.Profiles {
+		if p == profile {
+			return true
+		}
+	}
+	return false
 }

@@ -53,17 +53,26 @@ func (r *Runner) Progress() (records, bytes int64) {
 // that cannot be read are returned as errors after the rest was checked.
 func (r *Runner) Run(ctx context.Context, inputs []Input, emit func(finding.Finding)) (finding.Summary, []error) {
 	var sum finding.Summary
-	check := func() func(Job) []finding.Finding {
+	check := func() func(Job) checked {
 		l := lint.New(r.Engine, r.Opts.Document)
-		return func(j Job) []finding.Finding {
+		return func(j Job) checked {
 			if j.Finding != nil {
-				return []finding.Finding{*j.Finding}
+				return checked{findings: []finding.Finding{*j.Finding}}
 			}
-			return l.Check(ctx, j.Unit)
+			fs, facts := l.CheckFacts(ctx, j.Unit)
+			return checked{findings: fs, facts: facts, file: j.File, format: j.Format, end: j.End}
 		}
 	}
-	tot, errs := Each(ctx, r, inputs, check, func(fs []finding.Finding) {
-		for _, f := range fs {
+	// Dataset rules: the facts of each file's records are folded, in
+	// order, and the file's dataset document is evaluated after its last
+	// record, here on the one goroutine that emits.
+	fold := newFolder(ctx, r)
+	tot, errs := Each(ctx, r, inputs, check, func(c checked) {
+		for _, f := range c.findings {
+			sum.Add(f)
+			emit(f)
+		}
+		for _, f := range fold.add(c) {
 			sum.Add(f)
 			emit(f)
 		}

@@ -1,0 +1,198 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/chatlint/chatlint/engine/document"
+	"github.com/chatlint/chatlint/engine/jsonl"
+	"github.com/chatlint/chatlint/engine/runner"
+	"github.com/chatlint/chatlint/engine/stats"
+)
+
+type statsOptions struct {
+	packOptions
+	Paths   []string
+	Model   string
+	Epochs  int
+	Output  string
+	Format  string
+	Workers int
+}
+
+func newStatsCmd(s streams) *cobra.Command {
+	o := &statsOptions{}
+	cmd := &cobra.Command{
+		Use:   "stats PATH...",
+		Short: "Count records, messages, tool calls and tokens of fine-tuning data, and the cost of training on it",
+		Long: `Stats reads files, directories or - (stdin) as check does and prints, per file
+and in total: records, messages per role, tool calls per tool, tokens per
+example (min, median, p95, max, total), examples over the model's limit, the
+tokens a training run bills for N epochs and its estimated cost.
+
+--model picks the encoding, the per-example limit and the price from the
+packs' model tables (default: the table's default). --epochs sets the
+epochs; without it each file gets the platform's default for its size (3,
+more for fewer than 34 examples, fewer beyond 8,333). Tokens are counted as
+the OpenAI cookbook counts them (docs/fine-tuning.md#tokens).
+
+-o json prints one JSON object, documented in docs/fine-tuning.md#stats.`,
+		Example: `  chatlint stats data/train.jsonl
+  chatlint stats --model gpt-4.1-mini --epochs 2 data/
+  chatlint stats -o json data/ | jq .total.cost_usd`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.Paths = args
+			return runStats(cmd, s, o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.Model, "model", "", "the model: encoding, token limit and price from the packs' model tables (default: the table's default)")
+	f.IntVar(&o.Epochs, "epochs", 0, "training epochs (default: the platform's choice for each file's size)")
+	f.StringVarP(&o.Output, "output", "o", "text", "output: text or json")
+	f.StringVar(&o.Format, "format", "", "force the input format: "+document.FormatNames()+" (default: detect per file)")
+	f.IntVar(&o.Workers, "workers", 0, "number of parallel workers (default: GOMAXPROCS)")
+	addPackFlags(cmd, &o.packOptions)
+	return cmd
+}
+
+func runStats(cmd *cobra.Command, s streams, o *statsOptions) error {
+	if len(o.Paths) == 0 {
+		return usageError("stats needs at least one file, directory or - (stdin)")
+	}
+	if o.Output != "text" && o.Output != "json" {
+		return usageError("--output: want text or json, not %q", o.Output)
+	}
+	if o.Epochs < 0 {
+		return usageError("--epochs: want a positive number")
+	}
+	eng, err := o.compile(cmd.Context())
+	if err != nil {
+		return err
+	}
+	model, err := pickModel(eng, o.Model)
+	if err != nil {
+		return err
+	}
+	if model == nil {
+		return usageError("--model: no active pack has a model table")
+	}
+	ropts := runner.Options{Workers: o.Workers}
+	if o.Format != "" {
+		f, ok := document.ParseFormat(o.Format)
+		if !ok {
+			return usageError("--format: unknown input format %q (want %s)", o.Format, document.FormatNames())
+		}
+		ropts.Format = f
+	}
+	files, errs := jsonl.Expand(o.Paths)
+	if len(files) == 0 && len(errs) == 0 {
+		return usageError("no input files found in %s", strings.Join(o.Paths, ", "))
+	}
+	inputs := make([]runner.Input, 0, len(files))
+	for _, f := range files {
+		if f == jsonl.Stdin {
+			inputs = append(inputs, runner.Input{Name: "<stdin>", Reader: s.In})
+			continue
+		}
+		inputs = append(inputs, runner.Input{Name: f, Path: f})
+	}
+	r := &runner.Runner{Opts: ropts}
+	stop := showProgress(s.Err, r.Progress)
+	res, rerrs, err := stats.Compute(cmd.Context(), r, inputs, stats.Options{Model: model, Epochs: o.Epochs})
+	stop()
+	if err != nil {
+		return err
+	}
+	if o.Output == "json" {
+		enc := json.NewEncoder(s.Out)
+		enc.SetIndent("", "  ")
+		err = enc.Encode(res)
+	} else {
+		err = writeStatsText(s.Out, res)
+	}
+	if err != nil {
+		return err
+	}
+	errs = append(errs, rerrs...)
+	for _, err := range errs {
+		fmt.Fprintln(s.Err, "chatlint:", describe(err))
+	}
+	if len(errs) > 0 {
+		return &exitCode{code: exitError}
+	}
+	return nil
+}
+
+func writeStatsText(w io.Writer, res *stats.Result) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(w, "model %s (%s): at most %s tokens per example, $%.2f per 1M training tokens\n\n",
+		res.Model, res.Encoding, thousands(int64(res.Limit)), res.PricePerMillion)
+	fmt.Fprintln(tw, "records\tmin\tmedian\tp95\tmax\ttokens\tover limit\tepochs\tbilled tokens\tcost\t\tfile")
+	rows := append(slices.Clone(res.Files), res.Total)
+	for i, f := range rows {
+		name, epochs := f.File, fmt.Sprint(f.Epochs)
+		if i == len(rows)-1 {
+			name = "total"
+			if f.Epochs == 0 {
+				epochs = "-"
+			}
+		}
+		fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%d\t%s\t%d\t%s\t%s\t$%.2f\t\t%s\n", f.Records, f.Tokens.Min, f.Tokens.Median, f.Tokens.P95,
+			f.Tokens.Max, thousands(f.Tokens.Total), f.OverLimit, epochs, thousands(f.BilledTokens), f.Cost, name)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	t := res.Total
+	fmt.Fprintf(w, "\nmessages: %s\n", counts(t.Messages))
+	if len(t.ToolCalls) > 0 {
+		fmt.Fprintf(w, "tool calls: %s\n", counts(t.ToolCalls))
+	}
+	if t.Skipped > 0 {
+		fmt.Fprintf(w, "skipped: %d lines that are not records (see chatlint check)\n", t.Skipped)
+	}
+	return nil
+}
+
+// counts lists a tally by count, then name.
+func counts(m map[string]int) string {
+	keys := slices.Collect(maps.Keys(m))
+	slices.SortFunc(keys, func(a, b string) int {
+		if m[a] != m[b] {
+			return m[b] - m[a]
+		}
+		return strings.Compare(a, b)
+	})
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		name := k
+		if name == "" {
+			name = "<none>"
+		}
+		parts[i] = fmt.Sprintf("%s %d", name, m[k])
+	}
+	return strings.Join(parts, ", ")
+}
+
+// thousands writes n with thousands separators.
+func thousands(n int64) string {
+	s := fmt.Sprint(n)
+	if n < 0 || len(s) <= 3 {
+		return s
+	}
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}

@@ -1,0 +1,230 @@
+package lint
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"slices"
+	"strconv"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/chatlint/chatlint/engine/document"
+	"github.com/chatlint/chatlint/engine/finding"
+	"github.com/chatlint/chatlint/engine/policy"
+)
+
+// Facts are what the dataset fold keeps of one record's document: its line,
+// its record type and the hash of its content. A file's records are folded
+// into its dataset document (docs/document.md#the-dataset-document) from
+// these alone, so memory grows by one hash per record, never by records.
+type Facts struct {
+	Line int
+	// Type is the record type: chat (messages), preference (input and
+	// preferred_output), prompt_completion (prompt and completion), other;
+	// a session document's type is its format.
+	Type string
+	// Hash identifies the record's content: the record with its top-level
+	// id left out, objects taken in key order, so two records that differ
+	// only in id or key order are the same example.
+	Hash uint64
+}
+
+// facts computes the Facts of a document.
+func facts(d *document.Document) Facts {
+	raw, _ := d.Value.Get(document.KeyRaw).Value.(ast.Object)
+	f := Facts{Line: d.Line, Type: recordType(d.Format, raw)}
+	h := fnv.New64a()
+	if raw != nil {
+		w := hashWriter{h: h}
+		w.object(raw, true)
+	}
+	f.Hash = h.Sum64()
+	return f
+}
+
+// Record types of the dataset document.
+const (
+	TypeChat             = "chat"
+	TypePreference       = "preference"
+	TypePromptCompletion = "prompt_completion"
+	TypeOther            = "other"
+)
+
+func recordType(f document.Format, raw ast.Object) string {
+	if f.PerFile() {
+		return string(f)
+	}
+	has := func(k string) bool { return raw != nil && raw.Get(ast.StringTerm(k)) != nil }
+	switch {
+	case has("input") && (has("preferred_output") || has("non_preferred_output")):
+		return TypePreference
+	case has("messages"):
+		return TypeChat
+	case has("prompt") && has("completion"):
+		return TypePromptCompletion
+	}
+	return TypeOther
+}
+
+// hashWriter writes a value canonically: type tags, lengths, object keys
+// sorted.
+type hashWriter struct {
+	h interface{ Write([]byte) (int, error) }
+}
+
+func (w hashWriter) str(tag byte, s string) {
+	w.h.Write([]byte{tag})
+	w.h.Write([]byte(strconv.Itoa(len(s))))
+	w.h.Write([]byte{':'})
+	w.h.Write([]byte(s))
+}
+
+func (w hashWriter) value(v ast.Value) {
+	switch v := v.(type) {
+	case ast.Object:
+		w.object(v, false)
+	case *ast.Array:
+		w.str('[', strconv.Itoa(v.Len()))
+		for i := 0; i < v.Len(); i++ {
+			w.value(v.Elem(i).Value)
+		}
+	case ast.String:
+		w.str('s', string(v))
+	case ast.Number:
+		w.str('n', string(v))
+	case ast.Boolean:
+		w.str('b', strconv.FormatBool(bool(v)))
+	case ast.Null:
+		w.str('z', "")
+	default:
+		w.str('?', v.String())
+	}
+}
+
+func (w hashWriter) object(o ast.Object, top bool) {
+	keys := make([]string, 0, o.Len())
+	o.Foreach(func(k, _ *ast.Term) {
+		if s, ok := k.Value.(ast.String); ok && !(top && s == "id") {
+			keys = append(keys, string(s))
+		}
+	})
+	slices.Sort(keys)
+	w.str('{', strconv.Itoa(len(keys)))
+	for _, k := range keys {
+		w.str('k', k)
+		w.value(o.Get(ast.StringTerm(k)).Value)
+	}
+}
+
+// MaxDuplicates bounds the duplicates listed in a dataset document; the
+// count goes on beyond it.
+const MaxDuplicates = 1000
+
+// Dataset folds the facts of one file's records, in order, into the file's
+// dataset document.
+type Dataset struct {
+	File    string
+	Format  document.Format
+	opts    document.Options
+	records int
+	first   int
+	types   map[string]int
+	typeAt  map[string]int
+	seen    map[uint64]int
+	dups    []*ast.Term
+	ndups   int
+}
+
+// NewDataset starts the fold of one file.
+func NewDataset(file string, format document.Format, opts document.Options) *Dataset {
+	return &Dataset{File: file, Format: format, opts: opts, types: map[string]int{}, typeAt: map[string]int{}, seen: map[uint64]int{}}
+}
+
+// Add folds one record's facts.
+func (d *Dataset) Add(f Facts) {
+	d.records++
+	if d.first == 0 {
+		d.first = f.Line
+	}
+	d.types[f.Type]++
+	if _, ok := d.typeAt[f.Type]; !ok {
+		d.typeAt[f.Type] = f.Line
+	}
+	if first, ok := d.seen[f.Hash]; ok {
+		d.ndups++
+		if len(d.dups) < MaxDuplicates {
+			d.dups = append(d.dups, ast.ObjectTerm(
+				ast.Item(ast.StringTerm("line"), ast.IntNumberTerm(f.Line)),
+				ast.Item(ast.StringTerm("first_line"), ast.IntNumberTerm(first))))
+		}
+		return
+	}
+	d.seen[f.Hash] = f.Line
+}
+
+// Records is the number of records folded so far.
+func (d *Dataset) Records() int { return d.records }
+
+// Document is the dataset document (docs/document.md#the-dataset-document).
+func (d *Dataset) Document() ast.Object {
+	types := ast.NewObject()
+	at := ast.NewObject()
+	for t, n := range d.types {
+		types.Insert(ast.StringTerm(t), ast.IntNumberTerm(n))
+		at.Insert(ast.StringTerm(t), ast.IntNumberTerm(d.typeAt[t]))
+	}
+	profile := d.opts.Profile
+	if profile == "" {
+		profile = document.DefaultProfile
+	}
+	model := ast.NullTerm()
+	if d.opts.Model != nil {
+		model = d.opts.Model.Term()
+	}
+	return ast.NewObject(
+		ast.Item(ast.StringTerm("kind"), ast.StringTerm("dataset")),
+		ast.Item(ast.StringTerm("file"), ast.StringTerm(d.File)),
+		ast.Item(ast.StringTerm("format"), ast.StringTerm(string(d.Format))),
+		ast.Item(ast.StringTerm("profile"), ast.StringTerm(profile)),
+		ast.Item(ast.StringTerm("model"), model),
+		ast.Item(ast.StringTerm("records"), ast.IntNumberTerm(d.records)),
+		ast.Item(ast.StringTerm("first_line"), ast.IntNumberTerm(d.first)),
+		ast.Item(ast.StringTerm("record_types"), ast.NewTerm(types)),
+		ast.Item(ast.StringTerm("record_type_lines"), ast.NewTerm(at)),
+		ast.Item(ast.StringTerm("duplicates"), ast.ArrayTerm(d.dups...)),
+		ast.Item(ast.StringTerm("duplicate_count"), ast.IntNumberTerm(d.ndups)),
+		ast.Item(ast.StringTerm("distinct"), ast.IntNumberTerm(len(d.seen))),
+	)
+}
+
+// CheckDataset evaluates the dataset rules over a file's fold and places
+// their findings: on the line a finding names, else on the file's first
+// record.
+func (l *Linter) CheckDataset(ctx context.Context, d *Dataset) []finding.Finding {
+	if d == nil || d.records == 0 {
+		return nil
+	}
+	hits, err := l.ev.EvaluateDataset(ctx, string(d.Format), d.opts.Profile, d.Document())
+	var out []finding.Finding
+	var bad *policy.OutputError
+	switch {
+	case errors.As(err, &bad):
+		for _, p := range bad.Problems {
+			out = append(out, coreFinding(RulePolicyError, d.File, d.first, "dataset rules: "+p))
+		}
+	case err != nil:
+		out = append(out, coreFinding(RulePolicyError, d.File, d.first, fmt.Sprintf("dataset rules: %v", err)))
+	}
+	for _, h := range hits {
+		line := h.Line
+		if line <= 0 {
+			line = d.first
+		}
+		out = append(out, finding.Finding{Rule: h.Rule, Severity: h.Severity, Message: h.Message, Pack: h.Pack,
+			File: d.File, Line: line, Record: fmt.Sprintf("%s:%d", d.File, line)})
+	}
+	slices.SortFunc(out, finding.Compare)
+	return out
+}

@@ -1,0 +1,60 @@
+package policy
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/chatlint/chatlint/engine/rule"
+)
+
+// HasDataset reports whether any active dataset rule (rule.ScopeDataset)
+// applies under the profile: only then does a run fold its records into a
+// dataset document per file, so a run without such rules pays nothing.
+func (e *Engine) HasDataset(profile string) bool {
+	profile = profileOf(profile)
+	for _, r := range e.rules {
+		if r.Scope == rule.ScopeDataset && !e.disabled[r.ID] && r.AppliesUnder(profile) {
+			return true
+		}
+	}
+	return false
+}
+
+// EvaluateDataset runs the dataset rules over one file's dataset document
+// (its format and profile given, as the document holds them). Its hits name
+// lines (Hit.Line) rather than elements.
+func (ev *Evaluator) EvaluateDataset(ctx context.Context, format, profile string, doc ast.Object) ([]Hit, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	e := ev.e
+	profile = profileOf(profile)
+	var hits []Hit
+	for _, r := range e.dataset {
+		if len(r.formats) > 0 && !slices.Contains(r.formats, format) {
+			continue
+		}
+		hits = r.eval(doc, hits)
+	}
+	if e.rego == nil || e.rego.dataset == nil {
+		return hits, nil
+	}
+	ev.cancel.reset()
+	ev.timer.Reset(ev.timeout)
+	hits, err := e.rego.evalDataset(ctx, doc, format, profile, &ev.cancel, hits)
+	if !ev.timer.Stop() && ev.cancel.Cancelled() {
+		return nil, fmt.Errorf("evaluating dataset rules took longer than %s", ev.timeout)
+	}
+	if len(e.disabled) > 0 {
+		hits = slices.DeleteFunc(hits, func(h Hit) bool { return e.disabled[h.Rule] })
+	}
+	var bad *OutputError
+	if err != nil && !errors.As(err, &bad) {
+		return hits, fmt.Errorf("evaluating dataset rules: %w", err)
+	}
+	return hits, err
+}

@@ -1,0 +1,325 @@
+package policy
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/rego"
+	"github.com/open-policy-agent/opa/v1/types"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+)
+
+// JSON Schema builtins: tool definitions declare their arguments with a JSON
+// Schema, and rules check the arguments of each call against it. Validation
+// is the jsonschema library's (draft 2020-12 unless the schema's $schema
+// names another draft); a schema is compiled once per distinct content and
+// kept in a bounded cache, so a dataset whose records declare the same five
+// tools compiles five schemas.
+func init() {
+	rego.RegisterBuiltin1(&rego.Function{
+		Name: "chatlint.schema_problem",
+		Decl: types.NewFunction(types.Args(types.A), types.S),
+	}, schemaProblem)
+	rego.RegisterBuiltin2(&rego.Function{
+		Name: "chatlint.schema_errors",
+		Decl: types.NewFunction(types.Args(types.A, types.A), types.NewArray(nil, types.NewObject(nil, types.NewDynamicProperty(types.S, types.S)))),
+	}, schemaErrors)
+}
+
+// schemaProblem returns "" when x is a valid JSON Schema, otherwise why not.
+func schemaProblem(_ rego.BuiltinContext, x *ast.Term) (*ast.Term, error) {
+	c := schemas.get(x.Value)
+	return ast.StringTerm(c.problem), nil
+}
+
+// schemaErrors validates value against schema and returns one object
+// {"path": JSON Pointer into value, "msg": what is wrong} per failed
+// keyword, innermost first; [] when value is valid. It is undefined when
+// schema is not a valid JSON Schema (schema_problem says why), so a rule
+// does not report a broken schema as broken arguments.
+func schemaErrors(_ rego.BuiltinContext, schema, value *ast.Term) (*ast.Term, error) {
+	c := schemas.get(schema.Value)
+	if c.schema == nil {
+		return nil, nil
+	}
+	v, err := ast.JSON(value.Value)
+	if err != nil {
+		return nil, nil
+	}
+	err = c.schema.Validate(v)
+	if err == nil {
+		return ast.ArrayTerm(), nil
+	}
+	var ve *jsonschema.ValidationError
+	if !errors.As(err, &ve) {
+		return ast.ArrayTerm(ast.ObjectTerm(
+			ast.Item(ast.StringTerm("path"), ast.StringTerm("")),
+			ast.Item(ast.StringTerm("msg"), ast.StringTerm(err.Error())))), nil
+	}
+	var out []*ast.Term
+	for _, l := range leafErrors(ve, nil) {
+		out = append(out, ast.ObjectTerm(
+			ast.Item(ast.StringTerm("path"), ast.StringTerm(pointerOf(l.InstanceLocation))),
+			ast.Item(ast.StringTerm("msg"), ast.StringTerm(l.ErrorKind.LocalizedString(printer)))))
+	}
+	return ast.ArrayTerm(out...), nil
+}
+
+var printer = message.NewPrinter(language.English)
+
+// leafErrors are the errors without causes: the keywords that failed, where
+// their parents only say "validation failed".
+func leafErrors(e *jsonschema.ValidationError, out []*jsonschema.ValidationError) []*jsonschema.ValidationError {
+	if len(e.Causes) == 0 {
+		return append(out, e)
+	}
+	for _, c := range e.Causes {
+		out = leafErrors(c, out)
+	}
+	return out
+}
+
+func pointerOf(tokens []string) string {
+	var b strings.Builder
+	for _, t := range tokens {
+		b.WriteByte('/')
+		b.WriteString(escapePointer(t))
+	}
+	return b.String()
+}
+
+// compiledSchema is a schema compiled, or why it could not be.
+type compiledSchema struct {
+	value   ast.Value
+	schema  *jsonschema.Schema
+	problem string
+}
+
+// schemaCacheSize bounds the compiled schemas kept: a dataset declares few
+// distinct tools, and one that declares more only compiles again.
+const schemaCacheSize = 512
+
+// schemaCache maps a schema's content (OPA's value hash, then equality) to
+// its compiled form. Safe for concurrent use by every worker.
+type schemaCache struct {
+	mu       sync.Mutex
+	byHash   map[int][]*compiledSchema
+	n        int
+	compiles atomic.Int64
+}
+
+var schemas = &schemaCache{byHash: map[int][]*compiledSchema{}}
+
+// SchemaCompiles returns how many schemas were compiled since the program
+// started: tests prove with it that identical schemas compile once.
+func SchemaCompiles() int64 { return schemas.compiles.Load() }
+
+func (c *schemaCache) get(v ast.Value) *compiledSchema {
+	h := v.Hash()
+	c.mu.Lock()
+	for _, e := range c.byHash[h] {
+		if e.value.Compare(v) == 0 {
+			c.mu.Unlock()
+			return e
+		}
+	}
+	c.mu.Unlock()
+	e := compileSchema(v)
+	c.compiles.Add(1)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.n >= schemaCacheSize { // full: start again rather than track use
+		clear(c.byHash)
+		c.n = 0
+	}
+	if !slices.ContainsFunc(c.byHash[h], func(x *compiledSchema) bool { return x.value.Compare(v) == 0 }) {
+		c.byHash[h] = append(c.byHash[h], e)
+		c.n++
+	}
+	return e
+}
+
+// schemaURL names every compiled schema; it is never fetched.
+const schemaURL = "chatlint:tool-schema.json"
+
+// compileSchema compiles one schema with a loader that loads nothing: a $ref
+// to another document (a file, a URL) is a problem of the schema, never a
+// read of the disk or the network.
+func compileSchema(v ast.Value) *compiledSchema {
+	out := &compiledSchema{value: v}
+	doc, err := ast.JSON(v)
+	if err != nil {
+		out.problem = "it is not JSON"
+		return out
+	}
+	switch doc.(type) {
+	case map[string]any, bool:
+	default:
+		out.problem = fmt.Sprintf("a schema must be an object or a boolean, not %s", jsonTypeName(doc))
+		return out
+	}
+	c := jsonschema.NewCompiler()
+	c.UseLoader(noLoader{})
+	c.DefaultDraft(jsonschema.Draft2020)
+	if err := c.AddResource(schemaURL, doc); err != nil {
+		out.problem = schemaMessage(err)
+		return out
+	}
+	s, err := c.Compile(schemaURL)
+	if err != nil {
+		out.problem = schemaMessage(err)
+		return out
+	}
+	out.schema = s
+	return out
+}
+
+type noLoader struct{}
+
+func (noLoader) Load(url string) (any, error) {
+	return nil, fmt.Errorf("chatlint does not load schemas from elsewhere (%s)", url)
+}
+
+// schemaMessage words a compile error: the metaschema's complaints with
+// the place in the schema they are about, without the library's URLs.
+func schemaMessage(err error) string {
+	var se *jsonschema.SchemaValidationError
+	if errors.As(err, &se) {
+		var ve *jsonschema.ValidationError
+		if errors.As(se.Err, &ve) {
+			var parts []string
+			for _, l := range leafErrors(ve, nil) {
+				p := pointerOf(l.InstanceLocation)
+				if p == "" {
+					p = "/"
+				}
+				parts = append(parts, fmt.Sprintf("at %s: %s", p, l.ErrorKind.LocalizedString(printer)))
+			}
+			slices.Sort(parts)
+			return strings.Join(slices.Compact(parts), "; ")
+		}
+	}
+	return strings.ReplaceAll(err.Error(), schemaURL, "the schema")
+}
+
+func jsonTypeName(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return "a string"
+	case []any:
+		return "an array"
+	case bool:
+		return "a boolean"
+	}
+	return "a number"
+}
+
+// chatlint.call_schema_errors(doc) validates, in one pass over a normalized
+// document, the arguments of every tool call against the JSON Schema of the
+// tool it names (the first of doc.tools with that name and an object
+// parameters): [[message index, call index, errors]] for each call with
+// violations, errors as schema_errors gives them. Calls whose arguments do
+// not parse to an object, or whose tool declares no schema or a broken one,
+// are left to other rules. It exists for speed: a rule doing the same
+// lookups per call in Rego cost several times the validation itself.
+func init() {
+	rego.RegisterBuiltin1(&rego.Function{
+		Name: "chatlint.call_schema_errors",
+		Decl: types.NewFunction(types.Args(types.A), types.NewArray(nil, types.A)),
+	}, callSchemaErrors)
+}
+
+var (
+	termTools      = ast.StringTerm("tools")
+	termMessages   = ast.StringTerm("messages")
+	termToolCalls  = ast.StringTerm("tool_calls")
+	termName       = ast.StringTerm("name")
+	termParameters = ast.StringTerm("parameters")
+	termArguments  = ast.StringTerm("arguments")
+	termIndex      = ast.StringTerm("index")
+)
+
+func callSchemaErrors(bctx rego.BuiltinContext, doc *ast.Term) (*ast.Term, error) {
+	o, ok := doc.Value.(ast.Object)
+	if !ok {
+		return nil, nil
+	}
+	tools, _ := valueOf(o, termTools).(*ast.Array)
+	if tools == nil || tools.Len() == 0 {
+		return ast.ArrayTerm(), nil
+	}
+	byName := map[string]*ast.Term{}
+	for i := 0; i < tools.Len(); i++ {
+		t, _ := tools.Elem(i).Value.(ast.Object)
+		name, _ := valueOf(t, termName).(ast.String)
+		p := t.Get(termParameters)
+		if p == nil {
+			continue
+		}
+		if _, isObj := p.Value.(ast.Object); !isObj {
+			continue
+		}
+		if _, seen := byName[string(name)]; !seen {
+			byName[string(name)] = p
+		}
+	}
+	var out []*ast.Term
+	msgs, _ := valueOf(o, termMessages).(*ast.Array)
+	for i := 0; msgs != nil && i < msgs.Len(); i++ {
+		m, _ := msgs.Elem(i).Value.(ast.Object)
+		calls, _ := valueOf(m, termToolCalls).(*ast.Array)
+		for j := 0; calls != nil && j < calls.Len(); j++ {
+			c, _ := calls.Elem(j).Value.(ast.Object)
+			name, _ := valueOf(c, termName).(ast.String)
+			schema := byName[string(name)]
+			if schema == nil {
+				continue
+			}
+			var args ast.Value
+			switch a := valueOf(c, termArguments).(type) {
+			case ast.Object:
+				args = a
+			case ast.String:
+				if v, ok := jsonText(a); ok {
+					args = v
+				}
+			}
+			if _, isObj := args.(ast.Object); !isObj {
+				continue
+			}
+			errs, err := schemaErrors(bctx, schema, ast.NewTerm(args))
+			if err != nil || errs == nil || errs.Value.(*ast.Array).Len() == 0 {
+				continue
+			}
+			out = append(out, ast.ArrayTerm(valueTerm(m, termIndex, i), valueTerm(c, termIndex, j), errs))
+		}
+	}
+	return ast.ArrayTerm(out...), nil
+}
+
+func valueOf(o ast.Object, k *ast.Term) ast.Value {
+	if o == nil {
+		return nil
+	}
+	if t := o.Get(k); t != nil {
+		return t.Value
+	}
+	return nil
+}
+
+// valueTerm is o[k], or the number def when o has no such member.
+func valueTerm(o ast.Object, k *ast.Term, def int) *ast.Term {
+	if t := o.Get(k); t != nil {
+		return t
+	}
+	return ast.IntNumberTerm(def)
+}

@@ -1,0 +1,55 @@
+package runner
+
+import (
+	"context"
+
+	"github.com/chatlint/chatlint/engine/document"
+	"github.com/chatlint/chatlint/engine/finding"
+	"github.com/chatlint/chatlint/engine/lint"
+)
+
+// checked is what a check worker makes of one job.
+type checked struct {
+	findings []finding.Finding
+	facts    []lint.Facts
+	file     string
+	format   document.Format
+	end      bool
+}
+
+// folder folds each file's record facts into its dataset document and
+// evaluates the dataset rules when the file ends. It is nil-safe: a run
+// whose packs have no dataset rule for its profile folds nothing.
+type folder struct {
+	ctx context.Context
+	l   *lint.Linter
+	cur *lint.Dataset
+}
+
+func newFolder(ctx context.Context, r *Runner) *folder {
+	l := lint.New(r.Engine, r.Opts.Document)
+	if !l.Folds() {
+		return nil
+	}
+	return &folder{ctx: ctx, l: l}
+}
+
+// add folds one job's facts and, at the end of a file, returns the
+// findings of the dataset rules on it.
+func (f *folder) add(c checked) []finding.Finding {
+	if f == nil {
+		return nil
+	}
+	if len(c.facts) > 0 && (f.cur == nil || f.cur.File != c.file) {
+		f.cur = lint.NewDataset(c.file, c.format, f.l.Options())
+	}
+	for _, x := range c.facts {
+		f.cur.Add(x)
+	}
+	if !c.end || f.cur == nil || f.cur.File != c.file {
+		return nil
+	}
+	out := f.l.CheckDataset(f.ctx, f.cur)
+	f.cur = nil
+	return out
+}

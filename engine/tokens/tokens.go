@@ -1,0 +1,206 @@
+// Package tokens counts the tokens of a training example offline, with the
+// tokenizers OpenAI models use (tiktoken's o200k_base and cl100k_base,
+// embedded: nothing is downloaded at run time). It counts as the OpenAI
+// cookbook's data-preparation notebook does, from the normalized document,
+// so every input format is counted the same way:
+//
+//   - each message: 3 tokens, plus the tokens of its role, its text, its
+//     tool_call_id when it has one, and its name (+1 when it has a name);
+//   - each tool call of a message (the cookbook does not count them; this is
+//     our approximation): 3 tokens plus the tokens of its function name and
+//     of its arguments text (arguments given as an object: their compact JSON);
+//   - 3 tokens of reply priming per example;
+//   - the tool definitions, as the cookbook's function-calling estimate
+//     counts them: per function a start cost (7 with o200k_base, 10 with
+//     cl100k_base) and the tokens of "name:description" (a trailing period
+//     dropped); when it has properties 3, then per property 3 plus the tokens
+//     of "key:type:description", and for an enum -3 plus per item 3 and its
+//     tokens; 12 after the last function.
+//
+// The platform's own count differs by a few tokens per example; the
+// estimate is for limits and costs, not for billing to the token.
+package tokens
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/tiktoken-go/tokenizer"
+)
+
+// Encodings are the encodings a model table may name.
+var Encodings = []string{string(tokenizer.O200kBase), string(tokenizer.Cl100kBase)}
+
+var (
+	codecs sync.Map // encoding name → tokenizer.Codec
+	// counted is the number of examples counted since the program started.
+	counted atomic.Int64
+)
+
+// Examples returns how many examples were counted since the program
+// started: a test proves with it that a run whose rules never ask for
+// tokens never tokenizes.
+func Examples() int64 { return counted.Load() }
+
+// Codec returns the tokenizer of an encoding (o200k_base or cl100k_base).
+func Codec(encoding string) (tokenizer.Codec, error) {
+	if c, ok := codecs.Load(encoding); ok {
+		return c.(tokenizer.Codec), nil
+	}
+	switch encoding {
+	case string(tokenizer.O200kBase), string(tokenizer.Cl100kBase):
+	default:
+		return nil, fmt.Errorf("unknown encoding %q (want %s)", encoding, strings.Join(Encodings, " or "))
+	}
+	c, err := tokenizer.Get(tokenizer.Encoding(encoding))
+	if err != nil {
+		return nil, err
+	}
+	got, _ := codecs.LoadOrStore(encoding, c)
+	return got.(tokenizer.Codec), nil
+}
+
+// Counter counts examples in one encoding.
+type Counter struct {
+	c        tokenizer.Codec
+	funcInit int
+}
+
+// NewCounter returns a counter for the encoding.
+func NewCounter(encoding string) (*Counter, error) {
+	c, err := Codec(encoding)
+	if err != nil {
+		return nil, err
+	}
+	fi := 7 // the cookbook's gpt-4o figures
+	if encoding == string(tokenizer.Cl100kBase) {
+		fi = 10 // gpt-3.5-turbo, gpt-4
+	}
+	return &Counter{c: c, funcInit: fi}, nil
+}
+
+// Text counts the tokens of a string.
+func (c *Counter) Text(s string) int {
+	if s == "" {
+		return 0
+	}
+	n, err := c.c.Count(s)
+	if err != nil {
+		return 0
+	}
+	return n
+}
+
+// Document counts one training example: a normalized document (see the
+// package comment for what is counted).
+func (c *Counter) Document(doc ast.Object) int {
+	counted.Add(1)
+	n := 3 // reply priming
+	if ms, ok := field(doc, "messages").(*ast.Array); ok {
+		for i := 0; i < ms.Len(); i++ {
+			if m, ok := ms.Elem(i).Value.(ast.Object); ok {
+				n += c.message(m)
+			}
+		}
+	}
+	if ts, ok := field(doc, "tools").(*ast.Array); ok && ts.Len() > 0 {
+		n += c.tools(ts)
+	}
+	return n
+}
+
+func (c *Counter) message(m ast.Object) int {
+	n := 3 + c.Text(str(m, "role")) + c.Text(str(m, "text")) + c.Text(str(m, "tool_call_id"))
+	if raw, ok := field(m, "raw").(ast.Object); ok {
+		if name := str(raw, "name"); name != "" {
+			n += c.Text(name) + 1
+		}
+	}
+	if calls, ok := field(m, "tool_calls").(*ast.Array); ok {
+		for i := 0; i < calls.Len(); i++ {
+			call, ok := calls.Elem(i).Value.(ast.Object)
+			if !ok {
+				continue
+			}
+			n += 3 + c.Text(str(call, "name"))
+			switch a := field(call, "arguments").(type) {
+			case ast.String:
+				n += c.Text(string(a))
+			case nil, ast.Null:
+			default:
+				n += c.Text(compactJSON(a))
+			}
+		}
+	}
+	return n
+}
+
+// tools is the cookbook's function-calling estimate of the definitions.
+func (c *Counter) tools(ts *ast.Array) int {
+	n := 0
+	for i := 0; i < ts.Len(); i++ {
+		t, ok := ts.Elem(i).Value.(ast.Object)
+		if !ok {
+			continue
+		}
+		fn, _ := field(t, "function").(ast.Object)
+		n += c.funcInit + c.Text(str(t, "name")+":"+strings.TrimSuffix(str(fn, "description"), "."))
+		params, _ := field(t, "parameters").(ast.Object)
+		props, _ := field(params, "properties").(ast.Object)
+		if props == nil || props.Len() == 0 {
+			continue
+		}
+		n += 3
+		props.Foreach(func(k, v *ast.Term) {
+			key, _ := k.Value.(ast.String)
+			p, _ := v.Value.(ast.Object)
+			n += 3
+			if enum, ok := field(p, "enum").(*ast.Array); ok {
+				n -= 3
+				for j := 0; j < enum.Len(); j++ {
+					n += 3
+					if s, ok := enum.Elem(j).Value.(ast.String); ok {
+						n += c.Text(string(s))
+					} else {
+						n += c.Text(enum.Elem(j).String())
+					}
+				}
+			}
+			typ := str(p, "type")
+			n += c.Text(string(key) + ":" + typ + ":" + strings.TrimSuffix(str(p, "description"), "."))
+		})
+	}
+	return n + 12
+}
+
+func field(o ast.Object, k string) ast.Value {
+	if o == nil {
+		return nil
+	}
+	t := o.Get(ast.StringTerm(k))
+	if t == nil {
+		return nil
+	}
+	return t.Value
+}
+
+func str(o ast.Object, k string) string {
+	s, _ := field(o, k).(ast.String)
+	return string(s)
+}
+
+func compactJSON(v ast.Value) string {
+	x, err := ast.JSON(v)
+	if err != nil {
+		return v.String()
+	}
+	b, err := json.Marshal(x)
+	if err != nil {
+		return v.String()
+	}
+	return string(b)
+}
