@@ -165,6 +165,7 @@ func runCheck(cmd *cobra.Command, s streams, o *checkOptions) error {
 		w.abort()
 		return err
 	}
+	defer g.abort()
 	r := &runner.Runner{Engine: eng, Opts: ropts}
 	stop := showProgress(s.Err, r.Progress)
 	var werr error

@@ -85,9 +85,19 @@ func (o *checkOptions) newGate() (*gate, error) {
 		}
 	}
 	if o.WriteBaseline != "" {
-		g.write = &baselineWriter{path: o.WriteBaseline}
+		if g.write, err = newBaselineWriter(o.WriteBaseline); err != nil {
+			return nil, err
+		}
 	}
 	return g, nil
+}
+
+// abort discards the baseline being written, when the run stops early; it
+// does nothing once finish has run.
+func (g *gate) abort() {
+	if g.write != nil {
+		g.write.abort()
+	}
 }
 
 // finish writes the baseline file and says on stderr what was left out, so
@@ -97,7 +107,7 @@ func (g *gate) finish(stderr io.Writer) error {
 		if err := g.write.write(); err != nil {
 			return err
 		}
-		fmt.Fprintf(stderr, "chatlint: wrote %d findings to baseline %s\n", len(g.write.entries), g.write.path)
+		fmt.Fprintf(stderr, "chatlint: wrote %d findings to baseline %s\n", g.write.n, g.write.path)
 	}
 	if g.baselined > 0 {
 		fmt.Fprintf(stderr, "chatlint: %d known findings in the baseline were not reported\n", g.baselined)
