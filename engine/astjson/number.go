@@ -70,8 +70,12 @@ func (d *decoder) number(i int) (*ast.Term, int) {
 			if len(lit) > 40 {
 				lit = lit[:37] + "..."
 			}
-			d.rng = &RangeError{Offset: start, Number: lit}
-			return nil, i
+			// Decoding goes on, so that a syntax error later in the
+			// input is reported first, as encoding/json would.
+			if d.rng == nil {
+				d.rng = &RangeError{Offset: start, Number: lit}
+			}
+			return ast.InternedNullTerm, i
 		}
 	}
 	return d.alloc.term(ast.Number(lit)), i
