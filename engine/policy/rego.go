@@ -222,8 +222,12 @@ var noMetrics = metrics.NoOp()
 // eval evaluates the prepared query over one document of the given format.
 // A finding or action a rule produced malformed is not kept: it is described
 // in the returned *OutputError, and the well-formed ones are still returned.
-func (p *regoProgram) eval(ctx context.Context, input ast.Value, format string, cancel topdown.Cancel, hits []Hit, acts []Action) ([]Hit, []Action, error) {
-	rs, err := p.query.Eval(ctx, rego.EvalParsedInput(input), rego.EvalMetrics(noMetrics), rego.EvalExternalCancel(cancel))
+func (p *regoProgram) eval(ctx context.Context, input ast.Value, format string, cancel topdown.Cancel, tracer topdown.QueryTracer, hits []Hit, acts []Action) ([]Hit, []Action, error) {
+	opts := []rego.EvalOption{rego.EvalParsedInput(input), rego.EvalMetrics(noMetrics), rego.EvalExternalCancel(cancel)}
+	if tracer != nil {
+		opts = append(opts, rego.EvalQueryTracer(tracer))
+	}
+	rs, err := p.query.Eval(ctx, opts...)
 	if err != nil {
 		return hits, acts, err
 	}
