@@ -153,6 +153,9 @@ func runFix(cmd *cobra.Command, s streams, o *fixOptions) error {
 	}
 	r := &runner.Runner{Engine: engines.any(), Opts: ropts}
 	fx := &fixer{ctx: cmd.Context(), s: s, o: o, engines: engines, outputs: outputs}
+	if o.InPlace {
+		fx.before = statInputs(files) // before the runner reads a byte
+	}
 	stop := showProgress(s.Err, r.Progress)
 	tot, rerrs := runner.Each(cmd.Context(), r, inputs, fx.newWork, fx.emit)
 	stop()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -28,6 +29,7 @@ type fixer struct {
 	o       *fixOptions
 	engines *fixEngines
 	outputs map[string]string
+	before  map[string]fs.FileInfo // --in-place: each input's identity before the run
 
 	cur          *fileOut
 	errs         []error
@@ -56,6 +58,7 @@ type fileOut struct {
 	name      string
 	out       *outFile // nil for --dry-run
 	rejects   *spool
+	unlock    func() // --in-place: releases the input's lock
 	readErr   error // the input could not be read to its end: nothing is written
 	documents int
 	changed   int
@@ -198,8 +201,10 @@ func (fx *fixer) finish() {
 		return
 	}
 	fx.cur = nil
+	if c.unlock != nil {
+		defer c.unlock()
+	}
 	fx.documents += c.documents
-	fx.changed += c.changed
 	dest := fx.outputs[c.name]
 	line := fmt.Sprintf("%s: %d of %d %s changed, %d %s", c.name, c.changed, c.documents, plural(c.documents, "record"), c.actions, plural(c.actions, "action"))
 	if c.readErr != nil {
@@ -218,6 +223,9 @@ func (fx *fixer) finish() {
 			fx.files = append(fx.files, line+"; unchanged")
 			return
 		}
+		if fx.o.InPlace {
+			c.out.check = func() error { return unchangedSince(c.name, fx.before[c.name]) }
+		}
 		bak, err := c.out.commit(fx.o.InPlace)
 		if err != nil {
 			c.rejects.discard()
@@ -231,12 +239,13 @@ func (fx *fixer) finish() {
 			line += ", backup " + bak
 		}
 	}
+	fx.changed += c.changed // only what was written counts as fixed
 	switch {
 	case fx.o.DryRun && c.dropped > 0:
 		line += fmt.Sprintf(", %d dropped", c.dropped)
 	case !c.rejects.empty():
 		path := dest + jsonl.RejectsSuffix
-		if err := c.rejects.appendTo(path); err != nil {
+		if err := c.rejects.appendTo(path, inputPerm(c.name)); err != nil {
 			fx.errs = append(fx.errs, fmt.Errorf("%s: rejects not written: %v", c.name, err))
 		}
 		line += fmt.Sprintf(", %d dropped -> %s", c.dropped, path)
@@ -250,7 +259,15 @@ func (fx *fixer) open(name string) *outFile {
 	if fx.o.Output != "" && dest != fx.o.Output {
 		os.MkdirAll(filepath.Dir(dest), 0o755) // an error shows when the file is written
 	}
-	return openOut(dest)
+	perm := inputPerm(name)
+	if fx.o.InPlace {
+		unlock, err := lockInput(name)
+		if err != nil {
+			return &outFile{path: dest, err: err}
+		}
+		fx.cur.unlock = unlock
+	}
+	return openOut(dest, perm)
 }
 
 // summary prints a line per file, the totals and the actions per rule.
