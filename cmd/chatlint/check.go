@@ -142,7 +142,13 @@ func runCheck(cmd *cobra.Command, s streams, o *checkOptions) error {
 		return err
 	}
 
-	files, errs := jsonl.Expand(o.Paths)
+	files, skipped, errs := jsonl.ExpandSkipping(o.Paths)
+	noteSkipped(s.Err, skipped)
+	if len(files) == 0 {
+		if err := missingInputs(o.Paths, errs); err != nil {
+			return err
+		}
+	}
 	if len(files) == 0 && len(errs) == 0 {
 		return usageError("no input files found in %s (directories are searched for *.jsonl and *.json files)", strings.Join(o.Paths, ", "))
 	}

@@ -67,7 +67,7 @@ record was left as it was because its actions conflict or never settle,
 	f.DurationVar(&o.Timeout, "rule-timeout", policy.DefaultRuleTimeout, "time limit for evaluating the rules on one conversation or session, per pass")
 	f.DurationVar(&o.Timeout, "record-timeout", policy.DefaultRuleTimeout, "deprecated: use --rule-timeout")
 	_ = f.MarkDeprecated("record-timeout", "use --rule-timeout")
-	f.StringVarP(&o.Output, "output", "o", "", "write to this file, or to this folder for several inputs")
+	f.StringVarP(&o.Output, "output", "o", "", "write to this file; for several inputs, to this folder (an existing one, or a path ending in / to create)")
 	f.BoolVar(&o.InPlace, "in-place", false, "replace each input (after a backup FILE.bak-<UTC time>-<random>)")
 	f.BoolVar(&o.DryRun, "dry-run", false, "write nothing; print a diff of each changed record and the rules that fired")
 	f.StringVar(&o.Format, "format", "", "force the input format: chat, proxy-log, pi-session or contract (default: detect per file)")
@@ -109,7 +109,8 @@ func runFix(cmd *cobra.Command, s streams, o *fixOptions) error {
 		return err
 	}
 
-	files, errs := jsonl.Expand(o.Paths)
+	files, skipped, errs := jsonl.ExpandSkipping(o.Paths)
+	noteSkipped(s.Err, skipped)
 	var inputs []runner.Input
 	outputs := map[string]string{}
 	// -o names a folder for several inputs, a folder given as input, or an
@@ -127,6 +128,10 @@ func runFix(cmd *cobra.Command, s streams, o *fixOptions) error {
 		case several:
 			return usageError("-o %s: several inputs are written to a folder, and this is a file", o.Output)
 		}
+	} else if several && o.Output != "" && !strings.HasSuffix(o.Output, "/") {
+		// Never make a folder of a name like out.jsonl: a folder output
+		// exists already or is spelled with a final slash.
+		return usageError("-o %s: several inputs are written to a folder; name an existing folder, or end the path with / to create it", o.Output)
 	}
 	for _, f := range files {
 		switch {

@@ -150,7 +150,7 @@ func TestFixOutputs(t *testing.T) {
 	t.Chdir(dir)
 
 	t.Run("folder for several inputs", func(t *testing.T) {
-		_, stderr, code := chatlint(t, "", "fix", "-o", "out", "a.jsonl", "sub", "empty.jsonl")
+		_, stderr, code := chatlint(t, "", "fix", "-o", "out/", "a.jsonl", "sub", "empty.jsonl")
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
@@ -167,7 +167,7 @@ func TestFixOutputs(t *testing.T) {
 		}
 	})
 	t.Run("a folder with one file", func(t *testing.T) {
-		_, stderr, code := chatlint(t, "", "fix", "-o", "out2", "sub")
+		_, stderr, code := chatlint(t, "", "fix", "-o", "out2/", "sub")
 		if code != 0 || mustRead(t, "out2/sub/b.jsonl") != cleanRecord+"\n" {
 			t.Errorf("exit %d: %s", code, stderr)
 		}
@@ -354,5 +354,23 @@ func TestFixReaderNoteKeepsFileWhole(t *testing.T) {
 	}
 	if got := mustRead(t, out); got != in {
 		t.Errorf("output = %q, want the input as it was", got)
+	}
+}
+
+// TestFixOutputNeverAFileNamedFolder: with several inputs, -o must be an
+// existing folder or end in "/": out.jsonl became a folder named out.jsonl.
+func TestFixOutputNeverAFileNamedFolder(t *testing.T) {
+	dir := t.TempDir()
+	a := writeFile(t, dir, "a.jsonl", needsFix+"\n")
+	b := writeFile(t, dir, "b.jsonl", cleanRecord+"\n")
+	for _, out := range []string{"out.jsonl", "out.json", "newfolder"} {
+		p := filepath.Join(dir, out)
+		_, stderr, code := chatlint(t, "", "fix", "-o", p, a, b)
+		if code != 2 || !strings.Contains(stderr, "several inputs are written to a folder") {
+			t.Errorf("-o %s: exit %d, stderr %q; want a usage error", out, code, stderr)
+		}
+		if _, err := os.Stat(p); err == nil {
+			t.Errorf("-o %s: %s was created", out, out)
+		}
 	}
 }
