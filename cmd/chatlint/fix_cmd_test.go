@@ -374,3 +374,41 @@ func TestFixOutputNeverAFileNamedFolder(t *testing.T) {
 		}
 	}
 }
+
+// TestUnknownDisabledRule: a --disable or config entry naming no rule is an
+// error naming it with the closest ids (it was accepted silently).
+func TestUnknownDisabledRule(t *testing.T) {
+	dir := t.TempDir()
+	p := writeFile(t, dir, "a.jsonl", cleanRecord+"\n")
+	for _, tc := range []struct {
+		args []string
+		near string
+	}{
+		{[]string{"check", "--disable", "tool-result-mising", p}, "did you mean tool-result-missing"},
+		{[]string{"fix", "--dry-run", "--disable", "tool-result-mising", p}, "did you mean tool-result-pairing"}, // the cleanup packs' rules
+	} {
+		args := tc.args
+		_, stderr, code := chatlint(t, "", args...)
+		if code != 2 || !strings.Contains(stderr, `unknown rule "tool-result-mising"`) || !strings.Contains(stderr, tc.near) {
+			t.Errorf("%s: exit %d, stderr %q; want 2, the id and a close match", args[0], code, stderr)
+		}
+	}
+	cfg := writeFile(t, dir, ".chatlint.yaml", "rules:\n  tool-result-mising: off\n")
+	_, stderr, code := chatlint(t, "", "check", "--config", cfg, p)
+	if code != 2 || !strings.Contains(stderr, "did you mean tool-result-missing") {
+		t.Errorf("config: exit %d, stderr %q; want 2 and a close match", code, stderr)
+	}
+	if _, stderr, code := chatlint(t, "", "check", "--disable", "tool-result-missing", p); code != 0 {
+		t.Errorf("a known rule: exit %d: %s", code, stderr)
+	}
+}
+
+// TestCheckMissingInput: a run with no existing input is an error naming
+// the path, without a summary that reads like a clean run.
+func TestCheckMissingInput(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "missing.jsonl")
+	stdout, stderr, code := chatlint(t, "", "check", missing)
+	if code != 2 || !strings.Contains(stderr, missing+": no such file or directory") || stdout != "" {
+		t.Errorf("exit %d, stdout %q, stderr %q; want 2, the path named, no summary", code, stdout, stderr)
+	}
+}

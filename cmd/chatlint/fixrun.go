@@ -59,7 +59,7 @@ type fileOut struct {
 	out       *outFile // nil for --dry-run
 	rejects   *spool
 	unlock    func() // --in-place: releases the input's lock
-	readErr   error // the input could not be read to its end: nothing is written
+	readErr   error  // the input could not be read to its end: nothing is written
 	documents int
 	changed   int
 	actions   int

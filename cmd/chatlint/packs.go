@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/chatlint/chatlint/engine/config"
+	"github.com/chatlint/chatlint/engine/lint"
 	"github.com/chatlint/chatlint/engine/policy"
 )
 
@@ -32,6 +33,9 @@ type packOptions struct {
 	// Cleanup loads the built-in cleanup packs too (kind: cleanup), which
 	// only fix runs by default.
 	Cleanup bool
+	// disableChecked: the caller checks Disable against the rules of all
+	// the engines it compiles (fix compiles one per pack).
+	disableChecked bool
 }
 
 func addPackFlags(cmd *cobra.Command, o *packOptions) {
@@ -110,12 +114,19 @@ func (o *packOptions) compilePacks(ctx context.Context, packs []*policy.Pack) (*
 	if err != nil {
 		return nil, compileFailure(err)
 	}
-	if cfg != nil {
-		known := map[string]bool{}
-		for _, r := range activeRules(eng) {
-			known[r.ID] = true
+	all := append(eng.AllRules(), lint.CoreRules...)
+	known := map[string]bool{}
+	for _, r := range all {
+		known[r.ID] = true
+	}
+	if !o.disableChecked {
+		if err := checkDisable(o.Disable, known, all); err != nil {
+			return nil, err
 		}
-		if err := cfg.CheckRules(func(id string) bool { return known[id] || slices.Contains(o.Disable, id) }); err != nil {
+	}
+	if cfg != nil {
+		hint := func(id string) string { return suggest(id, all) }
+		if err := cfg.CheckRulesHint(func(id string) bool { return known[id] }, hint); err != nil {
 			return nil, &exitCode{code: exitError, err: fmt.Errorf("config: %w", err)}
 		}
 	}
