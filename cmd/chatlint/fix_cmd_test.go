@@ -121,9 +121,12 @@ func TestFixWriteFailures(t *testing.T) {
 			c.patch()
 			dir := t.TempDir()
 			p := writeFile(t, dir, "a.jsonl", needsFix+"\n")
-			_, stderr, code := chatlint(t, "", "fix", "--in-place", p)
+			stdout, stderr, code := chatlint(t, "", "fix", "--in-place", p)
 			if code != exitError || !strings.Contains(stderr, "not written") {
 				t.Errorf("exit %d, stderr %q", code, stderr)
+			}
+			if strings.Contains(stdout, "fixed 1") {
+				t.Errorf("stdout claims the unwritten record fixed:\n%s", stdout)
 			}
 			if got := mustRead(t, p); got != needsFix+"\n" {
 				t.Errorf("original changed: %q", got)
