@@ -75,7 +75,8 @@ func Weighted[J, R any](ctx context.Context, workers int, limit int64, weigh fun
 	go func() {
 		var seq uint64
 		produceErr = produce(ctx, func(j J) bool {
-			taken, ok := inFlight.acquire(weigh(j))
+			weight := weigh(j)
+			taken, ok := inFlight.acquire(weight)
 			if !ok {
 				return false
 			}
@@ -85,8 +86,8 @@ func Weighted[J, R any](ctx context.Context, workers int, limit int64, weigh fun
 				return false
 			}
 			seq++
-			if taken == inFlight.limit {
-				// A job that fills the budget is finished before the
+			if weight > inFlight.limit {
+				// A job heavier than the budget is finished before the
 				// producer reads on: otherwise the next huge record
 				// would be read into memory beside it, and the bound
 				// would be two of them.
