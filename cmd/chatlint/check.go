@@ -200,7 +200,7 @@ func runCheck(cmd *cobra.Command, s streams, o *checkOptions) error {
 	}
 	errs = append(errs, rerrs...)
 	for _, err := range errs {
-		fmt.Fprintln(s.Err, "chatlint:", describe(err))
+		fmt.Fprintln(s.Err, "chatlint:", report.EscapeControls(describe(err)))
 	}
 	if len(errs) > 0 || policyFailed {
 		return &exitCode{code: exitError}

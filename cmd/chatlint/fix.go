@@ -13,6 +13,7 @@ import (
 	"github.com/chatlint/chatlint/engine/fix"
 	"github.com/chatlint/chatlint/engine/jsonl"
 	"github.com/chatlint/chatlint/engine/policy"
+	"github.com/chatlint/chatlint/engine/report"
 	"github.com/chatlint/chatlint/engine/runner"
 )
 
@@ -169,7 +170,7 @@ func runFix(cmd *cobra.Command, s streams, o *fixOptions) error {
 	errs = append(errs, rerrs...)
 	errs = append(errs, fx.errs...)
 	for _, err := range errs {
-		fmt.Fprintln(s.Err, "chatlint:", describe(err))
+		fmt.Fprintln(s.Err, "chatlint:", report.EscapeControls(describe(err)))
 	}
 	switch {
 	case len(errs) > 0 || fx.policyFailed:

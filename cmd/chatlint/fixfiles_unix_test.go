@@ -126,3 +126,19 @@ func TestFixInPlaceLocked(t *testing.T) {
 		t.Errorf("stdout claims a fix: %s", stdout)
 	}
 }
+
+// TestFixEscapesFileNames: a file name holding ESC and a newline reaches
+// fix's stdout and stderr escaped.
+func TestFixEscapesFileNames(t *testing.T) {
+	dir := t.TempDir()
+	p := writeFile(t, dir, "evil\x1b[2J\nfixed 9 of 9.jsonl", needsFix+"\n{broken\n")
+	stdout, stderr, _ := chatlint(t, "", "fix", "--in-place", p)
+	for what, text := range map[string]string{"stdout": stdout, "stderr": stderr} {
+		if strings.Contains(text, "\x1b") || strings.Contains(text, "\nfixed 9") {
+			t.Errorf("%s holds the raw name: %q", what, text)
+		}
+	}
+	if !strings.Contains(stdout, `evil\x1b[2J\nfixed 9 of 9.jsonl`) {
+		t.Errorf("stdout does not name the file escaped: %q", stdout)
+	}
+}

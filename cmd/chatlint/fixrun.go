@@ -18,6 +18,7 @@ import (
 	"github.com/chatlint/chatlint/engine/jsonl"
 	"github.com/chatlint/chatlint/engine/lint"
 	"github.com/chatlint/chatlint/engine/policy"
+	"github.com/chatlint/chatlint/engine/report"
 	"github.com/chatlint/chatlint/engine/runner"
 )
 
@@ -82,7 +83,7 @@ func (fx *fixer) work(j runner.Job, evaluators func(document.Format) []*policy.E
 		if res.file == "" {
 			res.file = f.File
 		}
-		res.note = fmt.Sprintf("%s:%d: %s %s: %s (left as it is)", f.File, f.Line, f.Severity, f.Rule, f.Message)
+		res.note = fmt.Sprintf("%s:%d: %s %s: %s (left as it is)", report.EscapeControls(f.File), f.Line, f.Severity, f.Rule, report.Clean(f.Message))
 	}
 	if j.Format == "" || len(j.Records) == 0 {
 		return res
@@ -97,13 +98,13 @@ func (fx *fixer) work(j runner.Job, evaluators func(document.Format) []*policy.E
 		if res.policyErr {
 			rule = lint.RulePolicyError
 		}
-		res.note = fmt.Sprintf("%s:%d: error %s: %v", j.File, j.Records[0].Line, rule, err)
+		res.note = fmt.Sprintf("%s:%d: error %s: %s", report.EscapeControls(j.File), j.Records[0].Line, rule, report.EscapeControls(err.Error()))
 		return res
 	}
 	res.outcome = out
 	res.records = out.Records
 	for _, l := range out.Invalid {
-		res.note += fmt.Sprintf("%s:%d: warning %s: not a JSON object; left as it is (chatlint repair drops such lines)\n", j.File, l, lint.RuleSyntax)
+		res.note += fmt.Sprintf("%s:%d: warning %s: not a JSON object; left as it is (chatlint repair drops such lines)\n", report.EscapeControls(j.File), l, lint.RuleSyntax)
 	}
 	res.note = strings.TrimSuffix(res.note, "\n")
 	return res
@@ -111,7 +112,7 @@ func (fx *fixer) work(j runner.Job, evaluators func(document.Format) []*policy.E
 
 func (fx *fixer) emit(res fixed) {
 	if res.note != "" {
-		fmt.Fprintln(fx.s.Err, res.note)
+		fmt.Fprintln(fx.s.Err, res.note) // its parts escaped as it was made (work)
 	}
 	fx.unfixed += b2i(res.unfixed)
 	fx.policyFailed = fx.policyFailed || res.policyErr
@@ -273,7 +274,7 @@ func (fx *fixer) open(name string) *outFile {
 // summary prints a line per file, the totals and the actions per rule.
 func (fx *fixer) summary(tot runner.Totals) {
 	for _, l := range fx.files {
-		fmt.Fprintln(fx.s.Out, l)
+		fmt.Fprintln(fx.s.Out, report.EscapeControls(l))
 	}
 	verb := "fixed"
 	if fx.o.DryRun {

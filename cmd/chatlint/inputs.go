@@ -40,3 +40,14 @@ func missingInputs(paths []string, errs []error) error {
 	}
 	return usageError("no such files or directories: %s", strings.Join(missing, ", "))
 }
+
+// escapeLines escapes the control characters of each line of s, keeping
+// the line breaks: for messages of several lines (a compile error per line)
+// that name files or quote data.
+func escapeLines(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = report.EscapeControls(l)
+	}
+	return strings.Join(lines, "\n")
+}
