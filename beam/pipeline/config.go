@@ -89,7 +89,7 @@ func (c Config) Validate(ctx context.Context) error {
 	}
 	cfg, err := c.Settings.Config()
 	if err == nil {
-		err = gate.CheckRules(cfg, eng, c.Disable)
+		err = gate.CheckRules(cfg, eng)
 	}
 	if err != nil {
 		return fmt.Errorf("config: %v", err)

@@ -150,7 +150,13 @@ func runCheck(cmd *cobra.Command, s streams, o *checkOptions) error {
 		return err
 	}
 
-	files, errs := jsonl.Expand(o.Paths)
+	files, skipped, errs := jsonl.ExpandSkipping(o.Paths)
+	noteSkipped(s.Err, skipped)
+	if len(files) == 0 {
+		if err := missingInputs(o.Paths, errs); err != nil {
+			return err
+		}
+	}
 	if len(files) == 0 && len(errs) == 0 {
 		return usageError("no input files found in %s (directories are searched for *.jsonl and *.json files)", strings.Join(o.Paths, ", "))
 	}
@@ -178,6 +184,7 @@ func runCheck(cmd *cobra.Command, s streams, o *checkOptions) error {
 		w.abort()
 		return &exitCode{code: exitError, err: err}
 	}
+	defer g.Abort()
 	r := &runner.Runner{Engine: eng, Opts: ropts}
 	stop := showProgress(s.Err, r.Progress)
 	var werr error
@@ -206,7 +213,7 @@ func runCheck(cmd *cobra.Command, s streams, o *checkOptions) error {
 	}
 	errs = append(errs, rerrs...)
 	for _, err := range errs {
-		fmt.Fprintln(s.Err, "chatlint:", describe(err))
+		fmt.Fprintln(s.Err, "chatlint:", report.EscapeControls(describe(err)))
 	}
 	if len(errs) > 0 || policyFailed {
 		return &exitCode{code: exitError}

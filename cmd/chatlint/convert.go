@@ -14,6 +14,7 @@ import (
 	"github.com/chatlint/chatlint/engine/convert"
 	"github.com/chatlint/chatlint/engine/document"
 	"github.com/chatlint/chatlint/engine/finding"
+	"github.com/chatlint/chatlint/engine/report"
 )
 
 // convertRand, when set (by tests), gives the randomness for anonymizing the
@@ -193,7 +194,7 @@ func runConvert(cmd *cobra.Command, s streams, o *convertOptions) error {
 		return &exitCode{code: exitError, err: err}
 	}
 	for _, e := range res.Unreadable {
-		fmt.Fprintln(s.Err, "chatlint:", describe(e))
+		fmt.Fprintln(s.Err, "chatlint:", report.EscapeControls(describe(e)))
 	}
 	switch {
 	case len(res.Unreadable) > 0:

@@ -36,7 +36,7 @@ func newExplainCmd(s streams) *cobra.Command {
 			}
 			i := slices.IndexFunc(rules, func(r rule.Rule) bool { return r.ID == o.Rule })
 			if i < 0 {
-				return usageError("no active rule %q%s (chatlint rules lists them)", o.Rule, suggest(o.Rule, rules))
+				return usageError("no active rule %q%s (chatlint rules lists them)", o.Rule, rule.Suggest(o.Rule, rules))
 			}
 			return writeExplain(s.Out, rules[i])
 		},
@@ -76,40 +76,6 @@ func writeExplain(w io.Writer, r rule.Rule) error {
 
 func indent(s string) string {
 	return "    " + strings.ReplaceAll(s, "\n", "\n    ")
-}
-
-// suggest names the closest rule ids, for a mistyped one.
-func suggest(id string, rules []rule.Rule) string {
-	var near []string
-	for _, r := range rules {
-		if strings.Contains(r.ID, id) || strings.Contains(id, r.ID) || levenshtein(id, r.ID) <= 3 {
-			near = append(near, r.ID)
-		}
-	}
-	if len(near) == 0 {
-		return ""
-	}
-	return "; did you mean " + strings.Join(near, ", ") + "?"
-}
-
-func levenshtein(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
 }
 
 // fixedBySentence says whether chatlint fix repairs a check, and with which

@@ -13,6 +13,7 @@ import (
 	"github.com/chatlint/chatlint/engine/fix"
 	"github.com/chatlint/chatlint/engine/jsonl"
 	"github.com/chatlint/chatlint/engine/policy"
+	"github.com/chatlint/chatlint/engine/report"
 	"github.com/chatlint/chatlint/engine/runner"
 )
 
@@ -74,7 +75,7 @@ and files of no known format.`,
 	f.DurationVar(&o.Timeout, "rule-timeout", policy.DefaultRuleTimeout, "time limit for evaluating the rules on one conversation or session, per pass")
 	f.DurationVar(&o.Timeout, "record-timeout", policy.DefaultRuleTimeout, "deprecated: use --rule-timeout")
 	_ = f.MarkDeprecated("record-timeout", "use --rule-timeout")
-	f.StringVarP(&o.Output, "output", "o", "", "write to this file, or to this folder for several inputs")
+	f.StringVarP(&o.Output, "output", "o", "", "write to this file; for several inputs, to this folder (an existing one, or a path ending in / to create)")
 	f.BoolVar(&o.InPlace, "in-place", false, "replace each input (after a backup FILE.bak-<UTC time>-<random>)")
 	f.BoolVar(&o.DryRun, "dry-run", false, "write nothing; print each changed record before (-) and after (+) as JSON lines, and the rules that fired")
 	f.StringVar(&o.Format, "format", "", "force the input format: "+document.FormatNames()+" (default: detect per file)")
@@ -116,7 +117,8 @@ func runFix(cmd *cobra.Command, s streams, o *fixOptions) error {
 		return err
 	}
 
-	files, errs := jsonl.Expand(o.Paths)
+	files, skipped, errs := jsonl.ExpandSkipping(o.Paths)
+	noteSkipped(s.Err, skipped)
 	var inputs []runner.Input
 	outputs := map[string]string{}
 	// -o names a folder for several inputs, a folder given as input, or an
@@ -134,6 +136,10 @@ func runFix(cmd *cobra.Command, s streams, o *fixOptions) error {
 		case several:
 			return usageError("-o %s: several inputs are written to a folder, and this is a file", o.Output)
 		}
+	} else if several && o.Output != "" && !strings.HasSuffix(o.Output, "/") {
+		// Never make a folder of a name like out.jsonl: a folder output
+		// exists already or is spelled with a final slash.
+		return usageError("-o %s: several inputs are written to a folder; name an existing folder, or end the path with / to create it", o.Output)
 	}
 	for _, f := range files {
 		switch {
@@ -157,6 +163,9 @@ func runFix(cmd *cobra.Command, s streams, o *fixOptions) error {
 	}
 	r := &runner.Runner{Engine: engines.any(), Opts: ropts}
 	fx := &fixer{ctx: cmd.Context(), s: s, o: o, engines: engines, outputs: outputs}
+	if o.InPlace {
+		fx.before = statInputs(files) // before the runner reads a byte
+	}
 	stop := showProgress(s.Err, r.Progress)
 	tot, rerrs := runner.Each(cmd.Context(), r, inputs, fx.newWork, fx.emit)
 	stop()
@@ -165,7 +174,7 @@ func runFix(cmd *cobra.Command, s streams, o *fixOptions) error {
 	errs = append(errs, rerrs...)
 	errs = append(errs, fx.errs...)
 	for _, err := range errs {
-		fmt.Fprintln(s.Err, "chatlint:", describe(err))
+		fmt.Fprintln(s.Err, "chatlint:", report.EscapeControls(describe(err)))
 	}
 	switch {
 	case len(errs) > 0 || fx.policyFailed:

@@ -121,9 +121,12 @@ func TestFixWriteFailures(t *testing.T) {
 			c.patch()
 			dir := t.TempDir()
 			p := writeFile(t, dir, "a.jsonl", needsFix+"\n")
-			_, stderr, code := chatlint(t, "", "fix", "--in-place", p)
+			stdout, stderr, code := chatlint(t, "", "fix", "--in-place", p)
 			if code != exitError || !strings.Contains(stderr, "not written") {
 				t.Errorf("exit %d, stderr %q", code, stderr)
+			}
+			if strings.Contains(stdout, "fixed 1") {
+				t.Errorf("stdout claims the unwritten record fixed:\n%s", stdout)
 			}
 			if got := mustRead(t, p); got != needsFix+"\n" {
 				t.Errorf("original changed: %q", got)
@@ -150,7 +153,7 @@ func TestFixOutputs(t *testing.T) {
 	t.Chdir(dir)
 
 	t.Run("folder for several inputs", func(t *testing.T) {
-		_, stderr, code := chatlint(t, "", "fix", "-o", "out", "a.jsonl", "sub", "empty.jsonl")
+		_, stderr, code := chatlint(t, "", "fix", "-o", "out/", "a.jsonl", "sub", "empty.jsonl")
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
@@ -167,7 +170,7 @@ func TestFixOutputs(t *testing.T) {
 		}
 	})
 	t.Run("a folder with one file", func(t *testing.T) {
-		_, stderr, code := chatlint(t, "", "fix", "-o", "out2", "sub")
+		_, stderr, code := chatlint(t, "", "fix", "-o", "out2/", "sub")
 		if code != 0 || mustRead(t, "out2/sub/b.jsonl") != cleanRecord+"\n" {
 			t.Errorf("exit %d: %s", code, stderr)
 		}
@@ -349,5 +352,61 @@ func TestFixReaderNoteKeepsFileWhole(t *testing.T) {
 	}
 	if got := mustRead(t, out); got != "nope\n"+fixedRec+"\n" {
 		t.Errorf("output = %q", got)
+	}
+}
+
+// TestFixOutputNeverAFileNamedFolder: with several inputs, -o must be an
+// existing folder or end in "/": out.jsonl became a folder named out.jsonl.
+func TestFixOutputNeverAFileNamedFolder(t *testing.T) {
+	dir := t.TempDir()
+	a := writeFile(t, dir, "a.jsonl", needsFix+"\n")
+	b := writeFile(t, dir, "b.jsonl", cleanRecord+"\n")
+	for _, out := range []string{"out.jsonl", "out.json", "newfolder"} {
+		p := filepath.Join(dir, out)
+		_, stderr, code := chatlint(t, "", "fix", "-o", p, a, b)
+		if code != 2 || !strings.Contains(stderr, "several inputs are written to a folder") {
+			t.Errorf("-o %s: exit %d, stderr %q; want a usage error", out, code, stderr)
+		}
+		if _, err := os.Stat(p); err == nil {
+			t.Errorf("-o %s: %s was created", out, out)
+		}
+	}
+}
+
+// TestUnknownDisabledRule: a --disable or config entry naming no rule is an
+// error naming it with the closest ids (it was accepted silently).
+func TestUnknownDisabledRule(t *testing.T) {
+	dir := t.TempDir()
+	p := writeFile(t, dir, "a.jsonl", cleanRecord+"\n")
+	for _, tc := range []struct {
+		args []string
+		near string
+	}{
+		{[]string{"check", "--disable", "tool-result-mising", p}, "did you mean tool-result-missing"},
+		{[]string{"fix", "--dry-run", "--disable", "tool-result-mising", p}, "did you mean tool-result-pairing"}, // the cleanup packs' rules
+	} {
+		args := tc.args
+		_, stderr, code := chatlint(t, "", args...)
+		if code != 2 || !strings.Contains(stderr, `unknown rule "tool-result-mising"`) || !strings.Contains(stderr, tc.near) {
+			t.Errorf("%s: exit %d, stderr %q; want 2, the id and a close match", args[0], code, stderr)
+		}
+	}
+	cfg := writeFile(t, dir, ".chatlint.yaml", "rules:\n  tool-result-mising: off\n")
+	_, stderr, code := chatlint(t, "", "check", "--config", cfg, p)
+	if code != 2 || !strings.Contains(stderr, "did you mean tool-result-missing") {
+		t.Errorf("config: exit %d, stderr %q; want 2 and a close match", code, stderr)
+	}
+	if _, stderr, code := chatlint(t, "", "check", "--disable", "tool-result-missing", p); code != 0 {
+		t.Errorf("a known rule: exit %d: %s", code, stderr)
+	}
+}
+
+// TestCheckMissingInput: a run with no existing input is an error naming
+// the path, without a summary that reads like a clean run.
+func TestCheckMissingInput(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "missing.jsonl")
+	stdout, stderr, code := chatlint(t, "", "check", missing)
+	if code != 2 || !strings.Contains(stderr, missing+": no such file or directory") || stdout != "" {
+		t.Errorf("exit %d, stdout %q, stderr %q; want 2, the path named, no summary", code, stdout, stderr)
 	}
 }

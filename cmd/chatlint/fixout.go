@@ -22,11 +22,15 @@ type outFile struct {
 	f    *atomicfile.File // nil when it could not be created (err says why)
 	bw   *bufio.Writer
 	err  error
+	// check, when set, runs after the backup and right before the rename:
+	// an error leaves the destination as it is (fixguard.go).
+	check func() error
 }
 
-func openOut(path string) *outFile {
+// openOut starts writing path; perm is its mode when it is new.
+func openOut(path string, perm os.FileMode) *outFile {
 	o := &outFile{path: path}
-	if o.f, o.err = atomicfile.Create(path, 0o644); o.err == nil {
+	if o.f, o.err = atomicfile.Create(path, perm); o.err == nil {
 		o.bw = bufio.NewWriterSize(o.f, 64<<10)
 	}
 	return o
@@ -61,6 +65,15 @@ func (o *outFile) commit(backup bool) (string, error) {
 	if backup {
 		var err error
 		if bak, err = backupFile(o.path, time.Now()); err != nil {
+			o.abort()
+			return "", err
+		}
+	}
+	if o.check != nil {
+		if err := o.check(); err != nil {
+			if bak != "" {
+				os.Remove(bak)
+			}
 			o.abort()
 			return "", err
 		}

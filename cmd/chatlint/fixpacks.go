@@ -1,11 +1,16 @@
 package main
 
 import (
+	"slices"
+	"strings"
+
 	"github.com/spf13/cobra"
 
 	"github.com/chatlint/chatlint/engine/builtin"
 	"github.com/chatlint/chatlint/engine/document"
+	"github.com/chatlint/chatlint/engine/lint"
 	"github.com/chatlint/chatlint/engine/policy"
+	"github.com/chatlint/chatlint/engine/rule"
 )
 
 // fixEngines are the compiled packs fix runs, per input format: the
@@ -33,7 +38,7 @@ func (o *fixOptions) compile(cmd *cobra.Command) (*fixEngines, error) {
 		if eng := byRef[ref]; eng != nil {
 			return eng, nil
 		}
-		po := packOptions{NoBuiltin: true, NoConfig: true, Packs: []string{ref}, Disable: o.Disable, Timeout: o.Timeout}
+		po := packOptions{NoBuiltin: true, NoConfig: true, Packs: []string{ref}, Disable: o.Disable, Timeout: o.Timeout, disableChecked: true}
 		eng, err := po.compile(cmd.Context())
 		if err != nil {
 			return nil, err
@@ -49,6 +54,20 @@ func (o *fixOptions) compile(cmd *cobra.Command) (*fixEngines, error) {
 			}
 			e.byFormat[f] = append(e.byFormat[f], eng)
 		}
+	}
+	// A --disable must name a rule of some pack fix runs.
+	all := slices.Clone(lint.CoreRules)
+	for _, eng := range byRef {
+		all = append(all, eng.AllRules()...)
+	}
+	slices.SortFunc(all, func(a, b rule.Rule) int { return strings.Compare(a.ID, b.ID) })
+	all = slices.CompactFunc(all, func(a, b rule.Rule) bool { return a.ID == b.ID })
+	known := map[string]bool{}
+	for _, r := range all {
+		known[r.ID] = true
+	}
+	if err := checkDisable(o.Disable, known, all); err != nil {
+		return nil, err
 	}
 	return e, nil
 }

@@ -5,6 +5,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/chatlint/chatlint/engine/atomicfile"
 )
 
 // spoolMemory is how much of a file's rejects is held in memory before the
@@ -29,7 +31,7 @@ func (s *spool) Write(p []byte) (int, error) {
 	s.buf.Write(p)
 	if s.buf.Len() > spoolMemory {
 		if s.tmp == nil {
-			if s.tmp, s.err = os.CreateTemp(s.dir, ".chatlint-rejects-*"); s.err != nil {
+			if s.tmp, s.err = os.CreateTemp(s.dir, atomicfile.TempPattern("chatlint-rejects")); s.err != nil {
 				return 0, s.err
 			}
 		}
@@ -42,13 +44,14 @@ func (s *spool) Write(p []byte) (int, error) {
 
 func (s *spool) empty() bool { return s.buf.Len() == 0 && s.tmp == nil }
 
-// appendTo appends everything spooled to path and syncs it.
-func (s *spool) appendTo(path string) (err error) {
+// appendTo appends everything spooled to path and syncs it; perm is the
+// file's mode when it is new.
+func (s *spool) appendTo(path string, perm os.FileMode) (err error) {
 	defer s.discard()
 	if s.err != nil {
 		return s.err
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, perm)
 	if err != nil {
 		return err
 	}

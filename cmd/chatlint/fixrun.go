@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -16,6 +17,7 @@ import (
 	"github.com/chatlint/chatlint/engine/jsonl"
 	"github.com/chatlint/chatlint/engine/lint"
 	"github.com/chatlint/chatlint/engine/policy"
+	"github.com/chatlint/chatlint/engine/report"
 	"github.com/chatlint/chatlint/engine/runner"
 )
 
@@ -27,6 +29,7 @@ type fixer struct {
 	o       *fixOptions
 	engines *fixEngines
 	outputs map[string]string
+	before  map[string]fs.FileInfo // --in-place: each input's identity before the run
 
 	cur          *fileOut
 	errs         []error
@@ -80,6 +83,7 @@ type fileOut struct {
 	records   int
 	perRule   map[string]int // actions per rule, added to the run's once the file is done
 	refused   error          // the file's format cannot be fixed in its layout: nothing is written
+	unlock    func()         // --in-place: releases the input's lock
 	documents int
 	changed   int
 	actions   int
@@ -117,9 +121,9 @@ func (fx *fixer) work(j runner.Job, evaluators func(document.Format) []*policy.E
 			} else {
 				res.brokenDoc = f.Message
 			}
-			res.note = fmt.Sprintf("%s:%d: %s %s: %s (nothing is written for this file)", f.File, f.Line, f.Severity, f.Rule, f.Message)
+			res.note = fmt.Sprintf("%s:%d: %s %s: %s (nothing is written for this file)", report.EscapeControls(f.File), f.Line, f.Severity, f.Rule, report.Clean(f.Message))
 		} else {
-			res.note = fmt.Sprintf("%s:%d: %s %s: %s (left as it is)", f.File, f.Line, f.Severity, f.Rule, f.Message)
+			res.note = fmt.Sprintf("%s:%d: %s %s: %s (left as it is)", report.EscapeControls(f.File), f.Line, f.Severity, f.Rule, report.Clean(f.Message))
 		}
 	}
 	if len(j.Records) == 0 {
@@ -157,14 +161,14 @@ func (fx *fixer) work(j runner.Job, evaluators func(document.Format) []*policy.E
 			// A rule asked for the record to be left alone: its note says why.
 			rule, severity = ke.Action.Rule, "warning"
 		}
-		res.note = fmt.Sprintf("%s:%d: %s %s: %v", j.File, j.Records[0].Line, severity, rule, err)
+		res.note = fmt.Sprintf("%s:%d: %s %s: %s", report.EscapeControls(j.File), j.Records[0].Line, severity, rule, report.EscapeControls(err.Error()))
 		return res
 	}
 	res.outcome = out
 	res.records = out.Records
 	res.note = droppedNotes(j.File, out)
 	for _, l := range out.Invalid {
-		res.note += fmt.Sprintf("\n%s:%d: warning %s: not JSON; left as it is (chatlint repair drops such lines)", j.File, l, lint.RuleSyntax)
+		res.note += fmt.Sprintf("\n%s:%d: warning %s: not JSON; left as it is (chatlint repair drops such lines)", report.EscapeControls(j.File), l, lint.RuleSyntax)
 	}
 	res.note = strings.TrimPrefix(res.note, "\n")
 	return res
@@ -176,7 +180,7 @@ func droppedNotes(file string, out *fix.Outcome) string {
 	var b strings.Builder
 	for _, r := range out.Rejects {
 		if r.Op == fix.OpDropLine {
-			fmt.Fprintf(&b, "\n%s:%d: warning %s: %s; moved to the rejects file", file, r.Line, r.Rule, r.Reason)
+			fmt.Fprintf(&b, "\n%s:%d: warning %s: %s; moved to the rejects file", report.EscapeControls(file), r.Line, r.Rule, report.EscapeControls(r.Reason))
 		}
 	}
 	return strings.TrimPrefix(b.String(), "\n")
@@ -184,7 +188,7 @@ func droppedNotes(file string, out *fix.Outcome) string {
 
 func (fx *fixer) emit(res fixed) {
 	if res.note != "" {
-		fmt.Fprintln(fx.s.Err, res.note)
+		fmt.Fprintln(fx.s.Err, res.note) // its parts escaped as it was made (work)
 	}
 	fx.unfixed += b2i(res.unfixed)
 	fx.policyFailed = fx.policyFailed || res.policyErr
@@ -322,6 +326,9 @@ func (fx *fixer) finish() {
 		return
 	}
 	fx.cur = nil
+	if c.unlock != nil {
+		defer c.unlock()
+	}
 	if why := c.unknownFormat(); why != "" {
 		// No pack knows these records: fix would only pass them through,
 		// or drop the lines it can tell are no record and leave the rest,
@@ -336,13 +343,6 @@ func (fx *fixer) finish() {
 		return
 	}
 	fx.documents += c.documents
-	fx.changed += c.changed
-	if fx.perRule == nil {
-		fx.perRule = map[string]int{}
-	}
-	for r, n := range c.perRule {
-		fx.perRule[r] += n
-	}
 	dest := fx.outputs[c.name]
 	line := fmt.Sprintf("%s: %d of %d %s changed, %d %s", c.name, c.changed, c.documents, plural(c.documents, "record"), c.actions, plural(c.actions, "action"))
 	if c.refused != nil {
@@ -372,6 +372,9 @@ func (fx *fixer) finish() {
 			return
 		}
 		c.closeLayout()
+		if fx.o.InPlace {
+			c.out.check = func() error { return unchangedSince(c.name, fx.before[c.name]) }
+		}
 		bak, err := c.out.commit(fx.o.InPlace)
 		if err != nil {
 			c.rejects.discard()
@@ -385,12 +388,19 @@ func (fx *fixer) finish() {
 			line += ", backup " + bak
 		}
 	}
+	fx.changed += c.changed // only what was written counts as fixed
+	if fx.perRule == nil {
+		fx.perRule = map[string]int{}
+	}
+	for r, n := range c.perRule {
+		fx.perRule[r] += n
+	}
 	switch {
 	case fx.o.DryRun && c.dropped > 0:
 		line += fmt.Sprintf(", %d dropped", c.dropped)
 	case !c.rejects.empty():
 		path := dest + jsonl.RejectsSuffix
-		if err := c.rejects.appendTo(path); err != nil {
+		if err := c.rejects.appendTo(path, inputPerm(c.name)); err != nil {
 			fx.errs = append(fx.errs, fmt.Errorf("%s: rejects not written: %v", c.name, err))
 		}
 		line += fmt.Sprintf(", %d dropped -> %s", c.dropped, path)
@@ -423,13 +433,21 @@ func (fx *fixer) open(name string) *outFile {
 	if fx.o.Output != "" && dest != fx.o.Output {
 		os.MkdirAll(filepath.Dir(dest), 0o755) // an error shows when the file is written
 	}
-	return openOut(dest)
+	perm := inputPerm(name)
+	if fx.o.InPlace {
+		unlock, err := lockInput(name)
+		if err != nil {
+			return &outFile{path: dest, err: err}
+		}
+		fx.cur.unlock = unlock
+	}
+	return openOut(dest, perm)
 }
 
 // summary prints a line per file, the totals and the actions per rule.
 func (fx *fixer) summary(tot runner.Totals) {
 	for _, l := range fx.files {
-		fmt.Fprintln(fx.s.Out, l)
+		fmt.Fprintln(fx.s.Out, report.EscapeControls(l))
 	}
 	verb := "fixed"
 	if fx.o.DryRun {

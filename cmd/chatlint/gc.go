@@ -30,6 +30,14 @@ const (
 	gcPercent      = 800
 	memoryFloor    = 64 << 20
 	liveHeapFactor = 2
+	// maxHeadroom caps what the limit adds to a big live heap: on 60 MB
+	// records (a live heap of 130–230 MB) 2× the live heap let the process
+	// reach 440 MB; a fixed headroom keeps it under 300 MB (docs/limits.md).
+	// Past maxHeadroomUpTo the limit doubles the live heap again: a fixed
+	// headroom on a heap of gigabytes (a hostile rule's) would collect
+	// every few percent of growth, and the run would crawl.
+	maxHeadroom     = 64 << 20
+	maxHeadroomUpTo = 384 << 20
 )
 
 // tuneGC sets the GC target and starts the memory limit that follows the
@@ -46,7 +54,12 @@ func tuneGC() {
 
 // memoryLimitFor returns the soft memory limit for a live heap of live bytes.
 func memoryLimitFor(live uint64) int64 {
-	return max(memoryFloor, int64(min(live, 1<<60))*liveHeapFactor)
+	live = min(live, 1<<60)
+	headroom := live * (liveHeapFactor - 1)
+	if live < maxHeadroomUpTo {
+		headroom = min(headroom, maxHeadroom)
+	}
+	return max(memoryFloor, int64(live+headroom))
 }
 
 // watchLiveHeap sets the memory limit after every collection: a cleanup on

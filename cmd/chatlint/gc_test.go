@@ -14,7 +14,10 @@ func TestMemoryLimitFor(t *testing.T) {
 		{0, memoryFloor},
 		{10 << 20, memoryFloor},
 		{memoryFloor / liveHeapFactor, memoryFloor},
-		{100 << 20, 200 << 20},
+		{50 << 20, 100 << 20},
+		{100 << 20, (100 + 64) << 20},                            // the headroom is capped
+		{maxHeadroomUpTo - 1, maxHeadroomUpTo - 1 + maxHeadroom}, // up to here
+		{maxHeadroomUpTo, 2 * maxHeadroomUpTo},                   // then the limit doubles again
 		{1 << 62, 2 << 60},
 	} {
 		if got := memoryLimitFor(tc.live); got != tc.want {
@@ -30,11 +33,11 @@ func TestWatchLiveHeap(t *testing.T) {
 	debug.SetMemoryLimit(memoryFloor)
 	stop := watchLiveHeap()
 	defer stop()
-	live := make([]byte, 80<<20) // the limit should become about 2× this
+	live := make([]byte, 80<<20) // the limit should become this plus the headroom
 	for i := range live {
 		live[i] = 1
 	}
-	want := int64(len(live)) * liveHeapFactor
+	want := int64(len(live)) + maxHeadroom
 	// Each cycle runs the cleanup of the previous one's sentinel; the
 	// cleanup goroutine runs when it can, so give it a few cycles.
 	for i := 0; i < 100 && debug.SetMemoryLimit(-1) < want; i++ {

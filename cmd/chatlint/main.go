@@ -52,10 +52,10 @@ func run(ctx context.Context, args []string, io streams) int {
 	var ec *exitCode
 	if errors.As(err, &ec) {
 		if ec.err != nil {
-			fmt.Fprintln(io.Err, "chatlint:", ec.err)
+			fmt.Fprintln(io.Err, "chatlint:", escapeLines(ec.err.Error()))
 		}
 		return ec.code
 	}
-	fmt.Fprintln(io.Err, "chatlint:", err)
+	fmt.Fprintln(io.Err, "chatlint:", escapeLines(err.Error()))
 	return exitError
 }

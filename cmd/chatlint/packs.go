@@ -16,6 +16,7 @@ import (
 
 	"github.com/chatlint/chatlint/engine/config"
 	"github.com/chatlint/chatlint/engine/gate"
+	"github.com/chatlint/chatlint/engine/lint"
 	"github.com/chatlint/chatlint/engine/policy"
 )
 
@@ -33,6 +34,9 @@ type packOptions struct {
 	// Cleanup loads the built-in cleanup packs too (kind: cleanup), which
 	// only fix runs by default.
 	Cleanup bool
+	// disableChecked: the caller checks Disable against the rules of all
+	// the engines it compiles (fix compiles one per pack).
+	disableChecked bool
 }
 
 func addPackFlags(cmd *cobra.Command, o *packOptions) {
@@ -111,7 +115,17 @@ func (o *packOptions) compilePacks(ctx context.Context, packs []*policy.Pack) (*
 	if err != nil {
 		return nil, compileFailure(err)
 	}
-	if err := gate.CheckRules(cfg, eng, o.Disable); err != nil {
+	all := append(eng.AllRules(), lint.CoreRules...)
+	known := map[string]bool{}
+	for _, r := range all {
+		known[r.ID] = true
+	}
+	if !o.disableChecked {
+		if err := checkDisable(o.Disable, known, all); err != nil {
+			return nil, err
+		}
+	}
+	if err := gate.CheckRules(cfg, eng); err != nil {
 		return nil, &exitCode{code: exitError, err: fmt.Errorf("config: %w", err)}
 	}
 	return eng, nil

@@ -25,7 +25,7 @@ type decoder struct {
 	data  []byte
 	depth int
 	err   *SyntaxError
-	rng   *RangeError // a number OPA refuses; decoding stopped there
+	rng   *RangeError // the first number OPA refuses; decoding goes on to find syntax errors
 
 	kvs   [][2]*ast.Term // pending object members, shared by all nesting levels
 	elems []*ast.Term    // pending array elements, shared by all nesting levels
@@ -60,11 +60,11 @@ func Decode(data []byte) (ast.Value, error) {
 	}
 	err, rng := d.err, d.rng
 	d.release()
-	if rng != nil {
-		return nil, rng
-	}
 	if err != nil {
 		return nil, err
+	}
+	if rng != nil {
+		return nil, rng
 	}
 	return v, nil
 }

@@ -65,13 +65,17 @@ func (d *decoder) number(i int) (*ast.Term, int) {
 	if exponent {
 		// ast.InterfaceToValue refuses numbers whose exponent would make
 		// evaluation costly; refuse the same ones so both agree on what
-		// decodes.
-		if _, err := ast.NumberChecked(lit); err != nil {
+		// decodes, in time linear in the literal (bignum.go).
+		if !numberInRange(lit) {
 			if len(lit) > 40 {
 				lit = lit[:37] + "..."
 			}
-			d.rng = &RangeError{Offset: start, Number: lit}
-			return nil, i
+			// Decoding goes on, so that a syntax error later in the
+			// input is reported first, as encoding/json would.
+			if d.rng == nil {
+				d.rng = &RangeError{Offset: start, Number: lit}
+			}
+			return ast.InternedNullTerm, i
 		}
 	}
 	return d.alloc.term(ast.Number(lit)), i

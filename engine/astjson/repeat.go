@@ -20,10 +20,14 @@ import (
 // find candidates, compare their bytes.
 
 const (
-	repeatMin    = 256 // smaller values are cheaper to decode than to look up
-	repeatPrefix = 64  // bytes hashed to find candidates
-	repeatSlots  = 64  // buckets of the cache
-	repeatWays   = 4   // candidates per bucket (variants of one tools list)
+	repeatMin = 256 // smaller values are cheaper to decode than to look up
+	// repeatMax bounds a cached value: the cache lives as long as the
+	// process, and four identical 60 MB records once pinned 120 MB in it.
+	// Tools arrays, what it is for, are a few KB.
+	repeatMax    = 32 << 10
+	repeatPrefix = 64 // bytes hashed to find candidates
+	repeatSlots  = 64 // buckets of the cache
+	repeatWays   = 4  // candidates per bucket (variants of one tools list)
 	seenSlots    = 1024
 )
 
@@ -84,7 +88,7 @@ func (d *decoder) memberValue(i int) (*ast.Term, int) {
 		return t, j
 	}
 	t, j := d.value(i)
-	if t != nil && j-i >= repeatMin {
+	if t != nil && j-i >= repeatMin && j-i <= repeatMax {
 		remember(data, i, j, h, t)
 	}
 	return t, j

@@ -35,7 +35,18 @@ type File struct {
 
 // Create starts replacing path. When path exists its mode and (where the
 // caller may set it) its owner are kept; otherwise perm is used.
+//
+// A symbolic link is followed: its target is replaced and the link stays,
+// as editors and `repair` do. The temporary file is named
+// .NAME.tmp-<pid>-<random>, so that the next run in the folder can tell a
+// leftover of a killed run from the file of one still going (stale.go).
 func Create(path string, perm fs.FileMode) (*File, error) {
+	if fi, err := os.Lstat(path); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+		if target, err := filepath.EvalSymlinks(path); err == nil {
+			path = target
+		}
+	}
+	removeStale(filepath.Dir(path))
 	orig, statErr := os.Stat(path)
 	if statErr == nil {
 		if !orig.Mode().IsRegular() {
@@ -43,7 +54,7 @@ func Create(path string, perm fs.FileMode) (*File, error) {
 		}
 		perm = orig.Mode().Perm()
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	tmp, err := os.CreateTemp(filepath.Dir(path), TempPattern(filepath.Base(path)))
 	if err != nil {
 		return nil, err
 	}

@@ -170,6 +170,12 @@ func formatNames() []string {
 
 // CheckRules reports every rule id the file names that is not a known rule.
 func (c *Config) CheckRules(known func(id string) bool) error {
+	return c.CheckRulesHint(known, func(string) string { return "" })
+}
+
+// CheckRulesHint is CheckRules with hint completing each message (with the
+// closest rule ids, say).
+func (c *Config) CheckRulesHint(known func(id string) bool, hint func(id string) string) error {
 	var errs []error
 	ids := make([]string, 0, len(c.ruleLines))
 	for id := range c.ruleLines {
@@ -181,7 +187,7 @@ func (c *Config) CheckRules(known func(id string) bool) error {
 			continue
 		}
 		for _, r := range c.ruleLines[id] {
-			errs = append(errs, &Error{File: c.Path, Line: r.line, Msg: fmt.Sprintf("unknown rule %q (chatlint rules lists them)", id)})
+			errs = append(errs, &Error{File: c.Path, Line: r.line, Msg: fmt.Sprintf("unknown rule %q (chatlint rules lists them)%s", id, hint(id))})
 		}
 	}
 	slices.SortFunc(errs, func(a, b error) int { return a.(*Error).Line - b.(*Error).Line })

@@ -23,6 +23,7 @@ import (
 	"github.com/chatlint/chatlint/engine/internal/ordered"
 	"github.com/chatlint/chatlint/engine/internal/py"
 	"github.com/chatlint/chatlint/engine/policy"
+	"github.com/chatlint/chatlint/engine/report"
 )
 
 // Groupings of the output files.
@@ -149,7 +150,7 @@ func (c *Converter) Run(ctx context.Context) (Result, error) {
 		func(oc outcome) bool {
 			res.Lines += oc.lines
 			if o.Verbose != nil {
-				fmt.Fprintf(o.Verbose, "convert: %s: %d report lines\n", oc.session.Path, len(oc.findings))
+				fmt.Fprintf(o.Verbose, "convert: %s: %d report lines\n", report.EscapeControls(oc.session.Path), len(oc.findings))
 			}
 			for _, f := range oc.findings {
 				if fatal = rep.add(oc, f); fatal != nil {
@@ -184,7 +185,7 @@ func (c *Converter) Run(ctx context.Context) (Result, error) {
 	}
 	res.Errors, res.Warnings = rep.errors, rep.warnings
 	if res.Invalid != nil {
-		fmt.Fprintf(o.Stdout, "ERROR: %s\n", res.Invalid)
+		fmt.Fprintf(o.Stdout, "ERROR: %s\n", report.EscapeControls(fmt.Sprint(res.Invalid)))
 		return res, rep.write(res)
 	}
 	if out.records == 0 {

@@ -24,7 +24,11 @@ func newReport(o *Options) *integrityReport { return &integrityReport{opts: o} }
 
 // add prints one line: SEVERITY<TAB>session=SCENARIO<TAB>input=PATH<TAB>MESSAGE.
 func (r *integrityReport) add(oc outcome, f Finding) error {
-	line := fmt.Sprintf("%s\tsession=%s\tinput=%s\t%s\n", f.Severity(), oc.scenario, oc.session.Path, f.Message)
+	// Session ids, file names and messages come from the data: their
+	// control characters are escaped, or an ESC or newline in one would
+	// reach the terminal and forge lines of integrity-report.txt.
+	line := fmt.Sprintf("%s\tsession=%s\tinput=%s\t%s\n", f.Severity(),
+		report.EscapeControls(oc.scenario), report.EscapeControls(oc.session.Path), report.EscapeControls(f.Message))
 	if _, err := io.WriteString(r.opts.Stdout, line); err != nil {
 		return err
 	}

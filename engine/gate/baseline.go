@@ -65,27 +65,64 @@ func (b *baseline) known(key string) bool {
 	return false
 }
 
-// baselineWriter gathers the findings of a run for --write-baseline.
+// baselineWriter writes the findings of a run for --write-baseline as they
+// come, so that memory does not grow with them: the entries go to the
+// temporary file of an atomic replacement, committed when the run ends.
 type baselineWriter struct {
-	path    string
-	entries []baselineEntry
+	path string
+	f    *atomicfile.File
+	n    int   // entries written
+	err  error // the first failure; the file is then aborted
+}
+
+func newBaselineWriter(path string) (*baselineWriter, error) {
+	f, err := atomicfile.Create(path, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("--write-baseline: %w", err)
+	}
+	w := &baselineWriter{path: path, f: f}
+	// The layout json.MarshalIndent gives the whole baselineFile.
+	_, w.err = fmt.Fprintf(f, "{\n  \"version\": %d,\n  \"findings\": [", baselineVersion)
+	return w, nil
 }
 
 func (w *baselineWriter) add(f finding.Finding, key string) {
-	w.entries = append(w.entries, baselineEntry{Key: key, Rule: f.Rule, File: f.File, Line: f.Line,
-		Record: f.Record, Path: f.Path, Message: f.Message})
+	if w.err != nil {
+		return
+	}
+	b, err := json.MarshalIndent(baselineEntry{Key: key, Rule: f.Rule, File: f.File, Line: f.Line,
+		Record: f.Record, Path: f.Path, Message: f.Message}, "    ", "  ")
+	if err != nil {
+		w.err = err
+		return
+	}
+	sep := ",\n    "
+	if w.n == 0 {
+		sep = "\n    "
+	}
+	if _, w.err = w.f.Write(append([]byte(sep), b...)); w.err == nil {
+		w.n++
+	}
 }
 
 func (w *baselineWriter) write() error {
-	if w.entries == nil {
-		w.entries = []baselineEntry{}
+	end := "]\n}\n"
+	if w.n > 0 {
+		end = "\n  ]\n}\n"
 	}
-	data, err := json.MarshalIndent(baselineFile{Version: baselineVersion, Findings: w.entries}, "", "  ")
-	if err != nil {
-		return err
+	if w.err == nil {
+		_, w.err = w.f.Write([]byte(end))
 	}
-	if err := atomicfile.WriteFile(w.path, append(data, '\n'), 0o644); err != nil {
+	if w.err != nil {
+		w.f.Abort()
+		return fmt.Errorf("--write-baseline: %w", w.err)
+	}
+	if err := w.f.Commit(); err != nil {
 		return fmt.Errorf("--write-baseline: %w", err)
 	}
 	return nil
 }
+
+// abort drops the baseline of a run that did not finish; the file named is
+// left as it was. It does nothing after write.
+func (w *baselineWriter) abort() { w.f.Abort() }

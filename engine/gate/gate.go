@@ -13,6 +13,7 @@ import (
 	"github.com/chatlint/chatlint/engine/finding"
 	"github.com/chatlint/chatlint/engine/lint"
 	"github.com/chatlint/chatlint/engine/policy"
+	"github.com/chatlint/chatlint/engine/rule"
 )
 
 // Gate sits between the runner and the writers. It counts what it lets
@@ -93,9 +94,20 @@ func New(cfg *config.Config, opts Options) (*Gate, error) {
 		}
 	}
 	if opts.WriteBaseline != "" {
-		g.write = &baselineWriter{path: opts.WriteBaseline}
+		var err error
+		if g.write, err = newBaselineWriter(opts.WriteBaseline); err != nil {
+			return nil, err
+		}
 	}
 	return g, nil
+}
+
+// Abort discards the baseline being written, when the run stops early; it
+// does nothing once Finish has run.
+func (g *Gate) Abort() {
+	if g.write != nil {
+		g.write.abort()
+	}
 }
 
 // Finish writes the baseline file and says on stderr what was left out, so
@@ -105,7 +117,7 @@ func (g *Gate) Finish(stderr io.Writer) error {
 		if err := g.write.write(); err != nil {
 			return err
 		}
-		fmt.Fprintf(stderr, "chatlint: wrote %d findings to baseline %s\n", len(g.write.entries), g.write.path)
+		fmt.Fprintf(stderr, "chatlint: wrote %d findings to baseline %s\n", g.write.n, g.write.path)
 	}
 	if g.baselined > 0 {
 		fmt.Fprintf(stderr, "chatlint: %d known findings in the baseline were not reported\n", g.baselined)
@@ -116,22 +128,17 @@ func (g *Gate) Finish(stderr io.Writer) error {
 	return nil
 }
 
-// CheckRules refuses a config that names a rule no active pack has (a
-// misspelt id would silently change nothing). The reader's own rules and
-// the rules turned off on the command line count as known.
-func CheckRules(cfg *config.Config, eng *policy.Engine, disabled []string) error {
+// CheckRules refuses a config that names a rule no pack has (a misspelt id
+// would silently change nothing), naming the closest ids. The reader's own
+// rules and rules turned off by --disable count as known.
+func CheckRules(cfg *config.Config, eng *policy.Engine) error {
 	if cfg == nil {
 		return nil
 	}
+	all := append(eng.AllRules(), lint.CoreRules...)
 	known := map[string]bool{}
-	for _, r := range eng.Rules() {
+	for _, r := range all {
 		known[r.ID] = true
 	}
-	for _, r := range lint.CoreRules {
-		known[r.ID] = true
-	}
-	for _, id := range disabled {
-		known[id] = true
-	}
-	return cfg.CheckRules(func(id string) bool { return known[id] })
+	return cfg.CheckRulesHint(func(id string) bool { return known[id] }, func(id string) string { return rule.Suggest(id, all) })
 }

@@ -24,8 +24,15 @@ const Stdin = "-"
 // followed when it leads to a regular file); a named argument that is not a
 // regular file or a directory is an error (use - to read a pipe).
 func Expand(args []string) ([]string, []error) {
-	var files []string
-	var errs []error
+	files, _, errs := ExpandSkipping(args)
+	return files, errs
+}
+
+// ExpandSkipping is Expand that also returns the entries a folder walk
+// skipped although their names are data files: FIFOs, devices, sockets
+// and links to nothing. Commands note them, so a skipped input is never
+// silent.
+func ExpandSkipping(args []string) (files, skipped []string, errs []error) {
 	for _, arg := range args {
 		if arg == Stdin {
 			files = append(files, Stdin)
@@ -61,8 +68,12 @@ func Expand(args []string) ([]string, []error) {
 				}
 				return nil
 			}
-			if IsDataFile(path) && isRegular(path, d) {
-				files = append(files, path)
+			if IsDataFile(path) {
+				if isRegular(path, d) {
+					files = append(files, path)
+				} else {
+					skipped = append(skipped, path)
+				}
 			}
 			return nil
 		})
@@ -71,7 +82,7 @@ func Expand(args []string) ([]string, []error) {
 		}
 	}
 	slices.Sort(files)
-	return slices.Compact(files), errs
+	return slices.Compact(files), skipped, errs
 }
 
 // ErrNotRegular is the error for a named input that is neither a regular

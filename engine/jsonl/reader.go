@@ -91,6 +91,7 @@ type Reader struct {
 	buf    []byte
 	err    error
 	max    int
+	owned  bool // the last record's bytes were handed over (see Owned)
 }
 
 // NewReader returns a Reader reading from r.
@@ -106,6 +107,15 @@ func (r *Reader) SetMaxLineSize(n int) {
 	}
 	r.max = n
 }
+
+// handOver is the size above which a line gathered in the reader's own
+// buffer is handed over to the caller instead of kept for reuse.
+const handOver = 1 << 20
+
+// Owned reports whether the record Next returned last owns its bytes: the
+// reader will not reuse them, so a caller keeping the record needs no
+// Clone. It is true for big lines, whose copy would double their memory.
+func (r *Reader) Owned() bool { return r.owned }
 
 // Next returns the next non-blank record, or io.EOF after the last one.
 func (r *Reader) Next() (Record, error) {
@@ -161,6 +171,7 @@ func (r *Reader) Next() (Record, error) {
 // without the terminator, sum the SHA-256 of those bytes, and err is nil
 // when a terminator ended it.
 func (r *Reader) readLine() (line []byte, skipped int64, sum [sha256.Size]byte, err error) {
+	r.owned = false
 	chunk, err := r.r.ReadSlice('\n')
 	if err == nil || !errors.Is(err, bufio.ErrBufferFull) {
 		if n := contentLen(chunk, err); n > r.max {
@@ -179,7 +190,14 @@ func (r *Reader) readLine() (line []byte, skipped int64, sum [sha256.Size]byte, 
 		}
 		r.buf = append(r.buf, chunk...)
 		if err == nil || !errors.Is(err, bufio.ErrBufferFull) {
-			return r.buf, 0, sum, err
+			line := r.buf
+			if cap(r.buf) > handOver {
+				// A big line's buffer goes to the caller rather than
+				// being copied by it and kept here: a run of 60 MB
+				// records held three copies of one.
+				r.buf, r.owned = nil, true
+			}
+			return line, 0, sum, err
 		}
 	}
 }

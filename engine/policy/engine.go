@@ -30,6 +30,7 @@ type Engine struct {
 	rego         *regoProgram // nil when no pack has Rego
 	disabled     map[string]bool
 	timeout      time.Duration
+	memory       uint64 // heap bound while rules run (memguard.go)
 	profiles     []Profile
 }
 
@@ -40,14 +41,20 @@ type Options struct {
 	// RecordTimeout bounds the evaluation of one document; 0 means
 	// DefaultRuleTimeout.
 	RecordTimeout time.Duration
+	// RuleMemory bounds the heap while rules run; 0 means
+	// DefaultRuleMemory.
+	RuleMemory uint64
 }
 
 // Compile loads and compiles packs. Errors are *CompileError values with
 // file:line:col positions.
 func Compile(ctx context.Context, packs []*Pack, opts Options) (*Engine, error) {
-	e := &Engine{disabled: map[string]bool{}, timeout: opts.RecordTimeout}
+	e := &Engine{disabled: map[string]bool{}, timeout: opts.RecordTimeout, memory: opts.RuleMemory}
 	if e.timeout <= 0 {
 		e.timeout = DefaultRuleTimeout
+	}
+	if e.memory == 0 {
+		e.memory = DefaultRuleMemory
 	}
 	for _, id := range opts.Disable {
 		e.disabled[id] = true
@@ -163,7 +170,7 @@ func (e *Engine) Evaluate(ctx context.Context, doc *document.Document) ([]Hit, e
 	return e.NewEvaluator().Evaluate(ctx, doc)
 }
 
-func (e *Engine) evaluate(ctx context.Context, doc *document.Document, cancel topdown.Cancel) ([]Hit, []Action, error) {
+func (e *Engine) evaluate(ctx context.Context, doc *document.Document, cancel topdown.Cancel, tracer topdown.QueryTracer) ([]Hit, []Action, error) {
 	var hits []Hit
 	var acts []Action
 	if len(e.toolYAML) > 0 {
@@ -177,7 +184,7 @@ func (e *Engine) evaluate(ctx context.Context, doc *document.Document, cancel to
 	}
 	if e.rego != nil {
 		var err error
-		hits, acts, err = e.rego.eval(ctx, doc.Value, string(doc.Format), profileOf(doc.Profile), cancel, hits, acts)
+		hits, acts, err = e.rego.eval(ctx, doc.Value, string(doc.Format), profileOf(doc.Profile), cancel, tracer, hits, acts)
 		var bad *OutputError
 		if err != nil && !errors.As(err, &bad) {
 			return hits, acts, fmt.Errorf("evaluating policies: %w", err)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"sync/atomic"
 	"time"
 
@@ -46,17 +47,46 @@ func (ev *Evaluator) evaluate(ctx context.Context, doc *document.Document) ([]Hi
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}
+	hits, acts, err, over := ev.run(ctx, doc, nil)
+	if over {
+		// Cancelled for memory, maybe for another document's rules: again,
+		// alone among such retries, with a tracer that names the rule.
+		guard.alone.Lock()
+		defer guard.alone.Unlock()
+		runtime.GC()
+		tr := &ruleTracer{}
+		if hits, acts, err, over = ev.run(ctx, doc, tr); over {
+			return nil, nil, fmt.Errorf("rule %s used more than %d MiB of memory; the document was not checked", tr.name(), ev.e.memory>>20)
+		}
+	}
+	return hits, acts, err
+}
+
+// run evaluates once; over reports that the memory watchdog stopped it.
+func (ev *Evaluator) run(ctx context.Context, doc *document.Document, tracer topdown.QueryTracer) (hits []Hit, acts []Action, err error, over bool) {
 	ev.cancel.reset()
+	w := &memWatch{cancel: &ev.cancel}
+	var done func()
+	if ev.e.rego != nil {
+		done = guard.watch(w, ev.e.memory)
+	}
 	ev.timer.Reset(ev.timeout)
-	hits, acts, err := ev.e.evaluate(ctx, doc, &ev.cancel)
-	if !ev.timer.Stop() && ev.cancel.Cancelled() {
-		return nil, nil, fmt.Errorf("evaluating policies took longer than %s; the document was not checked", ev.timeout)
+	hits, acts, err = ev.e.evaluate(ctx, doc, &ev.cancel, tracer)
+	timedOut := !ev.timer.Stop() && ev.cancel.Cancelled()
+	if done != nil {
+		done()
+	}
+	if w.over.Load() {
+		return nil, nil, nil, true
+	}
+	if timedOut {
+		return nil, nil, fmt.Errorf("evaluating policies took longer than %s; the document was not checked", ev.timeout), false
 	}
 	var te *topdown.Error
 	if errors.As(err, &te) && te.Code == topdown.CancelErr {
-		return nil, nil, errors.New("evaluating policies was cancelled")
+		return nil, nil, errors.New("evaluating policies was cancelled"), false
 	}
-	return hits, acts, err
+	return hits, acts, err, false
 }
 
 // resettableCancel is a topdown.Cancel that can be armed again.

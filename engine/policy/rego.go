@@ -335,18 +335,24 @@ var noMetrics = metrics.NoOp()
 // eval evaluates the prepared query over one document of the given format.
 // A finding or action a rule produced malformed is not kept: it is described
 // in the returned *OutputError, and the well-formed ones are still returned.
-func (p *regoProgram) eval(ctx context.Context, input ast.Value, format, profile string, cancel topdown.Cancel, hits []Hit, acts []Action) ([]Hit, []Action, error) {
-	return p.evalQuery(ctx, p.query, setSeverity, input, format, profile, cancel, hits, acts)
+func (p *regoProgram) eval(ctx context.Context, input ast.Value, format, profile string, cancel topdown.Cancel, tracer topdown.QueryTracer, hits []Hit, acts []Action) ([]Hit, []Action, error) {
+	return p.evalQuery(ctx, p.query, setSeverity, input, format, profile, cancel, tracer, hits, acts)
 }
 
 // evalDataset evaluates the dataset sets over one file's dataset document.
 func (p *regoProgram) evalDataset(ctx context.Context, input ast.Value, format, profile string, cancel topdown.Cancel, hits []Hit) ([]Hit, error) {
-	hits, _, err := p.evalQuery(ctx, *p.dataset, datasetSets, input, format, profile, cancel, hits, nil)
+	hits, _, err := p.evalQuery(ctx, *p.dataset, datasetSets, input, format, profile, cancel, nil, hits, nil)
 	return hits, err
 }
 
-func (p *regoProgram) evalQuery(ctx context.Context, query rego.PreparedEvalQuery, sets map[string]finding.Severity, input ast.Value, format, profile string, cancel topdown.Cancel, hits []Hit, acts []Action) ([]Hit, []Action, error) {
-	rs, err := query.Eval(ctx, rego.EvalParsedInput(input), rego.EvalMetrics(noMetrics), rego.EvalExternalCancel(cancel))
+// evalQuery evaluates one prepared query; tracer, when set, follows the
+// evaluation (the memory watchdog's second, traced run names the rule).
+func (p *regoProgram) evalQuery(ctx context.Context, query rego.PreparedEvalQuery, sets map[string]finding.Severity, input ast.Value, format, profile string, cancel topdown.Cancel, tracer topdown.QueryTracer, hits []Hit, acts []Action) ([]Hit, []Action, error) {
+	opts := []rego.EvalOption{rego.EvalParsedInput(input), rego.EvalMetrics(noMetrics), rego.EvalExternalCancel(cancel)}
+	if tracer != nil {
+		opts = append(opts, rego.EvalQueryTracer(tracer))
+	}
+	rs, err := query.Eval(ctx, opts...)
 	if err != nil {
 		return hits, acts, err
 	}

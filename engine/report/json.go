@@ -8,25 +8,45 @@ import (
 )
 
 // jsonWriter prints one JSON object: {"summary": …, "findings": […]}.
-// Findings are held until Close because the summary comes first.
+// The summary comes first, so findings are encoded as they arrive and
+// spooled (memory, then a temporary file) until Close.
 type jsonWriter struct {
-	w        io.Writer
-	findings []finding.Finding
+	w     io.Writer
+	spool spool
 }
 
 func (j *jsonWriter) Finding(f finding.Finding) error {
-	j.findings = append(j.findings, f)
-	return nil
+	// Indented as json.Encoder with SetIndent("", "  ") lays out the whole
+	// object: each finding sits two levels deep.
+	b, err := json.MarshalIndent(f, "    ", "  ")
+	if err != nil {
+		return err
+	}
+	if j.spool.n == 0 {
+		j.spool.add(append([]byte("\n    "), b...))
+	} else {
+		j.spool.add(append([]byte(",\n    "), b...))
+	}
+	return j.spool.err
 }
 
 func (j *jsonWriter) Close(s finding.Summary) error {
-	if j.findings == nil {
-		j.findings = []finding.Finding{}
+	defer j.spool.release()
+	sum, err := json.MarshalIndent(s, "  ", "  ")
+	if err != nil {
+		return err
 	}
-	enc := json.NewEncoder(j.w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(struct {
-		Summary  finding.Summary   `json:"summary"`
-		Findings []finding.Finding `json:"findings"`
-	}{s, j.findings})
+	head := append(append([]byte("{\n  \"summary\": "), sum...), ",\n  \"findings\": ["...)
+	if _, err := j.w.Write(head); err != nil {
+		return err
+	}
+	tail := "]\n}\n"
+	if j.spool.n > 0 {
+		if err := j.spool.copyTo(j.w); err != nil {
+			return err
+		}
+		tail = "\n  ]\n}\n"
+	}
+	_, err = io.WriteString(j.w, tail)
+	return err
 }

@@ -1,6 +1,9 @@
 package report
 
 import (
+	"bytes"
+	"encoding/json"
+	"fmt"
 	"io"
 	"net/url"
 	"path/filepath"
@@ -13,12 +16,15 @@ import (
 
 // sarifWriter builds a SARIF 2.1.0 log (one run) for code-scanning tools:
 // every active rule in tool.driver.rules, every finding a result with its
-// file, line and JSON Pointer. Results are held until Close.
+// file, line and JSON Pointer. The rule table comes before the results and
+// grows with them, so results are encoded as they arrive and spooled
+// (memory, then a temporary file) until Close writes the log around them.
 type sarifWriter struct {
-	w     io.Writer
-	opts  Options
-	rules *ruleTable
-	run   *sarif.Run
+	w       io.Writer
+	opts    Options
+	rules   *ruleTable
+	run     *sarif.Run
+	results spool
 }
 
 func newSARIFWriter(w io.Writer, o Options) Writer {
@@ -28,6 +34,23 @@ func newSARIFWriter(w io.Writer, o Options) Writer {
 var sarifLevel = map[finding.Severity]string{finding.Error: "error", finding.Warning: "warning", finding.Info: "note"}
 
 func (s *sarifWriter) Finding(f finding.Finding) error {
+	res := s.result(f)
+	// Indented as the library's PrettyWrite lays out the whole log: a result
+	// sits four levels deep (runs, run, results).
+	b, err := json.MarshalIndent(res, resultIndent, "  ")
+	if err != nil {
+		return err
+	}
+	sep := ",\n" + resultIndent
+	if s.results.n == 0 {
+		sep = "\n" + resultIndent
+	}
+	s.results.add(append([]byte(sep), b...))
+	return s.results.err
+}
+
+// result is the SARIF result of one finding.
+func (s *sarifWriter) result(f finding.Finding) *sarif.Result {
 	idx := s.rules.of(f)
 	loc := sarif.NewPhysicalLocation().
 		WithArtifactLocation(sarif.NewSimpleArtifactLocation(artifactURI(f.File)))
@@ -58,16 +81,58 @@ func (s *sarifWriter) Finding(f finding.Finding) error {
 		props.Add("messageIndex", *f.MessageIndex)
 	}
 	res.WithProperties(props)
-	s.run.AddResult(res)
-	return nil
+	return res
 }
+
+const resultIndent = "        "
+
+// resultsSlot is how the log with no results shows its results array; Close
+// writes the spooled results there.
+var resultsSlot = []byte("\n      \"results\": []")
 
 // Close adds the rules, and the run's invocation: a tool execution
 // notification (level error) for every input no rule ran on — unreadable, of
 // no known format, skipped whole — so such a file shows as a failure even
 // where its finding is configured below error, and executionSuccessful is
-// false when an input could not be read.
+// false when an input could not be read. The spooled results are written
+// into the envelope's results array.
 func (s *sarifWriter) Close(sum finding.Summary) error {
+	defer s.results.release()
+	s.addRules()
+	s.addInvocation(sum)
+	rep := sarif.NewReport()
+	rep.AddRun(s.run)
+	var envelope bytes.Buffer
+	if err := rep.PrettyWrite(&envelope); err != nil {
+		return err
+	}
+	env := envelope.Bytes()
+	at := bytes.Index(env, resultsSlot)
+	if at < 0 || bytes.Count(env, resultsSlot) != 1 {
+		return fmt.Errorf("sarif: the log has no single place for results")
+	}
+	at += len(resultsSlot) - 1 // before the closing ']'
+	if _, err := s.w.Write(env[:at]); err != nil {
+		return err
+	}
+	if s.results.n > 0 {
+		if err := s.results.copyTo(s.w); err != nil {
+			return err
+		}
+		if _, err := io.WriteString(s.w, "\n      "); err != nil {
+			return err
+		}
+	}
+	if _, err := s.w.Write(env[at:]); err != nil {
+		return err
+	}
+	_, err := io.WriteString(s.w, "\n")
+	return err
+}
+
+// addInvocation adds the run's invocation: a tool execution notification
+// for every input no rule ran on (see Close).
+func (s *sarifWriter) addInvocation(sum finding.Summary) {
 	inv := sarif.NewInvocation().WithExecutionSuccessful(true)
 	for _, in := range sum.Inputs {
 		nc, ok := uncheckedInput(in)
@@ -86,6 +151,10 @@ func (s *sarifWriter) Close(sum finding.Summary) error {
 			AddLocation(loc))
 	}
 	s.run.AddInvocation(inv)
+}
+
+// addRules describes every rule seen, in tool.driver.
+func (s *sarifWriter) addRules() {
 	driver := s.run.Tool.Driver
 	if s.opts.Version != "" {
 		driver.WithVersion(s.opts.Version)
@@ -114,13 +183,6 @@ func (s *sarifWriter) Close(sum finding.Summary) error {
 		d.WithProperties(props)
 		driver.AddRule(d)
 	}
-	rep := sarif.NewReport()
-	rep.AddRun(s.run)
-	if err := rep.PrettyWrite(s.w); err != nil {
-		return err
-	}
-	_, err := io.WriteString(s.w, "\n")
-	return err
 }
 
 // artifactURI turns a file name into a URI reference: relative paths stay

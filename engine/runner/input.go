@@ -183,7 +183,9 @@ func (p *producer) readRecords(ctx context.Context, in Input) (int, *fileState, 
 			return n, st, fmt.Errorf("%s: %w", in.Name, err)
 		}
 		n++
-		rec = rec.Clone()
+		if !rd.Owned() {
+			rec = rec.Clone()
+		}
 		p.record(st, rec)
 	}
 	p.finish(st)

@@ -55,3 +55,13 @@ func (b *budget) release(n int64) {
 	b.mu.Unlock()
 	b.freed.Broadcast()
 }
+
+// waitIdle waits until nothing is in flight; false when the run stopped.
+func (b *budget) waitIdle() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for b.used > 0 && !b.closed {
+		b.freed.Wait()
+	}
+	return !b.closed
+}

@@ -31,7 +31,8 @@ func Run[J, R any](ctx context.Context, workers, window int,
 // Weighted is Run with the jobs in flight bounded by weight rather than by
 // count: at most limit units of weight (bytes, say) are sent and not yet
 // emitted. A job heavier than the whole limit takes all of it, so it runs
-// alone rather than never.
+// alone rather than never, and send returns only once it was emitted, so
+// that the producer does not read the next job beside it.
 func Weighted[J, R any](ctx context.Context, workers int, limit int64, weigh func(J) int64,
 	produce func(ctx context.Context, send func(J) bool) error,
 	newWork func() func(context.Context, J) R,
@@ -74,7 +75,8 @@ func Weighted[J, R any](ctx context.Context, workers int, limit int64, weigh fun
 	go func() {
 		var seq uint64
 		produceErr = produce(ctx, func(j J) bool {
-			taken, ok := inFlight.acquire(weigh(j))
+			weight := weigh(j)
+			taken, ok := inFlight.acquire(weight)
 			if !ok {
 				return false
 			}
@@ -84,6 +86,13 @@ func Weighted[J, R any](ctx context.Context, workers int, limit int64, weigh fun
 				return false
 			}
 			seq++
+			if weight > inFlight.limit {
+				// A job heavier than the budget is finished before the
+				// producer reads on: otherwise the next huge record
+				// would be read into memory beside it, and the bound
+				// would be two of them.
+				return inFlight.waitIdle()
+			}
 			return true
 		})
 		close(jobs)

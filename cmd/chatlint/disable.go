@@ -1,0 +1,14 @@
+package main
+
+import "github.com/chatlint/chatlint/engine/rule"
+
+// checkDisable refuses a --disable naming no rule of the packs: a typo
+// would otherwise leave the rule on while the run looks configured.
+func checkDisable(ids []string, known map[string]bool, all []rule.Rule) error {
+	for _, id := range ids {
+		if !known[id] {
+			return usageError("--disable: unknown rule %q (chatlint rules lists them)%s", id, rule.Suggest(id, all))
+		}
+	}
+	return nil
+}
