@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -243,4 +244,43 @@ func grepLines(s, sub string) string {
 		}
 	}
 	return strings.Join(out, "\n")
+}
+
+// stats -o html=FILE writes the report page with the statistics section and
+// no findings sections; its histogram holds every example once.
+func TestStatsHTMLPage(t *testing.T) {
+	data := filepath.Join("..", "..", "fixtures", "finetune", "stats.jsonl")
+	page := filepath.Join(t.TempDir(), "stats.html")
+	out, errOut, code := chatlint(t, "", "stats", "-o", "json", "-o", "html="+page, data)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, errOut)
+	}
+	var res struct {
+		Total struct {
+			Records int `json:"records"`
+		} `json:"total"`
+		Histogram []struct{ Lo, Hi, Count int } `json:"histogram"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, b := range res.Histogram {
+		n += b.Count
+	}
+	if n != res.Total.Records || n == 0 {
+		t.Errorf("histogram holds %d examples, the total %d", n, res.Total.Records)
+	}
+	html := mustRead(t, page)
+	for _, want := range []string{`id="stats"`, `<section id="findings" hidden>`, `<section id="per-rule" hidden>`, fmt.Sprintf(`id="count-examples">%d<`, res.Total.Records)} {
+		if !strings.Contains(html, want) {
+			t.Errorf("the page lacks %s", want)
+		}
+	}
+	if strings.Contains(html, `id="verdict"`) {
+		t.Error("a stats page shows a pass/fail verdict")
+	}
+	if _, errOut, code := chatlint(t, "", "stats", "-o", "sarif", data); code != 2 || !strings.Contains(errOut, "text or json") {
+		t.Errorf("-o sarif: exit %d, %s", code, errOut)
+	}
 }

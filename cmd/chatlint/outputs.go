@@ -202,3 +202,12 @@ func isTerminal(w io.Writer) bool {
 	fi, err := f.Stat()
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
+
+// SetStats hands dataset statistics to the writers that show them (html).
+func (o *outputs) SetStats(s *report.Stats) {
+	for _, w := range o.writers {
+		if r, ok := w.(report.StatsReceiver); ok {
+			r.SetStats(s)
+		}
+	}
+}

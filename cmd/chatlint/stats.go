@@ -12,7 +12,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/chatlint/chatlint/engine/document"
+	"github.com/chatlint/chatlint/engine/finding"
 	"github.com/chatlint/chatlint/engine/jsonl"
+	"github.com/chatlint/chatlint/engine/report"
 	"github.com/chatlint/chatlint/engine/runner"
 	"github.com/chatlint/chatlint/engine/stats"
 )
@@ -22,7 +24,7 @@ type statsOptions struct {
 	Paths   []string
 	Model   string
 	Epochs  int
-	Output  string
+	Outputs []string
 	Format  string
 	Workers int
 }
@@ -55,7 +57,7 @@ the OpenAI cookbook counts them (docs/fine-tuning.md#tokens).
 	f := cmd.Flags()
 	f.StringVar(&o.Model, "model", "", "the model: encoding, token limit and price from the packs' model tables (default: the table's default)")
 	f.IntVar(&o.Epochs, "epochs", 0, "training epochs (default: the platform's choice for each file's size)")
-	f.StringVarP(&o.Output, "output", "o", "text", "output: text or json")
+	f.StringArrayVarP(&o.Outputs, "output", "o", nil, "output `FORMAT[=FILE]`: text (default) or json on stdout, html=FILE for the report page with charts (repeatable)")
 	f.StringVar(&o.Format, "format", "", "force the input format: "+document.FormatNames()+" (default: detect per file)")
 	f.IntVar(&o.Workers, "workers", 0, "number of parallel workers (default: GOMAXPROCS)")
 	addPackFlags(cmd, &o.packOptions)
@@ -66,8 +68,22 @@ func runStats(cmd *cobra.Command, s streams, o *statsOptions) error {
 	if len(o.Paths) == 0 {
 		return usageError("stats needs at least one file, directory or - (stdin)")
 	}
-	if o.Output != "text" && o.Output != "json" {
-		return usageError("--output: want text or json, not %q", o.Output)
+	if len(o.Outputs) == 0 {
+		o.Outputs = []string{"text"}
+	}
+	specs, err := parseOutputs(o.Outputs)
+	if err != nil {
+		return usageError("--output: %v", err)
+	}
+	var pages []outputSpec // report pages (html), written through the report writers
+	for _, sp := range specs {
+		switch {
+		case sp.Format == "html" && sp.File != "":
+			pages = append(pages, sp)
+		case (sp.Format == "text" || sp.Format == "json") && sp.File == "":
+		default:
+			return usageError("--output: stats writes text or json to stdout, or html=FILE, not %q", sp.Format+map[bool]string{true: "=" + sp.File}[sp.File != ""])
+		}
 	}
 	if o.Epochs < 0 {
 		return usageError("--epochs: want a positive number")
@@ -110,15 +126,25 @@ func runStats(cmd *cobra.Command, s streams, o *statsOptions) error {
 	if err != nil {
 		return err
 	}
-	if o.Output == "json" {
-		enc := json.NewEncoder(s.Out)
-		enc.SetIndent("", "  ")
-		err = enc.Encode(res)
-	} else {
-		err = writeStatsText(s.Out, res)
+	for _, sp := range specs {
+		switch {
+		case sp.File != "":
+			continue
+		case sp.Format == "json":
+			enc := json.NewEncoder(s.Out)
+			enc.SetIndent("", "  ")
+			err = enc.Encode(res)
+		default:
+			err = writeStatsText(s.Out, res)
+		}
+		if err != nil {
+			return err
+		}
 	}
-	if err != nil {
-		return err
+	if len(pages) > 0 {
+		if err := writeStatsPages(pages, s.Out, inputs, res); err != nil {
+			return err
+		}
 	}
 	errs = append(errs, rerrs...)
 	for _, err := range errs {
@@ -195,4 +221,47 @@ func thousands(n int64) string {
 		b.WriteRune(c)
 	}
 	return b.String()
+}
+
+// writeStatsPages writes the HTML report of a stats run: the summary and the
+// statistics section (a histogram of tokens per example with the model's
+// limit, messages per role, tool calls per tool), no findings.
+func writeStatsPages(pages []outputSpec, stdout io.Writer, inputs []runner.Input, res *stats.Result) error {
+	w, err := openOutputs(pages, stdout, report.Options{Files: inputNames(inputs), FailOn: report.NoFailure, Version: version()})
+	if err != nil {
+		return err
+	}
+	w.SetStats(statsSection(res))
+	sum := finding.Summary{Files: len(res.Files), Records: res.Total.Records}
+	for _, f := range res.Files {
+		sum.Inputs = append(sum.Inputs, finding.Input{File: f.File, Format: f.Format, Records: f.Records})
+	}
+	return w.Close(sum)
+}
+
+// statsSection is the report page's view of a stats result.
+func statsSection(res *stats.Result) *report.Stats {
+	t := res.Total
+	st := &report.Stats{Examples: t.Records, Tokenizer: res.Encoding, Model: res.Model, TokenLimit: res.Limit,
+		OverLimit: t.OverLimit, Min: t.Tokens.Min, Median: t.Tokens.Median, P95: t.Tokens.P95, Max: t.Tokens.Max,
+		Roles: sortedCounts(t.Messages), Tools: sortedCounts(t.ToolCalls)}
+	for _, b := range res.Histogram {
+		st.Tokens = append(st.Tokens, report.Bucket{Lo: b.Lo, Hi: b.Hi, Count: b.Count})
+	}
+	return st
+}
+
+// sortedCounts lists a tally most first, then by name.
+func sortedCounts(m map[string]int) []report.Count {
+	out := make([]report.Count, 0, len(m))
+	for k, n := range m {
+		out = append(out, report.Count{Name: k, Count: n})
+	}
+	slices.SortFunc(out, func(a, b report.Count) int {
+		if a.Count != b.Count {
+			return b.Count - a.Count
+		}
+		return strings.Compare(a.Name, b.Name)
+	})
+	return out
 }

@@ -109,6 +109,9 @@ type histogram struct {
 	XTicks                   []tick
 	YMax                     string
 	Limit                    *limitLine
+	// LimitOff: the limit lies far above every example; drawing it would
+	// squeeze the bars into a corner, so the axis ends at the data.
+	LimitOff bool
 }
 
 type histBar struct {
@@ -146,7 +149,9 @@ func layoutHistogram(buckets []Bucket, limit int) histogram {
 		return h
 	}
 	lo, hi := buckets[0].Lo, buckets[len(buckets)-1].Hi
-	if limit > hi {
+	if limit > hi+(hi-lo)/2 {
+		h.LimitOff, limit = true, 0
+	} else if limit > hi {
 		hi = limit + (limit-lo)/20
 	}
 	if hi <= lo {

@@ -42,7 +42,10 @@ type htmlPage struct {
 	MoreFiles        int
 	MoreFileFindings int
 	Stats            *statsView
-	Data             pageData
+	// StatsOnly: a page of statistics (chatlint stats), with no rules run:
+	// the findings sections and the pass/fail verdict are left out.
+	StatsOnly bool
+	Data      pageData
 }
 
 type verdict struct {
@@ -131,6 +134,7 @@ func (h *htmlWriter) page(s finding.Summary) htmlPage {
 	p.FilesWith = len(h.order)
 	p.FileChart, p.FileDir, p.MoreFiles, p.MoreFileFindings = h.fileChart()
 	p.Stats = newStatsView(h.stats)
+	p.StatsOnly = h.stats != nil && len(h.opts.Rules) == 0 && h.seq == 0
 	p.Data = h.data()
 	return p
 }

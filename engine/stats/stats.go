@@ -18,7 +18,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 
 	"github.com/chatlint/chatlint/engine/document"
-	"github.com/chatlint/chatlint/engine/finding"
+	"github.com/chatlint/chatlint/engine/jsonl"
 	"github.com/chatlint/chatlint/engine/lint"
 	"github.com/chatlint/chatlint/engine/runner"
 	"github.com/chatlint/chatlint/engine/tokens"
@@ -76,6 +76,36 @@ type Result struct {
 	PricePerMillion float64 `json:"price_per_million"`
 	Files           []File  `json:"files"`
 	Total           File    `json:"total"`
+	// Histogram is the tokens per example of every file, in
+	// HistogramBuckets buckets of equal width from 0 to the largest example.
+	Histogram []Bucket `json:"histogram"`
+}
+
+// Bucket counts the examples with Lo <= tokens < Hi.
+type Bucket struct {
+	Lo    int `json:"lo"`
+	Hi    int `json:"hi"`
+	Count int `json:"count"`
+}
+
+// HistogramBuckets is the number of bars of Result.Histogram.
+const HistogramBuckets = 24
+
+// histogram buckets sorted token counts.
+func histogram(sorted []int32) []Bucket {
+	if len(sorted) == 0 {
+		return []Bucket{}
+	}
+	top := int(sorted[len(sorted)-1]) + 1
+	width := max(1, (top+HistogramBuckets-1)/HistogramBuckets)
+	out := make([]Bucket, 0, HistogramBuckets)
+	for lo := 0; lo < top; lo += width {
+		out = append(out, Bucket{Lo: lo, Hi: lo + width})
+	}
+	for _, c := range sorted {
+		out[int(c)/width].Count++
+	}
+	return out
 }
 
 // example is what a worker keeps of one document.
@@ -114,24 +144,11 @@ func Compute(ctx context.Context, r *runner.Runner, inputs []runner.Input, o Opt
 			if j.Format == "" || len(j.Records) == 0 {
 				return u
 			}
-			b := document.NewBuilder(j.Format, j.File, r.Opts.Document)
-			add := func(d *document.Document) {
-				if d != nil {
-					u.examples = append(u.examples, describe(counter, d))
-				}
-			}
-			for i, rec := range j.Records {
-				obj := j.First
-				if i > 0 || obj == nil {
-					var bad *finding.Finding
-					if obj, bad = lint.Decode(j.File, rec); bad != nil {
-						u.skipped++
-						continue
-					}
-				}
-				add(b.Add(rec.Line, obj))
-			}
-			add(b.Finish())
+			// Read as check reads: the same decoding, fit test and builder.
+			bad := lint.Documents(j.Unit, r.Opts.Document, func(d *document.Document, _ *jsonl.Record) {
+				u.examples = append(u.examples, describe(counter, d))
+			})
+			u.skipped += len(bad)
 			return u
 		}
 	}
@@ -156,6 +173,8 @@ func Compute(ctx context.Context, r *runner.Runner, inputs []runner.Input, o Opt
 			cur = nil
 		}
 	})
+	slices.Sort(res.Total.counts)
+	res.Histogram = histogram(res.Total.counts)
 	res.Total.summarize()
 	for _, f := range res.Files {
 		res.Total.BilledTokens += f.BilledTokens
