@@ -11,7 +11,6 @@ import (
 	"github.com/chatlint/chatlint/engine/document"
 	"github.com/chatlint/chatlint/engine/finding"
 	"github.com/chatlint/chatlint/engine/gate"
-	"github.com/chatlint/chatlint/engine/jsonl"
 	"github.com/chatlint/chatlint/engine/lint"
 	"github.com/chatlint/chatlint/engine/report"
 	"github.com/chatlint/chatlint/engine/runner"
@@ -150,23 +149,9 @@ func runCheck(cmd *cobra.Command, s streams, o *checkOptions) error {
 		return err
 	}
 
-	files, skipped, errs := jsonl.ExpandSkipping(o.Paths)
-	noteSkipped(s.Err, skipped)
-	if len(files) == 0 {
-		if err := missingInputs(o.Paths, errs); err != nil {
-			return err
-		}
-	}
-	if len(files) == 0 && len(errs) == 0 {
-		return usageError("no input files found in %s (directories are searched for *.jsonl and *.json files)", strings.Join(o.Paths, ", "))
-	}
-	inputs := make([]runner.Input, 0, len(files))
-	for _, f := range files {
-		if f == jsonl.Stdin {
-			inputs = append(inputs, runner.Input{Name: "<stdin>", Reader: s.In})
-			continue
-		}
-		inputs = append(inputs, runner.Input{Name: f, Path: f})
+	inputs, errs, err := expandInputs(o.Paths, s)
+	if err != nil {
+		return err
 	}
 	w, err := openOutputs(specs, s.Out, report.Options{
 		Rules: underProfile(configured(activeRules(eng), o.cfg), o.Profile), Files: inputNames(inputs), FailOn: reportFailOn(failOn), Version: version(), Color: color, Verbose: o.Verbose,

@@ -74,17 +74,9 @@ func runConvertTo(cmd *cobra.Command, s streams, o *convertOptions, args []strin
 	if flags.Changed("output") {
 		out = o.Output
 	}
-	files, errs := jsonl.Expand(args)
-	if len(files) == 0 && len(errs) == 0 {
-		return usageError("no input files found in %s (directories are searched for *.jsonl and *.json files)", strings.Join(args, ", "))
-	}
-	inputs := make([]runner.Input, 0, len(files))
-	for _, f := range files {
-		if f == jsonl.Stdin {
-			inputs = append(inputs, runner.Input{Name: "<stdin>", Reader: s.In})
-			continue
-		}
-		inputs = append(inputs, runner.Input{Name: f, Path: f})
+	inputs, errs, err := expandInputs(args, s)
+	if err != nil {
+		return err
 	}
 
 	var w io.Writer

@@ -8,7 +8,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/chatlint/chatlint/engine/jsonl"
 	"github.com/chatlint/chatlint/engine/report"
+	"github.com/chatlint/chatlint/engine/runner"
 )
 
 // noteSkipped says on stderr which entries of a folder were skipped
@@ -50,4 +52,31 @@ func escapeLines(s string) string {
 		lines[i] = report.EscapeControls(l)
 	}
 	return strings.Join(lines, "\n")
+}
+
+// expandInputs turns the paths of a command line into the runner's inputs,
+// the same way for every command that reads records (check, stats, convert
+// --to): folders walked for *.jsonl and *.json, "-" read from stdin, skipped
+// entries noted on stderr. It returns the inputs and the paths that could
+// not be read; a usage error when nothing named exists or nothing is found.
+func expandInputs(paths []string, s streams) ([]runner.Input, []error, error) {
+	files, skipped, errs := jsonl.ExpandSkipping(paths)
+	noteSkipped(s.Err, skipped)
+	if len(files) == 0 {
+		if err := missingInputs(paths, errs); err != nil {
+			return nil, nil, err
+		}
+		if len(errs) == 0 {
+			return nil, nil, usageError("no input files found in %s (directories are searched for *.jsonl and *.json files)", strings.Join(paths, ", "))
+		}
+	}
+	inputs := make([]runner.Input, 0, len(files))
+	for _, f := range files {
+		if f == jsonl.Stdin {
+			inputs = append(inputs, runner.Input{Name: "<stdin>", Reader: s.In})
+			continue
+		}
+		inputs = append(inputs, runner.Input{Name: f, Path: f})
+	}
+	return inputs, errs, nil
 }

@@ -13,7 +13,6 @@ import (
 
 	"github.com/chatlint/chatlint/engine/document"
 	"github.com/chatlint/chatlint/engine/finding"
-	"github.com/chatlint/chatlint/engine/jsonl"
 	"github.com/chatlint/chatlint/engine/report"
 	"github.com/chatlint/chatlint/engine/runner"
 	"github.com/chatlint/chatlint/engine/stats"
@@ -107,17 +106,9 @@ func runStats(cmd *cobra.Command, s streams, o *statsOptions) error {
 		}
 		ropts.Format = f
 	}
-	files, errs := jsonl.Expand(o.Paths)
-	if len(files) == 0 && len(errs) == 0 {
-		return usageError("no input files found in %s", strings.Join(o.Paths, ", "))
-	}
-	inputs := make([]runner.Input, 0, len(files))
-	for _, f := range files {
-		if f == jsonl.Stdin {
-			inputs = append(inputs, runner.Input{Name: "<stdin>", Reader: s.In})
-			continue
-		}
-		inputs = append(inputs, runner.Input{Name: f, Path: f})
+	inputs, errs, err := expandInputs(o.Paths, s)
+	if err != nil {
+		return err
 	}
 	r := &runner.Runner{Opts: ropts}
 	stop := showProgress(s.Err, r.Progress)
