@@ -60,7 +60,7 @@ line-too-long and skipped.
 Rules run under a profile: "default" judges each file as what it is (a chat
 record that ends on a tool call is a fine-tuning example, a record without
 tool calls needs no tools list); "export" keeps the strict checks an export
-must pass. Packs declare the profiles they know (chatlint rules --format
+must pass. Packs declare the profiles they know (chatlint rules -o
 markdown lists them).
 
 The summary names each input's format and record count (per format; -v

@@ -30,7 +30,7 @@ func TestRulesExplain(t *testing.T) {
 }
 
 func TestRulesJSON(t *testing.T) {
-	out, _, code := chatlint(t, "", "rules", "--format", "json")
+	out, _, code := chatlint(t, "", "rules", "-o", "json")
 	var rules []struct {
 		ID, Severity, Pack, Source, Description string
 	}
@@ -41,5 +41,21 @@ func TestRulesJSON(t *testing.T) {
 		if r.ID == "" || r.Severity == "" || r.Pack == "" || r.Source == "" || r.Description == "" {
 			t.Errorf("incomplete rule metadata: %+v", r)
 		}
+	}
+}
+
+// rules -o names the output format, as -o does in check, stats and repair;
+// the old --format still works, with a note on stderr.
+func TestRulesOutputFlag(t *testing.T) {
+	byO, _, code := chatlint(t, "", "rules", "-o", "json")
+	if code != 0 || !strings.HasPrefix(byO, "[") {
+		t.Fatalf("rules -o json: exit %d\n%s", code, byO)
+	}
+	old, errOut, code := chatlint(t, "", "rules", "--format", "json")
+	if code != 0 || old != byO || !strings.Contains(errOut, "deprecated: use -o") {
+		t.Errorf("rules --format json: exit %d, same output %v, stderr %q", code, old == byO, errOut)
+	}
+	if _, errOut, code := chatlint(t, "", "rules", "-o", "yaml"); code != 2 || !strings.Contains(errOut, "want text, json or markdown") {
+		t.Errorf("rules -o yaml: exit %d, %s", code, errOut)
 	}
 }

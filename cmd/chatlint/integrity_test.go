@@ -44,7 +44,7 @@ func TestIntegrityFixtures(t *testing.T) {
 // integrityRuleIDs lists the rules of the built-in integrity pack.
 func integrityRuleIDs(t *testing.T) map[string]bool {
 	t.Helper()
-	out, errOut, code := chatlint(t, "", "rules", "--format", "json")
+	out, errOut, code := chatlint(t, "", "rules", "-o", "json")
 	if code != 0 {
 		t.Fatalf("rules: exit %d: %s", code, errOut)
 	}

@@ -197,10 +197,10 @@ func TestGolden(t *testing.T) {
 
 // TestRulesDocIsCurrent fails when docs/rules.md no longer matches the rule
 // metadata. Regenerate it with `go test ./cmd/chatlint -update` (or
-// `chatlint rules --format markdown > docs/rules.md`).
+// `chatlint rules -o markdown > docs/rules.md`).
 func TestRulesDocIsCurrent(t *testing.T) {
 	t.Chdir(repo)
-	out, errOut, code := chatlint(t, "", "rules", "--format", "markdown")
+	out, errOut, code := chatlint(t, "", "rules", "-o", "markdown")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}

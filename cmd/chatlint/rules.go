@@ -14,7 +14,7 @@ import (
 
 type rulesOptions struct {
 	packOptions
-	Format  string
+	Output  string
 	Profile string
 }
 
@@ -24,20 +24,26 @@ func newRulesCmd(s streams) *cobra.Command {
 		Use:   "rules",
 		Short: "List the active rules: id, severity, pack, description",
 		Long: `Rules lists the active rules (built-in, config and --pack packs) with the
-severity the config gives them. --format markdown writes the rule reference
-(docs/rules.md is generated this way); rules explain RULE shows one rule in full.`,
+severity the config gives them. -o markdown writes the rule reference
+(docs/rules.md is generated this way); rules explain RULE shows one rule in full.
+(--format, which named this output format before, still works but is
+deprecated: everywhere else --format names the input format.)`,
 		Example: `  chatlint rules
   chatlint rules --profile openai
   chatlint rules --pack ./team-rules
-  chatlint rules --format markdown > docs/rules.md
-  chatlint rules --format json | jq '.[].id'
+  chatlint rules -o markdown > docs/rules.md
+  chatlint rules -o json | jq '.[].id'
   chatlint rules explain tool-result-missing`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runRules(cmd, s, o)
 		},
 	}
-	cmd.Flags().StringVar(&o.Format, "format", "text", "output format: text, json or markdown")
+	cmd.Flags().StringVarP(&o.Output, "output", "o", "text", "output format: text, json or markdown")
+	// Before -o, this command's --format named its output; --format names
+	// the input format everywhere else. The old spelling keeps working.
+	cmd.Flags().StringVar(&o.Output, "format", "text", "output format (deprecated: use -o)")
+	_ = cmd.Flags().MarkHidden("format")
 	cmd.Flags().StringVar(&o.Profile, "profile", "", "list only the rules that run under this profile (default, or one a pack declares)")
 	addPackFlags(cmd, &o.packOptions)
 	cmd.AddCommand(newExplainCmd(s))
@@ -45,6 +51,9 @@ severity the config gives them. --format markdown writes the rule reference
 }
 
 func runRules(cmd *cobra.Command, s streams, o *rulesOptions) error {
+	if cmd.Flags().Changed("format") {
+		fmt.Fprintln(s.Err, "chatlint: rules --format is deprecated: use -o (--format names the input format in the other commands)")
+	}
 	eng, err := o.compile(cmd.Context())
 	if err != nil {
 		return err
@@ -59,7 +68,7 @@ func runRules(cmd *cobra.Command, s streams, o *rulesOptions) error {
 		}
 		rules = underProfile(rules, o.Profile)
 	}
-	switch o.Format {
+	switch o.Output {
 	case "text":
 		return writeRulesText(s.Out, rules)
 	case "json":
@@ -69,7 +78,7 @@ func runRules(cmd *cobra.Command, s streams, o *rulesOptions) error {
 	case "markdown":
 		return writeRulesMarkdown(s.Out, rules, eng.Profiles())
 	}
-	return usageError("--format: want text, json or markdown, not %q", o.Format)
+	return usageError("--output: want text, json or markdown, not %q", o.Output)
 }
 
 func writeRulesText(w io.Writer, rules []rule.Rule) error {
