@@ -33,6 +33,14 @@ func Expand(args []string) ([]string, []error) {
 // and links to nothing. Commands note them, so a skipped input is never
 // silent.
 func ExpandSkipping(args []string) (files, skipped []string, errs []error) {
+	return ExpandFunc(args, IsDataFile)
+}
+
+// ExpandFunc is ExpandSkipping with the test a walked file must pass to be
+// picked up (IsDataFile for the commands that read records; repair takes
+// *.jsonl only). A file named on the command line is taken whatever its
+// name.
+func ExpandFunc(args []string, accept func(path string) bool) (files, skipped []string, errs []error) {
 	for _, arg := range args {
 		if arg == Stdin {
 			files = append(files, Stdin)
@@ -68,7 +76,7 @@ func ExpandSkipping(args []string) (files, skipped []string, errs []error) {
 				}
 				return nil
 			}
-			if IsDataFile(path) {
+			if accept(path) {
 				if isRegular(path, d) {
 					files = append(files, path)
 				} else {
