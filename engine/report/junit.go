@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bufio"
 	"encoding/xml"
 	"fmt"
 	"io"
@@ -13,28 +14,42 @@ import (
 // as tests: one test suite per file and one test case per rule in it. A
 // case fails when the rule found something at or above the fail level;
 // findings below it are listed in the case's output and it passes.
+//
+// Memory does not grow with the findings: each finding is written to a
+// spool as one line (rule, severity, its text) as it arrives, with the span
+// of the spool each file's findings take; Close renders one suite at a time
+// from its spans, and a case lists at most maxCaseLines findings of each
+// kind (the count in its message stays complete).
 type junitWriter struct {
 	w     io.Writer
 	opts  Options
 	rules *ruleTable
 	files []string
-	seen  map[string]bool                 // files already listed
-	byKey map[[2]string][]finding.Finding // file, rule
+	spans map[string][]span // file -> where its findings lie in the spool
+	found spool
+	off   int64 // bytes spooled so far
 }
 
+// span is a run of consecutive spooled findings of one file.
+type span struct{ from, to int64 }
+
+// maxCaseLines caps the findings a test case lists in its failure text and
+// its output: CI pages render them whole, and a million lines help no one.
+const maxCaseLines = 1000
+
 func newJUnitWriter(w io.Writer, o Options) Writer {
-	j := &junitWriter{w: w, opts: o, rules: newRuleTable(o.Rules), seen: map[string]bool{}, byKey: map[[2]string][]finding.Finding{}}
+	j := &junitWriter{w: w, opts: o, rules: newRuleTable(o.Rules), spans: map[string][]span{}}
 	for _, f := range o.Files {
 		j.addFile(f)
 	}
 	return j
 }
 
-// addFile lists a file once; a set, not a scan of the list, since it is
+// addFile lists a file once; a map, not a scan of the list, since it is
 // called for every finding and a run may have thousands of files.
 func (j *junitWriter) addFile(name string) {
-	if !j.seen[name] {
-		j.seen[name] = true
+	if _, ok := j.spans[name]; !ok {
+		j.spans[name] = nil
 		j.files = append(j.files, name)
 	}
 }
@@ -42,9 +57,21 @@ func (j *junitWriter) addFile(name string) {
 func (j *junitWriter) Finding(f finding.Finding) error {
 	j.rules.of(f)
 	j.addFile(f.File)
-	k := [2]string{f.File, f.Rule}
-	j.byKey[k] = append(j.byKey[k], f)
-	return nil
+	// Cleaned as in text output: CI pages show this text, and one record's
+	// long or control-laden message must not flood them. Clean escapes
+	// control characters, so the text holds no tab and no newline.
+	text := fmt.Sprintf("%s:%d: %s %s: %s", escapeControls(f.File), f.Line, f.Severity, f.Rule, Clean(f.Message))
+	rec := f.Rule + "\t" + f.Severity.String() + "\t" + text + "\n"
+	sp := j.spans[f.File]
+	if n := len(sp); n > 0 && sp[n-1].to == j.off {
+		sp[n-1].to += int64(len(rec))
+	} else {
+		sp = append(sp, span{j.off, j.off + int64(len(rec))})
+	}
+	j.spans[f.File] = sp
+	j.found.add([]byte(rec))
+	j.off += int64(len(rec))
+	return j.found.err
 }
 
 type junitSuites struct {
@@ -57,6 +84,7 @@ type junitSuites struct {
 }
 
 type junitSuite struct {
+	XMLName  xml.Name    `xml:"testsuite"`
 	Name     string      `xml:"name,attr"`
 	Tests    int         `xml:"tests,attr"`
 	Failures int         `xml:"failures,attr"`
@@ -84,76 +112,138 @@ type junitFailure struct {
 	Text    string `xml:",chardata"`
 }
 
-// Close writes one suite per file. A file no rule ran on (unreadable, of no
-// known format, skipped whole) lists only the rules that reported on it, and
-// never a rule as passed: its unrecognized-format case fails (or is skipped
-// when configured below the fail level), and an unreadable file is an
-// error case.
+// ruleCase gathers one rule's findings in one file.
+type ruleCase struct {
+	n, listed, other, otherListed int
+	worst                         finding.Severity
+	failing, rest                 strings.Builder
+}
+
+// Close writes one suite per file, each rendered from the spool in turn
+// into a second spool, then the totals and the suites. A file no rule ran
+// on (unreadable, of no known format, skipped whole) lists only the rules
+// that reported on it, and never a rule as passed: its unrecognized-format
+// case fails (or is skipped when configured below the fail level), and an
+// unreadable file is an error case.
 func (j *junitWriter) Close(s finding.Summary) error {
-	out := junitSuites{Name: "chatlint"}
+	defer j.found.release()
+	if j.found.err != nil {
+		return j.found.err
+	}
 	unchecked := uncheckedInputs(s)
 	for _, f := range s.Inputs {
 		if _, ok := unchecked[f.File]; ok {
 			j.addFile(f.File)
 		}
 	}
+	src, err := j.found.reader()
+	if err != nil {
+		return err
+	}
+	var body spool
+	defer body.release()
+	total := junitSuites{Name: "chatlint"}
 	for _, file := range j.files {
-		suite := junitSuite{Name: file}
-		nc, isUnchecked := unchecked[file]
-		marked := false
-		for _, r := range j.rules.rules {
-			if isUnchecked && len(j.byKey[[2]string{file, r.ID}]) == 0 && r.ID != nc.Rule {
-				continue // never ran on this file: not a pass
+		suite, err := j.suite(src, file, unchecked)
+		if err != nil {
+			return err
+		}
+		total.Tests += suite.Tests
+		total.Failures += suite.Failures
+		total.Errors += suite.Errors
+		var b strings.Builder
+		enc := xml.NewEncoder(&b)
+		enc.Indent("  ", "  ")
+		if err := enc.Encode(suite); err != nil {
+			return err
+		}
+		body.add([]byte("\n" + b.String()))
+	}
+	head := fmt.Sprintf(`%s<testsuites name="%s" tests="%d" failures="%d" errors="%d">`, xml.Header, total.Name, total.Tests, total.Failures, total.Errors)
+	if body.n == 0 {
+		_, err := io.WriteString(j.w, head+"</testsuites>\n")
+		return err
+	}
+	if _, err := io.WriteString(j.w, head); err != nil {
+		return err
+	}
+	if err := body.copyTo(j.w); err != nil {
+		return err
+	}
+	_, err = io.WriteString(j.w, "\n</testsuites>\n")
+	return err
+}
+
+// suite renders one file's suite from its spooled findings.
+func (j *junitWriter) suite(src io.ReaderAt, file string, unchecked map[string]notChecked) (junitSuite, error) {
+	cases := map[string]*ruleCase{}
+	for _, sp := range j.spans[file] {
+		sc := bufio.NewScanner(io.NewSectionReader(src, sp.from, sp.to-sp.from))
+		sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+		for sc.Scan() {
+			rule, rest, _ := strings.Cut(sc.Text(), "\t")
+			sevName, text, _ := strings.Cut(rest, "\t")
+			sev, _ := finding.ParseSeverity(sevName)
+			c := cases[rule]
+			if c == nil {
+				c = &ruleCase{}
+				cases[rule] = c
 			}
-			c := junitCase{Name: r.ID, Classname: file, File: file}
-			var failing, other strings.Builder
-			n, worst := 0, finding.Severity(0)
-			for _, f := range j.byKey[[2]string{file, r.ID}] {
-				// Cleaned as in text output: CI pages show this text, and one
-				// record's long or control-laden message must not flood them.
-				line := fmt.Sprintf("%s:%d: %s %s: %s\n", escapeControls(f.File), f.Line, f.Severity, f.Rule, Clean(f.Message))
-				if f.Severity >= j.opts.FailOn {
-					n++
-					worst = max(worst, f.Severity)
-					failing.WriteString(line)
-				} else {
-					other.WriteString(line)
+			if sev >= j.opts.FailOn {
+				c.n++
+				c.worst = max(c.worst, sev)
+				if c.listed < maxCaseLines {
+					c.listed++
+					c.failing.WriteString(text + "\n")
+				}
+			} else {
+				c.other++
+				if c.otherListed < maxCaseLines {
+					c.otherListed++
+					c.rest.WriteString(text + "\n")
 				}
 			}
-			if n > 0 {
-				c.Failure = &junitFailure{Message: fmt.Sprintf("%d %s finding(s) of %s", n, worst, r.ID), Type: worst.String(), Text: failing.String()}
+		}
+		if err := sc.Err(); err != nil {
+			return junitSuite{}, err
+		}
+	}
+	suite := junitSuite{Name: file}
+	nc, isUnchecked := unchecked[file]
+	marked := false
+	for _, r := range j.rules.rules {
+		rc := cases[r.ID]
+		if isUnchecked && rc == nil && r.ID != nc.Rule {
+			continue // never ran on this file: not a pass
+		}
+		c := junitCase{Name: r.ID, Classname: file, File: file}
+		if rc != nil {
+			if rc.n > 0 {
+				text := rc.failing.String()
+				if rc.n > rc.listed {
+					text += fmt.Sprintf("… and %d more (a case lists the first %d)\n", rc.n-rc.listed, maxCaseLines)
+				}
+				c.Failure = &junitFailure{Message: fmt.Sprintf("%d %s finding(s) of %s", rc.n, rc.worst, r.ID), Type: rc.worst.String(), Text: text}
 				suite.Failures++
 			}
-			c.SystemOut = other.String()
-			if isUnchecked && r.ID == nc.Rule {
-				marked = true
-				markUnchecked(&c, &suite, nc)
+			c.SystemOut = rc.rest.String()
+			if rc.other > rc.otherListed {
+				c.SystemOut += fmt.Sprintf("… and %d more (a case lists the first %d)\n", rc.other-rc.otherListed, maxCaseLines)
 			}
-			suite.Cases = append(suite.Cases, c)
 		}
-		if isUnchecked && !marked {
-			c := junitCase{Name: nc.Rule, Classname: file, File: file}
+		if isUnchecked && r.ID == nc.Rule {
+			marked = true
 			markUnchecked(&c, &suite, nc)
-			suite.Cases = append(suite.Cases, c)
 		}
-		suite.Tests = len(suite.Cases)
-		out.Tests += suite.Tests
-		out.Failures += suite.Failures
-		out.Suites = append(out.Suites, suite)
+		suite.Cases = append(suite.Cases, c)
 	}
-	for _, suite := range out.Suites {
-		out.Errors += suite.Errors
+	if isUnchecked && !marked {
+		c := junitCase{Name: nc.Rule, Classname: file, File: file}
+		markUnchecked(&c, &suite, nc)
+		suite.Cases = append(suite.Cases, c)
 	}
-	if _, err := io.WriteString(j.w, xml.Header); err != nil {
-		return err
-	}
-	enc := xml.NewEncoder(j.w)
-	enc.Indent("", "  ")
-	if err := enc.Encode(out); err != nil {
-		return err
-	}
-	_, err := io.WriteString(j.w, "\n")
-	return err
+	suite.Tests = len(suite.Cases)
+	return suite, nil
 }
 
 // markUnchecked makes the case of a file no rule ran on show it: an error

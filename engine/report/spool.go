@@ -83,3 +83,15 @@ func (s *spool) release() {
 		s.file, s.name = nil, ""
 	}
 }
+
+// reader gives random access to the entries spooled so far, in memory or in
+// the temporary file; the spool must not be added to while it is read.
+func (s *spool) reader() (io.ReaderAt, error) {
+	if s.err != nil {
+		return nil, s.err
+	}
+	if s.file == nil {
+		return bytes.NewReader(s.mem.Bytes()), nil
+	}
+	return s.file, nil
+}

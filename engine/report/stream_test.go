@@ -91,7 +91,7 @@ func TestStreamedReportsBoundedMemory(t *testing.T) {
 		t.Skip("writes tens of megabytes")
 	}
 	const n, size = 20000, 1000 // 20 MB of messages
-	for _, format := range []string{"json", "sarif"} {
+	for _, format := range []string{"json", "sarif", "junit"} {
 		t.Run(format, func(t *testing.T) {
 			w, err := NewWith(format, io.Discard, Options{Rules: rules()})
 			if err != nil {
