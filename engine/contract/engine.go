@@ -11,9 +11,9 @@ import (
 	"github.com/chatlint/chatlint/engine/policy"
 )
 
-// This file is the only one that reaches into the policy engine: the contract
-// pack decides whether a record's shape is right; the rest of the package
-// reads lines, counts and reports.
+// This file is the only one that evaluates the policy engine (validate.go
+// hands it to the runner): the contract pack decides whether a record's
+// shape is right; the rest of the package counts and reports.
 
 // PackName is the built-in pack holding the contract's rules.
 const PackName = "contract"

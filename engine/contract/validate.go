@@ -67,6 +67,9 @@ func (e *Engine) Validate(ctx context.Context, r io.Reader, opts Options) (*Repo
 		MaxLineSize: math.MaxInt, // Python reads a line of any length
 		Split:       jsonl.SplitUniversal,
 		EveryLine:   true,
+		// Lines of a few hundred bytes checked by one rule: handed out one
+		// by one, waking the workers cost a tenth of the run.
+		Batch: 256,
 	}}
 	if opts.Progress != nil {
 		opts.Progress.run.Store(run)
