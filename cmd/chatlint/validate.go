@@ -75,10 +75,7 @@ func runValidateInput(cmd *cobra.Command, s streams, o *validateInputOptions) er
 		stop := showProgress(s.Err, progress.Read)
 		rep, err = eng.Validate(cmd.Context(), in, opts)
 		stop()
-		if err != nil {
-			return fmt.Errorf("%s: %w", o.Input, err)
-		}
-		return nil
+		return err // it names the input
 	}
 	if o.MessagesOnly != "" {
 		// The snapshot replaces its file only once the whole input was read.

@@ -11,9 +11,9 @@ import (
 	"github.com/chatlint/chatlint/engine/policy"
 )
 
-// This file is the only one that reaches into the policy engine: the contract
-// pack decides whether a record's shape is right; the rest of the package
-// reads lines, counts and reports.
+// This file is the only one that evaluates the policy engine (validate.go
+// hands it to the runner): the contract pack decides whether a record's
+// shape is right; the rest of the package counts and reports.
 
 // PackName is the built-in pack holding the contract's rules.
 const PackName = "contract"
@@ -46,37 +46,23 @@ func NewEngine(ctx context.Context) (*Engine, error) {
 	return nil, fmt.Errorf("the built-in %s pack is missing", PackName)
 }
 
-// evaluator checks records for one goroutine.
+// evaluator checks records for one goroutine, on the documents the
+// contract adapter builds. The pack reads only the record as "raw", so they
+// are built RawOnly: normalizing messages for nothing cost validate-input a
+// seventh of its time.
 type evaluator struct {
-	ev   *policy.Evaluator
-	file string
+	ev    *policy.Evaluator
+	build document.Builder
 }
 
 func (e *Engine) newEvaluator(file string) *evaluator {
-	return &evaluator{ev: e.eng.NewEvaluator(), file: file}
-}
-
-var (
-	keyFormat   = ast.StringTerm("format")
-	keyRaw      = ast.StringTerm("raw")
-	contractFmt = ast.StringTerm(string(document.Contract))
-)
-
-// recordDocument is the document the contract pack sees: the record as
-// "raw" and its format. The pack reads nothing else, so the normalization
-// check does for its other rules (messages, tools, modes) is skipped: it
-// would cost validate-input a seventh of its time for nothing.
-func (e *evaluator) recordDocument(line int, rec ast.Object) *document.Document {
-	return &document.Document{
-		Format: document.Contract, File: e.file, Line: line,
-		Value: ast.NewObject([2]*ast.Term{keyFormat, contractFmt}, [2]*ast.Term{keyRaw, ast.NewTerm(rec)}),
-	}
+	return &evaluator{ev: e.eng.NewEvaluator(), build: document.NewBuilder(document.Contract, file, document.Options{RawOnly: true})}
 }
 
 // check returns the code and message of the first rule the record breaks,
 // or "" when it meets the contract. An error means the pack failed to run.
 func (e *evaluator) check(ctx context.Context, line int, rec ast.Object) (code, msg string, err error) {
-	hits, err := e.ev.Evaluate(ctx, e.recordDocument(line, rec))
+	hits, err := e.ev.Evaluate(ctx, e.build.Add(line, rec))
 	if err != nil {
 		return "", "", err
 	}

@@ -15,6 +15,7 @@ import (
 
 // verdict is what one line turned out to be.
 type verdict struct {
+	line      int
 	blank     bool
 	code, msg string // an error, or "" for a record that meets the contract
 	// For a valid record:

@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"hash/maphash"
 	"io"
-	"runtime"
-	"sync"
+	"math"
 	"sync/atomic"
 
-	"github.com/chatlint/chatlint/engine/internal/ordered"
+	"github.com/chatlint/chatlint/engine/document"
 	"github.com/chatlint/chatlint/engine/internal/py"
-	"github.com/chatlint/chatlint/engine/lines"
+	"github.com/chatlint/chatlint/engine/jsonl"
+	"github.com/chatlint/chatlint/engine/runner"
 )
 
 // Options configure a validation.
@@ -31,138 +31,91 @@ type Options struct {
 
 // Progress counts what a validation has read; safe to read while it runs.
 type Progress struct {
-	lines, bytes atomic.Int64
+	run atomic.Pointer[runner.Runner]
 }
 
 // Read returns the lines and bytes read so far.
-func (p *Progress) Read() (lines, bytes int64) { return p.lines.Load(), p.bytes.Load() }
-
-// Chunks group lines so that a worker's hand-off costs little per line; they
-// stay small enough that the chunks in flight hold a few megabytes.
-const (
-	chunkLines = 256
-	chunkBytes = 512 << 10
-)
-
-// chunk is a run of consecutive lines, copied out of the reader's buffer.
-type chunk struct {
-	first int // line number of the first line
-	data  []byte
-	ends  []int // end offset in data of each line
-	out   []verdict
-	err   error
+func (p *Progress) Read() (lines, bytes int64) {
+	if r := p.run.Load(); r != nil {
+		return r.Progress()
+	}
+	return 0, 0
 }
 
-var chunkPool = sync.Pool{New: func() any { return new(chunk) }}
+// lineVerdict is what a worker made of one job: a line's verdict, the end
+// of the input, or why the pack could not decide.
+type lineVerdict struct {
+	verdict
+	end bool
+	err error
+}
 
 // Validate reads r line by line and checks every line against the contract.
-// Lines are checked in parallel and their verdicts consumed in input order;
-// memory holds the chunks in flight plus the set of conversation ids and
-// user ids seen. A read error stops the run and is returned.
-//
-// Lines go to the workers in chunks rather than one by one, as
-// engine/runner hands out records: the report needs a verdict for every
-// line, blank ones included, and chunks keep the hand-off cheap for records
-// of a few hundred bytes.
+// It reads through the runner, as check does, with the splits of the
+// reference: Python's universal newlines, every line handed on (blank ones
+// too, the report counts them), no line bound, the format forced to
+// contract. Lines are checked in parallel in runner.Each's workers and
+// their verdicts consumed in input order; memory holds the lines in flight
+// plus the set of conversation ids and user ids seen. A read error stops the
+// run and is returned; errors name the input.
 func (e *Engine) Validate(ctx context.Context, r io.Reader, opts Options) (*Report, error) {
-	workers := opts.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	run := &runner.Runner{Engine: e.eng, Opts: runner.Options{
+		Format:      document.Contract,
+		Workers:     opts.Workers,
+		MaxLineSize: math.MaxInt, // Python reads a line of any length
+		Split:       jsonl.SplitUniversal,
+		EveryLine:   true,
+		// Lines of a few hundred bytes checked by one rule: handed out one
+		// by one, waking the workers cost a tenth of the run.
+		Batch: 256,
+	}}
+	if opts.Progress != nil {
+		opts.Progress.run.Store(run)
 	}
 	a := newAccount(opts)
-	var err error
-	readErr := ordered.Run(ctx, workers, workers*4,
-		func(ctx context.Context, send func(*chunk) bool) error {
-			return produce(ctx, r, send, opts.Progress)
-		},
-		func() func(context.Context, *chunk) *chunk {
+	snapshot := opts.Snapshot != nil
+	var failed error
+	_, errs := runner.Each(ctx, run, []runner.Input{{Name: opts.InputPath, Reader: r}},
+		func() func(runner.Job) lineVerdict {
 			ev := e.newEvaluator(opts.InputPath)
-			return func(ctx context.Context, c *chunk) *chunk {
-				e.work(ctx, ev, c, opts.Snapshot != nil)
-				return c
-			}
+			return func(j runner.Job) lineVerdict { return ev.job(ctx, j, snapshot) }
 		},
-		func(c *chunk) bool {
-			err = a.add(c)
-			c.out = c.out[:0]
-			chunkPool.Put(c)
-			return err == nil
+		func(v lineVerdict) {
+			if failed != nil {
+				return
+			}
+			if failed = a.add(v); failed != nil {
+				cancel() // stop reading: the report cannot be made
+			}
 		})
 	// The consumer's own error first: when it stopped the run, the reader
 	// only saw the cancellation.
-	if err != nil {
-		return nil, err
+	if failed != nil {
+		return nil, fmt.Errorf("%s: %w", opts.InputPath, failed)
 	}
-	if readErr != nil {
-		return nil, readErr
+	if len(errs) > 0 {
+		return nil, errs[0]
 	}
 	return a.report(), nil
 }
 
-// produce splits r into chunks and sends them in order.
-func produce(ctx context.Context, r io.Reader, send func(*chunk) bool, progress *Progress) error {
-	lr := lines.NewReader(r)
-	n := 0
-	c := newChunk(1)
-	flush := func() error {
-		if progress != nil {
-			progress.lines.Add(int64(len(c.ends)))
-			progress.bytes.Add(int64(len(c.data) + len(c.ends))) // terminators approximated as one byte
-		}
-		if !send(c) {
-			return ctx.Err() // the run stopped: send fails only then
-		}
-		c = newChunk(n + 1)
-		return nil
+// job decides the line of one job.
+func (e *evaluator) job(ctx context.Context, j runner.Job, snapshot bool) lineVerdict {
+	switch {
+	case j.End:
+		return lineVerdict{end: true}
+	case j.Finding != nil: // the reader's own (a line over its bound): not expected without one
+		return lineVerdict{err: fmt.Errorf("line %d: %s", j.Finding.Line, j.Finding.Message)}
 	}
-	for {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		line, err := lr.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return fmt.Errorf("reading line %d: %w", n+1, err)
-		}
-		n++
-		c.data = append(c.data, line...)
-		c.ends = append(c.ends, len(c.data))
-		if len(c.ends) >= chunkLines || len(c.data) >= chunkBytes {
-			if err := flush(); err != nil {
-				return err
-			}
-		}
-	}
-	if len(c.ends) > 0 {
-		return flush()
-	}
-	return nil
-}
-
-func newChunk(first int) *chunk {
-	c := chunkPool.Get().(*chunk)
-	c.first, c.err = first, nil
-	c.data, c.ends = c.data[:0], c.ends[:0]
-	if cap(c.data) > 4*chunkBytes { // one huge line must not pin its buffer
-		c.data = nil
-	}
-	return c
-}
-
-// work decides every line of c.
-func (e *Engine) work(ctx context.Context, ev *evaluator, c *chunk, snapshot bool) {
-	start := 0
-	for i, end := range c.ends {
-		v, err := ev.checkLine(ctx, c.first+i, c.data[start:end], snapshot)
-		if err != nil {
-			c.err = err
-			return
-		}
-		c.out = append(c.out, v)
-		start = end
-	}
+	rec := j.Records[0]
+	// The line as read, less its terminator: Data lacks a leading
+	// byte-order mark, which Python's json rejects.
+	line := rec.Raw[:len(rec.Raw)-len(rec.End)]
+	v, err := e.checkLine(ctx, rec.Line, line, snapshot)
+	v.line = rec.Line
+	return lineVerdict{verdict: v, err: err}
 }
 
 // account gathers the verdicts, in input order, into the report. Only the
@@ -197,44 +150,45 @@ func newAccount(opts Options) *account {
 	}
 }
 
-func (a *account) add(c *chunk) error {
-	if c.err != nil {
-		return c.err
+func (a *account) add(v lineVerdict) error {
+	if v.err != nil {
+		return v.err
 	}
-	for i, v := range c.out {
-		n := c.first + i
-		a.rep.TotalLines++
-		if v.blank {
-			continue
+	if v.end {
+		return nil
+	}
+	n := v.line
+	a.rep.TotalLines++
+	if v.blank {
+		return nil
+	}
+	a.rep.NonEmptyLines++
+	if v.code != "" {
+		a.error(n, v.code, v.msg)
+		return nil
+	}
+	// A duplicate is judged against valid records only: a line that
+	// failed the contract does not reserve its id.
+	id := a.hash(v.id)
+	if first, dup := a.firstLine[id]; dup {
+		a.rep.DuplicateIDs++
+		a.error(n, CodeDuplicateID, fmt.Sprintf("Duplicate conversation_id '%s' in dataset (first seen on line %d).", v.id, first))
+		return nil
+	}
+	a.firstLine[id] = n
+	a.users[a.hash(v.user)] = struct{}{}
+	s := &a.rep.Summary
+	if s.Conversations == 0 || v.turns < s.MinTurns {
+		s.MinTurns = v.turns
+	}
+	s.MaxTurns = max(s.MaxTurns, v.turns)
+	s.Conversations++
+	s.Messages += v.turns
+	if a.opts.Snapshot != nil {
+		if _, err := a.opts.Snapshot.Write(v.snapshot); err != nil {
+			return err
 		}
-		a.rep.NonEmptyLines++
-		if v.code != "" {
-			a.error(n, v.code, v.msg)
-			continue
-		}
-		// A duplicate is judged against valid records only: a line that
-		// failed the contract does not reserve its id.
-		id := a.hash(v.id)
-		if first, dup := a.firstLine[id]; dup {
-			a.rep.DuplicateIDs++
-			a.error(n, CodeDuplicateID, fmt.Sprintf("Duplicate conversation_id '%s' in dataset (first seen on line %d).", v.id, first))
-			continue
-		}
-		a.firstLine[id] = n
-		a.users[a.hash(v.user)] = struct{}{}
-		s := &a.rep.Summary
-		if s.Conversations == 0 || v.turns < s.MinTurns {
-			s.MinTurns = v.turns
-		}
-		s.MaxTurns = max(s.MaxTurns, v.turns)
-		s.Conversations++
-		s.Messages += v.turns
-		if a.opts.Snapshot != nil {
-			if _, err := a.opts.Snapshot.Write(v.snapshot); err != nil {
-				return err
-			}
-			a.rep.MessagesWritten++
-		}
+		a.rep.MessagesWritten++
 	}
 	return nil
 }

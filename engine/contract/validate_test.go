@@ -14,7 +14,7 @@ import (
 )
 
 // mixedInput has valid records, every kind of error and duplicates, over
-// many chunks.
+// many batches.
 func mixedInput(n int) []byte {
 	var b bytes.Buffer
 	for i := range n {

@@ -11,7 +11,6 @@ import (
 	"github.com/chatlint/chatlint/engine/document"
 	"github.com/chatlint/chatlint/engine/jsonl"
 	"github.com/chatlint/chatlint/engine/jsonv"
-	"github.com/chatlint/chatlint/engine/lines"
 	"github.com/chatlint/chatlint/engine/lint"
 )
 
@@ -26,7 +25,7 @@ type Skipped struct {
 func (s Skipped) String() string { return fmt.Sprintf("line %d skipped: %s", s.Line, s.Reason) }
 
 // parseSession reads the entries of one session file. Lines end at \n, \r\n
-// or \r, as engine/lines splits them (the reference reads in
+// or \r, as jsonl.SplitUniversal splits them (the reference reads in
 // universal-newline mode, so line numbers count all three); white space around a line is stripped and blank lines
 // are skipped.
 func parseSession(data []byte) ([]*Entry, []Skipped) {
@@ -52,7 +51,7 @@ func readSession(data []byte) reading {
 	for len(data) > 0 {
 		line++
 		var raw []byte
-		raw, data = lines.Cut(data)
+		raw, data = jsonl.SplitUniversal.Cut(data)
 		e, skip := parseLine(line, raw, st)
 		switch {
 		case e != nil:

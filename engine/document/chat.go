@@ -27,7 +27,18 @@ type recordBuilder struct {
 }
 
 func (b recordBuilder) Add(line int, rec ast.Object) *Document {
+	if b.opts.RawOnly {
+		return rawDocument(b.format, b.file, line, rec)
+	}
 	return fromRecord(b.format, b.file, line, rec, b.opts)
+}
+
+// rawDocument is a record's document under Options.RawOnly.
+func rawDocument(format Format, file string, line int, rec ast.Object) *Document {
+	return &Document{
+		Format: format, File: file, Line: line,
+		Value: ast.NewObject([2]*ast.Term{KeyFormat, strTerm(string(format))}, [2]*ast.Term{KeyRaw, ast.NewTerm(rec)}),
+	}
 }
 
 func (recordBuilder) Finish() *Document { return nil }

@@ -21,6 +21,12 @@ type Options struct {
 	// or the model table's default); rules read it as the document's
 	// "model" field.
 	Model *Model
+	// RawOnly builds per-record documents holding only their format and
+	// the record as "raw", without normalizing messages, tools and mode:
+	// for a pack that reads nothing else (the contract pack under
+	// validate-input, where normalizing cost a seventh of the run for
+	// nothing). Whole-file formats ignore it.
+	RawOnly bool
 }
 
 // DefaultProfile is the profile of a document checked without one.

@@ -92,12 +92,30 @@ type Reader struct {
 	err    error
 	max    int
 	owned  bool // the last record's bytes were handed over (see Owned)
+	src    io.Reader
+	// uni reads the lines instead of r under SplitUniversal.
+	uni *universal
+	// keepBlank hands blank lines on as records (SetKeepBlank).
+	keepBlank bool
 }
 
 // NewReader returns a Reader reading from r.
 func NewReader(r io.Reader) *Reader {
-	return &Reader{r: bufio.NewReaderSize(r, 64<<10), max: DefaultMaxLineSize}
+	return &Reader{r: bufio.NewReaderSize(r, 64<<10), max: DefaultMaxLineSize, src: r}
 }
+
+// SetSplit sets how lines end (SplitLF unless set); call it before the
+// first Next.
+func (r *Reader) SetSplit(s Split) {
+	r.uni = nil
+	if s == SplitUniversal {
+		r.uni = newUniversal(r.src)
+	}
+}
+
+// SetKeepBlank makes Next return blank lines as records too (Data holds
+// their white space), for a command that reports on every line.
+func (r *Reader) SetKeepBlank(keep bool) { r.keepBlank = keep }
 
 // SetMaxLineSize sets the longest line (without its terminator) Next
 // returns; n <= 0 restores the default.
@@ -123,14 +141,24 @@ func (r *Reader) Next() (Record, error) {
 		if r.err != nil {
 			return Record{}, r.err
 		}
-		raw, skipped, sum, err := r.readLine()
+		var raw []byte
+		var skipped int64
+		var sum [sha256.Size]byte
+		var err error
+		term := 1
+		if r.uni != nil {
+			r.owned = false
+			raw, skipped, sum, term, err = r.uni.readLine(r.max)
+		} else {
+			raw, skipped, sum, err = r.readLine()
+		}
 		if skipped > 0 {
 			r.line++
 			tl := &LineTooLongError{Line: r.line, Offset: r.offset, Size: skipped, Max: r.max, Sum: sum}
 			r.offset += skipped
 			switch {
 			case err == nil:
-				r.offset++ // the terminator
+				r.offset += int64(term)
 			case errors.Is(err, io.EOF):
 				r.err = io.EOF
 			default:
@@ -157,7 +185,7 @@ func (r *Reader) Next() (Record, error) {
 		}
 		full := len(line)
 		line = bytes.TrimRight(line, "\r") // CRLF, and CRCRLF from a double conversion
-		if IsBlank(line) {
+		if IsBlank(line) && !r.keepBlank {
 			continue
 		}
 		lf := bytes.HasSuffix(raw, []byte{'\n'})
@@ -237,6 +265,8 @@ func contentLen(chunk []byte, err error) int {
 // lineEnd names a line's terminator without allocating for the usual ones.
 func lineEnd(crs int, lf bool) string {
 	switch {
+	case !lf && crs == 1:
+		return "\r" // a lone CR under SplitUniversal
 	case !lf:
 		return strings.Repeat("\r", crs)
 	case crs == 0:

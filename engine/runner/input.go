@@ -126,7 +126,7 @@ func (p *producer) readRecords(ctx context.Context, in Input) (int, *fileState, 
 		max = jsonl.DefaultMaxLineSize
 	}
 	n := 0
-	if jsonl.IsJSONDocument(in.Name) {
+	if jsonl.IsJSONDocument(in.Name) && !p.opts.EveryLine {
 		// A .json document is one value, read whole: the line bound
 		// applies to the whole file.
 		data, err := io.ReadAll(io.LimitReader(r, int64(max)+1))
@@ -160,6 +160,8 @@ func (p *producer) readRecords(ctx context.Context, in Input) (int, *fileState, 
 	}
 	rd := jsonl.NewReader(r)
 	rd.SetMaxLineSize(max)
+	rd.SetSplit(p.opts.Split)
+	rd.SetKeepBlank(p.opts.EveryLine)
 	for {
 		if ctx.Err() != nil {
 			return n, st, ctx.Err()

@@ -57,11 +57,31 @@ func Each[R any](ctx context.Context, r *Runner, inputs []Input, newWork func() 
 	if r.budget > 0 {
 		limit = r.budget
 	}
+	batch := max(r.Opts.Batch, 1)
+	batchWeight := limit / 8
 	// The producer owns tot and errs until Weighted returns.
 	var tot Totals
 	var errs []error
-	produce := func(ctx context.Context, send func(job) bool) error {
-		p := producer{opts: r.Opts, counts: &r.read, sink: func(j job) { send(j) }}
+	produce := func(ctx context.Context, send func([]job) bool) error {
+		var cur []job
+		var weight int64
+		ok := true
+		flush := func() {
+			if len(cur) > 0 && ok {
+				ok = send(cur)
+			}
+			cur, weight = nil, 0
+		}
+		p := producer{opts: r.Opts, counts: &r.read, sink: func(j job) {
+			if cur == nil {
+				cur = make([]job, 0, batch)
+			}
+			cur = append(cur, j)
+			weight += j.weight()
+			if len(cur) >= batch || weight >= batchWeight {
+				flush()
+			}
+		}}
 		for _, in := range inputs {
 			sum, err := p.read(ctx, in)
 			p.send(job{unit: lint.Unit{File: in.Name}, end: true, err: err})
@@ -73,16 +93,30 @@ func Each[R any](ctx context.Context, r *Runner, inputs []Input, newWork func() 
 			}
 			tot.Files++
 		}
+		flush()
 		return nil
 	}
-	work := func() func(context.Context, job) R {
+	work := func() func(context.Context, []job) []R {
 		w := newWork()
-		return func(_ context.Context, j job) R {
-			return w(Job{Unit: j.unit, Finding: j.finding, End: j.end, Err: j.err})
+		return func(_ context.Context, js []job) []R {
+			out := make([]R, len(js))
+			for i, j := range js {
+				out[i] = w(Job{Unit: j.unit, Finding: j.finding, End: j.end, Err: j.err})
+			}
+			return out
 		}
 	}
-	ordered.Weighted(ctx, workers, limit, job.weight, produce, work, func(v R) bool {
-		emit(v)
+	weigh := func(js []job) int64 {
+		var w int64
+		for _, j := range js {
+			w += j.weight()
+		}
+		return w
+	}
+	ordered.Weighted(ctx, workers, limit, weigh, produce, work, func(rs []R) bool {
+		for _, v := range rs {
+			emit(v)
+		}
 		return true
 	})
 	return tot, errs

@@ -10,6 +10,7 @@ import (
 
 	"github.com/chatlint/chatlint/engine/document"
 	"github.com/chatlint/chatlint/engine/finding"
+	"github.com/chatlint/chatlint/engine/jsonl"
 	"github.com/chatlint/chatlint/engine/lint"
 	"github.com/chatlint/chatlint/engine/policy"
 )
@@ -26,6 +27,21 @@ type Options struct {
 	// MaxLineSize bounds a line (a .json document as a whole); a longer
 	// one is a line-too-long finding. 0 means jsonl.DefaultMaxLineSize.
 	MaxLineSize int
+	// Split is how lines end: jsonl.SplitLF (JSON Lines) unless a command
+	// must count lines as a Python tool reading in text mode does.
+	Split jsonl.Split
+	// EveryLine reads every input as JSON Lines whatever its name (no .json
+	// documents) and hands blank lines on as records too: for a command
+	// that forces its Format and gives a verdict on each line, as a
+	// line-oriented reference tool does (validate-input). Check and fix
+	// leave it off: lint takes no blank records.
+	EveryLine bool
+	// Batch hands the workers up to this many consecutive jobs at a time
+	// (fewer when they weigh an eighth of the budget); 0 or 1 hands them
+	// one by one. A command whose jobs cost a few microseconds each
+	// (validate-input: one small record, one rule) spends more waking
+	// workers than working without it.
+	Batch int
 }
 
 // Runner checks inputs against one compiled engine.
