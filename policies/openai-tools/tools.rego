@@ -16,10 +16,16 @@ package chatlint.openai_tools
 # ids as it would on actions (custom.severity is required off the actions set; it is not used).
 
 actions contains a if {
-	not record_clean
+	needs_action
 	count(unreadable) == 0
 	some a in cleanup_actions
 }
+
+# needs_action holds on a record some rule may change: one record_clean cannot prove clean, or an
+# inline record whose tool messages need their wrapper or are orphans (inline.rego).
+needs_action if not record_clean
+
+needs_action if inline_dirty
 
 # record_clean holds on a record no rule below would change: every message has a role, no two
 # neighbours have the same role and text (the cheap half of an exact repeat), and tools_clean.
@@ -461,7 +467,7 @@ numbers_list(s) := concat(", ", [sprintf("%d", [i]) | some i in sort(s)])
 #   id: record-unreadable
 #   example: '{"messages": [{"role": "user", "content": "6*8?"}, {"role": "assistant", "content": [{"type": "tool_call", "value": "{\"name\": \"multiply\"}"}]}, {"role": "tool", "content": [{"type": "text", "value": "48"}]}], "tools": "[]"}'
 actions contains a if {
-	not record_clean
+	needs_action
 	count(unreadable) > 0
 	a := {"op": "keep_record", "rule": "record-unreadable", "reason": concat("; ", sort(unreadable))}
 }
