@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"slices"
+	"strings"
 
 	"github.com/chatlint/chatlint/engine/builtin"
 	"github.com/chatlint/chatlint/engine/policy"
@@ -43,7 +44,7 @@ func (o *packOptions) withFixedBy(ctx context.Context, rules []rule.Rule) ([]rul
 		}
 		for _, r := range eng.Rules() {
 			for _, id := range r.Repairs {
-				byCheck[id] = append(byCheck[id], r.Pack+"/"+r.ID)
+				byCheck[id] = append(byCheck[id], repairer(r))
 			}
 		}
 	}
@@ -55,4 +56,15 @@ func (o *packOptions) withFixedBy(ctx context.Context, rules []rule.Rule) ([]rul
 		}
 	}
 	return out, nil
+}
+
+// repairer names a cleanup rule in a check's FixedBy: "pack/rule", followed
+// by the tool-call representations it acts in when it acts in only some
+// ("(structured)"): a rule repairs a check only where it runs.
+func repairer(r rule.Rule) string {
+	name := r.Pack + "/" + r.ID
+	if len(r.Modes) > 0 {
+		name += " (" + strings.Join(r.Modes, ", ") + ")"
+	}
+	return name
 }

@@ -32,13 +32,20 @@ func TestRulesSayWhatFixRepairs(t *testing.T) {
 			got[r.ID] = r.FixedBy
 		}
 	}
+	// A rule that acts in one tool-call mode only (custom.modes) says so: it
+	// repairs nothing in the other.
 	want := map[string][]string{
-		"tool-call-id-duplicate":  {"openai-tools/tool-call-id-reused"},
-		"tool-call-id-reused":     {"openai-tools/tool-call-id-reused"},
-		"tool-call-missing-input": {"transcript/tool-call-missing-input"},
-		"tool-result-duplicate":   {"openai-tools/tool-result-repeated", "transcript/tool-result-pairing"},
-		"tool-result-missing":     {"transcript/tool-result-pairing"},
-		"tool-result-orphan":      {"openai-tools/tool-result-missing-id", "openai-tools/tool-result-unknown-id", "transcript/tool-result-pairing"},
+		"inline-tool-result-wrapper": {"openai-tools/inline-tool-result-orphan (inline)", "openai-tools/inline-tool-result-unwrapped (inline)"},
+		"tool-call-id-duplicate":     {"openai-tools/tool-call-id-reused (structured)"},
+		"tool-call-id-reused":        {"openai-tools/tool-call-id-reused (structured)"},
+		"tool-call-missing-input":    {"transcript/tool-call-missing-input (structured)"},
+		"tool-result-duplicate":      {"openai-tools/tool-result-repeated (structured)", "transcript/tool-result-pairing (structured)"},
+		"tool-result-missing":        {"transcript/tool-result-pairing (structured)"},
+		"tool-result-orphan": {
+			"openai-tools/inline-tool-result-orphan (inline)", "openai-tools/inline-tool-result-unwrapped (inline)",
+			"openai-tools/tool-result-missing-id (structured)", "openai-tools/tool-result-unknown-id (structured)",
+			"transcript/tool-result-pairing (structured)",
+		},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("fixed_by (-want +got):\n%s", diff)
@@ -49,11 +56,11 @@ func TestRulesSayWhatFixRepairs(t *testing.T) {
 		t.Errorf("rules text does not say what fix repairs:\n%s", text)
 	}
 	md, _, _ := chatlint(t, "", "rules", "--no-config", "--format", "markdown")
-	if !strings.Contains(md, "`chatlint fix` repairs it: `transcript/tool-result-pairing`.") {
+	if !strings.Contains(md, "`chatlint fix` repairs it: `transcript/tool-result-pairing (structured)`.") {
 		t.Errorf("rules markdown does not say what fix repairs")
 	}
 	for id, want := range map[string]string{
-		"tool-result-missing": "chatlint fix: repaired by transcript/tool-result-pairing.",
+		"tool-result-missing": "chatlint fix: repaired by transcript/tool-result-pairing (structured).",
 		"tool-result-flagged": "chatlint fix: no cleanup rule repairs it.",
 	} {
 		if out, _, _ := chatlint(t, "", "rules", "explain", "--no-config", id); !strings.Contains(out, want) {

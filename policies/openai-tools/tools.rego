@@ -168,6 +168,7 @@ issued := [[m.index, c.index, c.id] |
 # custom:
 #   severity: info
 #   id: tool-call-missing-id
+#   modes: [structured]
 #   example: '{"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": null, "tool_calls": [{"type": "function", "function": {"name": "f", "arguments": "{}"}}]}]}'
 cleanup_actions contains a if {
 	structured
@@ -246,6 +247,7 @@ last_answer(i, x) := answers[[i, x, count(calls_of[[i, x]]) - 1]]
 # custom:
 #   severity: info
 #   id: tool-result-missing-id
+#   modes: [structured]
 #   repairs: [tool-result-orphan]
 #   example: '{"messages": [{"role": "user", "content": "hi"}, {"role": "tool", "content": "42"}]}'
 cleanup_actions contains a if {
@@ -259,6 +261,7 @@ cleanup_actions contains a if {
 # custom:
 #   severity: info
 #   id: tool-result-unknown-id
+#   modes: [structured]
 #   repairs: [tool-result-orphan]
 #   example: '{"messages": [{"role": "user", "content": "hi"}, {"role": "tool", "tool_call_id": "call_9", "content": "42"}]}'
 cleanup_actions contains a if {
@@ -277,6 +280,7 @@ cleanup_actions contains a if {
 # custom:
 #   severity: info
 #   id: tool-result-repeated
+#   modes: [structured]
 #   repairs: [tool-result-duplicate]
 #   example: '{"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}, {"role": "tool", "tool_call_id": "c1", "content": "1"}, {"role": "tool", "tool_call_id": "c1", "content": "2"}]}'
 cleanup_actions contains a if {
@@ -324,6 +328,7 @@ run_end(i) := max({j | some j in numbers.range(i, first_gap(i) - 1); not dropped
 # custom:
 #   severity: info
 #   id: tool-result-misplaced
+#   modes: [structured]
 #   example: '{"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}, {"role": "user", "content": "well?"}, {"role": "tool", "tool_call_id": "c1", "content": "1"}]}'
 cleanup_actions contains a if {
 	some j, i in answer_of
@@ -356,6 +361,7 @@ new_id(m, c, x) := id if {
 # custom:
 #   severity: info
 #   id: tool-call-id-reused
+#   modes: [structured]
 #   repairs: [tool-call-id-reused, tool-call-id-duplicate]
 #   example: '{"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}, {"role": "tool", "tool_call_id": "c1", "content": "1"}, {"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}, {"role": "tool", "tool_call_id": "c1", "content": "2"}]}'
 cleanup_actions contains a if {
