@@ -138,7 +138,7 @@ func TestFixGolden(t *testing.T) {
 // case's packs fix; it returns check's output.
 func checkFixed(t *testing.T, c fixCase, file string) string {
 	t.Helper()
-	_, findings := checkFindings(t, file)
+	format, findings := checkFindings(t, file)
 	packs := []string{"openai-tools"}
 	if b, _ := os.ReadFile(filepath.Join(c.dir, "input.jsonl")); bytes.Contains(b, []byte(`"type":"session"`)) {
 		packs = []string{"transcript"}
@@ -165,7 +165,8 @@ func checkFixed(t *testing.T, c fixCase, file string) string {
 		}
 	}
 	// Every built-in pack of the case is held to what it claims to repair,
-	// in the tool-call mode of each record (custom.modes).
+	// in the file's format and each record's tool-call mode (custom.formats,
+	// custom.modes).
 	var claims []map[string][]repairClaim
 	for _, p := range packs {
 		claims = append(claims, packClaims(t, p))
@@ -174,7 +175,7 @@ func checkFixed(t *testing.T, c fixCase, file string) string {
 	var b strings.Builder
 	for _, f := range findings {
 		fmt.Fprintf(&b, "%d %s: %s\n", f.Line, f.Rule, f.Message)
-		if by := claimedBy(claims, f.Rule, modes[f.Record]); by != "" && !allowed[f.Rule] {
+		if by := claimedBy(claims, f.Rule, format, modes[f.Record]); by != "" && !allowed[f.Rule] {
 			t.Errorf("check after fix reports %s at line %d (%s mode), which %s claims to repair: %s", f.Rule, f.Line, modes[f.Record], by, f.Message)
 		}
 	}

@@ -19,10 +19,11 @@ import (
 )
 
 // repairClaim is one check a cleanup rule declares it repairs (custom.repairs),
-// in the tool-call modes it acts in (custom.modes; none: both).
+// in the tool-call modes (custom.modes; none: both) and the formats
+// (custom.formats; none: every one) it acts in.
 type repairClaim struct {
-	rule  string // pack/rule
-	modes []string
+	rule           string // pack/rule
+	modes, formats []string
 }
 
 // packClaims are the repair claims of a built-in cleanup pack, by check id;
@@ -37,18 +38,18 @@ func packClaims(t *testing.T, pack string) map[string][]repairClaim {
 	out := map[string][]repairClaim{}
 	for _, r := range eng.Rules() {
 		for _, id := range r.Repairs {
-			out[id] = append(out[id], repairClaim{rule: r.Pack + "/" + r.ID, modes: r.Modes})
+			out[id] = append(out[id], repairClaim{rule: r.Pack + "/" + r.ID, modes: r.Modes, formats: r.Formats})
 		}
 	}
 	return out
 }
 
 // claimedBy returns the rule of one of the packs that claims to repair check
-// in a record of the given tool-call mode, or "".
-func claimedBy(claims []map[string][]repairClaim, check, mode string) string {
+// in a record of the given format and tool-call mode, or "".
+func claimedBy(claims []map[string][]repairClaim, check, format, mode string) string {
 	for _, c := range claims {
 		for _, r := range c[check] {
-			if len(r.modes) == 0 || slices.Contains(r.modes, mode) {
+			if (len(r.modes) == 0 || slices.Contains(r.modes, mode)) && (len(r.formats) == 0 || slices.Contains(r.formats, format)) {
 				return r.rule
 			}
 		}
@@ -113,7 +114,8 @@ func checkFindings(t *testing.T, file string) (string, []checkFinding) {
 // TestFixThenCheckSharedData: on every file of the shared sample data, fix
 // with the default packs and then check leave no finding of a check that one
 // of the file's default cleanup packs claims to repair (custom.repairs, in
-// the record's tool-call mode: custom.modes) — the claims chatlint rules
+// the file's format and the record's tool-call mode: custom.formats and
+// custom.modes) — the claims chatlint rules
 // shows as FIXED BY, not a list of this test's own.
 func TestFixThenCheckSharedData(t *testing.T) {
 	needSharedData(t)
@@ -154,7 +156,7 @@ func TestFixThenCheckSharedData(t *testing.T) {
 			}
 			modes := recordModes(t, out)
 			for _, f := range findings {
-				if by := claimedBy(claims, f.Rule, modes[f.Record]); by != "" {
+				if by := claimedBy(claims, f.Rule, format, modes[f.Record]); by != "" {
 					t.Errorf("after fix, check reports %s at line %d (%s mode), which %s claims to repair: %s", f.Rule, f.Line, modes[f.Record], by, f.Message)
 				}
 			}

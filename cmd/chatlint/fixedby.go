@@ -59,12 +59,19 @@ func (o *packOptions) withFixedBy(ctx context.Context, rules []rule.Rule) ([]rul
 }
 
 // repairer names a cleanup rule in a check's FixedBy: "pack/rule", followed
-// by the tool-call representations it acts in when it acts in only some
-// ("(structured)"): a rule repairs a check only where it runs.
+// by where it acts when that is not everywhere — the tool-call
+// representations, then the formats ("(structured)", "(inline; chat,
+// contract)"): a rule repairs a check only where it runs.
 func repairer(r rule.Rule) string {
-	name := r.Pack + "/" + r.ID
+	var where []string
 	if len(r.Modes) > 0 {
-		name += " (" + strings.Join(r.Modes, ", ") + ")"
+		where = append(where, strings.Join(r.Modes, ", "))
 	}
-	return name
+	if len(r.Formats) > 0 {
+		where = append(where, strings.Join(r.Formats, ", "))
+	}
+	if len(where) == 0 {
+		return r.Pack + "/" + r.ID
+	}
+	return r.Pack + "/" + r.ID + " (" + strings.Join(where, "; ") + ")"
 }

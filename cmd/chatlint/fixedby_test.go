@@ -32,17 +32,21 @@ func TestRulesSayWhatFixRepairs(t *testing.T) {
 			got[r.ID] = r.FixedBy
 		}
 	}
-	// A rule that acts in one tool-call mode only (custom.modes) says so: it
-	// repairs nothing in the other.
+	// A rule that acts in one tool-call mode only (custom.modes), or in some
+	// formats only (custom.formats), says so: it repairs nothing elsewhere.
+	const (
+		inlineWrap   = "openai-tools/inline-tool-result-unwrapped (inline; chat, contract, proxy-log, pi-session, openai-batch-input, anthropic-batch)"
+		inlineOrphan = "openai-tools/inline-tool-result-orphan (inline; chat, contract, proxy-log, pi-session, openai-batch-input, anthropic-batch, sharegpt, claude-code, codex)"
+	)
 	want := map[string][]string{
-		"inline-tool-result-wrapper": {"openai-tools/inline-tool-result-orphan (inline)", "openai-tools/inline-tool-result-unwrapped (inline)"},
+		"inline-tool-result-wrapper": {inlineOrphan, inlineWrap},
 		"tool-call-id-duplicate":     {"openai-tools/tool-call-id-reused (structured)"},
 		"tool-call-id-reused":        {"openai-tools/tool-call-id-reused (structured)"},
 		"tool-call-missing-input":    {"transcript/tool-call-missing-input (structured)"},
 		"tool-result-duplicate":      {"openai-tools/tool-result-repeated (structured)", "transcript/tool-result-pairing (structured)"},
 		"tool-result-missing":        {"transcript/tool-result-pairing (structured)"},
 		"tool-result-orphan": {
-			"openai-tools/inline-tool-result-orphan (inline)", "openai-tools/inline-tool-result-unwrapped (inline)",
+			inlineOrphan, inlineWrap,
 			"openai-tools/tool-result-missing-id (structured)", "openai-tools/tool-result-unknown-id (structured)",
 			"transcript/tool-result-pairing (structured)",
 		},

@@ -18,8 +18,15 @@ package chatlint.openai_tools
 inline if input.mode == "inline"
 
 # The formats whose inline results are <tool_result> tags (the formats of
-# inline-tool-result-wrapper).
-tagged_formats := {"chat", "contract", "proxy-log", "pi-session", "openai-batch-input", "openai-batch-output", "anthropic-batch", "gemini"}
+# inline-tool-result-wrapper that fix rewrites), where a result is wrapped. Not Gemini: its
+# results are functionResponse parts, structured data with no text to wrap, which the normalizer
+# gives no id in inline mode; neither rule touches them.
+tagged_formats := {"chat", "contract", "proxy-log", "pi-session", "openai-batch-input", "anthropic-batch"}
+
+# The formats where an orphan is dropped: those, and the formats whose results carry ids of
+# their own (ShareGPT turns take the id of the call at their position; Claude Code and Codex
+# results their tool_use_id or call_id).
+orphan_formats := tagged_formats | {"sharegpt", "claude-code", "codex"}
 
 # inline_dirty holds on an inline record one of the rules below would change; the structured
 # gate (record_clean) does not see it: a tool message with a matching tool_call_id member but no
@@ -61,13 +68,14 @@ inline_answers(r) := r.tool_call_id if {
 	inline_block_ids[r.turn][r.tool_call_id]
 } else := c.id if {
 	not rid(r)
+	contains(msgs[r.turn].text, "<tool_call>") # the block's calls are inline, as the result's place says
 	c := msgs[r.turn].tool_calls[position(r)]
 	c.name != ""
 	inline_block_ids[r.turn][c.id]
 }
 
 # The tool messages that answer no call of their block.
-inline_orphan := {r.index | some r in inline_results; not inline_answers(r)}
+inline_orphan := {r.index | input.format in orphan_formats; some r in inline_results; not inline_answers(r)}
 
 # wrapped(r) holds when r's text is a <tool_result ...>...</tool_result> with an id (the tag's
 # attribute, or the message's tool_call_id member).
@@ -92,7 +100,7 @@ close_tag := "</tool_result>"
 # string; a list of parts keeps its parts between a text part opening the tag and one closing it
 # (the normalized text joins parts with newlines, which the wrapper's payload trims).
 wrapped_content(r, id) := concat("", [open_tag(id), result_body(r.text), close_tag]) if {
-	not is_array(r.raw.content)
+	not is_array(object.get(r.raw, "content", null))
 } else := array.concat(array.concat([{"type": "text", "text": open_tag(id)}], r.raw.content), [{"type": "text", "text": close_tag}]) if {
 	not startswith(r.text, "<tool_result")
 }
@@ -120,7 +128,7 @@ inline_wrap := {r.index: [id, content] |
 #   severity: info
 #   id: inline-tool-result-unwrapped
 #   modes: [inline]
-#   formats: [chat, contract, proxy-log, pi-session, openai-batch-input, openai-batch-output, anthropic-batch, gemini]
+#   formats: [chat, contract, proxy-log, pi-session, openai-batch-input, anthropic-batch]
 #   repairs: [inline-tool-result-wrapper, tool-result-orphan]
 #   example: '{"messages": [{"role": "user", "content": "6*8?"}, {"role": "assistant", "content": "<tool_call>{\"name\": \"multiply\", \"arguments\": {\"a\": 6, \"b\": 8}}</tool_call>"}, {"role": "tool", "content": "48"}, {"role": "assistant", "content": "48."}]}'
 cleanup_actions contains a if {
@@ -147,6 +155,7 @@ inline_orphan_reason(r) := sprintf("tool message %d comes before any assistant t
 #   severity: info
 #   id: inline-tool-result-orphan
 #   modes: [inline]
+#   formats: [chat, contract, proxy-log, pi-session, openai-batch-input, anthropic-batch, sharegpt, claude-code, codex]
 #   repairs: [tool-result-orphan, inline-tool-result-wrapper]
 #   example: '{"messages": [{"role": "user", "content": "6*8?"}, {"role": "assistant", "content": "<tool_call>{\"name\": \"multiply\", \"arguments\": {\"a\": 6, \"b\": 8}}</tool_call>"}, {"role": "tool", "content": "<tool_result tool_call_id=\"inline-1-0\">48</tool_result>"}, {"role": "tool", "content": "49"}]}'
 cleanup_actions contains a if {

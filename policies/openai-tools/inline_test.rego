@@ -98,3 +98,17 @@ test_inline_rules_act_only_in_inline_mode if {
 	doc := json.patch(inline("chat", [q, asst(["inline-1-0"]), res("48")]), [{"op": "replace", "path": "/mode", "value": "structured"}])
 	{a.rule | some a in openai_tools.actions with input as doc} == {"tool-result-missing-id"}
 }
+
+# Gemini results are functionResponse parts, with no text to wrap and no id in inline mode: left
+# alone.
+test_gemini_function_responses_are_left_alone if {
+	fr := {"role": "tool", "text": "", "raw": {"functionResponse": {"name": "multiply", "response": {"result": 48}}}, "tool_calls": []}
+	inline_acts("gemini", [q, asst(["inline-1-0"]), fr]) == set()
+}
+
+# A result with no id after an assistant message whose calls are not inline tags answers nothing
+# by its position.
+test_position_counts_only_after_inline_calls if {
+	structured_call := {"role": "assistant", "text": "", "raw": {"role": "assistant", "content": null}, "tool_calls": [{"index": 0, "id": "c1", "name": "multiply"}]}
+	inline_acts("chat", [q, asst(["m1"]), res_id("<tool_result tool_call_id=\"m1\">48</tool_result>", "m1"), structured_call, res("49")]) == {["inline-tool-result-orphan", "drop_message", 4, null]}
+}
