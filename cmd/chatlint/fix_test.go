@@ -2,8 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -136,37 +134,11 @@ func TestFixGolden(t *testing.T) {
 	}
 }
 
-// fixedByPack are the check findings a built-in cleanup pack removes, as
-// its rules declare them (custom.repairs): every fix case holds the packs to
-// what they claim.
-func fixedByPack(t *testing.T, pack string) []string {
-	t.Helper()
-	eng, err := (&packOptions{NoBuiltin: true, NoConfig: true, Packs: []string{"builtin:" + pack}}).compile(context.Background())
-	if err != nil {
-		return nil // a case's own pack: it declares what it likes
-	}
-	var out []string
-	for _, r := range eng.Rules() {
-		out = append(out, r.Repairs...)
-	}
-	return out
-}
-
 // checkFixed runs check on a fixed file and fails on a finding of a rule the
 // case's packs fix; it returns check's output.
 func checkFixed(t *testing.T, c fixCase, file string) string {
 	t.Helper()
-	stdout, _, _ := chatlint(t, "", "check", "--allow-no-tools", "-o", "json", file)
-	var rep struct {
-		Findings []struct {
-			Rule    string `json:"rule"`
-			Line    int    `json:"line"`
-			Message string `json:"message"`
-		} `json:"findings"`
-	}
-	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
-		t.Fatalf("check -o json: %v\n%s", err, stdout)
-	}
+	format, findings := checkFindings(t, file)
 	packs := []string{"openai-tools"}
 	if b, _ := os.ReadFile(filepath.Join(c.dir, "input.jsonl")); bytes.Contains(b, []byte(`"type":"session"`)) {
 		packs = []string{"transcript"}
@@ -192,15 +164,19 @@ func checkFixed(t *testing.T, c fixCase, file string) string {
 			}
 		}
 	}
+	// Every built-in pack of the case is held to what it claims to repair,
+	// in the file's format and each record's tool-call mode (custom.formats,
+	// custom.modes).
+	var claims []map[string][]repairClaim
+	for _, p := range packs {
+		claims = append(claims, packClaims(t, p))
+	}
+	modes := recordModes(t, file)
 	var b strings.Builder
-	for _, f := range rep.Findings {
+	for _, f := range findings {
 		fmt.Fprintf(&b, "%d %s: %s\n", f.Line, f.Rule, f.Message)
-		for _, p := range packs {
-			for _, r := range fixedByPack(t, p) {
-				if f.Rule == r && !allowed[r] {
-					t.Errorf("check after fix (pack %s) reports %s at line %d: %s", p, f.Rule, f.Line, f.Message)
-				}
-			}
+		if by := claimedBy(claims, f.Rule, format, modes[f.Record]); by != "" && !allowed[f.Rule] {
+			t.Errorf("check after fix reports %s at line %d (%s mode), which %s claims to repair: %s", f.Rule, f.Line, modes[f.Record], by, f.Message)
 		}
 	}
 	return b.String()

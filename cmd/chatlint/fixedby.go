@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"slices"
+	"strings"
 
 	"github.com/chatlint/chatlint/engine/builtin"
 	"github.com/chatlint/chatlint/engine/policy"
@@ -43,7 +44,7 @@ func (o *packOptions) withFixedBy(ctx context.Context, rules []rule.Rule) ([]rul
 		}
 		for _, r := range eng.Rules() {
 			for _, id := range r.Repairs {
-				byCheck[id] = append(byCheck[id], r.Pack+"/"+r.ID)
+				byCheck[id] = append(byCheck[id], repairer(r))
 			}
 		}
 	}
@@ -55,4 +56,22 @@ func (o *packOptions) withFixedBy(ctx context.Context, rules []rule.Rule) ([]rul
 		}
 	}
 	return out, nil
+}
+
+// repairer names a cleanup rule in a check's FixedBy: "pack/rule", followed
+// by where it acts when that is not everywhere — the tool-call
+// representations, then the formats ("(structured)", "(inline; chat,
+// contract)"): a rule repairs a check only where it runs.
+func repairer(r rule.Rule) string {
+	var where []string
+	if len(r.Modes) > 0 {
+		where = append(where, strings.Join(r.Modes, ", "))
+	}
+	if len(r.Formats) > 0 {
+		where = append(where, strings.Join(r.Formats, ", "))
+	}
+	if len(where) == 0 {
+		return r.Pack + "/" + r.ID
+	}
+	return r.Pack + "/" + r.ID + " (" + strings.Join(where, "; ") + ")"
 }

@@ -32,13 +32,24 @@ func TestRulesSayWhatFixRepairs(t *testing.T) {
 			got[r.ID] = r.FixedBy
 		}
 	}
+	// A rule that acts in one tool-call mode only (custom.modes), or in some
+	// formats only (custom.formats), says so: it repairs nothing elsewhere.
+	const (
+		inlineWrap   = "openai-tools/inline-tool-result-unwrapped (inline; chat, contract, proxy-log, pi-session, openai-batch-input, anthropic-batch)"
+		inlineOrphan = "openai-tools/inline-tool-result-orphan (inline; chat, contract, proxy-log, pi-session, openai-batch-input, anthropic-batch, sharegpt, claude-code, codex)"
+	)
 	want := map[string][]string{
-		"tool-call-id-duplicate":  {"openai-tools/tool-call-id-reused"},
-		"tool-call-id-reused":     {"openai-tools/tool-call-id-reused"},
-		"tool-call-missing-input": {"transcript/tool-call-missing-input"},
-		"tool-result-duplicate":   {"openai-tools/tool-result-repeated", "transcript/tool-result-pairing"},
-		"tool-result-missing":     {"transcript/tool-result-pairing"},
-		"tool-result-orphan":      {"openai-tools/tool-result-missing-id", "openai-tools/tool-result-unknown-id", "transcript/tool-result-pairing"},
+		"inline-tool-result-wrapper": {inlineOrphan, inlineWrap},
+		"tool-call-id-duplicate":     {"openai-tools/tool-call-id-reused (structured)"},
+		"tool-call-id-reused":        {"openai-tools/tool-call-id-reused (structured)"},
+		"tool-call-missing-input":    {"transcript/tool-call-missing-input (structured)"},
+		"tool-result-duplicate":      {"openai-tools/tool-result-repeated (structured)", "transcript/tool-result-pairing (structured)"},
+		"tool-result-missing":        {"transcript/tool-result-pairing (structured)"},
+		"tool-result-orphan": {
+			inlineOrphan, inlineWrap,
+			"openai-tools/tool-result-missing-id (structured)", "openai-tools/tool-result-unknown-id (structured)",
+			"transcript/tool-result-pairing (structured)",
+		},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("fixed_by (-want +got):\n%s", diff)
@@ -49,11 +60,11 @@ func TestRulesSayWhatFixRepairs(t *testing.T) {
 		t.Errorf("rules text does not say what fix repairs:\n%s", text)
 	}
 	md, _, _ := chatlint(t, "", "rules", "--no-config", "--format", "markdown")
-	if !strings.Contains(md, "`chatlint fix` repairs it: `transcript/tool-result-pairing`.") {
+	if !strings.Contains(md, "`chatlint fix` repairs it: `transcript/tool-result-pairing (structured)`.") {
 		t.Errorf("rules markdown does not say what fix repairs")
 	}
 	for id, want := range map[string]string{
-		"tool-result-missing": "chatlint fix: repaired by transcript/tool-result-pairing.",
+		"tool-result-missing": "chatlint fix: repaired by transcript/tool-result-pairing (structured).",
 		"tool-result-flagged": "chatlint fix: no cleanup rule repairs it.",
 	} {
 		if out, _, _ := chatlint(t, "", "rules", "explain", "--no-config", id); !strings.Contains(out, want) {

@@ -213,8 +213,12 @@ func ruleFromAnnotation(a *ast.Annotations, pack string, pkgSets []string) (rule
 	if err != nil {
 		return rule.Rule{}, false, fmt.Errorf("%s:%d:%d: rule %s: custom.profiles: %v", a.Location.File, a.Location.Row, a.Location.Col, id, err)
 	}
+	modes, err := customModes(a.Custom["modes"])
+	if err != nil {
+		return rule.Rule{}, false, fmt.Errorf("%s:%d:%d: rule %s: custom.modes: %v", a.Location.File, a.Location.Row, a.Location.Col, id, err)
+	}
 	return rule.Rule{ID: id, Title: a.Title, Severity: sev, Pack: pack, Kind: "rego", Description: strings.TrimSpace(a.Description),
-		Example: strings.TrimSpace(example), Fix: strings.TrimSpace(fix), Formats: formats, Profiles: profiles, Scope: scope, Source: loc, Repairs: repairs}, true, nil
+		Example: strings.TrimSpace(example), Fix: strings.TrimSpace(fix), Formats: formats, Profiles: profiles, Scope: scope, Source: loc, Repairs: repairs, Modes: modes}, true, nil
 }
 
 // customRepairs reads the custom.repairs list of a cleanup rule's METADATA:
@@ -256,6 +260,27 @@ func customFormats(v any) ([]string, error) {
 			return nil, fmt.Errorf("unknown format %v (want %s)", x, document.FormatNames())
 		}
 		out = append(out, string(f))
+	}
+	return out, nil
+}
+
+// customModes reads the custom.modes list of a cleanup rule's METADATA: the
+// tool-call representations it acts in (none: both).
+func customModes(v any) ([]string, error) {
+	if v == nil {
+		return nil, nil
+	}
+	list, ok := v.([]any)
+	if !ok {
+		return nil, fmt.Errorf("want a list of modes (inline, structured)")
+	}
+	var out []string
+	for _, x := range list {
+		s, _ := x.(string)
+		if s != "inline" && s != "structured" {
+			return nil, fmt.Errorf("unknown mode %v (want inline or structured)", x)
+		}
+		out = append(out, s)
 	}
 	return out, nil
 }

@@ -177,6 +177,9 @@ func compileYAMLRule(n *yaml.Node, file, pack string) (*yamlRule, error) {
 		return nil, fmt.Errorf("rule %s: assert needs at least one condition", s.ID)
 	}
 	r.message = parseTemplate(s.Message)
+	if s.Action != nil && s.Mode != "" {
+		r.Modes = []string{s.Mode} // a cleanup rule repairs only in its mode
+	}
 	if s.Action != nil {
 		if op, _ := s.Action["op"].(string); op == "" {
 			return nil, fmt.Errorf("rule %s: action needs an op", s.ID)

@@ -34,6 +34,10 @@ type Rule struct {
 	// the rule's pack removes with it: after fix with the pack, check reports
 	// none of them. Declared by the rule (YAML repairs, Rego custom.repairs).
 	Repairs []string `json:"repairs,omitempty"`
+	// Modes, on a cleanup rule, are the tool-call representations
+	// ("inline", "structured") it acts in, so that its Repairs hold there;
+	// empty means both. Declared by the rule (Rego custom.modes, YAML mode).
+	Modes []string `json:"modes,omitempty"`
 	// FixedBy, on a check, names the cleanup rules that repair it, as
 	// "pack/rule"; filled from the cleanup packs' Repairs by commands that
 	// list rules.

@@ -16,10 +16,16 @@ package chatlint.openai_tools
 # ids as it would on actions (custom.severity is required off the actions set; it is not used).
 
 actions contains a if {
-	not record_clean
+	needs_action
 	count(unreadable) == 0
 	some a in cleanup_actions
 }
+
+# needs_action holds on a record some rule may change: one record_clean cannot prove clean, or an
+# inline record whose tool messages need their wrapper or are orphans (inline.rego).
+needs_action if not record_clean
+
+needs_action if inline_dirty
 
 # record_clean holds on a record no rule below would change: every message has a role, no two
 # neighbours have the same role and text (the cheap half of an exact repeat), and tools_clean.
@@ -162,6 +168,7 @@ issued := [[m.index, c.index, c.id] |
 # custom:
 #   severity: info
 #   id: tool-call-missing-id
+#   modes: [structured]
 #   example: '{"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": null, "tool_calls": [{"type": "function", "function": {"name": "f", "arguments": "{}"}}]}]}'
 cleanup_actions contains a if {
 	structured
@@ -240,6 +247,7 @@ last_answer(i, x) := answers[[i, x, count(calls_of[[i, x]]) - 1]]
 # custom:
 #   severity: info
 #   id: tool-result-missing-id
+#   modes: [structured]
 #   repairs: [tool-result-orphan]
 #   example: '{"messages": [{"role": "user", "content": "hi"}, {"role": "tool", "content": "42"}]}'
 cleanup_actions contains a if {
@@ -253,6 +261,7 @@ cleanup_actions contains a if {
 # custom:
 #   severity: info
 #   id: tool-result-unknown-id
+#   modes: [structured]
 #   repairs: [tool-result-orphan]
 #   example: '{"messages": [{"role": "user", "content": "hi"}, {"role": "tool", "tool_call_id": "call_9", "content": "42"}]}'
 cleanup_actions contains a if {
@@ -271,6 +280,7 @@ cleanup_actions contains a if {
 # custom:
 #   severity: info
 #   id: tool-result-repeated
+#   modes: [structured]
 #   repairs: [tool-result-duplicate]
 #   example: '{"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}, {"role": "tool", "tool_call_id": "c1", "content": "1"}, {"role": "tool", "tool_call_id": "c1", "content": "2"}]}'
 cleanup_actions contains a if {
@@ -318,6 +328,7 @@ run_end(i) := max({j | some j in numbers.range(i, first_gap(i) - 1); not dropped
 # custom:
 #   severity: info
 #   id: tool-result-misplaced
+#   modes: [structured]
 #   example: '{"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}, {"role": "user", "content": "well?"}, {"role": "tool", "tool_call_id": "c1", "content": "1"}]}'
 cleanup_actions contains a if {
 	some j, i in answer_of
@@ -350,6 +361,7 @@ new_id(m, c, x) := id if {
 # custom:
 #   severity: info
 #   id: tool-call-id-reused
+#   modes: [structured]
 #   repairs: [tool-call-id-reused, tool-call-id-duplicate]
 #   example: '{"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}, {"role": "tool", "tool_call_id": "c1", "content": "1"}, {"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}, {"role": "tool", "tool_call_id": "c1", "content": "2"}]}'
 cleanup_actions contains a if {
@@ -461,7 +473,7 @@ numbers_list(s) := concat(", ", [sprintf("%d", [i]) | some i in sort(s)])
 #   id: record-unreadable
 #   example: '{"messages": [{"role": "user", "content": "6*8?"}, {"role": "assistant", "content": [{"type": "tool_call", "value": "{\"name\": \"multiply\"}"}]}, {"role": "tool", "content": [{"type": "text", "value": "48"}]}], "tools": "[]"}'
 actions contains a if {
-	not record_clean
+	needs_action
 	count(unreadable) > 0
 	a := {"op": "keep_record", "rule": "record-unreadable", "reason": concat("; ", sort(unreadable))}
 }

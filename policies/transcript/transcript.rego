@@ -127,6 +127,7 @@ emptied := {m.index |
 # custom:
 #   severity: info
 #   id: tool-call-missing-input
+#   modes: [structured]
 #   repairs: [tool-call-missing-input]
 #   example: |-
 #     {"type": "message", "message": {"role": "assistant", "content": [{"type": "toolCall", "id": "call_1", "name": "read", "input": null}]}}
@@ -240,6 +241,7 @@ orphan_reason(r) := sprintf("tool result at message %d has no tool call id", [r.
 # custom:
 #   severity: info
 #   id: tool-result-pairing
+#   modes: [structured]
 #   repairs: [tool-result-missing, tool-result-orphan, tool-result-duplicate]
 #   example: |-
 #     {"type": "message", "message": {"role": "assistant", "content": [{"type": "toolCall", "id": "a", "name": "read", "arguments": {}}, {"type": "toolCall", "id": "b", "name": "read", "arguments": {}}]}}
@@ -439,6 +441,7 @@ numbers_list(s) := concat(", ", [sprintf("%d", [i]) | some i in sort(s)])
 # custom:
 #   severity: warning
 #   id: transcript-unreadable
+#   modes: [structured]
 #   example: '{"messages": [{"role": "user", "content": "6*8?"}, {"role": "assistant", "content": [{"type": "tool_call", "value": "{\"name\": \"multiply\"}"}]}, {"role": "tool", "content": [{"type": "text", "value": "48"}]}], "tools": "[]"}'
 actions contains a if {
 	not record_clean
@@ -473,6 +476,7 @@ shared_id(m, x, k) := id if {
 # custom:
 #   severity: info
 #   id: tool-call-id-shared
+#   modes: [structured]
 #   example: |-
 #     {"type": "message", "message": {"role": "assistant", "content": [{"type": "toolCall", "id": "a", "name": "read", "arguments": {}}, {"type": "toolCall", "id": "a", "name": "read", "arguments": {}}]}}
 shared_renames contains a if {
