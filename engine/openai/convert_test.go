@@ -140,6 +140,45 @@ func TestConvert(t *testing.T) {
 			notes: []string{"1: the conversation calls tools it does not define (bash): each is written with a schema that takes any object"},
 		},
 		{
+			name:   "claude-code: an empty result marked successful gets a neutral text, a failed one and a successful JSON one are noted; each result noted on its own line",
+			format: document.ClaudeCode,
+			in: `{"parentUuid":null,"isSidechain":false,"sessionId":"s","type":"user","message":{"role":"user","content":"Stop the job."},"uuid":"u1"}
+{"parentUuid":"u1","isSidechain":false,"sessionId":"s","type":"assistant","message":{"id":"m1","role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"kill 1"}},{"type":"tool_use","id":"t2","name":"Bash","input":{"command":"kill 2"}},{"type":"tool_use","id":"t3","name":"Read","input":{"file_path":"theme.json"}}]},"uuid":"a1"}
+{"parentUuid":"a1","isSidechain":false,"sessionId":"s","type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"","is_error":false}]},"uuid":"r1"}
+{"parentUuid":"r1","isSidechain":false,"sessionId":"s","type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t2","content":"no such process","is_error":true}]},"uuid":"r2"}
+{"parentUuid":"r2","isSidechain":false,"sessionId":"s","type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t3","content":"{\"colors\": {\"error\": \"red\"}}","is_error":false}]},"uuid":"r3"}
+{"parentUuid":"r3","isSidechain":false,"sessionId":"s","type":"assistant","message":{"id":"m2","role":"assistant","content":[{"type":"text","text":"Stopped."}]},"uuid":"a2"}`,
+			want: []string{`{"messages":[{"role":"user","content":"Stop the job."},{"role":"assistant","tool_calls":[{"id":"t1","type":"function","function":{"name":"Bash","arguments":"{\"command\":\"kill 1\"}"}},{"id":"t2","type":"function","function":{"name":"Bash","arguments":"{\"command\":\"kill 2\"}"}},{"id":"t3","type":"function","function":{"name":"Read","arguments":"{\"file_path\":\"theme.json\"}"}}]},{"role":"tool","content":"Tool ran without output or errors","tool_call_id":"t1"},{"role":"tool","content":"no such process","tool_call_id":"t2"},{"role":"tool","content":"{\"colors\": {\"error\": \"red\"}}","tool_call_id":"t3"},{"role":"assistant","content":"Stopped."}],"tools":[{"type":"function","function":{"name":"Bash","parameters":{"properties":{},"type":"object"}}},{"type":"function","function":{"name":"Read","parameters":{"properties":{},"type":"object"}}}]}`},
+			notes: []string{
+				`3: tool result 2 (tool_call_id "t1") is empty and marked successful in its source (is_error false); an empty OpenAI tool message reads as a failure: written as "Tool ran without output or errors"`,
+				`4: tool result 3 (tool_call_id "t2") is marked failed in its source (is_error true); OpenAI chat has no error flag: written as given, its text alone tells the failure`,
+				`5: tool result 4 (tool_call_id "t3") is marked successful in its source (is_error false) but holds JSON; OpenAI chat has no error flag, so a check of its keys (tool-result-flagged) may take it for a failure: written as given`,
+				"1: the conversation calls tools it does not define (Bash, Read): each is written with a schema that takes any object",
+			},
+		},
+		{
+			name:   "chat without an error flag: an empty result is written as given (check reports it on the source too)",
+			format: document.Chat,
+			in:     `{"messages":[{"role":"user","content":"A?"},{"role":"assistant","tool_calls":[{"id":"c1","type":"function","function":{"name":"get_weather","arguments":"{}"}}]},{"role":"tool","tool_call_id":"c1","content":""},{"role":"assistant","content":"Done."}],"tools":[` + weatherTool + `]}`,
+			want:   []string{`{"messages":[{"role":"user","content":"A?"},{"role":"assistant","tool_calls":[{"id":"c1","type":"function","function":{"name":"get_weather","arguments":"{}"}}]},{"role":"tool","content":"","tool_call_id":"c1"},{"role":"assistant","content":"Done."}],"tools":[` + weatherTool + `]}`},
+		},
+		{
+			name:   "codex: a custom tool's free-form input is written as {\"input\": TEXT}, its undefined tool with one string; a function call as given",
+			format: document.Codex,
+			in: `{"timestamp":"t","type":"session_meta","payload":{"id":"r-1","cwd":"/w"}}
+{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"Add gamma."}]}}
+{"timestamp":"t","type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{\"command\":[\"ls\"]}","call_id":"c1"}}
+{"timestamp":"t","type":"response_item","payload":{"type":"custom_tool_call","name":"apply_patch","input":"*** Begin Patch\n*** End Patch","call_id":"c2"}}
+{"timestamp":"t","type":"response_item","payload":{"type":"function_call_output","call_id":"c1","output":"a"}}
+{"timestamp":"t","type":"response_item","payload":{"type":"custom_tool_call_output","call_id":"c2","output":"Done!"}}
+{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Added."}]}}`,
+			want: []string{`{"messages":[{"role":"user","content":"Add gamma."},{"role":"assistant","tool_calls":[{"id":"c1","type":"function","function":{"name":"shell","arguments":"{\"command\":[\"ls\"]}"}},{"id":"c2","type":"function","function":{"name":"apply_patch","arguments":"{\"input\":\"*** Begin Patch\\n*** End Patch\"}"}}]},{"role":"tool","content":"a","tool_call_id":"c1"},{"role":"tool","content":"Done!","tool_call_id":"c2"},{"role":"assistant","content":"Added."}],"tools":[{"type":"function","function":{"name":"shell","parameters":{"properties":{},"type":"object"}}},{"type":"function","function":{"name":"apply_patch","parameters":{"properties":{"input":{"type":"string"}},"required":["input"],"type":"object"}}}]}`},
+			notes: []string{
+				`4: tool call 1 of message 1 (apply_patch) takes free-form text, which OpenAI function calls have not: written as the arguments {"input": TEXT}`,
+				`1: the conversation calls tools it does not define (shell, apply_patch): each is written with a schema that takes any object (free-form apply_patch: an object with one string, "input")`,
+			},
+		},
+		{
 			name:   "proxy-log: the squashed session, request under request.body as check reads it",
 			format: document.ProxyLog,
 			in: `{"timestamp":"2026-01-01T00:00:00Z","session_id":"s","request":{"model":"m","messages":[{"role":"user","content":"Paris?"}],"tools":[` + weatherTool + `]},"response":{"id":"r1","choices":[{"index":0,"message":{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"get_weather","arguments":"{}"}}]}}]}}
