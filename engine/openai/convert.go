@@ -36,15 +36,16 @@ func Convert(d *document.Document, opts Options) ([]Example, []Note) {
 		c.notes = append(c.notes, Note{Line: d.Line, Error: true, Message: "no assistant message to train on: no example written"})
 		return nil, c.notes
 	}
-	if !opts.SplitTurns {
-		return []Example{{Messages: out, Tools: tools}}, c.notes
-	}
-	var exs []Example
-	for i, m := range out {
-		if m.Role == "assistant" {
-			exs = append(exs, Example{Messages: out[: i+1 : i+1], Tools: tools})
+	exs := []Example{{Messages: out, Tools: tools}}
+	if opts.SplitTurns {
+		exs = nil
+		for i, m := range out {
+			if m.Role == "assistant" {
+				exs = append(exs, Example{Messages: out[: i+1 : i+1], Tools: tools})
+			}
 		}
 	}
+	c.overLimit(exs)
 	return exs, c.notes
 }
 

@@ -32,6 +32,9 @@ func documents(t *testing.T, f document.Format, lines string) []*document.Docume
 	return docs
 }
 
+// tiny is a model whose limit a short conversation passes.
+var tiny = &document.Model{Name: "tiny", Encoding: "o200k_base", Limit: 20}
+
 const weatherTool = `{"type":"function","function":{"name":"get_weather","description":"Weather of a city.","parameters":{"type":"object","properties":{"city":{"type":"string"}}}}}`
 
 func TestConvert(t *testing.T) {
@@ -121,6 +124,32 @@ func TestConvert(t *testing.T) {
 				`{"messages":[{"role":"user","content":"Hi"},{"role":"assistant","content":"Hello!"}]}`,
 				`{"messages":[{"role":"user","content":"Hi"},{"role":"assistant","content":"Hello!"},{"role":"user","content":"Bye"},{"role":"assistant","content":"Bye!"}]}`,
 			},
+		},
+		{
+			name:   "a model's token limit: an example over it is noted, and written",
+			format: document.Chat,
+			in:     `{"messages":[{"role":"user","content":"Hi"},{"role":"assistant","content":"Hello!"},{"role":"user","content":"Tell me a long story about the sea."},{"role":"assistant","content":"Once upon a time the sea was calm and the boats were many."}]}`,
+			opts:   Options{Model: tiny},
+			want:   []string{`{"messages":[{"role":"user","content":"Hi"},{"role":"assistant","content":"Hello!"},{"role":"user","content":"Tell me a long story about the sea."},{"role":"assistant","content":"Once upon a time the sea was calm and the boats were many."}]}`},
+			notes:  []string{"1: the example has about 45 tokens; tiny trains on at most 20 per example (check --profile openai: example-too-long): written as is; shorten or cut the conversation"},
+		},
+		{
+			name:   "a model's token limit with --split turns: the examples over it are named, the early ones under it are not",
+			format: document.Chat,
+			in:     `{"messages":[{"role":"user","content":"Hi"},{"role":"assistant","content":"Hello!"},{"role":"user","content":"Tell me a long story about the sea."},{"role":"assistant","content":"Once upon a time the sea was calm and the boats were many."}]}`,
+			opts:   Options{Model: tiny, SplitTurns: true},
+			want: []string{
+				`{"messages":[{"role":"user","content":"Hi"},{"role":"assistant","content":"Hello!"}]}`,
+				`{"messages":[{"role":"user","content":"Hi"},{"role":"assistant","content":"Hello!"},{"role":"user","content":"Tell me a long story about the sea."},{"role":"assistant","content":"Once upon a time the sea was calm and the boats were many."}]}`,
+			},
+			notes: []string{"1: examples 2 to 2 of 2 have more tokens than tiny trains on per example (20; the last has about 45; check --profile openai: example-too-long): each holds the conversation up to its turn, so splitting by turns does not shorten them: written as is; shorten or cut the conversation"},
+		},
+		{
+			name:   "a model's token limit: an example under it has no note",
+			format: document.Chat,
+			in:     `{"messages":[{"role":"user","content":"Hi"},{"role":"assistant","content":"Hello!"}]}`,
+			opts:   Options{Model: tiny},
+			want:   []string{`{"messages":[{"role":"user","content":"Hi"},{"role":"assistant","content":"Hello!"}]}`},
 		},
 		{
 			name:   "no assistant message: no example",
