@@ -181,7 +181,7 @@ func TestConvert(t *testing.T) {
 			notes: []string{
 				`3: tool result 2 (tool_call_id "t1") is empty and marked successful in its source (is_error false); an empty OpenAI tool message reads as a failure: written as "Tool ran without output or errors"`,
 				`4: tool result 3 (tool_call_id "t2") is marked failed in its source (is_error true); OpenAI chat has no error flag: written as given, its text alone tells the failure`,
-				`5: tool result 4 (tool_call_id "t3") is marked successful in its source (is_error false) but holds JSON; OpenAI chat has no error flag, so a check of its keys (tool-result-flagged) may take it for a failure: written as given`,
+				`5: tool result 4 (tool_call_id "t3") is marked successful in its source (is_error false) but its JSON has a truthy flag key at /colors/error; OpenAI chat has no error flag, so check's tool-result-flagged will read it as failed: written as given`,
 				"1: the conversation calls tools it does not define (Bash, Read): each is written with a schema that takes any object",
 			},
 		},
@@ -192,16 +192,16 @@ func TestConvert(t *testing.T) {
 			want:   []string{`{"messages":[{"role":"user","content":"A?"},{"role":"assistant","tool_calls":[{"id":"c1","type":"function","function":{"name":"get_weather","arguments":"{}"}}]},{"role":"tool","content":"","tool_call_id":"c1"},{"role":"assistant","content":"Done."}],"tools":[` + weatherTool + `]}`},
 		},
 		{
-			name:   "codex: a custom tool's free-form input is written as {\"input\": TEXT}, its undefined tool with one string; a function call as given",
+			name:   "codex: a custom tool's free-form input is written as {\"input\": TEXT}, its undefined tool with one string; a function call as given, its successful JSON output without a flag key not noted",
 			format: document.Codex,
 			in: `{"timestamp":"t","type":"session_meta","payload":{"id":"r-1","cwd":"/w"}}
 {"timestamp":"t","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"Add gamma."}]}}
 {"timestamp":"t","type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{\"command\":[\"ls\"]}","call_id":"c1"}}
 {"timestamp":"t","type":"response_item","payload":{"type":"custom_tool_call","name":"apply_patch","input":"*** Begin Patch\n*** End Patch","call_id":"c2"}}
-{"timestamp":"t","type":"response_item","payload":{"type":"function_call_output","call_id":"c1","output":"a"}}
+{"timestamp":"t","type":"response_item","payload":{"type":"function_call_output","call_id":"c1","output":"{\"output\":\"a\",\"metadata\":{\"exit_code\":0}}"}}
 {"timestamp":"t","type":"response_item","payload":{"type":"custom_tool_call_output","call_id":"c2","output":"Done!"}}
 {"timestamp":"t","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Added."}]}}`,
-			want: []string{`{"messages":[{"role":"user","content":"Add gamma."},{"role":"assistant","tool_calls":[{"id":"c1","type":"function","function":{"name":"shell","arguments":"{\"command\":[\"ls\"]}"}},{"id":"c2","type":"function","function":{"name":"apply_patch","arguments":"{\"input\":\"*** Begin Patch\\n*** End Patch\"}"}}]},{"role":"tool","content":"a","tool_call_id":"c1"},{"role":"tool","content":"Done!","tool_call_id":"c2"},{"role":"assistant","content":"Added."}],"tools":[{"type":"function","function":{"name":"shell","parameters":{"properties":{},"type":"object"}}},{"type":"function","function":{"name":"apply_patch","parameters":{"properties":{"input":{"type":"string"}},"required":["input"],"type":"object"}}}]}`},
+			want: []string{`{"messages":[{"role":"user","content":"Add gamma."},{"role":"assistant","tool_calls":[{"id":"c1","type":"function","function":{"name":"shell","arguments":"{\"command\":[\"ls\"]}"}},{"id":"c2","type":"function","function":{"name":"apply_patch","arguments":"{\"input\":\"*** Begin Patch\\n*** End Patch\"}"}}]},{"role":"tool","content":"{\"output\":\"a\",\"metadata\":{\"exit_code\":0}}","tool_call_id":"c1"},{"role":"tool","content":"Done!","tool_call_id":"c2"},{"role":"assistant","content":"Added."}],"tools":[{"type":"function","function":{"name":"shell","parameters":{"properties":{},"type":"object"}}},{"type":"function","function":{"name":"apply_patch","parameters":{"properties":{"input":{"type":"string"}},"required":["input"],"type":"object"}}}]}`},
 			notes: []string{
 				`4: tool call 1 of message 1 (apply_patch) takes free-form text, which OpenAI function calls have not: written as the arguments {"input": TEXT}`,
 				`1: the conversation calls tools it does not define (shell, apply_patch): each is written with a schema that takes any object (free-form apply_patch: an object with one string, "input")`,

@@ -1,8 +1,9 @@
 package openai
 
 import (
-	"encoding/json"
 	"strings"
+
+	"github.com/chatlint/chatlint/engine/policy"
 )
 
 // NoOutput is the text an empty tool result whose source says it succeeded
@@ -14,9 +15,9 @@ const NoOutput = "Tool ran without output or errors"
 
 // flagged handles what a source's explicit error flag (the document's
 // is_error) said about tool result i, which an OpenAI tool message cannot
-// carry: an empty successful result gets NoOutput, and every result whose
-// payload alone no longer tells what the flag told is noted. It returns the
-// text to write.
+// carry: an empty successful result gets NoOutput, a failed one is noted,
+// and so is a successful one whose JSON payload check's tool-result-flagged
+// will read as failed. It returns the text to write.
 func (c *converter) flagged(line, i int, id string, m map[string]any, text string) string {
 	isErr, ok := m["is_error"].(bool)
 	switch {
@@ -27,15 +28,15 @@ func (c *converter) flagged(line, i int, id string, m map[string]any, text strin
 	case text == "":
 		c.note(line, "tool result %d (tool_call_id %q) is empty and marked successful in its source (is_error false); an empty OpenAI tool message reads as a failure: written as %q", i, id, NoOutput)
 		return NoOutput
-	case isJSONPayload(text):
-		c.note(line, "tool result %d (tool_call_id %q) is marked successful in its source (is_error false) but holds JSON; OpenAI chat has no error flag, so a check of its keys (tool-result-flagged) may take it for a failure: written as given", i, id)
+	default:
+		if ptrs := policy.FlagPointers(text, FlagKeys); len(ptrs) > 0 {
+			c.note(line, "tool result %d (tool_call_id %q) is marked successful in its source (is_error false) but its JSON has a truthy flag key at %s; OpenAI chat has no error flag, so check's tool-result-flagged will read it as failed: written as given", i, id, strings.Join(ptrs, ", "))
+		}
 	}
 	return text
 }
 
-// isJSONPayload reports whether a result's text is a JSON object or array,
-// the payloads a reader without an error flag looks into.
-func isJSONPayload(s string) bool {
-	s = strings.TrimSpace(s)
-	return (strings.HasPrefix(s, "{") || strings.HasPrefix(s, "[")) && json.Valid([]byte(s))
-}
+// FlagKeys are the keys whose truthy value in a JSON payload flags a tool
+// result without an error flag: the integrity pack's flag_keys
+// (policies/integrity/blocks.rego; a test keeps the two equal).
+var FlagKeys = []string{"error", "timeout", "missing", "incomplete"}
