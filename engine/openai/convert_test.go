@@ -180,10 +180,22 @@ func TestConvert(t *testing.T) {
 			want: []string{`{"messages":[{"role":"user","content":"Stop the job."},{"role":"assistant","tool_calls":[{"id":"t1","type":"function","function":{"name":"Bash","arguments":"{\"command\":\"kill 1\"}"}},{"id":"t2","type":"function","function":{"name":"Bash","arguments":"{\"command\":\"kill 2\"}"}},{"id":"t3","type":"function","function":{"name":"Read","arguments":"{\"file_path\":\"theme.json\"}"}}]},{"role":"tool","content":"Tool ran without output or errors","tool_call_id":"t1"},{"role":"tool","content":"no such process","tool_call_id":"t2"},{"role":"tool","content":"{\"colors\": {\"error\": \"red\"}}","tool_call_id":"t3"},{"role":"assistant","content":"Stopped."}],"tools":[{"type":"function","function":{"name":"Bash","parameters":{"properties":{},"type":"object"}}},{"type":"function","function":{"name":"Read","parameters":{"properties":{},"type":"object"}}}]}`},
 			notes: []string{
 				`3: tool result 2 (tool_call_id "t1") is empty and marked successful in its source (is_error false); an empty OpenAI tool message reads as a failure: written as "Tool ran without output or errors"`,
-				`4: tool result 3 (tool_call_id "t2") is marked failed in its source (is_error true); OpenAI chat has no error flag: written as given, its text alone tells the failure`,
+				`4: tool result 3 (tool_call_id "t2") is marked failed in its source (is_error true); OpenAI chat has no error flag and its text no flag key: written as given, only its words tell the failure`,
 				`5: tool result 4 (tool_call_id "t3") is marked successful in its source (is_error false) but its JSON has a truthy flag key at /colors/error; OpenAI chat has no error flag, so check's tool-result-flagged will read it as failed: written as given`,
 				"1: the conversation calls tools it does not define (Bash, Read): each is written with a schema that takes any object",
 			},
+		},
+		{
+			name:   "pi-session: a failed result that still reads as failed (a flag key, or empty) is not noted",
+			format: document.PiSession,
+			in: `{"type":"session","id":"s1","cwd":"/tmp"}
+{"type":"message","id":"m1","message":{"role":"user","content":[{"type":"text","text":"Read a and b."}]}}
+{"type":"message","id":"m2","message":{"role":"assistant","content":[{"type":"toolCall","id":"t1","name":"read","arguments":{"path":"a"}},{"type":"toolCall","id":"t2","name":"read","arguments":{"path":"b"}}],"stopReason":"toolUse"}}
+{"type":"message","id":"m3","message":{"role":"toolResult","toolCallId":"t1","toolName":"read","content":[{"type":"text","text":"{\"error\": \"no such file\"}"}],"isError":true}}
+{"type":"message","id":"m4","message":{"role":"toolResult","toolCallId":"t2","toolName":"read","content":[],"isError":true}}
+{"type":"message","id":"m5","message":{"role":"assistant","content":[{"type":"text","text":"Neither exists."}],"stopReason":"stop"}}`,
+			want:  []string{`{"messages":[{"role":"user","content":"Read a and b."},{"role":"assistant","tool_calls":[{"id":"t1","type":"function","function":{"name":"read","arguments":"{\"path\":\"a\"}"}},{"id":"t2","type":"function","function":{"name":"read","arguments":"{\"path\":\"b\"}"}}]},{"role":"tool","content":"{\"error\": \"no such file\"}","tool_call_id":"t1"},{"role":"tool","content":"","tool_call_id":"t2"},{"role":"assistant","content":"Neither exists."}],"tools":[{"type":"function","function":{"name":"read","parameters":{"properties":{},"type":"object"}}}]}`},
+			notes: []string{"1: the conversation calls tools it does not define (read): each is written with a schema that takes any object"},
 		},
 		{
 			name:   "chat without an error flag: an empty result is written as given (check reports it on the source too)",

@@ -15,16 +15,20 @@ const NoOutput = "Tool ran without output or errors"
 
 // flagged handles what a source's explicit error flag (the document's
 // is_error) said about tool result i, which an OpenAI tool message cannot
-// carry: an empty successful result gets NoOutput, a failed one is noted,
-// and so is a successful one whose JSON payload check's tool-result-flagged
-// will read as failed. It returns the text to write.
+// carry: an empty successful result gets NoOutput; a failed one that will
+// not read as failed is noted, and so is a successful one that check's
+// tool-result-flagged will read as failed. It returns the text to write.
 func (c *converter) flagged(line, i int, id string, m map[string]any, text string) string {
 	isErr, ok := m["is_error"].(bool)
 	switch {
 	case !ok:
 		return text
 	case isErr:
-		c.note(line, "tool result %d (tool_call_id %q) is marked failed in its source (is_error true); OpenAI chat has no error flag: written as given, its text alone tells the failure", i, id)
+		// Noted when the tool message will not read as failed: the
+		// failure is then in the example's words only.
+		if text != "" && len(policy.FlagPointers(text, FlagKeys)) == 0 {
+			c.note(line, "tool result %d (tool_call_id %q) is marked failed in its source (is_error true); OpenAI chat has no error flag and its text no flag key: written as given, only its words tell the failure", i, id)
+		}
 	case text == "":
 		c.note(line, "tool result %d (tool_call_id %q) is empty and marked successful in its source (is_error false); an empty OpenAI tool message reads as a failure: written as %q", i, id, NoOutput)
 		return NoOutput
