@@ -41,6 +41,7 @@ type convertOptions struct {
 	KeepReasoning bool
 	Split         string
 	Format        string
+	Model         string
 }
 
 func newConvertCmd(s streams) *cobra.Command {
@@ -107,6 +108,7 @@ do not compile.`,
 	f.BoolVar(&o.KeepReasoning, "keep-reasoning", false, "with --to: keep thinking and reasoning blocks as <think>...</think> before the assistant's text")
 	f.StringVar(&o.Split, "split", "", "with --to: turns writes one example per assistant message")
 	f.StringVar(&o.Format, "format", "", "with --to: force the input format ("+document.FormatNames()+")")
+	f.StringVar(&o.Model, "model", "", "with --to: the model the examples are for; an example over its token limit is noted (default: the built-in model table's default)")
 	return cmd
 }
 

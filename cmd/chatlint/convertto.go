@@ -94,7 +94,11 @@ func runConvertTo(cmd *cobra.Command, s streams, o *convertOptions, args []strin
 		w = af
 	}
 
-	copts := openai.Options{KeepReasoning: o.KeepReasoning, SplitTurns: o.Split == "turns"}
+	model, err := convertModel(o.Model)
+	if err != nil {
+		return err
+	}
+	copts := openai.Options{KeepReasoning: o.KeepReasoning, SplitTurns: o.Split == "turns", Model: model}
 	r := &runner.Runner{Opts: ropts}
 	var total convertedJob
 	var werr error

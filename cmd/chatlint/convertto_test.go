@@ -3,8 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -108,70 +106,4 @@ func TestConvertToUsageErrors(t *testing.T) {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", tt.args, code, stderr.String(), tt.err)
 		}
 	}
-}
-
-// TestConvertToSharedData converts every file of ../shared/data with --to
-// openai and checks what it wrote: converting adds no error. Every error
-// check reports on a converted file is of a rule check also reports as an
-// error on its source — except tool-result-flagged: an OpenAI tool message
-// has no error flag, so the payload heuristic is all check has to judge it,
-// and a result whose source flag (pi isError, Anthropic is_error) said "no
-// error" can read as flagged once converted (see docs/convert.md).
-func TestConvertToSharedData(t *testing.T) {
-	root := filepath.Join(repo, "../shared/data")
-	if _, err := os.Stat(root); err != nil {
-		t.Skip("../shared/data is absent")
-	}
-	var files []string
-	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && (strings.HasSuffix(p, ".jsonl") || strings.HasSuffix(p, ".json")) {
-			files = append(files, p)
-		}
-		return nil
-	})
-	dir := t.TempDir()
-	converted := 0
-	for i, f := range files {
-		out := filepath.Join(dir, strings.TrimSuffix(filepath.Base(f), filepath.Ext(f))+"-"+string(rune('a'+i%26))+".jsonl")
-		var stderr bytes.Buffer
-		code := run(context.Background(), []string{"convert", "--to", "openai", "-o", out, f}, streams{Out: &bytes.Buffer{}, Err: &stderr})
-		if code == 2 {
-			t.Errorf("%s: exit 2:\n%s", f, stderr.String())
-			continue
-		}
-		data, _ := os.ReadFile(out)
-		if len(data) == 0 {
-			continue // nothing this build recognizes or can train on; its notes say why
-		}
-		converted++
-		allowed := errorRules(t, f)
-		allowed["tool-result-flagged"] = true
-		for rule := range errorRules(t, out) {
-			if !allowed[rule] {
-				t.Errorf("%s: the converted file has %s errors, its source has none", f, rule)
-			}
-		}
-	}
-	if converted < 4 {
-		t.Errorf("only %d files of ../shared/data converted", converted)
-	}
-}
-
-// errorRules runs check on a file and counts its errors by rule.
-func errorRules(t *testing.T, file string) map[string]bool {
-	var stdout bytes.Buffer
-	run(context.Background(), []string{"check", "-o", "json", file}, streams{Out: &stdout, Err: &bytes.Buffer{}})
-	var r struct {
-		Findings []struct{ Rule, Severity string } `json:"findings"`
-	}
-	if err := json.Unmarshal(stdout.Bytes(), &r); err != nil {
-		t.Fatalf("%s: %v", file, err)
-	}
-	out := map[string]bool{}
-	for _, f := range r.Findings {
-		if f.Severity == "error" {
-			out[f.Rule] = true
-		}
-	}
-	return out
 }

@@ -121,6 +121,12 @@ func (c *codex) item(line int, raw *ast.Term, p ast.Object, ptype string) {
 			args, hasInput = get(p, keyAction), get(p, keyAction) != nil
 		}
 		m.addCallAt(line, stringTerm(p, keyCallIDu), name, args, hasInput, payloadPath)
+		if ptype == "custom_tool_call" {
+			// A custom tool takes free-form text (an apply_patch body), not
+			// JSON arguments: the document says so, for the rules on
+			// arguments to leave it alone and convert to wrap it.
+			m.calls[len(m.calls)-1].Value.(ast.Object).Insert(keyFreeForm, ast.BooleanTerm(true))
+		}
 	case "function_call_output", "custom_tool_call_output":
 		m := message{raw: raw, obj: p, role: "tool", line: line, path: "/payload", pathTerm: payloadPath, chatIndex: -1, ownCalls: true}
 		out := get(p, keyOutput)

@@ -52,7 +52,7 @@ func TestCodexMessages(t *testing.T) {
 	}
 	wantCalls := js(t, `[
 		{"index":0,"id":"c1","name":"shell","arguments":"{\"command\":[\"ls\"]}","has_input":true,"path":"/payload","line":6},
-		{"index":1,"id":"c2","name":"apply_patch","arguments":"*** Begin Patch","has_input":true,"path":"/payload","line":7}
+		{"index":1,"id":"c2","name":"apply_patch","arguments":"*** Begin Patch","has_input":true,"free_form":true,"path":"/payload","line":7}
 	]`)
 	msgs := m["messages"].([]any)
 	if diff := cmp.Diff(wantCalls, msgs[1].(map[string]any)["tool_calls"]); diff != "" {

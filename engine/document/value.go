@@ -19,6 +19,7 @@ var (
 	keyFunction       = ast.StringTerm("function")
 	keyHasContent     = ast.StringTerm("has_content")
 	keyHasInput       = ast.StringTerm("has_input")
+	keyFreeForm       = ast.StringTerm("free_form")
 	keyID             = ast.StringTerm("id")
 	keyInput          = ast.StringTerm("input")
 	keyIsError        = ast.StringTerm("is_error")

@@ -36,15 +36,16 @@ func Convert(d *document.Document, opts Options) ([]Example, []Note) {
 		c.notes = append(c.notes, Note{Line: d.Line, Error: true, Message: "no assistant message to train on: no example written"})
 		return nil, c.notes
 	}
-	if !opts.SplitTurns {
-		return []Example{{Messages: out, Tools: tools}}, c.notes
-	}
-	var exs []Example
-	for i, m := range out {
-		if m.Role == "assistant" {
-			exs = append(exs, Example{Messages: out[: i+1 : i+1], Tools: tools})
+	exs := []Example{{Messages: out, Tools: tools}}
+	if opts.SplitTurns {
+		exs = nil
+		for i, m := range out {
+			if m.Role == "assistant" {
+				exs = append(exs, Example{Messages: out[: i+1 : i+1], Tools: tools})
+			}
 		}
 	}
+	c.overLimit(exs)
 	return exs, c.notes
 }
 
@@ -71,6 +72,9 @@ type converter struct {
 	// pending is reasoning read from a message of its own, for the next
 	// assistant message (KeepReasoning).
 	pending string
+	// freeTools holds the tools called with free-form text (written as
+	// {"input": TEXT}), which an undefined tool's definition follows.
+	freeTools map[string]bool
 	// blockEnd is the position in the output after the last assistant
 	// message with its results so far: where its next result goes.
 	blockEnd int
@@ -189,7 +193,13 @@ func (c *converter) assistant(out []Message, i int, m map[string]any, line int, 
 			c.renamed[key] = written
 		}
 		c.used[written] = true
-		msg.ToolCalls = append(msg.ToolCalls, ToolCall{ID: written, Type: "function", Function: Function{Name: name, Arguments: c.arguments(line, i, k, call)}})
+		// A note on the arguments names the call's own line (a session
+		// writes each call of a message on a line of its own).
+		argLine := line
+		if l := num(call["line"]); l > 0 {
+			argLine = l
+		}
+		msg.ToolCalls = append(msg.ToolCalls, ToolCall{ID: written, Type: "function", Function: Function{Name: name, Arguments: c.arguments(argLine, i, k, call)}})
 	}
 	if strings.TrimSpace(text) != "" {
 		msg.Content = &text
@@ -208,6 +218,9 @@ func (c *converter) assistant(out []Message, i int, m map[string]any, line int, 
 func (c *converter) arguments(line, i, k int, call map[string]any) string {
 	has, _ := call["has_input"].(bool)
 	args, present := call["arguments"]
+	if free, _ := call["free_form"].(bool); free {
+		return c.freeForm(line, i, k, call, args)
+	}
 	switch {
 	case !has || !present || args == nil:
 		c.note(line, "tool call %d of message %d has no arguments: written as {}", k, i)
@@ -252,6 +265,7 @@ func (c *converter) result(out []Message, i int, m map[string]any, line int, tex
 	if w, ok := c.renamed[key]; ok {
 		id = w
 	}
+	text = c.flagged(line, i, id, m, text)
 	res := Message{Role: "tool", ToolCallID: id, Content: &text}
 	// OpenAI wants a call's results right after its assistant message: one
 	// that came after other messages moves up to the end of its block.
@@ -347,13 +361,26 @@ func (c *converter) undefined(out []Message, tools []Tool) []Tool {
 			if n := tc.Function.Name; !defined[n] {
 				defined[n] = true
 				added = append(added, n)
-				tools = append(tools, Tool{Type: "function", Function: ToolFuncDef{Name: n,
-					Parameters: map[string]any{"type": "object", "properties": map[string]any{}}}})
+				params := map[string]any{"type": "object", "properties": map[string]any{}}
+				if c.freeTools[n] {
+					params = freeFormSchema()
+				}
+				tools = append(tools, Tool{Type: "function", Function: ToolFuncDef{Name: n, Parameters: params}})
 			}
 		}
 	}
 	if len(added) > 0 {
-		c.note(c.line, "the conversation calls tools it does not define (%s): each is written with a schema that takes any object", strings.Join(added, ", "))
+		var free []string
+		for _, n := range added {
+			if c.freeTools[n] {
+				free = append(free, n)
+			}
+		}
+		var also string
+		if len(free) > 0 {
+			also = fmt.Sprintf(" (free-form %s: an object with one string, %q)", strings.Join(free, ", "), freeFormKey)
+		}
+		c.note(c.line, "the conversation calls tools it does not define (%s): each is written with a schema that takes any object%s", strings.Join(added, ", "), also)
 	}
 	return tools
 }

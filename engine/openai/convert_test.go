@@ -32,6 +32,9 @@ func documents(t *testing.T, f document.Format, lines string) []*document.Docume
 	return docs
 }
 
+// tiny is a model whose limit a short conversation passes.
+var tiny = &document.Model{Name: "tiny", Encoding: "o200k_base", Limit: 20}
+
 const weatherTool = `{"type":"function","function":{"name":"get_weather","description":"Weather of a city.","parameters":{"type":"object","properties":{"city":{"type":"string"}}}}}`
 
 func TestConvert(t *testing.T) {
@@ -123,6 +126,32 @@ func TestConvert(t *testing.T) {
 			},
 		},
 		{
+			name:   "a model's token limit: an example over it is noted, and written",
+			format: document.Chat,
+			in:     `{"messages":[{"role":"user","content":"Hi"},{"role":"assistant","content":"Hello!"},{"role":"user","content":"Tell me a long story about the sea."},{"role":"assistant","content":"Once upon a time the sea was calm and the boats were many."}]}`,
+			opts:   Options{Model: tiny},
+			want:   []string{`{"messages":[{"role":"user","content":"Hi"},{"role":"assistant","content":"Hello!"},{"role":"user","content":"Tell me a long story about the sea."},{"role":"assistant","content":"Once upon a time the sea was calm and the boats were many."}]}`},
+			notes:  []string{"1: the example has about 45 tokens; tiny trains on at most 20 per example (check --profile openai: example-too-long): written as is; shorten or cut the conversation"},
+		},
+		{
+			name:   "a model's token limit with --split turns: the examples over it are named, the early ones under it are not",
+			format: document.Chat,
+			in:     `{"messages":[{"role":"user","content":"Hi"},{"role":"assistant","content":"Hello!"},{"role":"user","content":"Tell me a long story about the sea."},{"role":"assistant","content":"Once upon a time the sea was calm and the boats were many."}]}`,
+			opts:   Options{Model: tiny, SplitTurns: true},
+			want: []string{
+				`{"messages":[{"role":"user","content":"Hi"},{"role":"assistant","content":"Hello!"}]}`,
+				`{"messages":[{"role":"user","content":"Hi"},{"role":"assistant","content":"Hello!"},{"role":"user","content":"Tell me a long story about the sea."},{"role":"assistant","content":"Once upon a time the sea was calm and the boats were many."}]}`,
+			},
+			notes: []string{"1: examples 2 to 2 of 2 have more tokens than tiny trains on per example (20; the last has about 45; check --profile openai: example-too-long): each holds the conversation up to its turn, so splitting by turns does not shorten them: written as is; shorten or cut the conversation"},
+		},
+		{
+			name:   "a model's token limit: an example under it has no note",
+			format: document.Chat,
+			in:     `{"messages":[{"role":"user","content":"Hi"},{"role":"assistant","content":"Hello!"}]}`,
+			opts:   Options{Model: tiny},
+			want:   []string{`{"messages":[{"role":"user","content":"Hi"},{"role":"assistant","content":"Hello!"}]}`},
+		},
+		{
 			name:   "no assistant message: no example",
 			format: document.Chat,
 			in:     `{"messages":[{"role":"user","content":"Hi"}]}`,
@@ -138,6 +167,57 @@ func TestConvert(t *testing.T) {
 {"type":"message","id":"m4","message":{"role":"assistant","content":[{"type":"text","text":"a and b."}],"stopReason":"stop"}}`,
 			want:  []string{`{"messages":[{"role":"user","content":"List /tmp."},{"role":"assistant","tool_calls":[{"id":"t1","type":"function","function":{"name":"bash","arguments":"{\"command\":\"ls /tmp\"}"}}]},{"role":"tool","content":"a b","tool_call_id":"t1"},{"role":"assistant","content":"a and b."}],"tools":[{"type":"function","function":{"name":"bash","parameters":{"properties":{},"type":"object"}}}]}`},
 			notes: []string{"1: the conversation calls tools it does not define (bash): each is written with a schema that takes any object"},
+		},
+		{
+			name:   "claude-code: an empty result marked successful gets a neutral text, a failed one and a successful JSON one are noted; each result noted on its own line",
+			format: document.ClaudeCode,
+			in: `{"parentUuid":null,"isSidechain":false,"sessionId":"s","type":"user","message":{"role":"user","content":"Stop the job."},"uuid":"u1"}
+{"parentUuid":"u1","isSidechain":false,"sessionId":"s","type":"assistant","message":{"id":"m1","role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"kill 1"}},{"type":"tool_use","id":"t2","name":"Bash","input":{"command":"kill 2"}},{"type":"tool_use","id":"t3","name":"Read","input":{"file_path":"theme.json"}}]},"uuid":"a1"}
+{"parentUuid":"a1","isSidechain":false,"sessionId":"s","type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"","is_error":false}]},"uuid":"r1"}
+{"parentUuid":"r1","isSidechain":false,"sessionId":"s","type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t2","content":"no such process","is_error":true}]},"uuid":"r2"}
+{"parentUuid":"r2","isSidechain":false,"sessionId":"s","type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t3","content":"{\"colors\": {\"error\": \"red\"}}","is_error":false}]},"uuid":"r3"}
+{"parentUuid":"r3","isSidechain":false,"sessionId":"s","type":"assistant","message":{"id":"m2","role":"assistant","content":[{"type":"text","text":"Stopped."}]},"uuid":"a2"}`,
+			want: []string{`{"messages":[{"role":"user","content":"Stop the job."},{"role":"assistant","tool_calls":[{"id":"t1","type":"function","function":{"name":"Bash","arguments":"{\"command\":\"kill 1\"}"}},{"id":"t2","type":"function","function":{"name":"Bash","arguments":"{\"command\":\"kill 2\"}"}},{"id":"t3","type":"function","function":{"name":"Read","arguments":"{\"file_path\":\"theme.json\"}"}}]},{"role":"tool","content":"Tool ran without output or errors","tool_call_id":"t1"},{"role":"tool","content":"no such process","tool_call_id":"t2"},{"role":"tool","content":"{\"colors\": {\"error\": \"red\"}}","tool_call_id":"t3"},{"role":"assistant","content":"Stopped."}],"tools":[{"type":"function","function":{"name":"Bash","parameters":{"properties":{},"type":"object"}}},{"type":"function","function":{"name":"Read","parameters":{"properties":{},"type":"object"}}}]}`},
+			notes: []string{
+				`3: tool result 2 (tool_call_id "t1") is empty and marked successful in its source (is_error false); an empty OpenAI tool message reads as a failure: written as "Tool ran without output or errors"`,
+				`4: tool result 3 (tool_call_id "t2") is marked failed in its source (is_error true); OpenAI chat has no error flag and its text no flag key: written as given, only its words tell the failure`,
+				`5: tool result 4 (tool_call_id "t3") is marked successful in its source (is_error false) but its JSON has a truthy flag key at /colors/error; OpenAI chat has no error flag, so check's tool-result-flagged will read it as failed: written as given`,
+				"1: the conversation calls tools it does not define (Bash, Read): each is written with a schema that takes any object",
+			},
+		},
+		{
+			name:   "pi-session: a failed result that still reads as failed (a flag key, or empty) is not noted",
+			format: document.PiSession,
+			in: `{"type":"session","id":"s1","cwd":"/tmp"}
+{"type":"message","id":"m1","message":{"role":"user","content":[{"type":"text","text":"Read a and b."}]}}
+{"type":"message","id":"m2","message":{"role":"assistant","content":[{"type":"toolCall","id":"t1","name":"read","arguments":{"path":"a"}},{"type":"toolCall","id":"t2","name":"read","arguments":{"path":"b"}}],"stopReason":"toolUse"}}
+{"type":"message","id":"m3","message":{"role":"toolResult","toolCallId":"t1","toolName":"read","content":[{"type":"text","text":"{\"error\": \"no such file\"}"}],"isError":true}}
+{"type":"message","id":"m4","message":{"role":"toolResult","toolCallId":"t2","toolName":"read","content":[],"isError":true}}
+{"type":"message","id":"m5","message":{"role":"assistant","content":[{"type":"text","text":"Neither exists."}],"stopReason":"stop"}}`,
+			want:  []string{`{"messages":[{"role":"user","content":"Read a and b."},{"role":"assistant","tool_calls":[{"id":"t1","type":"function","function":{"name":"read","arguments":"{\"path\":\"a\"}"}},{"id":"t2","type":"function","function":{"name":"read","arguments":"{\"path\":\"b\"}"}}]},{"role":"tool","content":"{\"error\": \"no such file\"}","tool_call_id":"t1"},{"role":"tool","content":"","tool_call_id":"t2"},{"role":"assistant","content":"Neither exists."}],"tools":[{"type":"function","function":{"name":"read","parameters":{"properties":{},"type":"object"}}}]}`},
+			notes: []string{"1: the conversation calls tools it does not define (read): each is written with a schema that takes any object"},
+		},
+		{
+			name:   "chat without an error flag: an empty result is written as given (check reports it on the source too)",
+			format: document.Chat,
+			in:     `{"messages":[{"role":"user","content":"A?"},{"role":"assistant","tool_calls":[{"id":"c1","type":"function","function":{"name":"get_weather","arguments":"{}"}}]},{"role":"tool","tool_call_id":"c1","content":""},{"role":"assistant","content":"Done."}],"tools":[` + weatherTool + `]}`,
+			want:   []string{`{"messages":[{"role":"user","content":"A?"},{"role":"assistant","tool_calls":[{"id":"c1","type":"function","function":{"name":"get_weather","arguments":"{}"}}]},{"role":"tool","content":"","tool_call_id":"c1"},{"role":"assistant","content":"Done."}],"tools":[` + weatherTool + `]}`},
+		},
+		{
+			name:   "codex: a custom tool's free-form input is written as {\"input\": TEXT}, its undefined tool with one string; a function call as given, its successful JSON output without a flag key not noted",
+			format: document.Codex,
+			in: `{"timestamp":"t","type":"session_meta","payload":{"id":"r-1","cwd":"/w"}}
+{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"Add gamma."}]}}
+{"timestamp":"t","type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{\"command\":[\"ls\"]}","call_id":"c1"}}
+{"timestamp":"t","type":"response_item","payload":{"type":"custom_tool_call","name":"apply_patch","input":"*** Begin Patch\n*** End Patch","call_id":"c2"}}
+{"timestamp":"t","type":"response_item","payload":{"type":"function_call_output","call_id":"c1","output":"{\"output\":\"a\",\"metadata\":{\"exit_code\":0}}"}}
+{"timestamp":"t","type":"response_item","payload":{"type":"custom_tool_call_output","call_id":"c2","output":"Done!"}}
+{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Added."}]}}`,
+			want: []string{`{"messages":[{"role":"user","content":"Add gamma."},{"role":"assistant","tool_calls":[{"id":"c1","type":"function","function":{"name":"shell","arguments":"{\"command\":[\"ls\"]}"}},{"id":"c2","type":"function","function":{"name":"apply_patch","arguments":"{\"input\":\"*** Begin Patch\\n*** End Patch\"}"}}]},{"role":"tool","content":"{\"output\":\"a\",\"metadata\":{\"exit_code\":0}}","tool_call_id":"c1"},{"role":"tool","content":"Done!","tool_call_id":"c2"},{"role":"assistant","content":"Added."}],"tools":[{"type":"function","function":{"name":"shell","parameters":{"properties":{},"type":"object"}}},{"type":"function","function":{"name":"apply_patch","parameters":{"properties":{"input":{"type":"string"}},"required":["input"],"type":"object"}}}]}`},
+			notes: []string{
+				`4: tool call 1 of message 1 (apply_patch) takes free-form text, which OpenAI function calls have not: written as the arguments {"input": TEXT}`,
+				`1: the conversation calls tools it does not define (shell, apply_patch): each is written with a schema that takes any object (free-form apply_patch: an object with one string, "input")`,
+			},
 		},
 		{
 			name:   "proxy-log: the squashed session, request under request.body as check reads it",

@@ -8,6 +8,8 @@
 // Note, never dropped without a word. See docs/convert.md.
 package openai
 
+import "github.com/chatlint/chatlint/engine/document"
+
 // Example is one fine-tuning example, written as one JSON line.
 type Example struct {
 	Messages []Message `json:"messages"`
@@ -66,4 +68,7 @@ type Options struct {
 	// SplitTurns gives one example per assistant message: the conversation
 	// up to and including it.
 	SplitTurns bool
+	// Model, when set, is the model the examples are for (the packs'
+	// model table): an example over its token limit is noted.
+	Model *document.Model
 }
