@@ -85,6 +85,11 @@ do not compile.`,
 			if len(args) > 0 {
 				return usageError("unknown command %q for \"chatlint convert\" (the drop-in reads --logs DIR; give inputs with --to openai)", args[0])
 			}
+			for _, name := range []string{"keep-reasoning", "split", "format", "model"} {
+				if cmd.Flags().Changed(name) {
+					return usageError("--%s applies to convert --to only", name)
+				}
+			}
 			return runConvert(cmd, s, o)
 		},
 	}

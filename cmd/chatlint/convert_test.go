@@ -227,3 +227,14 @@ func TestConvertNegatedFlags(t *testing.T) {
 		}
 	}
 }
+
+// The flags of convert --to are refused without it: the drop-in would
+// ignore them silently.
+func TestConvertToFlagsNeedTo(t *testing.T) {
+	for _, flag := range [][]string{{"--keep-reasoning"}, {"--split", "turns"}, {"--model", "gpt-4.1-mini"}, {"--format", "chat"}} {
+		_, errOut, code := chatlint(t, "", append([]string{"convert", "-l", t.TempDir()}, flag...)...)
+		if code != 2 || !strings.Contains(errOut, "applies to convert --to only") {
+			t.Errorf("convert %v: exit %d, %s", flag, code, errOut)
+		}
+	}
+}
