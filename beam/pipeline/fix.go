@@ -13,7 +13,6 @@ import (
 	"github.com/chatlint/chatlint/engine/fix"
 	"github.com/chatlint/chatlint/engine/jsonl"
 	"github.com/chatlint/chatlint/engine/lint"
-	"github.com/chatlint/chatlint/engine/policy"
 )
 
 // RuleFix names the note of a document fix left as it was: its actions
@@ -37,7 +36,7 @@ type FixFn struct {
 	Config Config
 	Fix    Fix
 
-	evs map[document.Format][]*policy.Evaluator
+	evs *fix.Evaluators
 }
 
 // Setup builds the instance's evaluators, one per stage. The engines are
@@ -45,23 +44,11 @@ type FixFn struct {
 // evaluator serves one goroutine, and the runner calls one DoFn instance
 // from one goroutine at a time.
 func (fn *FixFn) Setup(ctx context.Context) error {
-	fn.evs = map[document.Format][]*policy.Evaluator{}
-	byStage := map[int]*policy.Evaluator{}
-	for format, stages := range fn.Fix.ByFormat {
-		for _, i := range stages {
-			ev := byStage[i]
-			if ev == nil {
-				eng, err := fn.Fix.stage(fn.Config, i).engine(ctx)
-				if err != nil {
-					return err
-				}
-				ev = eng.NewEvaluator()
-				byStage[i] = ev
-			}
-			f := document.Format(format)
-			fn.evs[f] = append(fn.evs[f], ev)
-		}
+	stages, err := fn.Fix.compile(ctx, fn.Config)
+	if err != nil {
+		return err
 	}
+	fn.evs = stages.Evaluators()
 	return nil
 }
 
@@ -99,7 +86,7 @@ func (fn *FixFn) ProcessElement(ctx context.Context, u Unit, emitLines, emitReje
 		return
 	}
 	format := document.Format(u.Format)
-	out, err := fix.Run(ctx, fn.evs[format], recs, fix.Options{Format: format, File: u.File,
+	out, err := fix.Run(ctx, fn.evs.For(format), recs, fix.Options{Format: format, File: u.File,
 		Document: fn.Config.documentOptions(), MaxPasses: fn.Fix.MaxPasses})
 	if err != nil {
 		note := finding.Finding{Rule: RuleFix, Severity: finding.Error, File: u.File, Line: recs[0].Line,

@@ -16,7 +16,6 @@ import (
 	"github.com/chatlint/chatlint/engine/fix"
 	"github.com/chatlint/chatlint/engine/jsonl"
 	"github.com/chatlint/chatlint/engine/lint"
-	"github.com/chatlint/chatlint/engine/policy"
 	"github.com/chatlint/chatlint/engine/report"
 	"github.com/chatlint/chatlint/engine/runner"
 )
@@ -27,7 +26,7 @@ type fixer struct {
 	ctx     context.Context
 	s       streams
 	o       *fixOptions
-	engines *fixEngines
+	engines *fix.Stages
 	outputs map[string]string
 	before  map[string]fs.FileInfo // --in-place: each input's identity before the run
 
@@ -92,11 +91,11 @@ type fileOut struct {
 
 // newWork makes one worker's function, with evaluators of its own.
 func (fx *fixer) newWork() func(runner.Job) fixed {
-	evaluators := fx.engines.workerEvaluators()
+	evaluators := fx.engines.Evaluators()
 	return func(j runner.Job) fixed { return fx.work(j, evaluators) }
 }
 
-func (fx *fixer) work(j runner.Job, evaluators func(document.Format) []*policy.Evaluator) fixed {
+func (fx *fixer) work(j runner.Job, evaluators *fix.Evaluators) fixed {
 	res := fixed{file: j.File, records: j.Records, end: j.End, readErr: j.Err}
 	if fx.o.DryRun {
 		res.inputs = j.Records
@@ -141,7 +140,7 @@ func (fx *fixer) work(j runner.Job, evaluators func(document.Format) []*policy.E
 		return res
 	}
 	res.known = true
-	out, err := fix.Run(fx.ctx, evaluators(j.Format), j.Records, fix.Options{Format: j.Format, File: j.File, Document: docOptions(fx.o),
+	out, err := fix.Run(fx.ctx, evaluators.For(j.Format), j.Records, fix.Options{Format: j.Format, File: j.File, Document: docOptions(fx.o),
 		MaxPasses: fx.o.MaxPasses})
 	var ue *fix.UnfixableError
 	if errors.As(err, &ue) {

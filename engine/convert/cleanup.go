@@ -17,29 +17,33 @@ import (
 )
 
 // cleanupEngines are the cleanup packs of a run, each compiled on its own:
-// fix runs them as stages, in order (goose first, then each --cleanup pack).
-type cleanupEngines []*policy.Engine
+// fix runs them as stages on the chat records convert makes of its entries,
+// in order (goose first, then each --cleanup pack).
+type cleanupEngines struct{ stages *fix.Stages }
 
 // newCleanupEngines compiles the goose pack (unless turned off) and the
-// extra cleanup packs; nil when there are none.
+// extra cleanup packs; none when there are none.
 func newCleanupEngines(ctx context.Context, o *Options) (cleanupEngines, error) {
 	packs := o.Cleanup
 	if o.CleanupGoose {
 		g, err := goosePack()
 		if err != nil {
-			return nil, err
+			return cleanupEngines{}, err
 		}
 		packs = append([]*policy.Pack{g}, packs...)
 	}
-	var engs cleanupEngines
-	for _, p := range packs {
+	if len(packs) == 0 {
+		return cleanupEngines{}, nil
+	}
+	engs := make([]*policy.Engine, len(packs))
+	for i, p := range packs {
 		eng, err := policy.Compile(ctx, []*policy.Pack{p}, policy.Options{})
 		if err != nil {
-			return nil, fmt.Errorf("cleanup pack %s: %w", p.Name, err)
+			return cleanupEngines{}, fmt.Errorf("cleanup pack %s: %w", p.Name, err)
 		}
-		engs = append(engs, eng)
+		engs[i] = eng
 	}
-	return engs, nil
+	return cleanupEngines{stages: fix.OnFormat(document.Chat, engs...)}, nil
 }
 
 // goosePack returns the built-in goose cleanup pack.
@@ -61,14 +65,10 @@ type cleaner struct{ evs []*policy.Evaluator }
 
 // cleaner returns a cleaner for one worker; nil when there are no packs.
 func (engs cleanupEngines) cleaner() *cleaner {
-	if len(engs) == 0 {
+	if engs.stages == nil {
 		return nil
 	}
-	c := &cleaner{evs: make([]*policy.Evaluator, len(engs))}
-	for i, eng := range engs {
-		c.evs[i] = eng.NewEvaluator()
-	}
-	return c
+	return &cleaner{evs: engs.stages.Evaluators().For(document.Chat)}
 }
 
 // clean runs the cleanup packs over one entry, seen as a chat record
