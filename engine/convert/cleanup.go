@@ -7,12 +7,14 @@ package convert
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/chatlint/chatlint/engine/builtin"
 	"github.com/chatlint/chatlint/engine/document"
 	"github.com/chatlint/chatlint/engine/fix"
 	"github.com/chatlint/chatlint/engine/jsonl"
 	"github.com/chatlint/chatlint/engine/jsonv"
+	"github.com/chatlint/chatlint/engine/lint"
 	"github.com/chatlint/chatlint/engine/policy"
 )
 
@@ -60,15 +62,16 @@ func goosePack() (*policy.Pack, error) {
 	return nil, fmt.Errorf("the built-in goose cleanup pack is missing")
 }
 
-// cleaner is one worker's handle on the cleanup packs: an evaluator each.
-type cleaner struct{ evs []*policy.Evaluator }
+// cleaner is one worker's handle on the cleanup packs: the Fixer `chatlint
+// fix` runs, with an evaluator per pack.
+type cleaner struct{ fixer *fix.Fixer }
 
 // cleaner returns a cleaner for one worker; nil when there are no packs.
 func (engs cleanupEngines) cleaner() *cleaner {
 	if engs.stages == nil {
 		return nil
 	}
-	return &cleaner{evs: engs.stages.Evaluators().For(document.Chat)}
+	return &cleaner{fixer: fix.New(engs.stages, fix.Options{})}
 }
 
 // clean runs the cleanup packs over one entry, seen as a chat record
@@ -86,12 +89,13 @@ func (c *cleaner) clean(ctx context.Context, e *Entry, file string) (*Entry, boo
 		rec.Members = append(rec.Members, jsonv.Member{Key: "response", Value: e.Response})
 	}
 	in := []jsonl.Record{{Line: e.Line, Data: ruleJSON(rec), End: "\n"}}
-	out, err := fix.Run(ctx, c.evs, in, fix.Options{Format: document.Chat, File: file})
-	if err != nil {
-		return nil, false, fmt.Errorf("%s:%d: cleanup: %w", file, e.Line, err)
+	out := c.fixer.Fix(ctx, lint.Unit{File: file, Format: document.Chat, Records: in})
+	if out.Left != nil {
+		return nil, false, fmt.Errorf("%s:%d: cleanup: %w", file, e.Line, out.Left)
 	}
 	switch {
-	case len(out.Invalid) > 0: // the rules never saw it: not cleaned is not an option
+	case slices.ContainsFunc(out.Notes, func(n fix.Note) bool { return n.Kind == fix.NoteNotJSON }):
+		// The rules never saw it: not cleaned is not an option.
 		return nil, false, fmt.Errorf("%s:%d: cleanup: internal: the entry's rule form is not a JSON object", file, e.Line)
 	case len(out.Records) == 0:
 		return nil, true, nil
