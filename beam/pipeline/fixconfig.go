@@ -4,9 +4,9 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/chatlint/chatlint/engine/builtin"
 	"github.com/chatlint/chatlint/engine/config"
 	"github.com/chatlint/chatlint/engine/document"
+	"github.com/chatlint/chatlint/engine/fix"
 	"github.com/chatlint/chatlint/engine/policy"
 )
 
@@ -29,27 +29,41 @@ type Fix struct {
 
 // LoadFix reads the cleanup packs as `chatlint fix` does: each source
 // ("builtin:NAME", a folder, an OPA bundle) is a stage run on every format;
-// without sources each format gets its default built-in cleanup pack
-// (builtin.CleanupRefs).
+// without sources each format gets its default built-in cleanup packs. The
+// staging is fix.CleanupPlan's; the packs are read here, so that their
+// sources travel with the job.
 func LoadFix(sources []string, maxPasses int) (*Fix, error) {
+	plan := fix.CleanupPlan(sources)
 	fx := &Fix{ByFormat: map[string][]int{}, MaxPasses: maxPasses}
-	stage := map[string]int{} // reference -> index in Stages
-	for _, f := range document.Formats {
-		for _, ref := range builtin.CleanupRefs(f, sources) {
-			i, ok := stage[ref]
-			if !ok {
-				l := config.NewPackLoader()
-				if err := l.Add(ref); err != nil {
-					return nil, fmt.Errorf("--pack: %w", err)
-				}
-				i = len(fx.Stages)
-				stage[ref] = i
-				fx.Stages = append(fx.Stages, withoutTests(l.Packs()))
-			}
-			fx.ByFormat[string(f)] = append(fx.ByFormat[string(f)], i)
+	for _, ref := range plan.Refs {
+		l := config.NewPackLoader()
+		if err := l.Add(ref); err != nil {
+			return nil, fmt.Errorf("--pack: %w", err)
 		}
+		fx.Stages = append(fx.Stages, withoutTests(l.Packs()))
+	}
+	for f, stages := range plan.ByFormat {
+		fx.ByFormat[string(f)] = stages
 	}
 	return fx, nil
+}
+
+// plan is the staging the job carries, as fix.Stages compiles it on a
+// worker; the stages' packs travel as sources (Stages), not references.
+func (fx *Fix) plan() fix.Plan {
+	p := fix.Plan{Refs: make([]string, len(fx.Stages)), ByFormat: map[document.Format][]int{}}
+	for f, stages := range fx.ByFormat {
+		p.ByFormat[document.Format(f)] = stages
+	}
+	return p
+}
+
+// compile compiles the stages in this worker process: each stage's engine
+// once per process, shared by the DoFn instances (see Config.engine).
+func (fx *Fix) compile(ctx context.Context, c Config) (*fix.Stages, error) {
+	return fx.plan().Compile(func(i int, _ string) (*policy.Engine, error) {
+		return fx.stage(c, i).engine(ctx)
+	})
 }
 
 // stage is the Config compiling one stage: c's options with the stage's

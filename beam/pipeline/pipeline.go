@@ -6,7 +6,7 @@
 //	  ─▶ CheckFn (lint.Linter.Check) ─▶ findings as JSON lines ─▶ output files
 //	  tallies ─▶ Combine(SummaryFn) ─▶ summary file
 //
-// With Options.Fix, FixFn (fix.Run with the cleanup packs) takes CheckFn's
+// With Options.Fix, FixFn (fix.Fixer.Fix over the cleanup stages) takes CheckFn's
 // place and the job writes fixed records, rejects and notes.
 //
 // Findings are those of `chatlint check` for the same files, line for line;

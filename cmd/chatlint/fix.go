@@ -161,7 +161,7 @@ func runFix(cmd *cobra.Command, s streams, o *fixOptions) error {
 		}
 		inputs = append(inputs, in)
 	}
-	r := &runner.Runner{Engine: engines.any(), Opts: ropts}
+	r := &runner.Runner{Engine: engines.Any(), Opts: ropts}
 	fx := &fixer{ctx: cmd.Context(), s: s, o: o, engines: engines, outputs: outputs}
 	if o.InPlace {
 		fx.before = statInputs(files) // before the runner reads a byte

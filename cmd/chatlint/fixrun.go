@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -16,7 +15,6 @@ import (
 	"github.com/chatlint/chatlint/engine/fix"
 	"github.com/chatlint/chatlint/engine/jsonl"
 	"github.com/chatlint/chatlint/engine/lint"
-	"github.com/chatlint/chatlint/engine/policy"
 	"github.com/chatlint/chatlint/engine/report"
 	"github.com/chatlint/chatlint/engine/runner"
 )
@@ -27,7 +25,7 @@ type fixer struct {
 	ctx     context.Context
 	s       streams
 	o       *fixOptions
-	engines *fixEngines
+	engines *fix.Stages
 	outputs map[string]string
 	before  map[string]fs.FileInfo // --in-place: each input's identity before the run
 
@@ -45,8 +43,8 @@ type fixer struct {
 type fixed struct {
 	file      string
 	records   []jsonl.Record
-	outcome   *fix.Outcome // nil when nothing was evaluated
-	note      string       // a line for stderr
+	fixed     *fix.Fixed // nil when the file is refused or there is nothing to fix
+	note      string     // a line for stderr
 	unfixed   bool
 	policyErr bool
 	end       bool           // the input's last job
@@ -90,13 +88,13 @@ type fileOut struct {
 	dropped   int
 }
 
-// newWork makes one worker's function, with evaluators of its own.
+// newWork makes one worker's function, with a fix.Fixer of its own.
 func (fx *fixer) newWork() func(runner.Job) fixed {
-	evaluators := fx.engines.workerEvaluators()
-	return func(j runner.Job) fixed { return fx.work(j, evaluators) }
+	w := fix.New(fx.engines, fix.Options{Document: docOptions(fx.o), MaxPasses: fx.o.MaxPasses})
+	return func(j runner.Job) fixed { return fx.work(j, w) }
 }
 
-func (fx *fixer) work(j runner.Job, evaluators func(document.Format) []*policy.Evaluator) fixed {
+func (fx *fixer) work(j runner.Job, w *fix.Fixer) fixed {
 	res := fixed{file: j.File, records: j.Records, end: j.End, readErr: j.Err}
 	if fx.o.DryRun {
 		res.inputs = j.Records
@@ -129,58 +127,40 @@ func (fx *fixer) work(j runner.Job, evaluators func(document.Format) []*policy.E
 	if len(j.Records) == 0 {
 		return res
 	}
-	if j.Format == "" {
+	fr := w.Fix(fx.ctx, j.Unit)
+	if !fr.Known {
 		// A line before the file's format is known, or a record of a file
 		// in no known format: no pack applies, but a line that is JSON and
-		// no object is still no record (fix.Run with no pack drops it).
-		out, err := fix.Run(fx.ctx, nil, j.Records, fix.Options{File: j.File})
-		if err == nil && len(out.Rejects) > 0 {
-			res.outcome, res.records = out, out.Records
-			res.dropNote = droppedNotes(j.File, out) // unless the file turns out to be skipped
-		}
+		// no object is still no record (the Fixer drops it). Its note waits
+		// until the file turns out not to be skipped; a line that is not
+		// JSON says nothing, as the file is either skipped or passed
+		// through.
+		res.fixed, res.records = &fr, fr.Records
+		res.dropNote = noteLines(fr.Notes, fix.NoteDropped)
 		return res
 	}
 	res.known = true
-	out, err := fix.Run(fx.ctx, evaluators(j.Format), j.Records, fix.Options{Format: j.Format, File: j.File, Document: docOptions(fx.o),
-		MaxPasses: fx.o.MaxPasses})
-	var ue *fix.UnfixableError
-	if errors.As(err, &ue) {
-		res.refused = fmt.Errorf("%s: not fixed: %w", j.File, err)
+	if fr.Refused != nil {
+		res.refused = fmt.Errorf("%s: not fixed: %w", j.File, fr.Refused)
 		return res
 	}
-	if err != nil {
-		var pe *fix.PolicyError
-		var ke *fix.KeptError
-		res.policyErr = errors.As(err, &pe)
-		res.unfixed = !res.policyErr
-		rule, severity := "fix", "error"
-		switch {
-		case res.policyErr:
-			rule = lint.RulePolicyError
-		case errors.As(err, &ke):
-			// A rule asked for the record to be left alone: its note says why.
-			rule, severity = ke.Action.Rule, "warning"
-		}
-		res.note = fmt.Sprintf("%s:%d: %s %s: %s", report.EscapeControls(j.File), j.Records[0].Line, severity, rule, report.EscapeControls(err.Error()))
+	res.fixed, res.records = &fr, fr.Records
+	if fr.Left != nil {
+		res.policyErr = fr.Tally.PolicyErrors > 0
+		res.unfixed = fr.Tally.Unfixed > 0
+		res.note = noteLines(fr.Notes, fix.NoteLeft)
 		return res
 	}
-	res.outcome = out
-	res.records = out.Records
-	res.note = droppedNotes(j.File, out)
-	for _, l := range out.Invalid {
-		res.note += fmt.Sprintf("\n%s:%d: warning %s: not JSON; left as it is (chatlint repair drops such lines)", report.EscapeControls(j.File), l, lint.RuleSyntax)
-	}
-	res.note = strings.TrimPrefix(res.note, "\n")
+	res.note = noteLines(fr.Notes, fix.NoteDropped, fix.NoteNotJSON)
 	return res
 }
 
-// droppedNotes are the stderr lines of the lines fix dropped itself, being
-// JSON but no object.
-func droppedNotes(file string, out *fix.Outcome) string {
+// noteLines are the stderr lines of the notes of the kinds given.
+func noteLines(notes []fix.Note, kinds ...fix.NoteKind) string {
 	var b strings.Builder
-	for _, r := range out.Rejects {
-		if r.Op == fix.OpDropLine {
-			fmt.Fprintf(&b, "\n%s:%d: warning %s: %s; moved to the rejects file", report.EscapeControls(file), r.Line, r.Rule, report.EscapeControls(r.Reason))
+	for _, n := range notes {
+		if slices.Contains(kinds, n.Kind) {
+			fmt.Fprintf(&b, "\n%s:%d: %s %s: %s", report.EscapeControls(n.File), n.Line, n.Severity, n.Rule, report.EscapeControls(n.Message))
 		}
 	}
 	return strings.TrimPrefix(b.String(), "\n")
@@ -221,51 +201,48 @@ func (fx *fixer) emit(res fixed) {
 	if res.brokenDoc != "" {
 		c.brokenDoc = res.brokenDoc
 	}
-	if !c.known && res.outcome != nil {
-		c.nonRecords += len(res.outcome.Rejects)
+	fr := res.fixed
+	if !c.known && fr != nil {
+		c.nonRecords += len(fr.Rejects)
 	}
 	if c.out != nil {
 		if len(res.first) > 0 {
 			c.setLayout(res.first[0])
 		}
 		for i, r := range res.records {
-			c.writeRecord(r, res.outcome != nil && i < len(res.outcome.Changed) && res.outcome.Changed[i])
+			c.writeRecord(r, fr != nil && i < len(fr.Changed) && fr.Changed[i])
 		}
 	}
-	out := res.outcome
-	if out == nil {
-		if res.unfixed || res.policyErr {
-			c.documents++
-		}
+	if fr == nil {
 		return
 	}
-	c.documents++
-	if !out.AnyChange() {
+	c.documents += fr.Tally.Documents
+	if fr.Tally.Changed == 0 {
 		return
 	}
 	c.changed++
-	c.actions += len(out.Applied)
-	c.dropped += len(out.Rejects)
+	c.dropped += fr.Tally.Dropped
 	if c.perRule == nil {
 		c.perRule = map[string]int{}
 	}
-	for _, a := range out.Applied {
-		c.perRule[a.Rule]++
+	for _, a := range fr.Tally.Actions {
+		c.actions += a.N
+		c.perRule[a.Rule] += a.N
 	}
 	line := 0
-	if len(out.Records) > 0 {
-		line = out.Records[0].Line
+	if len(fr.Records) > 0 {
+		line = fr.Records[0].Line
 	}
-	for _, r := range out.Rejects {
+	for _, r := range fr.Rejects {
 		if !fx.o.DryRun {
-			c.rejects.Write(fix.RejectLine(res.file, out.ID, r)) // a failure shows when the rejects are appended
+			c.rejects.Write(fix.RejectLine(res.file, fr.ID, r)) // a failure shows when the rejects are appended
 		}
 		if line == 0 {
 			line = r.Line
 		}
 	}
 	if fx.o.DryRun {
-		fx.printDiff(res.file, line, res.inputs, out)
+		fx.printDiff(res.file, line, res.inputs, fr.Outcome)
 	}
 }
 

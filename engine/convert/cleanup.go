@@ -7,39 +7,45 @@ package convert
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/chatlint/chatlint/engine/builtin"
 	"github.com/chatlint/chatlint/engine/document"
 	"github.com/chatlint/chatlint/engine/fix"
 	"github.com/chatlint/chatlint/engine/jsonl"
 	"github.com/chatlint/chatlint/engine/jsonv"
+	"github.com/chatlint/chatlint/engine/lint"
 	"github.com/chatlint/chatlint/engine/policy"
 )
 
 // cleanupEngines are the cleanup packs of a run, each compiled on its own:
-// fix runs them as stages, in order (goose first, then each --cleanup pack).
-type cleanupEngines []*policy.Engine
+// fix runs them as stages on the chat records convert makes of its entries,
+// in order (goose first, then each --cleanup pack).
+type cleanupEngines struct{ stages *fix.Stages }
 
 // newCleanupEngines compiles the goose pack (unless turned off) and the
-// extra cleanup packs; nil when there are none.
+// extra cleanup packs; none when there are none.
 func newCleanupEngines(ctx context.Context, o *Options) (cleanupEngines, error) {
 	packs := o.Cleanup
 	if o.CleanupGoose {
 		g, err := goosePack()
 		if err != nil {
-			return nil, err
+			return cleanupEngines{}, err
 		}
 		packs = append([]*policy.Pack{g}, packs...)
 	}
-	var engs cleanupEngines
-	for _, p := range packs {
+	if len(packs) == 0 {
+		return cleanupEngines{}, nil
+	}
+	engs := make([]*policy.Engine, len(packs))
+	for i, p := range packs {
 		eng, err := policy.Compile(ctx, []*policy.Pack{p}, policy.Options{})
 		if err != nil {
-			return nil, fmt.Errorf("cleanup pack %s: %w", p.Name, err)
+			return cleanupEngines{}, fmt.Errorf("cleanup pack %s: %w", p.Name, err)
 		}
-		engs = append(engs, eng)
+		engs[i] = eng
 	}
-	return engs, nil
+	return cleanupEngines{stages: fix.OnFormat(document.Chat, engs...)}, nil
 }
 
 // goosePack returns the built-in goose cleanup pack.
@@ -56,19 +62,16 @@ func goosePack() (*policy.Pack, error) {
 	return nil, fmt.Errorf("the built-in goose cleanup pack is missing")
 }
 
-// cleaner is one worker's handle on the cleanup packs: an evaluator each.
-type cleaner struct{ evs []*policy.Evaluator }
+// cleaner is one worker's handle on the cleanup packs: the Fixer `chatlint
+// fix` runs, with an evaluator per pack.
+type cleaner struct{ fixer *fix.Fixer }
 
 // cleaner returns a cleaner for one worker; nil when there are no packs.
 func (engs cleanupEngines) cleaner() *cleaner {
-	if len(engs) == 0 {
+	if engs.stages == nil {
 		return nil
 	}
-	c := &cleaner{evs: make([]*policy.Evaluator, len(engs))}
-	for i, eng := range engs {
-		c.evs[i] = eng.NewEvaluator()
-	}
-	return c
+	return &cleaner{fixer: fix.New(engs.stages, fix.Options{})}
 }
 
 // clean runs the cleanup packs over one entry, seen as a chat record
@@ -86,12 +89,13 @@ func (c *cleaner) clean(ctx context.Context, e *Entry, file string) (*Entry, boo
 		rec.Members = append(rec.Members, jsonv.Member{Key: "response", Value: e.Response})
 	}
 	in := []jsonl.Record{{Line: e.Line, Data: ruleJSON(rec), End: "\n"}}
-	out, err := fix.Run(ctx, c.evs, in, fix.Options{Format: document.Chat, File: file})
-	if err != nil {
-		return nil, false, fmt.Errorf("%s:%d: cleanup: %w", file, e.Line, err)
+	out := c.fixer.Fix(ctx, lint.Unit{File: file, Format: document.Chat, Records: in})
+	if out.Left != nil {
+		return nil, false, fmt.Errorf("%s:%d: cleanup: %w", file, e.Line, out.Left)
 	}
 	switch {
-	case len(out.Invalid) > 0: // the rules never saw it: not cleaned is not an option
+	case slices.ContainsFunc(out.Notes, func(n fix.Note) bool { return n.Kind == fix.NoteNotJSON }):
+		// The rules never saw it: not cleaned is not an option.
 		return nil, false, fmt.Errorf("%s:%d: cleanup: internal: the entry's rule form is not a JSON object", file, e.Line)
 	case len(out.Records) == 0:
 		return nil, true, nil
