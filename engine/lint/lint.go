@@ -264,7 +264,7 @@ func Decode(file string, rec jsonl.Record) (ast.Object, *finding.Finding) {
 	}
 	obj, ok := v.(ast.Object)
 	if !ok {
-		f := coreFinding(RuleSyntax, file, rec.Line, fmt.Sprintf("a record must be a JSON object, not %s", kind(v)))
+		f := coreFinding(RuleSyntax, file, rec.Line, fmt.Sprintf("a record must be a JSON object, not %s", astjson.Kind(v)))
 		return nil, &f
 	}
 	return obj, nil
@@ -303,22 +303,6 @@ func recordHash(rec jsonl.Record) string {
 		return finding.HashRecord(rec.Data)
 	}
 	return finding.HashRecord(rec.Raw)
-}
-
-func kind(v ast.Value) string {
-	switch v.(type) {
-	case *ast.Array:
-		return "an array"
-	case ast.String:
-		return "a string"
-	case ast.Number:
-		return "a number"
-	case ast.Boolean:
-		return "a boolean"
-	case ast.Null:
-		return "null"
-	}
-	return "a value"
 }
 
 // Options returns the document options the linter was made with.

@@ -41,22 +41,3 @@ func jsonText(v ast.Value) (ast.Value, bool) {
 	x, err := astjson.Decode([]byte(s))
 	return x, err == nil
 }
-
-// jsonKind names the JSON type of a value for messages ("a string").
-func jsonKind(v ast.Value) string {
-	switch v.(type) {
-	case ast.String:
-		return "a string"
-	case ast.Number:
-		return "a number"
-	case ast.Boolean:
-		return "a boolean"
-	case ast.Null:
-		return "null"
-	case *ast.Array:
-		return "an array"
-	case ast.Object:
-		return "an object"
-	}
-	return "a value"
-}

@@ -10,6 +10,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 	"gopkg.in/yaml.v3"
 
+	"github.com/chatlint/chatlint/engine/astjson"
 	"github.com/chatlint/chatlint/engine/document"
 	"github.com/chatlint/chatlint/engine/finding"
 	"github.com/chatlint/chatlint/engine/rule"
@@ -388,7 +389,7 @@ func operator(op string, a any) (test, error) {
 					if !ok {
 						return "it is not JSON text"
 					}
-					return "it holds " + jsonKind(x)
+					return "it holds " + astjson.Kind(x)
 				}}, nil
 		}
 		return test{}, fmt.Errorf("want valid or object")
