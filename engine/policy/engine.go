@@ -28,6 +28,8 @@ type Engine struct {
 	disabled map[string]bool
 	timeout  time.Duration
 	profiles []Profile
+	// relational is set when a rule in yaml uses let, group or cases.
+	relational bool
 }
 
 // Options tune which rules run.
@@ -88,6 +90,7 @@ func Compile(ctx context.Context, packs []*Pack, opts Options) (*Engine, error) 
 					e.toolYAML = append(e.toolYAML, r)
 				default:
 					e.yaml = append(e.yaml, r)
+					e.relational = e.relational || r.rel != nil
 				}
 			}
 		}
@@ -160,8 +163,12 @@ func (e *Engine) evaluate(ctx context.Context, doc *document.Document, cancel to
 	if len(e.toolYAML) > 0 {
 		hits = e.memo.eval(e.toolYAML, doc.Value, hits)
 	}
+	var cache *relCache // the partner sets relational rules share
+	if e.relational {
+		cache = &relCache{doc: doc.Value}
+	}
 	for _, r := range e.yaml {
-		hits = r.eval(doc.Value, hits)
+		hits = r.evalIn(doc.Value, cache, hits)
 	}
 	if len(e.actions) > 0 {
 		hits, acts = e.yamlActions(doc, hits, acts)

@@ -24,7 +24,8 @@ type yamlRule struct {
 	where   []check
 	assert  []check
 	message []piece
-	action  actArgs // a cleanup rule's action (op and arguments), nil for a check
+	action  actArgs  // a cleanup rule's action (op and arguments), nil for a check
+	rel     *relSpec // let, group and cases (yaml_rel.go), nil for a plain rule
 }
 
 // step is one segment of a `given` path: a member name, then optionally [*].
@@ -87,20 +88,23 @@ type yamlFile struct {
 }
 
 type yamlRuleSpec struct {
-	ID          string    `yaml:"id"`
-	Title       string    `yaml:"title"`
-	Severity    string    `yaml:"severity"`
-	Description string    `yaml:"description"`
-	Given       string    `yaml:"given"`
-	Formats     []string  `yaml:"formats"`
-	Mode        string    `yaml:"mode"`
-	Where       yaml.Node `yaml:"where"`
-	Assert      yaml.Node `yaml:"assert"`
-	Message     string    `yaml:"message"`
-	Example     string    `yaml:"example"`
-	Fix         string    `yaml:"fix"`
-	Action      actArgs   `yaml:"action"`
-	Repairs     []string  `yaml:"repairs"`
+	ID          string     `yaml:"id"`
+	Title       string     `yaml:"title"`
+	Severity    string     `yaml:"severity"`
+	Description string     `yaml:"description"`
+	Given       string     `yaml:"given"`
+	Formats     []string   `yaml:"formats"`
+	Mode        string     `yaml:"mode"`
+	Where       yaml.Node  `yaml:"where"`
+	Assert      yaml.Node  `yaml:"assert"`
+	Message     string     `yaml:"message"`
+	Example     string     `yaml:"example"`
+	Fix         string     `yaml:"fix"`
+	Action      actArgs    `yaml:"action"`
+	Repairs     []string   `yaml:"repairs"`
+	Let         yaml.Node  `yaml:"let"`
+	Group       []string   `yaml:"group"`
+	Cases       []caseYAML `yaml:"cases"`
 }
 
 // compileYAML compiles the rules of one YAML file.
@@ -167,7 +171,13 @@ func compileYAMLRule(n *yaml.Node, file, pack string) (*yamlRule, error) {
 	if r.assert, err = compileChecks(&s.Assert); err != nil {
 		return nil, fmt.Errorf("rule %s: assert: %v", s.ID, err)
 	}
-	if len(r.assert) == 0 {
+	if r.rel, err = compileRel(&s); err != nil {
+		return nil, fmt.Errorf("rule %s: %v", s.ID, err)
+	}
+	switch {
+	case r.rel != nil && len(r.rel.cases) > 0 && len(r.assert) > 0:
+		return nil, fmt.Errorf("rule %s: a rule has assert or cases, not both", s.ID)
+	case len(r.assert) == 0 && (r.rel == nil || len(r.rel.cases) == 0):
 		return nil, fmt.Errorf("rule %s: assert needs at least one condition", s.ID)
 	}
 	r.message = parseTemplate(s.Message)
@@ -202,6 +212,9 @@ func parseGiven(s string) ([]step, error) {
 }
 
 func compileChecks(n *yaml.Node) ([]check, error) {
+	if n.Kind == yaml.AliasNode { // a condition map written once (&name) and reused (*name)
+		n = n.Alias
+	}
 	if n.Kind == 0 {
 		return nil, nil
 	}
@@ -230,11 +243,22 @@ type condition struct {
 type test struct {
 	ok   func(v ast.Value) bool // v is nil when absent
 	desc string                 // what must hold, e.g. `must be of type object`
+	// at, when set, is used instead of ok: a test that reads another path
+	// of the element (a comparison with a path, not) gets the element too.
+	at func(v, el ast.Value, sc scope) bool
 }
 
 var jsonTypes = []string{"string", "number", "boolean", "null", "object", "array"}
 
 func compileCondition(n *yaml.Node) (condition, error) {
+	if n.Kind == yaml.MappingNode && len(n.Content) == 2 && n.Content[0].Value == "not" {
+		inner, err := compileCondition(n.Content[1])
+		if err != nil {
+			return condition{}, fmt.Errorf("not: %v", err)
+		}
+		return condition{tests: []test{{desc: "must not hold: " + strings.Join(inner.descs(), ", "),
+			at: func(v, el ast.Value, sc scope) bool { ok, _ := inner.holds(v, el, sc); return !ok }}}}, nil
+	}
 	if n.Kind == yaml.ScalarNode {
 		switch n.Value {
 		case "absent":
@@ -258,6 +282,13 @@ func compileCondition(n *yaml.Node) (condition, error) {
 		var a any
 		if err := arg.Decode(&a); err != nil {
 			return c, err
+		}
+		if t, ok, err := comparison(op, a); ok {
+			if err != nil {
+				return c, fmt.Errorf("%s: %v", op, err)
+			}
+			c.tests = append(c.tests, t)
+			continue
 		}
 		t, err := operator(op, a)
 		if err != nil {
@@ -372,7 +403,7 @@ func operator(op string, a any) (test, error) {
 			return ok && re.MatchString(string(str))
 		}, desc: fmt.Sprintf("must match %q", s)}, nil
 	}
-	return test{}, fmt.Errorf("unknown operator (want present, optional, type, equals, not_equals, in, not_empty, truthy, prefix, suffix, contains or matches)")
+	return test{}, fmt.Errorf("unknown operator (want present, optional, type, equals, not_equals, in, not_empty, truthy, prefix, suffix, contains, matches, less_than, at_most, greater_than, at_least or not)")
 }
 
 func presentTest(want bool) test {
@@ -434,14 +465,59 @@ func termsOf(vs []ast.Value) []*ast.Term {
 
 // holds reports whether the condition holds for v (nil when absent); when
 // not, it returns the description of the first failing test.
-func (c condition) holds(v ast.Value) (bool, string) {
+// el and sc are the element and its scope, which a comparison with another
+// path reads.
+func (c condition) holds(v, el ast.Value, sc scope) (bool, string) {
 	if v == nil && c.optional {
 		return true, ""
 	}
 	for _, t := range c.tests {
+		if t.at != nil {
+			if !t.at(v, el, sc) {
+				return false, t.desc
+			}
+			continue
+		}
 		if !t.ok(v) {
 			return false, t.desc
 		}
 	}
 	return true, ""
+}
+
+// comparison compiles less_than, at_most, greater_than and at_least: the
+// argument is a number or the path of a number on the same element (such as
+// $answers.count). ok is false for other operators.
+func comparison(op string, a any) (test, bool, error) {
+	want := map[string]func(int) bool{
+		"less_than":    func(c int) bool { return c < 0 },
+		"at_most":      func(c int) bool { return c <= 0 },
+		"greater_than": func(c int) bool { return c > 0 },
+		"at_least":     func(c int) bool { return c >= 0 },
+	}[op]
+	if want == nil {
+		return test{}, false, nil
+	}
+	word := strings.ReplaceAll(op, "_", " ")
+	var arg func(el ast.Value, sc scope) ast.Value
+	switch x := a.(type) {
+	case int, float64:
+		n := ast.Number(fmt.Sprint(x))
+		arg = func(ast.Value, scope) ast.Value { return n }
+	case string:
+		path := parsePath(x)
+		arg = func(el ast.Value, sc scope) ast.Value { v, _ := resolve(el, path, sc); return v }
+	default:
+		return test{}, true, fmt.Errorf("want a number or a path")
+	}
+	return test{desc: fmt.Sprintf("must be %s %v", word, a), at: func(v, el ast.Value, sc scope) bool {
+		w := arg(el, sc)
+		if _, ok := v.(ast.Number); !ok {
+			return false
+		}
+		if _, ok := w.(ast.Number); !ok {
+			return false
+		}
+		return want(ast.Compare(v, w))
+	}}, true, nil
 }

@@ -23,16 +23,24 @@ type scope struct {
 	toolIdx int
 	entIdx  int
 	ptr     string
-	inRaw   bool // the element lies inside a raw record, so ptr follows it
+	inRaw   bool    // the element lies inside a raw record, so ptr follows it
+	rel     *relEnv // a relational rule's sets and group (yaml_rel.go), nil otherwise
 }
 
 // eval runs the rule over one document and appends its hits.
-func (r *yamlRule) eval(doc ast.Object, hits []Hit) []Hit {
+func (r *yamlRule) eval(doc ast.Object, hits []Hit) []Hit { return r.evalIn(doc, nil, hits) }
+
+// evalIn is eval with the document's partner sets, which the relational
+// rules of one evaluation share (nil: the rule builds its own).
+func (r *yamlRule) evalIn(doc ast.Object, cache *relCache, hits []Hit) []Hit {
 	if len(r.formats) > 0 && !slices.Contains(r.formats, stringOf(doc.Get(document.KeyFormat))) {
 		return hits
 	}
 	if r.mode != "" && stringOf(doc.Get(document.KeyMode)) != r.mode {
 		return hits
+	}
+	if r.rel != nil {
+		return r.evalRel(doc, cache, hits)
 	}
 	sc := scope{doc: doc, msgIdx: -1, callIdx: -1, toolIdx: -1, entIdx: -1}
 	return r.walk(doc, r.given, sc, hits)
@@ -98,7 +106,7 @@ func (r *yamlRule) walk(v ast.Value, steps []step, sc scope, hits []Hit) []Hit {
 func (r *yamlRule) check(v ast.Value, sc scope, hits []Hit) []Hit {
 	for _, c := range r.where {
 		val, _ := resolve(v, c.path, sc)
-		if ok, _ := c.cond.holds(val); !ok {
+		if ok, _ := c.cond.holds(val, v, sc); !ok {
 			return hits
 		}
 	}
@@ -112,7 +120,7 @@ func (r *yamlRule) check(v ast.Value, sc scope, hits []Hit) []Hit {
 		if slices.ContainsFunc(failedPtrs, func(p string) bool { return ptr == p || strings.HasPrefix(ptr, p+"/") }) {
 			continue // a normalized member (parameters) inside one that failed (function)
 		}
-		ok, why := c.cond.holds(val)
+		ok, why := c.cond.holds(val, v, sc)
 		if ok {
 			continue
 		}
@@ -125,7 +133,7 @@ func (r *yamlRule) check(v ast.Value, sc scope, hits []Hit) []Hit {
 			failure += found(val)
 		}
 		h := newHit(r.ID, r.Pack, r.Severity, r.render(v, sc, failure))
-		h.Target = document.TargetOf(sc.msgIdx, sc.callIdx, sc.toolIdx, sc.entIdx)
+		h.Target = targetOfScope(sc)
 		h.Path = ptr
 		hits = append(hits, h)
 	}
@@ -138,6 +146,11 @@ func (r *yamlRule) check(v ast.Value, sc scope, hits []Hit) []Hit {
 // starts from that context instead. It also returns the JSON Pointer of the
 // value when it can be known.
 func resolve(v ast.Value, path []seg, sc scope) (ast.Value, string) {
+	if sc.rel != nil && len(path) > 0 {
+		if v, ok := sc.rel.virtual(path); ok {
+			return v, ""
+		}
+	}
 	ptr, known := sc.ptr, sc.inRaw
 	if len(path) > 0 {
 		head := path[0].name
@@ -234,9 +247,10 @@ func (sc scope) context(name string) ast.Object {
 
 // piece is a literal part of a message template, or a {{path}} to fill in.
 type piece struct {
-	text string
-	path []seg
-	tmpl bool // a {{…}} placeholder rather than literal text
+	text  string
+	path  []seg
+	tmpl  bool // a {{…}} placeholder rather than literal text
+	quote bool // {{q …}}
 }
 
 func parseTemplate(s string) []piece {
@@ -254,7 +268,11 @@ func parseTemplate(s string) []piece {
 			out = append(out, piece{text: s[:i]})
 		}
 		name := strings.TrimSpace(s[i+2 : i+j])
-		out = append(out, piece{text: name, path: parsePath(name), tmpl: true})
+		quote := strings.HasPrefix(name, "q ")
+		if quote { // {{q path}}: the value as a quoted string, as Rego's sprintf %q writes it
+			name = strings.TrimSpace(name[2:])
+		}
+		out = append(out, piece{text: name, path: parsePath(name), tmpl: true, quote: quote})
 		s = s[i+j+2:]
 	}
 	if s != "" {
@@ -267,8 +285,12 @@ func (r *yamlRule) render(v ast.Value, sc scope, failure string) string {
 	if len(r.message) == 0 {
 		return failure
 	}
+	return renderPieces(r.message, v, sc, failure)
+}
+
+func renderPieces(message []piece, v ast.Value, sc scope, failure string) string {
 	var b strings.Builder
-	for _, p := range r.message {
+	for _, p := range message {
 		switch {
 		case !p.tmpl:
 			b.WriteString(p.text)
@@ -279,7 +301,11 @@ func (r *yamlRule) render(v ast.Value, sc scope, failure string) string {
 			switch x := val.(type) {
 			case nil:
 			case ast.String:
-				b.WriteString(string(x))
+				if p.quote {
+					b.WriteString(strconv.Quote(string(x)))
+				} else {
+					b.WriteString(string(x))
+				}
 			default:
 				b.WriteString(x.String())
 			}
@@ -306,4 +332,9 @@ func stringOf(t *ast.Term) string {
 	}
 	s, _ := t.Value.(ast.String)
 	return string(s)
+}
+
+// targetOfScope is the element a scope stands at, as a finding names it.
+func targetOfScope(sc scope) document.Target {
+	return document.TargetOf(sc.msgIdx, sc.callIdx, sc.toolIdx, sc.entIdx)
 }

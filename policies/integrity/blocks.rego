@@ -1,6 +1,9 @@
 package chatlint.integrity
 
-# Pairing of tool calls and tool results, per block.
+# Pairing of tool calls and tool results, per block: the rules that read the results' payloads
+# and the retry downgrade (tool-result-flagged, tool-result-missing). The pairing and id rules
+# that relate elements by key only (tool-result-orphan, tool-result-duplicate,
+# tool-call-id-duplicate, tool-call-id-reused) are YAML rules in rules/integrity/blocks.yaml.
 #
 # A block is an assistant message with at least one valid tool call (non-empty id and name)
 # up to, not including, the next assistant message. The normalized `turn` of a message is the
@@ -108,25 +111,6 @@ answers := sort([[r.turn, x, r.index] |
 
 # The answered calls: [block, call id].
 answered_calls := {[a[0], a[1]] | some a in answers}
-
-# The message indexes of the tool results that answer a call of their block.
-answering := {a[2] | some a in answers}
-
-# Positions in answers of answers of a call id beyond the number of calls of the block with
-# that id: the second and later answers of a call. When one message issues an id twice, the
-# second answer answers the second call: tool-call-id-duplicate reports that defect, once, at
-# the call, and the result is not a duplicate too.
-repeated_answers := {i |
-	some i, a in answers
-	i > 0
-	p := answers[i - 1]
-	p[1] == a[1]
-	p[0] == a[0]
-	answer_rank(i, a) >= count([c | some c in block_calls[a[0]]; c.id == a[1]])
-}
-
-# answer_rank(i, a) is how many answers of the same call come before position i of answers.
-answer_rank(i, a) := count([j | some j, b in answers; j < i; b[0] == a[0]; b[1] == a[1]])
 
 # The calls without an answer in their block: [block, call]. The calls of the training target
 # are not: they are what the example teaches.
@@ -324,147 +308,4 @@ block_warn contains f if {
 	downgraded(t, c.name, c.id)
 	base := missing_finding(t, c)
 	f := object.union(base, {"severity": "warning", "msg": concat("", [base.msg, downgrade_note(c.name)])})
-}
-
-# ---------------------------------------------------------------------------------------------
-# Orphans.
-
-# Index of the first assistant message with a valid tool call (undefined when there is none).
-first_block := min({t | some t, _ in block_calls})
-
-# before_first_block(r) holds for a message before any assistant message with a valid tool call.
-before_first_block(_) if count(block_calls) == 0
-
-before_first_block(r) if r.index < first_block
-
-orphan_reason(r) := sprintf("tool result at message %d has no tool_call_id", [r.index]) if {
-	not result_id(r)
-} else := sprintf("tool result at message %d (tool_call_id %q) comes before any assistant tool call", [r.index, result_id(r)]) if {
-	before_first_block(r)
-} else := sprintf("tool result at message %d (tool_call_id %q) follows assistant message %d, which has no valid tool call", [r.index, result_id(r), r.turn]) if {
-	not block_calls[r.turn]
-} else := sprintf("tool result at message %d (tool_call_id %q) matches no tool call of its block (assistant message %d)", [r.index, result_id(r), r.turn])
-
-# METADATA
-# title: tool-result-orphan
-# description: >-
-#   A tool result whose tool_call_id matches no tool call of its block, a tool result without a
-#   tool_call_id, or a tool result before any assistant tool call.
-# custom:
-#   id: tool-result-orphan
-#   severity: error
-#   example: |-
-#     {"messages": [{"role": "user", "content": "Weather in Paris?"}, {"role": "tool", "tool_call_id": "call_1", "content": "{\"temp_c\": 18}"}, {"role": "assistant", "content": "18 °C."}], "tools": [{"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}]}
-#   fix: >-
-#     Give the result the `tool_call_id` of a call of the assistant message it answers and
-#     place it after that message, or drop it.
-block_deny contains f if {
-	tool_results != []
-	count(answers) < count(tool_results)
-	some r in tool_results
-	not answering[r.index]
-	f := {"rule": "tool-result-orphan", "msg": orphan_reason(r), "message_index": r.index}
-}
-
-# ---------------------------------------------------------------------------------------------
-# Duplicates.
-
-# METADATA
-# title: tool-result-duplicate
-# description: >-
-#   Two tool results of one block answer the same tool_call_id; the second and later ones are
-#   reported.
-# custom:
-#   id: tool-result-duplicate
-#   severity: error
-#   example: |-
-#     {"messages": [{"role": "user", "content": "Weather in Paris?"}, {"role": "assistant", "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": \"Paris\"}"}}]}, {"role": "tool", "tool_call_id": "call_1", "content": "{\"temp_c\": 18}"}, {"role": "tool", "tool_call_id": "call_1", "content": "{\"temp_c\": 18}"}, {"role": "assistant", "content": "18 °C."}], "tools": [{"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}]}
-#   fix: >-
-#     Keep one tool message per tool call and drop the repeats.
-block_deny contains f if {
-	some i in repeated_answers
-	a := answers[i]
-	c := block_call(a[0], a[1])
-	f := {
-		"rule": "tool-result-duplicate",
-		"msg": sprintf(
-			"tool result at message %d answers tool call %q (tool %q) again; message %d already answered it",
-			[a[2], c.id, c.name, min({b[2] | some b in answers; b[0] == a[0]; b[1] == a[1]})],
-		),
-		"message_index": a[2],
-	}
-}
-
-# ---------------------------------------------------------------------------------------------
-# Call ids repeated within one message.
-
-# METADATA
-# title: tool-call-id-duplicate
-# description: >-
-#   One assistant message issues the same tool call id twice: the second and later calls with the
-#   id are reported. Their results cannot say which call they answer (OpenAI: each tool message
-#   answers the tool_call_id of one call). The results are not reported as duplicates too.
-# custom:
-#   id: tool-call-id-duplicate
-#   severity: error
-#   example: |-
-#     {"messages": [{"role": "user", "content": "Weather in Paris and Rome?"}, {"role": "assistant", "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": \"Paris\"}"}}, {"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": \"Rome\"}"}}]}, {"role": "tool", "tool_call_id": "call_1", "content": "{\"temp_c\": 18}"}, {"role": "tool", "tool_call_id": "call_1", "content": "{\"temp_c\": 24}"}, {"role": "assistant", "content": "18 °C and 24 °C."}], "tools": [{"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}]}
-#   fix: >-
-#     Give every call of the message an id of its own, and its result the same id.
-block_deny contains f if {
-	some t, calls in block_calls
-	some k, c in calls
-	k > 0
-	some j in numbers.range(0, k - 1)
-	calls[j].id == c.id
-	first := [d | some d in calls; d.id == c.id][0]
-	f := {
-		"rule": "tool-call-id-duplicate",
-		"msg": sprintf(
-			"tool call %q (tool %q) of assistant message %d repeats the id of call %d of the same message",
-			[c.id, c.name, t, first.index],
-		),
-		"message_index": t,
-		"tool_call_index": c.index,
-	}
-}
-
-# ---------------------------------------------------------------------------------------------
-# Reused call ids.
-
-# Every valid call as [id, message index, call index], sorted by id then position.
-issued := sort([[c.id, t, c.index] | some t, calls in block_calls; some c in calls])
-
-# Positions in issued of calls whose id an earlier entry has too.
-repeated_ids := {i |
-	some i, a in issued
-	i > 0
-	issued[i - 1][0] == a[0]
-}
-
-# METADATA
-# title: tool-call-id-reused
-# description: The same tool call id is issued by two different assistant messages.
-# custom:
-#   id: tool-call-id-reused
-#   severity: error
-#   example: |-
-#     {"messages": [{"role": "user", "content": "Weather in Paris?"}, {"role": "assistant", "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": \"Paris\"}"}}]}, {"role": "tool", "tool_call_id": "call_1", "content": "{\"temp_c\": 18}"}, {"role": "assistant", "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": \"Paris\"}"}}]}, {"role": "tool", "tool_call_id": "call_1", "content": "{\"temp_c\": 18}"}, {"role": "assistant", "content": "18 °C."}], "tools": [{"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}]}
-#   fix: >-
-#     Give every tool call a unique id, and the same id to its tool result.
-block_deny contains f if {
-	some i in repeated_ids
-	a := issued[i]
-	first := min({b[1] | some b in issued; b[0] == a[0]})
-	a[1] > first
-	c := block_call(a[1], a[0])
-	f := {
-		"rule": "tool-call-id-reused",
-		"msg": sprintf(
-			"tool call %q (tool %q) of assistant message %d reuses an id already issued by assistant message %d",
-			[c.id, c.name, a[1], first],
-		),
-		"message_index": a[1],
-		"tool_call_index": a[2],
-	}
 }

@@ -23,8 +23,8 @@ test_record_without_tools_has_no_block_findings if {
 
 test_every_format_is_checked if {
 	every f in ["contract", "proxy-log", "pi-session"] {
-		d := json.patch(chat([user("x"), result("c9", "")]), [{"op": "replace", "path": "/format", "value": f}])
-		hits(d, "tool-result-orphan") == {["error", 1]}
+		d := json.patch(chat([user("x"), calls([call("c1", "search")]), user("y")]), [{"op": "replace", "path": "/format", "value": f}])
+		hits(d, "tool-result-missing") == {["error", 1]}
 	}
 }
 
@@ -231,7 +231,6 @@ export_profile(d) := object.union(d, {"profile": "export"})
 test_missing_result_answered_in_a_later_block_is_still_missing if {
 	d := chat([user("x"), calls([call("c1", "search")]), assistant("wait"), result("c1", "ok")])
 	hits(d, "tool-result-missing") == {["error", 1]}
-	hits(d, "tool-result-orphan") == {["error", 3]}
 }
 
 test_missing_downgraded_by_successful_retry if {
@@ -263,134 +262,8 @@ test_calls_without_id_or_name_open_no_block if {
 	hits(d, "tool-result-missing") == set()
 }
 
-# ---------------------------------------------------------------------------------------------
-# tool-result-orphan
-
-test_orphan_before_any_tool_call if {
-	d := chat([user("x"), result("c1", "ok"), calls([call("c1", "search")]), result("c1", "ok"), assistant("ok")])
-	hits(d, "tool-result-orphan") == {["error", 1]}
-	some f in denied(d)
-	f.rule == "tool-result-orphan"
-	contains(f.msg, "before any assistant tool call")
-}
-
-test_orphan_in_record_without_tool_calls if {
-	d := chat([user("x"), assistant("hm"), result("c1", "ok"), assistant("ok")])
-	hits(d, "tool-result-orphan") == {["error", 2]}
-	some f in denied(d)
-	f.rule == "tool-result-orphan"
-	contains(f.msg, "before any assistant tool call")
-}
-
-test_orphan_without_tool_call_id if {
-	d := chat([user("x"), calls([call("c1", "search")]), {"role": "tool", "content": "ok"}, assistant("ok")])
-	hits(d, "tool-result-orphan") == {["error", 2]}
-	hits(d, "tool-result-missing") == {["error", 1]}
-}
-
-test_orphan_with_empty_tool_call_id if {
-	d := chat([user("x"), calls([call("c1", "search")]), result("", "ok"), result("c1", "ok"), assistant("ok")])
-	hits(d, "tool-result-orphan") == {["error", 2]}
-}
-
-test_orphan_id_matches_no_call_of_its_block if {
-	d := chat([
-		user("x"),
-		calls([call("c1", "search")]),
-		result("c1", "ok"),
-		result("c7", "ok"),
-		assistant("ok"),
-	])
-	hits(d, "tool-result-orphan") == {["error", 3]}
-}
-
-test_orphan_after_assistant_without_tool_calls if {
-	d := chat([user("x"), calls([call("c1", "search")]), result("c1", "ok"), assistant("ok"), result("c1", "again")])
-	hits(d, "tool-result-orphan") == {["error", 4]}
-}
-
-# ---------------------------------------------------------------------------------------------
-# tool-result-duplicate
-
-test_duplicate_second_and_later_reported if {
-	d := chat([
-		user("x"),
-		calls([call("c1", "search"), call("c2", "fetch")]),
-		result("c1", "a"),
-		result("c2", "b"),
-		result("c1", "a"),
-		result("c1", "a"),
-		assistant("ok"),
-	])
-	hits(d, "tool-result-duplicate") == {["error", 4], ["error", 5]}
-	every f in denied(d) {
-		f.rule == "tool-result-duplicate"
-		contains(f.msg, "message 2 already answered it")
-	}
-}
-
-test_same_id_in_different_blocks_is_not_duplicate if {
-	d := chat([
-		user("x"),
-		calls([call("c1", "search")]),
-		result("c1", "a"),
-		calls([call("c1", "search")]),
-		result("c1", "b"),
-		assistant("ok"),
-	])
-	hits(d, "tool-result-duplicate") == set()
-	hits(d, "tool-call-id-reused") == {["error", 3]}
-}
-
-# ---------------------------------------------------------------------------------------------
-# tool-call-id-duplicate
-
-# An id issued twice by one message is reported at the second call; its results are not
-# duplicates (each answers one of the calls), a third result is.
-test_call_id_twice_in_one_message if {
-	d := chat([
-		user("x"),
-		calls([call("c1", "search"), call("c1", "search"), call("c2", "fetch")]),
-		result("c1", "a"),
-		result("c1", "b"),
-		result("c2", "c"),
-		assistant("ok"),
-	])
-	hits(d, "tool-call-id-duplicate") == {["error", 1]}
-	some f in denied(d)
-	f.rule == "tool-call-id-duplicate"
-	f.tool_call_index == 1
-	f.msg == "tool call \"c1\" (tool \"search\") of assistant message 1 repeats the id of call 0 of the same message"
-	hits(d, "tool-result-duplicate") == set()
-	hits(d, "tool-call-id-reused") == set()
-	third := chat([user("x"), calls([call("c1", "search"), call("c1", "search")]), result("c1", "a"), result("c1", "b"), result("c1", "c"), assistant("ok")])
-	hits(third, "tool-result-duplicate") == {["error", 4]}
-	one := chat([user("x"), calls([call("c1", "search"), call("c1", "search")]), result("c1", "a"), assistant("ok")])
-	hits(one, "tool-call-id-duplicate") == {["error", 1]}
-}
-
-# ---------------------------------------------------------------------------------------------
-# tool-call-id-reused
-
-test_reused_id_reported_on_later_messages if {
-	d := chat([
-		user("x"),
-		calls([call("c1", "search")]),
-		result("c1", "a"),
-		calls([call("c2", "fetch"), call("c1", "open")]),
-		result("c2", "b"),
-		result("c1", "c"),
-		calls([call("c1", "search")]),
-		result("c1", "d"),
-		assistant("ok"),
-	])
-	hits(d, "tool-call-id-reused") == {["error", 3], ["error", 6]}
-	some f in denied(d)
-	f.rule == "tool-call-id-reused"
-	f.message_index == 3
-	f.tool_call_index == 1
-	contains(f.msg, "assistant message 1")
-}
+# tool-result-orphan, tool-result-duplicate, tool-call-id-duplicate and tool-call-id-reused are
+# YAML rules (rules/integrity/blocks.yaml); cmd/chatlint/blocks_yaml_test.go tests their cases.
 
 # ---------------------------------------------------------------------------------------------
 # Inline mode: the normalizer has parsed calls and result ids already.
@@ -431,7 +304,6 @@ inline_doc := with_lookup({
 
 test_inline_results_are_inspected_inside_the_wrapper if {
 	hits(inline_doc, "tool-result-flagged") == {["error", 2], ["error", 3]}
-	hits(inline_doc, "tool-result-orphan") == {["error", 4]}
 	hits(inline_doc, "tool-result-missing") == set()
 }
 
@@ -465,7 +337,8 @@ test_blocks_clean_on_records_that_pair_up if {
 	])
 }
 
-# Records with block findings, one or more of each rule and the cases next to them.
+# Records with block findings, one or more of each rule and the cases next to them (the records
+# whose only findings are those of the YAML pairing rules stay: the gate is false on them too).
 block_finding_records := [
 	chat([user("x"), calls([call("c1", "search")]), result("c1", "{\"error\": \"boom\"}"), assistant("sorry")]),
 	chat([user("x"), calls([call("c1", "search")]), result("c1", "{\"a\": [{\"Timeout\": 30}]}"), assistant("?")]),
@@ -501,7 +374,6 @@ block_finding_records := [
 
 test_blocks_clean_false_on_records_with_block_findings if {
 	every d in block_finding_records {
-		count(block_findings(d)) > 0
 		integrity.blocks_clean == false with input as d
 	}
 }
@@ -510,9 +382,4 @@ test_every_format_has_the_block_findings if {
 	every d in block_finding_records {
 		integrity.blocks_clean == false with input as json.patch(d, [{"op": "replace", "path": "/format", "value": "contract"}])
 	}
-}
-
-block_findings(d) := {f |
-	some f in all_findings(d)
-	f.rule in {"tool-result-flagged", "tool-result-missing", "tool-result-orphan", "tool-result-duplicate", "tool-call-id-reused", "tool-call-id-duplicate"}
 }
