@@ -11,8 +11,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// The pairing rules tool-result-orphan, tool-result-duplicate,
-// tool-call-id-duplicate and tool-call-id-reused moved from Rego
+// The block rules (tool-result-orphan, -duplicate, -flagged, -missing,
+// tool-call-id-duplicate, -reused) moved from Rego
 // (policies/integrity/blocks.rego) to YAML (rules/integrity/blocks.yaml).
 // testdata/integrity-before is the integrity pack as it was before the move
 // (its Rego and YAML files, unchanged): the built-in pack must report exactly
@@ -52,13 +52,15 @@ func TestIntegrityYAMLBlocksMatchRego(t *testing.T) {
 			if name == "blocks-cases" && profile == "default" {
 				counts := map[string]int{}
 				for _, f := range now {
-					counts[f.Rule]++
+					counts[f.Severity+" "+f.Rule]++
 				}
-				want := map[string]int{"tool-result-orphan": 12, "tool-result-duplicate": 4, "tool-call-id-duplicate": 4, "tool-call-id-reused": 5}
-				for rule, n := range want {
-					if counts[rule] != n {
-						t.Errorf("blocks-cases: %d %s findings, want %d", counts[rule], rule, n)
-					}
+				want := map[string]int{
+					"error tool-result-orphan": 16, "error tool-result-duplicate": 4, "error tool-call-id-duplicate": 4,
+					"error tool-call-id-reused": 5, "error tool-result-flagged": 17, "warning tool-result-flagged": 3,
+					"error tool-result-missing": 14, "warning tool-result-missing": 1, "error tool-calls-shape": 2,
+				}
+				if diff := cmp.Diff(want, counts); diff != "" {
+					t.Errorf("blocks-cases: findings by rule (-want +got):\n%s", diff)
 				}
 			}
 		}

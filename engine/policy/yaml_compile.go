@@ -105,6 +105,7 @@ type yamlRuleSpec struct {
 	Let         yaml.Node  `yaml:"let"`
 	Group       []string   `yaml:"group"`
 	Cases       []caseYAML `yaml:"cases"`
+	Unless      yaml.Node  `yaml:"unless"`
 }
 
 // compileYAML compiles the rules of one YAML file.
@@ -126,6 +127,9 @@ func compileYAML(f File, pack string) ([]*yamlRule, error) {
 	}
 	if len(errs) > 0 {
 		return nil, &CompileError{Errors: errs}
+	}
+	if err := linkRules(out); err != nil {
+		return nil, &CompileError{Errors: []string{fmt.Sprintf("%s: %v", f.Name, err)}}
 	}
 	return out, nil
 }
@@ -224,6 +228,14 @@ func compileChecks(n *yaml.Node) ([]check, error) {
 	var out []check
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		key, val := n.Content[i], n.Content[i+1]
+		if key.Tag == "!!merge" { // <<: *name takes the conditions of a map written elsewhere
+			merged, err := compileChecks(val)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, merged...)
+			continue
+		}
 		c, err := compileCondition(val)
 		if err != nil {
 			return nil, fmt.Errorf("line %d: %s: %v", val.Line, key.Value, err)

@@ -2,10 +2,14 @@ package policy
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/rego"
 	"gopkg.in/yaml.v3"
+
+	"github.com/chatlint/chatlint/engine/finding"
 )
 
 // Relational forms of YAML rules. A plain YAML rule looks at one element at
@@ -23,9 +27,24 @@ import (
 //     form a group. `$group.rank` is an element's position in its group (0
 //     for the first, in document order), `$group.count` the group's size,
 //     `$group.first.PATH` a path of the group's first element.
-//   - cases: instead of assert, a list of {when, message}: an element that
-//     passes where is reported with the message of the first case whose when
-//     holds (a case without when always holds).
+//     `join: rule:ID` takes the elements of rule ID of the same file instead
+//     (its given and where), and its where may read that rule's lets;
+//     `differ: {MINE: THEIRS}` leaves out a partner whose THEIRS equals the
+//     element's MINE; `order: after` keeps the partners after the element.
+//     Besides joins, a let can name a value: `{cases: [{when, text}]}` (the
+//     text of the first case whose when holds; a case without text, or none
+//     holding, leaves the value absent), `{truthy_keys: [KEY...], of: [PATH
+//     or {path, when}...]}` (the JSON Pointers, joined by ", ", of the
+//     members with one of the keys, any case, any depth, and a truthy value,
+//     in the JSON payload of each PATH: an object or array, or a string
+//     holding one; absent when there is none) and `{tag_body: PATH, tag:
+//     NAME}` (the trimmed text between <NAME ...> and </NAME> of a text that
+//     starts with <NAME). `$name` reads the value.
+//   - cases: instead of assert, a list of {when, message, severity}: an
+//     element that passes where is reported with the message (and severity,
+//     if given) of the first case whose when holds (a case without when
+//     always holds); no finding when none holds.
+//   - unless: conditions that, when all hold, leave the element out.
 //
 // Partner sets are built once per document and shared by every rule that
 // joins the same PATH, where and THEIRS paths (the index is keyed by the
@@ -38,124 +57,291 @@ type elem struct {
 }
 
 type joinSpec struct {
+	sig          string // what identifies the partner set and its index
+	given        []step
+	rule         string    // rule:ID, the rule whose elements are the partners
+	ruleRef      *yamlRule // rule, once the file is compiled
+	where        []check
+	mine, theirs [][]seg
+	differMine   [][]seg
+	differTheirs [][]seg
+	order        int // -1 before the element, 1 after, 0 anywhere
+}
+
+type truthySpec struct {
+	want []string // lower-cased keys
+	of   []truthySource
+}
+
+type truthySource struct {
+	path []seg
+	when []check
+}
+
+type tagSpec struct {
+	of  []seg
+	tag string
+}
+
+// letSpec is one named let: a join, or a value (cases, truthy_keys, tag_body).
+type letSpec struct {
 	name   string
-	sig    string // what identifies the partner set and its index
-	given  []step
-	where  []check
-	mine   [][]seg
-	theirs [][]seg
-	before bool
+	join   *joinSpec
+	cases  []caseSpec
+	truthy *truthySpec
+	tag    *tagSpec
 }
 
 type caseSpec struct {
-	when    []check
-	message []piece
+	when     []check
+	message  []piece // nil in a let case without text
+	severity *finding.Severity
 }
 
 // relSpec holds the relational forms of one rule; nil for a plain rule.
 type relSpec struct {
-	lets  []*joinSpec
-	group [][]seg
-	cases []caseSpec
+	lets   []*letSpec
+	group  [][]seg
+	cases  []caseSpec
+	unless []check
 }
 
-type joinYAML struct {
-	Join  string    `yaml:"join"`
-	Where yaml.Node `yaml:"where"`
-	On    yaml.Node `yaml:"on"`
-	Order string    `yaml:"order"`
+type letYAML struct {
+	Join       string      `yaml:"join"`
+	Where      yaml.Node   `yaml:"where"`
+	On         yaml.Node   `yaml:"on"`
+	Differ     yaml.Node   `yaml:"differ"`
+	Order      string      `yaml:"order"`
+	Cases      []caseYAML  `yaml:"cases"`
+	TruthyKeys []string    `yaml:"truthy_keys"`
+	Of         []yaml.Node `yaml:"of"`
+	TagBody    string      `yaml:"tag_body"`
+	Tag        string      `yaml:"tag"`
 }
 
 type caseYAML struct {
-	When    yaml.Node `yaml:"when"`
-	Message string    `yaml:"message"`
+	When     yaml.Node `yaml:"when"`
+	Message  string    `yaml:"message"`
+	Text     string    `yaml:"text"`
+	Severity string    `yaml:"severity"`
 }
 
 // reservedNames are the contexts a path may start with; a let may not take
 // their names.
-var reservedNames = []string{"message", "tool", "entry", "document", "group", "line"}
+var reservedNames = []string{"message", "tool", "entry", "document", "group", "line", "self"}
 
 func compileRel(s *yamlRuleSpec) (*relSpec, error) {
-	if s.Let.Kind == 0 && len(s.Group) == 0 && len(s.Cases) == 0 {
+	if s.Let.Kind == 0 && len(s.Group) == 0 && len(s.Cases) == 0 && s.Unless.Kind == 0 {
 		return nil, nil
 	}
 	rel := &relSpec{}
 	if s.Let.Kind != 0 {
 		if s.Let.Kind != yaml.MappingNode {
-			return nil, fmt.Errorf("let: want a map of name: {join, where, on, order}")
+			return nil, fmt.Errorf("let: want a map of name: {join, where, on, ...}")
 		}
 		for i := 0; i+1 < len(s.Let.Content); i += 2 {
 			name := s.Let.Content[i].Value
-			for _, r := range reservedNames {
-				if name == r {
-					return nil, fmt.Errorf("let: %s is a reserved name", name)
-				}
+			if slices.Contains(reservedNames, name) {
+				return nil, fmt.Errorf("let: %s is a reserved name", name)
 			}
-			var jy joinYAML
-			if err := s.Let.Content[i+1].Decode(&jy); err != nil {
+			var ly letYAML
+			if err := s.Let.Content[i+1].Decode(&ly); err != nil {
 				return nil, fmt.Errorf("let %s: %v", name, err)
 			}
-			j, err := compileJoin(name, jy)
+			l, err := compileLet(name, ly)
 			if err != nil {
 				return nil, fmt.Errorf("let %s: %v", name, err)
 			}
-			rel.lets = append(rel.lets, j)
+			rel.lets = append(rel.lets, l)
 		}
 	}
 	for _, g := range s.Group {
 		rel.group = append(rel.group, parsePath(g))
 	}
-	for i, c := range s.Cases {
-		when, err := compileChecks(&c.When)
-		if err != nil {
-			return nil, fmt.Errorf("cases[%d]: when: %v", i, err)
-		}
-		if c.Message == "" {
-			return nil, fmt.Errorf("cases[%d]: a case needs a message", i)
-		}
-		rel.cases = append(rel.cases, caseSpec{when: when, message: parseTemplate(c.Message)})
+	var err error
+	if rel.cases, err = compileCases(s.Cases, "message"); err != nil {
+		return nil, err
+	}
+	if rel.unless, err = compileChecks(&s.Unless); err != nil {
+		return nil, fmt.Errorf("unless: %v", err)
 	}
 	return rel, nil
 }
 
-func compileJoin(name string, jy joinYAML) (*joinSpec, error) {
-	j := &joinSpec{name: name}
+func compileCases(cs []caseYAML, text string) ([]caseSpec, error) {
+	var out []caseSpec
+	for i, c := range cs {
+		when, err := compileChecks(&c.When)
+		if err != nil {
+			return nil, fmt.Errorf("cases[%d]: when: %v", i, err)
+		}
+		cs := caseSpec{when: when}
+		switch text {
+		case "message":
+			if c.Message == "" {
+				return nil, fmt.Errorf("cases[%d]: a case needs a message", i)
+			}
+			cs.message = parseTemplate(c.Message)
+		default:
+			if c.Text != "" {
+				cs.message = parseTemplate(c.Text)
+			}
+		}
+		if c.Severity != "" {
+			sev, err := finding.ParseSeverity(c.Severity)
+			if err != nil {
+				return nil, fmt.Errorf("cases[%d]: %v", i, err)
+			}
+			cs.severity = &sev
+		}
+		out = append(out, cs)
+	}
+	return out, nil
+}
+
+func compileLet(name string, ly letYAML) (*letSpec, error) {
+	l := &letSpec{name: name}
+	kinds := 0
+	if ly.Join != "" {
+		kinds++
+		j, err := compileJoin(ly)
+		if err != nil {
+			return nil, err
+		}
+		l.join = j
+	}
+	if len(ly.Cases) > 0 {
+		kinds++
+		cs, err := compileCases(ly.Cases, "text")
+		if err != nil {
+			return nil, err
+		}
+		l.cases = cs
+	}
+	if len(ly.TruthyKeys) > 0 {
+		kinds++
+		t := &truthySpec{}
+		for _, k := range ly.TruthyKeys {
+			t.want = append(t.want, strings.ToLower(k))
+		}
+		for i := range ly.Of {
+			n := &ly.Of[i]
+			if n.Kind == yaml.ScalarNode {
+				t.of = append(t.of, truthySource{path: parsePath(n.Value)})
+				continue
+			}
+			var src struct {
+				Path string    `yaml:"path"`
+				When yaml.Node `yaml:"when"`
+			}
+			if err := n.Decode(&src); err != nil || src.Path == "" {
+				return nil, fmt.Errorf("of[%d]: want a path or {path, when}", i)
+			}
+			when, err := compileChecks(&src.When)
+			if err != nil {
+				return nil, fmt.Errorf("of[%d]: when: %v", i, err)
+			}
+			t.of = append(t.of, truthySource{path: parsePath(src.Path), when: when})
+		}
+		if len(t.of) == 0 {
+			return nil, fmt.Errorf("truthy_keys needs of: the paths whose payload is read")
+		}
+		l.truthy = t
+	}
+	if ly.TagBody != "" {
+		kinds++
+		if ly.Tag == "" {
+			return nil, fmt.Errorf("tag_body needs tag: the tag name")
+		}
+		l.tag = &tagSpec{of: parsePath(ly.TagBody), tag: ly.Tag}
+	}
+	if kinds != 1 {
+		return nil, fmt.Errorf("want exactly one of join, cases, truthy_keys or tag_body")
+	}
+	return l, nil
+}
+
+func compileJoin(jy letYAML) (*joinSpec, error) {
+	j := &joinSpec{}
 	var err error
-	if j.given, err = parseGiven(jy.Join); err != nil || len(j.given) == 0 {
-		return nil, fmt.Errorf("join: want a path such as messages[*] (%v)", err)
+	if id, ok := strings.CutPrefix(jy.Join, "rule:"); ok {
+		j.rule = id
+	} else if j.given, err = parseGiven(jy.Join); err != nil || len(j.given) == 0 {
+		return nil, fmt.Errorf("join: want a path such as messages[*] or rule:ID (%v)", err)
 	}
 	if j.where, err = compileChecks(&jy.Where); err != nil {
 		return nil, fmt.Errorf("where: %v", err)
 	}
-	for _, c := range j.where {
-		if len(c.path) > 0 && strings.HasPrefix(c.path[0].name, "$") && !isContext(c.path[0].name) {
-			return nil, fmt.Errorf("where: %s: a partner's condition reads the partner, not the element's sets", c.text)
+	if j.rule == "" {
+		for _, c := range j.where {
+			if len(c.path) > 0 && strings.HasPrefix(c.path[0].name, "$") && !isContext(c.path[0].name) {
+				return nil, fmt.Errorf("where: %s: the partners of a path join have no lets (join rule:ID to read a rule's)", c.text)
+			}
 		}
 	}
 	var theirs []string
-	if jy.On.Kind != 0 {
-		if jy.On.Kind != yaml.MappingNode {
-			return nil, fmt.Errorf("on: want a map of element path: partner path")
-		}
-		for i := 0; i+1 < len(jy.On.Content); i += 2 {
-			j.mine = append(j.mine, parsePath(jy.On.Content[i].Value))
-			j.theirs = append(j.theirs, parsePath(jy.On.Content[i+1].Value))
-			theirs = append(theirs, jy.On.Content[i+1].Value)
-		}
+	if j.mine, j.theirs, theirs, err = pathPairs(&jy.On, "on"); err != nil {
+		return nil, err
+	}
+	var differ []string
+	if j.differMine, j.differTheirs, differ, err = pathPairs(&jy.Differ, "differ"); err != nil {
+		return nil, err
 	}
 	switch jy.Order {
 	case "":
 	case "before":
-		j.before = true
+		j.order = -1
+	case "after":
+		j.order = 1
 	default:
-		return nil, fmt.Errorf("order: want before or nothing")
+		return nil, fmt.Errorf("order: want before, after or nothing")
 	}
 	var where []string
 	for _, c := range j.where {
 		where = append(where, c.text+"="+fmt.Sprint(c.cond.descs()))
 	}
-	j.sig = jy.Join + "|" + strings.Join(where, ",") + "|" + strings.Join(theirs, ",")
+	j.sig = jy.Join + "|" + strings.Join(where, ",") + "|" + strings.Join(theirs, ",") + "|" + strings.Join(differ, ",")
 	return j, nil
+}
+
+// pathPairs reads a map of element path: partner path.
+func pathPairs(n *yaml.Node, what string) (mine, theirs [][]seg, texts []string, err error) {
+	if n.Kind == 0 {
+		return nil, nil, nil, nil
+	}
+	if n.Kind != yaml.MappingNode {
+		return nil, nil, nil, fmt.Errorf("%s: want a map of element path: partner path", what)
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		mine = append(mine, parsePath(n.Content[i].Value))
+		theirs = append(theirs, parsePath(n.Content[i+1].Value))
+		texts = append(texts, n.Content[i+1].Value)
+	}
+	return mine, theirs, texts, nil
+}
+
+// linkRules resolves the rule:ID joins of one file's rules.
+func linkRules(rules []*yamlRule) error {
+	byID := map[string]*yamlRule{}
+	for _, r := range rules {
+		byID[r.ID] = r
+	}
+	for _, r := range rules {
+		if r.rel == nil {
+			continue
+		}
+		for _, l := range r.rel.lets {
+			if l.join == nil || l.join.rule == "" {
+				continue
+			}
+			other := byID[l.join.rule]
+			if other == nil || other.rel == nil {
+				return fmt.Errorf("rule %s: let %s: join: no rule %s with lets in this file", r.ID, l.name, l.join.rule)
+			}
+			l.join.ruleRef = other
+		}
+	}
+	return nil
 }
 
 func isContext(name string) bool {
@@ -184,8 +370,10 @@ type relCache struct {
 }
 
 type partnerSet struct {
-	els   []elem
-	byKey map[uint64][]int32
+	els    []elem
+	keys   [][]ast.Value // the theirs values of each partner
+	differ [][]ast.Value // the differ values of each partner
+	byKey  map[uint64][]int32
 }
 
 // relEnv is what the relational paths of one rule read while it looks at
@@ -199,24 +387,48 @@ type relEnv struct {
 	first elem
 }
 
+func newScope(doc ast.Object) scope {
+	return scope{doc: doc, msgIdx: -1, callIdx: -1, toolIdx: -1, entIdx: -1}
+}
+
+// at returns el's scope reading env's lets, with env standing at el.
+func (env *relEnv) at(el elem) scope {
+	env.el = el
+	sc := el.sc
+	sc.rel = env
+	return sc
+}
+
 func (c *relCache) set(j *joinSpec) *partnerSet {
 	if ps, ok := c.sets[j.sig]; ok {
 		return ps
 	}
 	ps := &partnerSet{}
-	walkSteps(j.given, c.doc, j.given, scope{doc: c.doc, msgIdx: -1, callIdx: -1, toolIdx: -1, entIdx: -1}, func(v ast.Value, sc scope) {
+	add := func(v ast.Value, sc scope) {
 		for _, w := range j.where {
 			val, _ := resolve(v, w.path, sc)
 			if ok, _ := w.cond.holds(val, v, sc); !ok {
 				return
 			}
 		}
-		ps.els = append(ps.els, elem{v: v, sc: sc})
-	})
+		ps.els = append(ps.els, elem{v: v, sc: scope{}})
+		ps.els[len(ps.els)-1].sc = sc
+		ps.els[len(ps.els)-1].sc.rel = nil
+		ps.keys = append(ps.keys, values(v, j.theirs, sc))
+		ps.differ = append(ps.differ, values(v, j.differTheirs, sc))
+	}
+	if j.ruleRef != nil {
+		env := &relEnv{r: j.ruleRef, cache: c}
+		for _, el := range j.ruleRef.collect(env) {
+			add(el.v, env.at(el))
+		}
+	} else {
+		walkSteps(j.given, c.doc, j.given, newScope(c.doc), add)
+	}
 	if len(j.theirs) > 0 {
 		ps.byKey = make(map[uint64][]int32, len(ps.els))
-		for i, p := range ps.els {
-			if h, ok := keyHash(p.v, j.theirs, p.sc); ok {
+		for i, k := range ps.keys {
+			if h, ok := hashValues(k); ok {
 				ps.byKey[h] = append(ps.byKey[h], int32(i))
 			}
 		}
@@ -228,25 +440,33 @@ func (c *relCache) set(j *joinSpec) *partnerSet {
 	return ps
 }
 
-// keyHash hashes the values of paths; false when one is absent.
-func keyHash(v ast.Value, paths [][]seg, sc scope) (uint64, bool) {
+// values resolves paths on v; nil for none.
+func values(v ast.Value, paths [][]seg, sc scope) []ast.Value {
+	if len(paths) == 0 {
+		return nil
+	}
+	out := make([]ast.Value, len(paths))
+	for i, p := range paths {
+		out[i], _ = resolve(v, p, sc)
+	}
+	return out
+}
+
+// hashValues hashes a key; false when a value is absent.
+func hashValues(vs []ast.Value) (uint64, bool) {
 	var h uint64 = 17
-	for _, p := range paths {
-		val, _ := resolve(v, p, sc)
-		if val == nil {
+	for _, v := range vs {
+		if v == nil {
 			return 0, false
 		}
-		h = h*31 + uint64(val.Hash())
+		h = h*31 + uint64(v.Hash())
 	}
 	return h, true
 }
 
-// sameKey reports whether a's paths pa and b's paths pb hold equal values.
-func sameKey(a elem, pa [][]seg, b elem, pb [][]seg) bool {
-	for i := range pa {
-		x, _ := resolve(a.v, pa[i], a.sc)
-		y, _ := resolve(b.v, pb[i], b.sc)
-		if x == nil || y == nil || ast.Compare(x, y) != 0 {
+func equalValues(a, b []ast.Value) bool {
+	for i := range a {
+		if a[i] == nil || b[i] == nil || ast.Compare(a[i], b[i]) != 0 {
 			return false
 		}
 	}
@@ -256,9 +476,20 @@ func sameKey(a elem, pa [][]seg, b elem, pb [][]seg) bool {
 // partners counts the element's partners in j and returns the first.
 func (env *relEnv) partners(j *joinSpec) (int, elem) {
 	ps := env.cache.set(j)
+	el := env.el
+	sc := el.sc
+	sc.rel = env
+	var differ []ast.Value
+	if len(j.differMine) > 0 {
+		differ = values(el.v, j.differMine, sc)
+	}
 	n, first := 0, elem{}
-	consider := func(p elem) {
-		if j.before && !(p.sc.msgIdx < env.el.sc.msgIdx) {
+	consider := func(i int) {
+		p := ps.els[i]
+		if (j.order < 0 && p.sc.msgIdx >= el.sc.msgIdx) || (j.order > 0 && p.sc.msgIdx <= el.sc.msgIdx) {
+			return
+		}
+		if differ != nil && equalValues(differ, ps.differ[i]) {
 			return
 		}
 		if n == 0 {
@@ -267,18 +498,19 @@ func (env *relEnv) partners(j *joinSpec) (int, elem) {
 		n++
 	}
 	if len(j.theirs) == 0 {
-		for _, p := range ps.els {
-			consider(p)
+		for i := range ps.els {
+			consider(i)
 		}
 		return n, first
 	}
-	h, ok := keyHash(env.el.v, j.mine, env.el.sc)
+	key := values(el.v, j.mine, sc)
+	h, ok := hashValues(key)
 	if !ok {
 		return 0, first
 	}
 	for _, i := range ps.byKey[h] {
-		if p := ps.els[i]; sameKey(env.el, j.mine, p, j.theirs) {
-			consider(p)
+		if equalValues(key, ps.keys[i]) {
+			consider(int(i))
 		}
 	}
 	return n, first
@@ -287,8 +519,8 @@ func (env *relEnv) partners(j *joinSpec) (int, elem) {
 // virtual resolves a path that starts with $group or the name of a let; ok
 // is false for any other path.
 func (env *relEnv) virtual(path []seg) (ast.Value, bool) {
-	name := strings.TrimPrefix(path[0].name, "$")
-	if name == path[0].name {
+	name, ok := strings.CutPrefix(path[0].name, "$")
+	if !ok {
 		return nil, false
 	}
 	var n int
@@ -300,16 +532,23 @@ func (env *relEnv) virtual(path []seg) (ast.Value, bool) {
 			return ast.InternedValue(env.rank), true
 		}
 	default:
-		var j *joinSpec
-		for _, l := range env.r.rel.lets {
-			if l.name == name {
-				j = l
+		var l *letSpec
+		for _, x := range env.r.rel.lets {
+			if x.name == name {
+				l = x
 			}
 		}
-		if j == nil {
+		if l == nil {
 			return nil, false
 		}
-		n, first = env.partners(j)
+		if l.join == nil {
+			v := env.value(l)
+			if v != nil && len(path) > 1 {
+				v, _ = resolve(v, path[1:], scope{})
+			}
+			return v, true
+		}
+		n, first = env.partners(l.join)
 	}
 	if len(path) < 2 {
 		return nil, true
@@ -325,6 +564,82 @@ func (env *relEnv) virtual(path []seg) (ast.Value, bool) {
 		return v, true
 	}
 	return nil, true
+}
+
+// value computes a let that names a value, for the element env stands at.
+func (env *relEnv) value(l *letSpec) ast.Value {
+	el := env.el
+	sc := el.sc
+	sc.rel = env
+	switch {
+	case l.cases != nil:
+		if i := firstCase(l.cases, el.v, sc); i >= 0 && l.cases[i].message != nil {
+			return ast.String(renderPieces(l.cases[i].message, el.v, sc, ""))
+		}
+	case l.truthy != nil:
+		w := truthyWalk{want: l.truthy.want}
+		for _, src := range l.truthy.of {
+			if !allHold(src.when, el.v, sc) {
+				continue
+			}
+			v, _ := resolve(el.v, src.path, sc)
+			if p := payload(v); p != nil {
+				w.visit(p)
+			}
+		}
+		if len(w.out) > 0 {
+			ptrs := make([]string, len(w.out))
+			for i, t := range w.out {
+				ptrs[i] = string(t.Value.(ast.String))
+			}
+			return ast.String(strings.Join(ptrs, ", "))
+		}
+	case l.tag != nil:
+		v, _ := resolve(el.v, l.tag.of, sc)
+		s, ok := v.(ast.String)
+		if !ok || !strings.HasPrefix(string(s), "<"+l.tag.tag) {
+			return nil
+		}
+		i := strings.IndexByte(string(s), '>')
+		if i < 0 {
+			return nil
+		}
+		return ast.String(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(string(s[i+1:])), "</"+l.tag.tag+">")))
+	}
+	return nil
+}
+
+// payload is v when it is an object or array, the value a string holds when
+// its trimmed text is a JSON object or array, else nil (as chatlint.json_payload).
+func payload(v ast.Value) ast.Value {
+	if v == nil {
+		return nil
+	}
+	t, _ := jsonPayload(rego.BuiltinContext{}, ast.NewTerm(v))
+	if t == nil {
+		return nil
+	}
+	return t.Value
+}
+
+func allHold(cs []check, v ast.Value, sc scope) bool {
+	for _, c := range cs {
+		val, _ := resolve(v, c.path, sc)
+		if ok, _ := c.cond.holds(val, v, sc); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// firstCase returns the index of the first case whose when holds, or -1.
+func firstCase(cases []caseSpec, v ast.Value, sc scope) int {
+	for i, c := range cases {
+		if allHold(c.when, v, sc) {
+			return i
+		}
+	}
+	return -1
 }
 
 // walkSteps walks a given path as yamlRule.walk does and calls visit at
@@ -379,84 +694,90 @@ func walkSteps(given []step, v ast.Value, steps []step, sc scope, visit func(ast
 	}
 }
 
+// collect returns the rule's elements: those of given that pass where and
+// are not left out by unless.
+func (r *yamlRule) collect(env *relEnv) []elem {
+	var els []elem
+	doc := env.cache.doc
+	walkSteps(r.given, doc, r.given, newScope(doc), func(v ast.Value, sc scope) {
+		sc = env.at(elem{v: v, sc: sc})
+		if !allHold(r.where, v, sc) {
+			return
+		}
+		if len(r.rel.unless) > 0 && allHold(r.rel.unless, v, sc) {
+			return
+		}
+		sc.rel = nil
+		els = append(els, elem{v: v, sc: sc})
+	})
+	return els
+}
+
 // evalRel runs a rule with relational forms over one document.
 func (r *yamlRule) evalRel(doc ast.Object, cache *relCache, hits []Hit) []Hit {
 	if cache == nil {
 		cache = &relCache{doc: doc}
 	}
 	env := &relEnv{r: r, cache: cache}
-	var els []elem
-	walkSteps(r.given, doc, r.given, scope{doc: doc, msgIdx: -1, callIdx: -1, toolIdx: -1, entIdx: -1}, func(v ast.Value, sc scope) {
-		env.el = elem{v: v, sc: sc}
-		sc.rel = env
-		for _, w := range r.where {
-			val, _ := resolve(v, w.path, sc)
-			if ok, _ := w.cond.holds(val, v, sc); !ok {
-				return
-			}
-		}
-		els = append(els, env.el)
-	})
+	els := r.collect(env)
 	if len(els) == 0 {
 		return hits
 	}
-	if len(r.rel.group) > 0 {
-		// ranks[i] is element i's position in its group and the index of the group's first
-		ranks := make([][2]int, len(els))
-		byKey := make(map[uint64][]int32, len(els))
-		size := make(map[int]int, len(els))
-		for i, el := range els {
-			ranks[i] = [2]int{0, i}
-			if h, ok := keyHash(el.v, r.rel.group, el.sc); ok {
-				for _, k := range byKey[h] {
-					if sameKey(el, r.rel.group, els[k], r.rel.group) {
-						if ranks[i][0] == 0 {
-							ranks[i][1] = int(k)
-						}
-						ranks[i][0]++
-					}
-				}
-				byKey[h] = append(byKey[h], int32(i))
-			}
-			size[ranks[i][1]]++
-		}
-		for i := range els {
-			env.el = els[i]
-			env.rank, env.first, env.count = ranks[i][0], els[ranks[i][1]], size[ranks[i][1]]
-			hits = r.report(env, hits)
+	if len(r.rel.group) == 0 {
+		for _, el := range els {
+			hits = r.report(env, el, hits)
 		}
 		return hits
 	}
-	for i := range els {
-		env.el = els[i]
-		hits = r.report(env, hits)
+	// ranks[i] is element i's position in its group and the index of the group's first
+	ranks := make([][2]int, len(els))
+	keys := make([][]ast.Value, len(els))
+	byKey := make(map[uint64][]int32, len(els))
+	size := make(map[int]int, len(els))
+	for i, el := range els {
+		ranks[i] = [2]int{0, i}
+		keys[i] = values(el.v, r.rel.group, env.at(el))
+		if h, ok := hashValues(keys[i]); ok {
+			for _, k := range byKey[h] {
+				if equalValues(keys[i], keys[k]) {
+					if ranks[i][0] == 0 {
+						ranks[i][1] = int(k)
+					}
+					ranks[i][0]++
+				}
+			}
+			byKey[h] = append(byKey[h], int32(i))
+		}
+		size[ranks[i][1]]++
+	}
+	for i, el := range els {
+		env.rank, env.first, env.count = ranks[i][0], els[ranks[i][1]], size[ranks[i][1]]
+		hits = r.report(env, el, hits)
 	}
 	return hits
 }
 
-// report applies the rule's cases or asserts to the element env stands at.
-func (r *yamlRule) report(env *relEnv, hits []Hit) []Hit {
-	v, sc := env.el.v, env.el.sc
-	sc.rel = env
+// report applies the rule's cases or asserts to one element.
+func (r *yamlRule) report(env *relEnv, el elem, hits []Hit) []Hit {
+	sc := env.at(el)
 	if len(r.rel.cases) == 0 {
 		n := len(hits)
-		hits = r.check(v, sc, hits)
+		hits = r.check(el.v, sc, hits)
 		for i := n; i < len(hits); i++ {
 			hits[i].Path = "" // the finding names its element (Target), like a Rego rule's
 		}
 		return hits
 	}
-next:
-	for _, c := range r.rel.cases {
-		for _, w := range c.when {
-			val, _ := resolve(v, w.path, sc)
-			if ok, _ := w.cond.holds(val, v, sc); !ok {
-				continue next
-			}
-		}
-		h := newHit(r.ID, r.Pack, r.Severity, renderPieces(c.message, v, sc, ""))
-		h.Target = targetOfScope(sc)
-		return append(hits, h)
+	i := firstCase(r.rel.cases, el.v, sc)
+	if i < 0 {
+		return hits
 	}
-	return hits
+	c := r.rel.cases[i]
+	sev := r.Severity
+	if c.severity != nil {
+		sev = *c.severity
+	}
+	h := newHit(r.ID, r.Pack, sev, renderPieces(c.message, el.v, sc, ""))
+	h.Target = targetOfScope(sc)
+	return append(hits, h)
 }
