@@ -157,7 +157,7 @@ func (e *Engine) Evaluate(ctx context.Context, doc *document.Document) ([]Hit, e
 	return e.NewEvaluator().Evaluate(ctx, doc)
 }
 
-func (e *Engine) evaluate(ctx context.Context, doc *document.Document, cancel topdown.Cancel) ([]Hit, []Action, error) {
+func (e *Engine) evaluate(ctx context.Context, doc *document.Document, cancel topdown.Cancel, rc *relCache) ([]Hit, []Action, error) {
 	var hits []Hit
 	var acts []Action
 	if len(e.toolYAML) > 0 {
@@ -165,7 +165,11 @@ func (e *Engine) evaluate(ctx context.Context, doc *document.Document, cancel to
 	}
 	var cache *relCache // the partner sets relational rules share
 	if e.relational {
-		cache = &relCache{doc: doc.Value}
+		if rc == nil {
+			rc = &relCache{}
+		}
+		rc.reset(doc.Value)
+		cache = rc
 	}
 	for _, r := range e.yaml {
 		hits = r.evalIn(doc.Value, cache, hits)

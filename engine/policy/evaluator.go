@@ -25,6 +25,7 @@ type Evaluator struct {
 	cancel  resettableCancel
 	timer   *time.Timer
 	timeout time.Duration
+	rel     relCache // the partner sets of the YAML rules' joins, reused from document to document
 }
 
 // NewEvaluator returns an Evaluator; use one per goroutine.
@@ -48,7 +49,7 @@ func (ev *Evaluator) evaluate(ctx context.Context, doc *document.Document) ([]Hi
 	}
 	ev.cancel.reset()
 	ev.timer.Reset(ev.timeout)
-	hits, acts, err := ev.e.evaluate(ctx, doc, &ev.cancel)
+	hits, acts, err := ev.e.evaluate(ctx, doc, &ev.cancel, &ev.rel)
 	if !ev.timer.Stop() && ev.cancel.Cancelled() {
 		return nil, nil, fmt.Errorf("evaluating policies took longer than %s; the document was not checked", ev.timeout)
 	}

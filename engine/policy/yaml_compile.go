@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"cmp"
 	"fmt"
 	"regexp"
 	"slices"
@@ -514,22 +515,28 @@ func comparison(op string, a any) (test, bool, error) {
 	var arg func(el ast.Value, sc scope) ast.Value
 	switch x := a.(type) {
 	case int, float64:
-		n := ast.Number(fmt.Sprint(x))
+		var n ast.Value = ast.Number(fmt.Sprint(x)) // boxed once
 		arg = func(ast.Value, scope) ast.Value { return n }
 	case string:
 		path := parsePath(x)
-		arg = func(el ast.Value, sc scope) ast.Value { v, _ := resolve(el, path, sc); return v }
+		arg = func(el ast.Value, sc scope) ast.Value { return lookupValue(el, path, sc) }
 	default:
 		return test{}, true, fmt.Errorf("want a number or a path")
 	}
 	return test{desc: fmt.Sprintf("must be %s %v", word, a), at: func(v, el ast.Value, sc scope) bool {
-		w := arg(el, sc)
-		if _, ok := v.(ast.Number); !ok {
+		x, ok := v.(ast.Number)
+		if !ok {
 			return false
 		}
-		if _, ok := w.(ast.Number); !ok {
+		y, ok := arg(el, sc).(ast.Number)
+		if !ok {
 			return false
 		}
-		return want(ast.Compare(v, w))
+		if a, ok := x.Int(); ok { // the common case, without ast.Compare's big numbers
+			if b, ok := y.Int(); ok {
+				return want(cmp.Compare(a, b))
+			}
+		}
+		return want(ast.Compare(x, y))
 	}}, true, nil
 }

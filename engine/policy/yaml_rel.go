@@ -363,17 +363,85 @@ func (c condition) descs() []string {
 	return out
 }
 
-// relCache holds the partner sets of one document.
+// relCache holds the partner sets of one document. An Evaluator keeps one
+// and resets it per document, so that the sets' memory is reused.
 type relCache struct {
-	doc  ast.Object
-	sets map[string]*partnerSet
+	doc     ast.Object
+	sets    map[string]*partnerSet
+	free    []*partnerSet
+	envFree []*relEnv
+	walk    truthyWalk // truthy_keys' walker, its buffers reused
+}
+
+// reset empties the cache for the next document.
+func (c *relCache) reset(doc ast.Object) {
+	c.doc = doc
+	for k, ps := range c.sets {
+		clear(ps.els) // drop references to the document
+		clear(ps.keys)
+		clear(ps.differ)
+		ps.els, ps.keys, ps.differ = ps.els[:0], ps.keys[:0], ps.differ[:0]
+		ps.index.reset()
+		c.free = append(c.free, ps)
+		delete(c.sets, k)
+	}
 }
 
 type partnerSet struct {
 	els    []elem
-	keys   [][]ast.Value // the theirs values of each partner
-	differ [][]ast.Value // the differ values of each partner
+	keys   []ast.Value // the theirs values of each partner, len(theirs) per partner
+	differ []ast.Value // the differ values of each partner, len(differTheirs) per partner
+	index  keyIndex
+}
+
+// keyIndex finds the positions whose key has a given hash: a scan of the
+// hashes for the few elements of most documents, a map beyond that.
+type keyIndex struct {
+	hashes []uint64
+	ok     []bool // the key has no absent value
 	byKey  map[uint64][]int32
+}
+
+const keyIndexScan = 64
+
+func (x *keyIndex) reset() {
+	x.hashes, x.ok, x.byKey = x.hashes[:0], x.ok[:0], nil
+}
+
+func (x *keyIndex) add(h uint64, ok bool) {
+	x.hashes = append(x.hashes, h)
+	x.ok = append(x.ok, ok)
+	if x.byKey != nil || len(x.hashes) > keyIndexScan {
+		if x.byKey == nil {
+			x.byKey = make(map[uint64][]int32, 2*keyIndexScan)
+			for i, h := range x.hashes[:len(x.hashes)-1] {
+				if x.ok[i] {
+					x.byKey[h] = append(x.byKey[h], int32(i))
+				}
+			}
+		}
+		if ok {
+			x.byKey[h] = append(x.byKey[h], int32(len(x.hashes)-1))
+		}
+	}
+}
+
+// each calls f with every position whose key hash is h, in order, until f
+// returns false.
+func (x *keyIndex) each(h uint64, f func(int) bool) {
+	if x.byKey != nil {
+		for _, i := range x.byKey[h] {
+			if !f(int(i)) {
+				return
+			}
+		}
+		return
+	}
+	for i, g := range x.hashes {
+		if g == h && x.ok[i] && !f(i) {
+			return
+		}
+	}
 }
 
 // relEnv is what the relational paths of one rule read while it looks at
@@ -385,6 +453,22 @@ type relEnv struct {
 	rank  int
 	count int
 	first elem
+	// memo holds the lets computed for the element env stands at: a let is
+	// read by several conditions and the message.
+	memo []letMemo
+	// buffers reused from document to document
+	els   []elem
+	ranks [][2]int
+	keys  []ast.Value
+	size  []int
+	index keyIndex
+}
+
+type letMemo struct {
+	done  bool
+	value ast.Value
+	n     int
+	first elem
 }
 
 func newScope(doc ast.Object) scope {
@@ -393,44 +477,68 @@ func newScope(doc ast.Object) scope {
 
 // at returns el's scope reading env's lets, with env standing at el.
 func (env *relEnv) at(el elem) scope {
+	if el.v != env.el.v || el.sc.msgIdx != env.el.sc.msgIdx || el.sc.callIdx != env.el.sc.callIdx {
+		clear(env.memo)
+	}
 	env.el = el
 	sc := el.sc
 	sc.rel = env
 	return sc
 }
 
+// getEnv returns an environment for rule r from the cache's free list;
+// putEnv gives it back when the rule is done with the document.
+func (c *relCache) getEnv(r *yamlRule) *relEnv {
+	var env *relEnv
+	if n := len(c.envFree); n > 0 {
+		env, c.envFree = c.envFree[n-1], c.envFree[:n-1]
+	} else {
+		env = &relEnv{}
+	}
+	env.r, env.cache, env.el = r, c, elem{}
+	env.memo = slices.Grow(env.memo[:0], len(r.rel.lets))[:len(r.rel.lets)]
+	clear(env.memo)
+	return env
+}
+
+func (c *relCache) putEnv(env *relEnv) {
+	clear(env.els) // drop references to the document
+	env.els = env.els[:0]
+	env.first, env.el = elem{}, elem{}
+	c.envFree = append(c.envFree, env)
+}
+
 func (c *relCache) set(j *joinSpec) *partnerSet {
 	if ps, ok := c.sets[j.sig]; ok {
 		return ps
 	}
-	ps := &partnerSet{}
+	var ps *partnerSet
+	if n := len(c.free); n > 0 {
+		ps, c.free = c.free[n-1], c.free[:n-1]
+	} else {
+		ps = &partnerSet{}
+	}
 	add := func(v ast.Value, sc scope) {
-		for _, w := range j.where {
-			val, _ := resolve(v, w.path, sc)
-			if ok, _ := w.cond.holds(val, v, sc); !ok {
-				return
-			}
+		if !allHold(j.where, v, sc) {
+			return
 		}
-		ps.els = append(ps.els, elem{v: v, sc: scope{}})
-		ps.els[len(ps.els)-1].sc = sc
-		ps.els[len(ps.els)-1].sc.rel = nil
-		ps.keys = append(ps.keys, values(v, j.theirs, sc))
-		ps.differ = append(ps.differ, values(v, j.differTheirs, sc))
+		ps.keys = appendValues(ps.keys, v, j.theirs, sc)
+		ps.differ = appendValues(ps.differ, v, j.differTheirs, sc)
+		sc.rel = nil
+		ps.els = append(ps.els, elem{v: v, sc: sc})
 	}
 	if j.ruleRef != nil {
-		env := &relEnv{r: j.ruleRef, cache: c}
+		env := c.getEnv(j.ruleRef)
 		for _, el := range j.ruleRef.collect(env) {
 			add(el.v, env.at(el))
 		}
+		c.putEnv(env)
 	} else {
 		walkSteps(j.given, c.doc, j.given, newScope(c.doc), add)
 	}
-	if len(j.theirs) > 0 {
-		ps.byKey = make(map[uint64][]int32, len(ps.els))
-		for i, k := range ps.keys {
-			if h, ok := hashValues(k); ok {
-				ps.byKey[h] = append(ps.byKey[h], int32(i))
-			}
+	if k := len(j.theirs); k > 0 {
+		for i := range ps.els {
+			ps.index.add(hashValues(ps.keys[i*k : (i+1)*k]))
 		}
 	}
 	if c.sets == nil {
@@ -440,16 +548,50 @@ func (c *relCache) set(j *joinSpec) *partnerSet {
 	return ps
 }
 
-// values resolves paths on v; nil for none.
-func values(v ast.Value, paths [][]seg, sc scope) []ast.Value {
-	if len(paths) == 0 {
-		return nil
+// appendValues appends the values of paths on v to buf.
+func appendValues(buf []ast.Value, v ast.Value, paths [][]seg, sc scope) []ast.Value {
+	for _, p := range paths {
+		buf = append(buf, lookupValue(v, p, sc))
 	}
-	out := make([]ast.Value, len(paths))
-	for i, p := range paths {
-		out[i], _ = resolve(v, p, sc)
+	return buf
+}
+
+// lookupValue is resolve without the JSON Pointer, which the relational
+// forms never need: resolve builds it by concatenation.
+func lookupValue(v ast.Value, path []seg, sc scope) ast.Value {
+	if len(path) > 0 {
+		if sc.rel != nil {
+			if x, ok := sc.rel.virtual(path); ok {
+				return x
+			}
+		}
+		head := path[0].name
+		alias := strings.TrimPrefix(head, "$")
+		o, _ := v.(ast.Object)
+		if head != alias || o == nil || o.Get(path[0].key) == nil {
+			if ctx := sc.context(alias); ctx != nil {
+				v, path = ctx, path[1:]
+			}
+		}
 	}
-	return out
+	for _, s := range path {
+		switch c := v.(type) {
+		case ast.Object:
+			t := c.Get(s.key)
+			if t == nil {
+				return nil
+			}
+			v = t.Value
+		case *ast.Array:
+			if s.index < 0 || s.index >= c.Len() {
+				return nil
+			}
+			v = c.Elem(s.index).Value
+		default:
+			return nil
+		}
+	}
+	return v
 }
 
 // hashValues hashes a key; false when a value is absent.
@@ -479,40 +621,43 @@ func (env *relEnv) partners(j *joinSpec) (int, elem) {
 	el := env.el
 	sc := el.sc
 	sc.rel = env
+	var buf [8]ast.Value
 	var differ []ast.Value
-	if len(j.differMine) > 0 {
-		differ = values(el.v, j.differMine, sc)
+	if d := len(j.differMine); d > 0 {
+		differ = appendValues(buf[4:4:8], el.v, j.differMine, sc)
 	}
 	n, first := 0, elem{}
 	consider := func(i int) {
-		p := ps.els[i]
+		p := &ps.els[i]
 		if (j.order < 0 && p.sc.msgIdx >= el.sc.msgIdx) || (j.order > 0 && p.sc.msgIdx <= el.sc.msgIdx) {
 			return
 		}
-		if differ != nil && equalValues(differ, ps.differ[i]) {
+		if d := len(differ); d > 0 && equalValues(differ, ps.differ[i*d:(i+1)*d]) {
 			return
 		}
 		if n == 0 {
-			first = p
+			first = *p
 		}
 		n++
 	}
-	if len(j.theirs) == 0 {
+	k := len(j.theirs)
+	if k == 0 {
 		for i := range ps.els {
 			consider(i)
 		}
 		return n, first
 	}
-	key := values(el.v, j.mine, sc)
+	key := appendValues(buf[:0:4], el.v, j.mine, sc)
 	h, ok := hashValues(key)
 	if !ok {
 		return 0, first
 	}
-	for _, i := range ps.byKey[h] {
-		if equalValues(key, ps.keys[i]) {
-			consider(int(i))
+	ps.index.each(h, func(i int) bool {
+		if equalValues(key, ps.keys[i*k:(i+1)*k]) {
+			consider(i)
 		}
-	}
+		return true
+	})
 	return n, first
 }
 
@@ -532,23 +677,32 @@ func (env *relEnv) virtual(path []seg) (ast.Value, bool) {
 			return ast.InternedValue(env.rank), true
 		}
 	default:
-		var l *letSpec
-		for _, x := range env.r.rel.lets {
+		li := -1
+		for i, x := range env.r.rel.lets {
 			if x.name == name {
-				l = x
+				li = i
 			}
 		}
-		if l == nil {
+		if li < 0 {
 			return nil, false
 		}
+		l, m := env.r.rel.lets[li], &env.memo[li]
+		if !m.done {
+			if l.join == nil {
+				m.value = env.value(l)
+			} else {
+				m.n, m.first = env.partners(l.join)
+			}
+			m.done = true
+		}
 		if l.join == nil {
-			v := env.value(l)
+			v := m.value
 			if v != nil && len(path) > 1 {
-				v, _ = resolve(v, path[1:], scope{})
+				v = lookupValue(v, path[1:], scope{})
 			}
 			return v, true
 		}
-		n, first = env.partners(l.join)
+		n, first = m.n, m.first
 	}
 	if len(path) < 2 {
 		return nil, true
@@ -560,8 +714,7 @@ func (env *relEnv) virtual(path []seg) (ast.Value, bool) {
 		if n == 0 {
 			return nil, true
 		}
-		v, _ := resolve(first.v, path[2:], first.sc)
-		return v, true
+		return lookupValue(first.v, path[2:], first.sc), true
 	}
 	return nil, true
 }
@@ -577,13 +730,13 @@ func (env *relEnv) value(l *letSpec) ast.Value {
 			return ast.String(renderPieces(l.cases[i].message, el.v, sc, ""))
 		}
 	case l.truthy != nil:
-		w := truthyWalk{want: l.truthy.want}
+		w := &env.cache.walk
+		w.want, w.path, w.out = l.truthy.want, w.path[:0], w.out[:0]
 		for _, src := range l.truthy.of {
 			if !allHold(src.when, el.v, sc) {
 				continue
 			}
-			v, _ := resolve(el.v, src.path, sc)
-			if p := payload(v); p != nil {
+			if p := payload(lookupValue(el.v, src.path, sc)); p != nil {
 				w.visit(p)
 			}
 		}
@@ -595,8 +748,7 @@ func (env *relEnv) value(l *letSpec) ast.Value {
 			return ast.String(strings.Join(ptrs, ", "))
 		}
 	case l.tag != nil:
-		v, _ := resolve(el.v, l.tag.of, sc)
-		s, ok := v.(ast.String)
+		s, ok := lookupValue(el.v, l.tag.of, sc).(ast.String)
 		if !ok || !strings.HasPrefix(string(s), "<"+l.tag.tag) {
 			return nil
 		}
@@ -624,7 +776,7 @@ func payload(v ast.Value) ast.Value {
 
 func allHold(cs []check, v ast.Value, sc scope) bool {
 	for _, c := range cs {
-		val, _ := resolve(v, c.path, sc)
+		val := lookupValue(v, c.path, sc)
 		if ok, _ := c.cond.holds(val, v, sc); !ok {
 			return false
 		}
@@ -695,9 +847,9 @@ func walkSteps(given []step, v ast.Value, steps []step, sc scope, visit func(ast
 }
 
 // collect returns the rule's elements: those of given that pass where and
-// are not left out by unless.
+// are not left out by unless (in env's buffer).
 func (r *yamlRule) collect(env *relEnv) []elem {
-	var els []elem
+	els := env.els[:0]
 	doc := env.cache.doc
 	walkSteps(r.given, doc, r.given, newScope(doc), func(v ast.Value, sc scope) {
 		sc = env.at(elem{v: v, sc: sc})
@@ -710,6 +862,7 @@ func (r *yamlRule) collect(env *relEnv) []elem {
 		sc.rel = nil
 		els = append(els, elem{v: v, sc: sc})
 	})
+	env.els = els
 	return els
 }
 
@@ -718,7 +871,8 @@ func (r *yamlRule) evalRel(doc ast.Object, cache *relCache, hits []Hit) []Hit {
 	if cache == nil {
 		cache = &relCache{doc: doc}
 	}
-	env := &relEnv{r: r, cache: cache}
+	env := cache.getEnv(r)
+	defer cache.putEnv(env)
 	els := r.collect(env)
 	if len(els) == 0 {
 		return hits
@@ -730,24 +884,31 @@ func (r *yamlRule) evalRel(doc ast.Object, cache *relCache, hits []Hit) []Hit {
 		return hits
 	}
 	// ranks[i] is element i's position in its group and the index of the group's first
-	ranks := make([][2]int, len(els))
-	keys := make([][]ast.Value, len(els))
-	byKey := make(map[uint64][]int32, len(els))
-	size := make(map[int]int, len(els))
+	n, g := len(els), len(r.rel.group)
+	ranks := slices.Grow(env.ranks[:0], n)[:n]
+	keys := slices.Grow(env.keys[:0], g*n)
+	size := slices.Grow(env.size[:0], n)[:n]
+	clear(size)
+	idx := &env.index
+	idx.reset()
+	defer func() { clear(keys); env.ranks, env.keys, env.size = ranks, keys[:0], size }()
 	for i, el := range els {
 		ranks[i] = [2]int{0, i}
-		keys[i] = values(el.v, r.rel.group, env.at(el))
-		if h, ok := hashValues(keys[i]); ok {
-			for _, k := range byKey[h] {
-				if equalValues(keys[i], keys[k]) {
+		keys = appendValues(keys, el.v, r.rel.group, env.at(el))
+		key := keys[i*g : (i+1)*g]
+		h, ok := hashValues(key)
+		if ok {
+			idx.each(h, func(k int) bool {
+				if equalValues(key, keys[k*g:(k+1)*g]) {
 					if ranks[i][0] == 0 {
-						ranks[i][1] = int(k)
+						ranks[i][1] = k
 					}
 					ranks[i][0]++
 				}
-			}
-			byKey[h] = append(byKey[h], int32(i))
+				return true
+			})
 		}
+		idx.add(h, ok)
 		size[ranks[i][1]]++
 	}
 	for i, el := range els {
