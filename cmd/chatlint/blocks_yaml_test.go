@@ -20,7 +20,10 @@ import (
 // pack, on the pairing cases the Rego unit tests had (testdata/blocks-cases.jsonl)
 // and on every file of the shared sample data.
 func TestIntegrityYAMLBlocksMatchRego(t *testing.T) {
-	inputs := map[string][]string{"blocks-cases": {filepath.Join("testdata", "blocks-cases.jsonl")}}
+	inputs := map[string][]string{
+		"blocks-cases": {filepath.Join("testdata", "blocks-cases.jsonl")},
+		"shapes-cases": {filepath.Join("testdata", "shapes-cases.jsonl")},
+	}
 	fixtures, _ := filepath.Glob(filepath.Join(repo, "policies/*/tests/*/*.jsonl"))
 	jsons, _ := filepath.Glob(filepath.Join(repo, "policies/*/tests/*/*.json"))
 	for _, f := range jsons {

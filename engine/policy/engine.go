@@ -30,6 +30,12 @@ type Engine struct {
 	profiles []Profile
 	// relational is set when a rule in yaml uses let, group or cases.
 	relational bool
+	// regoFormats are the formats some Rego rule declares (custom.formats);
+	// regoAll is set when a Rego rule declares none, so applies to every
+	// format. A document of another format is not given to OPA at all:
+	// every finding it could produce would be dropped as out of scope.
+	regoFormats map[string]bool
+	regoAll     bool
 }
 
 // Options tune which rules run.
@@ -69,6 +75,20 @@ func Compile(ctx context.Context, packs []*Pack, opts Options) (*Engine, error) 
 			}
 		}
 		e.rules = append(e.rules, rules...)
+		if len(p.Rego) > 0 && len(rules) == 0 {
+			e.regoAll = true // a pack whose Rego declares no rule: evaluate it everywhere
+		}
+		for _, r := range rules {
+			if len(r.Formats) == 0 {
+				e.regoAll = true
+			}
+			for _, f := range r.Formats {
+				if e.regoFormats == nil {
+					e.regoFormats = map[string]bool{}
+				}
+				e.regoFormats[f] = true
+			}
+		}
 		for _, pr := range p.Profiles {
 			if !slices.ContainsFunc(e.profiles, func(q Profile) bool { return q.Name == pr.Name }) {
 				e.profiles = append(e.profiles, pr)
@@ -81,7 +101,9 @@ func Compile(ctx context.Context, packs []*Pack, opts Options) (*Engine, error) 
 				continue
 			}
 			for _, r := range yr {
-				e.rules = append(e.rules, r.Rule)
+				if r.partOf == "" {
+					e.rules = append(e.rules, r.Rule)
+				}
 				switch {
 				case e.disabled[r.ID]: // compiled (so errors show) but never run
 				case r.action != nil:
@@ -177,7 +199,7 @@ func (e *Engine) evaluate(ctx context.Context, doc *document.Document, cancel to
 	if len(e.actions) > 0 {
 		hits, acts = e.yamlActions(doc, hits, acts)
 	}
-	if e.rego != nil {
+	if e.rego != nil && (e.regoAll || e.regoFormats[string(doc.Format)]) {
 		var err error
 		hits, acts, err = e.rego.eval(ctx, doc.Value, string(doc.Format), cancel, hits, acts)
 		var bad *OutputError

@@ -27,6 +27,10 @@ type yamlRule struct {
 	message []piece
 	action  actArgs  // a cleanup rule's action (op and arguments), nil for a check
 	rel     *relSpec // let, group and cases (yaml_rel.go), nil for a plain rule
+	// partOf is set on an entry that reports under the id of another rule of
+	// its file (part_of: ID), as a Rego rule with several bodies does: it takes
+	// that rule's id, severity and description and is not listed on its own.
+	partOf string
 }
 
 // step is one segment of a `given` path: a member name, then optionally [*].
@@ -90,6 +94,7 @@ type yamlFile struct {
 
 type yamlRuleSpec struct {
 	ID          string     `yaml:"id"`
+	PartOf      string     `yaml:"part_of"`
 	Title       string     `yaml:"title"`
 	Severity    string     `yaml:"severity"`
 	Description string     `yaml:"description"`
@@ -140,6 +145,12 @@ func compileYAMLRule(n *yaml.Node, file, pack string) (*yamlRule, error) {
 	if err := n.Decode(&s); err != nil {
 		return nil, err
 	}
+	if s.PartOf != "" {
+		if s.ID != "" || s.Severity != "" || s.Description != "" {
+			return nil, fmt.Errorf("part_of %s: a part takes its id, severity and description from the rule it is part of", s.PartOf)
+		}
+		s.ID, s.Severity, s.Description = s.PartOf, "info", "part"
+	}
 	if s.ID == "" {
 		return nil, fmt.Errorf("rule needs an id")
 	}
@@ -166,6 +177,7 @@ func compileYAMLRule(n *yaml.Node, file, pack string) (*yamlRule, error) {
 			Example: strings.TrimSpace(s.Example), Fix: strings.TrimSpace(s.Fix), Formats: s.Formats, Repairs: s.Repairs},
 		formats: s.Formats,
 		mode:    s.Mode,
+		partOf:  s.PartOf,
 	}
 	if r.given, err = parseGiven(s.Given); err != nil {
 		return nil, fmt.Errorf("rule %s: given: %v", s.ID, err)
@@ -264,14 +276,6 @@ type test struct {
 var jsonTypes = []string{"string", "number", "boolean", "null", "object", "array"}
 
 func compileCondition(n *yaml.Node) (condition, error) {
-	if n.Kind == yaml.MappingNode && len(n.Content) == 2 && n.Content[0].Value == "not" {
-		inner, err := compileCondition(n.Content[1])
-		if err != nil {
-			return condition{}, fmt.Errorf("not: %v", err)
-		}
-		return condition{tests: []test{{desc: "must not hold: " + strings.Join(inner.descs(), ", "),
-			at: func(v, el ast.Value, sc scope) bool { ok, _ := inner.holds(v, el, sc); return !ok }}}}, nil
-	}
 	if n.Kind == yaml.ScalarNode {
 		switch n.Value {
 		case "absent":
@@ -292,6 +296,15 @@ func compileCondition(n *yaml.Node) (condition, error) {
 	var c condition
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		op, arg := n.Content[i].Value, n.Content[i+1]
+		if op == "not" { // the value fails the condition given (a value that is absent fails most)
+			inner, err := compileCondition(arg)
+			if err != nil {
+				return c, fmt.Errorf("not: %v", err)
+			}
+			c.tests = append(c.tests, test{desc: "must not hold: " + strings.Join(inner.descs(), ", "),
+				at: func(v, el ast.Value, sc scope) bool { ok, _ := inner.holds(v, el, sc); return !ok }})
+			continue
+		}
 		var a any
 		if err := arg.Decode(&a); err != nil {
 			return c, err
@@ -416,7 +429,7 @@ func operator(op string, a any) (test, error) {
 			return ok && re.MatchString(string(str))
 		}, desc: fmt.Sprintf("must match %q", s)}, nil
 	}
-	return test{}, fmt.Errorf("unknown operator (want present, optional, type, equals, not_equals, in, not_empty, truthy, prefix, suffix, contains, matches, less_than, at_most, greater_than, at_least or not)")
+	return test{}, fmt.Errorf("unknown operator (want present, optional, type, equals, not_equals, in, not_empty, truthy, prefix, suffix, contains, matches, less_than, at_most, greater_than, at_least, same_as or not)")
 }
 
 func presentTest(want bool) test {
@@ -502,6 +515,17 @@ func (c condition) holds(v, el ast.Value, sc scope) (bool, string) {
 // argument is a number or the path of a number on the same element (such as
 // $answers.count). ok is false for other operators.
 func comparison(op string, a any) (test, bool, error) {
+	if op == "same_as" { // equal to the value of another path of the element
+		p, ok := a.(string)
+		if !ok {
+			return test{}, true, fmt.Errorf("want a path")
+		}
+		path := parsePath(p)
+		return test{desc: "must be the same as " + p, at: func(v, el ast.Value, sc scope) bool {
+			w := lookupValue(el, path, sc)
+			return v != nil && w != nil && ast.Compare(v, w) == 0
+		}}, true, nil
+	}
 	want := map[string]func(int) bool{
 		"less_than":    func(c int) bool { return c < 0 },
 		"at_most":      func(c int) bool { return c <= 0 },

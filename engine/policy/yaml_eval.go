@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 
@@ -25,6 +26,7 @@ type scope struct {
 	ptr     string
 	inRaw   bool    // the element lies inside a raw record, so ptr follows it
 	rel     *relEnv // a relational rule's sets and group (yaml_rel.go), nil otherwise
+	pos     int     // the element's position in the list the walk took it from ($index)
 }
 
 // eval runs the rule over one document and appends its hits.
@@ -247,10 +249,10 @@ func (sc scope) context(name string) ast.Object {
 
 // piece is a literal part of a message template, or a {{path}} to fill in.
 type piece struct {
-	text  string
-	path  []seg
-	tmpl  bool // a {{…}} placeholder rather than literal text
-	quote bool // {{q …}}
+	text   string
+	path   []seg
+	tmpl   bool   // a {{…}} placeholder rather than literal text
+	filter string // "q" or "type" for {{q …}}, {{type …}}
 }
 
 func parseTemplate(s string) []piece {
@@ -268,11 +270,12 @@ func parseTemplate(s string) []piece {
 			out = append(out, piece{text: s[:i]})
 		}
 		name := strings.TrimSpace(s[i+2 : i+j])
-		quote := strings.HasPrefix(name, "q ")
-		if quote { // {{q path}}: the value as a quoted string, as Rego's sprintf %q writes it
-			name = strings.TrimSpace(name[2:])
+		var filter string
+		if f, rest, ok := strings.Cut(name, " "); ok && (f == "q" || f == "type") {
+			// {{q path}}: the value quoted, as Rego's sprintf %q writes it; {{type path}}: its JSON type
+			filter, name = f, strings.TrimSpace(rest)
 		}
-		out = append(out, piece{text: name, path: parsePath(name), tmpl: true, quote: quote})
+		out = append(out, piece{text: name, path: parsePath(name), tmpl: true, filter: filter})
 		s = s[i+j+2:]
 	}
 	if s != "" {
@@ -300,13 +303,23 @@ func renderPieces(message []piece, v ast.Value, sc scope, failure string) string
 			val, _ := resolve(v, p.path, sc)
 			switch x := val.(type) {
 			case nil:
+				if p.filter == "q" {
+					b.WriteString(`""`)
+				}
 			case ast.String:
-				if p.quote {
+				switch p.filter {
+				case "q":
 					b.WriteString(strconv.Quote(string(x)))
-				} else {
+				case "type":
+					b.WriteString("string")
+				default:
 					b.WriteString(string(x))
 				}
 			default:
+				if p.filter != "" {
+					b.WriteString(filtered(p.filter, x))
+					continue
+				}
 				b.WriteString(x.String())
 			}
 		}
@@ -337,4 +350,23 @@ func stringOf(t *ast.Term) string {
 // targetOfScope is the element a scope stands at, as a finding names it.
 func targetOfScope(sc scope) document.Target {
 	return document.TargetOf(sc.msgIdx, sc.callIdx, sc.toolIdx, sc.entIdx)
+}
+
+// filtered renders a value that is not a string for {{q …}} (as Rego's
+// sprintf %q does: an integer as a quoted character, anything else as its
+// JSON text quoted) or {{type …}}.
+func filtered(filter string, v ast.Value) string {
+	if filter == "type" {
+		return typeName(v)
+	}
+	if n, ok := v.(ast.Number); ok && !strings.ContainsAny(string(n), ".eE") {
+		if i, ok := n.Int64(); ok { // fmt's %q of an integer
+			r := utf8.RuneError
+			if i >= 0 && i <= utf8.MaxRune {
+				r = rune(i)
+			}
+			return strconv.QuoteRune(r)
+		}
+	}
+	return strconv.Quote(v.String())
 }

@@ -83,6 +83,11 @@ type tagSpec struct {
 	tag string
 }
 
+type occurrencesSpec struct {
+	of   []seg
+	text string
+}
+
 // letSpec is one named let: a join, or a value (cases, truthy_keys, tag_body).
 type letSpec struct {
 	name   string
@@ -90,12 +95,14 @@ type letSpec struct {
 	cases  []caseSpec
 	truthy *truthySpec
 	tag    *tagSpec
+	count  *occurrencesSpec
 }
 
 type caseSpec struct {
 	when     []check
 	message  []piece // nil in a let case without text
 	severity *finding.Severity
+	path     []piece // the JSON Pointer the finding names, when given
 }
 
 // relSpec holds the relational forms of one rule; nil for a plain rule.
@@ -117,6 +124,8 @@ type letYAML struct {
 	Of         []yaml.Node `yaml:"of"`
 	TagBody    string      `yaml:"tag_body"`
 	Tag        string      `yaml:"tag"`
+	Count      string      `yaml:"occurrences"`
+	In         string      `yaml:"in"`
 }
 
 type caseYAML struct {
@@ -124,11 +133,12 @@ type caseYAML struct {
 	Message  string    `yaml:"message"`
 	Text     string    `yaml:"text"`
 	Severity string    `yaml:"severity"`
+	Path     string    `yaml:"path"`
 }
 
 // reservedNames are the contexts a path may start with; a let may not take
 // their names.
-var reservedNames = []string{"message", "tool", "entry", "document", "group", "line", "self"}
+var reservedNames = []string{"message", "tool", "entry", "document", "group", "line", "self", "index"}
 
 func compileRel(s *yamlRuleSpec) (*relSpec, error) {
 	if s.Let.Kind == 0 && len(s.Group) == 0 && len(s.Cases) == 0 && s.Unless.Kind == 0 {
@@ -186,6 +196,9 @@ func compileCases(cs []caseYAML, text string) ([]caseSpec, error) {
 			if c.Text != "" {
 				cs.message = parseTemplate(c.Text)
 			}
+		}
+		if c.Path != "" {
+			cs.path = parseTemplate(c.Path)
 		}
 		if c.Severity != "" {
 			sev, err := finding.ParseSeverity(c.Severity)
@@ -255,8 +268,15 @@ func compileLet(name string, ly letYAML) (*letSpec, error) {
 		}
 		l.tag = &tagSpec{of: parsePath(ly.TagBody), tag: ly.Tag}
 	}
+	if ly.Count != "" {
+		kinds++
+		if ly.In == "" {
+			return nil, fmt.Errorf("occurrences needs in: the path of the text")
+		}
+		l.count = &occurrencesSpec{of: parsePath(ly.In), text: ly.Count}
+	}
 	if kinds != 1 {
-		return nil, fmt.Errorf("want exactly one of join, cases, truthy_keys or tag_body")
+		return nil, fmt.Errorf("want exactly one of join, cases, truthy_keys, tag_body or occurrences")
 	}
 	return l, nil
 }
@@ -320,11 +340,26 @@ func pathPairs(n *yaml.Node, what string) (mine, theirs [][]seg, texts []string,
 	return mine, theirs, texts, nil
 }
 
-// linkRules resolves the rule:ID joins of one file's rules.
+// linkRules resolves the rule:ID joins and the part_of entries of one
+// file's rules.
 func linkRules(rules []*yamlRule) error {
 	byID := map[string]*yamlRule{}
 	for _, r := range rules {
-		byID[r.ID] = r
+		if r.partOf == "" {
+			byID[r.ID] = r
+		}
+	}
+	for _, r := range rules {
+		if r.partOf == "" {
+			continue
+		}
+		main := byID[r.partOf]
+		if main == nil {
+			return fmt.Errorf("part_of: no rule %s in this file", r.partOf)
+		}
+		src := r.Source
+		r.Rule = main.Rule
+		r.Source = src
 	}
 	for _, r := range rules {
 		if r.rel == nil {
@@ -671,6 +706,8 @@ func (env *relEnv) virtual(path []seg) (ast.Value, bool) {
 	var n int
 	var first elem
 	switch {
+	case name == "index":
+		return ast.InternedValue(env.el.sc.pos), true
 	case name == "group" && len(env.r.rel.group) > 0:
 		n, first = env.count, env.first
 		if len(path) > 1 && path[1].name == "rank" {
@@ -747,6 +784,12 @@ func (env *relEnv) value(l *letSpec) ast.Value {
 			}
 			return ast.String(strings.Join(ptrs, ", "))
 		}
+	case l.count != nil:
+		s, ok := lookupValue(el.v, l.count.of, sc).(ast.String)
+		if !ok {
+			return nil
+		}
+		return ast.InternedValue(strings.Count(string(s), l.count.text))
 	case l.tag != nil:
 		s, ok := lookupValue(el.v, l.tag.of, sc).(ast.String)
 		if !ok || !strings.HasPrefix(string(s), "<"+l.tag.tag) {
@@ -810,11 +853,8 @@ func walkSteps(given []step, v ast.Value, steps []step, sc scope, visit func(ast
 	if t == nil {
 		return
 	}
-	next := sc
-	switch {
-	case sc.inRaw:
-		next.ptr = sc.ptr + "/" + escapePointer(st.field)
-	case st.field == "raw":
+	next := sc // no JSON Pointers: the relational forms name elements by Target
+	if st.field == "raw" {
 		next.inRaw = true
 	}
 	if !st.each {
@@ -828,6 +868,7 @@ func walkSteps(given []step, v ast.Value, steps []step, sc scope, visit func(ast
 	top := len(steps) == len(given)
 	for i := 0; i < arr.Len(); i++ {
 		el := next
+		el.pos = i
 		ev := arr.Elem(i).Value
 		if !el.inRaw {
 			eo, _ := ev.(ast.Object)
@@ -940,5 +981,8 @@ func (r *yamlRule) report(env *relEnv, el elem, hits []Hit) []Hit {
 	}
 	h := newHit(r.ID, r.Pack, sev, renderPieces(c.message, el.v, sc, ""))
 	h.Target = targetOfScope(sc)
+	if c.path != nil {
+		h.Path = renderPieces(c.path, el.v, sc, "")
+	}
 	return append(hits, h)
 }
