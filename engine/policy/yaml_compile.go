@@ -191,6 +191,9 @@ func compileYAMLRule(n *yaml.Node, file, pack string) (*yamlRule, error) {
 	if r.rel, err = compileRel(&s); err != nil {
 		return nil, fmt.Errorf("rule %s: %v", s.ID, err)
 	}
+	if r.rel != nil {
+		r.rel.role = roleOf(r.given, r.where)
+	}
 	switch {
 	case r.rel != nil && len(r.rel.cases) > 0 && len(r.assert) > 0:
 		return nil, fmt.Errorf("rule %s: a rule has assert or cases, not both", s.ID)
@@ -263,6 +266,7 @@ func compileChecks(n *yaml.Node) ([]check, error) {
 type condition struct {
 	optional bool
 	tests    []test
+	literal  ast.Value // the value a condition written as a bare literal must equal, else nil
 }
 
 type test struct {
@@ -288,7 +292,8 @@ func compileCondition(n *yaml.Node) (condition, error) {
 			return condition{}, err
 		}
 		t, err := equalsTest(lit, true)
-		return condition{tests: []test{t}}, err
+		w, _ := ast.InterfaceToValue(lit)
+		return condition{tests: []test{t}, literal: w}, err
 	}
 	if n.Kind != yaml.MappingNode {
 		return condition{}, fmt.Errorf("a condition is absent, present, a literal, or a map of operators")

@@ -66,6 +66,7 @@ type joinSpec struct {
 	differMine   [][]seg
 	differTheirs [][]seg
 	order        int // -1 before the element, 1 after, 0 anywhere
+	role         string
 }
 
 type truthySpec struct {
@@ -111,6 +112,31 @@ type relSpec struct {
 	group  [][]seg
 	cases  []caseSpec
 	unless []check
+	role   string // see roleOf
+}
+
+// roleOf returns the role a where requires of the messages a given path
+// walks (role: X for messages[*], $message.role: X below it), or "". The
+// walk then visits only the messages of that role, from an index of the
+// roles built once per document, instead of reading every message's role
+// once per rule. The where is still checked in full.
+func roleOf(given []step, where []check) string {
+	if len(given) == 0 || given[0].field != "messages" || !given[0].each {
+		return ""
+	}
+	for _, c := range where {
+		var ok bool
+		switch len(given) {
+		case 1:
+			ok = len(c.path) == 1 && c.path[0].name == "role"
+		default:
+			ok = len(c.path) == 2 && c.path[0].name == "$message" && c.path[1].name == "role"
+		}
+		if s, isStr := c.cond.literal.(ast.String); ok && isStr && !c.cond.optional {
+			return string(s)
+		}
+	}
+	return ""
 }
 
 type letYAML struct {
@@ -320,6 +346,7 @@ func compileJoin(jy letYAML) (*joinSpec, error) {
 	for _, c := range j.where {
 		where = append(where, c.text+"="+fmt.Sprint(c.cond.descs()))
 	}
+	j.role = roleOf(j.given, j.where)
 	j.sig = jy.Join + "|" + strings.Join(where, ",") + "|" + strings.Join(theirs, ",") + "|" + strings.Join(differ, ",")
 	return j, nil
 }
@@ -338,6 +365,14 @@ func pathPairs(n *yaml.Node, what string) (mine, theirs [][]seg, texts []string,
 		texts = append(texts, n.Content[i+1].Value)
 	}
 	return mine, theirs, texts, nil
+}
+
+// only returns the messages of role, or nil (all) when role is "".
+func (c *relCache) only(role string) []int {
+	if role == "" {
+		return nil
+	}
+	return c.messagesOf(role)
 }
 
 // linkRules resolves the rule:ID joins and the part_of entries of one
@@ -406,11 +441,69 @@ type relCache struct {
 	free    []*partnerSet
 	envFree []*relEnv
 	walk    truthyWalk // truthy_keys' walker, its buffers reused
+	// roles[i] is the role of message i (built on first use); byRole the
+	// indexes of the messages of each role asked for
+	roles     []string
+	rolesDone bool
+	byRole    map[string]*roleIndex
+	gen       int // counts documents: a roleIndex of another gen is stale
 }
+
+type roleIndex struct {
+	gen int
+	ix  []int
+}
+
+var keyRole = ast.StringTerm("role")
+
+// messagesOf returns the indexes of the document's messages whose role is
+// role.
+func (c *relCache) messagesOf(role string) []int {
+	ri := c.byRole[role]
+	if ri != nil && ri.gen == c.gen {
+		return ri.ix
+	}
+	if !c.rolesDone {
+		c.rolesDone = true
+		c.roles = c.roles[:0]
+		if t := c.doc.Get(keyMessages); t != nil {
+			if arr, ok := t.Value.(*ast.Array); ok {
+				for i := 0; i < arr.Len(); i++ {
+					var r string
+					if o, ok := arr.Elem(i).Value.(ast.Object); ok {
+						if rt := o.Get(keyRole); rt != nil {
+							s, _ := rt.Value.(ast.String)
+							r = string(s)
+						}
+					}
+					c.roles = append(c.roles, r)
+				}
+			}
+		}
+	}
+	if ri == nil {
+		if c.byRole == nil {
+			c.byRole = map[string]*roleIndex{}
+		}
+		ri = &roleIndex{ix: []int{}} // never nil: nil means every message
+		c.byRole[role] = ri
+	}
+	ri.gen, ri.ix = c.gen, ri.ix[:0]
+	for i, r := range c.roles {
+		if r == role {
+			ri.ix = append(ri.ix, i)
+		}
+	}
+	return ri.ix
+}
+
+var keyMessages = ast.StringTerm("messages")
 
 // reset empties the cache for the next document.
 func (c *relCache) reset(doc ast.Object) {
 	c.doc = doc
+	c.rolesDone = false
+	c.gen++
 	for k, ps := range c.sets {
 		clear(ps.els) // drop references to the document
 		clear(ps.keys)
@@ -569,7 +662,7 @@ func (c *relCache) set(j *joinSpec) *partnerSet {
 		}
 		c.putEnv(env)
 	} else {
-		walkSteps(j.given, c.doc, j.given, newScope(c.doc), add)
+		walkSteps(j.given, c.doc, j.given, newScope(c.doc), c.only(j.role), add)
 	}
 	if k := len(j.theirs); k > 0 {
 		for i := range ps.els {
@@ -839,7 +932,9 @@ func firstCase(cases []caseSpec, v ast.Value, sc scope) int {
 
 // walkSteps walks a given path as yamlRule.walk does and calls visit at
 // every element it reaches.
-func walkSteps(given []step, v ast.Value, steps []step, sc scope, visit func(ast.Value, scope)) {
+// only is nil (every element) or the indexes of the top-level elements to
+// visit.
+func walkSteps(given []step, v ast.Value, steps []step, sc scope, only []int, visit func(ast.Value, scope)) {
 	if len(steps) == 0 {
 		visit(v, sc)
 		return
@@ -858,7 +953,7 @@ func walkSteps(given []step, v ast.Value, steps []step, sc scope, visit func(ast
 		next.inRaw = true
 	}
 	if !st.each {
-		walkSteps(given, t.Value, steps[1:], next, visit)
+		walkSteps(given, t.Value, steps[1:], next, only, visit)
 		return
 	}
 	arr, ok := t.Value.(*ast.Array)
@@ -866,7 +961,17 @@ func walkSteps(given []step, v ast.Value, steps []step, sc scope, visit func(ast
 		return
 	}
 	top := len(steps) == len(given)
-	for i := 0; i < arr.Len(); i++ {
+	n := arr.Len()
+	if top && only != nil {
+		n = len(only)
+	}
+	for k := 0; k < n; k++ {
+		i := k
+		if top && only != nil {
+			if i = only[k]; i >= arr.Len() {
+				break
+			}
+		}
 		el := next
 		el.pos = i
 		ev := arr.Elem(i).Value
@@ -883,7 +988,7 @@ func walkSteps(given []step, v ast.Value, steps []step, sc scope, visit func(ast
 				el.callIdx = i
 			}
 		}
-		walkSteps(given, ev, steps[1:], el, visit)
+		walkSteps(given, ev, steps[1:], el, nil, visit)
 	}
 }
 
@@ -892,7 +997,7 @@ func walkSteps(given []step, v ast.Value, steps []step, sc scope, visit func(ast
 func (r *yamlRule) collect(env *relEnv) []elem {
 	els := env.els[:0]
 	doc := env.cache.doc
-	walkSteps(r.given, doc, r.given, newScope(doc), func(v ast.Value, sc scope) {
+	walkSteps(r.given, doc, r.given, newScope(doc), env.cache.only(r.rel.role), func(v ast.Value, sc scope) {
 		sc = env.at(elem{v: v, sc: sc})
 		if !allHold(r.where, v, sc) {
 			return
