@@ -77,6 +77,7 @@ func (r *yamlRule) walk(v ast.Value, steps []step, sc scope, hits []Hit) []Hit {
 	}
 	for i := 0; i < arr.Len(); i++ {
 		el := next
+		el.pos = i
 		ev := arr.Elem(i).Value
 		if el.inRaw {
 			el.ptr = next.ptr + "/" + strconv.Itoa(i)
@@ -152,6 +153,9 @@ func resolve(v ast.Value, path []seg, sc scope) (ast.Value, string) {
 		if v, ok := sc.rel.virtual(path); ok {
 			return v, ""
 		}
+	}
+	if len(path) > 0 && path[0].name == "$index" { // the element's position in its list
+		return ast.InternedValue(sc.pos), ""
 	}
 	ptr, known := sc.ptr, sc.inRaw
 	if len(path) > 0 {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
@@ -693,6 +694,9 @@ func lookupValue(v ast.Value, path []seg, sc scope) ast.Value {
 				return x
 			}
 		}
+		if path[0].name == "$index" {
+			return ast.InternedValue(sc.pos)
+		}
 		head := path[0].name
 		alias := strings.TrimPrefix(head, "$")
 		o, _ := v.(ast.Object)
@@ -799,8 +803,6 @@ func (env *relEnv) virtual(path []seg) (ast.Value, bool) {
 	var n int
 	var first elem
 	switch {
-	case name == "index":
-		return ast.InternedValue(env.el.sc.pos), true
 	case name == "group" && len(env.r.rel.group) > 0:
 		n, first = env.count, env.first
 		if len(path) > 1 && path[1].name == "rank" {
@@ -866,7 +868,11 @@ func (env *relEnv) value(l *letSpec) ast.Value {
 			if !allHold(src.when, el.v, sc) {
 				continue
 			}
-			if p := payload(lookupValue(el.v, src.path, sc)); p != nil {
+			v := lookupValue(el.v, src.path, sc)
+			if str, ok := v.(ast.String); ok && !mayHoldKey(string(str), w.want) {
+				continue // no key can be written in it: not worth parsing
+			}
+			if p := payload(v); p != nil {
 				w.visit(p)
 			}
 		}
@@ -1090,4 +1096,33 @@ func (r *yamlRule) report(env *relEnv, el elem, hits []Hit) []Hit {
 		h.Path = renderPieces(c.path, el.v, sc, "")
 	}
 	return append(hits, h)
+}
+
+// mayHoldKey reports whether JSON text s may have a member named by one of
+// keys (lower-case), compared as truthy_keys compares them (any case). It
+// is false only when no key is written in s byte for byte in any ASCII case
+// and s has no escape (\u) or non-ASCII byte through which one could be
+// written otherwise, so a text it rules out has no such member whatever it
+// holds.
+func mayHoldKey(s string, keys []string) bool {
+	for _, k := range keys {
+		for i := 0; i < len(k); i++ {
+			if k[i] >= utf8.RuneSelf {
+				return true
+			}
+		}
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf || (c == '\\' && i+1 < len(s) && s[i+1] == 'u') {
+			return true
+		}
+		lc := c | 0x20
+		for _, k := range keys {
+			if len(k) > 0 && lc == k[0] && len(s)-i >= len(k) && strings.EqualFold(s[i:i+len(k)], k) {
+				return true
+			}
+		}
+	}
+	return false
 }
