@@ -143,7 +143,7 @@ func (p *proxyLog) Finish() *Document {
 	if p.first == 0 {
 		return nil
 	}
-	d := &Document{Format: ProxyLog, File: p.file, Line: p.first, ID: p.id, toolLines: p.toolLines, Profile: p.opts.Profile}
+	d := &Document{Format: ProxyLog, File: p.file, Line: p.first, ID: p.id, toolLines: p.toolLines, Profile: p.opts.Profile, skipLookup: p.opts.SkipLookup}
 	if d.ID == "" {
 		d.ID = fallbackID(p.file, p.first)
 	}

@@ -36,6 +36,9 @@ type Engine struct {
 	// every finding it could produce would be dropped as out of scope.
 	regoFormats map[string]bool
 	regoAll     bool
+	// readsLookup is set when an active rule may read the document's lookup
+	// member (reads.go).
+	readsLookup bool
 }
 
 // Options tune which rules run.
@@ -68,6 +71,7 @@ func Compile(ctx context.Context, packs []*Pack, opts Options) (*Engine, error) 
 		}
 		for k, m := range mods {
 			modules[k] = m
+			e.readsLookup = e.readsLookup || regoReads(m, "lookup")
 		}
 		for _, pkg := range pkgs {
 			if _, dup := pkgPack[pkg]; !dup {
@@ -95,6 +99,7 @@ func Compile(ctx context.Context, packs []*Pack, opts Options) (*Engine, error) 
 			}
 		}
 		for _, f := range p.YAML {
+			e.readsLookup = e.readsLookup || yamlReads(f.Source, "lookup")
 			yr, err := compileYAML(f, p.Name)
 			if err != nil {
 				errs = append(errs, err.(*CompileError).Errors...)

@@ -259,3 +259,30 @@ deny contains f if {
 		t.Errorf("proxy-log session: error %v, want the malformed finding reported", err)
 	}
 }
+
+// The lookup member is built only when a rule may read it; every doubt
+// counts as a read.
+func TestReadsLookup(t *testing.T) {
+	rego := func(body string) string {
+		return "package chatlint.team\n\n# METADATA\n# title: r\n# description: d\n# custom:\n#   id: r\n#   severity: error\ndeny contains f if {\n\t" + body + "\n\tf := {\"rule\": \"r\", \"msg\": \"m\"}\n}\n"
+	}
+	tests := []struct {
+		name  string
+		files map[string]string
+		want  bool
+	}{
+		{"rego reads other members", map[string]string{"r.rego": rego(`input.messages[_].role == "x"`)}, false},
+		{"rego reads lookup", map[string]string{"r.rego": rego(`input.lookup.tool == []`)}, true},
+		{"rego reads input itself", map[string]string{"r.rego": rego(`x := input; x.format == "chat"`)}, true},
+		{"rego reads input[k]", map[string]string{"r.rego": rego(`some k; input[k] == 1`)}, true},
+		{"rego passes input to a function", map[string]string{"r.rego": rego(`json.marshal(input) == ""`)}, true},
+		{"yaml without it", map[string]string{"r.yaml": "rules:\n  - {id: r, severity: error, description: d, given: 'messages[*]', assert: {role: present}}\n"}, false},
+		{"yaml naming it", map[string]string{"r.yaml": "rules:\n  - {id: r, severity: error, description: d, given: document, assert: {lookup.tool: present}}\n"}, true},
+	}
+	for _, tt := range tests {
+		e := mustCompile(t, Options{}, packOf(t, tt.files))
+		if got := e.ReadsLookup(); got != tt.want {
+			t.Errorf("%s: ReadsLookup = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
