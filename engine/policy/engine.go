@@ -28,8 +28,9 @@ type Engine struct {
 	disabled map[string]bool
 	timeout  time.Duration
 	profiles []Profile
-	// relational is set when a rule in yaml uses let, group or cases.
-	relational bool
+	// relational is set when a rule in yaml uses let, group or cases;
+	// roleFiltered when one walks only the messages of one role.
+	relational, roleFiltered bool
 	// regoFormats are the formats some Rego rule declares (custom.formats);
 	// regoAll is set when a Rego rule declares none, so applies to every
 	// format. A document of another format is not given to OPA at all:
@@ -118,6 +119,7 @@ func Compile(ctx context.Context, packs []*Pack, opts Options) (*Engine, error) 
 				default:
 					e.yaml = append(e.yaml, r)
 					e.relational = e.relational || r.rel != nil
+					e.roleFiltered = e.roleFiltered || r.role != ""
 				}
 			}
 		}
@@ -190,8 +192,8 @@ func (e *Engine) evaluate(ctx context.Context, doc *document.Document, cancel to
 	if len(e.toolYAML) > 0 {
 		hits = e.memo.eval(e.toolYAML, doc.Value, hits)
 	}
-	var cache *relCache // the partner sets relational rules share
-	if e.relational {
+	var cache *relCache // the partner sets relational rules share, the role index every rule
+	if e.relational || e.roleFiltered {
 		if rc == nil {
 			rc = &relCache{}
 		}

@@ -31,6 +31,7 @@ type yamlRule struct {
 	// its file (part_of: ID), as a Rego rule with several bodies does: it takes
 	// that rule's id, severity and description and is not listed on its own.
 	partOf string
+	role   string // roleOf(given, where): the walk visits only messages of this role
 }
 
 // step is one segment of a `given` path: a member name, then optionally [*].
@@ -191,8 +192,9 @@ func compileYAMLRule(n *yaml.Node, file, pack string) (*yamlRule, error) {
 	if r.rel, err = compileRel(&s); err != nil {
 		return nil, fmt.Errorf("rule %s: %v", s.ID, err)
 	}
+	r.role = roleOf(r.given, r.where)
 	if r.rel != nil {
-		r.rel.role = roleOf(r.given, r.where)
+		r.rel.role = r.role
 	}
 	switch {
 	case r.rel != nil && len(r.rel.cases) > 0 && len(r.assert) > 0:

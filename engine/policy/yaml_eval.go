@@ -27,6 +27,7 @@ type scope struct {
 	inRaw   bool    // the element lies inside a raw record, so ptr follows it
 	rel     *relEnv // a relational rule's sets and group (yaml_rel.go), nil otherwise
 	pos     int     // the element's position in the list the walk took it from ($index)
+	only    []int   // nil, or the only top-level elements a walk visits (roleOf)
 }
 
 // eval runs the rule over one document and appends its hits.
@@ -45,6 +46,9 @@ func (r *yamlRule) evalIn(doc ast.Object, cache *relCache, hits []Hit) []Hit {
 		return r.evalRel(doc, cache, hits)
 	}
 	sc := scope{doc: doc, msgIdx: -1, callIdx: -1, toolIdx: -1, entIdx: -1}
+	if r.role != "" && cache != nil {
+		sc.only = cache.only(r.role)
+	}
 	return r.walk(doc, r.given, sc, hits)
 }
 
@@ -75,7 +79,19 @@ func (r *yamlRule) walk(v ast.Value, steps []step, sc scope, hits []Hit) []Hit {
 	if !ok {
 		return hits
 	}
-	for i := 0; i < arr.Len(); i++ {
+	top := len(steps) == len(r.given)
+	n := arr.Len()
+	if top && sc.only != nil {
+		n = len(sc.only)
+	}
+	next.only = nil
+	for k := 0; k < n; k++ {
+		i := k
+		if top && sc.only != nil {
+			if i = sc.only[k]; i >= arr.Len() {
+				break
+			}
+		}
 		el := next
 		el.pos = i
 		ev := arr.Elem(i).Value
