@@ -73,6 +73,7 @@ type joinSpec struct {
 type truthySpec struct {
 	want []string // lower-cased keys
 	of   []truthySource
+	stop *[256]bool // keyStops(want)
 }
 
 type truthySource struct {
@@ -286,6 +287,7 @@ func compileLet(name string, ly letYAML) (*letSpec, error) {
 		if len(t.of) == 0 {
 			return nil, fmt.Errorf("truthy_keys needs of: the paths whose payload is read")
 		}
+		t.stop = keyStops(t.want)
 		l.truthy = t
 	}
 	if ly.TagBody != "" {
@@ -869,7 +871,7 @@ func (env *relEnv) value(l *letSpec) ast.Value {
 				continue
 			}
 			v := lookupValue(el.v, src.path, sc)
-			if str, ok := v.(ast.String); ok && !mayHoldKey(string(str), w.want) {
+			if str, ok := v.(ast.String); ok && !mayHoldKeyTable(string(str), w.want, l.truthy.stop) {
 				continue // no key can be written in it: not worth parsing
 			}
 			if p := payload(v); p != nil {
@@ -1101,10 +1103,44 @@ func (r *yamlRule) report(env *relEnv, el elem, hits []Hit) []Hit {
 // mayHoldKey reports whether JSON text s may have a member named by one of
 // keys (lower-case), compared as truthy_keys compares them (any case). It
 // is false only when no key is written in s byte for byte in any ASCII case
-// and s has no escape (\u) or non-ASCII byte through which one could be
+// and s has no escape (\\u) or non-ASCII byte through which one could be
 // written otherwise, so a text it rules out has no such member whatever it
 // holds.
 func mayHoldKey(s string, keys []string) bool {
+	return mayHoldKeyTable(s, keys, keyStops(keys))
+}
+
+// keyStops marks the bytes at which mayHoldKeyTable looks closer: the first
+// letter of each key in both cases, a backslash and every non-ASCII byte.
+// A key that is not ASCII marks every byte (nothing is ruled out).
+func keyStops(keys []string) *[256]bool {
+	var stop [256]bool
+	for c := 0x80; c < 256; c++ {
+		stop[c] = true
+	}
+	stop['\\'] = true
+	for _, k := range keys {
+		for i := 0; i < len(k); i++ {
+			if k[i] >= utf8.RuneSelf {
+				for c := range stop {
+					stop[c] = true
+				}
+				return &stop
+			}
+		}
+		if k == "" {
+			continue
+		}
+		c := k[0]
+		stop[c] = true
+		if 'a' <= c && c <= 'z' {
+			stop[c-32] = true
+		}
+	}
+	return &stop
+}
+
+func mayHoldKeyTable(s string, keys []string, stop *[256]bool) bool {
 	for _, k := range keys {
 		for i := 0; i < len(k); i++ {
 			if k[i] >= utf8.RuneSelf {
@@ -1114,6 +1150,9 @@ func mayHoldKey(s string, keys []string) bool {
 	}
 	for i := 0; i < len(s); i++ {
 		c := s[i]
+		if !stop[c] {
+			continue
+		}
 		if c >= utf8.RuneSelf || (c == '\\' && i+1 < len(s) && s[i+1] == 'u') {
 			return true
 		}
