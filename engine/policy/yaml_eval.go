@@ -123,17 +123,19 @@ func (r *yamlRule) walk(v ast.Value, steps []step, sc scope, hits []Hit) []Hit {
 // or below the JSON Pointer of one that failed: a definition that is not an
 // object gives one finding, not one per member it lacks.
 func (r *yamlRule) check(v ast.Value, sc scope, hits []Hit) []Hit {
-	for _, c := range r.where {
-		val, _ := resolve(v, c.path, sc)
-		if ok, _ := c.cond.holds(val, v, sc); !ok {
-			return hits
-		}
+	if !allHold(r.where, v, sc) { // values only: building their pointers would be wasted
+		return hits
 	}
 	var failed []check
 	var failedPtrs []string
 	for _, c := range r.assert {
 		if slices.ContainsFunc(failed, c.below) {
 			continue
+		}
+		if len(failedPtrs) == 0 { // the pointer is needed only when the assertion fails
+			if ok, _ := c.cond.holds(lookupValue(v, c.path, sc), v, sc); ok {
+				continue
+			}
 		}
 		val, ptr := resolve(v, c.path, sc)
 		if slices.ContainsFunc(failedPtrs, func(p string) bool { return ptr == p || strings.HasPrefix(ptr, p+"/") }) {
