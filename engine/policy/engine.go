@@ -203,6 +203,9 @@ func (e *Engine) evaluate(ctx context.Context, doc *document.Document, cancel to
 	for _, r := range e.yaml {
 		hits = r.evalIn(doc.Value, cache, hits)
 	}
+	if cache != nil && cache.err != nil { // a rule whose lets go round in a circle
+		return nil, nil, fmt.Errorf("evaluating policies: %w", cache.err)
+	}
 	if len(e.actions) > 0 {
 		hits, acts = e.yamlActions(doc, hits, acts)
 	}

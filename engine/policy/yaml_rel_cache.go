@@ -6,6 +6,7 @@ package policy
 // relCache and resets it per document, so its memory is reused.
 
 import (
+	"fmt"
 	"slices"
 	"sync"
 
@@ -26,6 +27,8 @@ type relCache struct {
 	doc     ast.Object
 	sets    []*partnerSet // by joinSpec.id; nil when not built for this document
 	used    []int         // the ids built for this document
+	busy    []bool        // by joinSpec.id: the set is being built
+	err     error         // the first error of this document (a let that depends on itself)
 	free    []*partnerSet
 	envFree []*relEnv
 	walk    truthyWalk // truthy_keys' walker, its buffers reused
@@ -103,6 +106,7 @@ func (c *relCache) reset(doc ast.Object) {
 		c.sets[id] = nil
 	}
 	c.used = c.used[:0]
+	c.err = nil
 }
 
 type partnerSet struct {
@@ -188,6 +192,15 @@ func (c *relCache) set(j *joinSpec) *partnerSet {
 	if j.id < len(c.sets) && c.sets[j.id] != nil {
 		return c.sets[j.id]
 	}
+	for j.id >= len(c.busy) {
+		c.busy = append(c.busy, false)
+	}
+	if c.busy[j.id] { // the set's where reads a let that joins this set
+		c.fail(fmt.Errorf("the partners of %s depend on themselves", j.sig))
+		return &partnerSet{}
+	}
+	c.busy[j.id] = true
+	defer func() { c.busy[j.id] = false }()
 	var ps *partnerSet
 	if n := len(c.free); n > 0 {
 		ps, c.free = c.free[n-1], c.free[:n-1]
@@ -252,6 +265,13 @@ func equalValues(a, b []ast.Value) bool {
 		}
 	}
 	return true
+}
+
+// fail records the first error of the document.
+func (c *relCache) fail(err error) {
+	if c.err == nil {
+		c.err = err
+	}
 }
 
 // setIDs numbers the distinct partner sets (joinSpec.sig) of every compiled

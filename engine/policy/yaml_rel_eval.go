@@ -4,6 +4,7 @@ package policy
 // lets and groups their paths read, and the findings.
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -32,6 +33,7 @@ type relEnv struct {
 
 type letMemo struct {
 	done  bool
+	busy  bool // being computed: reading it again is a let that depends on itself
 	value ast.Value
 	n     int
 	first elem
@@ -166,12 +168,17 @@ func (env *relEnv) virtual(path []seg) (ast.Value, bool) {
 		}
 		l, m := env.r.rel.lets[li], &env.memo[li]
 		if !m.done {
+			if m.busy {
+				env.cache.fail(fmt.Errorf("rule %s: let %s depends on itself", env.r.ID, l.name))
+				return nil, true
+			}
+			m.busy = true
 			if l.join == nil {
 				m.value = env.value(l)
 			} else {
 				m.n, m.first = env.partners(l.join)
 			}
-			m.done = true
+			m.busy, m.done = false, true
 		}
 		if l.join == nil {
 			v := m.value

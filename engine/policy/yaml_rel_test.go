@@ -286,3 +286,28 @@ func TestReadsLookup(t *testing.T) {
 		}
 	}
 }
+
+// A let that depends on itself, directly or through a join, is an error of
+// the document's evaluation, not an endless recursion.
+func TestYAMLLetCycles(t *testing.T) {
+	record := `{"messages":[{"role":"user","content":"q"},{"role":"tool","tool_call_id":"a","content":"x"}]}`
+	for name, rule := range map[string]string{
+		"value": `
+    given: messages[*]
+    let:
+      a: {cases: [{when: {$a: present}, text: x}]}
+    cases: [{when: {$a: present}, message: m}]`,
+		"join": `
+    given: messages[*]
+    let:
+      same: {join: 'rule:r', where: {$same.count: 0}}
+    cases: [{when: {$same.count: 0}, message: m}]`,
+	} {
+		src := "rules:\n  - id: r\n    severity: error\n    description: d" + rule + "\n"
+		e := mustCompile(t, Options{}, packOf(t, map[string]string{"r.yaml": src}))
+		_, err := e.Evaluate(context.Background(), chatDoc(t, record))
+		if err == nil || !strings.Contains(err.Error(), "depend") {
+			t.Errorf("%s: error %v, want one about a let that depends on itself", name, err)
+		}
+	}
+}
