@@ -190,7 +190,11 @@ func (e *Engine) evaluate(ctx context.Context, doc *document.Document, cancel to
 	var hits []Hit
 	var acts []Action
 	if len(e.toolYAML) > 0 {
-		hits = e.memo.eval(e.toolYAML, doc.Value, hits)
+		var last *lastTools
+		if rc != nil {
+			last = &rc.lastTools
+		}
+		hits = e.memo.eval(e.toolYAML, doc.Value, hits, last)
 	}
 	var cache *relCache // the partner sets relational rules share, the role index every rule
 	if e.relational || e.roleFiltered {

@@ -24,14 +24,17 @@ func (c *relCache) only(role string) []int {
 // relCache holds the partner sets of one document. An Evaluator keeps one
 // and resets it per document, so that the sets' memory is reused.
 type relCache struct {
-	doc     ast.Object
-	sets    []*partnerSet // by joinSpec.id; nil when not built for this document
-	used    []int         // the ids built for this document
-	busy    []bool        // by joinSpec.id: the set is being built
-	err     error         // the first error of this document (a let that depends on itself)
-	free    []*partnerSet
-	envFree []*relEnv
-	walk    truthyWalk // truthy_keys' walker, its buffers reused
+	doc  ast.Object
+	sets []*partnerSet // by joinSpec.id; nil when not built for this document
+	used []int         // the ids built for this document
+	busy []bool        // by joinSpec.id: the set is being built
+	err  error         // the first error of this document (a let that depends on itself)
+	// lastTools is the worker's memory of the last tools array the
+	// tools-only rules saw (memo.go); it outlives reset.
+	lastTools lastTools
+	free      []*partnerSet
+	envFree   []*relEnv
+	walk      truthyWalk // truthy_keys' walker, its buffers reused
 	// roles[i] is the role of message i (built on first use); byRole the
 	// indexes of the messages of each role asked for
 	roles     []string
