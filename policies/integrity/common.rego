@@ -13,3 +13,22 @@ package chatlint.integrity
 # judges a file as what it is (a fine-tuning example that ends on a tool call is training data);
 # `export` keeps the strict checks a conversation export must pass (every call answered, every
 # record with a tools list).
+
+# Helpers for the pack's Rego rules (and for rules added to the package later).
+
+# export holds under the strict profile.
+export if input.profile == "export"
+
+# msg_path(m) is the JSON Pointer of a message inside its source line ("" when unknown).
+msg_path(m) := object.get(m, "path", "")
+
+# non_empty_string(x) holds for a string other than "".
+non_empty_string(x) if {
+	is_string(x)
+	x != ""
+}
+
+# label(name) is a tool name for messages, or a placeholder when there is none.
+label(name) := name if non_empty_string(name)
+
+else := "<unnamed>"
