@@ -126,6 +126,11 @@ func (r *yamlRule) check(v ast.Value, sc scope, hits []Hit) []Hit {
 	if !allHold(r.where, v, sc) { // values only: building their pointers would be wasted
 		return hits
 	}
+	return r.asserts(v, sc, hits)
+}
+
+// asserts reports the failing assertions of an element that passed where.
+func (r *yamlRule) asserts(v ast.Value, sc scope, hits []Hit) []Hit {
 	var failed []check
 	var failedPtrs []string
 	for _, c := range r.assert {

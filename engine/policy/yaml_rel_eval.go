@@ -415,7 +415,7 @@ func (r *yamlRule) report(env *relEnv, el elem, hits []Hit) []Hit {
 	sc := env.at(el)
 	if len(r.rel.cases) == 0 {
 		n := len(hits)
-		hits = r.check(el.v, sc, hits)
+		hits = r.asserts(el.v, sc, hits) // where held when the element was collected
 		for i := n; i < len(hits); i++ {
 			hits[i].Path = "" // the finding names its element (Target), like a Rego rule's
 		}
