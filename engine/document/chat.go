@@ -74,7 +74,7 @@ func fromRecord(format Format, file string, line int, rec ast.Object, opts Optio
 			tools = recordTools(raw, arr)
 		}
 	}
-	d := &Document{Format: format, File: file, Line: line, ID: id, Profile: opts.Profile, model: opts.Model}
+	d := &Document{Format: format, File: file, Line: line, ID: id, Profile: opts.Profile, model: opts.Model, skipLookup: opts.SkipLookup}
 	d.Value = newDocument(d, mode, ms, tools, emptyArray, ast.NewTerm(rec))
 	return d
 }
@@ -82,19 +82,26 @@ func fromRecord(format Format, file string, line int, rec ast.Object, opts Optio
 // newDocument normalizes the messages and builds the document.
 func newDocument(d *Document, mode string, ms []message, tools, entries, raw *ast.Term) ast.Object {
 	messages := buildMessages(ms, mode)
-	o := ast.NewObject(
-		[2]*ast.Term{KeyFormat, strTerm(string(d.Format))},
-		[2]*ast.Term{keyFile, strTerm(d.File)},
-		[2]*ast.Term{KeyLine, intTerm(d.Line)},
-		[2]*ast.Term{keyID, strTerm(d.ID)},
-		[2]*ast.Term{KeyMode, strTerm(mode)},
-		[2]*ast.Term{KeyMessages, messages},
-		[2]*ast.Term{KeyTools, tools},
-		[2]*ast.Term{keyEntries, entries},
-		[2]*ast.Term{KeyRaw, raw},
-		[2]*ast.Term{keyProfile, profileTerm(d.Profile)},
-		[2]*ast.Term{keyLookup, lookupTerm(ms)},
-	)
+	members := [...][2]*ast.Term{
+		{KeyFormat, strTerm(string(d.Format))},
+		{keyFile, strTerm(d.File)},
+		{KeyLine, intTerm(d.Line)},
+		{keyID, strTerm(d.ID)},
+		{KeyMode, strTerm(mode)},
+		{KeyMessages, messages},
+		{KeyTools, tools},
+		{keyEntries, entries},
+		{KeyRaw, raw},
+		{keyProfile, profileTerm(d.Profile)},
+		{keyLookup, nil},
+	}
+	n := len(members)
+	if d.skipLookup { // no active rule reads it
+		n--
+	} else {
+		members[n-1][1] = lookupTerm(ms)
+	}
+	o := ast.NewObject(members[:n]...)
 	if d.model != nil { // only a run that names a model has the field
 		o.Insert(keyModel, d.model.term())
 	}

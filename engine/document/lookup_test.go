@@ -208,3 +208,34 @@ func mustJSON(t testing.TB, v any) []byte {
 	}
 	return b
 }
+
+// SkipLookup leaves the lookup member out and nothing else.
+func TestSkipLookup(t *testing.T) {
+	line := `{"messages": [{"role": "user", "content": "x"}, {"role": "assistant", "tool_calls": [{"id": "a", "function": {"name": "f"}}]}]}`
+	build := func(skip bool) ast.Object {
+		v, err := astjson.Decode([]byte(line))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return NewBuilder(Chat, "f.jsonl", Options{SkipLookup: skip}).Add(1, v.(ast.Object)).Value
+	}
+	with, without := build(false), build(true)
+	if without.Get(ast.StringTerm("lookup")) != nil {
+		t.Errorf("lookup built with SkipLookup")
+	}
+	if with.Get(ast.StringTerm("lookup")) == nil {
+		t.Fatalf("lookup missing without SkipLookup")
+	}
+	var keysWith, keysWithout []string
+	for _, k := range build(false).Keys() {
+		if s := string(k.Value.(ast.String)); s != "lookup" {
+			keysWith = append(keysWith, s)
+		}
+	}
+	for _, k := range without.Keys() {
+		keysWithout = append(keysWithout, string(k.Value.(ast.String)))
+	}
+	if diff := cmp.Diff(keysWith, keysWithout); diff != "" {
+		t.Errorf("members (-with lookup +without):\n%s", diff)
+	}
+}

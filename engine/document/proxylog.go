@@ -146,7 +146,7 @@ func (p *proxyLog) Finish() *Document {
 	if p.first == 0 {
 		return nil
 	}
-	d := &Document{Format: ProxyLog, File: p.file, Line: p.first, ID: p.id, toolLines: p.toolLines, Profile: p.opts.Profile, model: p.opts.Model}
+	d := &Document{Format: ProxyLog, File: p.file, Line: p.first, ID: p.id, toolLines: p.toolLines, Profile: p.opts.Profile, model: p.opts.Model, skipLookup: p.opts.SkipLookup}
 	if d.ID == "" {
 		d.ID = fallbackID(p.file, p.first)
 	}

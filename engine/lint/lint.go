@@ -32,8 +32,10 @@ type Linter struct {
 	dataset bool
 }
 
-// New returns a Linter over a compiled engine.
+// New returns a Linter over a compiled engine. Documents leave out the
+// lookup member when no rule of the engine reads it.
 func New(eng *policy.Engine, opts document.Options) *Linter {
+	opts.SkipLookup = opts.SkipLookup || !eng.ReadsLookup()
 	return &Linter{ev: eng.NewEvaluator(), opts: opts, dataset: eng.HasDataset(opts.Profile)}
 }
 

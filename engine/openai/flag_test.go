@@ -10,16 +10,17 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// TestFlagKeysMatchTheRule keeps FlagKeys equal to the integrity pack's
-// flag_keys, so convert's note says what tool-result-flagged will decide.
+// TestFlagKeysMatchTheRule keeps FlagKeys equal to the keys the integrity
+// pack's tool-result-flagged rule looks for (its truthy_keys), so convert's
+// note says what the rule will decide.
 func TestFlagKeysMatchTheRule(t *testing.T) {
-	b, err := os.ReadFile("../../policies/integrity/blocks.rego")
+	b, err := os.ReadFile("../../rules/integrity/blocks.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := regexp.MustCompile(`(?m)^flag_keys := \{([^}]*)\}`).FindSubmatch(b)
+	m := regexp.MustCompile(`(?m)^\s*truthy_keys: \[([^\]]*)\]`).FindSubmatch(b)
 	if m == nil {
-		t.Fatal("blocks.rego has no flag_keys")
+		t.Fatal("blocks.yaml has no truthy_keys")
 	}
 	var rule []string
 	for _, k := range strings.Split(string(m[1]), ",") {

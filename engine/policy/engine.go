@@ -32,6 +32,18 @@ type Engine struct {
 	timeout      time.Duration
 	memory       uint64 // heap bound while rules run (memguard.go)
 	profiles     []Profile
+	// relational is set when a rule in yaml uses let, group or cases;
+	// roleFiltered when one walks only the messages of one role.
+	relational, roleFiltered bool
+	// regoFormats are the formats some Rego rule declares (custom.formats);
+	// regoAll is set when a Rego rule declares none, so applies to every
+	// format. A document of another format is not given to OPA at all:
+	// every finding it could produce would be dropped as out of scope.
+	regoFormats map[string]bool
+	regoAll     bool
+	// readsLookup is set when an active rule may read the document's lookup
+	// member (reads.go).
+	readsLookup bool
 }
 
 // Options tune which rules run.
@@ -70,6 +82,7 @@ func Compile(ctx context.Context, packs []*Pack, opts Options) (*Engine, error) 
 		}
 		for k, m := range mods {
 			modules[k] = m
+			e.readsLookup = e.readsLookup || regoReads(m, "lookup")
 		}
 		for _, pkg := range pkgs {
 			if _, dup := pkgPack[pkg]; !dup {
@@ -81,19 +94,36 @@ func Compile(ctx context.Context, packs []*Pack, opts Options) (*Engine, error) 
 		if e.defaultModel == "" {
 			e.defaultModel = p.DefaultModel
 		}
+		if len(p.Rego) > 0 && len(rules) == 0 {
+			e.regoAll = true // a pack whose Rego declares no rule: evaluate it everywhere
+		}
+		for _, r := range rules {
+			if len(r.Formats) == 0 {
+				e.regoAll = true
+			}
+			for _, f := range r.Formats {
+				if e.regoFormats == nil {
+					e.regoFormats = map[string]bool{}
+				}
+				e.regoFormats[f] = true
+			}
+		}
 		for _, pr := range p.Profiles {
 			if !slices.ContainsFunc(e.profiles, func(q Profile) bool { return q.Name == pr.Name }) {
 				e.profiles = append(e.profiles, pr)
 			}
 		}
 		for _, f := range p.YAML {
+			e.readsLookup = e.readsLookup || yamlReads(f.Source, "lookup")
 			yr, err := compileYAML(f, p.Name)
 			if err != nil {
 				errs = append(errs, err.(*CompileError).Errors...)
 				continue
 			}
 			for _, r := range yr {
-				e.rules = append(e.rules, r.Rule)
+				if r.partOf == "" {
+					e.rules = append(e.rules, r.Rule)
+				}
 				switch {
 				case e.disabled[r.ID]: // compiled (so errors show) but never run
 				case r.Scope == rule.ScopeDataset:
@@ -104,6 +134,8 @@ func Compile(ctx context.Context, packs []*Pack, opts Options) (*Engine, error) 
 					e.toolYAML = append(e.toolYAML, r)
 				default:
 					e.yaml = append(e.yaml, r)
+					e.relational = e.relational || r.rel != nil
+					e.roleFiltered = e.roleFiltered || r.role != ""
 				}
 			}
 		}
@@ -170,19 +202,38 @@ func (e *Engine) Evaluate(ctx context.Context, doc *document.Document) ([]Hit, e
 	return e.NewEvaluator().Evaluate(ctx, doc)
 }
 
-func (e *Engine) evaluate(ctx context.Context, doc *document.Document, cancel topdown.Cancel, tracer topdown.QueryTracer) ([]Hit, []Action, error) {
+func (e *Engine) evaluate(ctx context.Context, doc *document.Document, cancel topdown.Cancel, tracer topdown.QueryTracer, rc *relCache) ([]Hit, []Action, error) {
 	var hits []Hit
 	var acts []Action
 	if len(e.toolYAML) > 0 {
-		hits = e.memo.eval(e.toolYAML, doc.Value, hits)
+		var last *lastTools
+		if rc != nil {
+			last = &rc.lastTools
+		}
+		hits = e.memo.eval(e.toolYAML, doc.Value, hits, last)
+	}
+	var cache *relCache // the partner sets relational rules share, the role index every rule
+	if e.relational || e.roleFiltered {
+		if rc == nil {
+			rc = &relCache{}
+		}
+		rc.reset(doc.Value)
+		cache = rc
+		// The worker keeps its cache from document to document; it must
+		// not keep the document too (a big record would stay alive beside
+		// the next one).
+		defer rc.reset(nil)
 	}
 	for _, r := range e.yaml {
-		hits = r.eval(doc.Value, hits)
+		hits = r.evalIn(doc.Value, cache, hits)
+	}
+	if cache != nil && cache.err != nil { // a rule whose lets go round in a circle
+		return nil, nil, fmt.Errorf("evaluating policies: %w", cache.err)
 	}
 	if len(e.actions) > 0 {
 		hits, acts = e.yamlActions(doc, hits, acts)
 	}
-	if e.rego != nil {
+	if e.rego != nil && (e.regoAll || e.regoFormats[string(doc.Format)]) {
 		var err error
 		hits, acts, err = e.rego.eval(ctx, doc.Value, string(doc.Format), profileOf(doc.Profile), cancel, tracer, hits, acts)
 		var bad *OutputError

@@ -26,6 +26,7 @@ type Evaluator struct {
 	cancel  resettableCancel
 	timer   *time.Timer
 	timeout time.Duration
+	rel     relCache // the partner sets of the YAML rules' joins, reused from document to document
 }
 
 // NewEvaluator returns an Evaluator; use one per goroutine.
@@ -71,7 +72,7 @@ func (ev *Evaluator) run(ctx context.Context, doc *document.Document, tracer top
 		done = guard.watch(w, ev.e.memory)
 	}
 	ev.timer.Reset(ev.timeout)
-	hits, acts, err = ev.e.evaluate(ctx, doc, &ev.cancel, tracer)
+	hits, acts, err = ev.e.evaluate(ctx, doc, &ev.cancel, tracer, &ev.rel)
 	timedOut := !ev.timer.Stop() && ev.cancel.Cancelled()
 	if done != nil {
 		done()

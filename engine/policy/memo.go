@@ -111,18 +111,26 @@ func sameTools(a, b *ast.Array) bool {
 
 // eval returns the hits of rules over doc's tools, from the cache when the
 // same tools were seen before.
-func (m *toolsMemo) eval(rules []*yamlRule, doc ast.Object, hits []Hit) []Hit {
+// last, when not nil, is the worker's own memory of the tools array it saw
+// last: records that share their tools array (the decoder shares a repeated
+// one) skip the hashing and the lock.
+func (m *toolsMemo) eval(rules []*yamlRule, doc ast.Object, hits []Hit, last *lastTools) []Hit {
 	t := doc.Get(document.KeyTools)
 	tools, _ := t.Value.(*ast.Array)
 	if tools == nil || tools.Len() == 0 {
 		return hits
 	}
-	scope := stringOf(doc.Get(document.KeyFormat)) + "/" + stringOf(doc.Get(document.KeyMode))
+	format, mode := stringOf(doc.Get(document.KeyFormat)), stringOf(doc.Get(document.KeyMode))
+	if last != nil && last.tools == tools && last.format == format && last.mode == mode {
+		return append(hits, last.hits...)
+	}
+	scope := format + "/" + mode
 	key := toolsKey(scope, tools)
 	m.mu.Lock()
 	for _, e := range m.entries[key] {
 		if e.scope == scope && sameTools(e.tools, tools) {
 			m.mu.Unlock()
+			last.remember(tools, format, mode, e.hits)
 			return append(hits, e.hits...)
 		}
 	}
@@ -139,5 +147,19 @@ func (m *toolsMemo) eval(rules []*yamlRule, doc ast.Object, hits []Hit) []Hit {
 	m.entries[key] = append(m.entries[key], memoEntry{scope: scope, tools: tools, hits: own})
 	m.size++
 	m.mu.Unlock()
+	last.remember(tools, format, mode, own)
 	return append(hits, own...)
+}
+
+// lastTools is one worker's last tools array and its hits.
+type lastTools struct {
+	tools        *ast.Array
+	format, mode string
+	hits         []Hit
+}
+
+func (l *lastTools) remember(tools *ast.Array, format, mode string, hits []Hit) {
+	if l != nil {
+		l.tools, l.format, l.mode, l.hits = tools, format, mode, hits
+	}
 }

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"cmp"
 	"fmt"
 	"regexp"
 	"slices"
@@ -25,7 +26,13 @@ type yamlRule struct {
 	where   []check
 	assert  []check
 	message []piece
-	action  actArgs // a cleanup rule's action (op and arguments), nil for a check
+	action  actArgs  // a cleanup rule's action (op and arguments), nil for a check
+	rel     *relSpec // let, group and cases (yaml_rel.go), nil for a plain rule
+	// partOf is set on an entry that reports under the id of another rule of
+	// its file (part_of: ID), as a Rego rule with several bodies does: it takes
+	// that rule's id, severity and description and is not listed on its own.
+	partOf string
+	role   string // roleOf(given, where): the walk visits only messages of this role
 }
 
 // step is one segment of a `given` path: a member name, then optionally [*].
@@ -88,22 +95,27 @@ type yamlFile struct {
 }
 
 type yamlRuleSpec struct {
-	ID          string    `yaml:"id"`
-	Title       string    `yaml:"title"`
-	Severity    string    `yaml:"severity"`
-	Description string    `yaml:"description"`
-	Given       string    `yaml:"given"`
-	Formats     []string  `yaml:"formats"`
-	Profiles    []string  `yaml:"profiles"`
-	Scope       string    `yaml:"scope"`
-	Mode        string    `yaml:"mode"`
-	Where       yaml.Node `yaml:"where"`
-	Assert      yaml.Node `yaml:"assert"`
-	Message     string    `yaml:"message"`
-	Example     string    `yaml:"example"`
-	Fix         string    `yaml:"fix"`
-	Action      actArgs   `yaml:"action"`
-	Repairs     []string  `yaml:"repairs"`
+	ID          string     `yaml:"id"`
+	Title       string     `yaml:"title"`
+	Severity    string     `yaml:"severity"`
+	Description string     `yaml:"description"`
+	Given       string     `yaml:"given"`
+	Formats     []string   `yaml:"formats"`
+	Profiles    []string   `yaml:"profiles"`
+	Scope       string     `yaml:"scope"`
+	Mode        string     `yaml:"mode"`
+	Where       yaml.Node  `yaml:"where"`
+	Assert      yaml.Node  `yaml:"assert"`
+	Message     string     `yaml:"message"`
+	Example     string     `yaml:"example"`
+	Fix         string     `yaml:"fix"`
+	Action      actArgs    `yaml:"action"`
+	Repairs     []string   `yaml:"repairs"`
+	PartOf      string     `yaml:"part_of"`
+	Let         yaml.Node  `yaml:"let"`
+	Group       []string   `yaml:"group"`
+	Cases       []caseYAML `yaml:"cases"`
+	Unless      yaml.Node  `yaml:"unless"`
 }
 
 // compileYAML compiles the rules of one YAML file.
@@ -126,6 +138,9 @@ func compileYAML(f File, pack string) ([]*yamlRule, error) {
 	if len(errs) > 0 {
 		return nil, &CompileError{Errors: errs}
 	}
+	if err := linkRules(out); err != nil {
+		return nil, &CompileError{Errors: []string{fmt.Sprintf("%s: %v", f.Name, err)}}
+	}
 	return out, nil
 }
 
@@ -133,6 +148,12 @@ func compileYAMLRule(n *yaml.Node, file, pack string) (*yamlRule, error) {
 	var s yamlRuleSpec
 	if err := n.Decode(&s); err != nil {
 		return nil, err
+	}
+	if s.PartOf != "" {
+		if s.ID != "" || s.Severity != "" || s.Description != "" {
+			return nil, fmt.Errorf("part_of %s: a part takes its id, severity and description from the rule it is part of", s.PartOf)
+		}
+		s.ID, s.Severity, s.Description = s.PartOf, "info", "part"
 	}
 	if s.ID == "" {
 		return nil, fmt.Errorf("rule needs an id")
@@ -164,6 +185,7 @@ func compileYAMLRule(n *yaml.Node, file, pack string) (*yamlRule, error) {
 			Profiles: s.Profiles, Scope: s.Scope},
 		formats: s.Formats,
 		mode:    s.Mode,
+		partOf:  s.PartOf,
 	}
 	if r.given, err = parseGiven(s.Given); err != nil {
 		return nil, fmt.Errorf("rule %s: given: %v", s.ID, err)
@@ -174,7 +196,17 @@ func compileYAMLRule(n *yaml.Node, file, pack string) (*yamlRule, error) {
 	if r.assert, err = compileChecks(&s.Assert); err != nil {
 		return nil, fmt.Errorf("rule %s: assert: %v", s.ID, err)
 	}
-	if len(r.assert) == 0 {
+	if r.rel, err = compileRel(&s); err != nil {
+		return nil, fmt.Errorf("rule %s: %v", s.ID, err)
+	}
+	r.role = roleOf(r.given, r.where)
+	if r.rel != nil {
+		r.rel.role = r.role
+	}
+	switch {
+	case r.rel != nil && len(r.rel.cases) > 0 && len(r.assert) > 0:
+		return nil, fmt.Errorf("rule %s: a rule has assert or cases, not both", s.ID)
+	case len(r.assert) == 0 && (r.rel == nil || len(r.rel.cases) == 0):
 		return nil, fmt.Errorf("rule %s: assert needs at least one condition", s.ID)
 	}
 	r.message = parseTemplate(s.Message)
@@ -212,6 +244,9 @@ func parseGiven(s string) ([]step, error) {
 }
 
 func compileChecks(n *yaml.Node) ([]check, error) {
+	if n.Kind == yaml.AliasNode { // a condition map written once (&name) and reused (*name)
+		n = n.Alias
+	}
 	if n.Kind == 0 {
 		return nil, nil
 	}
@@ -221,6 +256,14 @@ func compileChecks(n *yaml.Node) ([]check, error) {
 	var out []check
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		key, val := n.Content[i], n.Content[i+1]
+		if key.Tag == "!!merge" { // <<: *name takes the conditions of a map written elsewhere
+			merged, err := compileChecks(val)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, merged...)
+			continue
+		}
 		c, err := compileCondition(val)
 		if err != nil {
 			return nil, fmt.Errorf("line %d: %s: %v", val.Line, key.Value, err)
@@ -235,6 +278,7 @@ func compileChecks(n *yaml.Node) ([]check, error) {
 type condition struct {
 	optional bool
 	tests    []test
+	literal  ast.Value // the value a condition written as a bare literal must equal, else nil
 }
 
 type test struct {
@@ -243,6 +287,9 @@ type test struct {
 	// why, when set, says what is wrong with a value that fails (it
 	// replaces the "(it is ...)" the failure text otherwise ends with).
 	why func(v ast.Value) string
+	// at, when set, is used instead of ok: a test that reads another path
+	// of the element (a comparison with a path, not) gets the element too.
+	at func(v, el ast.Value, sc scope) bool
 }
 
 var jsonTypes = []string{"string", "number", "boolean", "null", "object", "array"}
@@ -260,7 +307,8 @@ func compileCondition(n *yaml.Node) (condition, error) {
 			return condition{}, err
 		}
 		t, err := equalsTest(lit, true)
-		return condition{tests: []test{t}}, err
+		w, _ := ast.InterfaceToValue(lit)
+		return condition{tests: []test{t}, literal: w}, err
 	}
 	if n.Kind != yaml.MappingNode {
 		return condition{}, fmt.Errorf("a condition is absent, present, a literal, or a map of operators")
@@ -268,9 +316,25 @@ func compileCondition(n *yaml.Node) (condition, error) {
 	var c condition
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		op, arg := n.Content[i].Value, n.Content[i+1]
+		if op == "not" { // the value fails the condition given (a value that is absent fails most)
+			inner, err := compileCondition(arg)
+			if err != nil {
+				return c, fmt.Errorf("not: %v", err)
+			}
+			c.tests = append(c.tests, test{desc: "must not hold: " + strings.Join(inner.descs(), ", "),
+				at: func(v, el ast.Value, sc scope) bool { ok, _ := inner.holds(v, el, sc); return !ok }})
+			continue
+		}
 		var a any
 		if err := arg.Decode(&a); err != nil {
 			return c, err
+		}
+		if t, ok, err := comparison(op, a); ok {
+			if err != nil {
+				return c, fmt.Errorf("%s: %v", op, err)
+			}
+			c.tests = append(c.tests, t)
+			continue
 		}
 		t, err := operator(op, a)
 		if err != nil {
@@ -421,7 +485,7 @@ func operator(op string, a any) (test, error) {
 			return ok && re.MatchString(string(str))
 		}, desc: fmt.Sprintf("must match %q", s)}, nil
 	}
-	return test{}, fmt.Errorf("unknown operator (want present, optional, type, equals, not_equals, in, not_empty, truthy, prefix, suffix, contains, matches, json or json_schema)")
+	return test{}, fmt.Errorf("unknown operator (want present, optional, type, equals, not_equals, in, not_empty, truthy, prefix, suffix, contains, matches, json, json_schema, less_than, at_most, greater_than, at_least, same_as or not)")
 }
 
 func presentTest(want bool) test {
@@ -483,18 +547,26 @@ func termsOf(vs []ast.Value) []*ast.Term {
 
 // holds reports whether the condition holds for v (nil when absent); when
 // not, it returns the description of the first failing test.
-func (c condition) holds(v ast.Value) (bool, string) {
-	ok, why, _ := c.explain(v)
+// el and sc are the element and its scope, which a comparison with another
+// path reads.
+func (c condition) holds(v, el ast.Value, sc scope) (bool, string) {
+	ok, why, _ := c.explain(v, el, sc)
 	return ok, why
 }
 
 // explain is holds, and whether the failure text already says what is
 // wrong with the value (a test with a why).
-func (c condition) explain(v ast.Value) (bool, string, bool) {
+func (c condition) explain(v, el ast.Value, sc scope) (bool, string, bool) {
 	if v == nil && c.optional {
 		return true, "", false
 	}
 	for _, t := range c.tests {
+		if t.at != nil {
+			if !t.at(v, el, sc) {
+				return false, t.desc, false
+			}
+			continue
+		}
 		if !t.ok(v) {
 			if t.why != nil {
 				return false, t.desc + ": " + t.why(v), true
@@ -503,4 +575,58 @@ func (c condition) explain(v ast.Value) (bool, string, bool) {
 		}
 	}
 	return true, "", false
+}
+
+// comparison compiles less_than, at_most, greater_than and at_least: the
+// argument is a number or the path of a number on the same element (such as
+// $answers.count). ok is false for other operators.
+func comparison(op string, a any) (test, bool, error) {
+	if op == "same_as" { // equal to the value of another path of the element
+		p, ok := a.(string)
+		if !ok {
+			return test{}, true, fmt.Errorf("want a path")
+		}
+		path := parsePath(p)
+		return test{desc: "must be the same as " + p, at: func(v, el ast.Value, sc scope) bool {
+			w := lookupValue(el, path, sc)
+			return v != nil && w != nil && ast.Compare(v, w) == 0
+		}}, true, nil
+	}
+	want := map[string]func(int) bool{
+		"less_than":    func(c int) bool { return c < 0 },
+		"at_most":      func(c int) bool { return c <= 0 },
+		"greater_than": func(c int) bool { return c > 0 },
+		"at_least":     func(c int) bool { return c >= 0 },
+	}[op]
+	if want == nil {
+		return test{}, false, nil
+	}
+	word := strings.ReplaceAll(op, "_", " ")
+	var arg func(el ast.Value, sc scope) ast.Value
+	switch x := a.(type) {
+	case int, float64:
+		var n ast.Value = ast.Number(fmt.Sprint(x)) // boxed once
+		arg = func(ast.Value, scope) ast.Value { return n }
+	case string:
+		path := parsePath(x)
+		arg = func(el ast.Value, sc scope) ast.Value { return lookupValue(el, path, sc) }
+	default:
+		return test{}, true, fmt.Errorf("want a number or a path")
+	}
+	return test{desc: fmt.Sprintf("must be %s %v", word, a), at: func(v, el ast.Value, sc scope) bool {
+		x, ok := v.(ast.Number)
+		if !ok {
+			return false
+		}
+		y, ok := arg(el, sc).(ast.Number)
+		if !ok {
+			return false
+		}
+		if a, ok := x.Int(); ok { // the common case, without ast.Compare's big numbers
+			if b, ok := y.Int(); ok {
+				return want(cmp.Compare(a, b))
+			}
+		}
+		return want(ast.Compare(x, y))
+	}}, true, nil
 }

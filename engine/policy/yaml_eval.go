@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 
@@ -29,11 +30,18 @@ type scope struct {
 	toolIdx int
 	entIdx  int
 	ptr     string
-	inRaw   bool // the element lies inside a raw record, so ptr follows it
+	inRaw   bool    // the element lies inside a raw record, so ptr follows it
+	rel     *relEnv // a relational rule's sets and group (yaml_rel.go), nil otherwise
+	pos     int     // the element's position in the list the walk took it from ($index)
+	only    []int   // nil, or the only top-level elements a walk visits (roleOf)
 }
 
 // eval runs the rule over one document and appends its hits.
-func (r *yamlRule) eval(doc ast.Object, hits []Hit) []Hit {
+func (r *yamlRule) eval(doc ast.Object, hits []Hit) []Hit { return r.evalIn(doc, nil, hits) }
+
+// evalIn is eval with the document's partner sets, which the relational
+// rules of one evaluation share (nil: the rule builds its own).
+func (r *yamlRule) evalIn(doc ast.Object, cache *relCache, hits []Hit) []Hit {
 	if len(r.formats) > 0 && !slices.Contains(r.formats, stringOf(doc.Get(document.KeyFormat))) {
 		return hits
 	}
@@ -43,7 +51,13 @@ func (r *yamlRule) eval(doc ast.Object, hits []Hit) []Hit {
 	if len(r.Profiles) > 0 && !r.AppliesUnder(profileOf(stringOf(doc.Get(keyProfileTerm)))) {
 		return hits
 	}
+	if r.rel != nil {
+		return r.evalRel(doc, cache, hits)
+	}
 	sc := scope{doc: doc, msgIdx: -1, callIdx: -1, toolIdx: -1, entIdx: -1}
+	if r.role != "" && cache != nil {
+		sc.only = cache.only(r.role)
+	}
 	return r.walk(doc, r.given, sc, hits)
 }
 
@@ -74,8 +88,21 @@ func (r *yamlRule) walk(v ast.Value, steps []step, sc scope, hits []Hit) []Hit {
 	if !ok {
 		return hits
 	}
-	for i := 0; i < arr.Len(); i++ {
+	top := len(steps) == len(r.given)
+	n := arr.Len()
+	if top && sc.only != nil {
+		n = len(sc.only)
+	}
+	next.only = nil
+	for k := 0; k < n; k++ {
+		i := k
+		if top && sc.only != nil {
+			if i = sc.only[k]; i >= arr.Len() {
+				break
+			}
+		}
 		el := next
+		el.pos = i
 		ev := arr.Elem(i).Value
 		if el.inRaw {
 			el.ptr = next.ptr + "/" + strconv.Itoa(i)
@@ -105,23 +132,30 @@ func (r *yamlRule) walk(v ast.Value, steps []step, sc scope, hits []Hit) []Hit {
 // or below the JSON Pointer of one that failed: a definition that is not an
 // object gives one finding, not one per member it lacks.
 func (r *yamlRule) check(v ast.Value, sc scope, hits []Hit) []Hit {
-	for _, c := range r.where {
-		val, _ := resolve(v, c.path, sc)
-		if ok, _ := c.cond.holds(val); !ok {
-			return hits
-		}
+	if !allHold(r.where, v, sc) { // values only: building their pointers would be wasted
+		return hits
 	}
+	return r.asserts(v, sc, hits)
+}
+
+// asserts reports the failing assertions of an element that passed where.
+func (r *yamlRule) asserts(v ast.Value, sc scope, hits []Hit) []Hit {
 	var failed []check
 	var failedPtrs []string
 	for _, c := range r.assert {
 		if slices.ContainsFunc(failed, c.below) {
 			continue
 		}
+		if len(failedPtrs) == 0 { // the pointer is needed only when the assertion fails
+			if ok, _ := c.cond.holds(lookupValue(v, c.path, sc), v, sc); ok {
+				continue
+			}
+		}
 		val, ptr := resolve(v, c.path, sc)
 		if slices.ContainsFunc(failedPtrs, func(p string) bool { return ptr == p || strings.HasPrefix(ptr, p+"/") }) {
 			continue // a normalized member (parameters) inside one that failed (function)
 		}
-		ok, why, explained := c.cond.explain(val)
+		ok, why, explained := c.cond.explain(val, v, sc)
 		if ok {
 			continue
 		}
@@ -134,7 +168,7 @@ func (r *yamlRule) check(v ast.Value, sc scope, hits []Hit) []Hit {
 			failure += found(val)
 		}
 		h := newHit(r.ID, r.Pack, r.Severity, r.render(v, sc, failure))
-		h.Target = document.TargetOf(sc.msgIdx, sc.callIdx, sc.toolIdx, sc.entIdx)
+		h.Target = targetOfScope(sc)
 		h.Path = ptr
 		if r.Scope == rule.ScopeDataset { // a dataset element names its line
 			if o, ok := v.(ast.Object); ok {
@@ -156,6 +190,14 @@ func (r *yamlRule) check(v ast.Value, sc scope, hits []Hit) []Hit {
 // starts from that context instead. It also returns the JSON Pointer of the
 // value when it can be known.
 func resolve(v ast.Value, path []seg, sc scope) (ast.Value, string) {
+	if sc.rel != nil && len(path) > 0 {
+		if v, ok := sc.rel.virtual(path); ok {
+			return v, ""
+		}
+	}
+	if len(path) > 0 && path[0].name == "$index" { // the element's position in its list
+		return ast.InternedValue(sc.pos), ""
+	}
 	ptr, known := sc.ptr, sc.inRaw
 	if len(path) > 0 {
 		head := path[0].name
@@ -252,9 +294,10 @@ func (sc scope) context(name string) ast.Object {
 
 // piece is a literal part of a message template, or a {{path}} to fill in.
 type piece struct {
-	text string
-	path []seg
-	tmpl bool // a {{…}} placeholder rather than literal text
+	text   string
+	path   []seg
+	tmpl   bool   // a {{…}} placeholder rather than literal text
+	filter string // "q" or "type" for {{q …}}, {{type …}}
 }
 
 func parseTemplate(s string) []piece {
@@ -272,7 +315,12 @@ func parseTemplate(s string) []piece {
 			out = append(out, piece{text: s[:i]})
 		}
 		name := strings.TrimSpace(s[i+2 : i+j])
-		out = append(out, piece{text: name, path: parsePath(name), tmpl: true})
+		var filter string
+		if f, rest, ok := strings.Cut(name, " "); ok && (f == "q" || f == "type") {
+			// {{q path}}: the value quoted, as Rego's sprintf %q writes it; {{type path}}: its JSON type
+			filter, name = f, strings.TrimSpace(rest)
+		}
+		out = append(out, piece{text: name, path: parsePath(name), tmpl: true, filter: filter})
 		s = s[i+j+2:]
 	}
 	if s != "" {
@@ -285,8 +333,12 @@ func (r *yamlRule) render(v ast.Value, sc scope, failure string) string {
 	if len(r.message) == 0 {
 		return failure
 	}
+	return renderPieces(r.message, v, sc, failure)
+}
+
+func renderPieces(message []piece, v ast.Value, sc scope, failure string) string {
 	var b strings.Builder
-	for _, p := range r.message {
+	for _, p := range message {
 		switch {
 		case !p.tmpl:
 			b.WriteString(p.text)
@@ -296,9 +348,23 @@ func (r *yamlRule) render(v ast.Value, sc scope, failure string) string {
 			val, _ := resolve(v, p.path, sc)
 			switch x := val.(type) {
 			case nil:
+				if p.filter == "q" {
+					b.WriteString(`""`)
+				}
 			case ast.String:
-				b.WriteString(string(x))
+				switch p.filter {
+				case "q":
+					b.WriteString(strconv.Quote(string(x)))
+				case "type":
+					b.WriteString("string")
+				default:
+					b.WriteString(string(x))
+				}
 			default:
+				if p.filter != "" {
+					b.WriteString(filtered(p.filter, x))
+					continue
+				}
 				b.WriteString(x.String())
 			}
 		}
@@ -324,4 +390,28 @@ func stringOf(t *ast.Term) string {
 	}
 	s, _ := t.Value.(ast.String)
 	return string(s)
+}
+
+// targetOfScope is the element a scope stands at, as a finding names it.
+func targetOfScope(sc scope) document.Target {
+	return document.TargetOf(sc.msgIdx, sc.callIdx, sc.toolIdx, sc.entIdx)
+}
+
+// filtered renders a value that is not a string for {{q …}} (as Rego's
+// sprintf %q does: an integer as a quoted character, anything else as its
+// JSON text quoted) or {{type …}}.
+func filtered(filter string, v ast.Value) string {
+	if filter == "type" {
+		return typeName(v)
+	}
+	if n, ok := v.(ast.Number); ok && !strings.ContainsAny(string(n), ".eE") {
+		if i, ok := n.Int64(); ok { // fmt's %q of an integer
+			r := utf8.RuneError
+			if i >= 0 && i <= utf8.MaxRune {
+				r = rune(i)
+			}
+			return strconv.QuoteRune(r)
+		}
+	}
+	return strconv.Quote(v.String())
 }

@@ -97,6 +97,7 @@ problems := array.concat(
 # custom:
 #   id: contract-schema
 #   severity: error
+#   formats: [contract]
 #   example: |-
 #     {"conversation_id": "conv_1", "user_id": 42, "timestamp": "2026-02-30T12:00:00Z", "messages": [{"role": "user", "content": "Hi", "name": "ann"}]}
 #   fix: >-

@@ -1,18 +1,20 @@
 package chatlint.integrity
 
-# Shared helpers of the integrity pack.
+# The Rego half of the integrity pack: the session rules of proxy logs (session.rego). The
+# record and block rules are YAML rules in rules/integrity/ (compiled to Go matchers, see
+# docs/writing-rules.md); this file only documents the package.
 #
-# Formats: the conversation rules are written over the normalized document and apply to every
-# input format (chat and contract records, the squashed record of a proxy-log session, an agent
-# session). A rule that needs more declares the formats it applies to in its METADATA
-# (custom.formats), which chatlint enforces and `chatlint rules` shows: the record shape rules
-# read the record itself (raw), which only record formats have; the session rules read the
-# entries of a proxy log.
+# Formats: a rule that needs more than the normalized document declares the formats it applies
+# to in its METADATA (custom.formats), which chatlint enforces and `chatlint rules` shows: the
+# session rules read the entries of a proxy log. A document of a format that no Rego rule
+# declares is not evaluated by OPA at all.
 #
 # Profiles: the document's `profile` field is the --profile a run uses. The default profile
 # judges a file as what it is (a fine-tuning example that ends on a tool call is training data);
 # `export` keeps the strict checks a conversation export must pass (every call answered, every
-# record with a tools list). A rule that differs between profiles reads `export` below.
+# record with a tools list).
+
+# Helpers for the pack's Rego rules (and for rules added to the package later).
 
 # export holds under the strict profile.
 export if input.profile == "export"

@@ -1,0 +1,439 @@
+package policy
+
+// Evaluation of the relational YAML rules: the walk to the elements, the
+// lets and groups their paths read, and the findings.
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+)
+
+// relEnv is what the relational paths of one rule read while it looks at
+// one element.
+type relEnv struct {
+	r     *yamlRule
+	cache *relCache
+	el    elem
+	rank  int
+	count int
+	first elem
+	// memo holds the lets computed for the element env stands at: a let is
+	// read by several conditions and the message.
+	memo []letMemo
+	// buffers reused from document to document
+	els   []elem
+	ranks [][2]int
+	keys  []ast.Value
+	size  []int
+	index keyIndex
+}
+
+type letMemo struct {
+	done  bool
+	busy  bool // being computed: reading it again is a let that depends on itself
+	value ast.Value
+	n     int
+	first elem
+}
+
+func newScope(doc ast.Object) scope {
+	return scope{doc: doc, msgIdx: -1, callIdx: -1, toolIdx: -1, entIdx: -1}
+}
+
+// at returns el's scope reading env's lets, with env standing at el.
+func (env *relEnv) at(el elem) scope {
+	if el.v != env.el.v || el.sc.msgIdx != env.el.sc.msgIdx || el.sc.callIdx != env.el.sc.callIdx {
+		clear(env.memo)
+	}
+	env.el = el
+	sc := el.sc
+	sc.rel = env
+	return sc
+}
+
+// lookupValue is resolve without the JSON Pointer, which the relational
+// forms never need: resolve builds it by concatenation.
+func lookupValue(v ast.Value, path []seg, sc scope) ast.Value {
+	if len(path) > 0 {
+		if sc.rel != nil {
+			if x, ok := sc.rel.virtual(path); ok {
+				return x
+			}
+		}
+		if path[0].name == "$index" {
+			return ast.InternedValue(sc.pos)
+		}
+		head := path[0].name
+		alias := strings.TrimPrefix(head, "$")
+		o, _ := v.(ast.Object)
+		if head != alias || o == nil || o.Get(path[0].key) == nil {
+			if ctx := sc.context(alias); ctx != nil {
+				v, path = ctx, path[1:]
+			}
+		}
+	}
+	for _, s := range path {
+		switch c := v.(type) {
+		case ast.Object:
+			t := c.Get(s.key)
+			if t == nil {
+				return nil
+			}
+			v = t.Value
+		case *ast.Array:
+			if s.index < 0 || s.index >= c.Len() {
+				return nil
+			}
+			v = c.Elem(s.index).Value
+		default:
+			return nil
+		}
+	}
+	return v
+}
+
+// partners counts the element's partners in j and returns the first.
+func (env *relEnv) partners(j *joinSpec) (int, elem) {
+	ps := env.cache.set(j)
+	el := env.el
+	sc := el.sc
+	sc.rel = env
+	var buf [8]ast.Value
+	var differ []ast.Value
+	if d := len(j.differMine); d > 0 {
+		differ = appendValues(buf[4:4:8], el.v, j.differMine, sc)
+	}
+	n, first := 0, elem{}
+	consider := func(i int) {
+		p := &ps.els[i]
+		if (j.order < 0 && p.sc.msgIdx >= el.sc.msgIdx) || (j.order > 0 && p.sc.msgIdx <= el.sc.msgIdx) {
+			return
+		}
+		if d := len(differ); d > 0 && equalValues(differ, ps.differ[i*d:(i+1)*d]) {
+			return
+		}
+		if n == 0 {
+			first = *p
+		}
+		n++
+	}
+	k := len(j.theirs)
+	if k == 0 {
+		for i := range ps.els {
+			consider(i)
+		}
+		return n, first
+	}
+	key := appendValues(buf[:0:4], el.v, j.mine, sc)
+	h, ok := hashValues(key)
+	if !ok {
+		return 0, first
+	}
+	ps.index.each(h, func(i int) bool {
+		if equalValues(key, ps.keys[i*k:(i+1)*k]) {
+			consider(i)
+		}
+		return true
+	})
+	return n, first
+}
+
+// virtual resolves a path that starts with $group or the name of a let; ok
+// is false for any other path.
+func (env *relEnv) virtual(path []seg) (ast.Value, bool) {
+	name, ok := strings.CutPrefix(path[0].name, "$")
+	if !ok {
+		return nil, false
+	}
+	var n int
+	var first elem
+	switch {
+	case name == "group" && len(env.r.rel.group) > 0:
+		n, first = env.count, env.first
+		if len(path) > 1 && path[1].name == "rank" {
+			return ast.InternedValue(env.rank), true
+		}
+	default:
+		li := -1
+		for i, x := range env.r.rel.lets {
+			if x.name == name {
+				li = i
+			}
+		}
+		if li < 0 {
+			return nil, false
+		}
+		l, m := env.r.rel.lets[li], &env.memo[li]
+		if !m.done {
+			if m.busy {
+				env.cache.fail(fmt.Errorf("rule %s: let %s depends on itself", env.r.ID, l.name))
+				return nil, true
+			}
+			m.busy = true
+			if l.join == nil {
+				m.value = env.value(l)
+			} else {
+				m.n, m.first = env.partners(l.join)
+			}
+			m.busy, m.done = false, true
+		}
+		if l.join == nil {
+			v := m.value
+			if v != nil && len(path) > 1 {
+				v = lookupValue(v, path[1:], scope{})
+			}
+			return v, true
+		}
+		n, first = m.n, m.first
+	}
+	if len(path) < 2 {
+		return nil, true
+	}
+	switch path[1].name {
+	case "count":
+		return ast.InternedValue(n), true
+	case "first":
+		if n == 0 {
+			return nil, true
+		}
+		return lookupValue(first.v, path[2:], first.sc), true
+	}
+	return nil, true
+}
+
+// value computes a let that names a value, for the element env stands at.
+func (env *relEnv) value(l *letSpec) ast.Value {
+	el := env.el
+	sc := el.sc
+	sc.rel = env
+	switch {
+	case l.cases != nil:
+		if i := firstCase(l.cases, el.v, sc); i >= 0 && l.cases[i].message != nil {
+			return ast.String(renderPieces(l.cases[i].message, el.v, sc, ""))
+		}
+	case l.truthy != nil:
+		w := &env.cache.walk
+		w.want, w.path, w.out = l.truthy.want, w.path[:0], w.out[:0]
+		for _, src := range l.truthy.of {
+			if !allHold(src.when, el.v, sc) {
+				continue
+			}
+			v := lookupValue(el.v, src.path, sc)
+			if str, ok := v.(ast.String); ok && !mayHoldKeyTable(string(str), w.want, l.truthy.stop) {
+				continue // no key can be written in it: not worth parsing
+			}
+			if p := payload(v); p != nil {
+				w.visit(p)
+			}
+		}
+		if len(w.out) > 0 {
+			ptrs := make([]string, len(w.out))
+			for i, t := range w.out {
+				ptrs[i] = string(t.Value.(ast.String))
+			}
+			return ast.String(strings.Join(ptrs, ", "))
+		}
+	case l.count != nil:
+		s, ok := lookupValue(el.v, l.count.of, sc).(ast.String)
+		if !ok {
+			return nil
+		}
+		return ast.InternedValue(strings.Count(string(s), l.count.text))
+	case l.tag != nil:
+		s, ok := lookupValue(el.v, l.tag.of, sc).(ast.String)
+		if !ok || !strings.HasPrefix(string(s), "<"+l.tag.tag) {
+			return nil
+		}
+		i := strings.IndexByte(string(s), '>')
+		if i < 0 {
+			return nil
+		}
+		return ast.String(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(string(s[i+1:])), "</"+l.tag.tag+">")))
+	}
+	return nil
+}
+
+func allHold(cs []check, v ast.Value, sc scope) bool {
+	for _, c := range cs {
+		val := lookupValue(v, c.path, sc)
+		if ok, _ := c.cond.holds(val, v, sc); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// firstCase returns the index of the first case whose when holds, or -1.
+func firstCase(cases []caseSpec, v ast.Value, sc scope) int {
+	for i, c := range cases {
+		if allHold(c.when, v, sc) {
+			return i
+		}
+	}
+	return -1
+}
+
+// walkSteps walks a given path as yamlRule.walk does and calls visit at
+// every element it reaches.
+// only is nil (every element) or the indexes of the top-level elements to
+// visit.
+func walkSteps(given []step, v ast.Value, steps []step, sc scope, only []int, visit func(ast.Value, scope)) {
+	if len(steps) == 0 {
+		visit(v, sc)
+		return
+	}
+	st := steps[0]
+	o, ok := v.(ast.Object)
+	if !ok {
+		return
+	}
+	t := o.Get(st.key)
+	if t == nil {
+		return
+	}
+	next := sc // no JSON Pointers: the relational forms name elements by Target
+	if st.field == "raw" {
+		next.inRaw = true
+	}
+	if !st.each {
+		walkSteps(given, t.Value, steps[1:], next, only, visit)
+		return
+	}
+	arr, ok := t.Value.(*ast.Array)
+	if !ok {
+		return
+	}
+	top := len(steps) == len(given)
+	n := arr.Len()
+	if top && only != nil {
+		n = len(only)
+	}
+	for k := 0; k < n; k++ {
+		i := k
+		if top && only != nil {
+			if i = only[k]; i >= arr.Len() {
+				break
+			}
+		}
+		el := next
+		el.pos = i
+		ev := arr.Elem(i).Value
+		if !el.inRaw {
+			eo, _ := ev.(ast.Object)
+			switch {
+			case st.field == "messages" && top:
+				el.message, el.msgIdx = eo, i
+			case st.field == "tools" && top:
+				el.tool, el.toolIdx = eo, i
+			case st.field == "entries" && top:
+				el.entry, el.entIdx = eo, i
+			case st.field == "tool_calls" && sc.message != nil:
+				el.callIdx = i
+			}
+		}
+		walkSteps(given, ev, steps[1:], el, nil, visit)
+	}
+}
+
+// collect returns the rule's elements: those of given that pass where and
+// are not left out by unless (in env's buffer).
+func (r *yamlRule) collect(env *relEnv) []elem {
+	els := env.els[:0]
+	doc := env.cache.doc
+	walkSteps(r.given, doc, r.given, newScope(doc), env.cache.only(r.rel.role), func(v ast.Value, sc scope) {
+		sc = env.at(elem{v: v, sc: sc})
+		if !allHold(r.where, v, sc) {
+			return
+		}
+		if len(r.rel.unless) > 0 && allHold(r.rel.unless, v, sc) {
+			return
+		}
+		sc.rel = nil
+		els = append(els, elem{v: v, sc: sc})
+	})
+	env.els = els
+	return els
+}
+
+// evalRel runs a rule with relational forms over one document.
+func (r *yamlRule) evalRel(doc ast.Object, cache *relCache, hits []Hit) []Hit {
+	if cache == nil {
+		cache = &relCache{doc: doc}
+	}
+	env := cache.getEnv(r)
+	defer cache.putEnv(env)
+	els := r.collect(env)
+	if len(els) == 0 {
+		return hits
+	}
+	if len(r.rel.group) == 0 {
+		for _, el := range els {
+			hits = r.report(env, el, hits)
+		}
+		return hits
+	}
+	// ranks[i] is element i's position in its group and the index of the group's first
+	n, g := len(els), len(r.rel.group)
+	ranks := slices.Grow(env.ranks[:0], n)[:n]
+	keys := slices.Grow(env.keys[:0], g*n)
+	size := slices.Grow(env.size[:0], n)[:n]
+	clear(size)
+	idx := &env.index
+	idx.reset()
+	defer func() { clear(keys); env.ranks, env.keys, env.size = ranks, keys[:0], size }()
+	for i, el := range els {
+		ranks[i] = [2]int{0, i}
+		keys = appendValues(keys, el.v, r.rel.group, env.at(el))
+		key := keys[i*g : (i+1)*g]
+		h, ok := hashValues(key)
+		if ok {
+			idx.each(h, func(k int) bool {
+				if equalValues(key, keys[k*g:(k+1)*g]) {
+					if ranks[i][0] == 0 {
+						ranks[i][1] = k
+					}
+					ranks[i][0]++
+				}
+				return true
+			})
+		}
+		idx.add(h, ok)
+		size[ranks[i][1]]++
+	}
+	for i, el := range els {
+		env.rank, env.first, env.count = ranks[i][0], els[ranks[i][1]], size[ranks[i][1]]
+		hits = r.report(env, el, hits)
+	}
+	return hits
+}
+
+// report applies the rule's cases or asserts to one element.
+func (r *yamlRule) report(env *relEnv, el elem, hits []Hit) []Hit {
+	sc := env.at(el)
+	if len(r.rel.cases) == 0 {
+		n := len(hits)
+		hits = r.asserts(el.v, sc, hits) // where held when the element was collected
+		for i := n; i < len(hits); i++ {
+			hits[i].Path = "" // the finding names its element (Target), like a Rego rule's
+		}
+		return hits
+	}
+	i := firstCase(r.rel.cases, el.v, sc)
+	if i < 0 {
+		return hits
+	}
+	c := r.rel.cases[i]
+	sev := r.Severity
+	if c.severity != nil {
+		sev = *c.severity
+	}
+	h := newHit(r.ID, r.Pack, sev, renderPieces(c.message, el.v, sc, ""))
+	h.Target = targetOfScope(sc)
+	if c.path != nil {
+		h.Path = renderPieces(c.path, el.v, sc, "")
+	}
+	return append(hits, h)
+}
