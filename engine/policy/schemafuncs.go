@@ -12,6 +12,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/rego"
 	"github.com/open-policy-agent/opa/v1/types"
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 )
@@ -41,7 +42,8 @@ func schemaProblem(_ rego.BuiltinContext, x *ast.Term) (*ast.Term, error) {
 
 // schemaErrors validates value against schema and returns one object
 // {"path": JSON Pointer into value, "msg": what is wrong} per failed
-// keyword, innermost first; [] when value is valid. It is undefined when
+// keyword, in the order of their paths, then of their messages; [] when
+// value is valid. It is undefined when
 // schema is not a valid JSON Schema (schema_problem says why), so a rule
 // does not report a broken schema as broken arguments.
 func schemaErrors(_ rego.BuiltinContext, schema, value *ast.Term) (*ast.Term, error) {
@@ -63,11 +65,29 @@ func schemaErrors(_ rego.BuiltinContext, schema, value *ast.Term) (*ast.Term, er
 			ast.Item(ast.StringTerm("path"), ast.StringTerm("")),
 			ast.Item(ast.StringTerm("msg"), ast.StringTerm(err.Error())))), nil
 	}
-	var out []*ast.Term
-	for _, l := range leafErrors(ve, nil) {
-		out = append(out, ast.ObjectTerm(
-			ast.Item(ast.StringTerm("path"), ast.StringTerm(pointerOf(l.InstanceLocation))),
-			ast.Item(ast.StringTerm("msg"), ast.StringTerm(l.ErrorKind.LocalizedString(printer)))))
+	leaves := leafErrors(ve, nil)
+	type leaf struct{ path, msg string }
+	ls := make([]leaf, len(leaves))
+	for i, l := range leaves {
+		if k, ok := l.ErrorKind.(*kind.AdditionalProperties); ok {
+			slices.Sort(k.Properties)
+		}
+		ls[i] = leaf{pointerOf(l.InstanceLocation), l.ErrorKind.LocalizedString(printer)}
+	}
+	// The validator walks the members of an object (and a schema's
+	// dependencies) in Go's map order, which changes from run to run: sorted,
+	// the same arguments always read the same.
+	slices.SortFunc(ls, func(a, b leaf) int {
+		if c := strings.Compare(a.path, b.path); c != 0 {
+			return c
+		}
+		return strings.Compare(a.msg, b.msg)
+	})
+	out := make([]*ast.Term, len(ls))
+	for i, l := range ls {
+		out[i] = ast.ObjectTerm(
+			ast.Item(ast.StringTerm("path"), ast.StringTerm(l.path)),
+			ast.Item(ast.StringTerm("msg"), ast.StringTerm(l.msg)))
 	}
 	return ast.ArrayTerm(out...), nil
 }
