@@ -82,7 +82,7 @@ func newDocument(d *Document, mode string, ms []message, tools, entries, raw *as
 		[2]*ast.Term{keyEntries, entries},
 		[2]*ast.Term{KeyRaw, raw},
 		[2]*ast.Term{keyProfile, profileTerm(d.Profile)},
-		[2]*ast.Term{keyLookup, lookupTerm(ms)},
+		[2]*ast.Term{keyLookup, lookupTerm(ms, tools)},
 	)
 	if d.model != nil { // only a run that names a model has the field
 		o.Insert(keyModel, d.model.term())
