@@ -66,7 +66,7 @@ else := concat("", ["arguments", p])
 warn contains f if {
 	# A name the tools declare never gets past this line, so a record that calls only its own
 	# tools costs one set difference, and `declared` is gathered only for an undeclared name.
-	some name in input.lookup.call_names - input.lookup.tool_names
+	some name in (input.lookup.call_names - input.lookup.tool_names)
 	name != ""
 	not name in declared
 	count(declared) > 0

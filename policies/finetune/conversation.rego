@@ -78,7 +78,7 @@ else := sprintf("one any input format knows (%s)", [concat(", ", sort(known_role
 #   fix: >-
 #     Map the role onto one the consumer knows (a persona's lines are the assistant's or the user's).
 deny contains f if {
-	some r in input.lookup.roles - accepted_roles
+	some r in (input.lookup.roles - accepted_roles)
 	r != ""
 	some m in input.messages
 	m.role == r
