@@ -99,7 +99,7 @@ func newDocument(d *Document, mode string, ms []message, tools, entries, raw *as
 	if d.skipLookup { // no active rule reads it
 		n--
 	} else {
-		members[n-1][1] = lookupTerm(ms)
+		members[n-1][1] = lookupTerm(ms, tools)
 	}
 	o := ast.NewObject(members[:n]...)
 	if d.model != nil { // only a run that names a model has the field

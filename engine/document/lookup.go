@@ -2,10 +2,10 @@ package document
 
 import "github.com/open-policy-agent/opa/v1/ast"
 
-// The document's lookup field: indexes of the messages, built while they are
-// normalized, so that rules find the assistant messages, the tool results
-// and the pairs of calls and results with a lookup instead of building them
-// from the messages on every evaluation. They hold data only; every decision
+// The document's lookup field: indexes of the messages (and the tools' names),
+// built while they are normalized, so that rules find the assistant messages,
+// the tool results and the pairs of calls and results with a lookup instead of
+// building them from the messages on every evaluation. They hold data only; every decision
 // stays in the rules.
 var (
 	keyLookup    = ast.StringTerm("lookup")
@@ -17,6 +17,7 @@ var (
 	keyCallNames = ast.StringTerm("call_names")
 	keyCallLists = ast.StringTerm("tool_call_lists")
 	keyRoleSet   = ast.StringTerm("roles")
+	keyToolNames = ast.StringTerm("tool_names")
 	emptySet     = ast.NewTerm(ast.NewSet())
 )
 
@@ -30,8 +31,10 @@ var (
 //	results:   the set of [turn, tool_call_id] of every tool message with a tool_call_id
 //	tool_call_lists: indexes of the messages with a tool_calls member that is not null, in order
 //	roles:     the set of the roles of the messages ("" for a message without one)
-func lookupTerm(ms []message) *ast.Term {
+//	tool_names: the set of the names of the tools ("" for a tool without one)
+func lookupTerm(ms []message, tools *ast.Term) *ast.Term {
 	roles := rolesTerm(ms)
+	toolNames := toolNamesTerm(tools)
 	// Counted first, so that each list is allocated once.
 	na, nt, nc, nl := 0, 0, 0, 0
 	for i := range ms {
@@ -47,7 +50,7 @@ func lookupTerm(ms []message) *ast.Term {
 		}
 	}
 	if na+nt+nc+nl == 0 {
-		if roles == emptySet {
+		if roles == emptySet && toolNames == emptySet {
 			return emptyLookup
 		}
 		return ast.NewTerm(ast.NewObject(
@@ -59,6 +62,7 @@ func lookupTerm(ms []message) *ast.Term {
 			[2]*ast.Term{keyResults, emptySet},
 			[2]*ast.Term{keyCallLists, emptyArray},
 			[2]*ast.Term{keyRoleSet, roles},
+			[2]*ast.Term{keyToolNames, toolNames},
 		))
 	}
 	assistant := make([]*ast.Term, 0, na)
@@ -105,7 +109,38 @@ func lookupTerm(ms []message) *ast.Term {
 		[2]*ast.Term{keyResults, setOrEmpty(results)},
 		[2]*ast.Term{keyCallLists, arrayOrEmpty(lists)},
 		[2]*ast.Term{keyRoleSet, roles},
+		[2]*ast.Term{keyToolNames, toolNames},
 	))
+}
+
+// sharedToolNames maps a normalized tools term, by identity, to the set of
+// its names: records that repeat one tools list share its normalized term
+// (recordTools), so the set is built once for them.
+var sharedToolNames identityCache
+
+// toolNamesTerm is the set of the names of normalized tools.
+func toolNamesTerm(tools *ast.Term) *ast.Term {
+	if tools == nil {
+		return emptySet
+	}
+	arr, ok := tools.Value.(*ast.Array)
+	if !ok || arr.Len() == 0 {
+		return emptySet
+	}
+	if t := sharedToolNames.get(tools); t != nil {
+		return t
+	}
+	names := make([]*ast.Term, 0, arr.Len())
+	for i := 0; i < arr.Len(); i++ {
+		if o, ok := arr.Elem(i).Value.(ast.Object); ok {
+			if n := o.Get(keyName); n != nil {
+				names = append(names, n)
+			}
+		}
+	}
+	t := setOrEmpty(names)
+	sharedToolNames.put(tools, t)
+	return t
 }
 
 // rolesTerm is the set of the messages' roles. A conversation has few
@@ -182,6 +217,7 @@ var emptyLookup = ast.NewTerm(ast.NewObject(
 	[2]*ast.Term{keyResults, emptySet},
 	[2]*ast.Term{keyCallLists, emptyArray},
 	[2]*ast.Term{keyRoleSet, emptySet},
+	[2]*ast.Term{keyToolNames, emptySet},
 ))
 
 func arrayOrEmpty(ts []*ast.Term) *ast.Term {

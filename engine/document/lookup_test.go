@@ -26,7 +26,7 @@ func TestLookup(t *testing.T) {
 			{"role": "assistant", "tool_calls": [{"id": "a", "function": {"name": "f"}}, {"id": "b", "function": {"name": "f"}}]},
 			{"role": "tool", "tool_call_id": "b", "content": "1"}, {"role": "tool", "tool_call_id": "a", "content": "2"},
 			{"role": "assistant", "content": "done"}]}`},
-		want: `{"assistant": [1, 4], "tool": [2, 3], "calls": [[1, "a"], [1, "b"]], "call_ids": ["a", "b"], "call_names": ["f"], "results": [[1, "a"], [1, "b"]], "tool_call_lists": [1]}`,
+		want: `{"assistant": [1, 4], "tool": [2, 3], "calls": [[1, "a"], [1, "b"]], "call_ids": ["a", "b"], "call_names": ["f"], "results": [[1, "a"], [1, "b"]], "tool_call_lists": [1], "tool_names": []}`,
 	}, {
 		name:   "a result names a call of an earlier block, of no block, or nothing",
 		format: Chat,
@@ -35,39 +35,39 @@ func TestLookup(t *testing.T) {
 			{"role": "assistant", "content": "next"},
 			{"role": "tool", "tool_call_id": "a", "content": "late"}, {"role": "tool", "tool_call_id": "z", "content": "?"},
 			{"role": "tool", "content": "no id"}, {"role": "tool", "tool_call_id": null, "content": "null id"}]}`},
-		want: `{"assistant": [1, 2], "tool": [0, 3, 4, 5, 6], "calls": [[1, "a"]], "call_ids": ["a"], "call_names": ["f"], "results": [[-1, "a"], [2, "a"], [2, "z"]], "tool_call_lists": [1]}`,
+		want: `{"assistant": [1, 2], "tool": [0, 3, 4, 5, 6], "calls": [[1, "a"]], "call_ids": ["a"], "call_names": ["f"], "results": [[-1, "a"], [2, "a"], [2, "z"]], "tool_call_lists": [1], "tool_names": []}`,
 	}, {
 		name:   "repeated ids and results collapse in the sets",
 		format: Chat,
 		lines: []string{`{"messages": [{"role": "assistant", "tool_calls": [{"id": "a", "function": {"name": "f"}}, {"id": "a", "function": {"name": "f"}}, {"function": {"name": "g"}}]},
 			{"role": "tool", "tool_call_id": "a", "content": "1"}, {"role": "tool", "tool_call_id": "a", "content": "2"}]}`},
-		want: `{"assistant": [0], "tool": [1, 2], "calls": [[0, ""], [0, "a"]], "call_ids": ["", "a"], "call_names": ["f", "g"], "results": [[0, "a"]], "tool_call_lists": [0]}`,
+		want: `{"assistant": [0], "tool": [1, 2], "calls": [[0, ""], [0, "a"]], "call_ids": ["", "a"], "call_names": ["f", "g"], "results": [[0, "a"]], "tool_call_lists": [0], "tool_names": []}`,
 	}, {
 		name:   "a result id of another type than the call's",
 		format: Chat,
 		lines: []string{`{"messages": [{"role": "assistant", "tool_calls": [{"id": "7", "function": {"name": "f"}}]},
 			{"role": "tool", "tool_call_id": 7, "content": "1"}]}`},
-		want: `{"assistant": [0], "tool": [1], "calls": [[0, "7"]], "call_ids": ["7"], "call_names": ["f"], "results": [[0, 7]], "tool_call_lists": [0]}`,
+		want: `{"assistant": [0], "tool": [1], "calls": [[0, "7"]], "call_ids": ["7"], "call_names": ["f"], "results": [[0, 7]], "tool_call_lists": [0], "tool_names": []}`,
 	}, {
 		name:   "Anthropic tool results split from the user message",
 		format: Chat,
 		lines: []string{`{"messages": [{"role": "assistant", "content": [{"type": "tool_use", "id": "tu1", "name": "f", "input": {}}, {"type": "tool_use", "id": "tu2", "name": "f", "input": {}}]},
 			{"role": "user", "content": [{"type": "tool_result", "tool_use_id": "tu1", "content": "1"}, {"type": "tool_result", "tool_use_id": "tu2", "content": "2"}, {"type": "text", "text": "and?"}]},
 			{"role": "assistant", "content": "ok"}]}`},
-		want: `{"assistant": [0, 4], "tool": [1, 2], "calls": [[0, "tu1"], [0, "tu2"]], "call_ids": ["tu1", "tu2"], "call_names": ["f"], "results": [[0, "tu1"], [0, "tu2"]], "tool_call_lists": []}`,
+		want: `{"assistant": [0, 4], "tool": [1, 2], "calls": [[0, "tu1"], [0, "tu2"]], "call_ids": ["tu1", "tu2"], "call_names": ["f"], "results": [[0, "tu1"], [0, "tu2"]], "tool_call_lists": [], "tool_names": []}`,
 	}, {
 		name:   "inline calls take the ids of their results",
 		format: Chat,
 		lines: []string{`{"messages": [{"role": "assistant", "content": "<tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>"},
 			{"role": "tool", "content": "<tool_result tool_call_id=\"r1\">{}</tool_result>"}]}`},
-		want: `{"assistant": [0], "tool": [1], "calls": [[0, "r1"]], "call_ids": ["r1"], "call_names": ["f"], "results": [[0, "r1"]], "tool_call_lists": []}`,
+		want: `{"assistant": [0], "tool": [1], "calls": [[0, "r1"]], "call_ids": ["r1"], "call_names": ["f"], "results": [[0, "r1"]], "tool_call_lists": [], "tool_names": []}`,
 	}, {
 		name:   "pi-session toolResult messages are tool results",
 		format: PiSession,
 		lines: []string{`{"type": "session", "id": "s"}`,
 			`{"type": "message", "message": {"role": "assistant", "content": [{"type": "toolCall", "id": "c1", "name": "f", "arguments": {}}]}}`,
 			`{"type": "message", "message": {"role": "toolResult", "toolCallId": "c1", "content": [{"type": "text", "text": "ok"}]}}`},
-		want: `{"assistant": [0], "tool": [1], "calls": [[0, "c1"]], "call_ids": ["c1"], "call_names": ["f"], "results": [[0, "c1"]], "tool_call_lists": []}`,
+		want: `{"assistant": [0], "tool": [1], "calls": [[0, "c1"]], "call_ids": ["c1"], "call_names": ["f"], "results": [[0, "c1"]], "tool_call_lists": [], "tool_names": []}`,
 	}, {
 		name:   "proxy-log: the squashed record with the response message",
 		format: ProxyLog,
@@ -75,7 +75,13 @@ func TestLookup(t *testing.T) {
 			{"role": "assistant", "tool_calls": [{"id": "c1", "function": {"name": "f", "arguments": "{}"}}]},
 			{"role": "tool", "tool_call_id": "c1", "content": "1"}]},
 			"response": {"choices": [{"message": {"role": "assistant", "content": "done"}}]}}`},
-		want: `{"assistant": [1, 3], "tool": [2], "calls": [[1, "c1"]], "call_ids": ["c1"], "call_names": ["f"], "results": [[1, "c1"]], "tool_call_lists": [1]}`,
+		want: `{"assistant": [1, 3], "tool": [2], "calls": [[1, "c1"]], "call_ids": ["c1"], "call_names": ["f"], "results": [[1, "c1"]], "tool_call_lists": [1], "tool_names": []}`,
+	}, {
+		name:   "tool_names: the names of the tools, a tool without one as \"\"",
+		format: Chat,
+		lines: []string{`{"messages": [{"role": "user", "content": "x"}],
+			"tools": [{"type": "function", "function": {"name": "f"}}, {"name": "g", "input_schema": {}}, {"type": "function", "function": {}}, {"type": "function", "function": {"name": "f"}}]}`},
+		want: `{"assistant": [], "tool": [], "calls": [], "call_ids": [], "call_names": [], "results": [], "tool_call_lists": [], "tool_names": ["", "f", "g"]}`,
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			d := one(t, tc.format, Options{}, tc.lines...)
@@ -86,7 +92,7 @@ func TestLookup(t *testing.T) {
 			if diff := cmp.Diff(js(t, tc.want), any(withoutRoles)); diff != "" {
 				t.Errorf("lookup (-want +got):\n%s", diff)
 			}
-			if diff := cmp.Diff(lookupOf(t, list(t, d, "messages")), got); diff != "" {
+			if diff := cmp.Diff(lookupOf(t, list(t, d, "messages"), list(t, d, "tools")), got); diff != "" {
 				t.Errorf("lookup against the messages (-want +got):\n%s", diff)
 			}
 		})
@@ -99,7 +105,7 @@ func TestLookup(t *testing.T) {
 func TestLookupMatchesMessages(t *testing.T) {
 	check := func(t *testing.T, name string, docs []*Document) {
 		for _, d := range docs {
-			if diff := cmp.Diff(lookupOf(t, list(t, d, "messages")), docMap(t, d)["lookup"]); diff != "" {
+			if diff := cmp.Diff(lookupOf(t, list(t, d, "messages"), list(t, d, "tools")), docMap(t, d)["lookup"]); diff != "" {
 				t.Errorf("%s:%d: lookup (-from the messages +got):\n%s", name, d.Line, diff)
 			}
 		}
@@ -139,10 +145,10 @@ func TestLookupMatchesMessages(t *testing.T) {
 	})
 }
 
-// lookupOf computes the lookup member from normalized messages (as Go
-// values), independently of lookupTerm, as docs/document.md defines it. Sets
-// come out as sorted lists, the way ast.JSON renders them.
-func lookupOf(t testing.TB, ms []any) any {
+// lookupOf computes the lookup member from normalized messages and tools (as
+// Go values), independently of lookupTerm, as docs/document.md defines it.
+// Sets come out as sorted lists, the way ast.JSON renders them.
+func lookupOf(t testing.TB, ms, tools []any) any {
 	t.Helper()
 	assistant, tool := []any{}, []any{}
 	calls, ids, names, results := map[string]any{}, map[string]any{}, map[string]any{}, map[string]any{}
@@ -170,8 +176,15 @@ func lookupOf(t testing.TB, ms []any) any {
 			lists = append(lists, float64(i))
 		}
 	}
+	toolNames := map[string]any{}
+	for _, x := range tools {
+		if name, ok := x.(map[string]any)["name"]; ok {
+			toolNames[key(t, name)] = name
+		}
+	}
 	return map[string]any{"assistant": assistant, "tool": tool, "calls": sorted(t, calls), "call_ids": sorted(t, ids),
-		"call_names": sorted(t, names), "results": sorted(t, results), "tool_call_lists": lists, "roles": sorted(t, roles)}
+		"call_names": sorted(t, names), "results": sorted(t, results), "tool_call_lists": lists, "roles": sorted(t, roles),
+		"tool_names": sorted(t, toolNames)}
 }
 
 // key is a value's JSON, for deduplicating; sorted orders a set's members

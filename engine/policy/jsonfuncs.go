@@ -32,12 +32,13 @@ func jsonParse(_ rego.BuiltinContext, x *ast.Term) (*ast.Term, error) {
 	return ast.ArrayTerm(ast.NewTerm(v)), nil
 }
 
-// jsonText parses v when it is a string holding one JSON value.
+// jsonText parses v when it is a string holding one JSON value. Rules read
+// the same arguments several times over, so the parse comes from
+// parsedTexts (textcache.go) when it is recent.
 func jsonText(v ast.Value) (ast.Value, bool) {
 	s, ok := v.(ast.String)
 	if !ok {
 		return nil, false
 	}
-	x, err := astjson.Decode([]byte(s))
-	return x, err == nil
+	return parsedTexts.parse(string(s))
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/rego"
 	"github.com/open-policy-agent/opa/v1/types"
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 )
@@ -41,35 +42,59 @@ func schemaProblem(_ rego.BuiltinContext, x *ast.Term) (*ast.Term, error) {
 
 // schemaErrors validates value against schema and returns one object
 // {"path": JSON Pointer into value, "msg": what is wrong} per failed
-// keyword, innermost first; [] when value is valid. It is undefined when
+// keyword, in the order of their paths, then of their messages; [] when
+// value is valid. It is undefined when
 // schema is not a valid JSON Schema (schema_problem says why), so a rule
 // does not report a broken schema as broken arguments.
 func schemaErrors(_ rego.BuiltinContext, schema, value *ast.Term) (*ast.Term, error) {
-	c := schemas.get(schema.Value)
+	return schemas.get(schema.Value).errors(value.Value), nil
+}
+
+// errors validates v as schemaErrors does: nil when the schema is broken
+// or v is not JSON.
+func (c *compiledSchema) errors(value ast.Value) *ast.Term {
 	if c.schema == nil {
-		return nil, nil
+		return nil
 	}
-	v, err := ast.JSON(value.Value)
+	v, err := ast.JSON(value)
 	if err != nil {
-		return nil, nil
+		return nil
 	}
 	err = c.schema.Validate(v)
 	if err == nil {
-		return ast.ArrayTerm(), nil
+		return ast.ArrayTerm()
 	}
 	var ve *jsonschema.ValidationError
 	if !errors.As(err, &ve) {
 		return ast.ArrayTerm(ast.ObjectTerm(
 			ast.Item(ast.StringTerm("path"), ast.StringTerm("")),
-			ast.Item(ast.StringTerm("msg"), ast.StringTerm(err.Error())))), nil
+			ast.Item(ast.StringTerm("msg"), ast.StringTerm(err.Error()))))
 	}
-	var out []*ast.Term
-	for _, l := range leafErrors(ve, nil) {
-		out = append(out, ast.ObjectTerm(
-			ast.Item(ast.StringTerm("path"), ast.StringTerm(pointerOf(l.InstanceLocation))),
-			ast.Item(ast.StringTerm("msg"), ast.StringTerm(l.ErrorKind.LocalizedString(printer)))))
+	leaves := leafErrors(ve, nil)
+	type leaf struct{ path, msg string }
+	ls := make([]leaf, len(leaves))
+	for i, l := range leaves {
+		if k, ok := l.ErrorKind.(*kind.AdditionalProperties); ok {
+			slices.Sort(k.Properties)
+		}
+		ls[i] = leaf{pointerOf(l.InstanceLocation), l.ErrorKind.LocalizedString(printer)}
 	}
-	return ast.ArrayTerm(out...), nil
+	// The validator walks the members of an object (and a schema's
+	// dependencies) in Go's map order, which changes from run to run: sorted,
+	// the same arguments always read the same.
+	slices.SortFunc(ls, func(a, b leaf) int {
+		if c := strings.Compare(a.path, b.path); c != 0 {
+			return c
+		}
+		return strings.Compare(a.msg, b.msg)
+	})
+	out := make([]*ast.Term, len(ls))
+	for i, l := range ls {
+		out[i] = ast.ObjectTerm(
+			ast.Item(ast.StringTerm("path"), ast.StringTerm(l.path)),
+			ast.Item(ast.StringTerm("msg"), ast.StringTerm(l.msg)))
+	}
+	return ast.ArrayTerm(out...)
 }
 
 var printer = message.NewPrinter(language.English)
@@ -230,7 +255,11 @@ func jsonTypeName(v any) string {
 // violations, errors as schema_errors gives them. Calls whose arguments do
 // not parse to an object, or whose tool declares no schema or a broken one,
 // are left to other rules. It exists for speed: a rule doing the same
-// lookups per call in Rego cost several times the validation itself.
+// lookups per call in Rego cost several times the validation itself. It
+// visits only the messages doc.lookup.calls names (every message when the
+// document has no lookup), looks the schemas up once per tools list, and
+// takes the parsed arguments from the parse the arguments rules already
+// made (textcache.go).
 func init() {
 	rego.RegisterBuiltin1(&rego.Function{
 		Name: "chatlint.call_schema_errors",
@@ -246,35 +275,26 @@ var (
 	termParameters = ast.StringTerm("parameters")
 	termArguments  = ast.StringTerm("arguments")
 	termIndex      = ast.StringTerm("index")
+	termLookup     = ast.StringTerm("lookup")
+	termCalls      = ast.StringTerm("calls")
+	emptyArrayTerm = ast.ArrayTerm()
 )
 
-func callSchemaErrors(bctx rego.BuiltinContext, doc *ast.Term) (*ast.Term, error) {
+func callSchemaErrors(_ rego.BuiltinContext, doc *ast.Term) (*ast.Term, error) {
 	o, ok := doc.Value.(ast.Object)
 	if !ok {
 		return nil, nil
 	}
-	tools, _ := valueOf(o, termTools).(*ast.Array)
-	if tools == nil || tools.Len() == 0 {
-		return ast.ArrayTerm(), nil
+	byName := toolSchemas.of(o.Get(termTools))
+	if len(byName) == 0 { // no declared tool has a schema: nothing to validate
+		return emptyArrayTerm, nil
 	}
-	byName := map[string]*ast.Term{}
-	for i := 0; i < tools.Len(); i++ {
-		t, _ := tools.Elem(i).Value.(ast.Object)
-		name, _ := valueOf(t, termName).(ast.String)
-		p := t.Get(termParameters)
-		if p == nil {
-			continue
-		}
-		if _, isObj := p.Value.(ast.Object); !isObj {
-			continue
-		}
-		if _, seen := byName[string(name)]; !seen {
-			byName[string(name)] = p
-		}
+	msgs, _ := valueOf(o, termMessages).(*ast.Array)
+	if msgs == nil {
+		return emptyArrayTerm, nil
 	}
 	var out []*ast.Term
-	msgs, _ := valueOf(o, termMessages).(*ast.Array)
-	for i := 0; msgs != nil && i < msgs.Len(); i++ {
+	visit := func(i int) {
 		m, _ := msgs.Elem(i).Value.(ast.Object)
 		calls, _ := valueOf(m, termToolCalls).(*ast.Array)
 		for j := 0; calls != nil && j < calls.Len(); j++ {
@@ -296,14 +316,100 @@ func callSchemaErrors(bctx rego.BuiltinContext, doc *ast.Term) (*ast.Term, error
 			if _, isObj := args.(ast.Object); !isObj {
 				continue
 			}
-			errs, err := schemaErrors(bctx, schema, ast.NewTerm(args))
-			if err != nil || errs == nil || errs.Value.(*ast.Array).Len() == 0 {
+			errs := schema.errors(args)
+			if errs == nil || errs.Value.(*ast.Array).Len() == 0 {
 				continue
 			}
 			out = append(out, ast.ArrayTerm(valueTerm(m, termIndex, i), valueTerm(c, termIndex, j), errs))
 		}
 	}
+	if idx, ok := callMessages(o, msgs.Len()); ok {
+		for _, i := range idx {
+			visit(i)
+		}
+	} else {
+		for i := 0; i < msgs.Len(); i++ {
+			visit(i)
+		}
+	}
 	return ast.ArrayTerm(out...), nil
+}
+
+// callMessages are the indexes, in order, of the messages that make tool
+// calls, read from the document's lookup.calls ([message index, id] pairs);
+// ok is false when the document has no such index.
+func callMessages(doc ast.Object, n int) (idx []int, ok bool) {
+	lookup, _ := valueOf(doc, termLookup).(ast.Object)
+	calls, isSet := valueOf(lookup, termCalls).(ast.Set)
+	if !isSet {
+		return nil, false
+	}
+	bad := false
+	calls.Foreach(func(t *ast.Term) {
+		pair, _ := t.Value.(*ast.Array)
+		if pair == nil || pair.Len() != 2 {
+			bad = true
+			return
+		}
+		num, _ := pair.Elem(0).Value.(ast.Number)
+		i, isInt := num.Int()
+		if !isInt || i < 0 || i >= n {
+			bad = true
+			return
+		}
+		if k := len(idx); k == 0 || idx[k-1] != i {
+			idx = append(idx, i)
+		}
+	})
+	if bad {
+		return nil, false
+	}
+	slices.Sort(idx)
+	return slices.Compact(idx), true
+}
+
+// toolSchemaCache remembers the schemas of the latest tools list by its
+// identity: records that repeat one tools list share its normalized term
+// (engine/document's shared tools), so the schemas are looked up once for
+// all of them instead of once per call.
+type toolSchemaCache struct {
+	last atomic.Pointer[toolSchemaEntry]
+}
+
+type toolSchemaEntry struct {
+	tools  *ast.Term
+	byName map[string]*compiledSchema
+}
+
+var toolSchemas toolSchemaCache
+
+// of maps each tool name of a tools list to the compiled schema of the
+// first tool of that name whose parameters are an object.
+func (c *toolSchemaCache) of(tools *ast.Term) map[string]*compiledSchema {
+	if tools == nil {
+		return nil
+	}
+	if e := c.last.Load(); e != nil && e.tools == tools {
+		return e.byName
+	}
+	arr, _ := tools.Value.(*ast.Array)
+	if arr == nil || arr.Len() == 0 {
+		return nil
+	}
+	byName := map[string]*compiledSchema{}
+	for i := 0; i < arr.Len(); i++ {
+		t, _ := arr.Elem(i).Value.(ast.Object)
+		name, _ := valueOf(t, termName).(ast.String)
+		p := valueOf(t, termParameters)
+		if _, isObj := p.(ast.Object); !isObj {
+			continue
+		}
+		if _, seen := byName[string(name)]; !seen {
+			byName[string(name)] = schemas.get(p)
+		}
+	}
+	c.last.Store(&toolSchemaEntry{tools: tools, byName: byName})
+	return byName
 }
 
 func valueOf(o ast.Object, k *ast.Term) ast.Value {

@@ -6,7 +6,7 @@ package chatlint.finetune
 # agent sessions alike.
 
 # declared are the names of the record's tools; OpenAI's legacy `functions` list counts too.
-declared := {t.name | some t in input.tools; t.name != ""} | {f.name | some f in object.get(input.raw, "functions", []); is_string(f.name)}
+declared := (input.lookup.tool_names - {""}) | {f.name | some f in object.get(input.raw, "functions", []); is_string(f.name)}
 
 # call_msgs are the indexes of the messages that make tool calls.
 call_msgs contains i if some [i, _] in input.lookup.calls
@@ -36,8 +36,8 @@ call_finding(rule, m, c, what) := {
 #   fix: >-
 #     Give the call the arguments its schema asks for, or correct the schema.
 deny contains f if {
-	count(input.tools) > 0
 	count(input.lookup.calls) > 0
+	count(input.tools) > 0
 	some [i, j, errs] in chatlint.call_schema_errors(input)
 	m := input.messages[i]
 	c := m.tool_calls[j]
@@ -64,7 +64,12 @@ else := concat("", ["arguments", p])
 #   fix: >-
 #     Declare the tool in the record's `tools`, or correct the name of the call.
 warn contains f if {
-	some name in undeclared
+	# A name the tools declare never gets past this line, so a record that calls only its own
+	# tools costs one set difference, and `declared` is gathered only for an undeclared name.
+	some name in (input.lookup.call_names - input.lookup.tool_names)
+	name != ""
+	not name in declared
+	count(declared) > 0
 	some i in call_msgs
 	m := input.messages[i]
 	some c in m.tool_calls
@@ -72,9 +77,6 @@ warn contains f if {
 	what := sprintf("calls a tool the record does not declare (it declares %s)", [concat(", ", sort(declared))])
 	f := object.union(call_finding("tool-call-undeclared", m, c, what), undeclared_severity)
 }
-
-# undeclared are the names of the calls that no tool declares, in a record that declares tools.
-undeclared := {n | some n in input.lookup.call_names; n != ""} - declared if count(declared) > 0
 
 undeclared_severity := {"severity": "error"} if provider
 
