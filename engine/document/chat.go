@@ -8,12 +8,7 @@ var chatAdapter = &Adapter{
 	Format:  Chat,
 	Summary: `one conversation per line: {"messages": [...], "tools": [...]}, OpenAI tool calls or inline <tool_call> tags; or a preference record {"input": {"messages"}, "preferred_output", "non_preferred_output"}`,
 	Detect:  func(rec ast.Object) bool { return get(rec, KeyMessages) != nil || preferenceInput(rec) != nil },
-	Fits: func(rec ast.Object) string {
-		if get(rec, KeyMessages) == nil && preferenceInput(rec) == nil {
-			return "a messages member"
-		}
-		return ""
-	},
+	Shape:   "a messages member",
 	NewBuilder: func(file string, opts Options) Builder {
 		return recordBuilder{format: Chat, file: file, opts: opts}
 	},

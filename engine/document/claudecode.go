@@ -11,16 +11,11 @@ import (
 const ClaudeCode Format = "claude-code"
 
 var claudeCodeAdapter = &Adapter{
-	Format:  ClaudeCode,
-	Summary: `a Claude Code session: one entry per line ({"type": "user"|"assistant"|"system"|"summary"|…, "uuid", "parentUuid", "sessionId", "message"}), linked by parentUuid`,
-	PerFile: true,
-	Detect:  isClaudeCodeEntry,
-	Fits: func(rec ast.Object) string {
-		if !isClaudeCodeEntry(rec) {
-			return `a Claude Code entry ({"type": "user", "uuid", "parentUuid", "sessionId", "message"}, or a summary or file-history-snapshot entry) as its first line`
-		}
-		return ""
-	},
+	Format:     ClaudeCode,
+	Summary:    `a Claude Code session: one entry per line ({"type": "user"|"assistant"|"system"|"summary"|…, "uuid", "parentUuid", "sessionId", "message"}), linked by parentUuid`,
+	PerFile:    true,
+	Detect:     isClaudeCodeEntry,
+	Shape:      `a Claude Code entry ({"type": "user", "uuid", "parentUuid", "sessionId", "message"}, or a summary or file-history-snapshot entry) as its first line`,
 	NewBuilder: func(file string, opts Options) Builder { return &claudeCode{file: file, opts: opts} },
 	Entries: &EntryLayout{
 		Message: "message", ID: "uuid", Parent: "parentUuid",

@@ -14,16 +14,11 @@ import (
 const Codex Format = "codex"
 
 var codexAdapter = &Adapter{
-	Format:  Codex,
-	Summary: `a Codex CLI rollout: {"timestamp", "type": "session_meta"|"turn_context"|"event_msg"|"response_item", "payload"} lines; messages come from the response items`,
-	PerFile: true,
-	Detect:  isCodexLine,
-	Fits: func(rec ast.Object) string {
-		if !isCodexLine(rec) {
-			return `a rollout line {"timestamp", "type": "session_meta"|"response_item"|…, "payload": {…}} as its first line`
-		}
-		return ""
-	},
+	Format:     Codex,
+	Summary:    `a Codex CLI rollout: {"timestamp", "type": "session_meta"|"turn_context"|"event_msg"|"response_item", "payload"} lines; messages come from the response items`,
+	PerFile:    true,
+	Detect:     isCodexLine,
+	Shape:      `a rollout line {"timestamp", "type": "session_meta"|"response_item"|…, "payload": {…}} as its first line`,
 	NewBuilder: func(file string, opts Options) Builder { return &codex{file: file, opts: opts} },
 	Entries: &EntryLayout{
 		Message: "payload",

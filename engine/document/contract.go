@@ -13,12 +13,7 @@ var contractAdapter = &Adapter{
 	},
 	// A record with either id is a contract record; what else it lacks is
 	// the contract pack's to say, field by field.
-	Fits: func(rec ast.Object) string {
-		if get(rec, keyConvID) == nil && get(rec, keyUserID) == nil {
-			return "a conversation_id or user_id member"
-		}
-		return ""
-	},
+	Shape: "a conversation_id or user_id member",
 	NewBuilder: func(file string, opts Options) Builder {
 		return recordBuilder{format: Contract, file: file, opts: opts}
 	},

@@ -37,10 +37,14 @@ type Adapter struct {
 	// Detect reports whether a file whose first JSON object is rec is in
 	// this format. Adapters are asked in registry order; the first wins.
 	Detect func(rec ast.Object) bool
-	// Fits checks a record against the format when the user forced it:
+	// Shape says what a record of the format has, for the format-mismatch
+	// finding when the user forced the format and a record is not one:
 	// every record of a per-record format, the first of a whole-file one.
-	// It returns what the record lacks ("" when it fits), for the
-	// format-mismatch finding.
+	// A record fits when Detect recognizes it, unless Fits says otherwise.
+	Shape string
+	// Fits, when set, replaces the Detect test for a forced format (a test
+	// looser than detection); it returns what the record lacks, "" when it
+	// fits.
 	Fits func(rec ast.Object) (missing string)
 	// NewBuilder returns the builder of one file's documents.
 	NewBuilder func(file string, opts Options) Builder
@@ -79,6 +83,18 @@ type EntryLayout struct {
 	Order []string
 	// Type gives an inserted entry's type from its message's role.
 	Type func(role string) string
+}
+
+// Misfit returns what rec lacks to be a record of the format, or "" when it
+// fits.
+func (a *Adapter) Misfit(rec ast.Object) string {
+	if a.Fits != nil {
+		return a.Fits(rec)
+	}
+	if a.Detect(rec) {
+		return ""
+	}
+	return a.Shape
 }
 
 // registry lists the adapters in the order detection asks them: the most

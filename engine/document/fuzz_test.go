@@ -70,7 +70,7 @@ func FuzzAdapters(f *testing.F) {
 		Detect(recs[0])
 		Keys(recs[0])
 		for _, a := range Adapters() {
-			a.Fits(recs[0])
+			a.Misfit(recs[0])
 		}
 		for _, format := range Formats {
 			for _, opts := range []Options{{}, {ToolCalls: modeInline}, {ToolCalls: modeStructured}} {

@@ -24,15 +24,10 @@ import (
 // responses without an id are paired by position within their block: call K
 // of message M is gemini-M-K and the K-th response after it answers it.
 var geminiAdapter = &Adapter{
-	Format:  Gemini,
-	Summary: `Gemini / Vertex AI requests and tuning records: {"systemInstruction", "contents": [{"role": "user"|"model", "parts": [...]}], "tools"}, or the same under "request"`,
-	Detect:  func(rec ast.Object) bool { req, _ := geminiRequest(rec); return req != nil },
-	Fits: func(rec ast.Object) string {
-		if req, _ := geminiRequest(rec); req == nil {
-			return "a contents list (or request.contents)"
-		}
-		return ""
-	},
+	Format:     Gemini,
+	Summary:    `Gemini / Vertex AI requests and tuning records: {"systemInstruction", "contents": [{"role": "user"|"model", "parts": [...]}], "tools"}, or the same under "request"`,
+	Detect:     func(rec ast.Object) bool { req, _ := geminiRequest(rec); return req != nil },
+	Shape:      "a contents list (or request.contents)",
 	NewBuilder: func(file string, opts Options) Builder { return geminiBuilder{file: file, opts: opts} },
 	Layout:     geminiLayout,
 }

@@ -17,16 +17,11 @@ import (
 // layout.
 
 var gooseSessionAdapter = &Adapter{
-	Format:  GooseSession,
-	Summary: `a goose legacy session file: a metadata line {"working_dir", "description", "message_count", …} then one {"role", "created", "content"} message per line`,
-	PerFile: true,
-	Detect:  isGooseHeader,
-	Fits: func(rec ast.Object) string {
-		if !isGooseHeader(rec) {
-			return `a goose metadata line {"working_dir", "message_count", …} as its first line`
-		}
-		return ""
-	},
+	Format:     GooseSession,
+	Summary:    `a goose legacy session file: a metadata line {"working_dir", "description", "message_count", …} then one {"role", "created", "content"} message per line`,
+	PerFile:    true,
+	Detect:     isGooseHeader,
+	Shape:      `a goose metadata line {"working_dir", "message_count", …} as its first line`,
 	NewBuilder: func(file string, opts Options) Builder { return &gooseSession{file: file, opts: opts} },
 	Unfixable: func(ast.Object) string {
 		return "a goose session keeps one message per line, which fix does not rewrite; check it, fix the conversation in goose"

@@ -9,12 +9,7 @@ var piSessionAdapter = &Adapter{
 	Summary: `a pi or OpenClaw agent session transcript (formerly agent-session): a header {"type": "session", "id"} then one entry per line`,
 	PerFile: true,
 	Detect:  func(rec ast.Object) bool { return stringField(rec, keyType) == "session" },
-	Fits: func(rec ast.Object) string {
-		if stringField(rec, keyType) != "session" {
-			return `a session header {"type": "session", "id": …} as its first line`
-		}
-		return ""
-	},
+	Shape:   `a session header {"type": "session", "id": …} as its first line`,
 	NewBuilder: func(file string, opts Options) Builder {
 		return &piSession{file: file, opts: opts}
 	},

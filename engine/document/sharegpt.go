@@ -20,15 +20,10 @@ import (
 // holding <tool_response> tags. Neither carries ids, so the document gives
 // them positional ones (see shareGPTIDs).
 var shareGPTAdapter = &Adapter{
-	Format:  ShareGPT,
-	Summary: `ShareGPT conversations, JSONL or a .json array: {"conversations": [{"from", "value"}], "system", "tools"} (FastChat, axolotl, Glaive/LLaMA-Factory function_call and observation turns, Hermes <tool_call> tags)`,
-	Detect:  func(rec ast.Object) bool { return arrayField(rec, keyConversations) != nil },
-	Fits: func(rec ast.Object) string {
-		if arrayField(rec, keyConversations) == nil {
-			return "a conversations list"
-		}
-		return ""
-	},
+	Format:     ShareGPT,
+	Summary:    `ShareGPT conversations, JSONL or a .json array: {"conversations": [{"from", "value"}], "system", "tools"} (FastChat, axolotl, Glaive/LLaMA-Factory function_call and observation turns, Hermes <tool_call> tags)`,
+	Detect:     func(rec ast.Object) bool { return arrayField(rec, keyConversations) != nil },
+	Shape:      "a conversations list",
 	NewBuilder: func(file string, opts Options) Builder { return shareGPTBuilder{file: file, opts: opts} },
 	Layout:     shareGPTLayout,
 }

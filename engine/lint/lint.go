@@ -130,7 +130,7 @@ func Documents(u Unit, opts document.Options, each func(d *document.Document, re
 		}
 		if u.Forced && adapter != nil && (!fitted || !adapter.PerFile) {
 			fitted = true // a session's first object decides for the file
-			if missing := adapter.Fits(obj); missing != "" {
+			if missing := adapter.Misfit(obj); missing != "" {
 				out = append(out, mismatch(u.File, rec.Line, u.Format, obj, missing))
 				skip = adapter.PerFile // a session that does not fit is not checked
 				continue
