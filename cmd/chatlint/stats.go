@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"maps"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -180,20 +179,14 @@ func writeStatsText(w io.Writer, res *stats.Result) error {
 
 // counts lists a tally by count, then name.
 func counts(m map[string]int) string {
-	keys := slices.Collect(maps.Keys(m))
-	slices.SortFunc(keys, func(a, b string) int {
-		if m[a] != m[b] {
-			return m[b] - m[a]
-		}
-		return strings.Compare(a, b)
-	})
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		name := k
+	sorted := sortedCounts(m)
+	parts := make([]string, len(sorted))
+	for i, c := range sorted {
+		name := c.Name
 		if name == "" {
 			name = "<none>"
 		}
-		parts[i] = fmt.Sprintf("%s %d", name, m[k])
+		parts[i] = fmt.Sprintf("%s %d", name, c.Count)
 	}
 	return strings.Join(parts, ", ")
 }

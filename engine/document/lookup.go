@@ -53,17 +53,7 @@ func lookupTerm(ms []message, tools *ast.Term) *ast.Term {
 		if roles == emptySet && toolNames == emptySet {
 			return emptyLookup
 		}
-		return ast.NewTerm(ast.NewObject(
-			[2]*ast.Term{keyAssistant, emptyArray},
-			[2]*ast.Term{keyTool, emptyArray},
-			[2]*ast.Term{keyCalls, emptySet},
-			[2]*ast.Term{keyCallIDs, emptySet},
-			[2]*ast.Term{keyCallNames, emptySet},
-			[2]*ast.Term{keyResults, emptySet},
-			[2]*ast.Term{keyCallLists, emptyArray},
-			[2]*ast.Term{keyRoleSet, roles},
-			[2]*ast.Term{keyToolNames, toolNames},
-		))
+		return noCallsLookup(roles, toolNames)
 	}
 	assistant := make([]*ast.Term, 0, na)
 	tool := make([]*ast.Term, 0, nt)
@@ -206,19 +196,25 @@ func (p *pairs) next(a, b *ast.Term) *ast.Term {
 	return &p.terms[len(p.terms)-1]
 }
 
-// emptyLookup is the lookup of a document without assistant messages, tool
-// results or calls, shared.
-var emptyLookup = ast.NewTerm(ast.NewObject(
-	[2]*ast.Term{keyAssistant, emptyArray},
-	[2]*ast.Term{keyTool, emptyArray},
-	[2]*ast.Term{keyCalls, emptySet},
-	[2]*ast.Term{keyCallIDs, emptySet},
-	[2]*ast.Term{keyCallNames, emptySet},
-	[2]*ast.Term{keyResults, emptySet},
-	[2]*ast.Term{keyCallLists, emptyArray},
-	[2]*ast.Term{keyRoleSet, emptySet},
-	[2]*ast.Term{keyToolNames, emptySet},
-))
+// emptyLookup is the lookup of a document without messages or tools,
+// shared.
+var emptyLookup = noCallsLookup(emptySet, emptySet)
+
+// noCallsLookup is the lookup of a document without assistant messages,
+// tool results or calls: only its roles and declared tool names.
+func noCallsLookup(roles, toolNames *ast.Term) *ast.Term {
+	return ast.NewTerm(ast.NewObject(
+		[2]*ast.Term{keyAssistant, emptyArray},
+		[2]*ast.Term{keyTool, emptyArray},
+		[2]*ast.Term{keyCalls, emptySet},
+		[2]*ast.Term{keyCallIDs, emptySet},
+		[2]*ast.Term{keyCallNames, emptySet},
+		[2]*ast.Term{keyResults, emptySet},
+		[2]*ast.Term{keyCallLists, emptyArray},
+		[2]*ast.Term{keyRoleSet, roles},
+		[2]*ast.Term{keyToolNames, toolNames},
+	))
+}
 
 func arrayOrEmpty(ts []*ast.Term) *ast.Term {
 	if len(ts) == 0 {
