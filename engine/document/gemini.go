@@ -240,9 +240,10 @@ func geminiTools(req ast.Object, base string) *ast.Term {
 
 // geminiLayout writes fixed contents as Gemini contents.
 var geminiLayout = &Layout{
-	ContentKey: "parts",
-	Content:    geminiParts,
-	Message:    geminiMessage,
+	ContentKey:     "parts",
+	Content:        geminiParts,
+	ElementContent: geminiResponseContent,
+	Message:        geminiMessage,
 	SetCallID: func(call *jsonv.Object, id string) error {
 		return setWrapped(call, "functionCall", "function_call", id)
 	},
@@ -261,6 +262,33 @@ func setWrapped(part *jsonv.Object, camel, snake, id string) error {
 		}
 	}
 	return fmt.Errorf("the part has no %s object", camel)
+}
+
+// geminiResponseContent writes the content of a tool result into its
+// functionResponse part: the response is the content when that is an
+// object, else {"content": content} (a response is a JSON object in the
+// API, and an inserted result is written so too). The part keeps its name
+// and id; a part that is not a function response is left to ContentKey.
+func geminiResponseContent(part *jsonv.Object, v jsonv.Value) (string, jsonv.Value, bool, error) {
+	for _, k := range []string{"functionResponse", "function_response"} {
+		cur, ok := part.Get(k)
+		if !ok {
+			continue
+		}
+		fr, ok := cur.(*jsonv.Object)
+		if !ok {
+			return "", nil, false, fmt.Errorf("the part's %s is not an object", k)
+		}
+		resp, ok := v.(*jsonv.Object)
+		if !ok {
+			resp = &jsonv.Object{}
+			resp.Set("content", v)
+		}
+		out := &jsonv.Object{Members: append([]jsonv.Member(nil), fr.Members...)}
+		out.Set("response", resp)
+		return k, out, true, nil
+	}
+	return "", nil, false, nil
 }
 
 func geminiParts(v jsonv.Value) (jsonv.Value, error) {

@@ -185,7 +185,7 @@ func (a *applier) unchanged(o *op) (bool, error) {
 		if !ok {
 			return false, nil // editInPlace says why
 		}
-		cur, ok := obj.Get(a.contentKey())
+		cur, ok := obj.Get(o.member)
 		return ok && bytes.Equal(jsonv.Marshal(cur, jsonv.Compact), jsonv.Marshal(o.content, jsonv.Compact)), nil
 	}
 	return false, nil
@@ -415,7 +415,7 @@ func (a *applier) editInPlace() error {
 			if !ok {
 				return fmt.Errorf("rule %s: %s %s: the message is not an object", o.Rule, o.Op, o.Target)
 			}
-			content, key := o.content, a.contentKey()
+			content, key := o.content, o.member
 			edits = append(edits, func() { obj.Set(key, content) })
 			a.dirty[i] = true
 		case OpRename:
