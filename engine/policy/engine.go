@@ -44,6 +44,7 @@ type Engine struct {
 	// readsLookup is set when an active rule may read the document's lookup
 	// member (reads.go).
 	readsLookup bool
+	gate        regoGate // when the Rego packs need evaluating (yaml_gate.go)
 }
 
 // Options tune which rules run.
@@ -139,6 +140,7 @@ func Compile(ctx context.Context, packs []*Pack, opts Options) (*Engine, error) 
 				}
 			}
 		}
+		errs = e.gatePack(p, errs)
 	}
 	seen := map[string]rule.Rule{}
 	for _, r := range e.rules {
@@ -233,7 +235,7 @@ func (e *Engine) evaluate(ctx context.Context, doc *document.Document, cancel to
 	if len(e.actions) > 0 {
 		hits, acts = e.yamlActions(doc, hits, acts)
 	}
-	if e.rego != nil && (e.regoAll || e.regoFormats[string(doc.Format)]) {
+	if e.rego != nil && (e.regoAll || e.regoFormats[string(doc.Format)]) && e.needsRego(doc, cache) {
 		var err error
 		hits, acts, err = e.rego.eval(ctx, doc.Value, string(doc.Format), profileOf(doc.Profile), cancel, tracer, hits, acts)
 		var bad *OutputError

@@ -288,6 +288,8 @@ func (sc scope) context(name string) ast.Object {
 		return sc.entry
 	case "document":
 		return sc.doc
+	case "previous":
+		return sc.previous()
 	}
 	return nil
 }

@@ -153,7 +153,7 @@ type caseYAML struct {
 
 // reservedNames are the contexts a path may start with; a let may not take
 // their names.
-var reservedNames = []string{"message", "tool", "entry", "document", "group", "line", "self", "index"}
+var reservedNames = []string{"message", "tool", "entry", "document", "group", "line", "self", "index", "previous"}
 
 func compileRel(s *yamlRuleSpec) (*relSpec, error) {
 	if s.Let.Kind == 0 && len(s.Group) == 0 && len(s.Cases) == 0 && s.Unless.Kind == 0 {
