@@ -4,7 +4,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 )
 
-// object parses the object whose '{' is at data[i].
+// object builds the object whose '{' is at Data[i].
 //
 // The object is built once with ast.NewObject: that allocates all members in
 // one block, where Insert allocates one element per member and rehashes on
@@ -13,14 +13,12 @@ import (
 // objects are small, and stores to the stack need no GC write barrier), then
 // d.kvs, a heap stack shared by every nesting level.
 func (d *decoder) object(i int) (*ast.Term, int) {
-	if !d.enter(i) {
+	i, empty := d.Open(i, '}')
+	if i < 0 {
 		return nil, i
 	}
-	data := d.data
-	i = skipWS(data, i+1)
-	if i < len(data) && data[i] == '}' {
-		d.depth--
-		return d.alloc.term(ast.NewObject()), i + 1
+	if empty {
+		return d.alloc.term(ast.NewObject()), i
 	}
 	var local [smallContainer][2]*ast.Term
 	n := 0
@@ -29,31 +27,15 @@ func (d *decoder) object(i int) (*ast.Term, int) {
 	// already set may repeat an earlier one, and only then is dedupe run.
 	var seen uint64
 	mayRepeat := false
-	for {
-		if i >= len(data) {
-			d.eof()
-			return nil, i
-		}
-		if data[i] != '"' {
-			d.fail(i, "looking for beginning of object key string")
-			return nil, i
-		}
-		k, bit, j := d.key(i)
-		if k == nil {
+	for more := true; more; {
+		s, j := d.Key(i)
+		if j < 0 {
 			return nil, j
 		}
+		k, bit := d.keyTerm(s)
 		mayRepeat = mayRepeat || seen&bit != 0
 		seen |= bit
-		i = skipWS(data, j)
-		if i >= len(data) {
-			d.eof()
-			return nil, i
-		}
-		if data[i] != ':' {
-			d.fail(i, "after object key")
-			return nil, i
-		}
-		v, j := d.memberValue(skipWS(data, i+1))
+		v, j := d.memberValue(j)
 		if v == nil {
 			return nil, j
 		}
@@ -66,20 +48,9 @@ func (d *decoder) object(i int) (*ast.Term, int) {
 			d.kvs = append(d.kvs, [2]*ast.Term{k, v})
 		}
 		n++
-		i = skipWS(data, j)
-		if i >= len(data) {
-			d.eof()
+		if i, more = d.Next(j, '}'); i < 0 {
 			return nil, i
 		}
-		if c := data[i]; c == ',' {
-			i = skipWS(data, i+1)
-			continue
-		} else if c == '}' {
-			i++
-			break
-		}
-		d.fail(i, "after object key:value pair")
-		return nil, i
 	}
 	kvs := local[:min(n, len(local))]
 	if n > len(local) {
@@ -90,7 +61,6 @@ func (d *decoder) object(i int) (*ast.Term, int) {
 	}
 	obj := ast.NewObject(kvs...)
 	d.kvs = d.kvs[:base] // a no-op unless members spilled
-	d.depth--
 	return d.alloc.term(obj), i
 }
 
@@ -98,23 +68,21 @@ func (d *decoder) object(i int) (*ast.Term, int) {
 // before spilling to the decoder's heap scratch.
 const smallContainer = 8
 
-// array parses the array whose '[' is at data[i]. Elements are collected like
+// array builds the array whose '[' is at Data[i]. Elements are collected like
 // object members, then copied into an exactly sized slice for ast.NewArray,
 // which keeps the slice it is given.
 func (d *decoder) array(i int) (*ast.Term, int) {
-	if !d.enter(i) {
+	i, empty := d.Open(i, ']')
+	if i < 0 {
 		return nil, i
 	}
-	data := d.data
-	i = skipWS(data, i+1)
-	if i < len(data) && data[i] == ']' {
-		d.depth--
-		return d.alloc.term(ast.NewArray()), i + 1
+	if empty {
+		return d.alloc.term(ast.NewArray()), i
 	}
 	var local [smallContainer]*ast.Term
 	n := 0
 	base := len(d.elems)
-	for {
+	for more := true; more; {
 		v, j := d.value(i)
 		if v == nil {
 			return nil, j
@@ -128,20 +96,9 @@ func (d *decoder) array(i int) (*ast.Term, int) {
 			d.elems = append(d.elems, v)
 		}
 		n++
-		i = skipWS(data, j)
-		if i >= len(data) {
-			d.eof()
+		if i, more = d.Next(j, ']'); i < 0 {
 			return nil, i
 		}
-		if c := data[i]; c == ',' {
-			i = skipWS(data, i+1)
-			continue
-		} else if c == ']' {
-			i++
-			break
-		}
-		d.fail(i, "after array element")
-		return nil, i
 	}
 	elems := d.alloc.slice(n)
 	if n <= len(local) {
@@ -150,7 +107,6 @@ func (d *decoder) array(i int) (*ast.Term, int) {
 		copy(elems, d.elems[base:])
 		d.elems = d.elems[:base]
 	}
-	d.depth--
 	return d.alloc.term(ast.NewArray(elems...)), i
 }
 
