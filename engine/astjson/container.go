@@ -32,7 +32,21 @@ func (d *decoder) object(i int) (*ast.Term, int) {
 		if j < 0 {
 			return nil, j
 		}
-		k, bit := d.keyTerm(s)
+		// Short keys come from the process-wide intern cache: chat
+		// records repeat the same few keys in every line. The hash also
+		// picks the key's bit in seen.
+		var k *ast.Term
+		var h uint64
+		if len(s) <= maxInternLen {
+			h = hashKey(s)
+			k = intern(s, h)
+		} else {
+			h = uint64(len(s)) << 58 // long keys are rare; equal keys have equal lengths
+		}
+		if k == nil {
+			k = d.alloc.term(ast.String(string(s)))
+		}
+		bit := uint64(1) << (h >> 58)
 		mayRepeat = mayRepeat || seen&bit != 0
 		seen |= bit
 		v, j := d.memberValue(j)

@@ -100,7 +100,8 @@ func (d *decoder) value(i int) (*ast.Term, int) {
 	case jsonlex.Null:
 		return d.literal(d.Literal(i, "null"), ast.InternedNullTerm)
 	}
-	return nil, i
+	d.NotValue(i)
+	return nil, -1
 }
 
 func (d *decoder) literal(j int, t *ast.Term) (*ast.Term, int) {

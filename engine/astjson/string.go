@@ -26,20 +26,3 @@ func (d *decoder) stringValue(i int) (*ast.Term, int) {
 }
 
 const maxInternValueLen = 16
-
-// keyTerm builds an object key the lexer read. Short keys come from the
-// process-wide intern cache: chat records repeat the same few keys in every
-// line. It also returns a one-bit fingerprint of the key for object's
-// duplicate filter.
-func (d *decoder) keyTerm(s []byte) (*ast.Term, uint64) {
-	var h uint64
-	if len(s) <= maxInternLen {
-		h = hashKey(s)
-		if t := intern(s, h); t != nil {
-			return t, 1 << (h >> 58)
-		}
-	} else {
-		h = uint64(len(s)) << 58 // long keys are rare; equal keys have equal lengths
-	}
-	return d.alloc.term(ast.String(string(s))), 1 << (h >> 58)
-}

@@ -71,6 +71,7 @@ func (d *decoder) value(depth int) (Value, bool) {
 	case jsonlex.Null:
 		return nil, d.literal("null")
 	}
+	d.lex.NotValue(d.i)
 	return nil, false
 }
 

@@ -62,6 +62,7 @@ func anyValue(l *Lexer, i int) (any, int) {
 		}
 		return a, j
 	}
+	l.NotValue(i)
 	return nil, -1
 }
 

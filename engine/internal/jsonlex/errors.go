@@ -37,6 +37,13 @@ func (l *Lexer) fail(i int, context string) {
 	l.failMsg(i, "invalid character "+strconv.QuoteRune(r)+" "+context)
 }
 
+// NotValue records what is wrong at Data[i], where Peek found no value.
+//
+//go:noinline
+func (l *Lexer) NotValue(i int) {
+	l.fail(i, "looking for beginning of value")
+}
+
 // eof records that the input ended in the middle of a value.
 //
 //go:noinline

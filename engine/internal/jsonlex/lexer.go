@@ -67,16 +67,14 @@ var kinds = [256]Kind{
 	'5': Number, '6': Number, '7': Number, '8': Number, '9': Number,
 }
 
-// Peek returns the kind of the value starting at Data[i], or Invalid after
-// recording an error. It only looks at one byte: the method for the kind
-// reads the token and finds what is wrong with it.
+// Peek returns the kind of the value starting at Data[i]. It only looks at
+// one byte: the method for the kind reads the token and finds what is wrong
+// with it. For Invalid it records nothing, which keeps it small enough to
+// inline into the builders' dispatch: they report it with NotValue.
 func (l *Lexer) Peek(i int) Kind {
-	if i < len(l.Data) {
-		if k := kinds[l.Data[i]]; k != Invalid {
-			return k
-		}
+	if uint(i) < uint(len(l.Data)) {
+		return kinds[l.Data[i]]
 	}
-	l.fail(i, "looking for beginning of value")
 	return Invalid
 }
 
@@ -152,7 +150,23 @@ func (l *Lexer) Key(i int) (key []byte, j int) {
 // that close ('}' or ']') ends: after a comma more is true and j is the next
 // member or element, past white space; at the closing bracket the container
 // is left and j is past it.
+//
+// The common cases, a comma or the bracket right after the value and no
+// white space after a comma, are small enough to inline into the builders'
+// loops; the rest goes through next.
 func (l *Lexer) Next(i int, close byte) (j int, more bool) {
+	if data := l.Data; i+1 < len(data) {
+		if c := data[i]; c == ',' && data[i+1] > ' ' {
+			return i + 1, true
+		} else if c == close {
+			l.Depth--
+			return i + 1, false
+		}
+	}
+	return l.next(i, close)
+}
+
+func (l *Lexer) next(i int, close byte) (j int, more bool) {
 	data := l.Data
 	i = SkipWS(data, i)
 	if i < len(data) {
