@@ -13,12 +13,15 @@ import (
 // objects are small, and stores to the stack need no GC write barrier), then
 // d.kvs, a heap stack shared by every nesting level.
 func (d *decoder) object(i int) (*ast.Term, int) {
-	i, empty := d.Open(i, '}')
-	if i < 0 {
-		return nil, i
+	if !d.Enter(i) {
+		return nil, -1
 	}
-	if empty {
-		return d.alloc.term(ast.NewObject()), i
+	s, j, more := d.Member(i+1, true)
+	if !more {
+		if j < 0 {
+			return nil, j
+		}
+		return d.alloc.term(ast.NewObject()), j
 	}
 	var local [smallContainer][2]*ast.Term
 	n := 0
@@ -27,11 +30,7 @@ func (d *decoder) object(i int) (*ast.Term, int) {
 	// already set may repeat an earlier one, and only then is dedupe run.
 	var seen uint64
 	mayRepeat := false
-	for more := true; more; {
-		s, j := d.Key(i)
-		if j < 0 {
-			return nil, j
-		}
+	for more {
 		// Short keys come from the process-wide intern cache: chat
 		// records repeat the same few keys in every line. The hash also
 		// picks the key's bit in seen.
@@ -49,9 +48,9 @@ func (d *decoder) object(i int) (*ast.Term, int) {
 		bit := uint64(1) << (h >> 58)
 		mayRepeat = mayRepeat || seen&bit != 0
 		seen |= bit
-		v, j := d.memberValue(j)
+		v, end := d.memberValue(j)
 		if v == nil {
-			return nil, j
+			return nil, end
 		}
 		if n < len(local) {
 			local[n] = [2]*ast.Term{k, v}
@@ -62,8 +61,8 @@ func (d *decoder) object(i int) (*ast.Term, int) {
 			d.kvs = append(d.kvs, [2]*ast.Term{k, v})
 		}
 		n++
-		if i, more = d.Next(j, '}'); i < 0 {
-			return nil, i
+		if s, j, more = d.Member(end, false); j < 0 {
+			return nil, j
 		}
 	}
 	kvs := local[:min(n, len(local))]
@@ -75,7 +74,7 @@ func (d *decoder) object(i int) (*ast.Term, int) {
 	}
 	obj := ast.NewObject(kvs...)
 	d.kvs = d.kvs[:base] // a no-op unless members spilled
-	return d.alloc.term(obj), i
+	return d.alloc.term(obj), j
 }
 
 // smallContainer is how many members or elements are collected on the stack
@@ -86,20 +85,23 @@ const smallContainer = 8
 // object members, then copied into an exactly sized slice for ast.NewArray,
 // which keeps the slice it is given.
 func (d *decoder) array(i int) (*ast.Term, int) {
-	i, empty := d.Open(i, ']')
-	if i < 0 {
-		return nil, i
+	if !d.Enter(i) {
+		return nil, -1
 	}
-	if empty {
-		return d.alloc.term(ast.NewArray()), i
+	j, more := d.Element(i+1, true)
+	if !more {
+		if j < 0 {
+			return nil, j
+		}
+		return d.alloc.term(ast.NewArray()), j
 	}
 	var local [smallContainer]*ast.Term
 	n := 0
 	base := len(d.elems)
-	for more := true; more; {
-		v, j := d.value(i)
+	for more {
+		v, end := d.value(j)
 		if v == nil {
-			return nil, j
+			return nil, end
 		}
 		if n < len(local) {
 			local[n] = v
@@ -110,8 +112,8 @@ func (d *decoder) array(i int) (*ast.Term, int) {
 			d.elems = append(d.elems, v)
 		}
 		n++
-		if i, more = d.Next(j, ']'); i < 0 {
-			return nil, i
+		if j, more = d.Element(end, false); j < 0 {
+			return nil, j
 		}
 	}
 	elems := d.alloc.slice(n)
@@ -121,7 +123,7 @@ func (d *decoder) array(i int) (*ast.Term, int) {
 		copy(elems, d.elems[base:])
 		d.elems = d.elems[:base]
 	}
-	return d.alloc.term(ast.NewArray(elems...)), i
+	return d.alloc.term(ast.NewArray(elems...)), j
 }
 
 // dedupeMapMin is the member count from which dedupe switches from comparing

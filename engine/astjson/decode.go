@@ -50,7 +50,11 @@ func Decode(data []byte) (ast.Value, error) {
 	if t != nil && d.End(i) {
 		v = t.Value
 	}
-	err, rng := d.Err, d.rng
+	var err error
+	if d.Failed() {
+		err = d.Err()
+	}
+	rng := d.rng
 	d.release()
 	if err != nil {
 		return nil, err
@@ -100,7 +104,6 @@ func (d *decoder) value(i int) (*ast.Term, int) {
 	case jsonlex.Null:
 		return d.literal(d.Literal(i, "null"), ast.InternedNullTerm)
 	}
-	d.NotValue(i)
 	return nil, -1
 }
 

@@ -71,7 +71,6 @@ func (d *decoder) value(depth int) (Value, bool) {
 	case jsonlex.Null:
 		return nil, d.literal("null")
 	}
-	d.lex.NotValue(d.i)
 	return nil, false
 }
 
@@ -90,48 +89,38 @@ func (d *decoder) to(j int) bool {
 // object reads the object at d.i; its members keep their order, and a
 // repeated key is kept as read.
 func (d *decoder) object(depth int) (Value, bool) {
-	j, empty := d.lex.Open(d.i, '}')
-	if j < 0 {
+	if !d.lex.Enter(d.i) {
 		return nil, false
 	}
-	d.i = j
 	o := &Object{}
-	for more := !empty; more; {
-		k, j := d.lex.Key(d.i)
-		if !d.to(j) {
-			return nil, false
-		}
+	k, j, more := d.lex.Member(d.i+1, true)
+	for ; more; k, j, more = d.lex.Member(d.i, false) {
+		d.i = j
 		key := string(k)
 		v, ok := d.value(depth)
 		if !ok {
 			return nil, false
 		}
 		o.Members = append(o.Members, Member{key, v})
-		if j, more = d.lex.Next(d.i, '}'); !d.to(j) {
-			return nil, false
-		}
 	}
-	return o, true
+	return o, d.to(j)
 }
 
 func (d *decoder) array(depth int) (Value, bool) {
-	j, empty := d.lex.Open(d.i, ']')
-	if j < 0 {
+	if !d.lex.Enter(d.i) {
 		return nil, false
 	}
-	d.i = j
 	a := []Value{}
-	for more := !empty; more; {
+	j, more := d.lex.Element(d.i+1, true)
+	for ; more; j, more = d.lex.Element(d.i, false) {
+		d.i = j
 		v, ok := d.value(depth)
 		if !ok {
 			return nil, false
 		}
 		a = append(a, v)
-		if j, more = d.lex.Next(d.i, ']'); !d.to(j) {
-			return nil, false
-		}
 	}
-	return a, true
+	return a, d.to(j)
 }
 
 // decodeTokens decodes with encoding/json's token stream: the reference for

@@ -14,7 +14,7 @@ func decodeAny(data []byte, replace bool) (any, error) {
 	if j >= 0 && l.End(j) {
 		return v, nil
 	}
-	return nil, l.Err
+	return nil, l.Err()
 }
 
 func anyValue(l *Lexer, i int) (any, int) {
@@ -35,34 +35,35 @@ func anyValue(l *Lexer, i int) (any, int) {
 	case Null:
 		return nil, l.Literal(i, "null")
 	case Object:
-		j, empty := l.Open(i, '}')
+		if !l.Enter(i) {
+			return nil, -1
+		}
 		m := map[string]any{}
-		for more := !empty; more && j >= 0; {
-			var k []byte
-			if k, j = l.Key(j); j < 0 {
-				break
-			}
+		k, j, more := l.Member(i+1, true)
+		for more {
 			key := string(k)
 			if m[key], j = anyValue(l, j); j < 0 {
-				break
+				return nil, j
 			}
-			j, more = l.Next(j, '}')
+			k, j, more = l.Member(j, false)
 		}
 		return m, j
 	case Array:
-		j, empty := l.Open(i, ']')
+		if !l.Enter(i) {
+			return nil, -1
+		}
 		a := []any{}
-		for more := !empty; more && j >= 0; {
+		j, more := l.Element(i+1, true)
+		for more {
 			var v any
 			if v, j = anyValue(l, j); j < 0 {
-				break
+				return nil, j
 			}
 			a = append(a, v)
-			j, more = l.Next(j, ']')
+			j, more = l.Element(j, false)
 		}
 		return a, j
 	}
-	l.NotValue(i)
 	return nil, -1
 }
 

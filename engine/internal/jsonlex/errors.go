@@ -15,79 +15,69 @@ type SyntaxError struct {
 
 func (e *SyntaxError) Error() string { return fmt.Sprintf("%s (byte %d)", e.Msg, e.Offset+1) }
 
-// Error constructors live here, away from the scanning loops: they are only
-// reached on bad input, and keeping them out of line keeps the hot functions
-// small enough to inline and schedule well. Only the first error is kept.
+// Errors are recorded as an offset and a phrase, two stores, and worded only
+// when asked for: a call on the error path would cost every method that can
+// fail its chance to be inlined into the builders' loops (a call weighs 57
+// of the inliner's budget of 80).
 
 // fail records an "invalid character" error at Data[i]. context completes
 // the sentence the way encoding/json does ("looking for beginning of value",
 // "after array element", ...), so messages read the same across both.
-//
-//go:noinline
+// Past the end of the input it is an unexpected end instead.
 func (l *Lexer) fail(i int, context string) {
-	if i >= len(l.Data) {
-		l.eof()
-		return
-	}
-	r, size := utf8.DecodeRune(l.Data[i:])
-	if r == utf8.RuneError && size <= 1 {
-		l.failMsg(i, "invalid UTF-8")
-		return
-	}
-	l.failMsg(i, "invalid character "+strconv.QuoteRune(r)+" "+context)
-}
-
-// NotValue records what is wrong at Data[i], where Peek found no value.
-//
-//go:noinline
-func (l *Lexer) NotValue(i int) {
-	l.fail(i, "looking for beginning of value")
-}
-
-// eof records that the input ended in the middle of a value.
-//
-//go:noinline
-func (l *Lexer) eof() {
-	l.failMsg(len(l.Data), "unexpected end of input")
+	l.errAt, l.errMsg, l.errWhole, l.errLiteral = i, context, false, false
 }
 
 // failMsg records an error with a message of its own.
-//
-//go:noinline
 func (l *Lexer) failMsg(i int, msg string) {
-	if l.Err == nil {
-		l.Err = &SyntaxError{Offset: i, Msg: msg}
-	}
+	l.errAt, l.errMsg, l.errWhole, l.errLiteral = i, msg, true, false
 }
 
-// badLiteral finds where the text at Data[i] stops matching lit.
-//
-//go:noinline
-func (l *Lexer) badLiteral(i int, lit string) int {
-	data := l.Data
-	for k := 1; k < len(lit); k++ {
-		if i+k >= len(data) {
-			l.eof()
-			return -1
-		}
-		if data[i+k] != lit[k] {
-			l.fail(i+k, "in literal "+lit+" (expecting "+quoteByte(lit[k])+")")
-			return -1
-		}
+// failLiteral records that the text at Data[i] is not the literal lit; Err
+// finds where it stops matching.
+func (l *Lexer) failLiteral(i int, lit string) {
+	l.errAt, l.errMsg, l.errWhole, l.errLiteral = i, lit, false, true
+}
+
+// eof records that the input ended in the middle of a value.
+func (l *Lexer) eof() { l.failMsg(len(l.Data), "unexpected end of input") }
+
+// Failed reports whether the lexer has met an error.
+func (l *Lexer) Failed() bool { return l.errMsg != "" }
+
+// Err returns the error the lexer met, worded as encoding/json words it, or
+// nil.
+func (l *Lexer) Err() *SyntaxError {
+	switch {
+	case l.errMsg == "":
+		return nil
+	case l.errLiteral:
+		return l.literalErr()
+	case l.errWhole:
+		return &SyntaxError{Offset: l.errAt, Msg: l.errMsg}
+	case l.errAt >= len(l.Data):
+		return &SyntaxError{Offset: len(l.Data), Msg: "unexpected end of input"}
 	}
-	return -1 // not reached: Literal matched
+	r, size := utf8.DecodeRune(l.Data[l.errAt:])
+	if r == utf8.RuneError && size <= 1 {
+		return &SyntaxError{Offset: l.errAt, Msg: "invalid UTF-8"}
+	}
+	return &SyntaxError{Offset: l.errAt, Msg: "invalid character " + strconv.QuoteRune(r) + " " + l.errMsg}
 }
 
 func quoteByte(c byte) string { return "'" + string(c) + "'" }
 
-// badSeparator records what is wrong at Data[i], where a comma or close
-// was expected.
-//
-//go:noinline
-func (l *Lexer) badSeparator(i int, close byte) {
-	if close == '}' {
-		l.fail(i, "after object key:value pair")
-	} else {
-		l.fail(i, "after array element")
+// literalErr words a failLiteral: where the text at errAt stops matching the
+// literal errMsg.
+func (l *Lexer) literalErr() *SyntaxError {
+	data, i, lit := l.Data, l.errAt, l.errMsg
+	k := 1
+	for k < len(lit) && i+k < len(data) && data[i+k] == lit[k] {
+		k++
 	}
+	if i+k >= len(data) {
+		return &SyntaxError{Offset: len(data), Msg: "unexpected end of input"}
+	}
+	l.fail(i+k, "in literal "+lit+" (expecting "+quoteByte(lit[k])+")")
+	return l.Err()
 }

@@ -16,10 +16,9 @@ package jsonlex
 const MaxDepth = 10000
 
 // Lexer reads one JSON text, Data. Methods return -1 for an index after
-// recording the first problem in Err; a builder then stops and reports Err.
+// recording the problem; a builder then stops and reports Err.
 type Lexer struct {
 	Data []byte
-	Err  *SyntaxError
 	// Depth is the number of containers open at the current position.
 	Depth int
 	// ReplaceInvalid makes invalid UTF-8 inside a string decode to U+FFFD
@@ -28,18 +27,23 @@ type Lexer struct {
 	ReplaceInvalid bool
 
 	buf []byte // unescaping scratch, reused from string to string
+
+	errAt      int    // where the error is
+	errMsg     string // "" while there is none
+	errWhole   bool   // errMsg is the message, not the context of an invalid character
+	errLiteral bool   // errMsg is a literal that Data[errAt:] does not match
 }
 
 // Reset points l at data, keeping its scratch space and its mode.
 func (l *Lexer) Reset(data []byte) {
-	l.Data, l.Err, l.Depth = data, nil, 0
+	l.Data, l.Depth, l.errMsg = data, 0, ""
 	l.buf = l.buf[:0]
 }
 
 // Release drops every reference to the input, and the scratch space when one
 // huge string made it huge, so a pooled lexer pins little memory.
 func (l *Lexer) Release() {
-	l.Data, l.Err, l.Depth = nil, nil, 0
+	l.Data, l.Depth, l.errMsg = nil, 0, ""
 	if cap(l.buf) > 64<<10 {
 		l.buf = nil
 	}
@@ -67,35 +71,40 @@ var kinds = [256]Kind{
 	'5': Number, '6': Number, '7': Number, '8': Number, '9': Number,
 }
 
-// Peek returns the kind of the value starting at Data[i]. It only looks at
-// one byte: the method for the kind reads the token and finds what is wrong
-// with it. For Invalid it records nothing, which keeps it small enough to
-// inline into the builders' dispatch: they report it with NotValue.
+// Peek returns the kind of the value starting at Data[i], or Invalid after
+// recording an error. It only looks at one byte: the method for the kind
+// reads the token and finds what is wrong with it.
 func (l *Lexer) Peek(i int) Kind {
 	if uint(i) < uint(len(l.Data)) {
-		return kinds[l.Data[i]]
+		if k := kinds[l.Data[i]]; k != Invalid {
+			return k
+		}
 	}
+	l.fail(i, "looking for beginning of value")
 	return Invalid
 }
 
 // SkipWS returns the index of the first non-whitespace byte at or after i.
-// It is small enough to be inlined; splitting out a fast path for the common
-// no-whitespace case measured slower.
+// It is small enough to be inlined, also into the lexer's small methods:
+// most bytes leave at the first compare, and the four white-space bytes are
+// told from the other control bytes by one bit test. Splitting out a fast
+// path for the common no-whitespace case measured slower.
 func SkipWS(data []byte, i int) int {
-	for ; i < len(data); i++ {
-		if c := data[i]; c > ' ' || (c != ' ' && c != '\n' && c != '\t' && c != '\r') {
-			return i
-		}
+	for i < len(data) && data[i] <= ' ' && wsMask>>data[i]&1 != 0 {
+		i++
 	}
 	return i
 }
+
+const wsMask = 1<<' ' | 1<<'\t' | 1<<'\n' | 1<<'\r'
 
 // Literal matches lit (true, false or null) at Data[i].
 func (l *Lexer) Literal(i int, lit string) int {
 	if len(l.Data)-i >= len(lit) && string(l.Data[i:i+len(lit)]) == lit {
 		return i + len(lit)
 	}
-	return l.badLiteral(i, lit)
+	l.failLiteral(i, lit)
+	return -1
 }
 
 // End checks that only white space follows the top-level value ending at i.
@@ -107,76 +116,75 @@ func (l *Lexer) End(i int) bool {
 	return true
 }
 
-// Open enters the object or array whose '{' or '[' is at Data[i] and returns
-// the index of its first member or element, past white space. When the
-// container is empty it is closed already: empty is true and j is past the
-// closing bracket.
-func (l *Lexer) Open(i int, close byte) (j int, empty bool) {
-	l.Depth++
-	if l.Depth > MaxDepth {
+// Enter enters the object or array whose '{' or '[' is at Data[i]; false
+// past MaxDepth. Member or Element, finding the closing bracket, leaves it.
+func (l *Lexer) Enter(i int) bool {
+	if l.Depth++; l.Depth > MaxDepth {
 		l.failMsg(i, "exceeded max depth")
-		return -1, false
+		return false
 	}
-	j = SkipWS(l.Data, i+1)
-	if j < len(l.Data) && l.Data[j] == close {
-		l.Depth--
-		return j + 1, true
-	}
-	return j, false
+	return true
 }
 
-// Key reads the object key at Data[i] and the colon after it, and returns
-// the key's contents (as String does) and the index of the member's value,
-// past white space.
-func (l *Lexer) Key(i int) (key []byte, j int) {
+// Member reads from i up to the value of the object's next member: i is
+// just inside the '{' (first is true) or just after the previous member's
+// value. It reads the comma, the key and the colon, and returns the key's
+// contents (as String does) and the index of the value, past white space.
+// At the closing '}' it leaves the object: more is false and j is past it.
+//
+// Separator, key and colon are one call: a builder pays one call per
+// member, the most frequent token in a record.
+func (l *Lexer) Member(i int, first bool) (key []byte, j int, more bool) {
 	data := l.Data
+	i = SkipWS(data, i)
+	if i < len(data) && data[i] == '}' {
+		l.Depth--
+		return nil, i + 1, false
+	}
+	if !first {
+		if i >= len(data) || data[i] != ',' {
+			l.fail(i, "after object key:value pair")
+			return nil, -1, false
+		}
+		i = SkipWS(data, i+1)
+	}
 	if i >= len(data) || data[i] != '"' {
 		l.fail(i, "looking for beginning of object key string")
-		return nil, -1
+		return nil, -1, false
 	}
-	key, j = l.String(i)
-	if j < 0 {
-		return nil, -1
+	if key, i = l.String(i); i < 0 {
+		return nil, -1, false
 	}
-	j = SkipWS(data, j)
-	if j >= len(data) || data[j] != ':' {
-		l.fail(j, "after object key")
-		return nil, -1
+	i = SkipWS(data, i)
+	if i >= len(data) || data[i] != ':' {
+		l.fail(i, "after object key")
+		return nil, -1, false
 	}
-	return key, SkipWS(data, j+1)
+	return key, SkipWS(data, i+1), true
 }
 
-// Next reads what follows a member or element ending at i, in the container
-// that close ('}' or ']') ends: after a comma more is true and j is the next
-// member or element, past white space; at the closing bracket the container
-// is left and j is past it.
-//
-// The common cases, a comma or the bracket right after the value and no
-// white space after a comma, are small enough to inline into the builders'
-// loops; the rest goes through next.
-func (l *Lexer) Next(i int, close byte) (j int, more bool) {
-	if data := l.Data; i+1 < len(data) {
-		if c := data[i]; c == ',' && data[i+1] > ' ' {
-			return i + 1, true
-		} else if c == close {
-			l.Depth--
-			return i + 1, false
-		}
-	}
-	return l.next(i, close)
-}
-
-func (l *Lexer) next(i int, close byte) (j int, more bool) {
+// Element reads from i up to the array's next element: i is just inside
+// the '[' (first is true) or just after the previous element. It returns
+// the element's index, past white space; at the closing ']' it leaves the
+// array: more is false and j is past it.
+func (l *Lexer) Element(i int, first bool) (j int, more bool) {
 	data := l.Data
 	i = SkipWS(data, i)
 	if i < len(data) {
-		if c := data[i]; c == ',' {
-			return SkipWS(data, i+1), true
-		} else if c == close {
+		switch c := data[i]; {
+		case c == ']':
 			l.Depth--
 			return i + 1, false
+		case first:
+			return i, true
+		case c == ',':
+			return SkipWS(data, i+1), true
 		}
 	}
-	l.badSeparator(i, close)
+	if first {
+		l.eof()
+	} else {
+		l.fail(i, "after array element")
+	}
 	return -1, false
 }

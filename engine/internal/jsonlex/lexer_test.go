@@ -23,8 +23,8 @@ func TestNumberForm(t *testing.T) {
 		if end != tc.end || (end >= 0 && form != tc.form) {
 			t.Errorf("Number(%q) = %d, %b; want %d, %b", tc.in, end, form, tc.end, tc.form)
 		}
-		if (end < 0) != (l.Err != nil) {
-			t.Errorf("Number(%q): end %d with error %v", tc.in, end, l.Err)
+		if (end < 0) != (l.Failed()) {
+			t.Errorf("Number(%q): end %d with error %v", tc.in, end, l.Err())
 		}
 	}
 }
@@ -52,8 +52,8 @@ func TestInvalidUTF8(t *testing.T) {
 			t.Errorf("replacing: String(%q) = %q, %d; want %q, %d", tc.in, s, j, tc.replaced, len(tc.in))
 		}
 		l = Lexer{Data: []byte(tc.in)}
-		if _, j := l.String(0); j >= 0 || l.Err == nil || l.Err.Offset != tc.offset || l.Err.Msg != "invalid UTF-8" {
-			t.Errorf("strict: String(%q) = %d, %v; want invalid UTF-8 at %d", tc.in, j, l.Err, tc.offset)
+		if _, j := l.String(0); j >= 0 || !l.Failed() || l.Err().Offset != tc.offset || l.Err().Msg != "invalid UTF-8" {
+			t.Errorf("strict: String(%q) = %d, %v; want invalid UTF-8 at %d", tc.in, j, l.Err(), tc.offset)
 		}
 	}
 }
