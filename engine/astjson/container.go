@@ -88,7 +88,7 @@ func (d *decoder) array(i int) (*ast.Term, int) {
 	if !d.Enter(i) {
 		return nil, -1
 	}
-	j, more := d.Element(i+1, true)
+	j, more := d.FirstElement(i + 1)
 	if !more {
 		if j < 0 {
 			return nil, j
@@ -112,7 +112,7 @@ func (d *decoder) array(i int) (*ast.Term, int) {
 			d.elems = append(d.elems, v)
 		}
 		n++
-		if j, more = d.Element(end, false); j < 0 {
+		if j, more = d.Element(end); j < 0 {
 			return nil, j
 		}
 	}

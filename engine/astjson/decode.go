@@ -46,7 +46,7 @@ func Decode(data []byte) (ast.Value, error) {
 	d.Reset(data)
 
 	var v ast.Value
-	t, i := d.value(jsonlex.SkipWS(data, 0))
+	t, i := d.value(0)
 	if t != nil && d.End(i) {
 		v = t.Value
 	}
@@ -88,7 +88,8 @@ func (d *decoder) release() {
 // true, false and null are OPA's shared interned terms, safe to hand out
 // because nobody mutates decoded terms.
 func (d *decoder) value(i int) (*ast.Term, int) {
-	switch d.Peek(i) {
+	k, i := d.Peek(i)
+	switch k {
 	case jsonlex.String:
 		return d.stringValue(i)
 	case jsonlex.Object:

@@ -49,8 +49,9 @@ func (d *decoder) value(depth int) (Value, bool) {
 	if depth == 0 {
 		d.lex = jsonlex.Lexer{Data: d.data, ReplaceInvalid: true}
 	}
-	d.space()
-	switch d.lex.Peek(d.i) {
+	k, i := d.lex.Peek(d.i)
+	d.i = i
+	switch k {
 	case jsonlex.Object:
 		return d.object(depth + 1)
 	case jsonlex.Array:
@@ -111,8 +112,8 @@ func (d *decoder) array(depth int) (Value, bool) {
 		return nil, false
 	}
 	a := []Value{}
-	j, more := d.lex.Element(d.i+1, true)
-	for ; more; j, more = d.lex.Element(d.i, false) {
+	j, more := d.lex.FirstElement(d.i + 1)
+	for ; more; j, more = d.lex.Element(d.i) {
 		d.i = j
 		v, ok := d.value(depth)
 		if !ok {

@@ -10,7 +10,7 @@ import (
 // value). The tests compare it with encoding/json itself.
 func decodeAny(data []byte, replace bool) (any, error) {
 	l := Lexer{Data: data, ReplaceInvalid: replace}
-	v, j := anyValue(&l, SkipWS(data, 0))
+	v, j := anyValue(&l, 0)
 	if j >= 0 && l.End(j) {
 		return v, nil
 	}
@@ -18,7 +18,8 @@ func decodeAny(data []byte, replace bool) (any, error) {
 }
 
 func anyValue(l *Lexer, i int) (any, int) {
-	switch l.Peek(i) {
+	k, i := l.Peek(i)
+	switch k {
 	case String:
 		s, j := l.String(i)
 		return string(s), j
@@ -53,14 +54,14 @@ func anyValue(l *Lexer, i int) (any, int) {
 			return nil, -1
 		}
 		a := []any{}
-		j, more := l.Element(i+1, true)
+		j, more := l.FirstElement(i + 1)
 		for more {
 			var v any
 			if v, j = anyValue(l, j); j < 0 {
 				return nil, j
 			}
 			a = append(a, v)
-			j, more = l.Element(j, false)
+			j, more = l.Element(j)
 		}
 		return a, j
 	}

@@ -25,18 +25,27 @@ func (e *SyntaxError) Error() string { return fmt.Sprintf("%s (byte %d)", e.Msg,
 // "after array element", ...), so messages read the same across both.
 // Past the end of the input it is an unexpected end instead.
 func (l *Lexer) fail(i int, context string) {
-	l.errAt, l.errMsg, l.errWhole, l.errLiteral = i, context, false, false
+	l.errAt, l.errMsg, l.errKind = i, context, errInvalid
 }
+
+// errKind tells how Err words an error.
+type errKind uint8
+
+const (
+	errInvalid errKind = iota // errMsg is the context of an invalid character
+	errWhole                  // errMsg is the message
+	errLiteral                // errMsg is a literal that Data[errAt:] does not match
+)
 
 // failMsg records an error with a message of its own.
 func (l *Lexer) failMsg(i int, msg string) {
-	l.errAt, l.errMsg, l.errWhole, l.errLiteral = i, msg, true, false
+	l.errAt, l.errMsg, l.errKind = i, msg, errWhole
 }
 
 // failLiteral records that the text at Data[i] is not the literal lit; Err
 // finds where it stops matching.
 func (l *Lexer) failLiteral(i int, lit string) {
-	l.errAt, l.errMsg, l.errWhole, l.errLiteral = i, lit, false, true
+	l.errAt, l.errMsg, l.errKind = i, lit, errLiteral
 }
 
 // eof records that the input ended in the middle of a value.
@@ -51,9 +60,9 @@ func (l *Lexer) Err() *SyntaxError {
 	switch {
 	case l.errMsg == "":
 		return nil
-	case l.errLiteral:
+	case l.errKind == errLiteral:
 		return l.literalErr()
-	case l.errWhole:
+	case l.errKind == errWhole:
 		return &SyntaxError{Offset: l.errAt, Msg: l.errMsg}
 	case l.errAt >= len(l.Data):
 		return &SyntaxError{Offset: len(l.Data), Msg: "unexpected end of input"}

@@ -28,10 +28,9 @@ type Lexer struct {
 
 	buf []byte // unescaping scratch, reused from string to string
 
-	errAt      int    // where the error is
-	errMsg     string // "" while there is none
-	errWhole   bool   // errMsg is the message, not the context of an invalid character
-	errLiteral bool   // errMsg is a literal that Data[errAt:] does not match
+	errAt   int     // where the error is
+	errMsg  string  // "" while there is none
+	errKind errKind // how Err words errMsg
 }
 
 // Reset points l at data, keeping its scratch space and its mode.
@@ -71,17 +70,18 @@ var kinds = [256]Kind{
 	'5': Number, '6': Number, '7': Number, '8': Number, '9': Number,
 }
 
-// Peek returns the kind of the value starting at Data[i], or Invalid after
-// recording an error. It only looks at one byte: the method for the kind
-// reads the token and finds what is wrong with it.
-func (l *Lexer) Peek(i int) Kind {
-	if uint(i) < uint(len(l.Data)) {
+// Peek skips white space from i and returns the kind of the value there and
+// its index; Invalid after recording an error. It only looks at one byte:
+// the method for the kind reads the token and finds what is wrong with it.
+func (l *Lexer) Peek(i int) (Kind, int) {
+	i = SkipWS(l.Data, i)
+	if i < len(l.Data) {
 		if k := kinds[l.Data[i]]; k != Invalid {
-			return k
+			return k, i
 		}
 	}
 	l.fail(i, "looking for beginning of value")
-	return Invalid
+	return Invalid, i
 }
 
 // SkipWS returns the index of the first non-whitespace byte at or after i.
@@ -137,16 +137,15 @@ func (l *Lexer) Enter(i int) bool {
 func (l *Lexer) Member(i int, first bool) (key []byte, j int, more bool) {
 	data := l.Data
 	i = SkipWS(data, i)
-	if i < len(data) && data[i] == '}' {
+	switch {
+	case i < len(data) && data[i] == ',' && !first:
+		i = SkipWS(data, i+1)
+	case i < len(data) && data[i] == '}':
 		l.Depth--
 		return nil, i + 1, false
-	}
-	if !first {
-		if i >= len(data) || data[i] != ',' {
-			l.fail(i, "after object key:value pair")
-			return nil, -1, false
-		}
-		i = SkipWS(data, i+1)
+	case !first:
+		l.fail(i, "after object key:value pair")
+		return nil, -1, false
 	}
 	if i >= len(data) || data[i] != '"' {
 		l.fail(i, "looking for beginning of object key string")
@@ -163,28 +162,33 @@ func (l *Lexer) Member(i int, first bool) (key []byte, j int, more bool) {
 	return key, SkipWS(data, i+1), true
 }
 
-// Element reads from i up to the array's next element: i is just inside
-// the '[' (first is true) or just after the previous element. It returns
-// the element's index, past white space; at the closing ']' it leaves the
-// array: more is false and j is past it.
-func (l *Lexer) Element(i int, first bool) (j int, more bool) {
-	data := l.Data
-	i = SkipWS(data, i)
-	if i < len(data) {
-		switch c := data[i]; {
-		case c == ']':
+// FirstElement reads from i, just inside an array's '[', up to its first
+// element: it returns where the element starts, or, when the array is
+// empty, leaves it: more is false and j is past the ']'.
+func (l *Lexer) FirstElement(i int) (j int, more bool) {
+	i = SkipWS(l.Data, i)
+	if i < len(l.Data) && l.Data[i] == ']' {
+		l.Depth--
+		return i + 1, false
+	}
+	return i, true // Peek finds what is wrong, if anything
+}
+
+// Element reads from i, just after an element, up to the next one: past the
+// comma (Peek skips the white space after it). At the closing ']' it leaves
+// the array: more is false and j is past it. It is small enough to inline
+// into the builders' loops.
+func (l *Lexer) Element(i int) (j int, more bool) {
+	i = SkipWS(l.Data, i)
+	if i < len(l.Data) {
+		switch l.Data[i] {
+		case ',':
+			return i + 1, true
+		case ']':
 			l.Depth--
 			return i + 1, false
-		case first:
-			return i, true
-		case c == ',':
-			return SkipWS(data, i+1), true
 		}
 	}
-	if first {
-		l.eof()
-	} else {
-		l.fail(i, "after array element")
-	}
+	l.fail(i, "after array element") // past the end, an unexpected end
 	return -1, false
 }
