@@ -54,6 +54,7 @@ type Kind uint8
 
 const (
 	Invalid Kind = iota
+	space        // white space before a value; Peek never returns it
 	String
 	Number
 	Object
@@ -65,6 +66,7 @@ const (
 
 // kinds maps a value's first byte to its kind.
 var kinds = [256]Kind{
+	' ': space, '\t': space, '\n': space, '\r': space,
 	'"': String, '{': Object, '[': Array, 't': True, 'f': False, 'n': Null,
 	'-': Number, '0': Number, '1': Number, '2': Number, '3': Number, '4': Number,
 	'5': Number, '6': Number, '7': Number, '8': Number, '9': Number,
@@ -73,10 +75,14 @@ var kinds = [256]Kind{
 // Peek skips white space from i and returns the kind of the value there and
 // its index; Invalid after recording an error. It only looks at one byte:
 // the method for the kind reads the token and finds what is wrong with it.
+// One table lookup per byte both skips white space and classifies.
 func (l *Lexer) Peek(i int) (Kind, int) {
-	i = SkipWS(l.Data, i)
-	if i < len(l.Data) {
-		if k := kinds[l.Data[i]]; k != Invalid {
+	data := l.Data
+	for ; i < len(data); i++ {
+		if k := kinds[data[i]]; k != space {
+			if k == Invalid {
+				break
+			}
 			return k, i
 		}
 	}
