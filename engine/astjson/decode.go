@@ -4,7 +4,8 @@
 // the linter's hot path: one pass over the bytes, no reflection and no
 // intermediate Go values. The result is ast.Compare-equal to what
 // ast.ValueFromReader (encoding/json with UseNumber) produces, but the input
-// must be strict RFC 8259 JSON in valid UTF-8.
+// must be strict RFC 8259 JSON in valid UTF-8. The tokens come from the
+// lexer jsonv shares (engine/internal/jsonlex); this package builds values.
 package astjson
 
 import (
@@ -83,10 +84,10 @@ func (d *decoder) release() {
 	decoderPool.Put(d)
 }
 
-// value parses the value starting at Data[i]. It returns the term and the
-// index just past the value, or a nil term after the lexer recorded an error.
-// true, false and null are OPA's shared interned terms, safe to hand out
-// because nobody mutates decoded terms.
+// value builds the value at Data[i], after any white space. It returns the
+// term and the index just past the value, or a nil term after the lexer
+// recorded an error. true, false and null are OPA's shared interned terms,
+// safe to hand out because nobody mutates decoded terms.
 func (d *decoder) value(i int) (*ast.Term, int) {
 	k, i := d.Peek(i)
 	switch k {
