@@ -80,12 +80,13 @@ type occurrencesSpec struct {
 
 // letSpec is one named let: a join, or a value (cases, truthy_keys, tag_body).
 type letSpec struct {
-	name   string
-	join   *joinSpec
-	cases  []caseSpec
-	truthy *truthySpec
-	tag    *tagSpec
-	count  *occurrencesSpec
+	name    string
+	join    *joinSpec
+	cases   []caseSpec
+	truthy  *truthySpec
+	tag     *tagSpec
+	count   *occurrencesSpec
+	instant []seg // {instant: PATH} (yaml_session.go)
 }
 
 type caseSpec struct {
@@ -93,6 +94,9 @@ type caseSpec struct {
 	message  []piece // nil in a let case without text
 	severity *finding.Severity
 	path     []piece // the JSON Pointer the finding names, when given
+	// message: the finding names the element's message only (not the
+	// call inside it), as target: message says
+	message1 bool
 }
 
 // relSpec holds the relational forms of one rule; nil for a plain rule.
@@ -141,6 +145,7 @@ type letYAML struct {
 	Tag        string      `yaml:"tag"`
 	Count      string      `yaml:"occurrences"`
 	In         string      `yaml:"in"`
+	Instant    string      `yaml:"instant"`
 }
 
 type caseYAML struct {
@@ -149,6 +154,7 @@ type caseYAML struct {
 	Text     string    `yaml:"text"`
 	Severity string    `yaml:"severity"`
 	Path     string    `yaml:"path"`
+	Target   string    `yaml:"target"`
 }
 
 // reservedNames are the contexts a path may start with; a let may not take
@@ -214,6 +220,13 @@ func compileCases(cs []caseYAML, text string) ([]caseSpec, error) {
 		}
 		if c.Path != "" {
 			cs.path = parseTemplate(c.Path)
+		}
+		switch c.Target {
+		case "":
+		case "message":
+			cs.message1 = true
+		default:
+			return nil, fmt.Errorf("cases[%d]: target: want message or nothing", i)
 		}
 		if c.Severity != "" {
 			sev, err := finding.ParseSeverity(c.Severity)
@@ -291,8 +304,12 @@ func compileLet(name string, ly letYAML) (*letSpec, error) {
 		}
 		l.count = &occurrencesSpec{of: parsePath(ly.In), text: ly.Count}
 	}
+	if ly.Instant != "" {
+		kinds++
+		l.instant = parsePath(ly.Instant)
+	}
 	if kinds != 1 {
-		return nil, fmt.Errorf("want exactly one of join, cases, truthy_keys, tag_body or occurrences")
+		return nil, fmt.Errorf("want exactly one of join, cases, truthy_keys, tag_body, occurrences or instant")
 	}
 	return l, nil
 }
