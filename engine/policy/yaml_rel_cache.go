@@ -191,6 +191,7 @@ func (c *relCache) putEnv(env *relEnv) {
 	clear(env.els) // drop references to the document
 	env.els = env.els[:0]
 	env.first, env.el = elem{}, elem{}
+	env.instants.reset()
 	c.envFree = append(c.envFree, env)
 }
 

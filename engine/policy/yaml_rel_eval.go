@@ -29,6 +29,8 @@ type relEnv struct {
 	keys  []ast.Value
 	size  []int
 	index keyIndex
+	// instants memoizes {instant: PATH} lets (yaml_session.go)
+	instants instantMemo
 }
 
 type letMemo struct {
@@ -275,7 +277,7 @@ func (env *relEnv) value(l *letSpec) ast.Value {
 		}
 		return ast.InternedValue(strings.Count(string(s), l.count.text))
 	case l.instant != nil:
-		return instant(lookupValue(el.v, l.instant, sc))
+		return env.instants.get(lookupValue(el.v, l.instant, sc))
 	case l.tag != nil:
 		s, ok := lookupValue(el.v, l.tag.of, sc).(ast.String)
 		if !ok || !strings.HasPrefix(string(s), "<"+l.tag.tag) {

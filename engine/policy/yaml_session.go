@@ -144,6 +144,31 @@ func instant(v ast.Value) ast.Value {
 	return nil
 }
 
+// instantMemo keeps the last instants a rule computed: the earlier entry's
+// timestamp of one element is the timestamp of the element before it.
+type instantMemo struct {
+	in   [2]ast.Value
+	out  [2]ast.Value
+	next int
+}
+
+func (m *instantMemo) get(v ast.Value) ast.Value {
+	if v == nil {
+		return nil
+	}
+	for i, x := range m.in {
+		if x != nil && x.Compare(v) == 0 && typeName(x) == typeName(v) {
+			return m.out[i]
+		}
+	}
+	out := instant(v)
+	m.in[m.next], m.out[m.next] = v, out
+	m.next = 1 - m.next
+	return out
+}
+
+func (m *instantMemo) reset() { *m = instantMemo{} }
+
 func isoInstantNS(s string) (int64, bool) {
 	g := isoDateTime.FindStringSubmatch(strings.TrimSpace(s))
 	if g == nil {
@@ -221,31 +246,40 @@ func extendsTest(n *yaml.Node) (test, error) {
 	}}, nil
 }
 
-func listOf(v ast.Value) ([]ast.Value, bool) {
+// list is a list value without a copy of its elements; an absent value is
+// the empty list.
+type list struct{ a *ast.Array }
+
+func (l list) len() int {
+	if l.a == nil {
+		return 0
+	}
+	return l.a.Len()
+}
+
+func (l list) at(i int) ast.Value { return l.a.Elem(i).Value }
+
+func listOf(v ast.Value) (list, bool) {
 	switch x := v.(type) {
 	case nil:
-		return nil, true
+		return list{}, true
 	case *ast.Array:
-		out := make([]ast.Value, x.Len())
-		for i := range out {
-			out[i] = x.Elem(i).Value
-		}
-		return out, true
+		return list{x}, true
 	}
-	return nil, false
+	return list{}, false
 }
 
 // extends reports whether later starts with earlier, reading each run of
 // an equivalence's earlier tokens in earlier as its later tokens or as
 // themselves: a search over the pairs (position in earlier, position in
 // later), which for a history resent unchanged is one step per token.
-func extends(earlier, later []ast.Value, eqs []equivalence) bool {
-	if len(earlier) <= len(later) && equalRun(earlier, later) {
+func extends(earlier, later list, eqs []equivalence) bool {
+	if earlier.len() <= later.len() && runAt(earlier, 0, later, 0, earlier.len()) {
 		return true // the common case: the history resent token for token
 	}
 	// reach[i] holds the positions in later that the first i tokens of
 	// earlier can end at.
-	reach := make([][]int, len(earlier)+1)
+	reach := make([][]int, earlier.len()+1)
 	reach[0] = []int{0}
 	add := func(i, j int) {
 		for _, k := range reach[i] {
@@ -255,29 +289,36 @@ func extends(earlier, later []ast.Value, eqs []equivalence) bool {
 		}
 		reach[i] = append(reach[i], j)
 	}
-	for i := 0; i < len(earlier); i++ {
+	for i := 0; i < earlier.len(); i++ {
 		for _, j := range reach[i] {
-			if j < len(later) && ast.Compare(earlier[i], later[j]) == 0 {
+			if j < later.len() && ast.Compare(earlier.at(i), later.at(j)) == 0 {
 				add(i+1, j+1)
 			}
 			for _, q := range eqs {
-				if i+len(q.earlier) <= len(earlier) && j+len(q.later) <= len(later) &&
-					equalRun(q.earlier, earlier[i:]) && equalRun(q.later, later[j:]) {
+				if i+len(q.earlier) <= earlier.len() && j+len(q.later) <= later.len() &&
+					tokensAt(q.earlier, earlier, i) && tokensAt(q.later, later, j) {
 					add(i+len(q.earlier), j+len(q.later))
 				}
 			}
 		}
 	}
-	return len(reach[len(earlier)]) > 0
+	return len(reach[earlier.len()]) > 0
 }
 
-// equalRun reports whether b starts with a.
-func equalRun(a, b []ast.Value) bool {
-	if len(a) > len(b) {
-		return false
+// runAt reports whether a[i:i+n] equals b[j:j+n] (both long enough).
+func runAt(a list, i int, b list, j, n int) bool {
+	for k := 0; k < n; k++ {
+		if ast.Compare(a.at(i+k), b.at(j+k)) != 0 {
+			return false
+		}
 	}
-	for i := range a {
-		if ast.Compare(a[i], b[i]) != 0 {
+	return true
+}
+
+// tokensAt reports whether l[i:] starts with toks (l long enough).
+func tokensAt(toks []ast.Value, l list, i int) bool {
+	for k, t := range toks {
+		if ast.Compare(t, l.at(i+k)) != 0 {
 			return false
 		}
 	}
