@@ -80,13 +80,13 @@ type occurrencesSpec struct {
 
 // letSpec is one named let: a join, or a value (cases, truthy_keys, tag_body).
 type letSpec struct {
-	name    string
-	join    *joinSpec
-	cases   []caseSpec
-	truthy  *truthySpec
-	tag     *tagSpec
-	count   *occurrencesSpec
-	instant []seg // {instant: PATH} (yaml_session.go)
+	name   string
+	join   *joinSpec
+	cases  []caseSpec
+	truthy *truthySpec
+	tag    *tagSpec
+	count  *occurrencesSpec
+	inst   []seg // {instant: PATH} (yaml_session.go)
 }
 
 type caseSpec struct {
@@ -94,9 +94,7 @@ type caseSpec struct {
 	message  []piece // nil in a let case without text
 	severity *finding.Severity
 	path     []piece // the JSON Pointer the finding names, when given
-	// message: the finding names the element's message only (not the
-	// call inside it), as target: message says
-	message1 bool
+	msgOnly  bool    // target: message: the finding names the element's message, not the call
 }
 
 // relSpec holds the relational forms of one rule; nil for a plain rule.
@@ -224,7 +222,7 @@ func compileCases(cs []caseYAML, text string) ([]caseSpec, error) {
 		switch c.Target {
 		case "":
 		case "message":
-			cs.message1 = true
+			cs.msgOnly = true
 		default:
 			return nil, fmt.Errorf("cases[%d]: target: want message or nothing", i)
 		}
@@ -306,7 +304,7 @@ func compileLet(name string, ly letYAML) (*letSpec, error) {
 	}
 	if ly.Instant != "" {
 		kinds++
-		l.instant = parsePath(ly.Instant)
+		l.inst = parsePath(ly.Instant)
 	}
 	if kinds != 1 {
 		return nil, fmt.Errorf("want exactly one of join, cases, truthy_keys, tag_body, occurrences or instant")

@@ -276,8 +276,8 @@ func (env *relEnv) value(l *letSpec) ast.Value {
 			return nil
 		}
 		return ast.InternedValue(strings.Count(string(s), l.count.text))
-	case l.instant != nil:
-		return env.instants.get(lookupValue(el.v, l.instant, sc))
+	case l.inst != nil:
+		return env.instants.get(lookupValue(el.v, l.inst, sc))
 	case l.tag != nil:
 		s, ok := lookupValue(el.v, l.tag.of, sc).(ast.String)
 		if !ok || !strings.HasPrefix(string(s), "<"+l.tag.tag) {
@@ -468,7 +468,7 @@ func (r *yamlRule) report(env *relEnv, el elem, hits []Hit) []Hit {
 	}
 	h := newHit(r.ID, r.Pack, sev, renderPieces(c.message, el.v, sc, ""))
 	h.Target = targetOfScope(sc)
-	if c.message1 {
+	if c.msgOnly {
 		h.Target = targetOfScope(scope{msgIdx: sc.msgIdx, callIdx: -1, toolIdx: -1, entIdx: -1})
 	}
 	if c.path != nil {
