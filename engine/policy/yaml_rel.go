@@ -86,6 +86,7 @@ type letSpec struct {
 	truthy *truthySpec
 	tag    *tagSpec
 	count  *occurrencesSpec
+	inst   []seg // {instant: PATH} (yaml_session.go)
 }
 
 type caseSpec struct {
@@ -93,6 +94,7 @@ type caseSpec struct {
 	message  []piece // nil in a let case without text
 	severity *finding.Severity
 	path     []piece // the JSON Pointer the finding names, when given
+	msgOnly  bool    // target: message: the finding names the element's message, not the call
 }
 
 // relSpec holds the relational forms of one rule; nil for a plain rule.
@@ -141,6 +143,7 @@ type letYAML struct {
 	Tag        string      `yaml:"tag"`
 	Count      string      `yaml:"occurrences"`
 	In         string      `yaml:"in"`
+	Instant    string      `yaml:"instant"`
 }
 
 type caseYAML struct {
@@ -149,6 +152,7 @@ type caseYAML struct {
 	Text     string    `yaml:"text"`
 	Severity string    `yaml:"severity"`
 	Path     string    `yaml:"path"`
+	Target   string    `yaml:"target"`
 }
 
 // reservedNames are the contexts a path may start with; a let may not take
@@ -214,6 +218,13 @@ func compileCases(cs []caseYAML, text string) ([]caseSpec, error) {
 		}
 		if c.Path != "" {
 			cs.path = parseTemplate(c.Path)
+		}
+		switch c.Target {
+		case "":
+		case "message":
+			cs.msgOnly = true
+		default:
+			return nil, fmt.Errorf("cases[%d]: target: want message or nothing", i)
 		}
 		if c.Severity != "" {
 			sev, err := finding.ParseSeverity(c.Severity)
@@ -291,8 +302,12 @@ func compileLet(name string, ly letYAML) (*letSpec, error) {
 		}
 		l.count = &occurrencesSpec{of: parsePath(ly.In), text: ly.Count}
 	}
+	if ly.Instant != "" {
+		kinds++
+		l.inst = parsePath(ly.Instant)
+	}
 	if kinds != 1 {
-		return nil, fmt.Errorf("want exactly one of join, cases, truthy_keys, tag_body or occurrences")
+		return nil, fmt.Errorf("want exactly one of join, cases, truthy_keys, tag_body, occurrences or instant")
 	}
 	return l, nil
 }
