@@ -14,6 +14,8 @@ var contractAdapter = &Adapter{
 	// A record with either id is a contract record; what else it lacks is
 	// the contract pack's to say, field by field.
 	Shape: "a conversation_id or user_id member",
+	// Its messages are OpenAI's {role, content}: the tool-message rules.
+	Cleanup: []string{"openai-tools"},
 	NewBuilder: func(file string, opts Options) Builder {
 		return recordBuilder{format: Contract, file: file, opts: opts}
 	},

@@ -55,6 +55,10 @@ type Adapter struct {
 	// format in its own layout ("" when it can): fix then refuses the whole
 	// file rather than damage it.
 	Unfixable func(rec ast.Object) string
+	// Cleanup names the built-in cleanup packs (policies/NAME, kind
+	// cleanup) fix runs on a file of the format when no pack is named, as
+	// stages in order; none for a format fix refuses (Unfixable).
+	Cleanup []string
 	// UniqueKey, when set, names the member that must be unique among a
 	// file's records and returns its value ("" when the record has none):
 	// the reader, which sees every record of a file in order, tells each

@@ -10,6 +10,9 @@ var piSessionAdapter = &Adapter{
 	PerFile: true,
 	Detect:  func(rec ast.Object) bool { return stringField(rec, keyType) == "session" },
 	Shape:   `a session header {"type": "session", "id": …} as its first line`,
+	// The transcript repair: results paired with their calls, missing ones
+	// synthesised.
+	Cleanup: []string{"transcript"},
 	NewBuilder: func(file string, opts Options) Builder {
 		return &piSession{file: file, opts: opts}
 	},
