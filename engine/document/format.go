@@ -70,6 +70,29 @@ type Adapter struct {
 	// and moves a message's lines, wraps an inserted message in a new
 	// entry, and mends the links between entries.
 	Entries *EntryLayout
+	// MessageLines is true when each message of the format is the
+	// "message" member of a line of its own, in entries typed "message" and
+	// chained by id/parentId, with no EntryLayout (a pi transcript): fix
+	// drops a dropped message's line, wraps an inserted message in an entry
+	// modelled on its anchor's and rechains the parent ids; a message that
+	// is an element of a list inside its line (an Anthropic-style
+	// tool_result block) is dropped from that list, not with the line.
+	MessageLines bool
+	// Header, when set, says that a file of the format opens with a header
+	// line, which repair holds the file to (see Header).
+	Header *Header
+}
+
+// Header is what repair knows of a format whose files open with a header
+// line: a file that lost its header, or whose header is broken, is left as
+// it is rather than rewritten into a file no reader of the format takes.
+type Header struct {
+	// Valid reports whether rec, a first record the format detects, is a
+	// whole header.
+	Valid func(rec ast.Object) bool
+	// Entry reports whether rec is a line only a file of the format holds
+	// after its header: a file that starts with one lost its header.
+	Entry func(rec ast.Object) bool
 }
 
 // EntryLayout describes the lines of a session format whose messages are

@@ -12,7 +12,9 @@ var piSessionAdapter = &Adapter{
 	Shape:   `a session header {"type": "session", "id": …} as its first line`,
 	// The transcript repair: results paired with their calls, missing ones
 	// synthesised.
-	Cleanup: []string{"transcript"},
+	Cleanup:      []string{"transcript"},
+	MessageLines: true,
+	Header:       piSessionHeader,
 	NewBuilder: func(file string, opts Options) Builder {
 		return &piSession{file: file, opts: opts}
 	},
