@@ -19,4 +19,14 @@ var contractAdapter = &Adapter{
 	NewBuilder: func(file string, opts Options) Builder {
 		return recordBuilder{format: Contract, file: file, opts: opts}
 	},
+	// A conversation_id names one conversation in a file: the contract's
+	// dataset rule reports the records that repeat one.
+	DatasetKey: func(rec ast.Object) (string, string) {
+		if t := get(rec, keyConvID); t != nil {
+			if id, ok := t.Value.(ast.String); ok {
+				return "conversation_id", string(id)
+			}
+		}
+		return "", ""
+	},
 }

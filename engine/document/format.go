@@ -65,6 +65,13 @@ type Adapter struct {
 	// record's document the line that used its value first (see
 	// Document.MarkDuplicate). Per-record formats only.
 	UniqueKey func(rec ast.Object) (member, value string)
+	// DatasetKey, when set, names the member whose value identifies a
+	// record within its file and returns its value (member "" when the
+	// record has none; an empty value is a value): the dataset fold keeps the first line of each value and lists
+	// the records that repeat one in the file's dataset document, for a
+	// dataset rule to judge (docs/document.md#the-dataset-document).
+	// Per-record formats only.
+	DatasetKey func(rec ast.Object) (member, value string)
 	// Entries, when set, says that each message of the format is one or
 	// more lines of their own (entries), and how fix writes them: it drops
 	// and moves a message's lines, wraps an inserted message in a new
