@@ -43,8 +43,8 @@ content, insert or move a message, rename a tool-call id, drop a record or a
 session entry); fix applies it, builds the conversation again and repeats until
 no rule asks for more (at most --max-passes times).
 
-Without --pack, each file gets the built-in pack for its format: transcript for
-pi-session files, openai-tools for chat, contract and proxy-log files.
+Without --pack, each file gets the built-in cleanup packs its format names
+(docs/fix.md lists them); a format fix cannot rewrite gets none.
 
 Records no rule changes are written byte for byte; a changed record keeps its
 other fields and their order. Everything dropped is appended to

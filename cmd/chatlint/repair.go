@@ -58,7 +58,7 @@ for files that could not be read or rewritten.`,
 	f.BoolVar(&o.DryRun, "dry-run", false, "report what would be repaired without writing anything")
 	f.BoolVar(&o.Force, "force", false, "repair a file even when most of its lines are not JSON")
 	f.StringVarP(&o.Output, "output", "o", "text", "output format: text or json")
-	f.StringVar(&o.Format, "format", "", "treat every file as this format: pi-session requires the session header, the others never do (default: detect per file)")
+	f.StringVar(&o.Format, "format", "", "treat every file as this format: a format whose files open with a header requires it, the others never do (default: detect per file)")
 	return cmd
 }
 
@@ -75,10 +75,7 @@ func runRepair(cmd *cobra.Command, s streams, o *repairOptions) error {
 		if !ok {
 			return usageError("--format: unknown input format %q (want %s)", o.Format, document.FormatNames())
 		}
-		opts.Sessions = repair.NoSessions
-		if f == document.PiSession {
-			opts.Sessions = repair.AllSessions
-		}
+		opts.Format = f
 	}
 	for _, p := range o.Paths {
 		if p == "-" {

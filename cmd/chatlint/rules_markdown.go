@@ -36,7 +36,7 @@ func writeRulesMarkdown(w io.Writer, rules []rule.Rule, profiles []policy.Profil
 	}
 	b.WriteString("\n## Rules\n\n")
 	fmt.Fprintf(&b, "A rule applies to every input format (%s) unless it lists its formats.\n\n", document.FormatNames())
-	b.WriteString("`fixed by` names the cleanup rules (`pack/rule`) after which `chatlint fix` leaves none of a check's findings, as the cleanup rules declare it (`custom.repairs`), with where a rule acts when it does not act everywhere: its tool-call mode (`(structured)`: records in the inline representation need another rule, `custom.modes`) and its formats (`custom.formats`); `fix` runs `transcript` on pi-session files and `openai-tools` on the others by default ([fix.md](fix.md#packs)).\n\n")
+	b.WriteString("`fixed by` names the cleanup rules (`pack/rule`) after which `chatlint fix` leaves none of a check's findings, as the cleanup rules declare it (`custom.repairs`), with where a rule acts when it does not act everywhere: its tool-call mode (`(structured)`: records in the inline representation need another rule, `custom.modes`) and its formats (`custom.formats`); by default `fix` runs the cleanup packs each format's adapter names ([fix.md](fix.md#packs)).\n\n")
 	b.WriteString("| id | severity | pack | kind | fixed by | source |\n| --- | --- | --- | --- | --- | --- |\n")
 	for _, r := range rules {
 		fixed := "—"

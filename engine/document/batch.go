@@ -36,6 +36,8 @@ var openAIBatchInputAdapter = &Adapter{
 		}
 		return ""
 	},
+	// Requests go to a chat API as they are: OpenAI's tool-message rules.
+	Cleanup: []string{"openai-tools"},
 	NewBuilder: func(file string, opts Options) Builder {
 		return batchBuilder{format: OpenAIBatchInput, file: file, opts: opts}
 	},
@@ -75,6 +77,9 @@ var anthropicBatchAdapter = &Adapter{
 		}
 		return ""
 	},
+	// Requests are sent as OpenAI-style messages once converted: the same
+	// tool-message rules, written back in its own layout.
+	Cleanup: []string{"openai-tools"},
 	NewBuilder: func(file string, opts Options) Builder {
 		return batchBuilder{format: AnthropicBatch, file: file, opts: opts}
 	},

@@ -9,6 +9,8 @@ var chatAdapter = &Adapter{
 	Summary: `one conversation per line: {"messages": [...], "tools": [...]}, OpenAI tool calls or inline <tool_call> tags; or a preference record {"input": {"messages"}, "preferred_output", "non_preferred_output"}`,
 	Detect:  func(rec ast.Object) bool { return get(rec, KeyMessages) != nil || preferenceInput(rec) != nil },
 	Shape:   "a messages member",
+	// Sent to a chat API as is: OpenAI's tool-message rules.
+	Cleanup: []string{"openai-tools"},
 	NewBuilder: func(file string, opts Options) Builder {
 		return recordBuilder{format: Chat, file: file, opts: opts}
 	},

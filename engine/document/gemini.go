@@ -30,6 +30,9 @@ var geminiAdapter = &Adapter{
 	Shape:      "a contents list (or request.contents)",
 	NewBuilder: func(file string, opts Options) Builder { return geminiBuilder{file: file, opts: opts} },
 	Layout:     geminiLayout,
+	// Converted to OpenAI's messages when sent or trained on: the same
+	// tool-message rules, written back in its own layout (Layout).
+	Cleanup: []string{"openai-tools"},
 }
 
 var (

@@ -10,6 +10,11 @@ var piSessionAdapter = &Adapter{
 	PerFile: true,
 	Detect:  func(rec ast.Object) bool { return stringField(rec, keyType) == "session" },
 	Shape:   `a session header {"type": "session", "id": …} as its first line`,
+	// The transcript repair: results paired with their calls, missing ones
+	// synthesised.
+	Cleanup:      []string{"transcript"},
+	MessageLines: true,
+	Header:       piSessionHeader,
 	NewBuilder: func(file string, opts Options) Builder {
 		return &piSession{file: file, opts: opts}
 	},

@@ -18,6 +18,9 @@ var proxyLogAdapter = &Adapter{
 		}
 		return ""
 	},
+	// Fixed on the line holding the squashed record, with OpenAI's
+	// tool-message rules.
+	Cleanup:    []string{"openai-tools"},
 	NewBuilder: func(file string, opts Options) Builder { return newProxyLog(file, opts) },
 }
 

@@ -26,6 +26,9 @@ var shareGPTAdapter = &Adapter{
 	Shape:      "a conversations list",
 	NewBuilder: func(file string, opts Options) Builder { return shareGPTBuilder{file: file, opts: opts} },
 	Layout:     shareGPTLayout,
+	// Converted to OpenAI's messages when trained on: the same tool-message
+	// rules, written back in its own layout (Layout).
+	Cleanup: []string{"openai-tools"},
 }
 
 var (

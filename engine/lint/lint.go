@@ -27,16 +27,35 @@ import (
 type Linter struct {
 	ev   *policy.Evaluator
 	opts document.Options
-	// dataset is set when dataset rules apply under the profile: only then
-	// are a document's Facts computed.
+	// dataset is set when dataset rules apply under the profile; folds
+	// says, per format, whether one applies to its files: only then are a
+	// document's Facts computed.
 	dataset bool
+	eng     *policy.Engine
+	folds   map[document.Format]bool
 }
 
 // New returns a Linter over a compiled engine. Documents leave out the
 // lookup member when no rule of the engine reads it.
 func New(eng *policy.Engine, opts document.Options) *Linter {
 	opts.SkipLookup = opts.SkipLookup || !eng.ReadsLookup()
-	return &Linter{ev: eng.NewEvaluator(), opts: opts, dataset: eng.HasDataset(opts.Profile)}
+	return &Linter{ev: eng.NewEvaluator(), opts: opts, dataset: eng.HasDataset(opts.Profile), eng: eng}
+}
+
+// foldsFormat reports whether a dataset rule applies to files of format f.
+func (l *Linter) foldsFormat(f document.Format) bool {
+	if !l.dataset {
+		return false
+	}
+	ok, seen := l.folds[f]
+	if !seen {
+		ok = l.eng.HasDatasetFor(l.opts.Profile, string(f))
+		if l.folds == nil {
+			l.folds = map[document.Format]bool{}
+		}
+		l.folds[f] = ok
+	}
+	return ok
 }
 
 // Folds reports whether the linter computes Facts for a dataset fold: some
@@ -83,8 +102,9 @@ func (l *Linter) CheckFacts(ctx context.Context, u Unit) ([]finding.Finding, []F
 	}
 	var found []finding.Finding
 	var fa []Facts
+	fold := l.foldsFormat(u.Format)
 	out := Documents(u, l.opts, func(d *document.Document, rec *jsonl.Record) {
-		if l.dataset {
+		if fold {
 			fa = append(fa, facts(d))
 		}
 		fs := l.Document(ctx, d)
