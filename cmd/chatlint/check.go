@@ -1,9 +1,7 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -207,31 +205,4 @@ func runCheck(cmd *cobra.Command, s streams, o *checkOptions) error {
 		return &exitCode{code: exitFindings}
 	}
 	return nil
-}
-
-// pathOf names the input an expansion error is about.
-func pathOf(err error) string {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Path
-	}
-	return err.Error()
-}
-
-// describe words a read error the way users expect ("open x: no such file").
-func describe(err error) string {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Op + " " + pe.Path + ": " + pe.Err.Error()
-	}
-	return err.Error()
-}
-
-// formatHelp lists the input formats, one per line, for --help.
-func formatHelp() string {
-	var b strings.Builder
-	for _, a := range document.Adapters() {
-		fmt.Fprintf(&b, "  %-14s %s\n", a.Format, a.Summary)
-	}
-	return strings.TrimSuffix(b.String(), "\n")
 }

@@ -1,17 +1,8 @@
 package main
 
 import (
-	"io"
-
 	"github.com/spf13/cobra"
 )
-
-// streams are the command's standard input and outputs, swapped in tests.
-type streams struct {
-	In  io.Reader
-	Out io.Writer
-	Err io.Writer
-}
 
 func newRootCmd(s streams) *cobra.Command {
 	root := &cobra.Command{

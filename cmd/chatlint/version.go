@@ -6,8 +6,6 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"github.com/spf13/cobra"
-
 	opaversion "github.com/open-policy-agent/opa/v1/version"
 )
 
@@ -62,19 +60,6 @@ func (b buildInfo) String() string {
 		commit += " (modified)"
 	}
 	return fmt.Sprintf("chatlint %s\ncommit: %s\nopa: %s\ngo: %s\n", b.Version, commit, b.OPA, b.Go)
-}
-
-func newVersionCmd(s streams) *cobra.Command {
-	return &cobra.Command{
-		Use:     "version",
-		Short:   "Print chatlint's version, commit and OPA version",
-		Example: "  chatlint version\n  chatlint --version",
-		Args:    cobra.NoArgs,
-		RunE: func(*cobra.Command, []string) error {
-			_, err := fmt.Fprint(s.Out, readBuildInfo())
-			return err
-		},
-	}
 }
 
 // pseudoVersionCommit returns the commit prefix a Go pseudo-version ends

@@ -1,0 +1,17 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/chatlint/chatlint/engine/document"
+)
+
+// formatHelp lists the input formats, one per line, for --help.
+func formatHelp() string {
+	var b strings.Builder
+	for _, a := range document.Adapters() {
+		fmt.Fprintf(&b, "  %-14s %s\n", a.Format, a.Summary)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}

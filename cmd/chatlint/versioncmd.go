@@ -1,0 +1,20 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+)
+
+func newVersionCmd(s streams) *cobra.Command {
+	return &cobra.Command{
+		Use:     "version",
+		Short:   "Print chatlint's version, commit and OPA version",
+		Example: "  chatlint version\n  chatlint --version",
+		Args:    cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			_, err := fmt.Fprint(s.Out, readBuildInfo())
+			return err
+		},
+	}
+}
