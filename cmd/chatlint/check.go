@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/chatlint/chatlint/cmd/chatlint/internal/cmdutil"
 	"github.com/chatlint/chatlint/engine/document"
 	"github.com/chatlint/chatlint/engine/finding"
 	"github.com/chatlint/chatlint/engine/gate"
@@ -15,7 +16,7 @@ import (
 )
 
 type checkOptions struct {
-	packOptions
+	cmdutil.PackOptions
 	gateOptions
 	Paths        []string
 	Outputs      []string
@@ -30,7 +31,7 @@ type checkOptions struct {
 	Verbose      bool
 }
 
-func newCheckCmd(s streams) *cobra.Command {
+func newCheckCmd(s cmdutil.IOStreams) *cobra.Command {
 	o := &checkOptions{}
 	cmd := &cobra.Command{
 		Use:   "check PATH...",
@@ -42,7 +43,7 @@ sorted order) or - for standard input. The format of each file is detected
 from its leading records (the first one a format recognizes, among the
 first 16) unless --format forces one:
 
-` + formatHelp() + `
+` + cmdutil.FormatHelp() + `
 
 Settings come from .chatlint.yaml in the current folder or its nearest
 parent (or --config FILE): packs, rule levels, per-file overrides,
@@ -92,84 +93,84 @@ rule active.`,
 	f.StringVar(&o.Model, "model", "", "the model the data is for: its token limit and encoding come from the packs' model tables (default: the table's default)")
 	f.StringVar(&o.MaxLineSize, "max-line-size", "64MiB", "longest line read; a longer one is a line-too-long finding (bytes, or with KiB, MiB, GiB)")
 	f.BoolVarP(&o.Verbose, "verbose", "v", false, "list every input with its format and record count")
-	addPackFlags(cmd, &o.packOptions)
-	addTimeoutFlags(cmd, &o.packOptions)
+	cmdutil.AddPackFlags(cmd, &o.PackOptions)
+	cmdutil.AddTimeoutFlags(cmd, &o.PackOptions)
 	addGateFlags(cmd, &o.gateOptions)
 	return cmd
 }
 
-func runCheck(cmd *cobra.Command, s streams, o *checkOptions) error {
+func runCheck(cmd *cobra.Command, s cmdutil.IOStreams, o *checkOptions) error {
 	if len(o.Paths) == 0 {
-		return usageError("check needs at least one file, directory or - (stdin)")
+		return cmdutil.UsageError("check needs at least one file, directory or - (stdin)")
 	}
 	if err := applyCheckConfig(cmd, o); err != nil {
 		return err
 	}
 	failOn, err := finding.ParseFailOn(o.FailOn)
 	if err != nil {
-		return usageError("--fail-on: %v", err)
+		return cmdutil.UsageError("--fail-on: %v", err)
 	}
-	maxLine, err := parseSize(o.MaxLineSize)
+	maxLine, err := cmdutil.ParseSize(o.MaxLineSize)
 	if err != nil {
-		return usageError("--max-line-size: %v", err)
+		return cmdutil.UsageError("--max-line-size: %v", err)
 	}
 	ropts := runner.Options{Workers: o.Workers, MaxLineSize: maxLine,
 		Document: document.Options{ToolCalls: o.ToolCalls, Profile: o.Profile}}
 	if o.Format != "" {
 		f, ok := document.ParseFormat(o.Format)
 		if !ok {
-			return usageError("--format: unknown input format %q (want %s)", o.Format, document.FormatNames())
+			return cmdutil.UsageError("--format: unknown input format %q (want %s)", o.Format, document.FormatNames())
 		}
 		ropts.Format = f
 	}
 	if err := document.CheckToolCalls(o.ToolCalls); err != nil {
-		return usageError("--tool-calls: %v", err)
+		return cmdutil.UsageError("--tool-calls: %v", err)
 	}
-	specs, err := parseOutputs(o.Outputs)
+	specs, err := cmdutil.ParseOutputs(o.Outputs)
 	if err != nil {
-		return usageError("--output: %v", err)
+		return cmdutil.UsageError("--output: %v", err)
 	}
-	color, err := useColor(o.Color, s.Out)
+	color, err := cmdutil.UseColor(o.Color, s.Out)
 	if err != nil {
-		return usageError("--color: %v", err)
+		return cmdutil.UsageError("--color: %v", err)
 	}
 	if o.AllowNoTools {
 		o.Disable = append(o.Disable, "tools-shape")
 	}
-	eng, err := o.compile(cmd.Context())
+	eng, err := o.Compile(cmd.Context())
 	if err != nil {
 		return err
 	}
-	if err := checkActive(eng, o.Profile); err != nil {
+	if err := cmdutil.CheckActive(eng, o.Profile); err != nil {
 		return err
 	}
-	if ropts.Document.Model, err = pickModel(eng, o.Model); err != nil {
+	if ropts.Document.Model, err = cmdutil.PickModel(eng, o.Model); err != nil {
 		return err
 	}
 
-	inputs, errs, err := expandInputs(o.Paths, s)
+	inputs, errs, err := cmdutil.ExpandInputs(o.Paths, s)
 	if err != nil {
 		return err
 	}
-	w, err := openOutputs(specs, s.Out, report.Options{
-		Rules: underProfile(configured(activeRules(eng), o.cfg), o.Profile), Files: inputNames(inputs), FailOn: reportFailOn(failOn), Version: version(), Color: color, Verbose: o.Verbose,
+	w, err := cmdutil.OpenOutputs(specs, s.Out, report.Options{
+		Rules: cmdutil.UnderProfile(cmdutil.Configured(cmdutil.ActiveRules(eng), o.LoadedConfig), o.Profile), Files: cmdutil.InputNames(inputs), FailOn: cmdutil.ReportFailOn(failOn), Version: cmdutil.Version(), Color: color, Verbose: o.Verbose,
 	})
 	if err != nil {
 		return err
 	}
-	cfg, err := o.config()
+	cfg, err := o.Config()
 	if err != nil {
-		w.abort()
+		w.Abort()
 		return err
 	}
 	g, err := gate.New(cfg, gate.Options{Baseline: o.Baseline, WriteBaseline: o.WriteBaseline})
 	if err != nil {
-		w.abort()
-		return &exitCode{code: exitError, err: err}
+		w.Abort()
+		return &cmdutil.ExitCode{Code: cmdutil.ExitError, Err: err}
 	}
 	defer g.Abort()
 	r := &runner.Runner{Engine: eng, Opts: ropts}
-	stop := showProgress(s.Err, r.Progress)
+	stop := cmdutil.ShowProgress(s.ErrOut, r.Progress)
 	var werr error
 	policyFailed := false // a document was not checked: exit 2, not 1
 	sum, rerrs := r.Run(cmd.Context(), inputs, func(f finding.Finding) {
@@ -180,29 +181,29 @@ func runCheck(cmd *cobra.Command, s streams, o *checkOptions) error {
 	})
 	stop()
 	if werr != nil {
-		w.abort()
+		w.Abort()
 		return werr
 	}
 	sum = g.Summary(sum)
 	for _, err := range errs { // named inputs that could not be read at all
-		sum.Inputs = append(sum.Inputs, finding.Input{File: pathOf(err), Error: describe(err)})
+		sum.Inputs = append(sum.Inputs, finding.Input{File: cmdutil.PathOf(err), Error: cmdutil.Describe(err)})
 	}
 	sum.SortInputs()
 	if err := w.Close(sum); err != nil {
 		return err
 	}
-	if err := g.Finish(s.Err); err != nil {
+	if err := g.Finish(s.ErrOut); err != nil {
 		return err
 	}
 	errs = append(errs, rerrs...)
 	for _, err := range errs {
-		fmt.Fprintln(s.Err, "chatlint:", report.EscapeControls(describe(err)))
+		fmt.Fprintln(s.ErrOut, "chatlint:", report.EscapeControls(cmdutil.Describe(err)))
 	}
 	if len(errs) > 0 || policyFailed {
-		return &exitCode{code: exitError}
+		return &cmdutil.ExitCode{Code: cmdutil.ExitError}
 	}
 	if failOn != 0 && sum.Worst() >= failOn {
-		return &exitCode{code: exitFindings}
+		return &cmdutil.ExitCode{Code: cmdutil.ExitFindings}
 	}
 	return nil
 }

@@ -2,6 +2,8 @@ package main
 
 import (
 	"github.com/spf13/cobra"
+
+	"github.com/chatlint/chatlint/cmd/chatlint/internal/cmdutil"
 )
 
 // gateOptions are check's flags for adopting rules on existing data and
@@ -22,7 +24,7 @@ func addGateFlags(cmd *cobra.Command, o *gateOptions) {
 // applyCheckConfig fills check's options from the config file where the
 // command line did not set them: flags win over the file.
 func applyCheckConfig(cmd *cobra.Command, o *checkOptions) error {
-	cfg, err := o.config()
+	cfg, err := o.Config()
 	if err != nil || cfg == nil {
 		return err
 	}
@@ -47,9 +49,9 @@ func applyCheckConfig(cmd *cobra.Command, o *checkOptions) error {
 	}
 	if len(cfg.Output) > 0 && !changed("output") {
 		for _, v := range cfg.Output {
-			spec, err := parseOutputs([]string{v})
+			spec, err := cmdutil.ParseOutputs([]string{v})
 			if err != nil {
-				return usageError("config %s: output: %v", cfg.Path, err)
+				return cmdutil.UsageError("config %s: output: %v", cfg.Path, err)
 			}
 			if spec[0].File != "" {
 				v = spec[0].Format + "=" + cfg.Resolve(spec[0].File)

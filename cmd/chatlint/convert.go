@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/chatlint/chatlint/cmd/chatlint/internal/cmdutil"
 	"github.com/chatlint/chatlint/engine/config"
 	"github.com/chatlint/chatlint/engine/convert"
 	"github.com/chatlint/chatlint/engine/document"
@@ -44,7 +45,7 @@ type convertOptions struct {
 	Model         string
 }
 
-func newConvertCmd(s streams) *cobra.Command {
+func newConvertCmd(s cmdutil.IOStreams) *cobra.Command {
 	o := &convertOptions{}
 	cmd := &cobra.Command{
 		Use:   "convert [--to openai [-o FILE] INPUT...]",
@@ -83,11 +84,11 @@ do not compile.`,
 				return runConvertTo(cmd, s, o, args)
 			}
 			if len(args) > 0 {
-				return usageError("unknown command %q for \"chatlint convert\" (the drop-in reads --logs DIR; give inputs with --to openai)", args[0])
+				return cmdutil.UsageError("unknown command %q for \"chatlint convert\" (the drop-in reads --logs DIR; give inputs with --to openai)", args[0])
 			}
 			for _, name := range []string{"keep-reasoning", "split", "format", "model"} {
 				if cmd.Flags().Changed(name) {
-					return usageError("--%s applies to convert --to only", name)
+					return cmdutil.UsageError("--%s applies to convert --to only", name)
 				}
 			}
 			return runConvert(cmd, s, o)
@@ -146,7 +147,7 @@ func (n negated) Set(s string) error {
 }
 func (n negated) IsBoolFlag() bool { return true }
 
-func runConvert(cmd *cobra.Command, s streams, o *convertOptions) error {
+func runConvert(cmd *cobra.Command, s cmdutil.IOStreams, o *convertOptions) error {
 	flags := cmd.Flags()
 	cwd, err := os.Getwd()
 	if err != nil {
@@ -162,18 +163,18 @@ func runConvert(cmd *cobra.Command, s streams, o *convertOptions) error {
 	}
 	o.Logs, o.Output = expandHome(o.Logs), expandHome(o.Output)
 	if fi, err := os.Stat(o.Logs); err != nil || !fi.IsDir() {
-		return usageError("--logs: logs directory %q does not exist or is not a directory", o.Logs)
+		return cmdutil.UsageError("--logs: logs directory %q does not exist or is not a directory", o.Logs)
 	}
 	if o.GroupBy != convert.GroupDate && o.GroupBy != convert.GroupScenario {
-		return usageError("--group-by: want date or scenario, not %q", o.GroupBy)
+		return cmdutil.UsageError("--group-by: want date or scenario, not %q", o.GroupBy)
 	}
 	if o.SingleFile && o.GroupBy == convert.GroupScenario {
-		return usageError("--single-file cannot be combined with --group-by scenario")
+		return cmdutil.UsageError("--single-file cannot be combined with --group-by scenario")
 	}
 	var failOn finding.Severity
 	if o.FailOn != "never" {
 		if failOn, err = finding.ParseSeverity(o.FailOn); err != nil || failOn == finding.Info {
-			return usageError("--fail-on: want error, warning or never, not %q", o.FailOn)
+			return cmdutil.UsageError("--fail-on: want error, warning or never, not %q", o.FailOn)
 		}
 	}
 	// --cleanup packs load as fix's --pack ones do, the packs they extend
@@ -181,7 +182,7 @@ func runConvert(cmd *cobra.Command, s streams, o *convertOptions) error {
 	loader := config.NewPackLoader()
 	for _, ref := range o.Cleanup {
 		if err := loader.Add(ref); err != nil {
-			return usageError("--cleanup: %v", err)
+			return cmdutil.UsageError("--cleanup: %v", err)
 		}
 	}
 	packs := loader.Packs()
@@ -192,29 +193,29 @@ func runConvert(cmd *cobra.Command, s streams, o *convertOptions) error {
 		KeepGoing: o.KeepGoing, Workers: o.Workers, Stdout: s.Out, Rand: convertRand,
 	}}
 	if o.Verbose {
-		c.Opts.Verbose = s.Err
+		c.Opts.Verbose = s.ErrOut
 	}
-	stop := showProgress(s.Err, c.Progress)
+	stop := cmdutil.ShowProgress(s.ErrOut, c.Progress)
 	res, err := c.Run(cmd.Context())
 	stop()
 	if err != nil {
-		return &exitCode{code: exitError, err: err}
+		return &cmdutil.ExitCode{Code: cmdutil.ExitError, Err: err}
 	}
 	for _, e := range res.Unreadable {
-		fmt.Fprintln(s.Err, "chatlint:", report.EscapeControls(describe(e)))
+		fmt.Fprintln(s.ErrOut, "chatlint:", report.EscapeControls(cmdutil.Describe(e)))
 	}
 	switch {
 	case len(res.Unreadable) > 0:
-		return &exitCode{code: exitError}
+		return &cmdutil.ExitCode{Code: cmdutil.ExitError}
 	case res.Invalid != nil:
-		return &exitCode{code: exitFindings}
+		return &cmdutil.ExitCode{Code: cmdutil.ExitFindings}
 	case res.Records == 0 && res.Lines > 0:
 		// Lines were read and nothing was written: a pipeline must not take
 		// an empty dataset for a converted one.
-		fmt.Fprintf(s.Err, "chatlint: convert: no record written from %d line(s) in %d file(s); see the report above\n", res.Lines, res.Sessions)
-		return &exitCode{code: exitFindings}
+		fmt.Fprintf(s.ErrOut, "chatlint: convert: no record written from %d line(s) in %d file(s); see the report above\n", res.Lines, res.Sessions)
+		return &cmdutil.ExitCode{Code: cmdutil.ExitFindings}
 	case failOn == finding.Error && res.Errors > 0, failOn == finding.Warning && res.Errors+res.Warnings > 0:
-		return &exitCode{code: exitFindings}
+		return &cmdutil.ExitCode{Code: cmdutil.ExitFindings}
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/chatlint/chatlint/cmd/chatlint/internal/cmdutil"
 	"github.com/chatlint/chatlint/engine/builtin"
 	"github.com/chatlint/chatlint/engine/document"
 	"github.com/chatlint/chatlint/engine/policy"
@@ -38,5 +39,5 @@ func convertModel(name string) (*document.Model, error) {
 	for i, m := range models {
 		names[i] = m.Name
 	}
-	return nil, usageError("--model: unknown model %q (the built-in model tables know %v)", name, names)
+	return nil, cmdutil.UsageError("--model: unknown model %q (the built-in model tables know %v)", name, names)
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/chatlint/chatlint/cmd/chatlint/internal/cmdutil"
 	"github.com/chatlint/chatlint/engine/atomicfile"
 	"github.com/chatlint/chatlint/engine/document"
 	"github.com/chatlint/chatlint/engine/finding"
@@ -46,27 +47,27 @@ type convertedJob struct {
 // runner and the format adapters), each document turned into examples of
 // the target format, written atomically to --output (standard output
 // without it), notes on standard error.
-func runConvertTo(cmd *cobra.Command, s streams, o *convertOptions, args []string) error {
+func runConvertTo(cmd *cobra.Command, s cmdutil.IOStreams, o *convertOptions, args []string) error {
 	flags := cmd.Flags()
 	if !strings.EqualFold(o.To, "openai") {
-		return usageError("--to: want %s, not %q", strings.Join(convertTargets, " or "), o.To)
+		return cmdutil.UsageError("--to: want %s, not %q", strings.Join(convertTargets, " or "), o.To)
 	}
 	for _, name := range dropInFlags {
 		if flags.Changed(name) {
-			return usageError("--%s is a flag of the proxy-log drop-in (convert -l DIR -o DIR), not of --to", name)
+			return cmdutil.UsageError("--%s is a flag of the proxy-log drop-in (convert -l DIR -o DIR), not of --to", name)
 		}
 	}
 	if len(args) == 0 {
-		return usageError("convert --to needs at least one file, directory or - (stdin)")
+		return cmdutil.UsageError("convert --to needs at least one file, directory or - (stdin)")
 	}
 	if o.Split != "" && o.Split != "turns" {
-		return usageError("--split: want turns, not %q", o.Split)
+		return cmdutil.UsageError("--split: want turns, not %q", o.Split)
 	}
 	ropts := runner.Options{Workers: o.Workers}
 	if o.Format != "" {
 		f, ok := document.ParseFormat(o.Format)
 		if !ok {
-			return usageError("--format: unknown input format %q (want %s)", o.Format, document.FormatNames())
+			return cmdutil.UsageError("--format: unknown input format %q (want %s)", o.Format, document.FormatNames())
 		}
 		ropts.Format = f
 	}
@@ -74,7 +75,7 @@ func runConvertTo(cmd *cobra.Command, s streams, o *convertOptions, args []strin
 	if flags.Changed("output") {
 		out = o.Output
 	}
-	inputs, errs, err := expandInputs(args, s)
+	inputs, errs, err := cmdutil.ExpandInputs(args, s)
 	if err != nil {
 		return err
 	}
@@ -88,7 +89,7 @@ func runConvertTo(cmd *cobra.Command, s streams, o *convertOptions, args []strin
 	} else {
 		var err error
 		if af, err = atomicfile.Create(out, 0o644); err != nil {
-			return &exitCode{code: exitError, err: err}
+			return &cmdutil.ExitCode{Code: cmdutil.ExitError, Err: err}
 		}
 		defer af.Abort() // after Commit, a no-op
 		w = af
@@ -106,7 +107,7 @@ func runConvertTo(cmd *cobra.Command, s streams, o *convertOptions, args []strin
 		return func(j runner.Job) convertedJob { return convertJob(j, copts) }
 	}, func(c convertedJob) {
 		for _, n := range c.notes {
-			fmt.Fprintln(s.Err, n)
+			fmt.Fprintln(s.ErrOut, n)
 		}
 		for _, l := range c.lines {
 			if _, err := w.Write(l); err != nil && werr == nil {
@@ -119,31 +120,31 @@ func runConvertTo(cmd *cobra.Command, s streams, o *convertOptions, args []strin
 		total.notes = append(total.notes, c.notes...)
 	})
 	if werr != nil {
-		return &exitCode{code: exitError, err: werr}
+		return &cmdutil.ExitCode{Code: cmdutil.ExitError, Err: werr}
 	}
 	errs = append(errs, rerrs...)
 	if af != nil {
 		if err := af.Commit(); err != nil {
-			return &exitCode{code: exitError, err: err}
+			return &cmdutil.ExitCode{Code: cmdutil.ExitError, Err: err}
 		}
 	}
 	where := "standard output"
 	if out != "-" {
 		where = out
 	}
-	fmt.Fprintf(s.Err, "converted %d document(s) of %d file(s) into %d %s example(s), written to %s; %d note(s)\n",
+	fmt.Fprintf(s.ErrOut, "converted %d document(s) of %d file(s) into %d %s example(s), written to %s; %d note(s)\n",
 		total.docs, tot.Files, total.exs, strings.ToLower(o.To), where, len(total.notes))
 	for _, err := range errs {
-		fmt.Fprintln(s.Err, "chatlint:", describe(err))
+		fmt.Fprintln(s.ErrOut, "chatlint:", cmdutil.Describe(err))
 	}
 	switch {
 	case len(errs) > 0:
-		return &exitCode{code: exitError}
+		return &cmdutil.ExitCode{Code: cmdutil.ExitError}
 	case total.errors > 0:
-		return &exitCode{code: exitFindings}
+		return &cmdutil.ExitCode{Code: cmdutil.ExitFindings}
 	case total.exs == 0 && tot.Records > 0:
-		fmt.Fprintf(s.Err, "chatlint: convert: no example written from %d record(s)\n", tot.Records)
-		return &exitCode{code: exitFindings}
+		fmt.Fprintf(s.ErrOut, "chatlint: convert: no example written from %d record(s)\n", tot.Records)
+		return &cmdutil.ExitCode{Code: cmdutil.ExitFindings}
 	}
 	return nil
 }

@@ -8,15 +8,16 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/chatlint/chatlint/cmd/chatlint/internal/cmdutil"
 	"github.com/chatlint/chatlint/engine/rule"
 )
 
 type explainOptions struct {
-	packOptions
+	cmdutil.PackOptions
 	Rule string
 }
 
-func newExplainCmd(s streams) *cobra.Command {
+func newExplainCmd(s cmdutil.IOStreams) *cobra.Command {
 	o := &explainOptions{}
 	cmd := &cobra.Command{
 		Use:   "explain RULE",
@@ -26,22 +27,22 @@ func newExplainCmd(s streams) *cobra.Command {
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Rule = args[0]
-			eng, err := o.compile(cmd.Context())
+			eng, err := o.Compile(cmd.Context())
 			if err != nil {
 				return err
 			}
-			rules, err := o.withFixedBy(cmd.Context(), configured(activeRules(eng), o.cfg))
+			rules, err := o.WithFixedBy(cmd.Context(), cmdutil.Configured(cmdutil.ActiveRules(eng), o.LoadedConfig))
 			if err != nil {
 				return err
 			}
 			i := slices.IndexFunc(rules, func(r rule.Rule) bool { return r.ID == o.Rule })
 			if i < 0 {
-				return usageError("no active rule %q%s (chatlint rules lists them)", o.Rule, rule.Suggest(o.Rule, rules))
+				return cmdutil.UsageError("no active rule %q%s (chatlint rules lists them)", o.Rule, rule.Suggest(o.Rule, rules))
 			}
 			return writeExplain(s.Out, rules[i])
 		},
 	}
-	addPackFlags(cmd, &o.packOptions)
+	cmdutil.AddPackFlags(cmd, &o.PackOptions)
 	return cmd
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/chatlint/chatlint/cmd/chatlint/internal/cmdutil"
 	"github.com/chatlint/chatlint/engine/document"
 	"github.com/chatlint/chatlint/engine/fix"
 	"github.com/chatlint/chatlint/engine/jsonl"
@@ -31,7 +32,7 @@ type fixOptions struct {
 	MaxPasses int
 }
 
-func newFixCmd(s streams) *cobra.Command {
+func newFixCmd(s cmdutil.IOStreams) *cobra.Command {
 	o := &fixOptions{}
 	cmd := &cobra.Command{
 		Use:   "fix PATH...",
@@ -85,9 +86,9 @@ and files of no known format.`,
 	return cmd
 }
 
-func runFix(cmd *cobra.Command, s streams, o *fixOptions) error {
+func runFix(cmd *cobra.Command, s cmdutil.IOStreams, o *fixOptions) error {
 	if len(o.Paths) == 0 {
-		return usageError("fix needs at least one file or directory")
+		return cmdutil.UsageError("fix needs at least one file or directory")
 	}
 	modes := 0
 	for _, set := range []bool{o.Output != "", o.InPlace, o.DryRun} {
@@ -96,21 +97,21 @@ func runFix(cmd *cobra.Command, s streams, o *fixOptions) error {
 		}
 	}
 	if modes != 1 {
-		return usageError("fix needs exactly one of -o OUT, --in-place or --dry-run")
+		return cmdutil.UsageError("fix needs exactly one of -o OUT, --in-place or --dry-run")
 	}
 	ropts := runner.Options{Workers: o.Workers, Document: document.Options{ToolCalls: o.ToolCalls}}
 	if o.Format != "" {
 		f, ok := document.ParseFormat(o.Format)
 		if !ok {
-			return usageError("--format: unknown input format %q (want %s)", o.Format, document.FormatNames())
+			return cmdutil.UsageError("--format: unknown input format %q (want %s)", o.Format, document.FormatNames())
 		}
 		ropts.Format = f
 	}
 	if err := document.CheckToolCalls(o.ToolCalls); err != nil {
-		return usageError("--tool-calls: %v", err)
+		return cmdutil.UsageError("--tool-calls: %v", err)
 	}
 	if o.MaxPasses < 1 {
-		return usageError("--max-passes: want at least 1")
+		return cmdutil.UsageError("--max-passes: want at least 1")
 	}
 	engines, err := o.compile(cmd)
 	if err != nil {
@@ -118,7 +119,7 @@ func runFix(cmd *cobra.Command, s streams, o *fixOptions) error {
 	}
 
 	files, skipped, errs := jsonl.ExpandSkipping(o.Paths)
-	noteSkipped(s.Err, skipped)
+	cmdutil.NoteSkipped(s.ErrOut, skipped)
 	var inputs []runner.Input
 	outputs := map[string]string{}
 	// -o names a folder for several inputs, a folder given as input, or an
@@ -134,12 +135,12 @@ func runFix(cmd *cobra.Command, s streams, o *fixOptions) error {
 		case fi.IsDir():
 			several = true
 		case several:
-			return usageError("-o %s: several inputs are written to a folder, and this is a file", o.Output)
+			return cmdutil.UsageError("-o %s: several inputs are written to a folder, and this is a file", o.Output)
 		}
 	} else if several && o.Output != "" && !strings.HasSuffix(o.Output, "/") {
 		// Never make a folder of a name like out.jsonl: a folder output
 		// exists already or is spelled with a final slash.
-		return usageError("-o %s: several inputs are written to a folder; name an existing folder, or end the path with / to create it", o.Output)
+		return cmdutil.UsageError("-o %s: several inputs are written to a folder; name an existing folder, or end the path with / to create it", o.Output)
 	}
 	for _, f := range files {
 		switch {
@@ -166,7 +167,7 @@ func runFix(cmd *cobra.Command, s streams, o *fixOptions) error {
 	if o.InPlace {
 		fx.before = statInputs(files) // before the runner reads a byte
 	}
-	stop := showProgress(s.Err, r.Progress)
+	stop := cmdutil.ShowProgress(s.ErrOut, r.Progress)
 	tot, rerrs := runner.Each(cmd.Context(), r, inputs, fx.newWork, fx.emit)
 	stop()
 	fx.finish()
@@ -174,13 +175,13 @@ func runFix(cmd *cobra.Command, s streams, o *fixOptions) error {
 	errs = append(errs, rerrs...)
 	errs = append(errs, fx.errs...)
 	for _, err := range errs {
-		fmt.Fprintln(s.Err, "chatlint:", report.EscapeControls(describe(err)))
+		fmt.Fprintln(s.ErrOut, "chatlint:", report.EscapeControls(cmdutil.Describe(err)))
 	}
 	switch {
 	case len(errs) > 0 || fx.policyFailed:
-		return &exitCode{code: exitError}
+		return &cmdutil.ExitCode{Code: cmdutil.ExitError}
 	case fx.unfixed > 0:
-		return &exitCode{code: exitFindings}
+		return &cmdutil.ExitCode{Code: cmdutil.ExitFindings}
 	}
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chatlint/chatlint/cmd/chatlint/internal/cmdutil"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -114,7 +115,7 @@ func TestFixGolden(t *testing.T) {
 			output := readOr(t, "output.jsonl")
 			golden(t, c.dir, "output.jsonl", output)
 			golden(t, c.dir, "rejects.jsonl", readOr(t, "output.jsonl.rejects.jsonl"))
-			if code == exitError {
+			if code == cmdutil.ExitError {
 				return
 			}
 

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/chatlint/chatlint/cmd/chatlint/internal/cmdutil"
 	"github.com/chatlint/chatlint/engine/fix"
 	"github.com/chatlint/chatlint/engine/lint"
 	"github.com/chatlint/chatlint/engine/policy"
@@ -16,8 +17,8 @@ import (
 // its own, or each format's default built-in packs, each pack once.
 func (o *fixOptions) compile(cmd *cobra.Command) (*fix.Stages, error) {
 	stages, err := fix.CleanupPlan(o.Packs).Compile(func(_ int, ref string) (*policy.Engine, error) {
-		po := packOptions{NoBuiltin: true, NoConfig: true, Packs: []string{ref}, Disable: o.Disable, Timeout: o.Timeout, disableChecked: true}
-		return po.compile(cmd.Context())
+		po := cmdutil.PackOptions{NoBuiltin: true, NoConfig: true, Packs: []string{ref}, Disable: o.Disable, Timeout: o.Timeout, DisableChecked: true}
+		return po.Compile(cmd.Context())
 	})
 	if err != nil {
 		return nil, err
@@ -33,7 +34,7 @@ func (o *fixOptions) compile(cmd *cobra.Command) (*fix.Stages, error) {
 	for _, r := range all {
 		known[r.ID] = true
 	}
-	if err := checkDisable(o.Disable, known, all); err != nil {
+	if err := cmdutil.CheckDisable(o.Disable, known, all); err != nil {
 		return nil, err
 	}
 	return stages, nil

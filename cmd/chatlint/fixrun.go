@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/chatlint/chatlint/cmd/chatlint/internal/cmdutil"
 	"github.com/chatlint/chatlint/engine/document"
 	"github.com/chatlint/chatlint/engine/fix"
 	"github.com/chatlint/chatlint/engine/jsonl"
@@ -23,7 +24,7 @@ import (
 // writes them out file by file (in input order).
 type fixer struct {
 	ctx     context.Context
-	s       streams
+	s       cmdutil.IOStreams
 	o       *fixOptions
 	engines *fix.Stages
 	outputs map[string]string
@@ -168,7 +169,7 @@ func noteLines(notes []fix.Note, kinds ...fix.NoteKind) string {
 
 func (fx *fixer) emit(res fixed) {
 	if res.note != "" {
-		fmt.Fprintln(fx.s.Err, res.note) // its parts escaped as it was made (work)
+		fmt.Fprintln(fx.s.ErrOut, res.note) // its parts escaped as it was made (work)
 	}
 	fx.unfixed += b2i(res.unfixed)
 	fx.policyFailed = fx.policyFailed || res.policyErr
@@ -196,7 +197,7 @@ func (fx *fixer) emit(res fixed) {
 		c.unrecognized = res.unrecognized
 	}
 	if res.dropNote != "" && c.unrecognized == "" {
-		fmt.Fprintln(fx.s.Err, res.dropNote)
+		fmt.Fprintln(fx.s.ErrOut, res.dropNote)
 	}
 	if res.brokenDoc != "" {
 		c.brokenDoc = res.brokenDoc

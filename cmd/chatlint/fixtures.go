@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/chatlint/chatlint/cmd/chatlint/internal/cmdutil"
 	"github.com/chatlint/chatlint/engine/config"
 	"github.com/chatlint/chatlint/engine/document"
 	"github.com/chatlint/chatlint/engine/finding"
@@ -136,7 +137,7 @@ func runFixture(ctx context.Context, eng *policy.Engine, pack string, fsys fs.FS
 	}
 	defer f.Close()
 	var got []expectedFinding
-	model, err := pickModel(eng, c.model)
+	model, err := cmdutil.PickModel(eng, c.model)
 	if err != nil {
 		res.Err = err
 		return res

@@ -12,6 +12,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/format"
 	"github.com/spf13/cobra"
 
+	"github.com/chatlint/chatlint/cmd/chatlint/internal/cmdutil"
 	"github.com/chatlint/chatlint/engine/atomicfile"
 )
 
@@ -20,7 +21,7 @@ type fmtOptions struct {
 	Paths []string
 }
 
-func newFmtCmd(s streams) *cobra.Command {
+func newFmtCmd(s cmdutil.IOStreams) *cobra.Command {
 	o := &fmtOptions{}
 	cmd := &cobra.Command{
 		Use:   "fmt [--check] [PACK|FILE...]",
@@ -43,29 +44,29 @@ the exit status is 1 when there is one, for CI.`,
 	return cmd
 }
 
-func runFmt(s streams, o *fmtOptions) error {
+func runFmt(s cmdutil.IOStreams, o *fmtOptions) error {
 	paths := o.Paths
 	if len(paths) == 0 {
-		var po packOptions
-		cfg, err := po.config()
+		var po cmdutil.PackOptions
+		cfg, err := po.Config()
 		if err != nil {
 			return err
 		}
 		if cfg != nil {
 			for _, p := range cfg.Packs {
-				if r := cfg.Resolve(p); isDir(r) {
+				if r := cfg.Resolve(p); cmdutil.IsDir(r) {
 					paths = append(paths, r)
 				}
 			}
 		}
 		if len(paths) == 0 {
-			return usageError("fmt needs a pack folder or a .rego file (or a .chatlint.yaml naming folder packs)")
+			return cmdutil.UsageError("fmt needs a pack folder or a .rego file (or a .chatlint.yaml naming folder packs)")
 		}
 	}
 	var files []string
 	for _, p := range paths {
 		if strings.HasPrefix(p, "builtin:") {
-			return usageError("%s is built into chatlint and cannot be formatted; format its source folder", p)
+			return cmdutil.UsageError("%s is built into chatlint and cannot be formatted; format its source folder", p)
 		}
 		err := filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
 			if err == nil && !d.IsDir() && strings.HasSuffix(path, ".rego") {
@@ -74,20 +75,20 @@ func runFmt(s streams, o *fmtOptions) error {
 			return err
 		})
 		if err != nil {
-			return &exitCode{code: exitError, err: err}
+			return &cmdutil.ExitCode{Code: cmdutil.ExitError, Err: err}
 		}
 	}
 	changed, failed := 0, false
 	for _, f := range files {
 		src, err := os.ReadFile(f)
 		if err != nil {
-			fmt.Fprintln(s.Err, "chatlint:", describe(err))
+			fmt.Fprintln(s.ErrOut, "chatlint:", cmdutil.Describe(err))
 			failed = true
 			continue
 		}
 		out, err := format.SourceWithOpts(f, src, format.Opts{RegoVersion: ast.RegoV1})
 		if err != nil {
-			fmt.Fprintf(s.Err, "chatlint: %v\n", err)
+			fmt.Fprintf(s.ErrOut, "chatlint: %v\n", err)
 			failed = true
 			continue
 		}
@@ -100,7 +101,7 @@ func runFmt(s streams, o *fmtOptions) error {
 			continue
 		}
 		if err := atomicfile.WriteFile(f, out, 0o644); err != nil {
-			fmt.Fprintln(s.Err, "chatlint:", err)
+			fmt.Fprintln(s.ErrOut, "chatlint:", err)
 			failed = true
 			continue
 		}
@@ -108,9 +109,9 @@ func runFmt(s streams, o *fmtOptions) error {
 	}
 	switch {
 	case failed:
-		return &exitCode{code: exitError}
+		return &cmdutil.ExitCode{Code: cmdutil.ExitError}
 	case o.Check && changed > 0:
-		return &exitCode{code: exitFindings}
+		return &cmdutil.ExitCode{Code: cmdutil.ExitFindings}
 	}
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chatlint/chatlint/cmd/chatlint/internal/cmdutil"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -20,7 +21,7 @@ var update = flag.Bool("update", false, "rewrite the golden files under fixtures
 func chatlint(t *testing.T, stdin string, args ...string) (string, string, int) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	code := run(context.Background(), args, streams{In: strings.NewReader(stdin), Out: &out, Err: &errOut})
+	code := run(context.Background(), args, cmdutil.IOStreams{In: strings.NewReader(stdin), Out: &out, ErrOut: &errOut})
 	return out.String(), errOut.String(), code
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/chatlint/chatlint/cmd/chatlint/internal/cmdutil"
 	"github.com/chatlint/chatlint/engine/document"
 	"github.com/chatlint/chatlint/engine/repair"
 )
@@ -19,7 +20,7 @@ type repairOptions struct {
 	Format string
 }
 
-func newRepairCmd(s streams) *cobra.Command {
+func newRepairCmd(s cmdutil.IOStreams) *cobra.Command {
 	o := &repairOptions{}
 	cmd := &cobra.Command{
 		Use:   "repair FILE|DIR...",
@@ -62,18 +63,18 @@ for files that could not be read or rewritten.`,
 	return cmd
 }
 
-func runRepair(cmd *cobra.Command, s streams, o *repairOptions) error {
+func runRepair(cmd *cobra.Command, s cmdutil.IOStreams, o *repairOptions) error {
 	if len(o.Paths) == 0 {
-		return usageError("repair needs at least one file or directory")
+		return cmdutil.UsageError("repair needs at least one file or directory")
 	}
 	if o.Output != "text" && o.Output != "json" {
-		return usageError("--output: unknown output format %q (want text or json)", o.Output)
+		return cmdutil.UsageError("--output: unknown output format %q (want text or json)", o.Output)
 	}
 	opts := repair.Options{DryRun: o.DryRun, Force: o.Force}
 	if o.Format != "" {
 		f, ok := document.ParseFormat(o.Format)
 		if !ok {
-			return usageError("--format: unknown input format %q (want %s)", o.Format, document.FormatNames())
+			return cmdutil.UsageError("--format: unknown input format %q (want %s)", o.Format, document.FormatNames())
 		}
 		opts.Sessions = repair.NoSessions
 		if f == document.PiSession {
@@ -82,7 +83,7 @@ func runRepair(cmd *cobra.Command, s streams, o *repairOptions) error {
 	}
 	for _, p := range o.Paths {
 		if p == "-" {
-			return usageError("repair rewrites files in place: it cannot read standard input")
+			return cmdutil.UsageError("repair rewrites files in place: it cannot read standard input")
 		}
 	}
 
@@ -111,17 +112,17 @@ func runRepair(cmd *cobra.Command, s streams, o *repairOptions) error {
 // repairExit: 2 when a file could not be read or rewritten, 1 when one was
 // skipped or (dry run) needs a repair, 0 otherwise.
 func repairExit(results []repair.Result) error {
-	code := exitClean
+	code := cmdutil.ExitClean
 	for _, r := range results {
 		switch r.Outcome {
 		case repair.Failed:
-			return &exitCode{code: exitError}
+			return &cmdutil.ExitCode{Code: cmdutil.ExitError}
 		case repair.Skipped, repair.WouldRepair:
-			code = exitFindings
+			code = cmdutil.ExitFindings
 		}
 	}
-	if code != exitClean {
-		return &exitCode{code: code}
+	if code != cmdutil.ExitClean {
+		return &cmdutil.ExitCode{Code: code}
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chatlint/chatlint/cmd/chatlint/internal/cmdutil"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -81,7 +82,7 @@ func TestRepairGolden(t *testing.T) {
 	}
 
 	out, errOut, code := chatlint(t, "", "repair", dir)
-	if errOut != "" || code != exitFindings {
+	if errOut != "" || code != cmdutil.ExitFindings {
 		t.Errorf("exit %d (want 1: some files are skipped), stderr %q", code, errOut)
 	}
 	repairGolden(t, "repair.txt", normalize(out, dir))
@@ -121,7 +122,7 @@ func TestRepairGolden(t *testing.T) {
 	}
 
 	again, _, code := chatlint(t, "", "repair", dir)
-	if code != exitFindings {
+	if code != cmdutil.ExitFindings {
 		t.Errorf("second run: exit %d", code)
 	}
 	repairGolden(t, "again.txt", normalize(again, dir))
@@ -139,7 +140,7 @@ func TestRepairGoldenJSONAndDryRun(t *testing.T) {
 		before[name] = fi.ModTime()
 	}
 	out, _, code := chatlint(t, "", "repair", "--dry-run", dir)
-	if code != exitFindings {
+	if code != cmdutil.ExitFindings {
 		t.Errorf("dry run: exit %d, want 1", code)
 	}
 	repairGolden(t, "dry-run.txt", normalize(out, dir))

@@ -2,9 +2,11 @@ package main
 
 import (
 	"github.com/spf13/cobra"
+
+	"github.com/chatlint/chatlint/cmd/chatlint/internal/cmdutil"
 )
 
-func newRootCmd(s streams) *cobra.Command {
+func newRootCmd(s cmdutil.IOStreams) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "chatlint",
 		Short: "Validate, repair, fix and convert JSONL datasets of LLM conversations",
@@ -21,17 +23,17 @@ evaluated over one normalized document per conversation.`,
   chatlint validate-input --input records.jsonl         # the conversation-record contract
   chatlint rules explain tool-result-missing
   chatlint test ./policies/team`,
-		Version:       readBuildInfo().Version,
+		Version:       cmdutil.ReadBuildInfo().Version,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
 	root.SetIn(s.In)
 	root.SetOut(s.Out)
-	root.SetErr(s.Err)
+	root.SetErr(s.ErrOut)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
-		return &exitCode{code: exitError, err: err}
+		return &cmdutil.ExitCode{Code: cmdutil.ExitError, Err: err}
 	})
-	root.SetVersionTemplate(readBuildInfo().String())
+	root.SetVersionTemplate(cmdutil.ReadBuildInfo().String())
 	root.AddCommand(newCheckCmd(s), newStatsCmd(s), newRulesCmd(s), newTestCmd(s), newFmtCmd(s), newVersionCmd(s),
 		newRepairCmd(s), newFixCmd(s), newConvertCmd(s), newValidateInputCmd(s))
 	addCompletion(root)

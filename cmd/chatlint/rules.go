@@ -9,16 +9,17 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/chatlint/chatlint/cmd/chatlint/internal/cmdutil"
 	"github.com/chatlint/chatlint/engine/rule"
 )
 
 type rulesOptions struct {
-	packOptions
+	cmdutil.PackOptions
 	Output  string
 	Profile string
 }
 
-func newRulesCmd(s streams) *cobra.Command {
+func newRulesCmd(s cmdutil.IOStreams) *cobra.Command {
 	o := &rulesOptions{}
 	cmd := &cobra.Command{
 		Use:   "rules",
@@ -45,28 +46,28 @@ deprecated: everywhere else --format names the input format.)`,
 	cmd.Flags().StringVar(&o.Output, "format", "text", "output format (deprecated: use -o)")
 	_ = cmd.Flags().MarkHidden("format")
 	cmd.Flags().StringVar(&o.Profile, "profile", "", "list only the rules that run under this profile (default, or one a pack declares)")
-	addPackFlags(cmd, &o.packOptions)
+	cmdutil.AddPackFlags(cmd, &o.PackOptions)
 	cmd.AddCommand(newExplainCmd(s))
 	return cmd
 }
 
-func runRules(cmd *cobra.Command, s streams, o *rulesOptions) error {
+func runRules(cmd *cobra.Command, s cmdutil.IOStreams, o *rulesOptions) error {
 	if cmd.Flags().Changed("format") {
-		fmt.Fprintln(s.Err, "chatlint: rules --format is deprecated: use -o (--format names the input format in the other commands)")
+		fmt.Fprintln(s.ErrOut, "chatlint: rules --format is deprecated: use -o (--format names the input format in the other commands)")
 	}
-	eng, err := o.compile(cmd.Context())
+	eng, err := o.Compile(cmd.Context())
 	if err != nil {
 		return err
 	}
-	rules, err := o.withFixedBy(cmd.Context(), configured(activeRules(eng), o.cfg))
+	rules, err := o.WithFixedBy(cmd.Context(), cmdutil.Configured(cmdutil.ActiveRules(eng), o.LoadedConfig))
 	if err != nil {
 		return err
 	}
 	if o.Profile != "" {
-		if err := checkActive(eng, o.Profile); err != nil {
+		if err := cmdutil.CheckActive(eng, o.Profile); err != nil {
 			return err
 		}
-		rules = underProfile(rules, o.Profile)
+		rules = cmdutil.UnderProfile(rules, o.Profile)
 	}
 	switch o.Output {
 	case "text":
@@ -78,7 +79,7 @@ func runRules(cmd *cobra.Command, s streams, o *rulesOptions) error {
 	case "markdown":
 		return writeRulesMarkdown(s.Out, rules, eng.Profiles())
 	}
-	return usageError("--output: want text, json or markdown, not %q", o.Output)
+	return cmdutil.UsageError("--output: want text, json or markdown, not %q", o.Output)
 }
 
 func writeRulesText(w io.Writer, rules []rule.Rule) error {

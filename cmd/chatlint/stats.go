@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/chatlint/chatlint/cmd/chatlint/internal/cmdutil"
 	"github.com/chatlint/chatlint/engine/document"
 	"github.com/chatlint/chatlint/engine/finding"
 	"github.com/chatlint/chatlint/engine/report"
@@ -18,7 +19,7 @@ import (
 )
 
 type statsOptions struct {
-	packOptions
+	cmdutil.PackOptions
 	Paths   []string
 	Model   string
 	Epochs  int
@@ -27,7 +28,7 @@ type statsOptions struct {
 	Workers int
 }
 
-func newStatsCmd(s streams) *cobra.Command {
+func newStatsCmd(s cmdutil.IOStreams) *cobra.Command {
 	o := &statsOptions{}
 	cmd := &cobra.Command{
 		Use:   "stats PATH...",
@@ -58,59 +59,59 @@ the OpenAI cookbook counts them (docs/fine-tuning.md#tokens).
 	f.StringArrayVarP(&o.Outputs, "output", "o", nil, "output `FORMAT[=FILE]`: text (default) or json on stdout, html=FILE for the report page with charts (repeatable)")
 	f.StringVar(&o.Format, "format", "", "force the input format: "+document.FormatNames()+" (default: detect per file)")
 	f.IntVar(&o.Workers, "workers", 0, "number of parallel workers (default: GOMAXPROCS)")
-	addPackFlags(cmd, &o.packOptions)
+	cmdutil.AddPackFlags(cmd, &o.PackOptions)
 	return cmd
 }
 
-func runStats(cmd *cobra.Command, s streams, o *statsOptions) error {
+func runStats(cmd *cobra.Command, s cmdutil.IOStreams, o *statsOptions) error {
 	if len(o.Paths) == 0 {
-		return usageError("stats needs at least one file, directory or - (stdin)")
+		return cmdutil.UsageError("stats needs at least one file, directory or - (stdin)")
 	}
 	if len(o.Outputs) == 0 {
 		o.Outputs = []string{"text"}
 	}
-	specs, err := parseOutputs(o.Outputs)
+	specs, err := cmdutil.ParseOutputs(o.Outputs)
 	if err != nil {
-		return usageError("--output: %v", err)
+		return cmdutil.UsageError("--output: %v", err)
 	}
-	var pages []outputSpec // report pages (html), written through the report writers
+	var pages []cmdutil.OutputSpec // report pages (html), written through the report writers
 	for _, sp := range specs {
 		switch {
 		case sp.Format == "html" && sp.File != "":
 			pages = append(pages, sp)
 		case (sp.Format == "text" || sp.Format == "json") && sp.File == "":
 		default:
-			return usageError("--output: stats writes text or json to stdout, or html=FILE, not %q", sp.Format+map[bool]string{true: "=" + sp.File}[sp.File != ""])
+			return cmdutil.UsageError("--output: stats writes text or json to stdout, or html=FILE, not %q", sp.Format+map[bool]string{true: "=" + sp.File}[sp.File != ""])
 		}
 	}
 	if o.Epochs < 0 {
-		return usageError("--epochs: want a positive number")
+		return cmdutil.UsageError("--epochs: want a positive number")
 	}
-	eng, err := o.compile(cmd.Context())
+	eng, err := o.Compile(cmd.Context())
 	if err != nil {
 		return err
 	}
-	model, err := pickModel(eng, o.Model)
+	model, err := cmdutil.PickModel(eng, o.Model)
 	if err != nil {
 		return err
 	}
 	if model == nil {
-		return usageError("--model: no active pack has a model table")
+		return cmdutil.UsageError("--model: no active pack has a model table")
 	}
 	ropts := runner.Options{Workers: o.Workers}
 	if o.Format != "" {
 		f, ok := document.ParseFormat(o.Format)
 		if !ok {
-			return usageError("--format: unknown input format %q (want %s)", o.Format, document.FormatNames())
+			return cmdutil.UsageError("--format: unknown input format %q (want %s)", o.Format, document.FormatNames())
 		}
 		ropts.Format = f
 	}
-	inputs, errs, err := expandInputs(o.Paths, s)
+	inputs, errs, err := cmdutil.ExpandInputs(o.Paths, s)
 	if err != nil {
 		return err
 	}
 	r := &runner.Runner{Opts: ropts}
-	stop := showProgress(s.Err, r.Progress)
+	stop := cmdutil.ShowProgress(s.ErrOut, r.Progress)
 	res, rerrs, err := stats.Compute(cmd.Context(), r, inputs, stats.Options{Model: model, Epochs: o.Epochs})
 	stop()
 	if err != nil {
@@ -138,10 +139,10 @@ func runStats(cmd *cobra.Command, s streams, o *statsOptions) error {
 	}
 	errs = append(errs, rerrs...)
 	for _, err := range errs {
-		fmt.Fprintln(s.Err, "chatlint:", describe(err))
+		fmt.Fprintln(s.ErrOut, "chatlint:", cmdutil.Describe(err))
 	}
 	if len(errs) > 0 {
-		return &exitCode{code: exitError}
+		return &cmdutil.ExitCode{Code: cmdutil.ExitError}
 	}
 	return nil
 }
@@ -210,8 +211,8 @@ func thousands(n int64) string {
 // writeStatsPages writes the HTML report of a stats run: the summary and the
 // statistics section (a histogram of tokens per example with the model's
 // limit, messages per role, tool calls per tool), no findings.
-func writeStatsPages(pages []outputSpec, stdout io.Writer, inputs []runner.Input, res *stats.Result) error {
-	w, err := openOutputs(pages, stdout, report.Options{Files: inputNames(inputs), FailOn: report.NoFailure, Version: version()})
+func writeStatsPages(pages []cmdutil.OutputSpec, stdout io.Writer, inputs []runner.Input, res *stats.Result) error {
+	w, err := cmdutil.OpenOutputs(pages, stdout, report.Options{Files: cmdutil.InputNames(inputs), FailOn: report.NoFailure, Version: cmdutil.Version()})
 	if err != nil {
 		return err
 	}

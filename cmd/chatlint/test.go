@@ -9,17 +9,18 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/chatlint/chatlint/cmd/chatlint/internal/cmdutil"
 	"github.com/chatlint/chatlint/engine/policy"
 	"github.com/chatlint/chatlint/engine/rule"
 )
 
 type testOptions struct {
-	packOptions
+	cmdutil.PackOptions
 	Targets []string // packs named as arguments; empty means every loaded pack
 }
 
-func newTestCmd(s streams) *cobra.Command {
-	o := &testOptions{packOptions: packOptions{Cleanup: true}}
+func newTestCmd(s cmdutil.IOStreams) *cobra.Command {
+	o := &testOptions{PackOptions: cmdutil.PackOptions{Cleanup: true}}
 	cmd := &cobra.Command{
 		Use:   "test [PACK...]",
 		Short: "Run the packs' Rego unit tests and fixture tests",
@@ -44,14 +45,14 @@ when a test fails, 2 when a pack does not load or compile.`,
 			return runTest(cmd, s, o)
 		},
 	}
-	addPackFlags(cmd, &o.packOptions)
-	addTimeoutFlags(cmd, &o.packOptions)
+	cmdutil.AddPackFlags(cmd, &o.PackOptions)
+	cmdutil.AddTimeoutFlags(cmd, &o.PackOptions)
 	return cmd
 }
 
-func runTest(cmd *cobra.Command, s streams, o *testOptions) error {
+func runTest(cmd *cobra.Command, s cmdutil.IOStreams, o *testOptions) error {
 	o.Packs = append(o.Packs, o.Targets...)
-	l, err := o.loader()
+	l, err := o.Loader()
 	if err != nil {
 		return err
 	}
@@ -77,7 +78,7 @@ func runTest(cmd *cobra.Command, s streams, o *testOptions) error {
 	}
 	results, err := policy.RunRegoTests(cmd.Context(), withTests)
 	if err != nil {
-		return compileFailure(err)
+		return cmdutil.CompileFailure(err)
 	}
 	passed, failed := 0, 0
 	for _, r := range results {
@@ -93,7 +94,7 @@ func runTest(cmd *cobra.Command, s streams, o *testOptions) error {
 			fmt.Fprintf(s.Out, "%s: PASS %s\n", r.Location, r.Name)
 		}
 	}
-	eng, err := o.compilePacks(cmd.Context(), packs)
+	eng, err := o.CompilePacks(cmd.Context(), packs)
 	if err != nil {
 		return err
 	}
@@ -111,7 +112,7 @@ func runTest(cmd *cobra.Command, s streams, o *testOptions) error {
 	}
 	fmt.Fprintf(s.Out, "%d passed, %d failed\n", passed, failed)
 	if failed > 0 {
-		return &exitCode{code: exitFindings}
+		return &cmdutil.ExitCode{Code: cmdutil.ExitFindings}
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/chatlint/chatlint/cmd/chatlint/internal/cmdutil"
 	"github.com/chatlint/chatlint/engine/atomicfile"
 	"github.com/chatlint/chatlint/engine/contract"
 )
@@ -21,7 +22,7 @@ type validateInputOptions struct {
 	Workers      int
 }
 
-func newValidateInputCmd(s streams) *cobra.Command {
+func newValidateInputCmd(s cmdutil.IOStreams) *cobra.Command {
 	o := &validateInputOptions{}
 	cmd := &cobra.Command{
 		Use:   "validate-input --input FILE|-",
@@ -52,16 +53,16 @@ not valid), 2 for usage errors and an input that cannot be read.`,
 	return cmd
 }
 
-func runValidateInput(cmd *cobra.Command, s streams, o *validateInputOptions) error {
+func runValidateInput(cmd *cobra.Command, s cmdutil.IOStreams, o *validateInputOptions) error {
 	if o.Input == "" {
-		return usageError("validate-input needs --input FILE (or --input - for standard input)")
+		return cmdutil.UsageError("validate-input needs --input FILE (or --input - for standard input)")
 	}
 	if o.MaxErrors < 0 {
-		return usageError("--max-errors must be >= 0, got %d", o.MaxErrors)
+		return cmdutil.UsageError("--max-errors must be >= 0, got %d", o.MaxErrors)
 	}
 	in, closeIn, err := openInput(o.Input, s.In)
 	if err != nil {
-		return &exitCode{code: exitError, err: err}
+		return &cmdutil.ExitCode{Code: cmdutil.ExitError, Err: err}
 	}
 	defer closeIn()
 	eng, err := contract.NewEngine(cmd.Context())
@@ -72,7 +73,7 @@ func runValidateInput(cmd *cobra.Command, s streams, o *validateInputOptions) er
 	opts := contract.Options{InputPath: o.Input, MaxErrors: o.MaxErrors, Workers: o.Workers, Progress: progress}
 	var rep *contract.Report
 	validate := func() error {
-		stop := showProgress(s.Err, progress.Read)
+		stop := cmdutil.ShowProgress(s.ErrOut, progress.Read)
 		rep, err = eng.Validate(cmd.Context(), in, opts)
 		stop()
 		return err // it names the input
@@ -91,7 +92,7 @@ func runValidateInput(cmd *cobra.Command, s streams, o *validateInputOptions) er
 		err = validate()
 	}
 	if err != nil {
-		return &exitCode{code: exitError, err: err}
+		return &cmdutil.ExitCode{Code: cmdutil.ExitError, Err: err}
 	}
 	if o.ReportJSON != "" {
 		var b bytes.Buffer
@@ -99,14 +100,14 @@ func runValidateInput(cmd *cobra.Command, s streams, o *validateInputOptions) er
 			return err
 		}
 		if err := atomicfile.WriteFile(o.ReportJSON, b.Bytes(), 0o644); err != nil {
-			return &exitCode{code: exitError, err: fmt.Errorf("--report-json: %v", describe(err))}
+			return &cmdutil.ExitCode{Code: cmdutil.ExitError, Err: fmt.Errorf("--report-json: %v", cmdutil.Describe(err))}
 		}
 	}
 	if err := rep.WriteText(s.Out, o.ReportJSON); err != nil {
 		return err
 	}
 	if !rep.IsValid {
-		return &exitCode{code: exitFindings}
+		return &cmdutil.ExitCode{Code: cmdutil.ExitFindings}
 	}
 	return nil
 }
@@ -119,7 +120,7 @@ func openInput(name string, stdin io.Reader) (io.Reader, func(), error) {
 	}
 	f, err := os.Open(name)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s", describe(err))
+		return nil, nil, fmt.Errorf("%s", cmdutil.Describe(err))
 	}
 	if fi, err := f.Stat(); err == nil && fi.IsDir() {
 		f.Close()

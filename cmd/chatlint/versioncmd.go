@@ -3,17 +3,18 @@ package main
 import (
 	"fmt"
 
+	"github.com/chatlint/chatlint/cmd/chatlint/internal/cmdutil"
 	"github.com/spf13/cobra"
 )
 
-func newVersionCmd(s streams) *cobra.Command {
+func newVersionCmd(s cmdutil.IOStreams) *cobra.Command {
 	return &cobra.Command{
 		Use:     "version",
 		Short:   "Print chatlint's version, commit and OPA version",
 		Example: "  chatlint version\n  chatlint --version",
 		Args:    cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
-			_, err := fmt.Fprint(s.Out, readBuildInfo())
+			_, err := fmt.Fprint(s.Out, cmdutil.ReadBuildInfo())
 			return err
 		},
 	}

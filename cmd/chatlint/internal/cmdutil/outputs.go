@@ -1,4 +1,4 @@
-package main
+package cmdutil
 
 import (
 	"errors"
@@ -14,20 +14,20 @@ import (
 	"github.com/chatlint/chatlint/engine/runner"
 )
 
-// outputSpec is one -o value: a format, written to stdout or to a file.
-type outputSpec struct {
+// OutputSpec is one -o value: a format, written to stdout or to a file.
+type OutputSpec struct {
 	Format string
 	File   string // "" or "-" for stdout
 }
 
-// parseOutputs reads -o FORMAT and -o FORMAT=FILE values. At most one may
+// ParseOutputs reads -o FORMAT and -o FORMAT=FILE values. At most one may
 // go to stdout, and a file may be named once: two writers interleaving in one
 // stream would give neither format.
-func parseOutputs(values []string) ([]outputSpec, error) {
+func ParseOutputs(values []string) ([]OutputSpec, error) {
 	if len(values) == 0 {
 		values = []string{"text"}
 	}
-	var specs []outputSpec
+	var specs []OutputSpec
 	stdout := ""
 	files := map[string]bool{}
 	for _, v := range values {
@@ -48,7 +48,7 @@ func parseOutputs(values []string) ([]outputSpec, error) {
 			}
 			files[abs] = true
 		}
-		specs = append(specs, outputSpec{Format: format, File: file})
+		specs = append(specs, OutputSpec{Format: format, File: file})
 	}
 	return specs, nil
 }
@@ -88,7 +88,7 @@ func (rf *reportFile) finish(cause error) error {
 	return nil
 }
 
-func openOutputs(specs []outputSpec, stdout io.Writer, opts report.Options) (*outputs, error) {
+func OpenOutputs(specs []OutputSpec, stdout io.Writer, opts report.Options) (*outputs, error) {
 	o := &outputs{}
 	color := opts.Color
 	for _, s := range specs {
@@ -96,20 +96,20 @@ func openOutputs(specs []outputSpec, stdout io.Writer, opts report.Options) (*ou
 		var rf *reportFile
 		opts.Color = color && s.File == "" // never colour a file
 		if s.File != "" {
-			if dir := filepath.Dir(s.File); !isDir(dir) {
-				o.abort()
+			if dir := filepath.Dir(s.File); !IsDir(dir) {
+				o.Abort()
 				return nil, fmt.Errorf("-o %s=%s: folder %s does not exist", s.Format, s.File, dir)
 			}
 			var err error
 			if rf, err = createReport(s.File); err != nil {
-				o.abort()
+				o.Abort()
 				return nil, fmt.Errorf("-o %s=%s: %w", s.Format, s.File, err)
 			}
 			w = rf.f
 		}
 		wr, err := report.NewWith(s.Format, w, opts)
 		if err != nil {
-			o.abort()
+			o.Abort()
 			return nil, err
 		}
 		o.writers = append(o.writers, wr)
@@ -118,7 +118,7 @@ func openOutputs(specs []outputSpec, stdout io.Writer, opts report.Options) (*ou
 	return o, nil
 }
 
-func isDir(p string) bool {
+func IsDir(p string) bool {
 	fi, err := os.Stat(p)
 	return err == nil && fi.IsDir()
 }
@@ -148,8 +148,8 @@ func (o *outputs) Close(s finding.Summary) error {
 	return first
 }
 
-// abort discards the report files of a run that will not finish.
-func (o *outputs) abort() {
+// Abort discards the report files of a run that will not finish.
+func (o *outputs) Abort() {
 	for i, rf := range o.files {
 		if rf != nil {
 			rf.finish(errors.New("run aborted"))
@@ -158,9 +158,9 @@ func (o *outputs) abort() {
 	}
 }
 
-// inputNames are the names findings carry for each input, for formats that
+// InputNames are the names findings carry for each input, for formats that
 // list the files checked.
-func inputNames(inputs []runner.Input) []string {
+func InputNames(inputs []runner.Input) []string {
 	out := make([]string, len(inputs))
 	for i, in := range inputs {
 		out[i] = in.Name
@@ -168,17 +168,17 @@ func inputNames(inputs []runner.Input) []string {
 	return out
 }
 
-// reportFailOn turns --fail-on (0 for never) into the writers' option.
-func reportFailOn(s finding.Severity) finding.Severity {
+// ReportFailOn turns --fail-on (0 for never) into the writers' option.
+func ReportFailOn(s finding.Severity) finding.Severity {
 	if s == 0 {
 		return report.NoFailure
 	}
 	return s
 }
 
-// useColor decides --color: auto colours only a terminal, and never when
+// UseColor decides --color: auto colours only a terminal, and never when
 // NO_COLOR is set to anything (no-color.org) or TERM is dumb.
-func useColor(mode string, stdout io.Writer) (bool, error) {
+func UseColor(mode string, stdout io.Writer) (bool, error) {
 	switch mode {
 	case "always":
 		return true, nil
@@ -188,13 +188,13 @@ func useColor(mode string, stdout io.Writer) (bool, error) {
 		if os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb" {
 			return false, nil
 		}
-		return isTerminal(stdout), nil
+		return IsTerminal(stdout), nil
 	}
 	return false, fmt.Errorf("want auto, always or never, not %q", mode)
 }
 
-// isTerminal reports whether w is a character device (a terminal).
-func isTerminal(w io.Writer) bool {
+// IsTerminal reports whether w is a character device (a terminal).
+func IsTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	if !ok {
 		return false

@@ -1,12 +1,12 @@
-package main
+package cmdutil
 
 import (
 	"errors"
 	"os"
 )
 
-// pathOf names the input an expansion error is about.
-func pathOf(err error) string {
+// PathOf names the input an expansion error is about.
+func PathOf(err error) string {
 	var pe *os.PathError
 	if errors.As(err, &pe) {
 		return pe.Path
@@ -14,8 +14,8 @@ func pathOf(err error) string {
 	return err.Error()
 }
 
-// describe words a read error the way users expect ("open x: no such file").
-func describe(err error) string {
+// Describe words a read error the way users expect ("open x: no such file").
+func Describe(err error) string {
 	var pe *os.PathError
 	if errors.As(err, &pe) {
 		return pe.Op + " " + pe.Path + ": " + pe.Err.Error()

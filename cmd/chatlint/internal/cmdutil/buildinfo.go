@@ -1,4 +1,4 @@
-package main
+package cmdutil
 
 import (
 	"fmt"
@@ -18,9 +18,9 @@ type buildInfo struct {
 	Go      string `json:"go"`
 }
 
-// readBuildInfo reads the module version `go install …@vX` stamps and the
+// ReadBuildInfo reads the module version `go install …@vX` stamps and the
 // VCS revision `go build` stamps in a checkout; neither needs ldflags.
-func readBuildInfo() buildInfo {
+func ReadBuildInfo() buildInfo {
 	b := buildInfo{Version: "(devel)", OPA: opaversion.Version, Go: runtime.Version()}
 	info, ok := debug.ReadBuildInfo()
 	if !ok {
@@ -38,7 +38,7 @@ func readBuildInfo() buildInfo {
 		}
 	}
 	if b.Commit == "" {
-		b.Commit = pseudoVersionCommit(b.Version)
+		b.Commit = PseudoVersionCommit(b.Version)
 	}
 	for _, d := range info.Deps {
 		if d.Path == "github.com/open-policy-agent/opa" {
@@ -48,8 +48,8 @@ func readBuildInfo() buildInfo {
 	return b
 }
 
-// version is chatlint's version as reports name it.
-func version() string { return readBuildInfo().Version }
+// Version is chatlint's version as reports name it.
+func Version() string { return ReadBuildInfo().Version }
 
 func (b buildInfo) String() string {
 	commit := b.Commit
@@ -62,10 +62,10 @@ func (b buildInfo) String() string {
 	return fmt.Sprintf("chatlint %s\ncommit: %s\nopa: %s\ngo: %s\n", b.Version, commit, b.OPA, b.Go)
 }
 
-// pseudoVersionCommit returns the commit prefix a Go pseudo-version ends
+// PseudoVersionCommit returns the commit prefix a Go pseudo-version ends
 // with (v0.0.0-20260101120000-abcdef123456), which is all `go install
 // …@commit` stamps.
-func pseudoVersionCommit(v string) string {
+func PseudoVersionCommit(v string) string {
 	v, _, _ = strings.Cut(v, "+")
 	i := strings.LastIndexByte(v, '-')
 	if i < 0 || len(v)-i-1 != 12 || strings.Count(v, "-") < 2 {

@@ -1,4 +1,4 @@
-package main
+package cmdutil
 
 import (
 	"github.com/chatlint/chatlint/engine/config"
@@ -7,15 +7,15 @@ import (
 	"github.com/chatlint/chatlint/engine/rule"
 )
 
-// activeRules lists the engine's rules and the reader's own, the way
+// ActiveRules lists the engine's rules and the reader's own, the way
 // `chatlint rules` shows them.
-func activeRules(eng *policy.Engine) []rule.Rule {
+func ActiveRules(eng *policy.Engine) []rule.Rule {
 	return append(eng.Rules(), lint.CoreRules...)
 }
 
-// configured applies the config's top-level rule levels to the metadata:
+// Configured applies the config's top-level rule levels to the metadata:
 // rules turned off are left out, others take their configured severity.
-func configured(rules []rule.Rule, cfg *config.Config) []rule.Rule {
+func Configured(rules []rule.Rule, cfg *config.Config) []rule.Rule {
 	if cfg == nil || len(cfg.Rules) == 0 {
 		return rules
 	}

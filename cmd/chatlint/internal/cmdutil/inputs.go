@@ -1,4 +1,4 @@
-package main
+package cmdutil
 
 import (
 	"errors"
@@ -13,10 +13,10 @@ import (
 	"github.com/chatlint/chatlint/engine/runner"
 )
 
-// noteSkipped says on stderr which entries of a folder were skipped
+// NoteSkipped says on stderr which entries of a folder were skipped
 // although named like data (a FIFO, a device, a socket, a broken link): a
 // skipped input is never silent.
-func noteSkipped(stderr io.Writer, skipped []string) {
+func NoteSkipped(stderr io.Writer, skipped []string) {
 	for _, p := range skipped {
 		fmt.Fprintf(stderr, "chatlint: note: %s skipped: not a regular file (a FIFO, device, socket or broken link)\n", report.EscapeControls(p))
 	}
@@ -38,15 +38,15 @@ func missingInputs(paths []string, errs []error) error {
 	case 0:
 		return nil
 	case 1:
-		return usageError("%s: no such file or directory", missing[0])
+		return UsageError("%s: no such file or directory", missing[0])
 	}
-	return usageError("no such files or directories: %s", strings.Join(missing, ", "))
+	return UsageError("no such files or directories: %s", strings.Join(missing, ", "))
 }
 
-// escapeLines escapes the control characters of each line of s, keeping
+// EscapeLines escapes the control characters of each line of s, keeping
 // the line breaks: for messages of several lines (a compile error per line)
 // that name files or quote data.
-func escapeLines(s string) string {
+func EscapeLines(s string) string {
 	lines := strings.Split(s, "\n")
 	for i, l := range lines {
 		lines[i] = report.EscapeControls(l)
@@ -54,20 +54,20 @@ func escapeLines(s string) string {
 	return strings.Join(lines, "\n")
 }
 
-// expandInputs turns the paths of a command line into the runner's inputs,
+// ExpandInputs turns the paths of a command line into the runner's inputs,
 // the same way for every command that reads records (check, stats, convert
 // --to): folders walked for *.jsonl and *.json, "-" read from stdin, skipped
 // entries noted on stderr. It returns the inputs and the paths that could
 // not be read; a usage error when nothing named exists or nothing is found.
-func expandInputs(paths []string, s streams) ([]runner.Input, []error, error) {
+func ExpandInputs(paths []string, s IOStreams) ([]runner.Input, []error, error) {
 	files, skipped, errs := jsonl.ExpandSkipping(paths)
-	noteSkipped(s.Err, skipped)
+	NoteSkipped(s.ErrOut, skipped)
 	if len(files) == 0 {
 		if err := missingInputs(paths, errs); err != nil {
 			return nil, nil, err
 		}
 		if len(errs) == 0 {
-			return nil, nil, usageError("no input files found in %s (directories are searched for *.jsonl and *.json files)", strings.Join(paths, ", "))
+			return nil, nil, UsageError("no input files found in %s (directories are searched for *.jsonl and *.json files)", strings.Join(paths, ", "))
 		}
 	}
 	inputs := make([]runner.Input, 0, len(files))

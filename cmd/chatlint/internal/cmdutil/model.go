@@ -1,4 +1,4 @@
-package main
+package cmdutil
 
 import (
 	"slices"
@@ -8,19 +8,19 @@ import (
 	"github.com/chatlint/chatlint/engine/rule"
 )
 
-// underProfile keeps the rules that run under a profile (reports list
+// UnderProfile keeps the rules that run under a profile (reports list
 // what the run checked, not the rules of other profiles).
-func underProfile(rules []rule.Rule, profile string) []rule.Rule {
+func UnderProfile(rules []rule.Rule, profile string) []rule.Rule {
 	if profile == "" {
 		profile = document.DefaultProfile
 	}
 	return slices.DeleteFunc(rules, func(r rule.Rule) bool { return !r.AppliesUnder(profile) })
 }
 
-// pickModel resolves --model against the packs' model tables: the named
+// PickModel resolves --model against the packs' model tables: the named
 // model, else the tables' default, else none (rules that need a model then
 // stay silent).
-func pickModel(eng *policy.Engine, name string) (*document.Model, error) {
+func PickModel(eng *policy.Engine, name string) (*document.Model, error) {
 	if name == "" {
 		name = eng.DefaultModel()
 		if name == "" {
@@ -29,7 +29,7 @@ func pickModel(eng *policy.Engine, name string) (*document.Model, error) {
 	}
 	m, err := eng.Model(name)
 	if err != nil {
-		return nil, usageError("--model: %v", err)
+		return nil, UsageError("--model: %v", err)
 	}
 	return m, nil
 }

@@ -1,4 +1,4 @@
-package main
+package cmdutil
 
 import (
 	"fmt"
@@ -7,10 +7,10 @@ import (
 	"time"
 )
 
-// showProgress prints how far a run got on stderr every few hundred
+// ShowProgress prints how far a run got on stderr every few hundred
 // milliseconds, only when stderr is a terminal: in CI logs and pipes a
 // progress line is noise. The returned func stops it and clears the line.
-func showProgress(w io.Writer, read func() (records, bytes int64)) (stop func()) {
+func ShowProgress(w io.Writer, read func() (records, bytes int64)) (stop func()) {
 	f, ok := w.(*os.File)
 	if !ok {
 		return func() {}

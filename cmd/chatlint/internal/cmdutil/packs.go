@@ -1,4 +1,4 @@
-package main
+package cmdutil
 
 import (
 	"context"
@@ -20,8 +20,8 @@ import (
 	"github.com/chatlint/chatlint/engine/policy"
 )
 
-// packOptions are the flags every command that evaluates rules shares.
-type packOptions struct {
+// PackOptions are the flags every command that evaluates rules shares.
+type PackOptions struct {
 	Packs      []string // --pack REF, repeatable
 	NoBuiltin  bool
 	Disable    []string
@@ -29,17 +29,17 @@ type packOptions struct {
 	ConfigPath string        // --config
 	NoConfig   bool
 
-	cfg       *config.Config // nil when there is no config file
-	cfgLoaded bool
+	LoadedConfig *config.Config // nil when there is no config file
+	cfgLoaded    bool
 	// Cleanup loads the built-in cleanup packs too (kind: cleanup), which
 	// only fix runs by default.
 	Cleanup bool
 	// disableChecked: the caller checks Disable against the rules of all
 	// the engines it compiles (fix compiles one per pack).
-	disableChecked bool
+	DisableChecked bool
 }
 
-func addPackFlags(cmd *cobra.Command, o *packOptions) {
+func AddPackFlags(cmd *cobra.Command, o *PackOptions) {
 	f := cmd.Flags()
 	f.StringArrayVar(&o.Packs, "pack", nil, "add the rule pack `REF`: a folder, builtin:NAME or an OPA bundle .tar.gz (repeatable)")
 	f.BoolVar(&o.NoBuiltin, "no-builtin", false, "do not load the built-in packs")
@@ -48,21 +48,21 @@ func addPackFlags(cmd *cobra.Command, o *packOptions) {
 	f.BoolVar(&o.NoConfig, "no-config", false, "ignore .chatlint.yaml")
 }
 
-// addTimeoutFlags adds the time limit of evaluation, for the commands that
+// AddTimeoutFlags adds the time limit of evaluation, for the commands that
 // evaluate documents (check, and test's fixtures); rules evaluates nothing.
-func addTimeoutFlags(cmd *cobra.Command, o *packOptions) {
+func AddTimeoutFlags(cmd *cobra.Command, o *PackOptions) {
 	f := cmd.Flags()
 	f.DurationVar(&o.Timeout, "rule-timeout", 0, "time limit for evaluating the rules on one conversation or session (default 5s); past it the record gets a policy-error finding and the run goes on")
 	f.DurationVar(&o.Timeout, "record-timeout", 0, "deprecated: use --rule-timeout")
 	_ = f.MarkDeprecated("record-timeout", "use --rule-timeout")
 }
 
-// config returns the config file's content, reading it on first use: the
+// Config returns the config file's content, reading it on first use: the
 // --config file, else .chatlint.yaml in the current folder or the nearest
 // parent. nil means there is none.
-func (o *packOptions) config() (*config.Config, error) {
+func (o *PackOptions) Config() (*config.Config, error) {
 	if o.cfgLoaded {
-		return o.cfg, nil
+		return o.LoadedConfig, nil
 	}
 	o.cfgLoaded = true
 	if o.NoConfig {
@@ -82,25 +82,25 @@ func (o *packOptions) config() (*config.Config, error) {
 	}
 	cfg, err := config.Load(path)
 	if err != nil {
-		return nil, &exitCode{code: exitError, err: fmt.Errorf("config: %w", err)}
+		return nil, &ExitCode{Code: ExitError, Err: fmt.Errorf("config: %w", err)}
 	}
-	o.cfg = cfg
+	o.LoadedConfig = cfg
 	return cfg, nil
 }
 
-// compile loads the packs and compiles them into one engine, then checks
+// Compile loads the packs and compiles them into one engine, then checks
 // that every rule the config names exists.
-func (o *packOptions) compile(ctx context.Context) (*policy.Engine, error) {
+func (o *PackOptions) Compile(ctx context.Context) (*policy.Engine, error) {
 	packs, err := o.load()
 	if err != nil {
 		return nil, err
 	}
-	return o.compilePacks(ctx, packs)
+	return o.CompilePacks(ctx, packs)
 }
 
-// compilePacks compiles loaded packs as compile does.
-func (o *packOptions) compilePacks(ctx context.Context, packs []*policy.Pack) (*policy.Engine, error) {
-	cfg, err := o.config()
+// CompilePacks compiles loaded packs as compile does.
+func (o *PackOptions) CompilePacks(ctx context.Context, packs []*policy.Pack) (*policy.Engine, error) {
+	cfg, err := o.Config()
 	if err != nil {
 		return nil, err
 	}
@@ -113,37 +113,37 @@ func (o *packOptions) compilePacks(ctx context.Context, packs []*policy.Pack) (*
 	}
 	eng, err := policy.Compile(ctx, packs, policy.Options{Disable: o.Disable, RecordTimeout: timeout})
 	if err != nil {
-		return nil, compileFailure(err)
+		return nil, CompileFailure(err)
 	}
 	all := append(eng.AllRules(), lint.CoreRules...)
 	known := map[string]bool{}
 	for _, r := range all {
 		known[r.ID] = true
 	}
-	if !o.disableChecked {
-		if err := checkDisable(o.Disable, known, all); err != nil {
+	if !o.DisableChecked {
+		if err := CheckDisable(o.Disable, known, all); err != nil {
 			return nil, err
 		}
 	}
 	if err := gate.CheckRules(cfg, eng); err != nil {
-		return nil, &exitCode{code: exitError, err: fmt.Errorf("config: %w", err)}
+		return nil, &ExitCode{Code: ExitError, Err: fmt.Errorf("config: %w", err)}
 	}
 	return eng, nil
 }
 
 // load reads the packs without compiling them: the config's packs (or, when
 // it names none, the built-in ones) and then every --pack.
-func (o *packOptions) load() ([]*policy.Pack, error) {
-	l, err := o.loader()
+func (o *PackOptions) load() ([]*policy.Pack, error) {
+	l, err := o.Loader()
 	if err != nil {
 		return nil, err
 	}
 	return l.Packs(), nil
 }
 
-// loader loads the packs as load does and keeps where each came from.
-func (o *packOptions) loader() (*config.PackLoader, error) {
-	cfg, err := o.config()
+// Loader loads the packs as load does and keeps where each came from.
+func (o *PackOptions) Loader() (*config.PackLoader, error) {
+	cfg, err := o.Config()
 	if err != nil {
 		return nil, err
 	}
@@ -165,18 +165,18 @@ func (o *packOptions) loader() (*config.PackLoader, error) {
 			continue
 		}
 		if err := l.Add(r); err != nil {
-			return nil, &exitCode{code: exitError, err: fmt.Errorf("--pack: %w", err)}
+			return nil, &ExitCode{Code: ExitError, Err: fmt.Errorf("--pack: %w", err)}
 		}
 	}
 	return l, nil
 }
 
-// compileFailure words a pack compile error for users (exit 2); other
+// CompileFailure words a pack compile error for users (exit 2); other
 // errors pass through.
-func compileFailure(err error) error {
+func CompileFailure(err error) error {
 	var ce *policy.CompileError
 	if errors.As(err, &ce) {
-		return &exitCode{code: exitError, err: fmt.Errorf("policies do not compile:\n%s", explainCompileErrors(ce.Error()))}
+		return &ExitCode{Code: ExitError, Err: fmt.Errorf("policies do not compile:\n%s", explainCompileErrors(ce.Error()))}
 	}
 	return err
 }

@@ -1,4 +1,4 @@
-package main
+package cmdutil
 
 import (
 	"fmt"
@@ -7,8 +7,8 @@ import (
 	"github.com/chatlint/chatlint/engine/document"
 )
 
-// formatHelp lists the input formats, one per line, for --help.
-func formatHelp() string {
+// FormatHelp lists the input formats, one per line, for --help.
+func FormatHelp() string {
 	var b strings.Builder
 	for _, a := range document.Adapters() {
 		fmt.Fprintf(&b, "  %-14s %s\n", a.Format, a.Summary)

@@ -1,4 +1,4 @@
-package main
+package cmdutil
 
 import (
 	"context"
@@ -10,11 +10,11 @@ import (
 	"github.com/chatlint/chatlint/engine/rule"
 )
 
-// withFixedBy fills each check's FixedBy from the packs' own data: the
+// WithFixedBy fills each check's FixedBy from the packs' own data: the
 // Repairs (custom.repairs, YAML repairs) that the cleanup rules fix may run
 // declare — the built-in cleanup packs (unless --no-builtin) and any cleanup
 // pack among the loaded ones. The cleanup rules themselves get none.
-func (o *packOptions) withFixedBy(ctx context.Context, rules []rule.Rule) ([]rule.Rule, error) {
+func (o *PackOptions) WithFixedBy(ctx context.Context, rules []rule.Rule) ([]rule.Rule, error) {
 	var packs []*policy.Pack
 	if !o.NoBuiltin {
 		b, err := builtin.Cleanup()
@@ -40,7 +40,7 @@ func (o *packOptions) withFixedBy(ctx context.Context, rules []rule.Rule) ([]rul
 		// rule ids.
 		eng, err := policy.Compile(ctx, []*policy.Pack{p}, policy.Options{})
 		if err != nil {
-			return nil, compileFailure(err)
+			return nil, CompileFailure(err)
 		}
 		for _, r := range eng.Rules() {
 			for _, id := range r.Repairs {

@@ -1,4 +1,4 @@
-package main
+package cmdutil
 
 import (
 	"fmt"
@@ -8,22 +8,22 @@ import (
 	"github.com/chatlint/chatlint/engine/policy"
 )
 
-// checkActive refuses a run that could only pass: one without any active
+// CheckActive refuses a run that could only pass: one without any active
 // rule, or under a profile no pack knows (a misspelt profile would silently
 // check as the default one).
-func checkActive(eng *policy.Engine, profile string) error {
+func CheckActive(eng *policy.Engine, profile string) error {
 	if len(eng.Rules()) == 0 {
-		return usageError("no rule is active: --no-builtin needs at least one --pack, and --disable must leave a rule on")
+		return UsageError("no rule is active: --no-builtin needs at least one --pack, and --disable must leave a rule on")
 	}
 	if err := eng.CheckProfile(profile); err != nil {
-		return usageError("--profile: %v", err)
+		return UsageError("--profile: %v", err)
 	}
 	return nil
 }
 
-// parseSize reads a byte count: a number, optionally followed by KiB, MiB or
+// ParseSize reads a byte count: a number, optionally followed by KiB, MiB or
 // GiB (or K, M, G, KB, MB, GB, taken as powers of 1024 too).
-func parseSize(s string) (int, error) {
+func ParseSize(s string) (int, error) {
 	t := strings.TrimSpace(s)
 	mult := 1
 	for _, u := range []struct {
