@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/chatlint/chatlint/cmd/chatlint/internal/cmdutil"
+	"github.com/chatlint/chatlint/cmd/chatlint/internal/convert"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -22,10 +23,10 @@ import (
 // exit status) with expected/. Run `go test ./cmd/chatlint -run
 // TestConvertGolden -update` to rewrite expected/ and review the diff.
 func TestConvertGolden(t *testing.T) {
-	convertRand = func(i int) io.Reader {
+	convert.ConvertRand = func(i int) io.Reader {
 		return rand.NewChaCha8([32]byte{byte(i), byte(i >> 8), 'c', 'h', 'a', 't', 'l', 'i', 'n', 't'})
 	}
-	defer func() { convertRand = nil }()
+	defer func() { convert.ConvertRand = nil }()
 	cases, err := filepath.Glob(filepath.Join(repo, "fixtures/convert/*/logs"))
 	if err != nil || len(cases) == 0 {
 		t.Fatalf("no cases under fixtures/convert (%v)", err)
@@ -156,8 +157,8 @@ func TestConvertAgreesWithCheck(t *testing.T) {
 // TestConvertWorkersDoNotChangeOutput converts the same logs with 1 and 4
 // workers and compares everything written.
 func TestConvertWorkersDoNotChangeOutput(t *testing.T) {
-	convertRand = func(i int) io.Reader { return rand.NewChaCha8([32]byte{byte(i)}) }
-	defer func() { convertRand = nil }()
+	convert.ConvertRand = func(i int) io.Reader { return rand.NewChaCha8([32]byte{byte(i)}) }
+	defer func() { convert.ConvertRand = nil }()
 	var trees []map[string]string
 	for _, w := range []string{"1", "4"} {
 		out := t.TempDir()

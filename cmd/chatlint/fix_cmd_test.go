@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/chatlint/chatlint/cmd/chatlint/internal/cmdutil"
+	"github.com/chatlint/chatlint/cmd/chatlint/internal/fix"
 	"github.com/chatlint/chatlint/engine/atomicfile"
 	"github.com/google/go-cmp/cmp"
 )
@@ -107,18 +108,18 @@ func TestFixWriteFailures(t *testing.T) {
 		patch func()
 	}{
 		{"backup", func() {
-			backupFile = func(string, time.Time) (string, error) { return "", errors.New("disk full") }
+			fix.BackupFile = func(string, time.Time) (string, error) { return "", errors.New("disk full") }
 		}},
 		{"rename", func() {
-			commitFile = func(f *atomicfile.File) error {
+			fix.CommitFile = func(f *atomicfile.File) error {
 				f.Abort() // what Commit does when its rename fails
 				return errors.New("rename: simulated failure")
 			}
 		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			c0, b := commitFile, backupFile
-			defer func() { commitFile, backupFile = c0, b }()
+			c0, b := fix.CommitFile, fix.BackupFile
+			defer func() { fix.CommitFile, fix.BackupFile = c0, b }()
 			c.patch()
 			dir := t.TempDir()
 			p := writeFile(t, dir, "a.jsonl", needsFix+"\n")

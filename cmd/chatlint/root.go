@@ -3,7 +3,17 @@ package main
 import (
 	"github.com/spf13/cobra"
 
+	"github.com/chatlint/chatlint/cmd/chatlint/internal/check"
 	"github.com/chatlint/chatlint/cmd/chatlint/internal/cmdutil"
+	"github.com/chatlint/chatlint/cmd/chatlint/internal/convert"
+	"github.com/chatlint/chatlint/cmd/chatlint/internal/fix"
+	"github.com/chatlint/chatlint/cmd/chatlint/internal/fmtcmd"
+	"github.com/chatlint/chatlint/cmd/chatlint/internal/repair"
+	"github.com/chatlint/chatlint/cmd/chatlint/internal/rules"
+	"github.com/chatlint/chatlint/cmd/chatlint/internal/stats"
+	"github.com/chatlint/chatlint/cmd/chatlint/internal/test"
+	"github.com/chatlint/chatlint/cmd/chatlint/internal/validate"
+	"github.com/chatlint/chatlint/cmd/chatlint/internal/version"
 )
 
 func newRootCmd(s cmdutil.IOStreams) *cobra.Command {
@@ -34,8 +44,8 @@ evaluated over one normalized document per conversation.`,
 		return &cmdutil.ExitCode{Code: cmdutil.ExitError, Err: err}
 	})
 	root.SetVersionTemplate(cmdutil.ReadBuildInfo().String())
-	root.AddCommand(newCheckCmd(s), newStatsCmd(s), newRulesCmd(s), newTestCmd(s), newFmtCmd(s), newVersionCmd(s),
-		newRepairCmd(s), newFixCmd(s), newConvertCmd(s), newValidateInputCmd(s))
+	root.AddCommand(check.NewCmdCheck(s), stats.NewCmdStats(s), rules.NewCmdRules(s), test.NewCmdTest(s), fmtcmd.NewCmdFmt(s), version.NewCmdVersion(s),
+		repair.NewCmdRepair(s), fix.NewCmdFix(s), convert.NewCmdConvert(s), validate.NewCmdValidateInput(s))
 	addCompletion(root)
 	return root
 }

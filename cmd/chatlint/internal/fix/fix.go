@@ -1,4 +1,4 @@
-package main
+package fix
 
 import (
 	"fmt"
@@ -32,7 +32,7 @@ type fixOptions struct {
 	MaxPasses int
 }
 
-func newFixCmd(s cmdutil.IOStreams) *cobra.Command {
+func NewCmdFix(s cmdutil.IOStreams) *cobra.Command {
 	o := &fixOptions{}
 	cmd := &cobra.Command{
 		Use:   "fix PATH...",

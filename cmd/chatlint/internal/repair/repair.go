@@ -1,4 +1,4 @@
-package main
+package repair
 
 import (
 	"encoding/json"
@@ -20,7 +20,7 @@ type repairOptions struct {
 	Format string
 }
 
-func newRepairCmd(s cmdutil.IOStreams) *cobra.Command {
+func NewCmdRepair(s cmdutil.IOStreams) *cobra.Command {
 	o := &repairOptions{}
 	cmd := &cobra.Command{
 		Use:   "repair FILE|DIR...",

@@ -1,4 +1,4 @@
-package main
+package version
 
 import (
 	"fmt"
@@ -7,7 +7,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func newVersionCmd(s cmdutil.IOStreams) *cobra.Command {
+func NewCmdVersion(s cmdutil.IOStreams) *cobra.Command {
 	return &cobra.Command{
 		Use:     "version",
 		Short:   "Print chatlint's version, commit and OPA version",

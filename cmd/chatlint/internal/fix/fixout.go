@@ -1,4 +1,4 @@
-package main
+package fix
 
 import (
 	"bufio"
@@ -10,8 +10,8 @@ import (
 
 // The file operations, swapped in tests to simulate a failing disk.
 var (
-	commitFile = (*atomicfile.File).Commit
-	backupFile = atomicfile.Backup
+	CommitFile = (*atomicfile.File).Commit
+	BackupFile = atomicfile.Backup
 )
 
 // outFile streams one output file through atomicfile: records are written as
@@ -64,7 +64,7 @@ func (o *outFile) commit(backup bool) (string, error) {
 	var bak string
 	if backup {
 		var err error
-		if bak, err = backupFile(o.path, time.Now()); err != nil {
+		if bak, err = BackupFile(o.path, time.Now()); err != nil {
 			o.abort()
 			return "", err
 		}
@@ -78,7 +78,7 @@ func (o *outFile) commit(backup bool) (string, error) {
 			return "", err
 		}
 	}
-	if err := commitFile(o.f); err != nil {
+	if err := CommitFile(o.f); err != nil {
 		if bak != "" {
 			os.Remove(bak) // the original is intact: the backup is not needed
 		}

@@ -1,4 +1,4 @@
-package main
+package stats
 
 import (
 	"encoding/json"
@@ -28,7 +28,7 @@ type statsOptions struct {
 	Workers int
 }
 
-func newStatsCmd(s cmdutil.IOStreams) *cobra.Command {
+func NewCmdStats(s cmdutil.IOStreams) *cobra.Command {
 	o := &statsOptions{}
 	cmd := &cobra.Command{
 		Use:   "stats PATH...",

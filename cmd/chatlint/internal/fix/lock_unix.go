@@ -1,6 +1,6 @@
 //go:build unix
 
-package main
+package fix
 
 import (
 	"errors"
@@ -9,12 +9,12 @@ import (
 	"syscall"
 )
 
-// lockInput takes an advisory lock (flock) on a file fix --in-place is
+// LockInput takes an advisory lock (flock) on a file fix --in-place is
 // about to replace, so a second run on the same file refuses instead of
 // fixing it too (its rejects file then got every dropped piece twice).
 // Processes that do not lock, an editor or `echo >>`, are caught by the
 // check of the file's identity before the rename (fixguard.go).
-func lockInput(path string) (unlock func(), err error) {
+func LockInput(path string) (unlock func(), err error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err

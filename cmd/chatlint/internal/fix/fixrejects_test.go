@@ -1,4 +1,4 @@
-package main
+package fix
 
 import (
 	"os"
@@ -27,7 +27,11 @@ func TestSpool(t *testing.T) {
 	if err := s.appendTo(dest, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	got := mustRead(t, dest)
+	b, err := os.ReadFile(dest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(b)
 	if want := "earlier run\n" + strings.Repeat(line, n); got != want {
 		t.Errorf("got %d bytes, want %d", len(got), len(want))
 	}

@@ -1,4 +1,4 @@
-package main
+package rules
 
 import (
 	"encoding/json"
@@ -19,7 +19,7 @@ type rulesOptions struct {
 	Profile string
 }
 
-func newRulesCmd(s cmdutil.IOStreams) *cobra.Command {
+func NewCmdRules(s cmdutil.IOStreams) *cobra.Command {
 	o := &rulesOptions{}
 	cmd := &cobra.Command{
 		Use:   "rules",

@@ -1,4 +1,4 @@
-package main
+package test
 
 import (
 	"fmt"
@@ -19,7 +19,7 @@ type testOptions struct {
 	Targets []string // packs named as arguments; empty means every loaded pack
 }
 
-func newTestCmd(s cmdutil.IOStreams) *cobra.Command {
+func NewCmdTest(s cmdutil.IOStreams) *cobra.Command {
 	o := &testOptions{PackOptions: cmdutil.PackOptions{Cleanup: true}}
 	cmd := &cobra.Command{
 		Use:   "test [PACK...]",

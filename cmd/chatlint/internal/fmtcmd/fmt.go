@@ -1,4 +1,4 @@
-package main
+package fmtcmd
 
 import (
 	"bytes"
@@ -21,7 +21,7 @@ type fmtOptions struct {
 	Paths []string
 }
 
-func newFmtCmd(s cmdutil.IOStreams) *cobra.Command {
+func NewCmdFmt(s cmdutil.IOStreams) *cobra.Command {
 	o := &fmtOptions{}
 	cmd := &cobra.Command{
 		Use:   "fmt [--check] [PACK|FILE...]",

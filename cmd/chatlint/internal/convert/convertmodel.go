@@ -1,4 +1,4 @@
-package main
+package convert
 
 import (
 	"github.com/chatlint/chatlint/cmd/chatlint/internal/cmdutil"

@@ -1,4 +1,4 @@
-package main
+package validate
 
 import (
 	"bufio"
@@ -22,7 +22,7 @@ type validateInputOptions struct {
 	Workers      int
 }
 
-func newValidateInputCmd(s cmdutil.IOStreams) *cobra.Command {
+func NewCmdValidateInput(s cmdutil.IOStreams) *cobra.Command {
 	o := &validateInputOptions{}
 	cmd := &cobra.Command{
 		Use:   "validate-input --input FILE|-",

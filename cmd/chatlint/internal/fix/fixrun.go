@@ -1,4 +1,4 @@
-package main
+package fix
 
 import (
 	"bytes"
@@ -413,7 +413,7 @@ func (fx *fixer) open(name string) *outFile {
 	}
 	perm := inputPerm(name)
 	if fx.o.InPlace {
-		unlock, err := lockInput(name)
+		unlock, err := LockInput(name)
 		if err != nil {
 			return &outFile{path: dest, err: err}
 		}

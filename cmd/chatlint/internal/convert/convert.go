@@ -1,4 +1,4 @@
-package main
+package convert
 
 import (
 	"fmt"
@@ -18,9 +18,9 @@ import (
 	"github.com/chatlint/chatlint/engine/report"
 )
 
-// convertRand, when set (by tests), gives the randomness for anonymizing the
+// ConvertRand, when set (by tests), gives the randomness for anonymizing the
 // record of session i, so that golden files are stable.
-var convertRand func(i int) io.Reader
+var ConvertRand func(i int) io.Reader
 
 type convertOptions struct {
 	Logs, Output   string
@@ -45,7 +45,7 @@ type convertOptions struct {
 	Model         string
 }
 
-func newConvertCmd(s cmdutil.IOStreams) *cobra.Command {
+func NewCmdConvert(s cmdutil.IOStreams) *cobra.Command {
 	o := &convertOptions{}
 	cmd := &cobra.Command{
 		Use:   "convert [--to openai [-o FILE] INPUT...]",
@@ -190,7 +190,7 @@ func runConvert(cmd *cobra.Command, s cmdutil.IOStreams, o *convertOptions) erro
 		Logs: o.Logs, Output: o.Output, SingleFile: o.SingleFile, GroupBy: o.GroupBy,
 		JSONToolCalls: o.JSONToolCalls, ToolReport: o.ToolReport, ToolReportPath: o.ToolReportPath,
 		Integrity: o.Integrity, Anonymize: o.Anonymize, CleanupGoose: o.CleanupGoose, Cleanup: packs,
-		KeepGoing: o.KeepGoing, Workers: o.Workers, Stdout: s.Out, Rand: convertRand,
+		KeepGoing: o.KeepGoing, Workers: o.Workers, Stdout: s.Out, Rand: ConvertRand,
 	}}
 	if o.Verbose {
 		c.Opts.Verbose = s.ErrOut

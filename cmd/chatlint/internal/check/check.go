@@ -1,4 +1,4 @@
-package main
+package check
 
 import (
 	"fmt"
@@ -31,7 +31,7 @@ type checkOptions struct {
 	Verbose      bool
 }
 
-func newCheckCmd(s cmdutil.IOStreams) *cobra.Command {
+func NewCmdCheck(s cmdutil.IOStreams) *cobra.Command {
 	o := &checkOptions{}
 	cmd := &cobra.Command{
 		Use:   "check PATH...",
