@@ -1,3 +1,5 @@
+// Package check is `chatlint check`: the active rule packs over the inputs, through
+// the gate, to the report writers.
 package check
 
 import (
@@ -16,6 +18,8 @@ import (
 )
 
 type checkOptions struct {
+	IO cmdutil.IOStreams
+
 	cmdutil.PackOptions
 	gateOptions
 	Paths        []string
@@ -31,8 +35,9 @@ type checkOptions struct {
 	Verbose      bool
 }
 
+// NewCmdCheck returns the `chatlint check` command writing to s.
 func NewCmdCheck(s cmdutil.IOStreams) *cobra.Command {
-	o := &checkOptions{}
+	o := &checkOptions{IO: s}
 	cmd := &cobra.Command{
 		Use:   "check PATH...",
 		Short: "Check files, directories or - (stdin) against the active rule packs",
@@ -79,17 +84,17 @@ rule active.`,
   chatlint check --profile export -v exports/`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Paths = args
-			return runCheck(cmd, s, o)
+			return runCheck(cmd, o)
 		},
 	}
 	f := cmd.Flags()
 	f.StringArrayVarP(&o.Outputs, "output", "o", nil, "write findings as `FORMAT[=FILE]` (repeatable; formats: "+strings.Join(report.Formats(), ", ")+"; default text to stdout)")
 	f.StringVar(&o.FailOn, "fail-on", "error", "lowest severity that fails the run: error, warning, info or never")
-	f.StringVar(&o.Format, "format", "", "force the input format: "+document.FormatNames()+" (default: detect per file)")
+	cmdutil.AddFormatFlag(cmd, &o.Format, cmdutil.FormatUsage())
 	f.StringVar(&o.ToolCalls, "tool-calls", "", "force the tool-call representation: inline or structured (default: detect per record)")
 	f.BoolVar(&o.AllowNoTools, "allow-no-tools", false, "do not require a tools list (turns off tools-shape)")
-	f.IntVar(&o.Workers, "workers", 0, "number of parallel workers (default: GOMAXPROCS)")
-	f.StringVar(&o.Profile, "profile", document.DefaultProfile, "rule profile: default, or one a pack declares (export; openai, mistral, together, bedrock: fine-tuning uploads)")
+	cmdutil.AddWorkersFlag(cmd, &o.Workers)
+	cmdutil.AddProfileFlag(cmd, &o.Profile, document.DefaultProfile, "rule profile: default, or one a pack declares (export; openai, mistral, together, bedrock: fine-tuning uploads)")
 	f.StringVar(&o.Model, "model", "", "the model the data is for: its token limit and encoding come from the packs' model tables (default: the table's default)")
 	f.StringVar(&o.MaxLineSize, "max-line-size", "64MiB", "longest line read; a longer one is a line-too-long finding (bytes, or with KiB, MiB, GiB)")
 	f.BoolVarP(&o.Verbose, "verbose", "v", false, "list every input with its format and record count")
@@ -99,7 +104,7 @@ rule active.`,
 	return cmd
 }
 
-func runCheck(cmd *cobra.Command, s cmdutil.IOStreams, o *checkOptions) error {
+func runCheck(cmd *cobra.Command, o *checkOptions) error {
 	if len(o.Paths) == 0 {
 		return cmdutil.UsageError("check needs at least one file, directory or - (stdin)")
 	}
@@ -116,12 +121,8 @@ func runCheck(cmd *cobra.Command, s cmdutil.IOStreams, o *checkOptions) error {
 	}
 	ropts := runner.Options{Workers: o.Workers, MaxLineSize: maxLine,
 		Document: document.Options{ToolCalls: o.ToolCalls, Profile: o.Profile}}
-	if o.Format != "" {
-		f, ok := document.ParseFormat(o.Format)
-		if !ok {
-			return cmdutil.UsageError("--format: unknown input format %q (want %s)", o.Format, document.FormatNames())
-		}
-		ropts.Format = f
+	if ropts.Format, err = cmdutil.ParseFormat(o.Format); err != nil {
+		return err
 	}
 	if err := document.CheckToolCalls(o.ToolCalls); err != nil {
 		return cmdutil.UsageError("--tool-calls: %v", err)
@@ -130,7 +131,7 @@ func runCheck(cmd *cobra.Command, s cmdutil.IOStreams, o *checkOptions) error {
 	if err != nil {
 		return cmdutil.UsageError("--output: %v", err)
 	}
-	color, err := cmdutil.UseColor(o.Color, s.Out)
+	color, err := cmdutil.UseColor(o.Color, o.IO.Out)
 	if err != nil {
 		return cmdutil.UsageError("--color: %v", err)
 	}
@@ -148,11 +149,11 @@ func runCheck(cmd *cobra.Command, s cmdutil.IOStreams, o *checkOptions) error {
 		return err
 	}
 
-	inputs, errs, err := cmdutil.ExpandInputs(o.Paths, s)
+	inputs, errs, err := cmdutil.ExpandInputs(o.Paths, o.IO)
 	if err != nil {
 		return err
 	}
-	w, err := cmdutil.OpenOutputs(specs, s.Out, report.Options{
+	w, err := cmdutil.OpenOutputs(specs, o.IO.Out, report.Options{
 		Rules: cmdutil.UnderProfile(cmdutil.Configured(cmdutil.ActiveRules(eng), o.LoadedConfig), o.Profile), Files: cmdutil.InputNames(inputs), FailOn: cmdutil.ReportFailOn(failOn), Version: cmdutil.Version(), Color: color, Verbose: o.Verbose,
 	})
 	if err != nil {
@@ -170,7 +171,7 @@ func runCheck(cmd *cobra.Command, s cmdutil.IOStreams, o *checkOptions) error {
 	}
 	defer g.Abort()
 	r := &runner.Runner{Engine: eng, Opts: ropts}
-	stop := cmdutil.ShowProgress(s.ErrOut, r.Progress)
+	stop := cmdutil.ShowProgress(o.IO.ErrOut, r.Progress)
 	var werr error
 	policyFailed := false // a document was not checked: exit 2, not 1
 	sum, rerrs := r.Run(cmd.Context(), inputs, func(f finding.Finding) {
@@ -192,12 +193,12 @@ func runCheck(cmd *cobra.Command, s cmdutil.IOStreams, o *checkOptions) error {
 	if err := w.Close(sum); err != nil {
 		return err
 	}
-	if err := g.Finish(s.ErrOut); err != nil {
+	if err := g.Finish(o.IO.ErrOut); err != nil {
 		return err
 	}
 	errs = append(errs, rerrs...)
 	for _, err := range errs {
-		fmt.Fprintln(s.ErrOut, "chatlint:", report.EscapeControls(cmdutil.Describe(err)))
+		fmt.Fprintln(o.IO.ErrOut, "chatlint:", report.EscapeControls(cmdutil.Describe(err)))
 	}
 	if len(errs) > 0 || policyFailed {
 		return &cmdutil.ExitCode{Code: cmdutil.ExitError}

@@ -1,3 +1,6 @@
+// Package cmdutil holds what chatlint's commands share: their streams, exit codes
+// and usage errors, input expansion, report outputs, the pack flags and the
+// flags that must mean one thing in every command (flags.go).
 package cmdutil
 
 import "io"

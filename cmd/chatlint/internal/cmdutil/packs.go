@@ -43,7 +43,7 @@ func AddPackFlags(cmd *cobra.Command, o *PackOptions) {
 	f := cmd.Flags()
 	f.StringArrayVar(&o.Packs, "pack", nil, "add the rule pack `REF`: a folder, builtin:NAME or an OPA bundle .tar.gz (repeatable)")
 	f.BoolVar(&o.NoBuiltin, "no-builtin", false, "do not load the built-in packs")
-	f.StringArrayVar(&o.Disable, "disable", nil, "turn a rule off by id (repeatable)")
+	AddDisableFlag(cmd, &o.Disable)
 	f.StringVar(&o.ConfigPath, "config", "", "read the config `FILE` instead of the .chatlint.yaml found in the current folder or its nearest parent")
 	f.BoolVar(&o.NoConfig, "no-config", false, "ignore .chatlint.yaml")
 }
@@ -51,9 +51,21 @@ func AddPackFlags(cmd *cobra.Command, o *PackOptions) {
 // AddTimeoutFlags adds the time limit of evaluation, for the commands that
 // evaluate documents (check, and test's fixtures); rules evaluates nothing.
 func AddTimeoutFlags(cmd *cobra.Command, o *PackOptions) {
+	AddRuleTimeoutFlag(cmd, &o.Timeout, 0, "time limit for evaluating the rules on one conversation or session (default 5s); past it the record gets a policy-error finding and the run goes on")
+}
+
+// AddDisableFlag adds --disable, for the commands that evaluate rules
+// (fix, whose packs are not the check packs, adds it on its own).
+func AddDisableFlag(cmd *cobra.Command, p *[]string) {
+	cmd.Flags().StringArrayVar(p, "disable", nil, "turn a rule off by id (repeatable)")
+}
+
+// AddRuleTimeoutFlag adds --rule-timeout and its deprecated former name
+// --record-timeout, with the command's default and help.
+func AddRuleTimeoutFlag(cmd *cobra.Command, p *time.Duration, def time.Duration, usage string) {
 	f := cmd.Flags()
-	f.DurationVar(&o.Timeout, "rule-timeout", 0, "time limit for evaluating the rules on one conversation or session (default 5s); past it the record gets a policy-error finding and the run goes on")
-	f.DurationVar(&o.Timeout, "record-timeout", 0, "deprecated: use --rule-timeout")
+	f.DurationVar(p, "rule-timeout", def, usage)
+	f.DurationVar(p, "record-timeout", def, "deprecated: use --rule-timeout")
 	_ = f.MarkDeprecated("record-timeout", "use --rule-timeout")
 }
 

@@ -1,3 +1,5 @@
+// Package convert is `chatlint convert`: the reference converter's drop-in (-l LOGS
+// -o FOLDER) and `--to openai`.
 package convert
 
 import (
@@ -23,6 +25,8 @@ import (
 var ConvertRand func(i int) io.Reader
 
 type convertOptions struct {
+	IO cmdutil.IOStreams
+
 	Logs, Output   string
 	SingleFile     bool
 	GroupBy        string
@@ -45,8 +49,9 @@ type convertOptions struct {
 	Model         string
 }
 
+// NewCmdConvert returns the `chatlint convert` command writing to s.
 func NewCmdConvert(s cmdutil.IOStreams) *cobra.Command {
-	o := &convertOptions{}
+	o := &convertOptions{IO: s}
 	cmd := &cobra.Command{
 		Use:   "convert [--to openai [-o FILE] INPUT...]",
 		Short: "Squash proxy request/response logs into a fine-tuning dataset (drop-in for albicilla-conv), or convert any format with --to",
@@ -81,7 +86,7 @@ do not compile.`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if o.To != "" || cmd.Flags().Changed("to") {
-				return runConvertTo(cmd, s, o, args)
+				return runConvertTo(cmd, o, args)
 			}
 			if len(args) > 0 {
 				return cmdutil.UsageError("unknown command %q for \"chatlint convert\" (the drop-in reads --logs DIR; give inputs with --to openai)", args[0])
@@ -91,7 +96,7 @@ do not compile.`,
 					return cmdutil.UsageError("--%s applies to convert --to only", name)
 				}
 			}
-			return runConvert(cmd, s, o)
+			return runConvert(cmd, o)
 		},
 	}
 	f := cmd.Flags()
@@ -108,12 +113,12 @@ do not compile.`,
 	f.BoolVarP(&o.Verbose, "verbose", "v", false, "log each session on stderr")
 	f.BoolVar(&o.KeepGoing, "keep-going", false, "skip a session that fails validation (an ERROR line) instead of aborting")
 	f.StringArrayVar(&o.Cleanup, "cleanup", nil, "apply a cleanup pack after goose: a folder, builtin:NAME or an OPA bundle (repeatable)")
-	f.IntVar(&o.Workers, "workers", 0, "number of parallel workers (default: GOMAXPROCS)")
+	cmdutil.AddWorkersFlag(cmd, &o.Workers)
 	f.StringVar(&o.FailOn, "fail-on", "never", "lowest severity of the report that fails the run: error, warning or never")
 	f.StringVar(&o.To, "to", "", "convert INPUT... of any recognized format to this format instead: openai (fine-tuning JSONL; -o FILE, standard output without it)")
 	f.BoolVar(&o.KeepReasoning, "keep-reasoning", false, "with --to: keep thinking and reasoning blocks as <think>...</think> before the assistant's text")
 	f.StringVar(&o.Split, "split", "", "with --to: turns writes one example per assistant message")
-	f.StringVar(&o.Format, "format", "", "with --to: force the input format ("+document.FormatNames()+")")
+	cmdutil.AddFormatFlag(cmd, &o.Format, "with --to: force the input format ("+document.FormatNames()+")")
 	f.StringVar(&o.Model, "model", "", "with --to: the model the examples are for; an example over its token limit is noted (default: the built-in model table's default)")
 	return cmd
 }
@@ -147,7 +152,7 @@ func (n negated) Set(s string) error {
 }
 func (n negated) IsBoolFlag() bool { return true }
 
-func runConvert(cmd *cobra.Command, s cmdutil.IOStreams, o *convertOptions) error {
+func runConvert(cmd *cobra.Command, o *convertOptions) error {
 	flags := cmd.Flags()
 	cwd, err := os.Getwd()
 	if err != nil {
@@ -190,19 +195,19 @@ func runConvert(cmd *cobra.Command, s cmdutil.IOStreams, o *convertOptions) erro
 		Logs: o.Logs, Output: o.Output, SingleFile: o.SingleFile, GroupBy: o.GroupBy,
 		JSONToolCalls: o.JSONToolCalls, ToolReport: o.ToolReport, ToolReportPath: o.ToolReportPath,
 		Integrity: o.Integrity, Anonymize: o.Anonymize, CleanupGoose: o.CleanupGoose, Cleanup: packs,
-		KeepGoing: o.KeepGoing, Workers: o.Workers, Stdout: s.Out, Rand: ConvertRand,
+		KeepGoing: o.KeepGoing, Workers: o.Workers, Stdout: o.IO.Out, Rand: ConvertRand,
 	}}
 	if o.Verbose {
-		c.Opts.Verbose = s.ErrOut
+		c.Opts.Verbose = o.IO.ErrOut
 	}
-	stop := cmdutil.ShowProgress(s.ErrOut, c.Progress)
+	stop := cmdutil.ShowProgress(o.IO.ErrOut, c.Progress)
 	res, err := c.Run(cmd.Context())
 	stop()
 	if err != nil {
 		return &cmdutil.ExitCode{Code: cmdutil.ExitError, Err: err}
 	}
 	for _, e := range res.Unreadable {
-		fmt.Fprintln(s.ErrOut, "chatlint:", report.EscapeControls(cmdutil.Describe(e)))
+		fmt.Fprintln(o.IO.ErrOut, "chatlint:", report.EscapeControls(cmdutil.Describe(e)))
 	}
 	switch {
 	case len(res.Unreadable) > 0:
@@ -212,7 +217,7 @@ func runConvert(cmd *cobra.Command, s cmdutil.IOStreams, o *convertOptions) erro
 	case res.Records == 0 && res.Lines > 0:
 		// Lines were read and nothing was written: a pipeline must not take
 		// an empty dataset for a converted one.
-		fmt.Fprintf(s.ErrOut, "chatlint: convert: no record written from %d line(s) in %d file(s); see the report above\n", res.Lines, res.Sessions)
+		fmt.Fprintf(o.IO.ErrOut, "chatlint: convert: no record written from %d line(s) in %d file(s); see the report above\n", res.Lines, res.Sessions)
 		return &cmdutil.ExitCode{Code: cmdutil.ExitFindings}
 	case failOn == finding.Error && res.Errors > 0, failOn == finding.Warning && res.Errors+res.Warnings > 0:
 		return &cmdutil.ExitCode{Code: cmdutil.ExitFindings}

@@ -47,7 +47,7 @@ type convertedJob struct {
 // runner and the format adapters), each document turned into examples of
 // the target format, written atomically to --output (standard output
 // without it), notes on standard error.
-func runConvertTo(cmd *cobra.Command, s cmdutil.IOStreams, o *convertOptions, args []string) error {
+func runConvertTo(cmd *cobra.Command, o *convertOptions, args []string) error {
 	flags := cmd.Flags()
 	if !strings.EqualFold(o.To, "openai") {
 		return cmdutil.UsageError("--to: want %s, not %q", strings.Join(convertTargets, " or "), o.To)
@@ -64,18 +64,16 @@ func runConvertTo(cmd *cobra.Command, s cmdutil.IOStreams, o *convertOptions, ar
 		return cmdutil.UsageError("--split: want turns, not %q", o.Split)
 	}
 	ropts := runner.Options{Workers: o.Workers}
-	if o.Format != "" {
-		f, ok := document.ParseFormat(o.Format)
-		if !ok {
-			return cmdutil.UsageError("--format: unknown input format %q (want %s)", o.Format, document.FormatNames())
-		}
-		ropts.Format = f
+	format, err := cmdutil.ParseFormat(o.Format)
+	if err != nil {
+		return err
 	}
+	ropts.Format = format
 	out := "-"
 	if flags.Changed("output") {
 		out = o.Output
 	}
-	inputs, errs, err := cmdutil.ExpandInputs(args, s)
+	inputs, errs, err := cmdutil.ExpandInputs(args, o.IO)
 	if err != nil {
 		return err
 	}
@@ -83,7 +81,7 @@ func runConvertTo(cmd *cobra.Command, s cmdutil.IOStreams, o *convertOptions, ar
 	var w io.Writer
 	var af *atomicfile.File
 	if out == "-" {
-		bw := bufio.NewWriter(s.Out)
+		bw := bufio.NewWriter(o.IO.Out)
 		defer bw.Flush()
 		w = bw
 	} else {
@@ -107,7 +105,7 @@ func runConvertTo(cmd *cobra.Command, s cmdutil.IOStreams, o *convertOptions, ar
 		return func(j runner.Job) convertedJob { return convertJob(j, copts) }
 	}, func(c convertedJob) {
 		for _, n := range c.notes {
-			fmt.Fprintln(s.ErrOut, n)
+			fmt.Fprintln(o.IO.ErrOut, n)
 		}
 		for _, l := range c.lines {
 			if _, err := w.Write(l); err != nil && werr == nil {
@@ -132,10 +130,10 @@ func runConvertTo(cmd *cobra.Command, s cmdutil.IOStreams, o *convertOptions, ar
 	if out != "-" {
 		where = out
 	}
-	fmt.Fprintf(s.ErrOut, "converted %d document(s) of %d file(s) into %d %s example(s), written to %s; %d note(s)\n",
+	fmt.Fprintf(o.IO.ErrOut, "converted %d document(s) of %d file(s) into %d %s example(s), written to %s; %d note(s)\n",
 		total.docs, tot.Files, total.exs, strings.ToLower(o.To), where, len(total.notes))
 	for _, err := range errs {
-		fmt.Fprintln(s.ErrOut, "chatlint:", cmdutil.Describe(err))
+		fmt.Fprintln(o.IO.ErrOut, "chatlint:", cmdutil.Describe(err))
 	}
 	switch {
 	case len(errs) > 0:
@@ -143,7 +141,7 @@ func runConvertTo(cmd *cobra.Command, s cmdutil.IOStreams, o *convertOptions, ar
 	case total.errors > 0:
 		return &cmdutil.ExitCode{Code: cmdutil.ExitFindings}
 	case total.exs == 0 && tot.Records > 0:
-		fmt.Fprintf(s.ErrOut, "chatlint: convert: no example written from %d record(s)\n", tot.Records)
+		fmt.Fprintf(o.IO.ErrOut, "chatlint: convert: no example written from %d record(s)\n", tot.Records)
 		return &cmdutil.ExitCode{Code: cmdutil.ExitFindings}
 	}
 	return nil

@@ -1,3 +1,5 @@
+// Package fix is `chatlint fix`: cleanup packs over the inputs, each file written
+// back in its own layout with its rejects beside it.
 package fix
 
 import (
@@ -19,6 +21,8 @@ import (
 )
 
 type fixOptions struct {
+	IO cmdutil.IOStreams
+
 	Paths     []string
 	Packs     []string // builtin:NAME or a folder; empty: the default pack per format
 	Disable   []string
@@ -32,8 +36,9 @@ type fixOptions struct {
 	MaxPasses int
 }
 
+// NewCmdFix returns the `chatlint fix` command writing to s.
 func NewCmdFix(s cmdutil.IOStreams) *cobra.Command {
-	o := &fixOptions{}
+	o := &fixOptions{IO: s}
 	cmd := &cobra.Command{
 		Use:   "fix PATH...",
 		Short: "Apply cleanup packs to conversations and write the result, keeping what is dropped",
@@ -67,26 +72,24 @@ and files of no known format.`,
   chatlint fix --pack ./team-cleanup -o out/ data/`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Paths = args
-			return runFix(cmd, s, o)
+			return runFix(cmd, o)
 		},
 	}
 	f := cmd.Flags()
 	f.StringArrayVar(&o.Packs, "pack", nil, "cleanup pack to run: builtin:NAME or a folder (repeatable; default: the built-in pack for each file's format)")
-	f.StringArrayVar(&o.Disable, "disable", nil, "turn a rule off by id (repeatable)")
-	f.DurationVar(&o.Timeout, "rule-timeout", policy.DefaultRuleTimeout, "time limit for evaluating the rules on one conversation or session, per pass")
-	f.DurationVar(&o.Timeout, "record-timeout", policy.DefaultRuleTimeout, "deprecated: use --rule-timeout")
-	_ = f.MarkDeprecated("record-timeout", "use --rule-timeout")
+	cmdutil.AddDisableFlag(cmd, &o.Disable)
+	cmdutil.AddRuleTimeoutFlag(cmd, &o.Timeout, policy.DefaultRuleTimeout, "time limit for evaluating the rules on one conversation or session, per pass")
 	f.StringVarP(&o.Output, "output", "o", "", "write to this file; for several inputs, to this folder (an existing one, or a path ending in / to create)")
 	f.BoolVar(&o.InPlace, "in-place", false, "replace each input (after a backup FILE.bak-<UTC time>-<random>)")
 	f.BoolVar(&o.DryRun, "dry-run", false, "write nothing; print each changed record before (-) and after (+) as JSON lines, and the rules that fired")
-	f.StringVar(&o.Format, "format", "", "force the input format: "+document.FormatNames()+" (default: detect per file)")
+	cmdutil.AddFormatFlag(cmd, &o.Format, cmdutil.FormatUsage())
 	f.StringVar(&o.ToolCalls, "tool-calls", "", "force the tool-call representation: inline or structured (default: detect per record)")
-	f.IntVar(&o.Workers, "workers", 0, "number of parallel workers (default: GOMAXPROCS)")
+	cmdutil.AddWorkersFlag(cmd, &o.Workers)
 	f.IntVar(&o.MaxPasses, "max-passes", fix.DefaultMaxPasses, "most passes over one record before fix gives up on it")
 	return cmd
 }
 
-func runFix(cmd *cobra.Command, s cmdutil.IOStreams, o *fixOptions) error {
+func runFix(cmd *cobra.Command, o *fixOptions) error {
 	if len(o.Paths) == 0 {
 		return cmdutil.UsageError("fix needs at least one file or directory")
 	}
@@ -100,13 +103,11 @@ func runFix(cmd *cobra.Command, s cmdutil.IOStreams, o *fixOptions) error {
 		return cmdutil.UsageError("fix needs exactly one of -o OUT, --in-place or --dry-run")
 	}
 	ropts := runner.Options{Workers: o.Workers, Document: document.Options{ToolCalls: o.ToolCalls}}
-	if o.Format != "" {
-		f, ok := document.ParseFormat(o.Format)
-		if !ok {
-			return cmdutil.UsageError("--format: unknown input format %q (want %s)", o.Format, document.FormatNames())
-		}
-		ropts.Format = f
+	format, err := cmdutil.ParseFormat(o.Format)
+	if err != nil {
+		return err
 	}
+	ropts.Format = format
 	if err := document.CheckToolCalls(o.ToolCalls); err != nil {
 		return cmdutil.UsageError("--tool-calls: %v", err)
 	}
@@ -119,7 +120,7 @@ func runFix(cmd *cobra.Command, s cmdutil.IOStreams, o *fixOptions) error {
 	}
 
 	files, skipped, errs := jsonl.ExpandSkipping(o.Paths)
-	cmdutil.NoteSkipped(s.ErrOut, skipped)
+	cmdutil.NoteSkipped(o.IO.ErrOut, skipped)
 	var inputs []runner.Input
 	outputs := map[string]string{}
 	// -o names a folder for several inputs, a folder given as input, or an
@@ -150,7 +151,7 @@ func runFix(cmd *cobra.Command, s cmdutil.IOStreams, o *fixOptions) error {
 		}
 		in := runner.Input{Name: f, Path: f}
 		if f == jsonl.Stdin {
-			in = runner.Input{Name: "<stdin>", Reader: s.In}
+			in = runner.Input{Name: "<stdin>", Reader: o.IO.In}
 		}
 		switch {
 		case o.InPlace:
@@ -163,11 +164,11 @@ func runFix(cmd *cobra.Command, s cmdutil.IOStreams, o *fixOptions) error {
 		inputs = append(inputs, in)
 	}
 	r := &runner.Runner{Engine: engines.Any(), Opts: ropts}
-	fx := &fixer{ctx: cmd.Context(), s: s, o: o, engines: engines, outputs: outputs}
+	fx := &fixer{ctx: cmd.Context(), s: o.IO, o: o, engines: engines, outputs: outputs}
 	if o.InPlace {
 		fx.before = statInputs(files) // before the runner reads a byte
 	}
-	stop := cmdutil.ShowProgress(s.ErrOut, r.Progress)
+	stop := cmdutil.ShowProgress(o.IO.ErrOut, r.Progress)
 	tot, rerrs := runner.Each(cmd.Context(), r, inputs, fx.newWork, fx.emit)
 	stop()
 	fx.finish()
@@ -175,7 +176,7 @@ func runFix(cmd *cobra.Command, s cmdutil.IOStreams, o *fixOptions) error {
 	errs = append(errs, rerrs...)
 	errs = append(errs, fx.errs...)
 	for _, err := range errs {
-		fmt.Fprintln(s.ErrOut, "chatlint:", report.EscapeControls(cmdutil.Describe(err)))
+		fmt.Fprintln(o.IO.ErrOut, "chatlint:", report.EscapeControls(cmdutil.Describe(err)))
 	}
 	switch {
 	case len(errs) > 0 || fx.policyFailed:

@@ -1,3 +1,5 @@
+// Package fmtcmd is `chatlint fmt`, which formats Rego files (named so that it
+// does not shadow the standard library's fmt).
 package fmtcmd
 
 import (
@@ -17,12 +19,15 @@ import (
 )
 
 type fmtOptions struct {
+	IO cmdutil.IOStreams
+
 	Check bool
 	Paths []string
 }
 
+// NewCmdFmt returns the `chatlint fmt` command writing to s.
 func NewCmdFmt(s cmdutil.IOStreams) *cobra.Command {
-	o := &fmtOptions{}
+	o := &fmtOptions{IO: s}
 	cmd := &cobra.Command{
 		Use:   "fmt [--check] [PACK|FILE...]",
 		Short: "Format the Rego of pack folders with OPA's formatter",
@@ -37,14 +42,14 @@ the exit status is 1 when there is one, for CI.`,
   chatlint fmt --check ./policies/team     # in CI: exit 1 when a file is not formatted`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Paths = args
-			return runFmt(s, o)
+			return runFmt(o)
 		},
 	}
 	cmd.Flags().BoolVar(&o.Check, "check", false, "list files that are not formatted, change nothing, exit 1 if any")
 	return cmd
 }
 
-func runFmt(s cmdutil.IOStreams, o *fmtOptions) error {
+func runFmt(o *fmtOptions) error {
 	paths := o.Paths
 	if len(paths) == 0 {
 		var po cmdutil.PackOptions
@@ -82,13 +87,13 @@ func runFmt(s cmdutil.IOStreams, o *fmtOptions) error {
 	for _, f := range files {
 		src, err := os.ReadFile(f)
 		if err != nil {
-			fmt.Fprintln(s.ErrOut, "chatlint:", cmdutil.Describe(err))
+			fmt.Fprintln(o.IO.ErrOut, "chatlint:", cmdutil.Describe(err))
 			failed = true
 			continue
 		}
 		out, err := format.SourceWithOpts(f, src, format.Opts{RegoVersion: ast.RegoV1})
 		if err != nil {
-			fmt.Fprintf(s.ErrOut, "chatlint: %v\n", err)
+			fmt.Fprintf(o.IO.ErrOut, "chatlint: %v\n", err)
 			failed = true
 			continue
 		}
@@ -97,15 +102,15 @@ func runFmt(s cmdutil.IOStreams, o *fmtOptions) error {
 		}
 		changed++
 		if o.Check {
-			fmt.Fprintf(s.Out, "%s: not formatted\n", f)
+			fmt.Fprintf(o.IO.Out, "%s: not formatted\n", f)
 			continue
 		}
 		if err := atomicfile.WriteFile(f, out, 0o644); err != nil {
-			fmt.Fprintln(s.ErrOut, "chatlint:", err)
+			fmt.Fprintln(o.IO.ErrOut, "chatlint:", err)
 			failed = true
 			continue
 		}
-		fmt.Fprintf(s.Out, "%s: formatted\n", f)
+		fmt.Fprintf(o.IO.Out, "%s: formatted\n", f)
 	}
 	switch {
 	case failed:

@@ -1,3 +1,4 @@
+// Package repair is `chatlint repair`: lines that are not JSON move to a backup.
 package repair
 
 import (
@@ -13,6 +14,8 @@ import (
 )
 
 type repairOptions struct {
+	IO cmdutil.IOStreams
+
 	Paths  []string
 	DryRun bool
 	Force  bool
@@ -20,8 +23,9 @@ type repairOptions struct {
 	Format string
 }
 
+// NewCmdRepair returns the `chatlint repair` command writing to s.
 func NewCmdRepair(s cmdutil.IOStreams) *cobra.Command {
-	o := &repairOptions{}
+	o := &repairOptions{IO: s}
 	cmd := &cobra.Command{
 		Use:   "repair FILE|DIR...",
 		Short: "Drop the lines that are not JSON from JSONL files, keeping a backup",
@@ -52,18 +56,18 @@ for files that could not be read or rewritten.`,
   chatlint repair -o json data/ > repair.json`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Paths = args
-			return runRepair(cmd, s, o)
+			return runRepair(cmd, o)
 		},
 	}
 	f := cmd.Flags()
 	f.BoolVar(&o.DryRun, "dry-run", false, "report what would be repaired without writing anything")
 	f.BoolVar(&o.Force, "force", false, "repair a file even when most of its lines are not JSON")
 	f.StringVarP(&o.Output, "output", "o", "text", "output format: text or json")
-	f.StringVar(&o.Format, "format", "", "treat every file as this format: pi-session requires the session header, the others never do (default: detect per file)")
+	cmdutil.AddFormatFlag(cmd, &o.Format, "treat every file as this format: pi-session requires the session header, the others never do (default: detect per file)")
 	return cmd
 }
 
-func runRepair(cmd *cobra.Command, s cmdutil.IOStreams, o *repairOptions) error {
+func runRepair(cmd *cobra.Command, o *repairOptions) error {
 	if len(o.Paths) == 0 {
 		return cmdutil.UsageError("repair needs at least one file or directory")
 	}
@@ -72,9 +76,9 @@ func runRepair(cmd *cobra.Command, s cmdutil.IOStreams, o *repairOptions) error 
 	}
 	opts := repair.Options{DryRun: o.DryRun, Force: o.Force}
 	if o.Format != "" {
-		f, ok := document.ParseFormat(o.Format)
-		if !ok {
-			return cmdutil.UsageError("--format: unknown input format %q (want %s)", o.Format, document.FormatNames())
+		f, err := cmdutil.ParseFormat(o.Format)
+		if err != nil {
+			return err
 		}
 		opts.Sessions = repair.NoSessions
 		if f == document.PiSession {
@@ -88,9 +92,9 @@ func runRepair(cmd *cobra.Command, s cmdutil.IOStreams, o *repairOptions) error 
 	}
 
 	files, results := repair.Expand(o.Paths)
-	var rw repairWriter = &repairText{w: s.Out}
+	var rw repairWriter = &repairText{w: o.IO.Out}
 	if o.Output == "json" {
-		rw = &repairJSON{w: s.Out}
+		rw = &repairJSON{w: o.IO.Out}
 	}
 	for _, r := range results {
 		rw.result(r)

@@ -13,12 +13,14 @@ import (
 )
 
 type explainOptions struct {
+	IO cmdutil.IOStreams
+
 	cmdutil.PackOptions
 	Rule string
 }
 
 func newExplainCmd(s cmdutil.IOStreams) *cobra.Command {
-	o := &explainOptions{}
+	o := &explainOptions{IO: s}
 	cmd := &cobra.Command{
 		Use:   "explain RULE",
 		Short: "Explain one rule: description, severity, pack, source, a failing example, how to fix",
@@ -27,23 +29,27 @@ func newExplainCmd(s cmdutil.IOStreams) *cobra.Command {
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Rule = args[0]
-			eng, err := o.Compile(cmd.Context())
-			if err != nil {
-				return err
-			}
-			rules, err := o.WithFixedBy(cmd.Context(), cmdutil.Configured(cmdutil.ActiveRules(eng), o.LoadedConfig))
-			if err != nil {
-				return err
-			}
-			i := slices.IndexFunc(rules, func(r rule.Rule) bool { return r.ID == o.Rule })
-			if i < 0 {
-				return cmdutil.UsageError("no active rule %q%s (chatlint rules lists them)", o.Rule, rule.Suggest(o.Rule, rules))
-			}
-			return writeExplain(s.Out, rules[i])
+			return runExplain(cmd, o)
 		},
 	}
 	cmdutil.AddPackFlags(cmd, &o.PackOptions)
 	return cmd
+}
+
+func runExplain(cmd *cobra.Command, o *explainOptions) error {
+	eng, err := o.Compile(cmd.Context())
+	if err != nil {
+		return err
+	}
+	rules, err := o.WithFixedBy(cmd.Context(), cmdutil.Configured(cmdutil.ActiveRules(eng), o.LoadedConfig))
+	if err != nil {
+		return err
+	}
+	i := slices.IndexFunc(rules, func(r rule.Rule) bool { return r.ID == o.Rule })
+	if i < 0 {
+		return cmdutil.UsageError("no active rule %q%s (chatlint rules lists them)", o.Rule, rule.Suggest(o.Rule, rules))
+	}
+	return writeExplain(o.IO.Out, rules[i])
 }
 
 func writeExplain(w io.Writer, r rule.Rule) error {

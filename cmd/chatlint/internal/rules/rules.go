@@ -1,3 +1,5 @@
+// Package rules is `chatlint rules` and `chatlint rules explain`: the active
+// rules as text, JSON or the markdown of docs/rules.md.
 package rules
 
 import (
@@ -14,13 +16,16 @@ import (
 )
 
 type rulesOptions struct {
+	IO cmdutil.IOStreams
+
 	cmdutil.PackOptions
 	Output  string
 	Profile string
 }
 
+// NewCmdRules returns the `chatlint rules` command writing to s.
 func NewCmdRules(s cmdutil.IOStreams) *cobra.Command {
-	o := &rulesOptions{}
+	o := &rulesOptions{IO: s}
 	cmd := &cobra.Command{
 		Use:   "rules",
 		Short: "List the active rules: id, severity, pack, description",
@@ -37,7 +42,7 @@ deprecated: everywhere else --format names the input format.)`,
   chatlint rules explain tool-result-missing`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runRules(cmd, s, o)
+			return runRules(cmd, o)
 		},
 	}
 	cmd.Flags().StringVarP(&o.Output, "output", "o", "text", "output format: text, json or markdown")
@@ -45,15 +50,15 @@ deprecated: everywhere else --format names the input format.)`,
 	// the input format everywhere else. The old spelling keeps working.
 	cmd.Flags().StringVar(&o.Output, "format", "text", "output format (deprecated: use -o)")
 	_ = cmd.Flags().MarkHidden("format")
-	cmd.Flags().StringVar(&o.Profile, "profile", "", "list only the rules that run under this profile (default, or one a pack declares)")
+	cmdutil.AddProfileFlag(cmd, &o.Profile, "", "list only the rules that run under this profile (default, or one a pack declares)")
 	cmdutil.AddPackFlags(cmd, &o.PackOptions)
 	cmd.AddCommand(newExplainCmd(s))
 	return cmd
 }
 
-func runRules(cmd *cobra.Command, s cmdutil.IOStreams, o *rulesOptions) error {
+func runRules(cmd *cobra.Command, o *rulesOptions) error {
 	if cmd.Flags().Changed("format") {
-		fmt.Fprintln(s.ErrOut, "chatlint: rules --format is deprecated: use -o (--format names the input format in the other commands)")
+		fmt.Fprintln(o.IO.ErrOut, "chatlint: rules --format is deprecated: use -o (--format names the input format in the other commands)")
 	}
 	eng, err := o.Compile(cmd.Context())
 	if err != nil {
@@ -71,13 +76,13 @@ func runRules(cmd *cobra.Command, s cmdutil.IOStreams, o *rulesOptions) error {
 	}
 	switch o.Output {
 	case "text":
-		return writeRulesText(s.Out, rules)
+		return writeRulesText(o.IO.Out, rules)
 	case "json":
-		enc := json.NewEncoder(s.Out)
+		enc := json.NewEncoder(o.IO.Out)
 		enc.SetIndent("", "  ")
 		return enc.Encode(rules)
 	case "markdown":
-		return writeRulesMarkdown(s.Out, rules, eng.Profiles())
+		return writeRulesMarkdown(o.IO.Out, rules, eng.Profiles())
 	}
 	return cmdutil.UsageError("--output: want text, json or markdown, not %q", o.Output)
 }

@@ -1,3 +1,5 @@
+// Package stats is `chatlint stats`: records, roles, tool calls, tokens, epochs
+// and cost per file.
 package stats
 
 import (
@@ -11,7 +13,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/chatlint/chatlint/cmd/chatlint/internal/cmdutil"
-	"github.com/chatlint/chatlint/engine/document"
 	"github.com/chatlint/chatlint/engine/finding"
 	"github.com/chatlint/chatlint/engine/report"
 	"github.com/chatlint/chatlint/engine/runner"
@@ -19,6 +20,8 @@ import (
 )
 
 type statsOptions struct {
+	IO cmdutil.IOStreams
+
 	cmdutil.PackOptions
 	Paths   []string
 	Model   string
@@ -28,8 +31,9 @@ type statsOptions struct {
 	Workers int
 }
 
+// NewCmdStats returns the `chatlint stats` command writing to s.
 func NewCmdStats(s cmdutil.IOStreams) *cobra.Command {
-	o := &statsOptions{}
+	o := &statsOptions{IO: s}
 	cmd := &cobra.Command{
 		Use:   "stats PATH...",
 		Short: "Count records, messages, tool calls and tokens of fine-tuning data, and the cost of training on it",
@@ -50,20 +54,20 @@ the OpenAI cookbook counts them (docs/fine-tuning.md#tokens).
   chatlint stats -o json data/ | jq .total.cost_usd`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Paths = args
-			return runStats(cmd, s, o)
+			return runStats(cmd, o)
 		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.Model, "model", "", "the model: encoding, token limit and price from the packs' model tables (default: the table's default)")
 	f.IntVar(&o.Epochs, "epochs", 0, "training epochs (default: the platform's choice for each file's size)")
 	f.StringArrayVarP(&o.Outputs, "output", "o", nil, "output `FORMAT[=FILE]`: text (default) or json on stdout, html=FILE for the report page with charts (repeatable)")
-	f.StringVar(&o.Format, "format", "", "force the input format: "+document.FormatNames()+" (default: detect per file)")
-	f.IntVar(&o.Workers, "workers", 0, "number of parallel workers (default: GOMAXPROCS)")
+	cmdutil.AddFormatFlag(cmd, &o.Format, cmdutil.FormatUsage())
+	cmdutil.AddWorkersFlag(cmd, &o.Workers)
 	cmdutil.AddPackFlags(cmd, &o.PackOptions)
 	return cmd
 }
 
-func runStats(cmd *cobra.Command, s cmdutil.IOStreams, o *statsOptions) error {
+func runStats(cmd *cobra.Command, o *statsOptions) error {
 	if len(o.Paths) == 0 {
 		return cmdutil.UsageError("stats needs at least one file, directory or - (stdin)")
 	}
@@ -99,19 +103,15 @@ func runStats(cmd *cobra.Command, s cmdutil.IOStreams, o *statsOptions) error {
 		return cmdutil.UsageError("--model: no active pack has a model table")
 	}
 	ropts := runner.Options{Workers: o.Workers}
-	if o.Format != "" {
-		f, ok := document.ParseFormat(o.Format)
-		if !ok {
-			return cmdutil.UsageError("--format: unknown input format %q (want %s)", o.Format, document.FormatNames())
-		}
-		ropts.Format = f
+	if ropts.Format, err = cmdutil.ParseFormat(o.Format); err != nil {
+		return err
 	}
-	inputs, errs, err := cmdutil.ExpandInputs(o.Paths, s)
+	inputs, errs, err := cmdutil.ExpandInputs(o.Paths, o.IO)
 	if err != nil {
 		return err
 	}
 	r := &runner.Runner{Opts: ropts}
-	stop := cmdutil.ShowProgress(s.ErrOut, r.Progress)
+	stop := cmdutil.ShowProgress(o.IO.ErrOut, r.Progress)
 	res, rerrs, err := stats.Compute(cmd.Context(), r, inputs, stats.Options{Model: model, Epochs: o.Epochs})
 	stop()
 	if err != nil {
@@ -122,24 +122,24 @@ func runStats(cmd *cobra.Command, s cmdutil.IOStreams, o *statsOptions) error {
 		case sp.File != "":
 			continue
 		case sp.Format == "json":
-			enc := json.NewEncoder(s.Out)
+			enc := json.NewEncoder(o.IO.Out)
 			enc.SetIndent("", "  ")
 			err = enc.Encode(res)
 		default:
-			err = writeStatsText(s.Out, res)
+			err = writeStatsText(o.IO.Out, res)
 		}
 		if err != nil {
 			return err
 		}
 	}
 	if len(pages) > 0 {
-		if err := writeStatsPages(pages, s.Out, inputs, res); err != nil {
+		if err := writeStatsPages(pages, o.IO.Out, inputs, res); err != nil {
 			return err
 		}
 	}
 	errs = append(errs, rerrs...)
 	for _, err := range errs {
-		fmt.Fprintln(s.ErrOut, "chatlint:", cmdutil.Describe(err))
+		fmt.Fprintln(o.IO.ErrOut, "chatlint:", cmdutil.Describe(err))
 	}
 	if len(errs) > 0 {
 		return &cmdutil.ExitCode{Code: cmdutil.ExitError}

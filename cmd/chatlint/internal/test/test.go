@@ -1,3 +1,4 @@
+// Package test is `chatlint test`: a pack's Rego unit tests and its fixture folders.
 package test
 
 import (
@@ -15,12 +16,15 @@ import (
 )
 
 type testOptions struct {
+	IO cmdutil.IOStreams
+
 	cmdutil.PackOptions
 	Targets []string // packs named as arguments; empty means every loaded pack
 }
 
+// NewCmdTest returns the `chatlint test` command writing to s.
 func NewCmdTest(s cmdutil.IOStreams) *cobra.Command {
-	o := &testOptions{PackOptions: cmdutil.PackOptions{Cleanup: true}}
+	o := &testOptions{IO: s, PackOptions: cmdutil.PackOptions{Cleanup: true}}
 	cmd := &cobra.Command{
 		Use:   "test [PACK...]",
 		Short: "Run the packs' Rego unit tests and fixture tests",
@@ -42,7 +46,7 @@ when a test fails, 2 when a pack does not load or compile.`,
   chatlint test builtin:integrity`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Targets = args
-			return runTest(cmd, s, o)
+			return runTest(cmd, o)
 		},
 	}
 	cmdutil.AddPackFlags(cmd, &o.PackOptions)
@@ -50,7 +54,7 @@ when a test fails, 2 when a pack does not load or compile.`,
 	return cmd
 }
 
-func runTest(cmd *cobra.Command, s cmdutil.IOStreams, o *testOptions) error {
+func runTest(cmd *cobra.Command, o *testOptions) error {
 	o.Packs = append(o.Packs, o.Targets...)
 	l, err := o.Loader()
 	if err != nil {
@@ -85,13 +89,13 @@ func runTest(cmd *cobra.Command, s cmdutil.IOStreams, o *testOptions) error {
 		switch {
 		case r.Err != nil:
 			failed++
-			fmt.Fprintf(s.Out, "%s: ERROR %s: %v\n", r.Location, r.Name, r.Err)
+			fmt.Fprintf(o.IO.Out, "%s: ERROR %s: %v\n", r.Location, r.Name, r.Err)
 		case r.Fail:
 			failed++
-			fmt.Fprintf(s.Out, "%s: FAIL %s\n", r.Location, r.Name)
+			fmt.Fprintf(o.IO.Out, "%s: FAIL %s\n", r.Location, r.Name)
 		default:
 			passed++
-			fmt.Fprintf(s.Out, "%s: PASS %s\n", r.Location, r.Name)
+			fmt.Fprintf(o.IO.Out, "%s: PASS %s\n", r.Location, r.Name)
 		}
 	}
 	eng, err := o.CompilePacks(cmd.Context(), packs)
@@ -106,11 +110,11 @@ func runTest(cmd *cobra.Command, s cmdutil.IOStreams, o *testOptions) error {
 			} else {
 				passed++
 			}
-			printFixture(s.Out, r)
+			printFixture(o.IO.Out, r)
 		}
-		printCoverage(s.Out, p, eng.Rules(), fixtures)
+		printCoverage(o.IO.Out, p, eng.Rules(), fixtures)
 	}
-	fmt.Fprintf(s.Out, "%d passed, %d failed\n", passed, failed)
+	fmt.Fprintf(o.IO.Out, "%d passed, %d failed\n", passed, failed)
 	if failed > 0 {
 		return &cmdutil.ExitCode{Code: cmdutil.ExitFindings}
 	}

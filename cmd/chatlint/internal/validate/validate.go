@@ -1,3 +1,4 @@
+// Package validate is `chatlint validate-input`, the contract validator's drop-in.
 package validate
 
 import (
@@ -15,6 +16,8 @@ import (
 )
 
 type validateInputOptions struct {
+	IO cmdutil.IOStreams
+
 	Input        string
 	ReportJSON   string
 	MaxErrors    int
@@ -22,8 +25,9 @@ type validateInputOptions struct {
 	Workers      int
 }
 
+// NewCmdValidateInput returns the `chatlint validate-input` command writing to s.
 func NewCmdValidateInput(s cmdutil.IOStreams) *cobra.Command {
-	o := &validateInputOptions{}
+	o := &validateInputOptions{IO: s}
 	cmd := &cobra.Command{
 		Use:   "validate-input --input FILE|-",
 		Short: "Validate a conversation-record file against the input contract, with the contract validator's report",
@@ -41,7 +45,7 @@ not valid), 2 for usage errors and an input that cannot be read.`,
   chatlint validate-input --input - --max-errors 0 --write-messages-only conversation.jsonl`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runValidateInput(cmd, s, o)
+			return runValidateInput(cmd, o)
 		},
 	}
 	f := cmd.Flags()
@@ -49,18 +53,18 @@ not valid), 2 for usage errors and an input that cannot be read.`,
 	f.StringVar(&o.ReportJSON, "report-json", "", "write the JSON report to this file (whether or not validation passes)")
 	f.IntVar(&o.MaxErrors, "max-errors", 100, "how many errors the report lists; the others are only counted")
 	f.StringVar(&o.MessagesOnly, "write-messages-only", "", "also write the valid records, reduced to conversation_id and messages, to this file")
-	f.IntVar(&o.Workers, "workers", 0, "number of parallel workers (default: GOMAXPROCS)")
+	cmdutil.AddWorkersFlag(cmd, &o.Workers)
 	return cmd
 }
 
-func runValidateInput(cmd *cobra.Command, s cmdutil.IOStreams, o *validateInputOptions) error {
+func runValidateInput(cmd *cobra.Command, o *validateInputOptions) error {
 	if o.Input == "" {
 		return cmdutil.UsageError("validate-input needs --input FILE (or --input - for standard input)")
 	}
 	if o.MaxErrors < 0 {
 		return cmdutil.UsageError("--max-errors must be >= 0, got %d", o.MaxErrors)
 	}
-	in, closeIn, err := openInput(o.Input, s.In)
+	in, closeIn, err := openInput(o.Input, o.IO.In)
 	if err != nil {
 		return &cmdutil.ExitCode{Code: cmdutil.ExitError, Err: err}
 	}
@@ -73,7 +77,7 @@ func runValidateInput(cmd *cobra.Command, s cmdutil.IOStreams, o *validateInputO
 	opts := contract.Options{InputPath: o.Input, MaxErrors: o.MaxErrors, Workers: o.Workers, Progress: progress}
 	var rep *contract.Report
 	validate := func() error {
-		stop := cmdutil.ShowProgress(s.ErrOut, progress.Read)
+		stop := cmdutil.ShowProgress(o.IO.ErrOut, progress.Read)
 		rep, err = eng.Validate(cmd.Context(), in, opts)
 		stop()
 		return err // it names the input
@@ -103,7 +107,7 @@ func runValidateInput(cmd *cobra.Command, s cmdutil.IOStreams, o *validateInputO
 			return &cmdutil.ExitCode{Code: cmdutil.ExitError, Err: fmt.Errorf("--report-json: %v", cmdutil.Describe(err))}
 		}
 	}
-	if err := rep.WriteText(s.Out, o.ReportJSON); err != nil {
+	if err := rep.WriteText(o.IO.Out, o.ReportJSON); err != nil {
 		return err
 	}
 	if !rep.IsValid {

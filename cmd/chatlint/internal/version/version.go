@@ -1,3 +1,4 @@
+// Package version is `chatlint version`.
 package version
 
 import (
@@ -7,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
+// NewCmdVersion returns the `chatlint version` command writing to s.
 func NewCmdVersion(s cmdutil.IOStreams) *cobra.Command {
 	return &cobra.Command{
 		Use:     "version",
