@@ -12,9 +12,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/chatlint/chatlint/cmd/chatlint/internal/cmdutil"
 	"github.com/chatlint/chatlint/cmd/chatlint/internal/convert"
-	"github.com/google/go-cmp/cmp"
 )
 
 // TestConvertGolden runs convert on each case of fixtures/convert: the case's
@@ -23,10 +24,10 @@ import (
 // exit status) with expected/. Run `go test ./cmd/chatlint -run
 // TestConvertGolden -update` to rewrite expected/ and review the diff.
 func TestConvertGolden(t *testing.T) {
-	convert.ConvertRand = func(i int) io.Reader {
+	convert.Rand = func(i int) io.Reader {
 		return rand.NewChaCha8([32]byte{byte(i), byte(i >> 8), 'c', 'h', 'a', 't', 'l', 'i', 'n', 't'})
 	}
-	defer func() { convert.ConvertRand = nil }()
+	defer func() { convert.Rand = nil }()
 	cases, err := filepath.Glob(filepath.Join(repo, "fixtures/convert/*/logs"))
 	if err != nil || len(cases) == 0 {
 		t.Fatalf("no cases under fixtures/convert (%v)", err)
@@ -157,8 +158,8 @@ func TestConvertAgreesWithCheck(t *testing.T) {
 // TestConvertWorkersDoNotChangeOutput converts the same logs with 1 and 4
 // workers and compares everything written.
 func TestConvertWorkersDoNotChangeOutput(t *testing.T) {
-	convert.ConvertRand = func(i int) io.Reader { return rand.NewChaCha8([32]byte{byte(i)}) }
-	defer func() { convert.ConvertRand = nil }()
+	convert.Rand = func(i int) io.Reader { return rand.NewChaCha8([32]byte{byte(i)}) }
+	defer func() { convert.Rand = nil }()
 	var trees []map[string]string
 	for _, w := range []string{"1", "4"} {
 		out := t.TempDir()

@@ -8,8 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chatlint/chatlint/cmd/chatlint/internal/cmdutil"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/chatlint/chatlint/cmd/chatlint/internal/cmdutil"
 )
 
 // TestConvertToOpenAIFixtures converts each file of fixtures/convert-openai/in

@@ -6,8 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chatlint/chatlint/cmd/chatlint/internal/cmdutil"
 	"github.com/spf13/cobra"
+
+	"github.com/chatlint/chatlint/cmd/chatlint/internal/cmdutil"
 )
 
 func TestVersion(t *testing.T) {
@@ -20,21 +21,6 @@ func TestVersion(t *testing.T) {
 			if !strings.Contains(out, want) {
 				t.Errorf("%v lacks %q:\n%s", args, want, out)
 			}
-		}
-	}
-}
-
-func TestPseudoVersionCommit(t *testing.T) {
-	tests := map[string]string{
-		"v0.0.0-20260101120000-abcdef123456":         "abcdef123456",
-		"v1.2.4-0.20260101120000-abcdef123456+dirty": "abcdef123456",
-		"v1.2.3":      "",
-		"(devel)":     "",
-		"v1.2.3-rc-1": "",
-	}
-	for v, want := range tests {
-		if got := cmdutil.PseudoVersionCommit(v); got != want {
-			t.Errorf("%s: %q, want %q", v, got, want)
 		}
 	}
 }

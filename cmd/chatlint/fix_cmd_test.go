@@ -11,10 +11,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/chatlint/chatlint/cmd/chatlint/internal/cmdutil"
 	"github.com/chatlint/chatlint/cmd/chatlint/internal/fix"
 	"github.com/chatlint/chatlint/engine/atomicfile"
-	"github.com/google/go-cmp/cmp"
 )
 
 const (

@@ -9,8 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chatlint/chatlint/cmd/chatlint/internal/cmdutil"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/chatlint/chatlint/cmd/chatlint/internal/cmdutil"
 )
 
 // TestFixNonObjectLines: fix moves a line that is JSON but not an object to

@@ -10,8 +10,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chatlint/chatlint/cmd/chatlint/internal/cmdutil"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/chatlint/chatlint/cmd/chatlint/internal/cmdutil"
 )
 
 // fixCase is one folder of fixtures/fix: input.jsonl, an optional args file

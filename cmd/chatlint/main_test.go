@@ -10,8 +10,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chatlint/chatlint/cmd/chatlint/internal/cmdutil"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/chatlint/chatlint/cmd/chatlint/internal/cmdutil"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under fixtures/golden")

@@ -8,8 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chatlint/chatlint/cmd/chatlint/internal/cmdutil"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/chatlint/chatlint/cmd/chatlint/internal/cmdutil"
 )
 
 const repairFixtures = repo + "/fixtures/repair"

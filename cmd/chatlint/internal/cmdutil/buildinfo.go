@@ -38,7 +38,7 @@ func ReadBuildInfo() buildInfo {
 		}
 	}
 	if b.Commit == "" {
-		b.Commit = PseudoVersionCommit(b.Version)
+		b.Commit = pseudoVersionCommit(b.Version)
 	}
 	for _, d := range info.Deps {
 		if d.Path == "github.com/open-policy-agent/opa" {
@@ -62,10 +62,10 @@ func (b buildInfo) String() string {
 	return fmt.Sprintf("chatlint %s\ncommit: %s\nopa: %s\ngo: %s\n", b.Version, commit, b.OPA, b.Go)
 }
 
-// PseudoVersionCommit returns the commit prefix a Go pseudo-version ends
+// pseudoVersionCommit returns the commit prefix a Go pseudo-version ends
 // with (v0.0.0-20260101120000-abcdef123456), which is all `go install
 // …@commit` stamps.
-func PseudoVersionCommit(v string) string {
+func pseudoVersionCommit(v string) string {
 	v, _, _ = strings.Cut(v, "+")
 	i := strings.LastIndexByte(v, '-')
 	if i < 0 || len(v)-i-1 != 12 || strings.Count(v, "-") < 2 {

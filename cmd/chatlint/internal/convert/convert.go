@@ -20,9 +20,9 @@ import (
 	"github.com/chatlint/chatlint/engine/report"
 )
 
-// ConvertRand, when set (by tests), gives the randomness for anonymizing the
+// Rand, when set (by tests), gives the randomness for anonymizing the
 // record of session i, so that golden files are stable.
-var ConvertRand func(i int) io.Reader
+var Rand func(i int) io.Reader
 
 type convertOptions struct {
 	IO cmdutil.IOStreams
@@ -195,7 +195,7 @@ func runConvert(cmd *cobra.Command, o *convertOptions) error {
 		Logs: o.Logs, Output: o.Output, SingleFile: o.SingleFile, GroupBy: o.GroupBy,
 		JSONToolCalls: o.JSONToolCalls, ToolReport: o.ToolReport, ToolReportPath: o.ToolReportPath,
 		Integrity: o.Integrity, Anonymize: o.Anonymize, CleanupGoose: o.CleanupGoose, Cleanup: packs,
-		KeepGoing: o.KeepGoing, Workers: o.Workers, Stdout: o.IO.Out, Rand: ConvertRand,
+		KeepGoing: o.KeepGoing, Workers: o.Workers, Stdout: o.IO.Out, Rand: Rand,
 	}}
 	if o.Verbose {
 		c.Opts.Verbose = o.IO.ErrOut

@@ -4,8 +4,9 @@ package version
 import (
 	"fmt"
 
-	"github.com/chatlint/chatlint/cmd/chatlint/internal/cmdutil"
 	"github.com/spf13/cobra"
+
+	"github.com/chatlint/chatlint/cmd/chatlint/internal/cmdutil"
 )
 
 // NewCmdVersion returns the `chatlint version` command writing to s.
