@@ -53,11 +53,11 @@ func ParseOutputs(values []string) ([]OutputSpec, error) {
 	return specs, nil
 }
 
-// outputs fans findings out to every writer. A report file is replaced
+// Outputs fans findings out to every writer. A report file is replaced
 // atomically when the run closes it (engine/atomicfile: written to a
 // temporary file as the run streams, renamed at the end), so a failed run
 // never leaves half a report where CI uploads it.
-type outputs struct {
+type Outputs struct {
 	writers []report.Writer
 	files   []*reportFile // parallel to writers; nil for stdout
 }
@@ -88,8 +88,8 @@ func (rf *reportFile) finish(cause error) error {
 	return nil
 }
 
-func OpenOutputs(specs []OutputSpec, stdout io.Writer, opts report.Options) (*outputs, error) {
-	o := &outputs{}
+func OpenOutputs(specs []OutputSpec, stdout io.Writer, opts report.Options) (*Outputs, error) {
+	o := &Outputs{}
 	color := opts.Color
 	for _, s := range specs {
 		var w io.Writer = stdout
@@ -123,7 +123,7 @@ func IsDir(p string) bool {
 	return err == nil && fi.IsDir()
 }
 
-func (o *outputs) Finding(f finding.Finding) error {
+func (o *Outputs) Finding(f finding.Finding) error {
 	for _, w := range o.writers {
 		if err := w.Finding(f); err != nil {
 			return err
@@ -133,7 +133,7 @@ func (o *outputs) Finding(f finding.Finding) error {
 }
 
 // Close finishes every writer and moves the report files into place.
-func (o *outputs) Close(s finding.Summary) error {
+func (o *Outputs) Close(s finding.Summary) error {
 	var first error
 	for i, w := range o.writers {
 		err := w.Close(s)
@@ -149,7 +149,7 @@ func (o *outputs) Close(s finding.Summary) error {
 }
 
 // Abort discards the report files of a run that will not finish.
-func (o *outputs) Abort() {
+func (o *Outputs) Abort() {
 	for i, rf := range o.files {
 		if rf != nil {
 			rf.finish(errors.New("run aborted"))
@@ -193,18 +193,8 @@ func UseColor(mode string, stdout io.Writer) (bool, error) {
 	return false, fmt.Errorf("want auto, always or never, not %q", mode)
 }
 
-// IsTerminal reports whether w is a character device (a terminal).
-func IsTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
-}
-
 // SetStats hands dataset statistics to the writers that show them (html).
-func (o *outputs) SetStats(s *report.Stats) {
+func (o *Outputs) SetStats(s *report.Stats) {
 	for _, w := range o.writers {
 		if r, ok := w.(report.StatsReceiver); ok {
 			r.SetStats(s)
