@@ -9,8 +9,8 @@ import (
 	opaversion "github.com/open-policy-agent/opa/v1/version"
 )
 
-// buildInfo is what `chatlint version` prints.
-type buildInfo struct {
+// BuildInfo is what `chatlint version` prints.
+type BuildInfo struct {
 	Version string `json:"version"`
 	Commit  string `json:"commit,omitempty"`
 	Dirty   bool   `json:"dirty,omitempty"`
@@ -20,8 +20,8 @@ type buildInfo struct {
 
 // ReadBuildInfo reads the module version `go install …@vX` stamps and the
 // VCS revision `go build` stamps in a checkout; neither needs ldflags.
-func ReadBuildInfo() buildInfo {
-	b := buildInfo{Version: "(devel)", OPA: opaversion.Version, Go: runtime.Version()}
+func ReadBuildInfo() BuildInfo {
+	b := BuildInfo{Version: "(devel)", OPA: opaversion.Version, Go: runtime.Version()}
 	info, ok := debug.ReadBuildInfo()
 	if !ok {
 		return b
@@ -51,7 +51,7 @@ func ReadBuildInfo() buildInfo {
 // Version is chatlint's version as reports name it.
 func Version() string { return ReadBuildInfo().Version }
 
-func (b buildInfo) String() string {
+func (b BuildInfo) String() string {
 	commit := b.Commit
 	if commit == "" {
 		commit = "unknown"
