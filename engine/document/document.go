@@ -31,6 +31,10 @@ type Options struct {
 	// active rule reads it (policy.Engine.ReadsLookup), as building it costs
 	// a tenth of reading and normalizing a record.
 	SkipLookup bool
+	// Fields, when set, names the members the active rules may read; the
+	// builder leaves out the others (fields.go). Only check sets it: fix,
+	// convert --to and stats read whole documents.
+	Fields *Fields
 }
 
 // DefaultProfile is the profile of a document checked without one.
@@ -48,6 +52,13 @@ type Document struct {
 	Profile string
 	// skipLookup is Options.SkipLookup.
 	skipLookup bool
+	// fields is Options.Fields (nil: every member).
+	fields *Fields
+	// rest builds the members Go code reads that Value leaves out because
+	// no rule reads them: an object holding messages, tools and entries
+	// (Messages, Tools, Entries); nil when Value has them. full caches it.
+	rest func() ast.Object
+	full ast.Object
 	// Value is the normalized document, given to Rego as input.
 	Value ast.Object
 	// toolLines are the source lines of the tools when they differ from
@@ -57,14 +68,27 @@ type Document struct {
 	model *Model
 }
 
-// Messages returns the normalized messages array.
-func (d *Document) Messages() *ast.Array { return arrayField(d.Value, KeyMessages) }
+// Messages returns the normalized messages array, built now when the rules
+// did not need it (Options.Fields).
+func (d *Document) Messages() *ast.Array { return arrayField(d.member(KeyMessages), KeyMessages) }
 
 // Tools returns the normalized tools array.
-func (d *Document) Tools() *ast.Array { return arrayField(d.Value, KeyTools) }
+func (d *Document) Tools() *ast.Array { return arrayField(d.member(KeyTools), KeyTools) }
 
 // Entries returns the normalized entries array.
-func (d *Document) Entries() *ast.Array { return arrayField(d.Value, keyEntries) }
+func (d *Document) Entries() *ast.Array { return arrayField(d.member(keyEntries), keyEntries) }
+
+// member returns the object that holds member k: Value, or the members
+// built on demand when k was left out of Value.
+func (d *Document) member(k *ast.Term) ast.Object {
+	if d.rest == nil || d.Value.Get(k) != nil {
+		return d.Value
+	}
+	if d.full == nil {
+		d.full = d.rest()
+	}
+	return d.full
+}
 
 func fallbackID(file string, line int) string { return file + ":" + strconv.Itoa(line) }
 

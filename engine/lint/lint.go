@@ -33,10 +33,15 @@ type Linter struct {
 }
 
 // New returns a Linter over a compiled engine. Documents leave out the
-// lookup member when no rule of the engine reads it.
+// members no rule of the engine reads (policy.Engine.Fields), unless
+// opts.Fields says otherwise.
 func New(eng *policy.Engine, opts document.Options) *Linter {
 	opts.SkipLookup = opts.SkipLookup || !eng.ReadsLookup()
-	return &Linter{ev: eng.NewEvaluator(), opts: opts, dataset: eng.HasDataset(opts.Profile)}
+	dataset := eng.HasDataset(opts.Profile)
+	if opts.Fields == nil && !dataset { // a file's dataset facts read raw records whole
+		opts.Fields = eng.Fields()
+	}
+	return &Linter{ev: eng.NewEvaluator(), opts: opts, dataset: dataset}
 }
 
 // Folds reports whether the linter computes Facts for a dataset fold: some

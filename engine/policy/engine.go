@@ -44,6 +44,9 @@ type Engine struct {
 	// readsLookup is set when an active rule may read the document's lookup
 	// member (reads.go).
 	readsLookup bool
+	// fields are the members of the document an active rule may read
+	// (fielduse.go).
+	fields *document.Fields
 }
 
 // Options tune which rules run.
@@ -161,6 +164,7 @@ func Compile(ctx context.Context, packs []*Pack, opts Options) (*Engine, error) 
 		}
 		e.rego = prog
 	}
+	e.fields = document.NewFields(fieldReads(e.rego, packs).reads)
 	sort.Slice(e.rules, func(i, j int) bool { return e.rules[i].ID < e.rules[j].ID })
 	return e, nil
 }
