@@ -425,8 +425,9 @@ var (
 
 // yamlImplicit are the members the YAML evaluator reads without a rule
 // naming them: the element's index, path and line for its findings, role
-// for the walks that visit one role.
-var yamlImplicit = []string{"index", "path", "line", "lines", "role"}
+// for the walks that visit one role, the document's format and profile for
+// a rule's formats and profiles. (A rule's mode is its "mode" key: named.)
+var yamlImplicit = []string{"index", "path", "line", "lines", "role", "format", "profile"}
 
 // yaml adds what one YAML rule file may read.
 func (s *fieldSet) yaml(src []byte) {

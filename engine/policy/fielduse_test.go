@@ -12,7 +12,7 @@ import (
 // probes are the paths the document builder asks about (document.NewFields)
 // and a few deeper ones.
 var probes = []string{
-	"format", "id", "mode", "raw", "lookup", "tools", "entries",
+	"format", "id", "mode", "profile", "raw", "lookup", "tools", "entries",
 	"messages", "messages.*.role", "messages.*.text", "messages.*.raw", "messages.*.tool_call_id",
 	"messages.*.stop_reason", "messages.*.tool_calls", "messages.*.tool_calls.*.id",
 	"messages.*.tool_calls.*.name", "messages.*.tool_calls.*.arguments", "tools.*.name",
@@ -129,23 +129,36 @@ func TestYAMLFieldReads(t *testing.T) {
     given: $document
     where: {format: never-a-format}
     assert: {format: {equals: never-a-format}}
-    message: unreachable`, []string{"format", "id"}}, // "id" is named: the rule's own key
+    message: unreachable`, []string{"format", "id", "profile"}}, // "id" is named: the rule's own key
 		{"a message member", `rules:
   - id: r
     given: messages[*]
     where: {role: tool}
     assert: {text: {not_empty: true}}
-    message: m`, []string{"id", "messages", "messages.*.role", "messages.*.text"}},
+    message: m`, []string{"id", "messages", "messages.*.role", "messages.*.text", "profile", "format"}},
+		{"profiles and formats", `rules:
+  - id: r
+    formats: [chat]
+    profiles: [export]
+    given: tools[*]
+    assert: {name: {not_empty: true}}
+    message: m`, []string{"format", "id", "profile", "tools", "tools.*.name"}},
+		{"mode", `rules:
+  - id: r
+    given: messages[*]
+    mode: inline
+    assert: {text: {not_empty: true}}
+    message: m`, []string{"format", "id", "mode", "profile", "messages", "messages.*.role", "messages.*.text"}},
 		{"calls", `rules:
   - id: r
     given: messages[*].tool_calls[*]
     assert: {arguments: {json: valid}}
-    message: m`, []string{"id", "messages", "messages.*.role", "messages.*.tool_calls", "messages.*.tool_calls.*.arguments", "messages.*.tool_calls.*.id"}},
+    message: m`, []string{"format", "id", "messages", "messages.*.role", "messages.*.tool_calls", "messages.*.tool_calls.*.arguments", "messages.*.tool_calls.*.id", "profile"}},
 		{"the element itself", `rules:
   - id: r
     given: messages[*]
     assert: {$: {json_schema: {type: object}}}
-    message: m`, []string{"id", "messages", "messages.*.raw", "messages.*.role", "messages.*.stop_reason", "messages.*.text",
+    message: m`, []string{"format", "id", "profile", "messages", "messages.*.raw", "messages.*.role", "messages.*.stop_reason", "messages.*.text",
 			"messages.*.tool_call_id", "messages.*.tool_calls", "messages.*.tool_calls.*.arguments",
 			"messages.*.tool_calls.*.id", "messages.*.tool_calls.*.name"}},
 		{"a context whole", `rules:
