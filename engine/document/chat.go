@@ -77,10 +77,10 @@ func fromRecord(format Format, file string, line int, rec ast.Object, opts Optio
 	}
 	d := &Document{Format: format, File: file, Line: line, ID: id, Profile: opts.Profile, model: opts.Model, skipLookup: opts.SkipLookup, fields: opts.Fields}
 	d.Value = newDocument(d, mode, ms, tools, emptyArray, ast.NewTerm(rec))
-	if !opts.Fields.needsMode() {
+	if !opts.Fields.All() {
 		all := opts
 		all.Fields = nil
-		d.rest = func() ast.Object { return fromRecord(format, file, line, rec, all).Value }
+		d.whole = func() ast.Object { return fromRecord(format, file, line, rec, all).Value }
 	}
 	return d
 }

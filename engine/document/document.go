@@ -54,11 +54,11 @@ type Document struct {
 	skipLookup bool
 	// fields is Options.Fields (nil: every member).
 	fields *Fields
-	// rest builds the members Go code reads that Value leaves out because
-	// no rule reads them: an object holding messages, tools and entries
-	// (Messages, Tools, Entries); nil when Value has them. full caches it.
-	rest func() ast.Object
-	full ast.Object
+	// whole builds the document with every member, for the Go code that
+	// reads it (Messages, Tools, Entries, Locate); nil when Value is whole.
+	// full caches it.
+	whole func() ast.Object
+	full  ast.Object
 	// Value is the normalized document, given to Rego as input.
 	Value ast.Object
 	// toolLines are the source lines of the tools when they differ from
@@ -68,24 +68,24 @@ type Document struct {
 	model *Model
 }
 
-// Messages returns the normalized messages array, built now when the rules
-// did not need it (Options.Fields).
-func (d *Document) Messages() *ast.Array { return arrayField(d.member(KeyMessages), KeyMessages) }
+// Messages returns the normalized messages array, of the whole document
+// when the rules did not need all of it (Options.Fields).
+func (d *Document) Messages() *ast.Array { return arrayField(d.goValue(), KeyMessages) }
 
 // Tools returns the normalized tools array.
-func (d *Document) Tools() *ast.Array { return arrayField(d.member(KeyTools), KeyTools) }
+func (d *Document) Tools() *ast.Array { return arrayField(d.goValue(), KeyTools) }
 
 // Entries returns the normalized entries array.
-func (d *Document) Entries() *ast.Array { return arrayField(d.member(keyEntries), keyEntries) }
+func (d *Document) Entries() *ast.Array { return arrayField(d.goValue(), keyEntries) }
 
-// member returns the object that holds member k: Value, or the members
-// built on demand when k was left out of Value.
-func (d *Document) member(k *ast.Term) ast.Object {
-	if d.rest == nil || d.Value.Get(k) != nil {
+// goValue is the document Go code reads: Value, or the whole document
+// built now when Value leaves members out.
+func (d *Document) goValue() ast.Object {
+	if d.whole == nil {
 		return d.Value
 	}
 	if d.full == nil {
-		d.full = d.rest()
+		d.full = d.whole()
 	}
 	return d.full
 }

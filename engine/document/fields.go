@@ -6,19 +6,19 @@ package document
 // there, exactly as without Fields: leaving members out never changes what a
 // rule sees of the members it reads.
 //
-// Only members Go code does not need are left out. A message always keeps
-// index, line, path, lines and tool_calls (with each call's index, id, path
-// and line), which placing a finding reads (Document.Locate); a document
-// whose messages, tools or entries are left out whole builds them again on
-// demand when a finding names one of its elements (Document.Messages).
+// Go code that reads a document (Document.Locate placing a finding,
+// Messages, Tools, Entries) reads the whole document, built again from the
+// record on first use: a pruned document pays for it only when a finding
+// names one of its elements. Only chat and contract documents are pruned
+// (fromRecord); the builders of other formats ignore Fields.
 type Fields struct {
 	all bool // every member: the same as no Fields
 	// top-level members
 	messages, tools, entries, raw, mode, lookup, file, line, id, profile, model bool
 	// members of each message
-	role, text, hasContent, turn, msgRaw, toolCallID, stopReason, isError bool
+	msgIndex, role, text, hasContent, toolCalls, turn, msgLine, msgPath, msgRaw, toolCallID, stopReason, isError, msgLines bool
 	// members of each tool call
-	callName, callArguments, callHasInput bool
+	callIndex, callID, callName, callArguments, callHasInput, callPath bool
 }
 
 // NewFields asks reads about every member the builder can leave out. reads
@@ -34,11 +34,13 @@ func NewFields(reads func(path ...string) bool) *Fields {
 		file: reads("file"), line: reads("line"), id: reads("id"),
 		profile: reads("profile"), model: reads("model"),
 
-		role: msg("role"), text: msg("text"), hasContent: msg("has_content"), turn: msg("turn"),
+		msgIndex: msg("index"), role: msg("role"), text: msg("text"), hasContent: msg("has_content"),
+		toolCalls: msg("tool_calls"), turn: msg("turn"), msgLine: msg("line"), msgPath: msg("path"),
 		msgRaw: msg("raw"), toolCallID: msg("tool_call_id"), stopReason: msg("stop_reason"),
-		isError: msg("is_error"),
+		isError: msg("is_error"), msgLines: msg("lines"),
 
-		callName: call("name"), callArguments: call("arguments"), callHasInput: call("has_input"),
+		callIndex: call("index"), callID: call("id"), callName: call("name"),
+		callArguments: call("arguments"), callHasInput: call("has_input"), callPath: call("path"),
 	}
 }
 

@@ -44,7 +44,8 @@ const fieldsRecord = `{"id": "r1", "messages": [
 	"tools": [{"type": "function", "function": {"name": "shell"}}]}`
 
 // TestFieldsPrune: under Fields a chat document holds the members the
-// rules read and those Go code needs to place findings, and no other.
+// rules read and no other, and Go code (placing a finding) reads the whole
+// document all the same.
 func TestFieldsPrune(t *testing.T) {
 	cases := []struct {
 		name               string
@@ -57,12 +58,12 @@ func TestFieldsPrune(t *testing.T) {
 			[]string{"arguments", "has_input", "id", "index", "name", "path"}},
 		{"the bench pack", fieldsOf("messages.*.role", "messages.*.tool_call_id", "messages.*.tool_calls.*.id"),
 			[]string{"format", "messages"},
-			[]string{"index", "line", "path", "role", "tool_calls"},
-			[]string{"id", "index", "path"}},
+			[]string{"role", "tool_calls"},
+			[]string{"id"}},
 		{"text and call names", fieldsOf("messages.*.text", "messages.*.tool_calls.*.name", "raw"),
 			[]string{"format", "messages", "raw"},
-			[]string{"index", "line", "path", "text", "tool_calls"},
-			[]string{"id", "index", "name", "path"}},
+			[]string{"text", "tool_calls"},
+			[]string{"name"}},
 		{"the lookup: calls whole", fieldsOf("lookup"),
 			[]string{"format", "lookup"}, nil, nil},
 		{"the floor", fieldsOf("format", "id"),

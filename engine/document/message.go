@@ -288,14 +288,14 @@ func buildMessages(ms []message, mode string) *ast.Term { return buildMessagesFi
 // buildMessagesFields is buildMessages with the members of each message no
 // rule reads left out (Options.Fields; nil keeps every member).
 func buildMessagesFields(ms []message, mode string, f *Fields) *ast.Term {
-	if !f.All() && !f.lookup { // the lookup reads the calls' names
+	if !f.All() && !f.lookup { // the lookup reads the calls' ids and names
 		for i := range ms {
 			ms[i].fields = f
 		}
 	}
 	if mode == modeInline {
-		parseInline(ms)
-	} else {
+		parseInline(ms) // also gives inline results their tool_call_id
+	} else if f.All() || f.toolCalls || f.lookup {
 		for i := range ms {
 			if !ms[i].ownCalls {
 				ms[i].structuredCalls()
