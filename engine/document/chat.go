@@ -70,7 +70,9 @@ func fromRecord(format Format, file string, line int, rec ast.Object, opts Optio
 		id = fallbackID(file, line)
 	}
 	tools := emptyArray
-	if raw := get(rec, KeyTools); raw != nil {
+	if f := opts.Fields; !f.All() && !f.tools && !f.lookup {
+		// no rule reads them (the lookup names them)
+	} else if raw := get(rec, KeyTools); raw != nil {
 		if arr, ok := raw.Value.(*ast.Array); ok {
 			tools = recordTools(raw, arr)
 		}

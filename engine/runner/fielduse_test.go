@@ -3,9 +3,12 @@ package runner_test
 import (
 	"context"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
+	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -130,29 +133,44 @@ func inputFiles(t *testing.T, repo string, shared bool) []string {
 // that reports that member's value (top-level, of every message, of every
 // tool call): a rule that reads only that member, so that pruning leaves
 // out everything else. A member the analysis wrongly left out changes the
-// rule's findings.
+// rule's findings. Pairs of them, drawn with a fixed seed, check rules that
+// prune differently together (one reading the lookup keeps the calls whole).
 func probePacks() map[string]*policy.Pack {
-	const meta = "package chatlint.probe\n\n# METADATA\n# title: probe\n# description: reports a member.\n# custom:\n#   id: probe\n#   severity: info\n"
 	rules := map[string]string{}
 	for _, m := range []string{"format", "file", "line", "id", "mode", "profile", "raw", "tools", "entries", "lookup", "messages", "model"} {
-		rules[m] = `deny contains {"rule": "probe", "msg": sprintf("%v", [input.` + m + `])} if true`
+		rules[m] = `deny contains {"rule": ID, "msg": sprintf("%v", [input.` + m + `])} if true`
 	}
 	for _, m := range []string{"index", "role", "text", "has_content", "tool_calls", "turn", "line", "path", "raw", "tool_call_id", "stop_reason", "is_error", "lines"} {
 		rules["messages[*]."+m] = `deny contains f if {
 	some i, m in input.messages
-	f := {"rule": "probe", "msg": sprintf("%v", [m.` + m + `]), "message_index": i}
+	f := {"rule": ID, "msg": sprintf("%v", [m.` + m + `]), "message_index": i}
 }`
 	}
 	for _, m := range []string{"index", "id", "name", "arguments", "has_input", "path", "line", "parse_error", "free_form"} {
 		rules["messages[*].tool_calls[*]."+m] = `deny contains f if {
 	some i, m in input.messages
 	some j, c in m.tool_calls
-	f := {"rule": "probe", "msg": sprintf("%v", [c.` + m + `]), "message_index": i, "tool_call_index": j}
+	f := {"rule": ID, "msg": sprintf("%v", [c.` + m + `]), "message_index": i, "tool_call_index": j}
 }`
 	}
+	file := func(id, rule string) policy.File {
+		src := "package chatlint.probe\n\n# METADATA\n# title: " + id + "\n# description: reports a member.\n# custom:\n#   id: " + id +
+			"\n#   severity: info\n" + strings.ReplaceAll(rule, "ID", strconv.Quote(id)) + "\n"
+		return policy.File{Name: id + ".rego", Source: []byte(src)}
+	}
 	out := map[string]*policy.Pack{}
+	var names []string
 	for name, r := range rules {
-		out["probe "+name] = &policy.Pack{Name: "probe", Rego: []policy.File{{Name: "probe.rego", Source: []byte(meta + r + "\n")}}}
+		out["probe "+name] = &policy.Pack{Name: "probe", Rego: []policy.File{file("probe", r)}}
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	rnd := rand.New(rand.NewPCG(25, 2))
+	for range 12 {
+		a, b := names[rnd.IntN(len(names))], names[rnd.IntN(len(names))]
+		if a != b {
+			out["probe "+a+" + "+b] = &policy.Pack{Name: "probe", Rego: []policy.File{file("probe-a", rules[a]), file("probe-b", rules[b])}}
+		}
 	}
 	return out
 }
