@@ -103,6 +103,7 @@ deny contains f if {
 		{"type test", `deny contains 1 if { not is_object(input.raw) }`, []string{"raw"}},
 		{"input inside a function", "f(i) := input.messages[i].text\ndeny contains t if { t := f(0) }", []string{"messages", "messages.*.text"}},
 		{"every over a part", `deny contains 1 if { every k, v in input.messages[0].raw { k != v } }`, []string{"messages", "messages.*.raw"}},
+		{"template string", "deny contains x if { some m in input.messages; x := $\"{m.text} {input.mode}\" }", []string{"messages", "messages.*.text", "mode"}},
 		{"with data as input", "deny contains 1 if { data.y.z with data.y as input }", []string{"everything"}},
 	}
 	for _, c := range cases {
