@@ -162,6 +162,8 @@ func TestYAMLFieldReads(t *testing.T) {
     message: m`, []string{"format", "id", "profile", "messages", "messages.*.raw", "messages.*.role", "messages.*.stop_reason", "messages.*.text",
 			"messages.*.tool_call_id", "messages.*.tool_calls", "messages.*.tool_calls.*.arguments",
 			"messages.*.tool_calls.*.id", "messages.*.tool_calls.*.name"}},
+		{"the element itself, given in flow style", `rules:
+  - {id: r, given: "messages[*]", assert: {$: {type: object}}, message: m}`, []string{"everything"}},
 		{"a context whole", `rules:
   - id: r
     given: tools[*]
