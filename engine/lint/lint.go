@@ -33,13 +33,22 @@ type Linter struct {
 	dataset bool
 	eng     *policy.Engine
 	folds   map[document.Format]bool
+	// fields prunes the documents of a file no dataset rule folds (a
+	// file's dataset facts read its records whole); nil when the caller
+	// set opts.Fields.
+	fields *document.Fields
 }
 
 // New returns a Linter over a compiled engine. Documents leave out the
-// lookup member when no rule of the engine reads it.
+// members no rule of the engine reads (policy.Engine.Fields), unless
+// opts.Fields says otherwise.
 func New(eng *policy.Engine, opts document.Options) *Linter {
 	opts.SkipLookup = opts.SkipLookup || !eng.ReadsLookup()
-	return &Linter{ev: eng.NewEvaluator(), opts: opts, dataset: eng.HasDataset(opts.Profile), eng: eng}
+	l := &Linter{ev: eng.NewEvaluator(), opts: opts, dataset: eng.HasDataset(opts.Profile), eng: eng}
+	if opts.Fields == nil {
+		l.fields = eng.Fields()
+	}
+	return l
 }
 
 // foldsFormat reports whether a dataset rule applies to files of format f.
@@ -103,7 +112,11 @@ func (l *Linter) CheckFacts(ctx context.Context, u Unit) ([]finding.Finding, []F
 	var found []finding.Finding
 	var fa []Facts
 	fold := l.foldsFormat(u.Format)
-	out := Documents(u, l.opts, func(d *document.Document, rec *jsonl.Record) {
+	opts := l.opts
+	if !fold && l.fields != nil {
+		opts.Fields = l.fields
+	}
+	out := Documents(u, opts, func(d *document.Document, rec *jsonl.Record) {
 		if fold {
 			fa = append(fa, facts(d))
 		}

@@ -45,6 +45,9 @@ type Engine struct {
 	// member (reads.go).
 	readsLookup bool
 	gate        regoGate // when the Rego packs need evaluating (yaml_gate.go)
+	// fields are the members of the document an active rule may read
+	// (fielduse.go).
+	fields *document.Fields
 }
 
 // Options tune which rules run.
@@ -163,6 +166,7 @@ func Compile(ctx context.Context, packs []*Pack, opts Options) (*Engine, error) 
 		}
 		e.rego = prog
 	}
+	e.fields = document.NewFields(fieldReads(e.rego, packs).reads)
 	sort.Slice(e.rules, func(i, j int) bool { return e.rules[i].ID < e.rules[j].ID })
 	return e, nil
 }
