@@ -125,7 +125,7 @@ func (b batchBuilder) Add(line int, rec ast.Object) *Document {
 	if id == "" {
 		id = fallbackID(b.file, line)
 	}
-	d := &Document{Format: b.format, File: b.file, Line: line, ID: id, Profile: b.opts.Profile}
+	d := newDoc(b.format, b.file, line, id, b.opts)
 	d.Value = newDocument(d, detectMode(ms, b.opts.ToolCalls), ms, tools, emptyArray, ast.NewTerm(rec))
 	return d
 }

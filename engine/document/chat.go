@@ -79,7 +79,8 @@ func fromRecord(format Format, file string, line int, rec ast.Object, opts Optio
 			tools = recordTools(raw, arr)
 		}
 	}
-	d := &Document{Format: format, File: file, Line: line, ID: id, Profile: opts.Profile, model: opts.Model, skipLookup: opts.SkipLookup, fields: opts.Fields}
+	d := newDoc(format, file, line, id, opts)
+	d.fields = opts.Fields
 	d.Value = newDocument(d, mode, ms, tools, emptyArray, ast.NewTerm(rec))
 	if !opts.Fields.All() {
 		all := opts

@@ -246,7 +246,7 @@ func (s *claudeCode) Finish() *Document {
 		return nil
 	}
 	first := s.entries[0].line
-	d := &Document{Format: ClaudeCode, File: s.file, Line: first, Profile: s.opts.Profile}
+	d := newDoc(ClaudeCode, s.file, first, "", s.opts)
 	for _, e := range s.entries {
 		if id := stringField(e.obj, keySessionIDc); id != "" {
 			d.ID = id

@@ -186,7 +186,7 @@ func (c *codex) Finish() *Document {
 	if c.first == 0 {
 		return nil
 	}
-	d := &Document{Format: Codex, File: c.file, Line: c.first, ID: c.id, Profile: c.opts.Profile}
+	d := newDoc(Codex, c.file, c.first, c.id, c.opts)
 	if d.ID == "" {
 		d.ID = fallbackID(c.file, c.first)
 	}

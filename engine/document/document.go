@@ -68,6 +68,13 @@ type Document struct {
 	model *Model
 }
 
+// newDoc starts a document of format f as opts ask for it. Every builder
+// starts its documents here, so the profile, the model (check --model) and
+// leaving out lookup reach every format alike.
+func newDoc(f Format, file string, line int, id string, opts Options) *Document {
+	return &Document{Format: f, File: file, Line: line, ID: id, Profile: opts.Profile, model: opts.Model, skipLookup: opts.SkipLookup}
+}
+
 // Messages returns the normalized messages array, of the whole document
 // when the rules did not need all of it (Options.Fields).
 func (d *Document) Messages() *ast.Array { return arrayField(d.goValue(), KeyMessages) }

@@ -108,7 +108,7 @@ func (b geminiBuilder) Add(line int, rec ast.Object) *Document {
 	if id == "" {
 		id = fallbackID(b.file, line)
 	}
-	d := &Document{Format: Gemini, File: b.file, Line: line, ID: id, Profile: b.opts.Profile}
+	d := newDoc(Gemini, b.file, line, id, b.opts)
 	d.Value = newDocument(d, detectMode(ms, b.opts.ToolCalls), ms, geminiTools(req, base), emptyArray, ast.NewTerm(rec))
 	return d
 }

@@ -68,7 +68,7 @@ func (s *piSession) Finish() *Document {
 	if s.first == 0 {
 		return nil
 	}
-	d := &Document{Format: PiSession, File: s.file, Line: s.first, ID: s.id, Profile: s.opts.Profile, model: s.opts.Model, skipLookup: s.opts.SkipLookup}
+	d := newDoc(PiSession, s.file, s.first, s.id, s.opts)
 	if d.ID == "" {
 		d.ID = fallbackID(s.file, s.first)
 	}

@@ -149,7 +149,8 @@ func (p *proxyLog) Finish() *Document {
 	if p.first == 0 {
 		return nil
 	}
-	d := &Document{Format: ProxyLog, File: p.file, Line: p.first, ID: p.id, toolLines: p.toolLines, Profile: p.opts.Profile, model: p.opts.Model, skipLookup: p.opts.SkipLookup}
+	d := newDoc(ProxyLog, p.file, p.first, p.id, p.opts)
+	d.toolLines = p.toolLines
 	if d.ID == "" {
 		d.ID = fallbackID(p.file, p.first)
 	}

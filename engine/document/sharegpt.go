@@ -71,7 +71,7 @@ func (b shareGPTBuilder) Add(line int, rec ast.Object) *Document {
 	if id == "" {
 		id = fallbackID(b.file, line)
 	}
-	d := &Document{Format: ShareGPT, File: b.file, Line: line, ID: id, Profile: b.opts.Profile}
+	d := newDoc(ShareGPT, b.file, line, id, b.opts)
 	d.Value = newDocument(d, mode, ms, shareGPTTools(rec), emptyArray, ast.NewTerm(rec))
 	return d
 }
