@@ -35,8 +35,9 @@ func request(rec ast.Object) (ast.Object, string) {
 }
 
 // proxyLog gathers the lines of one proxy-log session file and squashes them
-// into one record, as a proxy-log converter does: the messages of the last entry with the
-// session's maximum message count plus its response, and every entry's tools
+// into one record, as a proxy-log converter does: the messages of the entry
+// ProxyLogSelection selects (the last with the session's maximum message
+// count) plus its response, and every entry's tools
 // deduplicated by name, first definition wins. Only that one entry and small
 // per-entry summaries are kept, so memory does not grow with the session's
 // quadratic history.
@@ -47,7 +48,7 @@ type proxyLog struct {
 	first   int
 	id      string
 
-	max      int
+	sel      ProxyLogSelection
 	selected ast.Object // request of the chosen entry
 	reqPath  string
 	response *ast.Term
@@ -61,7 +62,7 @@ type proxyLog struct {
 }
 
 func newProxyLog(file string, opts Options) *proxyLog {
-	return &proxyLog{file: file, opts: opts, toolNames: map[string]bool{}, max: -1}
+	return &proxyLog{file: file, opts: opts, toolNames: map[string]bool{}}
 }
 
 func (p *proxyLog) Add(line int, rec ast.Object) *Document {
@@ -98,8 +99,8 @@ func (p *proxyLog) Add(line int, rec ast.Object) *Document {
 	if msgs == nil {
 		return nil
 	}
-	if count >= p.max {
-		p.max, p.selected, p.reqPath, p.selLine = count, req, reqPath, line
+	if p.sel.Add(count) {
+		p.selected, p.reqPath, p.selLine = req, reqPath, line
 		p.response, p.respPath = responseMessage(rec)
 	}
 	if tools := arrayField(req, KeyTools); tools != nil {
