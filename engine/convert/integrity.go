@@ -91,8 +91,9 @@ func (e *evaluator) record(ctx context.Context, rec *Record, file string, mode s
 // by the proxy-log adapter as check reads them: each entry goes to the
 // builder as the proxy-log line it was read from, less what those rules do
 // not read (ids and timestamps are validated before, tools and replies are
-// the record's).
-func (e *evaluator) session(ctx context.Context, entries []*Entry, file string) ([]hit, error) {
+// the record's). It also returns each entry's role trace as the adapter
+// tokenized it, which the report prints.
+func (e *evaluator) session(ctx context.Context, entries []*Entry, file string) ([]hit, [][]string, error) {
 	b := document.NewBuilder(document.ProxyLog, file, document.Options{Profile: ExportProfile})
 	for _, en := range entries {
 		msgs := make([]jsonv.Value, len(en.Messages))
@@ -105,13 +106,13 @@ func (e *evaluator) session(ctx context.Context, entries []*Entry, file string) 
 		}
 		v, err := astjson.Decode(ruleJSON(line))
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		b.Add(en.Line, v.(ast.Object))
 	}
 	doc := b.Finish()
 	if doc == nil {
-		return nil, nil
+		return nil, nil, nil
 	}
 	hs, err := e.ev.Evaluate(ctx, doc)
 	var out []hit
@@ -120,5 +121,5 @@ func (e *evaluator) session(ctx context.Context, entries []*Entry, file string) 
 			out = append(out, h)
 		}
 	}
-	return out, err
+	return out, doc.RoleTraces(), err
 }

@@ -148,18 +148,19 @@ func (w *worker) integrity(ctx context.Context, file string, raw, written *Recor
 		}
 		hits = hs
 	}
+	var traces [][]string
 	if len(entries) > 1 || slices.ContainsFunc(entries, func(e *Entry) bool { return e.Status != 0 }) {
-		hs, err := w.eval.session(ctx, entries, file)
+		hs, ts, err := w.eval.session(ctx, entries, file)
 		if err != nil {
 			return nil, err
 		}
-		hits = append(hits, hs...)
+		hits, traces = append(hits, hs...), ts
 	}
 	last := entries[len(entries)-1].Line
 	if trunc != nil {
 		last = entries[trunc.Kept-1].Line
 	}
-	mp := &mapping{written: written, raw: raw, entries: entries, trunc: trunc, line: last}
+	mp := &mapping{written: written, raw: raw, entries: entries, traces: traces, trunc: trunc, line: last}
 	lines := reportLines(mp, hits)
 	if trunc != nil && !containsRule(lines, "trailing-short-entry") {
 		return nil, fmt.Errorf("%s: internal: the session was truncated but the integrity pack did not report it", file)

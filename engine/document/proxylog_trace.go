@@ -125,3 +125,28 @@ func tokenTerm(s string) *ast.Term {
 	}
 	return ast.StringTerm(s)
 }
+
+// RoleTraces returns the role trace of each entry of a session document,
+// in entry order: the tokens role-sequence-mismatch compares, for a report
+// that prints them (convert words the reference's line with them).
+func (d *Document) RoleTraces() [][]string {
+	entries := d.Entries()
+	if entries == nil {
+		return nil
+	}
+	out := make([][]string, entries.Len())
+	for i := range out {
+		e, _ := entries.Elem(i).Value.(ast.Object)
+		roles := arrayField(e, keyRoles)
+		if roles == nil {
+			continue
+		}
+		toks := make([]string, roles.Len())
+		for j := range toks {
+			s, _ := roles.Elem(j).Value.(ast.String)
+			toks[j] = string(s)
+		}
+		out[i] = toks
+	}
+	return out
+}
