@@ -101,7 +101,10 @@ type Reader struct {
 
 // NewReader returns a Reader reading from r.
 func NewReader(r io.Reader) *Reader {
-	return &Reader{r: bufio.NewReaderSize(r, 64<<10), max: DefaultMaxLineSize, src: r}
+	// The buffer is made at the first read, for the split in use: a run
+	// over thousands of small files (convert's sessions) would otherwise
+	// allocate both readers' buffers per file, and collect them.
+	return &Reader{max: DefaultMaxLineSize, src: r}
 }
 
 // SetSplit sets how lines end (SplitLF unless set); call it before the
@@ -200,6 +203,9 @@ func (r *Reader) Next() (Record, error) {
 // when a terminator ended it.
 func (r *Reader) readLine() (line []byte, skipped int64, sum [sha256.Size]byte, err error) {
 	r.owned = false
+	if r.r == nil {
+		r.r = bufio.NewReaderSize(r.src, 64<<10)
+	}
 	chunk, err := r.r.ReadSlice('\n')
 	if err == nil || !errors.Is(err, bufio.ErrBufferFull) {
 		if n := contentLen(chunk, err); n > r.max {

@@ -76,7 +76,9 @@ type universal struct {
 const minRead = 64 << 10
 
 func newUniversal(r io.Reader) *universal {
-	return &universal{r: r, buf: make([]byte, 256<<10)}
+	// It starts at one read's size and grows with the lines (fill): many
+	// small files are read with little garbage.
+	return &universal{r: r, buf: make([]byte, minRead)}
 }
 
 // readLine returns the next line with its terminator, as Reader.readLine
