@@ -142,6 +142,9 @@ func (r *Reader) Owned() bool { return r.owned }
 func (r *Reader) Next() (Record, error) {
 	for {
 		if r.err != nil {
+			if r.uni != nil {
+				r.uni.release()
+			}
 			return Record{}, r.err
 		}
 		var raw []byte
@@ -176,6 +179,9 @@ func (r *Reader) Next() (Record, error) {
 			}
 			r.err = io.EOF
 			if len(raw) == 0 {
+				if r.uni != nil {
+					r.uni.release()
+				}
 				return Record{}, io.EOF
 			}
 		}
