@@ -8,7 +8,9 @@
 // clean each entry with cleanup packs (goose by default), validate the
 // session (one session_id, increasing timestamps, trailing shorter entries
 // cut), squash it into one record, check it with the integrity pack, and
-// write it. Sessions run in parallel; output follows discovery order.
+// write it. Files are found and read as check finds and reads them
+// (jsonl.ExpandHidden, runner.Each: one reader, one pool, bounded memory);
+// sessions run in parallel; output follows discovery order.
 package convert
 
 import (
@@ -20,7 +22,6 @@ import (
 	"runtime"
 	"sync/atomic"
 
-	"github.com/chatlint/chatlint/engine/internal/ordered"
 	"github.com/chatlint/chatlint/engine/internal/py"
 	"github.com/chatlint/chatlint/engine/policy"
 	"github.com/chatlint/chatlint/engine/report"
@@ -125,58 +126,40 @@ func (c *Converter) Run(ctx context.Context) (Result, error) {
 		usageGroup = ""
 	}
 	usage := newUsageTable(usageGroup)
+	// handle takes the outcome of one session, in discovery order; false
+	// stops the run.
 	var fatal error
-	ordered.Run(ctx, workers, 4*workers,
-		func(_ context.Context, send func(int) bool) error {
-			for i := range sessions {
-				if !send(i) {
-					break
-				}
-			}
-			return nil
-		},
-		func() func(context.Context, int) outcome {
-			w := &worker{opts: o, cleaner: cleanup.cleaner()}
-			if ieng != nil {
-				w.eval = ieng.evaluator()
-			}
-			return func(ctx context.Context, i int) outcome {
-				oc := w.process(ctx, i, sessions[i])
-				c.sessions.Add(1)
-				c.bytes.Add(oc.bytes)
-				return oc
-			}
-		},
-		func(oc outcome) bool {
-			res.Lines += oc.lines
-			if o.Verbose != nil {
-				fmt.Fprintf(o.Verbose, "convert: %s: %d report lines\n", report.EscapeControls(oc.session.Path), len(oc.findings))
-			}
-			for _, f := range oc.findings {
-				if fatal = rep.add(oc, f); fatal != nil {
-					return false
-				}
-			}
-			switch {
-			case oc.readErr != nil:
-				res.Unreadable = append(res.Unreadable, oc.readErr)
-				return true
-			case oc.invalid != nil:
-				if !o.KeepGoing {
-					res.Invalid = oc.invalid
-					return false
-				}
-				fatal = rep.add(oc, Finding{Error: true, Rule: "session-invalid", Message: oc.invalid.Error(), Line: oc.invalid.Line})
-				return fatal == nil
-			case oc.record == nil:
-				return true
-			}
-			if fatal = out.add(oc.group, oc.record); fatal != nil {
+	handle := func(oc outcome) bool {
+		res.Lines += oc.lines
+		if o.Verbose != nil {
+			fmt.Fprintf(o.Verbose, "convert: %s: %d report lines\n", report.EscapeControls(oc.session.Path), len(oc.findings))
+		}
+		for _, f := range oc.findings {
+			if fatal = rep.add(oc, f); fatal != nil {
 				return false
 			}
-			usage.add(oc.usage)
+		}
+		switch {
+		case oc.readErr != nil:
+			res.Unreadable = append(res.Unreadable, oc.readErr)
 			return true
-		})
+		case oc.invalid != nil:
+			if !o.KeepGoing {
+				res.Invalid = oc.invalid
+				return false
+			}
+			fatal = rep.add(oc, Finding{Error: true, Rule: "session-invalid", Message: oc.invalid.Error(), Line: oc.invalid.Line})
+			return fatal == nil
+		case oc.record == nil:
+			return true
+		}
+		if fatal = out.add(oc.group, oc.record); fatal != nil {
+			return false
+		}
+		usage.add(oc.usage)
+		return true
+	}
+	c.each(ctx, workers, sessions, cleanup, ieng, handle)
 	if err := ctx.Err(); err != nil {
 		return res, err
 	}

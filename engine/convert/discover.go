@@ -1,8 +1,8 @@
 package convert
 
 import (
+	"errors"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/chatlint/chatlint/engine/internal/py"
+	"github.com/chatlint/chatlint/engine/jsonl"
 )
 
 // Session is one session file found under the logs folder.
@@ -22,34 +23,29 @@ type Session struct {
 	DirDate string
 }
 
-// discover lists every *.jsonl file below root (suffix case-sensitive,
-// symbolic links to files followed, to folders not), sorted by path
-// components: a/x < a-b/x < a.b/x, and B/ < a/. Folders it cannot read are
-// returned as errors after the files it could.
+// discover lists every *.jsonl file below root, found as check finds its
+// inputs (jsonl.ExpandHidden: symbolic links to files followed, to folders
+// not, the root followed when it is one). The reference's rules, kept for
+// its output to be the same: the suffix is case-sensitive, hidden folders
+// are walked too (Python's rglob), other data files (*.json) are not
+// sessions, and the files are sorted by path components: a/x < a-b/x <
+// a.b/x, and B/ < a/ (the order of the output records). Folders it cannot
+// read are returned as errors after the files it could.
 func discover(root string) ([]Session, []error) {
+	files, _, errs := jsonl.ExpandHidden([]string{root}, func(p string) bool {
+		return strings.HasSuffix(filepath.Base(p), ".jsonl")
+	})
+	// The command checks that root is a folder; a root it cannot read
+	// lists nothing, as in the reference.
+	errs = slices.DeleteFunc(errs, func(err error) bool {
+		var pe *fs.PathError
+		return errors.As(err, &pe) && filepath.Clean(pe.Path) == filepath.Clean(root)
+	})
 	var out []Session
-	var errs []error
-	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if p != root {
-				errs = append(errs, err)
-			}
-			return nil
-		}
-		if d.IsDir() || !strings.HasSuffix(d.Name(), ".jsonl") {
-			return nil
-		}
-		if d.Type()&fs.ModeSymlink != 0 {
-			fi, err := os.Stat(p)
-			if err != nil || !fi.Mode().IsRegular() {
-				return nil
-			}
-		} else if !d.Type().IsRegular() {
-			return nil
-		}
+	for _, p := range files {
 		rel, err := filepath.Rel(root, p)
 		if err != nil {
-			return nil
+			continue
 		}
 		parts := strings.Split(filepath.ToSlash(rel), "/")
 		s := Session{Path: pyJoin(root, parts), Rel: parts}
@@ -57,8 +53,7 @@ func discover(root string) ([]Session, []error) {
 			s.DirDate = isoDate(parts[0])
 		}
 		out = append(out, s)
-		return nil
-	})
+	}
 	slices.SortFunc(out, func(a, b Session) int { return slices.Compare(a.Rel, b.Rel) })
 	return out, errs
 }

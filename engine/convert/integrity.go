@@ -87,25 +87,32 @@ func (e *evaluator) record(ctx context.Context, rec *Record, file string, mode s
 	return hitsOf(hs), err
 }
 
-// session evaluates the pack's session rules on a session's entries (their
-// request messages; ids and timestamps are validated before).
-func (e *evaluator) session(ctx context.Context, entries []*Entry, file string) ([]hit, error) {
+// session evaluates the pack's session rules on a session's entries, read
+// by the proxy-log adapter as check reads them: each entry goes to the
+// builder as the proxy-log line it was read from, less what those rules do
+// not read (ids and timestamps are validated before, tools and replies are
+// the record's). It also returns each entry's role trace as the adapter
+// tokenized it, which the report prints.
+func (e *evaluator) session(ctx context.Context, entries []*Entry, file string) ([]hit, [][]string, error) {
 	b := document.NewBuilder(document.ProxyLog, file, document.Options{Profile: ExportProfile})
 	for _, en := range entries {
-		msgs := traceMessages(en.Messages)
+		msgs := make([]jsonv.Value, len(en.Messages))
+		for i, m := range en.Messages {
+			msgs[i] = m
+		}
 		line := &jsonv.Object{Members: []jsonv.Member{{Key: "request", Value: &jsonv.Object{Members: []jsonv.Member{{Key: "messages", Value: msgs}}}}}}
 		if en.Status != 0 {
 			line.Set("response", &jsonv.Object{Members: []jsonv.Member{{Key: "status", Value: json.Number(strconv.Itoa(en.Status))}}})
 		}
 		v, err := astjson.Decode(ruleJSON(line))
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		b.Add(en.Line, v.(ast.Object))
 	}
 	doc := b.Finish()
 	if doc == nil {
-		return nil, nil
+		return nil, nil, nil
 	}
 	hs, err := e.ev.Evaluate(ctx, doc)
 	var out []hit
@@ -114,40 +121,5 @@ func (e *evaluator) session(ctx context.Context, entries []*Entry, file string) 
 			out = append(out, h)
 		}
 	}
-	return out, err
-}
-
-// traceMessages reduces request messages to what the role-sequence rule
-// reads, written so that the document's role trace is the reference's: an
-// assistant has content only when it has text that is not white space; a
-// user message made only of tool_result parts has role R; a role other than
-// system, developer, user, assistant and tool is its first letter in upper
-// case (so "User" and "user" compare equal, as there); a message with an
-// empty role has no token.
-func traceMessages(ms []*jsonv.Object) []jsonv.Value {
-	out := make([]jsonv.Value, 0, len(ms))
-	for _, m := range ms {
-		role, _ := get(m, "role").(string)
-		t := &jsonv.Object{}
-		switch role {
-		case "":
-			continue
-		case "system", "developer", "tool":
-			t.Set("role", role)
-		case "user":
-			t.Set("role", map[string]string{"U": "user", "R": "R"}[userToken(get(m, "content"))])
-		case "assistant":
-			t.Set("role", role)
-			if text, _ := contentText(get(m, "content")); pyStrip(text) != "" {
-				t.Set("content", "x")
-			}
-			if calls, ok := get(m, "tool_calls").([]jsonv.Value); ok && len(calls) > 0 {
-				t.Set("tool_calls", calls)
-			}
-		default:
-			t.Set("role", firstUpper(role))
-		}
-		out = append(out, t)
-	}
-	return out
+	return out, doc.RoleTraces(), err
 }

@@ -5,10 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 
 	"github.com/chatlint/chatlint/engine/document"
+	"github.com/chatlint/chatlint/engine/jsonl"
 	"github.com/chatlint/chatlint/engine/jsonv"
 )
 
@@ -25,7 +25,8 @@ type outcome struct {
 	date     string
 	usage    Usage
 	bytes    int64
-	lines    int // lines that are not blank
+	lines    int  // lines that are not blank
+	end      bool // the runner's last job of the file (see Converter.Run)
 }
 
 // worker holds one goroutine's state.
@@ -35,15 +36,14 @@ type worker struct {
 	eval    *evaluator // nil when integrity analysis is off
 }
 
-func (w *worker) process(ctx context.Context, index int, s Session) (o outcome) {
+// process converts the session of one file from its lines, as the runner
+// read them (every line, blank ones too; none for an empty file).
+func (w *worker) process(ctx context.Context, index int, s Session, lines []jsonl.Record) (o outcome) {
 	o.session, o.scenario = s, scenarioName(s.Path)
-	data, err := os.ReadFile(s.Path)
-	if err != nil {
-		o.readErr = err
-		return o
+	for _, l := range lines {
+		o.bytes += int64(len(l.Raw))
 	}
-	o.bytes = int64(len(data))
-	r := readSession(data)
+	r := readLines(lines)
 	o.lines = r.lines
 	if r.format != "" && r.format != document.ProxyLog {
 		// check reads this file as another format: one line saying so, not
@@ -148,18 +148,19 @@ func (w *worker) integrity(ctx context.Context, file string, raw, written *Recor
 		}
 		hits = hs
 	}
+	var traces [][]string
 	if len(entries) > 1 || slices.ContainsFunc(entries, func(e *Entry) bool { return e.Status != 0 }) {
-		hs, err := w.eval.session(ctx, entries, file)
+		hs, ts, err := w.eval.session(ctx, entries, file)
 		if err != nil {
 			return nil, err
 		}
-		hits = append(hits, hs...)
+		hits, traces = append(hits, hs...), ts
 	}
 	last := entries[len(entries)-1].Line
 	if trunc != nil {
 		last = entries[trunc.Kept-1].Line
 	}
-	mp := &mapping{written: written, raw: raw, entries: entries, trunc: trunc, line: last}
+	mp := &mapping{written: written, raw: raw, entries: entries, traces: traces, trunc: trunc, line: last}
 	lines := reportLines(mp, hits)
 	if trunc != nil && !containsRule(lines, "trailing-short-entry") {
 		return nil, fmt.Errorf("%s: internal: the session was truncated but the integrity pack did not report it", file)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/chatlint/chatlint/engine/jsonv"
 )
@@ -70,6 +69,7 @@ type keyed struct {
 type mapping struct {
 	written, raw *Record
 	entries      []*Entry
+	traces       [][]string // each entry's role trace, as the proxy-log adapter tokenized it
 	trunc        *Truncation
 	line         int // source line of the record (the last kept entry)
 }
@@ -173,10 +173,10 @@ var lineMaps = map[string]func(mp *mapping, h hit) (keyed, bool){
 	},
 	"role-sequence-mismatch": func(mp *mapping, h hit) (keyed, bool) {
 		j := h.EntryIndex
-		if j < 1 || j >= len(mp.entries) {
+		if j < 1 || j >= len(mp.entries) || j >= len(mp.traces) {
 			return keyed{}, false
 		}
-		msg := fmt.Sprintf("Role sequence mismatch between entries %d and %d: '%s' -> '%s'", j, j+1, roleTrace(mp.entries[j-1].Messages), roleTrace(mp.entries[j].Messages))
+		msg := fmt.Sprintf("Role sequence mismatch between entries %d and %d: '%s' -> '%s'", j, j+1, strings.Join(mp.traces[j-1], " "), strings.Join(mp.traces[j], " "))
 		k := mp.at(phaseSequence, j, 0, 0, h, msg)
 		k.f.Line = mp.entries[j].Line
 		return k, true
@@ -318,60 +318,4 @@ func flagDetails(msg string, content jsonv.Value) (string, bool) {
 	}
 	slices.Sort(keys)
 	return "errorish keys present: " + strings.Join(keys, ", "), true
-}
-
-// roleTrace writes a request's role sequence as the reference prints it:
-// S system (and developer), U user (R when its content is only tool_result
-// parts), T tool, assistant Ac (text), At (tool calls), Act (both) or A, any
-// other role its first letter in upper case.
-func roleTrace(msgs []*jsonv.Object) string {
-	var toks []string
-	for _, m := range msgs {
-		role, _ := get(m, "role").(string)
-		switch role {
-		case "system", "developer":
-			toks = append(toks, "S")
-		case "user":
-			toks = append(toks, userToken(get(m, "content")))
-		case "assistant":
-			text, _ := contentText(get(m, "content"))
-			calls, _ := get(m, "tool_calls").([]jsonv.Value)
-			switch hasText, hasCalls := pyStrip(text) != "", len(calls) > 0; {
-			case hasText && hasCalls:
-				toks = append(toks, "Act")
-			case hasText:
-				toks = append(toks, "Ac")
-			case hasCalls:
-				toks = append(toks, "At")
-			default:
-				toks = append(toks, "A")
-			}
-		case "tool":
-			toks = append(toks, "T")
-		case "":
-		default:
-			toks = append(toks, firstUpper(role))
-		}
-	}
-	return strings.Join(toks, " ")
-}
-
-// firstUpper is the first character of s in upper case.
-func firstUpper(s string) string {
-	r, _ := utf8.DecodeRuneInString(s)
-	return strings.ToUpper(string(r))
-}
-
-func userToken(c jsonv.Value) string {
-	parts, ok := c.([]jsonv.Value)
-	if !ok || len(parts) == 0 {
-		return "U"
-	}
-	for _, p := range parts {
-		po, ok := p.(*jsonv.Object)
-		if !ok || get(po, "type") != "tool_result" {
-			return "U"
-		}
-	}
-	return "R"
 }

@@ -1,10 +1,12 @@
 package convert
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 	"unicode/utf8"
 
@@ -44,21 +46,46 @@ type reading struct {
 	format document.Format
 }
 
+// readSession reads a session file held in memory, with the reader the
+// runner reads the files of a run with.
 func readSession(data []byte) reading {
+	rd := newLineReader(bytes.NewReader(data))
+	var lines []jsonl.Record
+	for {
+		rec, err := rd.Next()
+		if err != nil { // io.EOF: a bytes.Reader fails in no other way and no line is over the bound
+			break
+		}
+		lines = append(lines, rec)
+	}
+	return readLines(lines)
+}
+
+// newLineReader reads lines as the reference does: every line (blank ones
+// too, they count in line numbers), universal newlines, no bound on a line.
+func newLineReader(r io.Reader) *jsonl.Reader {
+	rd := jsonl.NewReader(r)
+	rd.SetSplit(jsonl.SplitUniversal)
+	rd.SetKeepBlank(true)
+	rd.SetMaxLineSize(math.MaxInt)
+	return rd
+}
+
+// readLines parses the lines of one session file.
+func readLines(lines []jsonl.Record) reading {
 	var r reading
 	st := &lineState{}
-	line := 0
-	for len(data) > 0 {
-		line++
-		var raw []byte
-		raw, data = jsonl.SplitUniversal.Cut(data)
-		e, skip := parseLine(line, raw, st)
+	for _, l := range lines {
+		// The line as read, less its terminator: Data lacks a leading
+		// byte-order mark, which Python's json rejects.
+		raw := l.Raw[:len(l.Raw)-len(l.End)]
+		e, skip := parseLine(l.Line, raw, st)
 		switch {
 		case e != nil:
 			r.entries = append(r.entries, e)
 			r.lines++
 		case skip != "":
-			r.skipped = append(r.skipped, Skipped{line, skip})
+			r.skipped = append(r.skipped, Skipped{l.Line, skip})
 			r.lines++
 		}
 	}

@@ -1,6 +1,10 @@
 package convert
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/chatlint/chatlint/engine/document"
+)
 
 // SessionError is a session whose entries cannot be one conversation: the
 // reference aborts the whole run on it.
@@ -29,9 +33,10 @@ func (t Truncation) String() string {
 }
 
 // validateSession checks that the entries are one session (one session_id,
-// strictly increasing timestamps) and keeps them up to the last entry with
-// the most request messages: a trailing shorter entry (a side request such as
-// a title) is not the conversation's latest state.
+// strictly increasing timestamps) and keeps the entries
+// document.ProxyLogSelection keeps: up to the last entry with the most
+// request messages, since a trailing shorter entry (a side request such as a
+// title) is not the conversation's latest state.
 func validateSession(entries []*Entry, file string) ([]*Entry, *Truncation, error) {
 	first := entries[0].SessionID
 	for i, e := range entries {
@@ -48,15 +53,15 @@ func validateSession(entries []*Entry, file string) ([]*Entry, *Truncation, erro
 			return nil, nil, &SessionError{"Timestamp not increasing", i + 1, entries[i].SessionID, file, entries[i].Line}
 		}
 	}
-	max, lastMax := -1, 0
-	for i, e := range entries {
-		if n := len(e.Messages); n >= max {
-			max, lastMax = n, i
-		}
+	// Which entries are kept is the proxy-log adapter's decision, as check
+	// makes it.
+	var sel document.ProxyLogSelection
+	for _, e := range entries {
+		sel.Add(len(e.Messages))
 	}
-	last := len(entries) - 1
-	if n := len(entries[last].Messages); n < max {
-		return entries[:lastMax+1], &Truncation{Last: last + 1, LastCount: n, Max: max, Kept: lastMax + 1}, nil
+	if sel.Truncated() {
+		last := len(entries) - 1
+		return entries[:sel.Kept()], &Truncation{Last: last + 1, LastCount: len(entries[last].Messages), Max: sel.Max(), Kept: sel.Kept()}, nil
 	}
 	return entries, nil, nil
 }

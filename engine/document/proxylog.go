@@ -38,8 +38,9 @@ func request(rec ast.Object) (ast.Object, string) {
 }
 
 // proxyLog gathers the lines of one proxy-log session file and squashes them
-// into one record, as a proxy-log converter does: the messages of the last entry with the
-// session's maximum message count plus its response, and every entry's tools
+// into one record, as a proxy-log converter does: the messages of the entry
+// ProxyLogSelection selects (the last with the session's maximum message
+// count) plus its response, and every entry's tools
 // deduplicated by name, first definition wins. Only that one entry and small
 // per-entry summaries are kept, so memory does not grow with the session's
 // quadratic history.
@@ -50,7 +51,7 @@ type proxyLog struct {
 	first   int
 	id      string
 
-	max      int
+	sel      ProxyLogSelection
 	selected ast.Object // request of the chosen entry
 	reqPath  string
 	response *ast.Term
@@ -64,7 +65,7 @@ type proxyLog struct {
 }
 
 func newProxyLog(file string, opts Options) *proxyLog {
-	return &proxyLog{file: file, opts: opts, toolNames: map[string]bool{}, max: -1}
+	return &proxyLog{file: file, opts: opts, toolNames: map[string]bool{}}
 }
 
 func (p *proxyLog) Add(line int, rec ast.Object) *Document {
@@ -101,8 +102,8 @@ func (p *proxyLog) Add(line int, rec ast.Object) *Document {
 	if msgs == nil {
 		return nil
 	}
-	if count >= p.max {
-		p.max, p.selected, p.reqPath, p.selLine = count, req, reqPath, line
+	if p.sel.Add(count) {
+		p.selected, p.reqPath, p.selLine = req, reqPath, line
 		p.response, p.respPath = responseMessage(rec)
 	}
 	if tools := arrayField(req, KeyTools); tools != nil {
@@ -175,55 +176,4 @@ func (p *proxyLog) Finish() *Document {
 	mode := detectMode(ms, p.opts.ToolCalls)
 	d.Value = newDocument(d, mode, ms, ast.ArrayTerm(p.tools...), ast.ArrayTerm(p.entries...), raw)
 	return d
-}
-
-// roleTrace tokenizes the roles of a request's messages for the
-// role-sequence-mismatch rule, which compares the traces of consecutive entries.
-func roleTrace(msgs *ast.Array) *ast.Term {
-	out := make([]*ast.Term, msgs.Len())
-	for i := range out {
-		o, _ := msgs.Elem(i).Value.(ast.Object)
-		role := stringField(o, keyRole)
-		var tok string
-		switch role {
-		case "system", "developer":
-			tok = "S"
-		case "user":
-			tok = "U"
-		case "tool":
-			tok = "T"
-		case "assistant":
-			_, content := contentText(get(o, keyContent))
-			calls := arrayField(o, KeyToolCalls)
-			switch hasCalls := calls != nil && calls.Len() > 0; {
-			case content && hasCalls:
-				tok = "Act"
-			case content:
-				tok = "Ac"
-			case hasCalls:
-				tok = "At"
-			default:
-				tok = "A"
-			}
-		default:
-			tok = role
-		}
-		out[i] = tokenTerm(tok)
-	}
-	return ast.ArrayTerm(out...)
-}
-
-var tokenTerms = map[string]*ast.Term{}
-
-func init() {
-	for _, t := range []string{"S", "U", "T", "A", "Ac", "At", "Act"} {
-		tokenTerms[t] = ast.StringTerm(t)
-	}
-}
-
-func tokenTerm(s string) *ast.Term {
-	if t, ok := tokenTerms[s]; ok {
-		return t
-	}
-	return ast.StringTerm(s)
 }

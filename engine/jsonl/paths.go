@@ -41,6 +41,17 @@ func ExpandSkipping(args []string) (files, skipped []string, errs []error) {
 // *.jsonl only). A file named on the command line is taken whatever its
 // name.
 func ExpandFunc(args []string, accept func(path string) bool) (files, skipped []string, errs []error) {
+	return expand(args, accept, false)
+}
+
+// ExpandHidden is ExpandFunc that also walks hidden folders (.name): for a
+// drop-in whose reference tool globs every folder (convert: Python's rglob
+// does not skip them).
+func ExpandHidden(args []string, accept func(path string) bool) (files, skipped []string, errs []error) {
+	return expand(args, accept, true)
+}
+
+func expand(args []string, accept func(path string) bool, hidden bool) (files, skipped []string, errs []error) {
 	for _, arg := range args {
 		if arg == Stdin {
 			files = append(files, Stdin)
@@ -71,7 +82,7 @@ func ExpandFunc(args []string, accept func(path string) bool) (files, skipped []
 				return nil
 			}
 			if d.IsDir() {
-				if path != root && strings.HasPrefix(d.Name(), ".") {
+				if !hidden && path != root && strings.HasPrefix(d.Name(), ".") {
 					return filepath.SkipDir
 				}
 				return nil

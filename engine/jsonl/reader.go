@@ -101,7 +101,10 @@ type Reader struct {
 
 // NewReader returns a Reader reading from r.
 func NewReader(r io.Reader) *Reader {
-	return &Reader{r: bufio.NewReaderSize(r, 64<<10), max: DefaultMaxLineSize, src: r}
+	// The buffer is made at the first read, for the split in use: a run
+	// over thousands of small files (convert's sessions) would otherwise
+	// allocate both readers' buffers per file, and collect them.
+	return &Reader{max: DefaultMaxLineSize, src: r}
 }
 
 // SetSplit sets how lines end (SplitLF unless set); call it before the
@@ -139,6 +142,9 @@ func (r *Reader) Owned() bool { return r.owned }
 func (r *Reader) Next() (Record, error) {
 	for {
 		if r.err != nil {
+			if r.uni != nil {
+				r.uni.release()
+			}
 			return Record{}, r.err
 		}
 		var raw []byte
@@ -173,6 +179,9 @@ func (r *Reader) Next() (Record, error) {
 			}
 			r.err = io.EOF
 			if len(raw) == 0 {
+				if r.uni != nil {
+					r.uni.release()
+				}
 				return Record{}, io.EOF
 			}
 		}
@@ -200,6 +209,9 @@ func (r *Reader) Next() (Record, error) {
 // when a terminator ended it.
 func (r *Reader) readLine() (line []byte, skipped int64, sum [sha256.Size]byte, err error) {
 	r.owned = false
+	if r.r == nil {
+		r.r = bufio.NewReaderSize(r.src, 64<<10)
+	}
 	chunk, err := r.r.ReadSlice('\n')
 	if err == nil || !errors.Is(err, bufio.ErrBufferFull) {
 		if n := contentLen(chunk, err); n > r.max {

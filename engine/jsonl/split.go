@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"hash"
 	"io"
+	"sync"
 )
 
 // Split is how a Reader cuts its input into lines.
@@ -76,7 +77,29 @@ type universal struct {
 const minRead = 64 << 10
 
 func newUniversal(r io.Reader) *universal {
-	return &universal{r: r, buf: make([]byte, 256<<10)}
+	buf, _ := universalBufs.Get().(*[]byte)
+	if buf == nil {
+		b := make([]byte, 256<<10)
+		buf = &b
+	}
+	return &universal{r: r, buf: *buf}
+}
+
+// universalBufs keeps the buffers of readers that reached their end: a run
+// over thousands of small files (convert's sessions) reads each with a
+// buffer another file's reader left, instead of allocating and collecting
+// one per file.
+var universalBufs sync.Pool
+
+// release hands the buffer back for another reader, once no line of it is
+// returned any more (the Reader's end: a record's bytes are valid until the
+// next call to Next). A buffer a long line grew is let go.
+func (u *universal) release() {
+	if u.buf != nil && cap(u.buf) <= 1<<20 {
+		b := u.buf[:cap(u.buf)]
+		universalBufs.Put(&b)
+	}
+	u.buf, u.start, u.end = nil, 0, 0
 }
 
 // readLine returns the next line with its terminator, as Reader.readLine
