@@ -35,7 +35,7 @@ type Linter struct {
 // New returns a Linter over a compiled engine. Documents leave out the
 // lookup member when no rule of the engine reads it.
 func New(eng *policy.Engine, opts document.Options) *Linter {
-	opts.SkipLookup = opts.SkipLookup || !eng.ReadsLookup()
+	opts.SkipLookup = opts.SkipLookup || !eng.ReadsLookupUnder(opts.Profile)
 	return &Linter{ev: eng.NewEvaluator(), opts: opts, dataset: eng.HasDataset(opts.Profile)}
 }
 

@@ -35,15 +35,11 @@ type Engine struct {
 	// relational is set when a rule in yaml uses let, group or cases;
 	// roleFiltered when one walks only the messages of one role.
 	relational, roleFiltered bool
-	// regoFormats are the formats some Rego rule declares (custom.formats);
-	// regoAll is set when a Rego rule declares none, so applies to every
-	// format. A document of another format is not given to OPA at all:
-	// every finding it could produce would be dropped as out of scope.
-	regoFormats map[string]bool
-	regoAll     bool
+	// gate says which documents OPA is given (rego_gate.go).
+	gate regoGate
 	// readsLookup is set when an active rule may read the document's lookup
-	// member (reads.go).
-	readsLookup bool
+	// member (reads.go); the two others say which kind of rule may.
+	readsLookup, yamlReadsLookup, regoReadsLookup bool
 }
 
 // Options tune which rules run.
@@ -82,7 +78,7 @@ func Compile(ctx context.Context, packs []*Pack, opts Options) (*Engine, error) 
 		}
 		for k, m := range mods {
 			modules[k] = m
-			e.readsLookup = e.readsLookup || regoReads(m, "lookup")
+			e.regoReadsLookup = e.regoReadsLookup || regoReads(m, "lookup")
 		}
 		for _, pkg := range pkgs {
 			if _, dup := pkgPack[pkg]; !dup {
@@ -95,18 +91,10 @@ func Compile(ctx context.Context, packs []*Pack, opts Options) (*Engine, error) 
 			e.defaultModel = p.DefaultModel
 		}
 		if len(p.Rego) > 0 && len(rules) == 0 {
-			e.regoAll = true // a pack whose Rego declares no rule: evaluate it everywhere
+			e.gate.all = true // a pack whose Rego declares no rule: evaluate it everywhere
 		}
 		for _, r := range rules {
-			if len(r.Formats) == 0 {
-				e.regoAll = true
-			}
-			for _, f := range r.Formats {
-				if e.regoFormats == nil {
-					e.regoFormats = map[string]bool{}
-				}
-				e.regoFormats[f] = true
-			}
+			e.gate.add(r)
 		}
 		for _, pr := range p.Profiles {
 			if !slices.ContainsFunc(e.profiles, func(q Profile) bool { return q.Name == pr.Name }) {
@@ -114,7 +102,7 @@ func Compile(ctx context.Context, packs []*Pack, opts Options) (*Engine, error) 
 			}
 		}
 		for _, f := range p.YAML {
-			e.readsLookup = e.readsLookup || yamlReads(f.Source, "lookup")
+			e.yamlReadsLookup = e.yamlReadsLookup || yamlReads(f.Source, "lookup")
 			yr, err := compileYAML(f, p.Name)
 			if err != nil {
 				errs = append(errs, err.(*CompileError).Errors...)
@@ -150,6 +138,7 @@ func Compile(ctx context.Context, packs []*Pack, opts Options) (*Engine, error) 
 	if len(errs) > 0 {
 		return nil, &CompileError{Errors: errs}
 	}
+	e.readsLookup = e.yamlReadsLookup || e.regoReadsLookup
 	if len(modules) > 0 {
 		prog, err := compileRego(ctx, modules, pkgPack)
 		if err != nil {
@@ -233,7 +222,7 @@ func (e *Engine) evaluate(ctx context.Context, doc *document.Document, cancel to
 	if len(e.actions) > 0 {
 		hits, acts = e.yamlActions(doc, hits, acts)
 	}
-	if e.rego != nil && (e.regoAll || e.regoFormats[string(doc.Format)]) {
+	if e.rego != nil && e.gate.open(string(doc.Format), profileOf(doc.Profile)) {
 		var err error
 		hits, acts, err = e.rego.eval(ctx, doc.Value, string(doc.Format), profileOf(doc.Profile), cancel, tracer, hits, acts)
 		var bad *OutputError

@@ -86,6 +86,7 @@ type letSpec struct {
 	truthy *truthySpec
 	tag    *tagSpec
 	count  *occurrencesSpec
+	fn     *fnLet // schema_errors, distinct (yaml_fns.go)
 }
 
 type caseSpec struct {
@@ -141,6 +142,10 @@ type letYAML struct {
 	Tag        string      `yaml:"tag"`
 	Count      string      `yaml:"occurrences"`
 	In         string      `yaml:"in"`
+	// yaml_fns.go's forms
+	SchemaErrors string   `yaml:"schema_errors"`
+	Schema       string   `yaml:"schema"`
+	Distinct     []string `yaml:"distinct"`
 }
 
 type caseYAML struct {
@@ -291,8 +296,15 @@ func compileLet(name string, ly letYAML) (*letSpec, error) {
 		}
 		l.count = &occurrencesSpec{of: parsePath(ly.In), text: ly.Count}
 	}
+	if fn, ok, err := compileFnLet(ly); ok {
+		if err != nil {
+			return nil, err
+		}
+		kinds++
+		l.fn = fn
+	}
 	if kinds != 1 {
-		return nil, fmt.Errorf("want exactly one of join, cases, truthy_keys, tag_body or occurrences")
+		return nil, fmt.Errorf("want exactly one of join, cases, truthy_keys, tag_body, occurrences, schema_errors or distinct")
 	}
 	return l, nil
 }
