@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"testing"
 
@@ -42,7 +43,7 @@ func TestFinetuneYAMLMatchesRego(t *testing.T) {
 	for name, files := range inputs {
 		for _, profile := range []string{"default", "openai", "mistral", "together", "bedrock"} {
 			args := append([]string{"--profile", profile}, files...)
-			now := packFindings(t, "finetune", args...)
+			now := slices.DeleteFunc(packFindings(t, "finetune", args...), func(f jsonFinding) bool { return addedSince[f.Rule] })
 			old := packFindings(t, "finetune", append([]string{"--no-builtin", "--pack", before}, args...)...)
 			t.Logf("%s, profile %s: %d findings compared", name, profile, len(now))
 			if diff := cmp.Diff(old, now); diff != "" {
@@ -62,6 +63,10 @@ func TestFinetuneYAMLMatchesRego(t *testing.T) {
 		}
 	}
 }
+
+// addedSince are the finetune rules written after the move, which the pack
+// before it does not have.
+var addedSince = map[string]bool{"dataset-token-cost": true, "dataset-too-many-examples": true}
 
 // packFindings runs check -o json and returns one pack's findings in a
 // fixed order.

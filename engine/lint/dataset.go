@@ -29,12 +29,15 @@ type Facts struct {
 	// id left out, objects taken in key order, so two records that differ
 	// only in id or key order are the same example.
 	Hash uint64
+	// Tokens are the example's tokens in the model's encoding; -1 when the
+	// run does not count them (dataset_tokens.go).
+	Tokens int
 }
 
 // facts computes the Facts of a document.
 func facts(d *document.Document) Facts {
 	raw, _ := d.Value.Get(document.KeyRaw).Value.(ast.Object)
-	f := Facts{Line: d.Line, Type: recordType(d.Format, raw)}
+	f := Facts{Line: d.Line, Type: recordType(d.Format, raw), Tokens: -1}
 	h := fnv.New64a()
 	if raw != nil {
 		w := hashWriter{h: h}
@@ -135,6 +138,7 @@ type Dataset struct {
 	seen    map[uint64]int
 	dups    []*ast.Term
 	ndups   int
+	tokens  tokenFold
 }
 
 // NewDataset starts the fold of one file.
@@ -147,6 +151,9 @@ func (d *Dataset) Add(f Facts) {
 	d.records++
 	if d.first == 0 {
 		d.first = f.Line
+	}
+	if d.opts.Model != nil {
+		d.tokens.add(f.Tokens, d.opts.Model.Limit)
 	}
 	d.types[f.Type]++
 	if _, ok := d.typeAt[f.Type]; !ok {
@@ -196,6 +203,7 @@ func (d *Dataset) Document() ast.Object {
 		ast.Item(ast.StringTerm("duplicates"), ast.ArrayTerm(d.dups...)),
 		ast.Item(ast.StringTerm("duplicate_count"), ast.IntNumberTerm(d.ndups)),
 		ast.Item(ast.StringTerm("distinct"), ast.IntNumberTerm(len(d.seen))),
+		ast.Item(ast.StringTerm("tokens"), d.tokens.term(d.opts.Model)),
 	)
 }
 

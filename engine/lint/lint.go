@@ -20,6 +20,7 @@ import (
 	"github.com/chatlint/chatlint/engine/finding"
 	"github.com/chatlint/chatlint/engine/jsonl"
 	"github.com/chatlint/chatlint/engine/policy"
+	"github.com/chatlint/chatlint/engine/tokens"
 )
 
 // Linter checks units one at a time. It is not safe for concurrent use:
@@ -30,13 +31,20 @@ type Linter struct {
 	// dataset is set when dataset rules apply under the profile: only then
 	// are a document's Facts computed.
 	dataset bool
+	// tokens counts each example's tokens for the fold's token summary;
+	// nil unless a dataset rule reads it (dataset_tokens.go).
+	tokens *tokens.Counter
 }
 
 // New returns a Linter over a compiled engine. Documents leave out the
 // lookup member when no rule of the engine reads it.
 func New(eng *policy.Engine, opts document.Options) *Linter {
 	opts.SkipLookup = opts.SkipLookup || !eng.ReadsLookupUnder(opts.Profile)
-	return &Linter{ev: eng.NewEvaluator(), opts: opts, dataset: eng.HasDataset(opts.Profile)}
+	l := &Linter{ev: eng.NewEvaluator(), opts: opts, dataset: eng.HasDataset(opts.Profile)}
+	if l.dataset {
+		l.tokens = tokenCounter(eng.DatasetReadsTokens(opts.Profile), opts.Model)
+	}
+	return l
 }
 
 // Folds reports whether the linter computes Facts for a dataset fold: some
@@ -85,7 +93,9 @@ func (l *Linter) CheckFacts(ctx context.Context, u Unit) ([]finding.Finding, []F
 	var fa []Facts
 	out := Documents(u, l.opts, func(d *document.Document, rec *jsonl.Record) {
 		if l.dataset {
-			fa = append(fa, facts(d))
+			f := facts(d)
+			f.Tokens = exampleTokens(l.tokens, d)
+			fa = append(fa, f)
 		}
 		fs := l.Document(ctx, d)
 		if rec != nil && bytes.IndexByte(rec.Data, '\n') >= 0 {

@@ -40,6 +40,9 @@ type Engine struct {
 	// readsLookup is set when an active rule may read the document's lookup
 	// member (reads.go); the two others say which kind of rule may.
 	readsLookup, yamlReadsLookup, regoReadsLookup bool
+	// tokenReads says which dataset rules may read the token summary
+	// (dataset_tokens.go).
+	tokenReads tokenReads
 }
 
 // Options tune which rules run.
@@ -85,6 +88,7 @@ func Compile(ctx context.Context, packs []*Pack, opts Options) (*Engine, error) 
 				pkgPack[pkg] = p.Name
 			}
 		}
+		e.tokenReads.rego(mods, rules)
 		e.rules = append(e.rules, rules...)
 		e.models = mergeModels(e.models, p.Models)
 		if e.defaultModel == "" {
@@ -103,6 +107,9 @@ func Compile(ctx context.Context, packs []*Pack, opts Options) (*Engine, error) 
 		}
 		for _, f := range p.YAML {
 			e.yamlReadsLookup = e.yamlReadsLookup || yamlReads(f.Source, "lookup")
+			if yamlReads(f.Source, "tokens") {
+				e.tokenReads.add(f.Name)
+			}
 			yr, err := compileYAML(f, p.Name)
 			if err != nil {
 				errs = append(errs, err.(*CompileError).Errors...)
