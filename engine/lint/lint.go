@@ -92,12 +92,16 @@ func (l *Linter) CheckFacts(ctx context.Context, u Unit) ([]finding.Finding, []F
 	var found []finding.Finding
 	var fa []Facts
 	out := Documents(u, l.opts, func(d *document.Document, rec *jsonl.Record) {
+		dctx := ctx
 		if l.dataset {
 			f := facts(d)
 			f.Tokens = exampleTokens(l.tokens, d)
 			fa = append(fa, f)
+			if f.Tokens >= 0 { // a rule counting this example takes the fold's count
+				dctx = tokens.WithCount(ctx, d.Value, l.opts.Model.Encoding, f.Tokens)
+			}
 		}
-		fs := l.Document(ctx, d)
+		fs := l.Document(dctx, d)
 		if rec != nil && bytes.IndexByte(rec.Data, '\n') >= 0 {
 			onLines(fs, *rec)
 		}
