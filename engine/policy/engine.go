@@ -35,8 +35,8 @@ type Engine struct {
 	// relational is set when a rule in yaml uses let, group or cases;
 	// roleFiltered when one walks only the messages of one role.
 	relational, roleFiltered bool
-	// gate says which documents OPA is given (rego_gate.go).
-	gate regoGate
+	// regoScope says which documents OPA is given (rego_scope.go).
+	regoScope regoScope
 	// readsLookup is set when an active rule may read the document's lookup
 	// member (reads.go); the two others say which kind of rule may.
 	readsLookup, yamlReadsLookup, regoReadsLookup bool
@@ -95,10 +95,10 @@ func Compile(ctx context.Context, packs []*Pack, opts Options) (*Engine, error) 
 			e.defaultModel = p.DefaultModel
 		}
 		if len(p.Rego) > 0 && len(rules) == 0 {
-			e.gate.all = true // a pack whose Rego declares no rule: evaluate it everywhere
+			e.regoScope.all = true // a pack whose Rego declares no rule: evaluate it everywhere
 		}
 		for _, r := range rules {
-			e.gate.add(r)
+			e.regoScope.add(r)
 		}
 		for _, pr := range p.Profiles {
 			if !slices.ContainsFunc(e.profiles, func(q Profile) bool { return q.Name == pr.Name }) {
@@ -229,7 +229,7 @@ func (e *Engine) evaluate(ctx context.Context, doc *document.Document, cancel to
 	if len(e.actions) > 0 {
 		hits, acts = e.yamlActions(doc, hits, acts)
 	}
-	if e.rego != nil && e.gate.open(string(doc.Format), profileOf(doc.Profile)) {
+	if e.rego != nil && e.regoScope.open(string(doc.Format), profileOf(doc.Profile)) {
 		var err error
 		hits, acts, err = e.rego.eval(ctx, doc.Value, string(doc.Format), profileOf(doc.Profile), cancel, tracer, hits, acts)
 		var bad *OutputError

@@ -8,7 +8,7 @@ import (
 // OPA runs on a document only when some Rego rule applies to its format and
 // profile; the lookup is built for a profile only when a Rego rule that may
 // read it runs under that profile (or a YAML file names it).
-func TestRegoGate(t *testing.T) {
+func TestRegoScope(t *testing.T) {
 	src := `package chatlint.gate
 
 # METADATA
@@ -36,8 +36,8 @@ dataset_warn contains {"rule": "whole-file", "msg": "x"} if input.records > 0
 		format, profile string
 		open            bool
 	}{{"chat", "p1", true}, {"chat", "default", false}, {"proxy-log", "p1", false}, {"chat", "", false}} {
-		if got := e.gate.open(tc.format, profileOf(tc.profile)); got != tc.open {
-			t.Errorf("gate.open(%s, %q) = %v, want %v", tc.format, tc.profile, got, tc.open)
+		if got := e.regoScope.open(tc.format, profileOf(tc.profile)); got != tc.open {
+			t.Errorf("regoScope.open(%s, %q) = %v, want %v", tc.format, tc.profile, got, tc.open)
 		}
 	}
 	if e.ReadsLookupUnder("default") || e.ReadsLookupUnder("") {
@@ -52,7 +52,7 @@ dataset_warn contains {"rule": "whole-file", "msg": "x"} if input.records > 0
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !e.gate.open("chat", "default") || !e.ReadsLookupUnder("default") {
+	if !e.regoScope.open("chat", "default") || !e.ReadsLookupUnder("default") {
 		t.Error("a pack without declared rules is not evaluated everywhere")
 	}
 }
