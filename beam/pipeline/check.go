@@ -42,7 +42,7 @@ func (fn *CheckFn) ProcessElement(ctx context.Context, u Unit, emitFinding func(
 		out.emit(f)
 	}
 	for _, f := range facts {
-		emitFact(u.File, Fact{Format: u.Format, Line: f.Line, Type: f.Type, Hash: f.Hash, Tokens: f.Tokens})
+		emitFact(u.File, Fact{Format: u.Format, Line: f.Line, Type: f.Type, Hash: f.Hash, Tokens: f.Tokens, Member: f.Member, Key: f.Key})
 	}
 }
 

@@ -32,6 +32,8 @@ type Fact struct {
 	Type   string
 	Hash   uint64
 	Tokens int
+	// Member and Key are lint.Facts' dataset key.
+	Member, Key string
 }
 
 // buildDataset adds the fold and the dataset rules to a check job.
@@ -75,7 +77,7 @@ func (fn *DatasetFn) ProcessElement(ctx context.Context, file string, iter func(
 	slices.SortFunc(facts, func(a, b Fact) int { return cmp.Compare(a.Line, b.Line) })
 	ds := lint.NewDataset(file, document.Format(facts[0].Format), fn.linter.Options())
 	for _, x := range facts {
-		ds.Add(lint.Facts{Line: x.Line, Type: x.Type, Hash: x.Hash, Tokens: x.Tokens})
+		ds.Add(lint.Facts{Line: x.Line, Type: x.Type, Hash: x.Hash, Tokens: x.Tokens, Member: x.Member, Key: x.Key})
 	}
 	out := output{finding: emitFinding, tally: emitTally, gate: fn.gate}
 	for _, x := range fn.linter.CheckDataset(ctx, ds) {

@@ -13,6 +13,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/chatlint/chatlint/cmd/chatlint/internal/cmdutil"
+	"github.com/chatlint/chatlint/cmd/chatlint/internal/convert"
 )
 
 // TestConvertGolden runs convert on each case of fixtures/convert: the case's
@@ -21,10 +24,10 @@ import (
 // exit status) with expected/. Run `go test ./cmd/chatlint -run
 // TestConvertGolden -update` to rewrite expected/ and review the diff.
 func TestConvertGolden(t *testing.T) {
-	convertRand = func(i int) io.Reader {
+	convert.Rand = func(i int) io.Reader {
 		return rand.NewChaCha8([32]byte{byte(i), byte(i >> 8), 'c', 'h', 'a', 't', 'l', 'i', 'n', 't'})
 	}
-	defer func() { convertRand = nil }()
+	defer func() { convert.Rand = nil }()
 	cases, err := filepath.Glob(filepath.Join(repo, "fixtures/convert/*/logs"))
 	if err != nil || len(cases) == 0 {
 		t.Fatalf("no cases under fixtures/convert (%v)", err)
@@ -42,7 +45,7 @@ func TestConvertGolden(t *testing.T) {
 				}
 			}
 			var stdout, stderr bytes.Buffer
-			code := run(context.Background(), args, streams{In: strings.NewReader(""), Out: &stdout, Err: &stderr})
+			code := run(context.Background(), args, cmdutil.IOStreams{In: strings.NewReader(""), Out: &stdout, ErrOut: &stderr})
 			got := readTree(t, out)
 			got["stdout.txt"] = strings.ReplaceAll(stdout.String(), out, "OUT") + "[exit " + string(rune('0'+code)) + "]\n"
 			if stderr.Len() > 0 {
@@ -112,7 +115,7 @@ func TestConvertAgreesWithCheck(t *testing.T) {
 	out := t.TempDir()
 	var stdout, stderr bytes.Buffer
 	logs := filepath.Join(repo, "fixtures/convert/integrity/logs")
-	if code := run(context.Background(), []string{"convert", "-l", logs, "-o", out}, streams{Out: &stdout, Err: &stderr}); code != 0 {
+	if code := run(context.Background(), []string{"convert", "-l", logs, "-o", out}, cmdutil.IOStreams{Out: &stdout, ErrOut: &stderr}); code != 0 {
 		t.Fatalf("convert exit %d: %s", code, stderr.String())
 	}
 	type report struct {
@@ -146,7 +149,7 @@ func TestConvertAgreesWithCheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	stdout.Reset()
-	run(context.Background(), []string{"check", "-o", "json", filepath.Join(out, "2026-06-01.jsonl")}, streams{Out: &stdout, Err: &stderr})
+	run(context.Background(), []string{"check", "-o", "json", filepath.Join(out, "2026-06-01.jsonl")}, cmdutil.IOStreams{Out: &stdout, ErrOut: &stderr})
 	if diff := cmp.Diff(count(conv, true), count(stdout.Bytes(), false)); diff != "" {
 		t.Errorf("rules found by convert (-) and by check on its output (+):\n%s", diff)
 	}
@@ -155,13 +158,13 @@ func TestConvertAgreesWithCheck(t *testing.T) {
 // TestConvertWorkersDoNotChangeOutput converts the same logs with 1 and 4
 // workers and compares everything written.
 func TestConvertWorkersDoNotChangeOutput(t *testing.T) {
-	convertRand = func(i int) io.Reader { return rand.NewChaCha8([32]byte{byte(i)}) }
-	defer func() { convertRand = nil }()
+	convert.Rand = func(i int) io.Reader { return rand.NewChaCha8([32]byte{byte(i)}) }
+	defer func() { convert.Rand = nil }()
 	var trees []map[string]string
 	for _, w := range []string{"1", "4"} {
 		out := t.TempDir()
 		var stdout bytes.Buffer
-		run(context.Background(), []string{"convert", "-l", filepath.Join(repo, "fixtures/convert/keep-going/logs"), "-o", out, "--keep-going", "--workers", w}, streams{Out: &stdout, Err: io.Discard})
+		run(context.Background(), []string{"convert", "-l", filepath.Join(repo, "fixtures/convert/keep-going/logs"), "-o", out, "--keep-going", "--workers", w}, cmdutil.IOStreams{Out: &stdout, ErrOut: io.Discard})
 		tree := readTree(t, out)
 		tree["stdout"] = stdout.String()
 		for k, v := range tree {
@@ -195,7 +198,7 @@ func TestConvertUsageErrors(t *testing.T) {
 	for _, tt := range tests {
 		var stderr bytes.Buffer
 		args := append([]string{"convert", "-o", t.TempDir()}, tt.args...)
-		code := run(context.Background(), args, streams{Out: io.Discard, Err: &stderr})
+		code := run(context.Background(), args, cmdutil.IOStreams{Out: io.Discard, ErrOut: &stderr})
 		if code != tt.code || !strings.Contains(stderr.String(), tt.err) {
 			t.Errorf("%v: exit %d, stderr %q; want %d and %q", tt.args, code, stderr.String(), tt.code, tt.err)
 		}
@@ -217,7 +220,7 @@ func TestConvertNegatedFlags(t *testing.T) {
 		{[]string{"--no-anonymize=false"}, false},
 	} {
 		out := t.TempDir()
-		run(context.Background(), append([]string{"convert", "-l", logs, "-o", out}, tt.args...), streams{Out: io.Discard, Err: io.Discard})
+		run(context.Background(), append([]string{"convert", "-l", logs, "-o", out}, tt.args...), cmdutil.IOStreams{Out: io.Discard, ErrOut: io.Discard})
 		b, err := os.ReadFile(filepath.Join(out, "2026-07-01.jsonl"))
 		if err != nil {
 			t.Fatal(err)

@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/chatlint/chatlint/cmd/chatlint/internal/cmdutil"
 )
 
 // convertAllowed lists the errors check --profile openai may report on a
@@ -56,7 +58,7 @@ func TestConvertToSharedData(t *testing.T) {
 		rel = filepath.ToSlash(rel)
 		out := filepath.Join(dir, fmt.Sprintf("%d.jsonl", i))
 		var stderr bytes.Buffer
-		code := run(context.Background(), []string{"convert", "--to", "openai", "-o", out, f}, streams{Out: &bytes.Buffer{}, Err: &stderr})
+		code := run(context.Background(), []string{"convert", "--to", "openai", "-o", out, f}, cmdutil.IOStreams{Out: &bytes.Buffer{}, ErrOut: &stderr})
 		if code == 2 {
 			t.Errorf("%s: exit 2:\n%s", rel, stderr.String())
 			continue
@@ -99,7 +101,7 @@ type checkError struct{ Rule, Message string }
 func openaiErrors(t *testing.T, file string) []checkError {
 	t.Helper()
 	var stdout bytes.Buffer
-	run(context.Background(), []string{"check", "--profile", "openai", "-o", "json", file}, streams{Out: &stdout, Err: &bytes.Buffer{}})
+	run(context.Background(), []string{"check", "--profile", "openai", "-o", "json", file}, cmdutil.IOStreams{Out: &stdout, ErrOut: &bytes.Buffer{}})
 	var r struct {
 		Findings []struct{ Rule, Severity, Message string } `json:"findings"`
 	}

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/chatlint/chatlint/cmd/chatlint/internal/cmdutil"
 )
 
 // TestConvertToOpenAIFixtures converts each file of fixtures/convert-openai/in
@@ -25,7 +27,7 @@ func TestConvertToOpenAIFixtures(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "train.jsonl")
 			var stdout, stderr bytes.Buffer
-			code := run(context.Background(), []string{"convert", "--to", "openai", "-o", out, rel(t, in)}, streams{Out: &stdout, Err: &stderr})
+			code := run(context.Background(), []string{"convert", "--to", "openai", "-o", out, rel(t, in)}, cmdutil.IOStreams{Out: &stdout, ErrOut: &stderr})
 			if code != 0 || stdout.Len() > 0 {
 				t.Fatalf("exit %d, stdout %q, stderr:\n%s", code, stdout.String(), stderr.String())
 			}
@@ -49,7 +51,7 @@ func TestConvertToOpenAIFixtures(t *testing.T) {
 				t.Errorf("notes (-want +got):\n%s", diff)
 			}
 			stdout.Reset()
-			if code := run(context.Background(), []string{"check", out}, streams{Out: &stdout, Err: &stderr}); code != 0 {
+			if code := run(context.Background(), []string{"check", out}, cmdutil.IOStreams{Out: &stdout, ErrOut: &stderr}); code != 0 {
 				t.Errorf("check on the converted file: exit %d\n%s", code, stdout.String())
 			}
 		})
@@ -79,7 +81,7 @@ func TestConvertToOpenAIStreamsAndFails(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var stdout, stderr bytes.Buffer
-		code := run(context.Background(), append([]string{"convert", "--to", "openai"}, tt.args...), streams{Out: &stdout, Err: &stderr})
+		code := run(context.Background(), append([]string{"convert", "--to", "openai"}, tt.args...), cmdutil.IOStreams{Out: &stdout, ErrOut: &stderr})
 		lines := strings.Count(stdout.String(), "\n")
 		if code != tt.code || lines != tt.stdout || !strings.Contains(stderr.String(), tt.stderrHas) {
 			t.Errorf("%v: exit %d, %d lines, stderr:\n%s\nwant exit %d, %d lines, %q", tt.args, code, lines, stderr.String(), tt.code, tt.stdout, tt.stderrHas)
@@ -101,7 +103,7 @@ func TestConvertToUsageErrors(t *testing.T) {
 		{[]string{chat}, "unknown command"},
 	} {
 		var stderr bytes.Buffer
-		code := run(context.Background(), append([]string{"convert"}, tt.args...), streams{Out: &bytes.Buffer{}, Err: &stderr})
+		code := run(context.Background(), append([]string{"convert"}, tt.args...), cmdutil.IOStreams{Out: &bytes.Buffer{}, ErrOut: &stderr})
 		if code != 2 || !strings.Contains(stderr.String(), tt.err) {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", tt.args, code, stderr.String(), tt.err)
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/chatlint/chatlint/cmd/chatlint/internal/cmdutil"
 	"github.com/chatlint/chatlint/engine/config"
 	"github.com/chatlint/chatlint/engine/report"
 )
@@ -25,7 +26,7 @@ func TestCIDocIsComplete(t *testing.T) {
 	if !ok {
 		t.Fatal("docs/ci.md is missing")
 	}
-	root := newRootCmd(streams{})
+	root := newRootCmd(cmdutil.IOStreams{})
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
 		switch c.Name() {

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/spf13/cobra"
+
+	"github.com/chatlint/chatlint/cmd/chatlint/internal/cmdutil"
 )
 
 func TestVersion(t *testing.T) {
@@ -23,21 +25,6 @@ func TestVersion(t *testing.T) {
 	}
 }
 
-func TestPseudoVersionCommit(t *testing.T) {
-	tests := map[string]string{
-		"v0.0.0-20260101120000-abcdef123456":         "abcdef123456",
-		"v1.2.4-0.20260101120000-abcdef123456+dirty": "abcdef123456",
-		"v1.2.3":      "",
-		"(devel)":     "",
-		"v1.2.3-rc-1": "",
-	}
-	for v, want := range tests {
-		if got := pseudoVersionCommit(v); got != want {
-			t.Errorf("%s: %q, want %q", v, got, want)
-		}
-	}
-}
-
 // TestEveryCommandHasExamples walks the command tree: every command shows
 // examples in --help.
 func TestEveryCommandHasExamples(t *testing.T) {
@@ -50,7 +37,7 @@ func TestEveryCommandHasExamples(t *testing.T) {
 			walk(sub)
 		}
 	}
-	walk(newRootCmd(streams{}))
+	walk(newRootCmd(cmdutil.IOStreams{}))
 }
 
 func TestCompletion(t *testing.T) {
@@ -73,7 +60,7 @@ func TestColor(t *testing.T) {
 	// auto against a character device (what isTerminal looks for): only
 	// NO_COLOR or TERM=dumb turn colour off. Against os.Stdout, a pipe under
 	// go test, auto never colours and this could not fail.
-	if tty, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0); err == nil && isTerminal(tty) {
+	if tty, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0); err == nil && cmdutil.IsTerminal(tty) {
 		defer tty.Close()
 		for _, tc := range []struct {
 			noColor, term string
@@ -81,7 +68,7 @@ func TestColor(t *testing.T) {
 		}{{"", "xterm", true}, {"1", "xterm", false}, {"", "dumb", false}} {
 			t.Setenv("NO_COLOR", tc.noColor)
 			t.Setenv("TERM", tc.term)
-			if c, _ := useColor("auto", tty); c != tc.want {
+			if c, _ := cmdutil.UseColor("auto", tty); c != tc.want {
 				t.Errorf("NO_COLOR=%q TERM=%q: auto colours %v, want %v", tc.noColor, tc.term, c, tc.want)
 			}
 		}

@@ -11,8 +11,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chatlint/chatlint/engine/atomicfile"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/chatlint/chatlint/cmd/chatlint/internal/cmdutil"
+	"github.com/chatlint/chatlint/cmd/chatlint/internal/fix"
+	"github.com/chatlint/chatlint/engine/atomicfile"
 )
 
 const (
@@ -106,23 +109,23 @@ func TestFixWriteFailures(t *testing.T) {
 		patch func()
 	}{
 		{"backup", func() {
-			backupFile = func(string, time.Time) (string, error) { return "", errors.New("disk full") }
+			fix.BackupFile = func(string, time.Time) (string, error) { return "", errors.New("disk full") }
 		}},
 		{"rename", func() {
-			commitFile = func(f *atomicfile.File) error {
+			fix.CommitFile = func(f *atomicfile.File) error {
 				f.Abort() // what Commit does when its rename fails
 				return errors.New("rename: simulated failure")
 			}
 		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			c0, b := commitFile, backupFile
-			defer func() { commitFile, backupFile = c0, b }()
+			c0, b := fix.CommitFile, fix.BackupFile
+			defer func() { fix.CommitFile, fix.BackupFile = c0, b }()
 			c.patch()
 			dir := t.TempDir()
 			p := writeFile(t, dir, "a.jsonl", needsFix+"\n")
 			stdout, stderr, code := chatlint(t, "", "fix", "--in-place", p)
-			if code != exitError || !strings.Contains(stderr, "not written") {
+			if code != cmdutil.ExitError || !strings.Contains(stderr, "not written") {
 				t.Errorf("exit %d, stderr %q", code, stderr)
 			}
 			if strings.Contains(stdout, "fixed 1") {
@@ -217,7 +220,7 @@ func TestFixUsage(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, stderr, code := chatlint(t, "", c.args...)
-			if code != exitError || !strings.Contains(stderr, c.stderr) {
+			if code != cmdutil.ExitError || !strings.Contains(stderr, c.stderr) {
 				t.Errorf("exit %d, stderr %q, want %q", code, stderr, c.stderr)
 			}
 		})
@@ -315,8 +318,8 @@ func TestFixReadError(t *testing.T) {
 	out := filepath.Join(dir, "out.jsonl")
 	var stdout, stderr strings.Builder
 	in := &failingReader{strings.NewReader(needsFix + "\n" + cleanRecord + "\n")}
-	code := run(context.Background(), []string{"fix", "-o", out, "-"}, streams{In: in, Out: &stdout, Err: &stderr})
-	if code != exitError || !strings.Contains(stderr.String(), "device error") || !strings.Contains(stdout.String(), "not written") {
+	code := run(context.Background(), []string{"fix", "-o", out, "-"}, cmdutil.IOStreams{In: in, Out: &stdout, ErrOut: &stderr})
+	if code != cmdutil.ExitError || !strings.Contains(stderr.String(), "device error") || !strings.Contains(stdout.String(), "not written") {
 		t.Errorf("exit %d\n%s%s", code, stdout.String(), stderr.String())
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 0 {

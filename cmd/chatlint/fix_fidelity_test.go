@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/chatlint/chatlint/cmd/chatlint/internal/cmdutil"
 )
 
 // TestFixNonObjectLines: fix moves a line that is JSON but not an object to
@@ -92,7 +94,7 @@ func TestFixUnrecognizedFormat(t *testing.T) {
 				args = []string{"-o", "out/", "in"}
 			}
 			stdout, stderr, code := chatlint(t, "", append([]string{"fix"}, args...)...)
-			if code != exitError {
+			if code != cmdutil.ExitError {
 				t.Errorf("exit %d, want 2\n%s%s", code, stdout, stderr)
 			}
 			if !strings.Contains(stderr, "u.jsonl: not fixed, nothing written for it") {
@@ -144,7 +146,7 @@ func TestFixLeavesUnreadableRecords(t *testing.T) {
 			in := writeFile(t, dir, "lf.jsonl", llamaFactory+"\n"+needsFix+"\n")
 			out := filepath.Join(dir, "out.jsonl")
 			stdout, stderr, code := chatlint(t, "", "fix", "--pack", pack, "-o", out, in)
-			if code != exitFindings {
+			if code != cmdutil.ExitFindings {
 				t.Errorf("exit %d, want 1\n%s%s", code, stdout, stderr)
 			}
 			if got := mustRead(t, out); got != llamaFactory+"\n"+fixedRec+"\n" {
@@ -216,7 +218,7 @@ func TestFixJSONDocument(t *testing.T) {
 	// A .json that is not one JSON value is not fixed.
 	bad := writeFile(t, dir, "bad.json", `[{"messages":[]},`)
 	_, stderr, code = chatlint(t, "", "fix", "-o", filepath.Join(dir, "bad.out.jsonl"), bad)
-	if code != exitError || !strings.Contains(stderr, "bad.json: not fixed, nothing written for it") {
+	if code != cmdutil.ExitError || !strings.Contains(stderr, "bad.json: not fixed, nothing written for it") {
 		t.Errorf("broken .json: exit %d\n%s", code, stderr)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "bad.out.jsonl")); err == nil {

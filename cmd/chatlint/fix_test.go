@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/chatlint/chatlint/cmd/chatlint/internal/cmdutil"
 )
 
 // fixCase is one folder of fixtures/fix: input.jsonl, an optional args file
@@ -114,7 +116,7 @@ func TestFixGolden(t *testing.T) {
 			output := readOr(t, "output.jsonl")
 			golden(t, c.dir, "output.jsonl", output)
 			golden(t, c.dir, "rejects.jsonl", readOr(t, "output.jsonl.rejects.jsonl"))
-			if code == exitError {
+			if code == cmdutil.ExitError {
 				return
 			}
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 
+	"github.com/chatlint/chatlint/cmd/chatlint/internal/cmdutil"
 	"github.com/chatlint/chatlint/engine/builtin"
 	"github.com/chatlint/chatlint/engine/document"
 	"github.com/chatlint/chatlint/engine/jsonl"
@@ -31,7 +32,7 @@ type repairClaim struct {
 // likes).
 func packClaims(t *testing.T, pack string) map[string][]repairClaim {
 	t.Helper()
-	eng, err := (&packOptions{NoBuiltin: true, NoConfig: true, Packs: []string{"builtin:" + pack}}).compile(context.Background())
+	eng, err := (&cmdutil.PackOptions{NoBuiltin: true, NoConfig: true, Packs: []string{"builtin:" + pack}}).Compile(context.Background())
 	if err != nil {
 		return nil
 	}
@@ -138,7 +139,7 @@ func TestFixThenCheckSharedData(t *testing.T) {
 		t.Run(rel, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), filepath.Base(file))
 			_, stderr, code := chatlint(t, "", "fix", "-o", out, file)
-			if code == exitError {
+			if code == cmdutil.ExitError {
 				// A file fix refuses (no known format, a format fix does not
 				// rewrite) is not written; that is its own test's business.
 				if _, err := os.Stat(out); err == nil {

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chatlint/chatlint/cmd/chatlint/internal/fix"
 	"github.com/chatlint/chatlint/engine/jsonl"
 )
 
@@ -73,9 +74,9 @@ func TestFixInPlaceFileChanged(t *testing.T) {
 	dir := t.TempDir()
 	p := writeFile(t, dir, "a.jsonl", needsFix+"\n")
 	appended := `{"id":"late","messages":[{"role":"user","content":"x"},{"role":"assistant","content":"y"}]}` + "\n"
-	old := backupFile
-	defer func() { backupFile = old }()
-	backupFile = func(path string, now time.Time) (string, error) {
+	old := fix.BackupFile
+	defer func() { fix.BackupFile = old }()
+	fix.BackupFile = func(path string, now time.Time) (string, error) {
 		f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
 		if err != nil {
 			return "", err
@@ -107,7 +108,7 @@ func TestFixInPlaceFileChanged(t *testing.T) {
 func TestFixInPlaceLocked(t *testing.T) {
 	dir := t.TempDir()
 	p := writeFile(t, dir, "a.jsonl", needsFix+"\n")
-	unlock, err := lockInput(p)
+	unlock, err := fix.LockInput(p)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,55 +7,33 @@ import (
 	"errors"
 	"fmt"
 	"os"
+
+	"github.com/chatlint/chatlint/cmd/chatlint/internal/cmdutil"
 )
-
-// Exit codes, as linters use them.
-const (
-	exitClean    = 0 // nothing at or above the fail level
-	exitFindings = 1 // findings at or above the fail level
-	exitError    = 2 // usage, configuration, policy or input errors
-)
-
-// exitCode carries a command's exit status through cobra.
-type exitCode struct {
-	code int
-	err  error // printed when not nil
-}
-
-func (e *exitCode) Error() string {
-	if e.err != nil {
-		return e.err.Error()
-	}
-	return fmt.Sprintf("exit status %d", e.code)
-}
-
-func usageError(format string, args ...any) error {
-	return &exitCode{code: exitError, err: fmt.Errorf(format, args...)}
-}
 
 func main() {
 	tuneGC()
 	stop := startProfile()
-	code := run(context.Background(), os.Args[1:], streams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr})
+	code := run(context.Background(), os.Args[1:], cmdutil.IOStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr})
 	stop()
 	os.Exit(code)
 }
 
 // run executes the command line and returns the exit status.
-func run(ctx context.Context, args []string, io streams) int {
+func run(ctx context.Context, args []string, io cmdutil.IOStreams) int {
 	cmd := newRootCmd(io)
 	cmd.SetArgs(args)
 	err := cmd.ExecuteContext(ctx)
 	if err == nil {
-		return exitClean
+		return cmdutil.ExitClean
 	}
-	var ec *exitCode
+	var ec *cmdutil.ExitCode
 	if errors.As(err, &ec) {
-		if ec.err != nil {
-			fmt.Fprintln(io.Err, "chatlint:", escapeLines(ec.err.Error()))
+		if ec.Err != nil {
+			fmt.Fprintln(io.ErrOut, "chatlint:", cmdutil.EscapeLines(ec.Err.Error()))
 		}
-		return ec.code
+		return ec.Code
 	}
-	fmt.Fprintln(io.Err, "chatlint:", escapeLines(err.Error()))
-	return exitError
+	fmt.Fprintln(io.ErrOut, "chatlint:", cmdutil.EscapeLines(err.Error()))
+	return cmdutil.ExitError
 }

@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/chatlint/chatlint/cmd/chatlint/internal/cmdutil"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under fixtures/golden")
@@ -20,7 +22,7 @@ var update = flag.Bool("update", false, "rewrite the golden files under fixtures
 func chatlint(t *testing.T, stdin string, args ...string) (string, string, int) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	code := run(context.Background(), args, streams{In: strings.NewReader(stdin), Out: &out, Err: &errOut})
+	code := run(context.Background(), args, cmdutil.IOStreams{In: strings.NewReader(stdin), Out: &out, ErrOut: &errOut})
 	return out.String(), errOut.String(), code
 }
 

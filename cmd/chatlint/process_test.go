@@ -5,6 +5,8 @@ import (
 	"os"
 	"os/exec"
 	"testing"
+
+	"github.com/chatlint/chatlint/cmd/chatlint/internal/cmdutil"
 )
 
 // TestMain lets a test run chatlint as a process of its own, with the GC
@@ -20,7 +22,7 @@ func TestMain(m *testing.M) {
 			}
 		}
 		tuneGC()
-		code := run(context.Background(), args, streams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr})
+		code := run(context.Background(), args, cmdutil.IOStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr})
 		if p := os.Getenv("CHATLINT_TEST_HWM"); p != "" {
 			// The peak RSS of this process since exec; getrusage would
 			// count the test binary's own from before the fork.

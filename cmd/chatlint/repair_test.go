@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/chatlint/chatlint/cmd/chatlint/internal/cmdutil"
 )
 
 const repairFixtures = repo + "/fixtures/repair"
@@ -81,7 +83,7 @@ func TestRepairGolden(t *testing.T) {
 	}
 
 	out, errOut, code := chatlint(t, "", "repair", dir)
-	if errOut != "" || code != exitFindings {
+	if errOut != "" || code != cmdutil.ExitFindings {
 		t.Errorf("exit %d (want 1: some files are skipped), stderr %q", code, errOut)
 	}
 	repairGolden(t, "repair.txt", normalize(out, dir))
@@ -121,7 +123,7 @@ func TestRepairGolden(t *testing.T) {
 	}
 
 	again, _, code := chatlint(t, "", "repair", dir)
-	if code != exitFindings {
+	if code != cmdutil.ExitFindings {
 		t.Errorf("second run: exit %d", code)
 	}
 	repairGolden(t, "again.txt", normalize(again, dir))
@@ -139,7 +141,7 @@ func TestRepairGoldenJSONAndDryRun(t *testing.T) {
 		before[name] = fi.ModTime()
 	}
 	out, _, code := chatlint(t, "", "repair", "--dry-run", dir)
-	if code != exitFindings {
+	if code != cmdutil.ExitFindings {
 		t.Errorf("dry run: exit %d, want 1", code)
 	}
 	repairGolden(t, "dry-run.txt", normalize(out, dir))

@@ -1,19 +1,22 @@
 package main
 
 import (
-	"io"
-
 	"github.com/spf13/cobra"
+
+	"github.com/chatlint/chatlint/cmd/chatlint/internal/check"
+	"github.com/chatlint/chatlint/cmd/chatlint/internal/cmdutil"
+	"github.com/chatlint/chatlint/cmd/chatlint/internal/convert"
+	"github.com/chatlint/chatlint/cmd/chatlint/internal/fix"
+	"github.com/chatlint/chatlint/cmd/chatlint/internal/fmtcmd"
+	"github.com/chatlint/chatlint/cmd/chatlint/internal/repair"
+	"github.com/chatlint/chatlint/cmd/chatlint/internal/rules"
+	"github.com/chatlint/chatlint/cmd/chatlint/internal/stats"
+	"github.com/chatlint/chatlint/cmd/chatlint/internal/test"
+	"github.com/chatlint/chatlint/cmd/chatlint/internal/validate"
+	"github.com/chatlint/chatlint/cmd/chatlint/internal/version"
 )
 
-// streams are the command's standard input and outputs, swapped in tests.
-type streams struct {
-	In  io.Reader
-	Out io.Writer
-	Err io.Writer
-}
-
-func newRootCmd(s streams) *cobra.Command {
+func newRootCmd(s cmdutil.IOStreams) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "chatlint",
 		Short: "Validate, repair, fix and convert JSONL datasets of LLM conversations",
@@ -30,19 +33,19 @@ evaluated over one normalized document per conversation.`,
   chatlint validate-input --input records.jsonl         # the conversation-record contract
   chatlint rules explain tool-result-missing
   chatlint test ./policies/team`,
-		Version:       readBuildInfo().Version,
+		Version:       cmdutil.ReadBuildInfo().Version,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
 	root.SetIn(s.In)
 	root.SetOut(s.Out)
-	root.SetErr(s.Err)
+	root.SetErr(s.ErrOut)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
-		return &exitCode{code: exitError, err: err}
+		return &cmdutil.ExitCode{Code: cmdutil.ExitError, Err: err}
 	})
-	root.SetVersionTemplate(readBuildInfo().String())
-	root.AddCommand(newCheckCmd(s), newStatsCmd(s), newRulesCmd(s), newTestCmd(s), newFmtCmd(s), newVersionCmd(s),
-		newRepairCmd(s), newFixCmd(s), newConvertCmd(s), newValidateInputCmd(s))
+	root.SetVersionTemplate(cmdutil.ReadBuildInfo().String())
+	root.AddCommand(check.NewCmdCheck(s), stats.NewCmdStats(s), rules.NewCmdRules(s), test.NewCmdTest(s), fmtcmd.NewCmdFmt(s), version.NewCmdVersion(s),
+		repair.NewCmdRepair(s), fix.NewCmdFix(s), convert.NewCmdConvert(s), validate.NewCmdValidateInput(s))
 	addCompletion(root)
 	return root
 }

@@ -4,7 +4,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 )
 
-// object parses the object whose '{' is at data[i].
+// object builds the object whose '{' is at Data[i].
 //
 // The object is built once with ast.NewObject: that allocates all members in
 // one block, where Insert allocates one element per member and rehashes on
@@ -13,14 +13,15 @@ import (
 // objects are small, and stores to the stack need no GC write barrier), then
 // d.kvs, a heap stack shared by every nesting level.
 func (d *decoder) object(i int) (*ast.Term, int) {
-	if !d.enter(i) {
-		return nil, i
+	if !d.Enter(i) {
+		return nil, -1
 	}
-	data := d.data
-	i = skipWS(data, i+1)
-	if i < len(data) && data[i] == '}' {
-		d.depth--
-		return d.alloc.term(ast.NewObject()), i + 1
+	s, j, more := d.Member(i+1, true)
+	if !more {
+		if j < 0 {
+			return nil, j
+		}
+		return d.alloc.term(ast.NewObject()), j
 	}
 	var local [smallContainer][2]*ast.Term
 	n := 0
@@ -29,33 +30,27 @@ func (d *decoder) object(i int) (*ast.Term, int) {
 	// already set may repeat an earlier one, and only then is dedupe run.
 	var seen uint64
 	mayRepeat := false
-	for {
-		if i >= len(data) {
-			d.eof()
-			return nil, i
+	for more {
+		// Short keys come from the process-wide intern cache: chat
+		// records repeat the same few keys in every line. The hash also
+		// picks the key's bit in seen.
+		var k *ast.Term
+		var h uint64
+		if len(s) <= maxInternLen {
+			h = hashKey(s)
+			k = intern(s, h)
+		} else {
+			h = uint64(len(s)) << 58 // long keys are rare; equal keys have equal lengths
 		}
-		if data[i] != '"' {
-			d.fail(i, "looking for beginning of object key string")
-			return nil, i
-		}
-		k, bit, j := d.key(i)
 		if k == nil {
-			return nil, j
+			k = d.alloc.term(ast.String(string(s)))
 		}
+		bit := uint64(1) << (h >> 58)
 		mayRepeat = mayRepeat || seen&bit != 0
 		seen |= bit
-		i = skipWS(data, j)
-		if i >= len(data) {
-			d.eof()
-			return nil, i
-		}
-		if data[i] != ':' {
-			d.fail(i, "after object key")
-			return nil, i
-		}
-		v, j := d.memberValue(skipWS(data, i+1))
+		v, end := d.memberValue(j)
 		if v == nil {
-			return nil, j
+			return nil, end
 		}
 		if n < len(local) {
 			local[n] = [2]*ast.Term{k, v}
@@ -66,20 +61,9 @@ func (d *decoder) object(i int) (*ast.Term, int) {
 			d.kvs = append(d.kvs, [2]*ast.Term{k, v})
 		}
 		n++
-		i = skipWS(data, j)
-		if i >= len(data) {
-			d.eof()
-			return nil, i
+		if s, j, more = d.Member(end, false); j < 0 {
+			return nil, j
 		}
-		if c := data[i]; c == ',' {
-			i = skipWS(data, i+1)
-			continue
-		} else if c == '}' {
-			i++
-			break
-		}
-		d.fail(i, "after object key:value pair")
-		return nil, i
 	}
 	kvs := local[:min(n, len(local))]
 	if n > len(local) {
@@ -90,34 +74,34 @@ func (d *decoder) object(i int) (*ast.Term, int) {
 	}
 	obj := ast.NewObject(kvs...)
 	d.kvs = d.kvs[:base] // a no-op unless members spilled
-	d.depth--
-	return d.alloc.term(obj), i
+	return d.alloc.term(obj), j
 }
 
 // smallContainer is how many members or elements are collected on the stack
 // before spilling to the decoder's heap scratch.
 const smallContainer = 8
 
-// array parses the array whose '[' is at data[i]. Elements are collected like
+// array builds the array whose '[' is at Data[i]. Elements are collected like
 // object members, then copied into an exactly sized slice for ast.NewArray,
 // which keeps the slice it is given.
 func (d *decoder) array(i int) (*ast.Term, int) {
-	if !d.enter(i) {
-		return nil, i
+	if !d.Enter(i) {
+		return nil, -1
 	}
-	data := d.data
-	i = skipWS(data, i+1)
-	if i < len(data) && data[i] == ']' {
-		d.depth--
-		return d.alloc.term(ast.NewArray()), i + 1
+	j, more := d.FirstElement(i + 1)
+	if !more {
+		if j < 0 {
+			return nil, j
+		}
+		return d.alloc.term(ast.NewArray()), j
 	}
 	var local [smallContainer]*ast.Term
 	n := 0
 	base := len(d.elems)
-	for {
-		v, j := d.value(i)
+	for more {
+		v, end := d.value(j)
 		if v == nil {
-			return nil, j
+			return nil, end
 		}
 		if n < len(local) {
 			local[n] = v
@@ -128,20 +112,9 @@ func (d *decoder) array(i int) (*ast.Term, int) {
 			d.elems = append(d.elems, v)
 		}
 		n++
-		i = skipWS(data, j)
-		if i >= len(data) {
-			d.eof()
-			return nil, i
+		if j, more = d.Element(end); j < 0 {
+			return nil, j
 		}
-		if c := data[i]; c == ',' {
-			i = skipWS(data, i+1)
-			continue
-		} else if c == ']' {
-			i++
-			break
-		}
-		d.fail(i, "after array element")
-		return nil, i
 	}
 	elems := d.alloc.slice(n)
 	if n <= len(local) {
@@ -150,8 +123,7 @@ func (d *decoder) array(i int) (*ast.Term, int) {
 		copy(elems, d.elems[base:])
 		d.elems = d.elems[:base]
 	}
-	d.depth--
-	return d.alloc.term(ast.NewArray(elems...)), i
+	return d.alloc.term(ast.NewArray(elems...)), j
 }
 
 // dedupeMapMin is the member count from which dedupe switches from comparing

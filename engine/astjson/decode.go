@@ -4,32 +4,30 @@
 // the linter's hot path: one pass over the bytes, no reflection and no
 // intermediate Go values. The result is ast.Compare-equal to what
 // ast.ValueFromReader (encoding/json with UseNumber) produces, but the input
-// must be strict RFC 8259 JSON in valid UTF-8.
+// must be strict RFC 8259 JSON in valid UTF-8. The tokens come from the
+// lexer jsonv shares (engine/internal/jsonlex); this package builds values.
 package astjson
 
 import (
 	"sync"
 
+	"github.com/chatlint/chatlint/engine/internal/jsonlex"
 	"github.com/open-policy-agent/opa/v1/ast"
 )
 
-// maxDepth is the deepest container nesting accepted; encoding/json uses the
-// same limit, so both agree on which inputs are valid. The decoder recurses,
-// and this bound keeps hostile input from growing the stack without end.
-const maxDepth = 10000
+// maxDepth is the deepest container nesting accepted, as in encoding/json.
+const maxDepth = jsonlex.MaxDepth
 
-// decoder holds the state of one Decode call. The scratch stacks are reused
-// through a pool; the slabs are not, because the returned value points into
-// them.
+// decoder holds the state of one Decode call: the shared lexer, which reads
+// the tokens, and what building OPA values needs. The scratch stacks are
+// reused through a pool; the slabs are not, because the returned value
+// points into them.
 type decoder struct {
-	data  []byte
-	depth int
-	err   *SyntaxError
-	rng   *RangeError // the first number OPA refuses; decoding goes on to find syntax errors
+	jsonlex.Lexer
+	rng *RangeError // the first number OPA refuses; decoding goes on to find syntax errors
 
 	kvs   [][2]*ast.Term // pending object members, shared by all nesting levels
 	elems []*ast.Term    // pending array elements, shared by all nesting levels
-	buf   []byte         // unescaping scratch
 
 	alloc slabs
 }
@@ -46,19 +44,18 @@ var decoderPool = sync.Pool{New: func() any { return new(decoder) }}
 // rule for ast values in general.
 func Decode(data []byte) (ast.Value, error) {
 	d := decoderPool.Get().(*decoder)
-	d.data = data
+	d.Reset(data)
 
 	var v ast.Value
-	i := skipWS(data, 0)
-	t, i := d.value(i)
-	if t != nil {
-		if i = skipWS(data, i); i < len(data) {
-			d.fail(i, "after top-level value")
-		} else {
-			v = t.Value
-		}
+	t, i := d.value(0)
+	if t != nil && d.End(i) {
+		v = t.Value
 	}
-	err, rng := d.err, d.rng
+	var err error
+	if d.Failed() {
+		err = d.Err()
+	}
+	rng := d.rng
 	d.release()
 	if err != nil {
 		return nil, err
@@ -76,87 +73,45 @@ func (d *decoder) release() {
 	// stale pointers may sit anywhere below their capacity.
 	clear(d.kvs[:cap(d.kvs)])
 	clear(d.elems[:cap(d.elems)])
-	d.kvs, d.elems, d.buf = d.kvs[:0], d.elems[:0], d.buf[:0]
-	if cap(d.kvs) > 1024 || cap(d.elems) > 1024 || cap(d.buf) > 64<<10 {
+	d.kvs, d.elems = d.kvs[:0], d.elems[:0]
+	if cap(d.kvs) > 1024 || cap(d.elems) > 1024 {
 		// One huge document should not make every pooled decoder huge.
-		d.kvs, d.elems, d.buf = nil, nil, nil
+		d.kvs, d.elems = nil, nil
 	}
-	d.data, d.depth, d.err, d.rng = nil, 0, nil, nil
+	d.Release()
+	d.rng = nil
 	d.alloc = slabs{}
 	decoderPool.Put(d)
 }
 
-// skipWS returns the index of the first non-whitespace byte at or after i.
-// It is small enough to be inlined; splitting out a fast path for the common
-// no-whitespace case measured slower.
-func skipWS(data []byte, i int) int {
-	for ; i < len(data); i++ {
-		if c := data[i]; c > ' ' || (c != ' ' && c != '\n' && c != '\t' && c != '\r') {
-			return i
-		}
-	}
-	return i
-}
-
-// value parses the value starting at data[i]. It returns the term and the
-// index just past the value, or a nil term after setting d.err.
-func (d *decoder) value(i int) (*ast.Term, int) {
-	data := d.data
-	if i >= len(data) {
-		d.eof()
-		return nil, i
-	}
-	switch c := data[i]; c {
-	case '"':
-		return d.stringValue(i)
-	case '{':
-		return d.object(i)
-	case '[':
-		return d.array(i)
-	case 't':
-		return d.literal(i, "true", ast.InternedBooleanTrue)
-	case 'f':
-		return d.literal(i, "false", ast.InternedBooleanFalse)
-	case 'n':
-		return d.literal(i, "null", ast.InternedNullTerm)
-	default:
-		if c == '-' || (c >= '0' && c <= '9') {
-			return d.number(i)
-		}
-		d.fail(i, "looking for beginning of value")
-		return nil, i
-	}
-}
-
-// literal matches true, false or null at data[i]. The shared interned terms are
+// value builds the value at Data[i], after any white space. It returns the
+// term and the index just past the value, or a nil term after the lexer
+// recorded an error. true, false and null are OPA's shared interned terms,
 // safe to hand out because nobody mutates decoded terms.
-func (d *decoder) literal(i int, lit string, t *ast.Term) (*ast.Term, int) {
-	data := d.data
-	if len(data)-i >= len(lit) && string(data[i:i+len(lit)]) == lit {
-		return t, i + len(lit)
+func (d *decoder) value(i int) (*ast.Term, int) {
+	k, i := d.Peek(i)
+	switch k {
+	case jsonlex.String:
+		return d.stringValue(i)
+	case jsonlex.Object:
+		return d.object(i)
+	case jsonlex.Array:
+		return d.array(i)
+	case jsonlex.Number:
+		return d.number(i)
+	case jsonlex.True:
+		return d.literal(d.Literal(i, "true"), ast.InternedBooleanTrue)
+	case jsonlex.False:
+		return d.literal(d.Literal(i, "false"), ast.InternedBooleanFalse)
+	case jsonlex.Null:
+		return d.literal(d.Literal(i, "null"), ast.InternedNullTerm)
 	}
-	for k := 1; k < len(lit); k++ {
-		if i+k >= len(data) {
-			d.eof()
-			return nil, i
-		}
-		if data[i+k] != lit[k] {
-			d.fail(i+k, "in literal "+lit+" (expecting "+quoteByte(lit[k])+")")
-			return nil, i
-		}
-	}
-	return t, i + len(lit) // unreachable: the fast path matched
+	return nil, -1
 }
 
-func quoteByte(c byte) string { return "'" + string(c) + "'" }
-
-// enter counts one more level of container nesting and fails past maxDepth;
-// the container decrements d.depth when it closes.
-func (d *decoder) enter(i int) bool {
-	d.depth++
-	if d.depth > maxDepth {
-		d.failMsg(i, "exceeded max depth")
-		return false
+func (d *decoder) literal(j int, t *ast.Term) (*ast.Term, int) {
+	if j < 0 {
+		return nil, j
 	}
-	return true
+	return t, j
 }

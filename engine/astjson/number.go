@@ -1,68 +1,25 @@
 package astjson
 
-import "github.com/open-policy-agent/opa/v1/ast"
+import (
+	"github.com/chatlint/chatlint/engine/internal/jsonlex"
+	"github.com/open-policy-agent/opa/v1/ast"
+)
 
-// number parses the number starting at data[i] ('-' or a digit). Like
+// number builds the number starting at Data[i] ('-' or a digit). Like
 // json.Number, the value keeps the literal text.
 func (d *decoder) number(i int) (*ast.Term, int) {
-	data := d.data
-	start := i
-	if data[i] == '-' {
-		i++
-		if i >= len(data) {
-			d.eof()
-			return nil, i
+	j, form := d.Number(i)
+	if j < 0 {
+		return nil, j
+	}
+	data := d.Data
+	if form == 0 && j-i <= 3 {
+		if t := smallInt(data[i:j]); t != nil {
+			return t, j
 		}
 	}
-	switch c := data[i]; {
-	case c == '0':
-		// A leading zero ends the integer part; a digit after it is then
-		// rejected by the caller as trailing garbage, as in encoding/json.
-		i++
-	case c >= '1' && c <= '9':
-		i = digits(data, i+1)
-	default:
-		d.fail(i, "in numeric literal")
-		return nil, i
-	}
-	integer := true
-	if i < len(data) && data[i] == '.' {
-		integer = false
-		i++
-		if i >= len(data) {
-			d.eof()
-			return nil, i
-		}
-		if !isDigit(data[i]) {
-			d.fail(i, "after decimal point in numeric literal")
-			return nil, i
-		}
-		i = digits(data, i+1)
-	}
-	exponent := false
-	if i < len(data) && data[i]|0x20 == 'e' {
-		integer, exponent = false, true
-		i++
-		if i < len(data) && (data[i] == '+' || data[i] == '-') {
-			i++
-		}
-		if i >= len(data) {
-			d.eof()
-			return nil, i
-		}
-		if !isDigit(data[i]) {
-			d.fail(i, "in exponent of numeric literal")
-			return nil, i
-		}
-		i = digits(data, i+1)
-	}
-	if integer && i-start <= 3 {
-		if t := smallInt(data[start:i]); t != nil {
-			return t, i
-		}
-	}
-	lit := string(data[start:i])
-	if exponent {
+	lit := string(data[i:j])
+	if form&jsonlex.Exponent != 0 {
 		// ast.InterfaceToValue refuses numbers whose exponent would make
 		// evaluation costly; refuse the same ones so both agree on what
 		// decodes, in time linear in the literal (bignum.go).
@@ -73,12 +30,12 @@ func (d *decoder) number(i int) (*ast.Term, int) {
 			// Decoding goes on, so that a syntax error later in the
 			// input is reported first, as encoding/json would.
 			if d.rng == nil {
-				d.rng = &RangeError{Offset: start, Number: lit}
+				d.rng = &RangeError{Offset: i, Number: lit}
 			}
-			return ast.InternedNullTerm, i
+			return ast.InternedNullTerm, j
 		}
 	}
-	return d.alloc.term(ast.Number(lit)), i
+	return d.alloc.term(ast.Number(lit)), j
 }
 
 // smallInt returns OPA's shared term for the integers it interns (-1 to 512),
@@ -102,13 +59,4 @@ func smallInt(b []byte) *ast.Term {
 		return nil
 	}
 	return ast.InternedTerm(n)
-}
-
-func isDigit(c byte) bool { return c >= '0' && c <= '9' }
-
-func digits(data []byte, i int) int {
-	for i < len(data) && isDigit(data[i]) {
-		i++
-	}
-	return i
 }

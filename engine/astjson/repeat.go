@@ -79,8 +79,8 @@ func remember(data []byte, i, j int, h uint64, t *ast.Term) {
 // memberValue parses the value of a member of the top-level object, going
 // through the repeat cache for large arrays and objects.
 func (d *decoder) memberValue(i int) (*ast.Term, int) {
-	data := d.data
-	if d.depth != 1 || len(data)-i < repeatMin || (data[i] != '[' && data[i] != '{') {
+	data := d.Data
+	if d.Depth != 1 || len(data)-i < repeatMin || (data[i] != '[' && data[i] != '{') {
 		return d.value(i)
 	}
 	h := prefixHash(data[i:])

@@ -1,7 +1,6 @@
 package builtin
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -10,7 +9,7 @@ import (
 	"github.com/chatlint/chatlint/engine/policy"
 )
 
-// Every input format has a default cleanup pack, and it names a built-in
+// Every input format names default cleanup packs, and each is a built-in
 // pack of kind cleanup: a new format without one would make fix fail on it.
 // Only a format fix refuses outright (its adapter's Unfixable) has none.
 func TestDefaultCleanup(t *testing.T) {
@@ -22,18 +21,15 @@ func TestDefaultCleanup(t *testing.T) {
 	for _, p := range packs {
 		kinds[p.Name] = p.Kind
 	}
-	for _, f := range document.Formats {
-		ref := DefaultCleanup(f)
-		if ref == "" && document.Lookup(f).Unfixable != nil {
-			continue
+	for _, a := range document.Adapters() {
+		if len(a.Cleanup) == 0 && a.Unfixable == nil {
+			t.Errorf("format %s: no default cleanup pack", a.Format)
 		}
-		name, ok := strings.CutPrefix(ref, "builtin:")
-		if !ok || kinds[name] != policy.KindCleanup {
-			t.Errorf("format %s: default cleanup pack %q is not a built-in cleanup pack (have %v)", f, ref, kinds)
+		for _, name := range a.Cleanup {
+			if kinds[name] != policy.KindCleanup {
+				t.Errorf("format %s: default cleanup pack %q is not a built-in cleanup pack (have %v)", a.Format, name, kinds)
+			}
 		}
-	}
-	if got := DefaultCleanup("csv"); got != "" {
-		t.Errorf("unknown format: %q, want none", got)
 	}
 }
 
@@ -49,6 +45,11 @@ func TestCleanupRefs(t *testing.T) {
 		{document.PiSession, []string{"team/"}, []string{"team/"}},
 		{document.ClaudeCode, nil, []string{"builtin:openai-tools", "builtin:transcript"}},
 		{document.Codex, []string{"team/"}, []string{"team/"}},
+		{document.Codex, nil, []string{"builtin:openai-tools", "builtin:transcript"}},
+		{document.ShareGPT, nil, []string{"builtin:openai-tools"}},
+		{document.ProxyLog, nil, []string{"builtin:openai-tools"}},
+		{document.OpenAIBatchOutput, nil, nil},
+		{document.GooseSession, nil, nil},
 		{"csv", nil, nil},
 	} {
 		if diff := cmp.Diff(tc.want, CleanupRefs(tc.f, tc.packs)); diff != "" {

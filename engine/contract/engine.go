@@ -1,13 +1,16 @@
 package contract
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 
 	"github.com/chatlint/chatlint/engine/builtin"
 	"github.com/chatlint/chatlint/engine/document"
+	"github.com/chatlint/chatlint/engine/lint"
 	"github.com/chatlint/chatlint/engine/policy"
 )
 
@@ -20,7 +23,8 @@ const PackName = "contract"
 
 // codes maps the pack's rule ids to the error codes of the contract's report.
 var codes = map[string]string{
-	"contract-schema": CodeSchema,
+	"contract-schema":       CodeSchema,
+	"contract-duplicate-id": CodeDuplicateID,
 }
 
 // Engine evaluates the contract pack; it is safe for concurrent use.
@@ -53,10 +57,32 @@ func NewEngine(ctx context.Context) (*Engine, error) {
 type evaluator struct {
 	ev    *policy.Evaluator
 	build document.Builder
+	// key is the adapter's DatasetKey: the facts the dataset rule judges.
+	key func(rec ast.Object) (member, value string)
 }
 
 func (e *Engine) newEvaluator(file string) *evaluator {
-	return &evaluator{ev: e.eng.NewEvaluator(), build: document.NewBuilder(document.Contract, file, document.Options{RawOnly: true})}
+	return &evaluator{ev: e.eng.NewEvaluator(), build: document.NewBuilder(document.Contract, file, document.Options{RawOnly: true}),
+		key: document.Lookup(document.Contract).DatasetKey}
+}
+
+// checkDataset evaluates the pack's dataset rules over the fold of the
+// valid records and returns their errors, in line order.
+func (e *Engine) checkDataset(ctx context.Context, ds *lint.Dataset) ([]Error, error) {
+	hits, err := e.eng.NewEvaluator().EvaluateDataset(ctx, string(document.Contract), "", ds.Document())
+	if err != nil {
+		return nil, fmt.Errorf("the %s pack's dataset rules: %w", PackName, err)
+	}
+	out := make([]Error, len(hits))
+	for i, h := range hits {
+		code := codes[h.Rule]
+		if code == "" {
+			code = h.Rule
+		}
+		out[i] = Error{Line: h.Line, Code: code, Message: h.Message}
+	}
+	slices.SortStableFunc(out, func(a, b Error) int { return cmp.Compare(a.Line, b.Line) })
+	return out, nil
 }
 
 // check returns the code and message of the first rule the record breaks,

@@ -11,6 +11,7 @@ import (
 	"github.com/chatlint/chatlint/engine/astjson"
 	"github.com/chatlint/chatlint/engine/internal/py"
 	"github.com/chatlint/chatlint/engine/jsonv"
+	"github.com/chatlint/chatlint/engine/lint"
 )
 
 // verdict is what one line turned out to be.
@@ -22,6 +23,9 @@ type verdict struct {
 	id, user string
 	turns    int
 	snapshot []byte // its messages-only line, when asked for
+	// key is the record's dataset key (the contract adapter's
+	// DatasetKey), folded for the duplicate-id rule.
+	key lint.Facts
 }
 
 // checkLine decides one line. The structural verdicts (not JSON, not an
@@ -64,7 +68,8 @@ func (e *evaluator) checkLine(ctx context.Context, n int, line []byte, snapshot 
 	if !ok1 || !ok2 || !ok3 || !messagesOK(msgs) {
 		return verdict{}, fmt.Errorf("line %d: the %s pack passed a record that breaks the contract", n, PackName)
 	}
-	out := verdict{id: string(id), user: string(user), turns: msgs.Len()}
+	out := verdict{id: string(id), user: string(user), turns: msgs.Len(), key: lint.Facts{Line: n}}
+	out.key.Member, out.key.Key = e.key(obj)
 	if snapshot {
 		out.snapshot = snapshotLine(out.id, msgs)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/chatlint/chatlint/engine/document"
 	"github.com/chatlint/chatlint/engine/internal/py"
 	"github.com/chatlint/chatlint/engine/jsonl"
+	"github.com/chatlint/chatlint/engine/lint"
 	"github.com/chatlint/chatlint/engine/runner"
 )
 
@@ -56,7 +57,8 @@ type lineVerdict struct {
 // too, the report counts them), no line bound, the format forced to
 // contract. Lines are checked in parallel in runner.Each's workers and
 // their verdicts consumed in input order; memory holds the lines in flight
-// plus the set of conversation ids and user ids seen. A read error stops the
+// plus the fold of conversation ids (lint.Dataset) and the user ids seen.
+// After the last line the pack's dataset rule judges the ids. A read error stops the
 // run and is returned; errors name the input.
 func (e *Engine) Validate(ctx context.Context, r io.Reader, opts Options) (*Report, error) {
 	ctx, cancel := context.WithCancel(ctx)
@@ -98,7 +100,7 @@ func (e *Engine) Validate(ctx context.Context, r io.Reader, opts Options) (*Repo
 	if len(errs) > 0 {
 		return nil, errs[0]
 	}
-	return a.report(), nil
+	return a.report(ctx, e)
 }
 
 // job decides the line of one job.
@@ -118,20 +120,27 @@ func (e *evaluator) job(ctx context.Context, j runner.Job, snapshot bool) lineVe
 	return lineVerdict{verdict: v, err: err}
 }
 
-// account gathers the verdicts, in input order, into the report. Only the
-// sets of conversation ids and user ids grow with the input.
+// account gathers the verdicts, in input order, into the report. The
+// records that meet the contract are folded into the file's dataset
+// document (their conversation_ids: lint.Dataset's keys), whose rule, the
+// pack's contract-duplicate-id, decides at the end which repeat an id. Only
+// the fold of ids and the set of user ids grow with the input (see
+// lint.Dataset for the bound); the errors kept are at most MaxErrors.
 //
-// Both sets hold 128-bit hashes of the ids rather than the ids: 16 bytes an
-// id whatever its length, and maps without pointers, which the garbage
-// collector does not have to scan (with strings, scanning a map of millions
-// of ids made each collection slower as the file went on). Two different ids
-// sharing a hash is about one chance in 10^21 for a billion ids.
+// The user set holds 128-bit hashes of the ids rather than the ids: 16
+// bytes an id whatever its length, and a map without pointers, which the
+// garbage collector does not have to scan. Two different ids sharing a hash
+// is about one chance in 10^21 for a billion ids.
 type account struct {
-	opts      Options
-	rep       Report
-	firstLine map[idHash]int // conversation id -> line of its first valid record
-	users     map[idHash]struct{}
-	seeds     [2]maphash.Seed
+	opts  Options
+	rep   Report
+	ds    *lint.Dataset
+	users map[idHash]struct{}
+	seeds [2]maphash.Seed
+	// errs are the first MaxErrors errors of the records, in line order;
+	// nerrs counts them all.
+	errs  []Error
+	nerrs int
 }
 
 type idHash [2]uint64
@@ -142,11 +151,11 @@ func (a *account) hash(s string) idHash {
 
 func newAccount(opts Options) *account {
 	return &account{
-		opts:      opts,
-		rep:       Report{InputPath: py.Path(opts.InputPath), MaxErrors: opts.MaxErrors},
-		firstLine: map[idHash]int{},
-		users:     map[idHash]struct{}{},
-		seeds:     [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()},
+		opts:  opts,
+		rep:   Report{InputPath: py.Path(opts.InputPath), MaxErrors: opts.MaxErrors},
+		ds:    lint.NewDataset(opts.InputPath, document.Contract, document.Options{}),
+		users: map[idHash]struct{}{},
+		seeds: [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()},
 	}
 }
 
@@ -164,18 +173,18 @@ func (a *account) add(v lineVerdict) error {
 	}
 	a.rep.NonEmptyLines++
 	if v.code != "" {
-		a.error(n, v.code, v.msg)
+		a.nerrs++
+		if len(a.errs) < a.opts.MaxErrors {
+			a.errs = append(a.errs, Error{Line: n, Code: v.code, Message: v.msg})
+		}
 		return nil
 	}
-	// A duplicate is judged against valid records only: a line that
-	// failed the contract does not reserve its id.
-	id := a.hash(v.id)
-	if first, dup := a.firstLine[id]; dup {
-		a.rep.DuplicateIDs++
-		a.error(n, CodeDuplicateID, fmt.Sprintf("Duplicate conversation_id '%s' in dataset (first seen on line %d).", v.id, first))
-		return nil
+	// The fold lists a repeated id only while its error can still be among
+	// the first MaxErrors of the report; beyond, it only counts it.
+	a.ds.KeyBound = max(0, a.opts.MaxErrors-a.nerrs)
+	if first := a.ds.Add(v.key); first != 0 {
+		return nil // the id of an earlier conversation: the dataset rule's to report
 	}
-	a.firstLine[id] = n
 	a.users[a.hash(v.user)] = struct{}{}
 	s := &a.rep.Summary
 	if s.Conversations == 0 || v.turns < s.MinTurns {
@@ -193,27 +202,58 @@ func (a *account) add(v lineVerdict) error {
 	return nil
 }
 
-func (a *account) error(line int, code, msg string) {
-	a.rep.ErrorCount++
-	if len(a.rep.Errors) < a.opts.MaxErrors {
-		a.rep.Errors = append(a.rep.Errors, Error{Line: line, Code: code, Message: msg})
-	} else {
-		a.rep.DroppedErrors++
-	}
-}
-
-func (a *account) report() *Report {
+// report finishes the report: the dataset rule's errors join the records',
+// in line order, and the first MaxErrors are listed.
+func (a *account) report(ctx context.Context, e *Engine) (*Report, error) {
 	r := &a.rep
+	distinct, repeats, listed := a.ds.Keys()
+	var dups []Error
+	if a.ds.Records() > 0 {
+		var err error
+		if dups, err = e.checkDataset(ctx, a.ds); err != nil {
+			return nil, err
+		}
+	}
+	for _, d := range dups {
+		if d.Code == CodeDuplicateID {
+			r.DuplicateIDs++
+		}
+	}
+	// Repeats beyond the listed ones fall after the report's last listed
+	// error: they are counted, as the errors beyond MaxErrors are.
+	r.DuplicateIDs += repeats - listed
+	r.ErrorCount = a.nerrs + len(dups) + repeats - listed
+	r.Errors = mergeErrors(a.errs, dups, a.opts.MaxErrors)
+	r.DroppedErrors = r.ErrorCount - len(r.Errors)
 	if r.NonEmptyLines == 0 {
-		a.error(0, CodeEmpty, fmt.Sprintf("No non-empty JSONL lines found in %s.", r.InputPath))
+		r.ErrorCount++
+		if len(r.Errors) < a.opts.MaxErrors {
+			r.Errors = append(r.Errors, Error{Line: 0, Code: CodeEmpty, Message: fmt.Sprintf("No non-empty JSONL lines found in %s.", r.InputPath)})
+		} else {
+			r.DroppedErrors++
+		}
 	}
 	r.Valid = r.Summary.Conversations
 	r.Invalid = r.NonEmptyLines - r.Valid
-	r.UniqueIDs = len(a.firstLine)
+	r.UniqueIDs = distinct
 	r.IsValid = r.NonEmptyLines > 0 && r.Invalid == 0
 	r.Summary.UniqueUsers = len(a.users)
 	if r.Valid > 0 {
 		r.Summary.AvgTurns = float64(r.Summary.Messages) / float64(r.Valid)
 	}
-	return r
+	return r, nil
+}
+
+// mergeErrors merges two lists of errors in line order, keeping the first
+// n.
+func mergeErrors(x, y []Error, n int) []Error {
+	out := make([]Error, 0, min(len(x)+len(y), n))
+	for len(out) < n && (len(x) > 0 || len(y) > 0) {
+		if len(y) == 0 || (len(x) > 0 && x[0].Line <= y[0].Line) {
+			out, x = append(out, x[0]), x[1:]
+		} else {
+			out, y = append(out, y[0]), y[1:]
+		}
+	}
+	return out
 }

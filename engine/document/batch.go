@@ -36,6 +36,8 @@ var openAIBatchInputAdapter = &Adapter{
 		}
 		return ""
 	},
+	// Requests go to a chat API as they are: OpenAI's tool-message rules.
+	Cleanup: []string{"openai-tools"},
 	NewBuilder: func(file string, opts Options) Builder {
 		return batchBuilder{format: OpenAIBatchInput, file: file, opts: opts}
 	},
@@ -75,6 +77,9 @@ var anthropicBatchAdapter = &Adapter{
 		}
 		return ""
 	},
+	// Requests are sent as OpenAI-style messages once converted: the same
+	// tool-message rules, written back in its own layout.
+	Cleanup: []string{"openai-tools"},
 	NewBuilder: func(file string, opts Options) Builder {
 		return batchBuilder{format: AnthropicBatch, file: file, opts: opts}
 	},
@@ -120,7 +125,7 @@ func (b batchBuilder) Add(line int, rec ast.Object) *Document {
 	if id == "" {
 		id = fallbackID(b.file, line)
 	}
-	d := &Document{Format: b.format, File: b.file, Line: line, ID: id, Profile: b.opts.Profile}
+	d := newDoc(b.format, b.file, line, id, b.opts)
 	d.Value = newDocument(d, detectMode(ms, b.opts.ToolCalls), ms, tools, emptyArray, ast.NewTerm(rec))
 	return d
 }

@@ -9,6 +9,8 @@ var chatAdapter = &Adapter{
 	Summary: `one conversation per line: {"messages": [...], "tools": [...]}, OpenAI tool calls or inline <tool_call> tags; or a preference record {"input": {"messages"}, "preferred_output", "non_preferred_output"}`,
 	Detect:  func(rec ast.Object) bool { return get(rec, KeyMessages) != nil || preferenceInput(rec) != nil },
 	Shape:   "a messages member",
+	// Sent to a chat API as is: OpenAI's tool-message rules.
+	Cleanup: []string{"openai-tools"},
 	NewBuilder: func(file string, opts Options) Builder {
 		return recordBuilder{format: Chat, file: file, opts: opts}
 	},
@@ -41,7 +43,10 @@ func (recordBuilder) Finish() *Document { return nil }
 // fromRecord normalizes one chat or contract record.
 func fromRecord(format Format, file string, line int, rec ast.Object, opts Options) *Document {
 	var ms []message
-	if raw := arrayField(rec, KeyMessages); raw != nil {
+	if !opts.Fields.needsMode() {
+		// No rule reads the messages, the lookup or the mode: none is
+		// built, unless Go code asks for the messages (Document.member).
+	} else if raw := arrayField(rec, KeyMessages); raw != nil {
 		ms = make([]message, 0, raw.Len())
 		for i := 0; i < raw.Len(); i++ {
 			ms = appendMessages(ms, raw.Elem(i), line, messagePath(i), i)
@@ -55,7 +60,10 @@ func fromRecord(format Format, file string, line int, rec ast.Object, opts Optio
 			ms = appendMessages(ms, raw.Elem(i), line, ast.StringTerm(pointerIndex("/input/messages", i)), i)
 		}
 	}
-	mode := detectMode(ms, opts.ToolCalls)
+	mode := ""
+	if opts.Fields.needsMode() {
+		mode = detectMode(ms, opts.ToolCalls)
+	}
 	id := stringField(rec, keyConvID)
 	if id == "" {
 		id = stringField(rec, keyID)
@@ -64,18 +72,29 @@ func fromRecord(format Format, file string, line int, rec ast.Object, opts Optio
 		id = fallbackID(file, line)
 	}
 	tools := emptyArray
-	if raw := get(rec, KeyTools); raw != nil {
+	if f := opts.Fields; !f.All() && !f.tools && !f.lookup {
+		// no rule reads them (the lookup names them)
+	} else if raw := get(rec, KeyTools); raw != nil {
 		if arr, ok := raw.Value.(*ast.Array); ok {
 			tools = recordTools(raw, arr)
 		}
 	}
-	d := &Document{Format: format, File: file, Line: line, ID: id, Profile: opts.Profile, model: opts.Model, skipLookup: opts.SkipLookup}
+	d := newDoc(format, file, line, id, opts)
+	d.fields = opts.Fields
 	d.Value = newDocument(d, mode, ms, tools, emptyArray, ast.NewTerm(rec))
+	if !opts.Fields.All() {
+		all := opts
+		all.Fields = nil
+		d.whole = func() ast.Object { return fromRecord(format, file, line, rec, all).Value }
+	}
 	return d
 }
 
 // newDocument normalizes the messages and builds the document.
 func newDocument(d *Document, mode string, ms []message, tools, entries, raw *ast.Term) ast.Object {
+	if f := d.fields; !f.All() {
+		return prunedDocument(d, f, mode, ms, tools, entries, raw)
+	}
 	messages := buildMessages(ms, mode)
 	members := [...][2]*ast.Term{
 		{KeyFormat, strTerm(string(d.Format))},

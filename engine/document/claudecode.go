@@ -17,6 +17,11 @@ var claudeCodeAdapter = &Adapter{
 	Detect:     isClaudeCodeEntry,
 	Shape:      `a Claude Code entry ({"type": "user", "uuid", "parentUuid", "sessionId", "message"}, or a summary or file-history-snapshot entry) as its first line`,
 	NewBuilder: func(file string, opts Options) Builder { return &claudeCode{file: file, opts: opts} },
+	// Sent to an API that rejects a tool-call id used twice: openai-tools
+	// first renames reused ids (with their results) and moves stray results
+	// back, then transcript pairs results in call order and synthesises the
+	// missing ones.
+	Cleanup: []string{"openai-tools", "transcript"},
 	Entries: &EntryLayout{
 		Message: "message", ID: "uuid", Parent: "parentUuid",
 		Order: []string{"parentUuid", "isSidechain", "userType", "cwd", "sessionId", "version", "gitBranch", "type", "message", "uuid", "timestamp"},
@@ -241,7 +246,7 @@ func (s *claudeCode) Finish() *Document {
 		return nil
 	}
 	first := s.entries[0].line
-	d := &Document{Format: ClaudeCode, File: s.file, Line: first, Profile: s.opts.Profile}
+	d := newDoc(ClaudeCode, s.file, first, "", s.opts)
 	for _, e := range s.entries {
 		if id := stringField(e.obj, keySessionIDc); id != "" {
 			d.ID = id

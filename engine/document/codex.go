@@ -20,6 +20,11 @@ var codexAdapter = &Adapter{
 	Detect:     isCodexLine,
 	Shape:      `a rollout line {"timestamp", "type": "session_meta"|"response_item"|…, "payload": {…}} as its first line`,
 	NewBuilder: func(file string, opts Options) Builder { return &codex{file: file, opts: opts} },
+	// Sent to an API that rejects a tool-call id used twice: openai-tools
+	// first renames reused ids (with their results) and moves stray results
+	// back, then transcript pairs results in call order and synthesises the
+	// missing ones.
+	Cleanup: []string{"openai-tools", "transcript"},
 	Entries: &EntryLayout{
 		Message: "payload",
 		Order:   []string{"timestamp", "type", "payload"},
@@ -181,7 +186,7 @@ func (c *codex) Finish() *Document {
 	if c.first == 0 {
 		return nil
 	}
-	d := &Document{Format: Codex, File: c.file, Line: c.first, ID: c.id, Profile: c.opts.Profile}
+	d := newDoc(Codex, c.file, c.first, c.id, c.opts)
 	if d.ID == "" {
 		d.ID = fallbackID(c.file, c.first)
 	}

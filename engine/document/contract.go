@@ -14,7 +14,19 @@ var contractAdapter = &Adapter{
 	// A record with either id is a contract record; what else it lacks is
 	// the contract pack's to say, field by field.
 	Shape: "a conversation_id or user_id member",
+	// Its messages are OpenAI's {role, content}: the tool-message rules.
+	Cleanup: []string{"openai-tools"},
 	NewBuilder: func(file string, opts Options) Builder {
 		return recordBuilder{format: Contract, file: file, opts: opts}
+	},
+	// A conversation_id names one conversation in a file: the contract's
+	// dataset rule reports the records that repeat one.
+	DatasetKey: func(rec ast.Object) (string, string) {
+		if t := get(rec, keyConvID); t != nil {
+			if id, ok := t.Value.(ast.String); ok {
+				return "conversation_id", string(id)
+			}
+		}
+		return "", ""
 	},
 }

@@ -31,6 +31,10 @@ type Options struct {
 	// active rule reads it (policy.Engine.ReadsLookup), as building it costs
 	// a tenth of reading and normalizing a record.
 	SkipLookup bool
+	// Fields, when set, names the members the active rules may read; the
+	// builder leaves out the others (fields.go). Only check sets it: fix,
+	// convert --to and stats read whole documents.
+	Fields *Fields
 }
 
 // DefaultProfile is the profile of a document checked without one.
@@ -48,6 +52,13 @@ type Document struct {
 	Profile string
 	// skipLookup is Options.SkipLookup.
 	skipLookup bool
+	// fields is Options.Fields (nil: every member).
+	fields *Fields
+	// whole builds the document with every member, for the Go code that
+	// reads it (Messages, Tools, Entries, Locate); nil when Value is whole.
+	// full caches it.
+	whole func() ast.Object
+	full  ast.Object
 	// Value is the normalized document, given to Rego as input.
 	Value ast.Object
 	// toolLines are the source lines of the tools when they differ from
@@ -57,14 +68,34 @@ type Document struct {
 	model *Model
 }
 
-// Messages returns the normalized messages array.
-func (d *Document) Messages() *ast.Array { return arrayField(d.Value, KeyMessages) }
+// newDoc starts a document of format f as opts ask for it. Every builder
+// starts its documents here, so the profile, the model (check --model) and
+// leaving out lookup reach every format alike.
+func newDoc(f Format, file string, line int, id string, opts Options) *Document {
+	return &Document{Format: f, File: file, Line: line, ID: id, Profile: opts.Profile, model: opts.Model, skipLookup: opts.SkipLookup}
+}
+
+// Messages returns the normalized messages array, of the whole document
+// when the rules did not need all of it (Options.Fields).
+func (d *Document) Messages() *ast.Array { return arrayField(d.goValue(), KeyMessages) }
 
 // Tools returns the normalized tools array.
-func (d *Document) Tools() *ast.Array { return arrayField(d.Value, KeyTools) }
+func (d *Document) Tools() *ast.Array { return arrayField(d.goValue(), KeyTools) }
 
 // Entries returns the normalized entries array.
-func (d *Document) Entries() *ast.Array { return arrayField(d.Value, keyEntries) }
+func (d *Document) Entries() *ast.Array { return arrayField(d.goValue(), keyEntries) }
+
+// goValue is the document Go code reads: Value, or the whole document
+// built now when Value leaves members out.
+func (d *Document) goValue() ast.Object {
+	if d.whole == nil {
+		return d.Value
+	}
+	if d.full == nil {
+		d.full = d.whole()
+	}
+	return d.full
+}
 
 func fallbackID(file string, line int) string { return file + ":" + strconv.Itoa(line) }
 

@@ -55,17 +55,51 @@ type Adapter struct {
 	// format in its own layout ("" when it can): fix then refuses the whole
 	// file rather than damage it.
 	Unfixable func(rec ast.Object) string
+	// Cleanup names the built-in cleanup packs (policies/NAME, kind
+	// cleanup) fix runs on a file of the format when no pack is named, as
+	// stages in order; none for a format fix refuses (Unfixable).
+	Cleanup []string
 	// UniqueKey, when set, names the member that must be unique among a
 	// file's records and returns its value ("" when the record has none):
 	// the reader, which sees every record of a file in order, tells each
 	// record's document the line that used its value first (see
 	// Document.MarkDuplicate). Per-record formats only.
 	UniqueKey func(rec ast.Object) (member, value string)
+	// DatasetKey, when set, names the member whose value identifies a
+	// record within its file and returns its value (member "" when the
+	// record has none; an empty value is a value): the dataset fold keeps the first line of each value and lists
+	// the records that repeat one in the file's dataset document, for a
+	// dataset rule to judge (docs/document.md#the-dataset-document).
+	// Per-record formats only.
+	DatasetKey func(rec ast.Object) (member, value string)
 	// Entries, when set, says that each message of the format is one or
 	// more lines of their own (entries), and how fix writes them: it drops
 	// and moves a message's lines, wraps an inserted message in a new
 	// entry, and mends the links between entries.
 	Entries *EntryLayout
+	// MessageLines is true when each message of the format is the
+	// "message" member of a line of its own, in entries typed "message" and
+	// chained by id/parentId, with no EntryLayout (a pi transcript): fix
+	// drops a dropped message's line, wraps an inserted message in an entry
+	// modelled on its anchor's and rechains the parent ids; a message that
+	// is an element of a list inside its line (an Anthropic-style
+	// tool_result block) is dropped from that list, not with the line.
+	MessageLines bool
+	// Header, when set, says that a file of the format opens with a header
+	// line, which repair holds the file to (see Header).
+	Header *Header
+}
+
+// Header is what repair knows of a format whose files open with a header
+// line: a file that lost its header, or whose header is broken, is left as
+// it is rather than rewritten into a file no reader of the format takes.
+type Header struct {
+	// Valid reports whether rec, a first record the format detects, is a
+	// whole header.
+	Valid func(rec ast.Object) bool
+	// Entry reports whether rec is a line only a file of the format holds
+	// after its header: a file that starts with one lost its header.
+	Entry func(rec ast.Object) bool
 }
 
 // EntryLayout describes the lines of a session format whose messages are

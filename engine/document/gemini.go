@@ -30,6 +30,9 @@ var geminiAdapter = &Adapter{
 	Shape:      "a contents list (or request.contents)",
 	NewBuilder: func(file string, opts Options) Builder { return geminiBuilder{file: file, opts: opts} },
 	Layout:     geminiLayout,
+	// Converted to OpenAI's messages when sent or trained on: the same
+	// tool-message rules, written back in its own layout (Layout).
+	Cleanup: []string{"openai-tools"},
 }
 
 var (
@@ -105,7 +108,7 @@ func (b geminiBuilder) Add(line int, rec ast.Object) *Document {
 	if id == "" {
 		id = fallbackID(b.file, line)
 	}
-	d := &Document{Format: Gemini, File: b.file, Line: line, ID: id, Profile: b.opts.Profile}
+	d := newDoc(Gemini, b.file, line, id, b.opts)
 	d.Value = newDocument(d, detectMode(ms, b.opts.ToolCalls), ms, geminiTools(req, base), emptyArray, ast.NewTerm(rec))
 	return d
 }
@@ -240,9 +243,10 @@ func geminiTools(req ast.Object, base string) *ast.Term {
 
 // geminiLayout writes fixed contents as Gemini contents.
 var geminiLayout = &Layout{
-	ContentKey: "parts",
-	Content:    geminiParts,
-	Message:    geminiMessage,
+	ContentKey:     "parts",
+	Content:        geminiParts,
+	ElementContent: geminiResponseContent,
+	Message:        geminiMessage,
 	SetCallID: func(call *jsonv.Object, id string) error {
 		return setWrapped(call, "functionCall", "function_call", id)
 	},
@@ -261,6 +265,33 @@ func setWrapped(part *jsonv.Object, camel, snake, id string) error {
 		}
 	}
 	return fmt.Errorf("the part has no %s object", camel)
+}
+
+// geminiResponseContent writes the content of a tool result into its
+// functionResponse part: the response is the content when that is an
+// object, else {"content": content} (a response is a JSON object in the
+// API, and an inserted result is written so too). The part keeps its name
+// and id; a part that is not a function response is left to ContentKey.
+func geminiResponseContent(part *jsonv.Object, v jsonv.Value) (string, jsonv.Value, bool, error) {
+	for _, k := range []string{"functionResponse", "function_response"} {
+		cur, ok := part.Get(k)
+		if !ok {
+			continue
+		}
+		fr, ok := cur.(*jsonv.Object)
+		if !ok {
+			return "", nil, false, fmt.Errorf("the part's %s is not an object", k)
+		}
+		resp, ok := v.(*jsonv.Object)
+		if !ok {
+			resp = &jsonv.Object{}
+			resp.Set("content", v)
+		}
+		out := &jsonv.Object{Members: append([]jsonv.Member(nil), fr.Members...)}
+		out.Set("response", resp)
+		return k, out, true, nil
+	}
+	return "", nil, false, nil
 }
 
 func geminiParts(v jsonv.Value) (jsonv.Value, error) {

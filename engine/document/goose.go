@@ -134,7 +134,7 @@ func (s *gooseSession) Finish() *Document {
 	if s.first == 0 {
 		return nil
 	}
-	d := &Document{Format: GooseSession, File: s.file, Line: s.first, ID: fallbackID(s.file, s.first), Profile: s.opts.Profile}
+	d := newDoc(GooseSession, s.file, s.first, fallbackID(s.file, s.first), s.opts)
 	raw := s.header
 	if raw == nil {
 		raw = ast.NullTerm()

@@ -14,6 +14,11 @@ type Layout struct {
 	// Content turns the content a rule gives into the value the format
 	// holds, or says why it cannot.
 	Content func(v jsonv.Value) (jsonv.Value, error)
+	// ElementContent writes a content into an element that does not hold
+	// its content under ContentKey (a Gemini functionResponse part keeps a
+	// tool result in its response): it returns the member to replace and
+	// its new value; ok is false for an element ContentKey and Content serve.
+	ElementContent func(elem *jsonv.Object, v jsonv.Value) (key string, val jsonv.Value, ok bool, err error)
 	// Message turns a message a rule inserts into an element of the format's
 	// message list, or says why it cannot. Rules write OpenAI messages
 	// ({"role", "content", "tool_call_id"}) unless they know the format.

@@ -37,6 +37,9 @@ type message struct {
 	// ownCalls marks calls the adapter read itself (each with its own line):
 	// the structured pass leaves them as they are.
 	ownCalls bool
+	// fields, when set, leaves the call members no rule reads out of the
+	// calls the second pass builds (Options.Fields).
+	fields *Fields
 }
 
 // readMessage does the first pass over one message as given.
@@ -254,6 +257,10 @@ func callInput(o ast.Object) (*ast.Term, bool) {
 // addCall adds a normalized call. id, name and path are string terms, the
 // raw call's own terms where it has them, so that they are not built again.
 func (m *message) addCall(id, name, args *ast.Term, hasInput bool, path *ast.Term, parseErr string) {
+	if m.fields != nil {
+		m.addPrunedCall(id, name, args, hasInput, path, parseErr)
+		return
+	}
 	kv := [7][2]*ast.Term{
 		{KeyIndex, intTerm(len(m.calls))},
 		{keyID, id},
@@ -276,10 +283,19 @@ func (m *message) addCall(id, name, args *ast.Term, hasInput bool, path *ast.Ter
 
 // buildMessages runs the second pass: tool calls for the record's mode, the
 // turn of each message, and the normalized objects.
-func buildMessages(ms []message, mode string) *ast.Term {
+func buildMessages(ms []message, mode string) *ast.Term { return buildMessagesFields(ms, mode, nil) }
+
+// buildMessagesFields is buildMessages with the members of each message no
+// rule reads left out (Options.Fields; nil keeps every member).
+func buildMessagesFields(ms []message, mode string, f *Fields) *ast.Term {
+	if !f.All() && !f.lookup { // the lookup reads the calls' ids and names
+		for i := range ms {
+			ms[i].fields = f
+		}
+	}
 	if mode == modeInline {
-		parseInline(ms)
-	} else {
+		parseInline(ms) // also gives inline results their tool_call_id
+	} else if f.All() || f.toolCalls || f.lookup {
 		for i := range ms {
 			if !ms[i].ownCalls {
 				ms[i].structuredCalls()
@@ -302,6 +318,10 @@ func buildMessages(ms []message, mode string) *ast.Term {
 		calls := emptyArray
 		if len(m.calls) > 0 {
 			calls = ast.ArrayTerm(m.calls...)
+		}
+		if !f.All() {
+			terms[i] = ast.NewTerm(prunedMessage(m, i, turn, calls, lineTerm, f))
+			continue
 		}
 		// One NewObject call: it allocates the members in one block, where
 		// Insert allocates per member.

@@ -10,6 +10,11 @@ var piSessionAdapter = &Adapter{
 	PerFile: true,
 	Detect:  func(rec ast.Object) bool { return stringField(rec, keyType) == "session" },
 	Shape:   `a session header {"type": "session", "id": …} as its first line`,
+	// The transcript repair: results paired with their calls, missing ones
+	// synthesised.
+	Cleanup:      []string{"transcript"},
+	MessageLines: true,
+	Header:       piSessionHeader,
 	NewBuilder: func(file string, opts Options) Builder {
 		return &piSession{file: file, opts: opts}
 	},
@@ -63,7 +68,7 @@ func (s *piSession) Finish() *Document {
 	if s.first == 0 {
 		return nil
 	}
-	d := &Document{Format: PiSession, File: s.file, Line: s.first, ID: s.id, Profile: s.opts.Profile, model: s.opts.Model, skipLookup: s.opts.SkipLookup}
+	d := newDoc(PiSession, s.file, s.first, s.id, s.opts)
 	if d.ID == "" {
 		d.ID = fallbackID(s.file, s.first)
 	}

@@ -18,6 +18,9 @@ var proxyLogAdapter = &Adapter{
 		}
 		return ""
 	},
+	// Fixed on the line holding the squashed record, with OpenAI's
+	// tool-message rules.
+	Cleanup:    []string{"openai-tools"},
 	NewBuilder: func(file string, opts Options) Builder { return newProxyLog(file, opts) },
 }
 
@@ -146,7 +149,8 @@ func (p *proxyLog) Finish() *Document {
 	if p.first == 0 {
 		return nil
 	}
-	d := &Document{Format: ProxyLog, File: p.file, Line: p.first, ID: p.id, toolLines: p.toolLines, Profile: p.opts.Profile, model: p.opts.Model, skipLookup: p.opts.SkipLookup}
+	d := newDoc(ProxyLog, p.file, p.first, p.id, p.opts)
+	d.toolLines = p.toolLines
 	if d.ID == "" {
 		d.ID = fallbackID(p.file, p.first)
 	}

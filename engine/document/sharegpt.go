@@ -26,6 +26,9 @@ var shareGPTAdapter = &Adapter{
 	Shape:      "a conversations list",
 	NewBuilder: func(file string, opts Options) Builder { return shareGPTBuilder{file: file, opts: opts} },
 	Layout:     shareGPTLayout,
+	// Converted to OpenAI's messages when trained on: the same tool-message
+	// rules, written back in its own layout (Layout).
+	Cleanup: []string{"openai-tools"},
 }
 
 var (
@@ -68,7 +71,7 @@ func (b shareGPTBuilder) Add(line int, rec ast.Object) *Document {
 	if id == "" {
 		id = fallbackID(b.file, line)
 	}
-	d := &Document{Format: ShareGPT, File: b.file, Line: line, ID: id, Profile: b.opts.Profile}
+	d := newDoc(ShareGPT, b.file, line, id, b.opts)
 	d.Value = newDocument(d, mode, ms, shareGPTTools(rec), emptyArray, ast.NewTerm(rec))
 	return d
 }

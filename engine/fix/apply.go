@@ -135,7 +135,7 @@ type applier struct {
 // partDrop reports whether o drops an element of a list inside a session
 // line rather than the line.
 func (a *applier) partDrop(o *op) bool {
-	if o.Op != OpDropMessage || a.doc.Format != document.PiSession || a.wholeLine[o] {
+	if o.Op != OpDropMessage || !a.messageLines() || a.wholeLine[o] {
 		return false
 	}
 	_, _, ok := splitIndex(a.ms[o.msg].path)
@@ -185,7 +185,7 @@ func (a *applier) unchanged(o *op) (bool, error) {
 		if !ok {
 			return false, nil // editInPlace says why
 		}
-		cur, ok := obj.Get(a.contentKey())
+		cur, ok := obj.Get(o.member)
 		return ok && bytes.Equal(jsonv.Marshal(cur, jsonv.Compact), jsonv.Marshal(o.content, jsonv.Compact)), nil
 	}
 	return false, nil
@@ -254,10 +254,18 @@ func clash(x, y *op, m msgInfo) bool {
 	return s.Op == OpSetContent && strings.Contains(m.calls[c.call].path, "/content/")
 }
 
-// sessionLayout reports whether each message is a line of its own (an
-// pi-session entry) rather than an element of an array in a record.
+// sessionLayout reports whether each message is a line of its own (a
+// session entry) rather than an element of an array in a record.
 func (a *applier) sessionLayout() bool {
-	return a.doc.Format == document.PiSession || a.entryLayout() != nil
+	return a.messageLines() || a.entryLayout() != nil
+}
+
+// messageLines reports whether the format's messages are the message
+// members of lines of their own without an entry layout (a pi transcript:
+// Adapter.MessageLines).
+func (a *applier) messageLines() bool {
+	ad := document.Lookup(a.doc.Format)
+	return ad != nil && ad.MessageLines
 }
 
 // entryLayout is the entry layout of a format whose messages are entry
@@ -415,7 +423,7 @@ func (a *applier) editInPlace() error {
 			if !ok {
 				return fmt.Errorf("rule %s: %s %s: the message is not an object", o.Rule, o.Op, o.Target)
 			}
-			content, key := o.content, a.contentKey()
+			content, key := o.content, o.member
 			edits = append(edits, func() { obj.Set(key, content) })
 			a.dirty[i] = true
 		case OpRename:

@@ -65,6 +65,16 @@ func TestApplyLayouts(t *testing.T) {
 			rejects: []string{`1 drop_message {"functionResponse":{"id":"x","name":"g","response":{}}}`},
 		},
 		{
+			name: "gemini: set_content on a function response writes its response, not parts", format: document.Gemini, in: gemini,
+			actions: []string{`{"op":"set_content","target":"/messages/3","content":"[trimmed]"}`},
+			want:    `{"contents":[{"role":"user","parts":[{"text":"q"}]},{"role":"model","parts":[{"functionCall":{"name":"f","args":{}}},{"functionCall":{"id":"x","name":"g","args":{}}}]},{"role":"user","parts":[{"functionResponse":{"name":"f","response":{}}},{"functionResponse":{"id":"x","name":"g","response":{"content":"[trimmed]"}}}]}]}` + "\n",
+		},
+		{
+			name: "gemini: an object content is the response itself", format: document.Gemini, in: gemini,
+			actions: []string{`{"op":"set_content","target":"/messages/2","content":{"output":"ok"}}`},
+			want:    `{"contents":[{"role":"user","parts":[{"text":"q"}]},{"role":"model","parts":[{"functionCall":{"name":"f","args":{}}},{"functionCall":{"id":"x","name":"g","args":{}}}]},{"role":"user","parts":[{"functionResponse":{"name":"f","response":{"output":"ok"}}},{"functionResponse":{"id":"x","name":"g","response":{}}}]}]}` + "\n",
+		},
+		{
 			name: "gemini: rename sets the functionCall's id and its response's", format: document.Gemini, in: gemini,
 			actions: []string{`{"op":"rename_tool_call_id","target":"/messages/1/tool_calls/0","id":"f_1"}`},
 			want:    `{"contents":[{"role":"user","parts":[{"text":"q"}]},{"role":"model","parts":[{"functionCall":{"name":"f","args":{},"id":"f_1"}},{"functionCall":{"id":"x","name":"g","args":{}}}]},{"role":"user","parts":[{"functionResponse":{"name":"f","response":{},"id":"f_1"}},{"functionResponse":{"id":"x","name":"g","response":{}}}]}]}` + "\n",

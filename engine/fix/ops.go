@@ -46,6 +46,7 @@ type op struct {
 	msg, call  int
 	entry      int
 	content    jsonv.Value
+	member     string // set_content: the member of the element it replaces
 	message    jsonv.Value
 	before     bool
 	anchor     int // move_message: the message to move after

@@ -3,8 +3,6 @@ package fix
 import (
 	"slices"
 
-	"github.com/chatlint/chatlint/engine/document"
-
 	"github.com/chatlint/chatlint/engine/jsonv"
 )
 
@@ -20,7 +18,7 @@ import (
 // by record index and list pointer, and marks in wholeLine the operations
 // that empty their list: those drop the line instead.
 func (a *applier) partDrops() (map[int]map[string][]int, map[*op]bool, error) {
-	if a.doc.Format != document.PiSession {
+	if !a.messageLines() {
 		return nil, nil, nil // entry layouts (Claude Code, Codex) drop blocks through collectEntryRejects
 	}
 	type list struct {

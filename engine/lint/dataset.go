@@ -16,9 +16,10 @@ import (
 )
 
 // Facts are what the dataset fold keeps of one record's document: its line,
-// its record type and the hash of its content. A file's records are folded
-// into its dataset document (docs/document.md#the-dataset-document) from
-// these alone, so memory grows by one hash per record, never by records.
+// its record type, the hash of its content and the value of its format's
+// dataset key. A file's records are folded into its dataset document
+// (docs/document.md#the-dataset-document) from these alone, so memory grows
+// by one hash per record, never by records.
 type Facts struct {
 	Line int
 	// Type is the record type: chat (messages), preference (input and
@@ -27,11 +28,16 @@ type Facts struct {
 	Type string
 	// Hash identifies the record's content: the record with its top-level
 	// id left out, objects taken in key order, so two records that differ
-	// only in id or key order are the same example.
+	// only in id or key order are the same example. Type "" and Hash 0
+	// leave the record out of the record types and the content duplicates
+	// (a fold of keys alone, as validate-input's).
 	Hash uint64
 	// Tokens are the example's tokens in the model's encoding; -1 when the
 	// run does not count them (dataset_tokens.go).
 	Tokens int
+	// Member and Key are the record's dataset key (document.Adapter.DatasetKey):
+	// the member's name and its value; Member "" when the record has none.
+	Member, Key string
 }
 
 // facts computes the Facts of a document.
@@ -44,6 +50,9 @@ func facts(d *document.Document) Facts {
 		w.object(raw, true)
 	}
 	f.Hash = h.Sum64()
+	if ad := document.Lookup(d.Format); ad != nil && ad.DatasetKey != nil && raw != nil {
+		f.Member, f.Key = ad.DatasetKey(raw)
+	}
 	return f
 }
 
@@ -139,15 +148,22 @@ type Dataset struct {
 	dups    []*ast.Term
 	ndups   int
 	tokens  tokenFold
+	keys    keyFold
+	// KeyBound is how many repeated keys the document lists at most (the
+	// count goes on): MaxDuplicates unless the caller sets it, which it may
+	// do between Adds (validate-input lists only what its report can show).
+	KeyBound int
 }
 
 // NewDataset starts the fold of one file.
 func NewDataset(file string, format document.Format, opts document.Options) *Dataset {
-	return &Dataset{File: file, Format: format, opts: opts, types: map[string]int{}, typeAt: map[string]int{}, seen: map[uint64]int{}}
+	return &Dataset{File: file, Format: format, opts: opts, types: map[string]int{}, typeAt: map[string]int{}, seen: map[uint64]int{}, KeyBound: MaxDuplicates}
 }
 
-// Add folds one record's facts.
-func (d *Dataset) Add(f Facts) {
+// Add folds one record's facts. It returns the line of the first record
+// folded with the same dataset key, or 0 when the key is new or there is
+// none.
+func (d *Dataset) Add(f Facts) (keyFirst int) {
 	d.records++
 	if d.first == 0 {
 		d.first = f.Line
@@ -155,9 +171,17 @@ func (d *Dataset) Add(f Facts) {
 	if d.opts.Model != nil {
 		d.tokens.add(f.Tokens, d.opts.Model.Limit)
 	}
-	d.types[f.Type]++
-	if _, ok := d.typeAt[f.Type]; !ok {
-		d.typeAt[f.Type] = f.Line
+	if f.Member != "" {
+		keyFirst = d.keys.add(f, d.KeyBound)
+	}
+	if f.Type != "" {
+		d.types[f.Type]++
+		if _, ok := d.typeAt[f.Type]; !ok {
+			d.typeAt[f.Type] = f.Line
+		}
+	}
+	if f.Hash == 0 {
+		return keyFirst
 	}
 	if first, ok := d.seen[f.Hash]; ok {
 		d.ndups++
@@ -166,9 +190,10 @@ func (d *Dataset) Add(f Facts) {
 				ast.Item(ast.StringTerm("line"), ast.IntNumberTerm(f.Line)),
 				ast.Item(ast.StringTerm("first_line"), ast.IntNumberTerm(first))))
 		}
-		return
+		return keyFirst
 	}
 	d.seen[f.Hash] = f.Line
+	return keyFirst
 }
 
 // Records is the number of records folded so far.
@@ -204,6 +229,9 @@ func (d *Dataset) Document() ast.Object {
 		ast.Item(ast.StringTerm("duplicate_count"), ast.IntNumberTerm(d.ndups)),
 		ast.Item(ast.StringTerm("distinct"), ast.IntNumberTerm(len(d.seen))),
 		ast.Item(ast.StringTerm("tokens"), d.tokens.term(d.opts.Model)),
+		ast.Item(ast.StringTerm("key_duplicates"), ast.ArrayTerm(d.keys.listed...)),
+		ast.Item(ast.StringTerm("key_duplicate_count"), ast.IntNumberTerm(d.keys.repeats)),
+		ast.Item(ast.StringTerm("distinct_keys"), ast.IntNumberTerm(len(d.keys.first))),
 	)
 }
 

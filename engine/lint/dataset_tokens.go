@@ -48,7 +48,7 @@ type tokenFold struct {
 }
 
 func (t *tokenFold) add(n, limit int) {
-	if n < 0 {
+	if n <= 0 { // not counted (an example counts at least its 3 tokens of reply priming)
 		return
 	}
 	t.counts = append(t.counts, int32(n))

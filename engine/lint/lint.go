@@ -28,23 +28,50 @@ import (
 type Linter struct {
 	ev   *policy.Evaluator
 	opts document.Options
-	// dataset is set when dataset rules apply under the profile: only then
-	// are a document's Facts computed.
+	// dataset is set when dataset rules apply under the profile; folds
+	// says, per format, whether one applies to its files: only then are a
+	// document's Facts computed.
 	dataset bool
 	// tokens counts each example's tokens for the fold's token summary;
 	// nil unless a dataset rule reads it (dataset_tokens.go).
 	tokens *tokens.Counter
+	eng    *policy.Engine
+	folds  map[document.Format]bool
+	// fields prunes the documents of a file no dataset rule folds (a
+	// file's dataset facts read its records whole); nil when the caller
+	// set opts.Fields.
+	fields *document.Fields
 }
 
 // New returns a Linter over a compiled engine. Documents leave out the
-// lookup member when no rule of the engine reads it.
+// members no rule of the engine reads (policy.Engine.Fields), unless
+// opts.Fields says otherwise.
 func New(eng *policy.Engine, opts document.Options) *Linter {
 	opts.SkipLookup = opts.SkipLookup || !eng.ReadsLookupUnder(opts.Profile)
-	l := &Linter{ev: eng.NewEvaluator(), opts: opts, dataset: eng.HasDataset(opts.Profile)}
+	l := &Linter{ev: eng.NewEvaluator(), opts: opts, dataset: eng.HasDataset(opts.Profile), eng: eng}
+	if opts.Fields == nil {
+		l.fields = eng.Fields()
+	}
 	if l.dataset {
 		l.tokens = tokenCounter(eng.DatasetReadsTokens(opts.Profile), opts.Model)
 	}
 	return l
+}
+
+// foldsFormat reports whether a dataset rule applies to files of format f.
+func (l *Linter) foldsFormat(f document.Format) bool {
+	if !l.dataset {
+		return false
+	}
+	ok, seen := l.folds[f]
+	if !seen {
+		ok = l.eng.HasDatasetFor(l.opts.Profile, string(f))
+		if l.folds == nil {
+			l.folds = map[document.Format]bool{}
+		}
+		l.folds[f] = ok
+	}
+	return ok
 }
 
 // Folds reports whether the linter computes Facts for a dataset fold: some
@@ -91,9 +118,14 @@ func (l *Linter) CheckFacts(ctx context.Context, u Unit) ([]finding.Finding, []F
 	}
 	var found []finding.Finding
 	var fa []Facts
-	out := Documents(u, l.opts, func(d *document.Document, rec *jsonl.Record) {
+	fold := l.foldsFormat(u.Format)
+	opts := l.opts
+	if !fold && l.fields != nil {
+		opts.Fields = l.fields
+	}
+	out := Documents(u, opts, func(d *document.Document, rec *jsonl.Record) {
 		dctx := ctx
-		if l.dataset {
+		if fold {
 			f := facts(d)
 			f.Tokens = exampleTokens(l.tokens, d)
 			fa = append(fa, f)

@@ -24,6 +24,20 @@ func (e *Engine) HasDataset(profile string) bool {
 	return false
 }
 
+// HasDatasetFor reports whether an active dataset rule applies to files of
+// the format under the profile: a run folds only those files' records, so
+// a rule for one format (the contract's) costs the others nothing.
+func (e *Engine) HasDatasetFor(profile, format string) bool {
+	profile = profileOf(profile)
+	for _, r := range e.rules {
+		if r.Scope == rule.ScopeDataset && !e.disabled[r.ID] && r.AppliesUnder(profile) &&
+			(len(r.Formats) == 0 || slices.Contains(r.Formats, format)) {
+			return true
+		}
+	}
+	return false
+}
+
 // EvaluateDataset runs the dataset rules over one file's dataset document
 // (its format and profile given, as the document holds them). Its hits name
 // lines (Hit.Line) rather than elements.

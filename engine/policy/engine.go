@@ -43,6 +43,10 @@ type Engine struct {
 	// tokenReads says which dataset rules may read the token summary
 	// (dataset_tokens.go).
 	tokenReads tokenReads
+	gate       regoGate // when the Rego packs need evaluating (yaml_gate.go)
+	// fields are the members of the document an active rule may read
+	// (fielduse.go).
+	fields *document.Fields
 }
 
 // Options tune which rules run.
@@ -134,6 +138,7 @@ func Compile(ctx context.Context, packs []*Pack, opts Options) (*Engine, error) 
 				}
 			}
 		}
+		errs = e.gatePack(p, errs)
 	}
 	seen := map[string]rule.Rule{}
 	for _, r := range e.rules {
@@ -157,6 +162,7 @@ func Compile(ctx context.Context, packs []*Pack, opts Options) (*Engine, error) 
 		}
 		e.rego = prog
 	}
+	e.fields = document.NewFields(fieldReads(e.rego, packs).reads)
 	sort.Slice(e.rules, func(i, j int) bool { return e.rules[i].ID < e.rules[j].ID })
 	return e, nil
 }
@@ -229,7 +235,7 @@ func (e *Engine) evaluate(ctx context.Context, doc *document.Document, cancel to
 	if len(e.actions) > 0 {
 		hits, acts = e.yamlActions(doc, hits, acts)
 	}
-	if e.rego != nil && e.regoScope.open(string(doc.Format), profileOf(doc.Profile)) {
+	if e.rego != nil && e.regoScope.open(string(doc.Format), profileOf(doc.Profile)) && e.needsRego(doc, cache) {
 		var err error
 		hits, acts, err = e.rego.eval(ctx, doc.Value, string(doc.Format), profileOf(doc.Profile), cancel, tracer, hits, acts)
 		var bad *OutputError

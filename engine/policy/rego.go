@@ -51,6 +51,9 @@ type regoProgram struct {
 	// rules are every declared rule by id: a finding must name one, and
 	// its declared formats scope it.
 	rules map[string]rule.Rule
+	// modules are the compiled modules, for the analysis of what the rules
+	// read of input (fielduse.go).
+	modules map[string]*ast.Module
 }
 
 // CompileError is a policy that does not parse or compile.
@@ -352,7 +355,7 @@ func compileRego(ctx context.Context, modules map[string]*ast.Module, pkgPack ma
 	if err != nil {
 		return nil, compileErrors(err)
 	}
-	return &regoProgram{query: q, dataset: &dq}, nil
+	return &regoProgram{query: q, dataset: &dq, modules: compiler.Modules}, nil
 }
 
 var noMetrics = metrics.NoOp()

@@ -325,6 +325,14 @@ func compileCondition(n *yaml.Node) (condition, error) {
 				at: func(v, el ast.Value, sc scope) bool { ok, _ := inner.holds(v, el, sc); return !ok }})
 			continue
 		}
+		if op == "extends" { // a list starts with another (yaml_session.go)
+			t, err := extendsTest(arg)
+			if err != nil {
+				return c, fmt.Errorf("extends: %v", err)
+			}
+			c.tests = append(c.tests, t)
+			continue
+		}
 		var a any
 		if err := arg.Decode(&a); err != nil {
 			return c, err
@@ -437,7 +445,7 @@ func operator(op string, a any) (test, error) {
 		}, desc: fmt.Sprintf("must %s %q", word, s)}, nil
 	case "json":
 		// The value is a string holding JSON text: any JSON value
-		// (json: valid) or an object (json: object).
+		// (json: valid), an object (json: object) or a list (json: array).
 		kind, _ := a.(string)
 		switch kind {
 		case "valid":
@@ -455,8 +463,14 @@ func operator(op string, a any) (test, error) {
 					}
 					return "it holds " + astjson.Kind(x)
 				}}, nil
+		case "array":
+			return test{ok: func(v ast.Value) bool {
+				x, ok := jsonText(v)
+				_, arr := x.(*ast.Array)
+				return ok && arr
+			}, desc: "must be the JSON text of a list"}, nil
 		}
-		return test{}, fmt.Errorf("want valid or object")
+		return test{}, fmt.Errorf("want valid, object or array")
 	case "json_schema":
 		// The value is a valid JSON Schema, as chatlint.schema_problem
 		// judges it (compiled once per distinct schema).

@@ -288,6 +288,8 @@ func (sc scope) context(name string) ast.Object {
 		return sc.entry
 	case "document":
 		return sc.doc
+	case "previous":
+		return sc.previous()
 	}
 	return nil
 }
@@ -316,7 +318,7 @@ func parseTemplate(s string) []piece {
 		}
 		name := strings.TrimSpace(s[i+2 : i+j])
 		var filter string
-		if f, rest, ok := strings.Cut(name, " "); ok && (f == "q" || f == "type") {
+		if f, rest, ok := strings.Cut(name, " "); ok && knownFilter(f) {
 			// {{q path}}: the value quoted, as Rego's sprintf %q writes it; {{type path}}: its JSON type
 			filter, name = f, strings.TrimSpace(rest)
 		}
@@ -346,6 +348,10 @@ func renderPieces(message []piece, v ast.Value, sc scope, failure string) string
 			b.WriteString(failure)
 		default:
 			val, _ := resolve(v, p.path, sc)
+			if s, ok := renderFilter(p.filter, val); ok { // json, nth, words, q:N (yaml_session.go)
+				b.WriteString(s)
+				continue
+			}
 			switch x := val.(type) {
 			case nil:
 				if p.filter == "q" {

@@ -87,6 +87,7 @@ type letSpec struct {
 	tag    *tagSpec
 	count  *occurrencesSpec
 	fn     *fnLet // schema_errors, distinct (yaml_fns.go)
+	inst   []seg  // {instant: PATH} (yaml_session.go)
 }
 
 type caseSpec struct {
@@ -94,6 +95,7 @@ type caseSpec struct {
 	message  []piece // nil in a let case without text
 	severity *finding.Severity
 	path     []piece // the JSON Pointer the finding names, when given
+	msgOnly  bool    // target: message: the finding names the element's message, not the call
 }
 
 // relSpec holds the relational forms of one rule; nil for a plain rule.
@@ -146,6 +148,7 @@ type letYAML struct {
 	SchemaErrors string   `yaml:"schema_errors"`
 	Schema       string   `yaml:"schema"`
 	Distinct     []string `yaml:"distinct"`
+	Instant      string   `yaml:"instant"`
 }
 
 type caseYAML struct {
@@ -154,11 +157,12 @@ type caseYAML struct {
 	Text     string    `yaml:"text"`
 	Severity string    `yaml:"severity"`
 	Path     string    `yaml:"path"`
+	Target   string    `yaml:"target"`
 }
 
 // reservedNames are the contexts a path may start with; a let may not take
 // their names.
-var reservedNames = []string{"message", "tool", "entry", "document", "group", "line", "self", "index"}
+var reservedNames = []string{"message", "tool", "entry", "document", "group", "line", "self", "index", "previous"}
 
 func compileRel(s *yamlRuleSpec) (*relSpec, error) {
 	if s.Let.Kind == 0 && len(s.Group) == 0 && len(s.Cases) == 0 && s.Unless.Kind == 0 {
@@ -219,6 +223,13 @@ func compileCases(cs []caseYAML, text string) ([]caseSpec, error) {
 		}
 		if c.Path != "" {
 			cs.path = parseTemplate(c.Path)
+		}
+		switch c.Target {
+		case "":
+		case "message":
+			cs.msgOnly = true
+		default:
+			return nil, fmt.Errorf("cases[%d]: target: want message or nothing", i)
 		}
 		if c.Severity != "" {
 			sev, err := finding.ParseSeverity(c.Severity)
@@ -296,6 +307,10 @@ func compileLet(name string, ly letYAML) (*letSpec, error) {
 		}
 		l.count = &occurrencesSpec{of: parsePath(ly.In), text: ly.Count}
 	}
+	if ly.Instant != "" {
+		kinds++
+		l.inst = parsePath(ly.Instant)
+	}
 	if fn, ok, err := compileFnLet(ly); ok {
 		if err != nil {
 			return nil, err
@@ -304,7 +319,7 @@ func compileLet(name string, ly letYAML) (*letSpec, error) {
 		l.fn = fn
 	}
 	if kinds != 1 {
-		return nil, fmt.Errorf("want exactly one of join, cases, truthy_keys, tag_body, occurrences, schema_errors or distinct")
+		return nil, fmt.Errorf("want exactly one of join, cases, truthy_keys, tag_body, occurrences, instant, schema_errors or distinct")
 	}
 	return l, nil
 }

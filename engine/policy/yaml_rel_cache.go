@@ -105,6 +105,8 @@ func (c *relCache) reset(doc ast.Object) {
 		clear(ps.differ)
 		ps.els, ps.keys, ps.differ = ps.els[:0], ps.keys[:0], ps.differ[:0]
 		ps.index.reset()
+		clear(ps.aggs)
+		ps.aggs = ps.aggs[:0]
 		c.free = append(c.free, ps)
 		c.sets[id] = nil
 	}
@@ -117,6 +119,7 @@ type partnerSet struct {
 	keys   []ast.Value // the theirs values of each partner, len(theirs) per partner
 	differ []ast.Value // the differ values of each partner, len(differTheirs) per partner
 	index  keyIndex
+	aggs   []aggMemo // $name.max values of the whole set (yaml_session.go)
 }
 
 // keyIndex finds the positions whose key has a given hash: a scan of the
@@ -188,6 +191,7 @@ func (c *relCache) putEnv(env *relEnv) {
 	clear(env.els) // drop references to the document
 	env.els = env.els[:0]
 	env.first, env.el = elem{}, elem{}
+	env.instants.reset()
 	c.envFree = append(c.envFree, env)
 }
 

@@ -29,6 +29,8 @@ type relEnv struct {
 	keys  []ast.Value
 	size  []int
 	index keyIndex
+	// instants memoizes {instant: PATH} lets (yaml_session.go)
+	instants instantMemo
 }
 
 type letMemo struct {
@@ -37,6 +39,7 @@ type letMemo struct {
 	value ast.Value
 	n     int
 	first elem
+	last  elem
 }
 
 func newScope(doc ast.Object) scope {
@@ -95,10 +98,37 @@ func lookupValue(v ast.Value, path []seg, sc scope) ast.Value {
 	return v
 }
 
-// partners counts the element's partners in j and returns the first.
-func (env *relEnv) partners(j *joinSpec) (int, elem) {
+// partners counts the element's partners in j and returns the first and
+// the last.
+func (env *relEnv) partners(j *joinSpec) (int, elem, elem) {
 	ps := env.cache.set(j)
+	if lo, hi, ok := partnerRange(ps, j, env.el); ok { // yaml_session.go
+		if hi <= lo {
+			return 0, elem{}, elem{}
+		}
+		return hi - lo, ps.els[lo], ps.els[hi-1]
+	}
+	n, first, last := 0, elem{}, elem{}
+	env.eachPartner(j, ps, func(p *elem) {
+		if n == 0 {
+			first = *p
+		}
+		last = *p
+		n++
+	})
+	return n, first, last
+}
+
+// eachPartner calls visit with each partner in j of the element env
+// stands at, in document order.
+func (env *relEnv) eachPartner(j *joinSpec, ps *partnerSet, visit func(*elem)) {
 	el := env.el
+	if lo, hi, ok := partnerRange(ps, j, el); ok {
+		for i := lo; i < hi; i++ {
+			visit(&ps.els[i])
+		}
+		return
+	}
 	sc := el.sc
 	sc.rel = env
 	var buf [8]ast.Value
@@ -106,31 +136,28 @@ func (env *relEnv) partners(j *joinSpec) (int, elem) {
 	if d := len(j.differMine); d > 0 {
 		differ = appendValues(buf[4:4:8], el.v, j.differMine, sc)
 	}
-	n, first := 0, elem{}
+	at := position(el.sc)
 	consider := func(i int) {
 		p := &ps.els[i]
-		if (j.order < 0 && p.sc.msgIdx >= el.sc.msgIdx) || (j.order > 0 && p.sc.msgIdx <= el.sc.msgIdx) {
+		if (j.order < 0 && position(p.sc) >= at) || (j.order > 0 && position(p.sc) <= at) {
 			return
 		}
 		if d := len(differ); d > 0 && equalValues(differ, ps.differ[i*d:(i+1)*d]) {
 			return
 		}
-		if n == 0 {
-			first = *p
-		}
-		n++
+		visit(p)
 	}
 	k := len(j.theirs)
 	if k == 0 {
 		for i := range ps.els {
 			consider(i)
 		}
-		return n, first
+		return
 	}
 	key := appendValues(buf[:0:4], el.v, j.mine, sc)
 	h, ok := hashValues(key)
 	if !ok {
-		return 0, first
+		return
 	}
 	ps.index.each(h, func(i int) bool {
 		if equalValues(key, ps.keys[i*k:(i+1)*k]) {
@@ -138,7 +165,6 @@ func (env *relEnv) partners(j *joinSpec) (int, elem) {
 		}
 		return true
 	})
-	return n, first
 }
 
 // virtual resolves a path that starts with $group or the name of a let; ok
@@ -149,7 +175,7 @@ func (env *relEnv) virtual(path []seg) (ast.Value, bool) {
 		return nil, false
 	}
 	var n int
-	var first elem
+	var first, last elem
 	switch {
 	case name == "group" && len(env.r.rel.group) > 0:
 		n, first = env.count, env.first
@@ -176,7 +202,7 @@ func (env *relEnv) virtual(path []seg) (ast.Value, bool) {
 			if l.join == nil {
 				m.value = env.value(l)
 			} else {
-				m.n, m.first = env.partners(l.join)
+				m.n, m.first, m.last = env.partners(l.join)
 			}
 			m.busy, m.done = false, true
 		}
@@ -187,7 +213,10 @@ func (env *relEnv) virtual(path []seg) (ast.Value, bool) {
 			}
 			return v, true
 		}
-		n, first = m.n, m.first
+		n, first, last = m.n, m.first, m.last
+		if len(path) > 1 && path[1].name == "max" { // yaml_session.go
+			return env.maxOf(l.join, path[2:]), true
+		}
 	}
 	if len(path) < 2 {
 		return nil, true
@@ -200,6 +229,11 @@ func (env *relEnv) virtual(path []seg) (ast.Value, bool) {
 			return nil, true
 		}
 		return lookupValue(first.v, path[2:], first.sc), true
+	case "last":
+		if n == 0 {
+			return nil, true
+		}
+		return lookupValue(last.v, path[2:], last.sc), true
 	}
 	return nil, true
 }
@@ -244,6 +278,8 @@ func (env *relEnv) value(l *letSpec) ast.Value {
 			return nil
 		}
 		return ast.InternedValue(strings.Count(string(s), l.count.text))
+	case l.inst != nil:
+		return env.instants.get(lookupValue(el.v, l.inst, sc))
 	case l.tag != nil:
 		s, ok := lookupValue(el.v, l.tag.of, sc).(ast.String)
 		if !ok || !strings.HasPrefix(string(s), "<"+l.tag.tag) {
@@ -434,6 +470,9 @@ func (r *yamlRule) report(env *relEnv, el elem, hits []Hit) []Hit {
 	}
 	h := newHit(r.ID, r.Pack, sev, renderPieces(c.message, el.v, sc, ""))
 	h.Target = targetOfScope(sc)
+	if c.msgOnly {
+		h.Target = targetOfScope(scope{msgIdx: sc.msgIdx, callIdx: -1, toolIdx: -1, entIdx: -1})
+	}
 	if c.path != nil {
 		h.Path = renderPieces(c.path, el.v, sc, "")
 	}

@@ -90,7 +90,7 @@ func File(path string, opts Options) Result {
 		res.Outcome, res.Reason = Empty, ReasonEmpty
 	case st.Records == 0:
 		res.Outcome, res.Reason = Skipped, ReasonNoJSON
-	case !headerOK(first, next, opts.Sessions):
+	case !headerOK(first, next, opts.Format):
 		res.Outcome, res.Reason = Skipped, ReasonHeader
 	case !st.Changed():
 		res.Outcome = Clean

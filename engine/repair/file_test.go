@@ -13,6 +13,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/chatlint/chatlint/engine/document"
 )
 
 var stamp = time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
@@ -95,7 +97,7 @@ func TestFileLeavesUntouched(t *testing.T) {
 			Result{Outcome: Skipped, Reason: ReasonHeader, Stats: Stats{Records: 2}}},
 		{"invalid header: the JSON string \"session\"", `"session"` + "\n" + message + "\n" + message + "\n", Options{},
 			Result{Outcome: Skipped, Reason: ReasonHeader, Stats: Stats{Records: 2, Dropped: 1}}},
-		{"header required by --format pi-session", `{"messages":[]}` + "\n{\n", Options{Sessions: AllSessions},
+		{"header required by --format pi-session", `{"messages":[]}` + "\n{\n", Options{Format: document.PiSession},
 			Result{Outcome: Skipped, Reason: ReasonHeader, Stats: Stats{Records: 1, Dropped: 1}}},
 		{"no line is JSON", "not json\n{\n", Options{}, Result{Outcome: Skipped, Reason: ReasonNoJSON, Stats: Stats{Dropped: 2}}},
 		{"mostly not JSON", "{\n  \"a\": 1,\n  \"b\": [2]\n}\n" + `{"c":3}` + "\n", Options{},

@@ -7,76 +7,45 @@ import (
 	"github.com/chatlint/chatlint/engine/document"
 )
 
-// Sessions says how a file's first record is judged.
-type Sessions int
-
-const (
-	// DetectSessions treats a file as an pi-session transcript when its
-	// first record is a session header, or an entry that only a session
-	// transcript has (see sessionEntryTypes): such a file must start with a
-	// valid header.
-	DetectSessions Sessions = iota
-	// AllSessions requires the header in every file (--format pi-session).
-	AllSessions
-	// NoSessions never requires a header (--format chat and the others).
-	NoSessions
-)
-
-// sessionEntryTypes are the entry types of pi/OpenClaw session transcripts
-// that follow the header. A file whose first record is one of them lost its
-// header. Other agent logs (Claude Code's "user"/"assistant"/"summary",
-// Codex's "session_meta"/"response_item", …) have no header and are not
-// held to one.
-var sessionEntryTypes = map[string]bool{
-	"message":               true,
-	"model_change":          true,
-	"thinking_level_change": true,
-	"compaction":            true,
-	"branch_summary":        true,
-	"custom":                true,
-	"custom_message":        true,
-	"label":                 true,
-	"session_info":          true,
-}
-
-var (
-	keyType = ast.StringTerm("type")
-	keyID   = ast.StringTerm("id")
-)
-
 // probeRecords is how many records after the first headerOK looks at to
-// recognize a transcript whose first record is not a header.
+// recognize a file whose first record is not a header.
 const probeRecords = 8
 
 // headerOK reports whether first, the first record kept from a file, is
-// acceptable under mode: either the file is not a session transcript, or
-// first is its header {"type": "session", "id": "<non-empty string>"}. A file
-// is a transcript when first is a header or a transcript-only entry, or when
-// first is of no known format and one of next (the records after it, at most
-// probeRecords) is a transcript entry: a header damaged into
-// {"type": "Session", …} is still a transcript's, and the transcript repair
-// this replaces refuses such a file rather than repairing it as plain JSONL.
-func headerOK(first []byte, next [][]byte, mode Sessions) bool {
-	if mode == NoSessions {
-		return true
+// acceptable: either the file is of no format whose files open with a
+// header (document.Adapter.Header), or first is a whole header of its
+// format. With a forced format (Options.Format) the file is of that format.
+// Otherwise it is of a header format when first is detected as one, or is a
+// line only such a file has after its header, or when first is of no known
+// format and one of next (the records after it, at most probeRecords) is
+// such a line: a pi transcript's header damaged into
+// {"type": "Session", …} is still a header, and the transcript repair this
+// replaces refuses such a file rather than repairing it as plain JSONL.
+func headerOK(first []byte, next [][]byte, forced document.Format) bool {
+	if forced != "" {
+		a := document.Lookup(forced)
+		if a == nil || a.Header == nil {
+			return true
+		}
+		obj, ok := object(first)
+		return ok && a.Detect(obj) && a.Header.Valid(obj)
 	}
 	obj, isObj := object(first)
 	if !isObj {
-		return mode != AllSessions
+		return true
 	}
 	f, known := document.Detect(obj)
-	if known && f == document.PiSession {
-		id, _ := stringField(obj, keyID)
-		return id != ""
+	if a := document.Lookup(f); known && a.Header != nil {
+		return a.Header.Valid(obj)
 	}
-	if mode == AllSessions || sessionEntry(obj) {
+	if afterHeader(obj) {
 		return false
 	}
 	if known {
 		return true
 	}
 	for _, rec := range next {
-		if o, ok := object(rec); ok && sessionEntry(o) {
+		if o, ok := object(rec); ok && afterHeader(o) {
 			return false
 		}
 	}
@@ -92,17 +61,13 @@ func object(data []byte) (ast.Object, bool) {
 	return obj, ok
 }
 
-// sessionEntry reports whether obj is an entry only a session transcript has.
-func sessionEntry(obj ast.Object) bool {
-	typ, _ := stringField(obj, keyType)
-	return sessionEntryTypes[typ]
-}
-
-func stringField(obj ast.Object, key *ast.Term) (string, bool) {
-	t := obj.Get(key)
-	if t == nil {
-		return "", false
+// afterHeader reports whether obj is a line that only a file of a header
+// format holds after its header.
+func afterHeader(obj ast.Object) bool {
+	for _, a := range document.Adapters() {
+		if a.Header != nil && a.Header.Entry(obj) {
+			return true
+		}
 	}
-	s, ok := t.Value.(ast.String)
-	return string(s), ok
+	return false
 }

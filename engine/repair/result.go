@@ -1,6 +1,10 @@
 package repair
 
-import "time"
+import (
+	"time"
+
+	"github.com/chatlint/chatlint/engine/document"
+)
 
 // Outcome is what happened to one file.
 type Outcome int
@@ -35,8 +39,11 @@ const (
 
 // Options control File.
 type Options struct {
-	DryRun   bool
-	Sessions Sessions
+	DryRun bool
+	// Format, when set, is the format of every file (--format): a format
+	// whose files open with a header (document.Adapter.Header) requires
+	// it, the others never do. Empty: each file's first records tell.
+	Format document.Format
 	// Force repairs a file even when more lines would be dropped than kept
 	// (a pretty-printed JSON document, say, would lose nearly everything).
 	Force bool

@@ -61,6 +61,10 @@ func TestHTMLInBrowser(t *testing.T) {
 	if n := num(`document.querySelectorAll("#stats .two svg rect").length`); n != 4+3 {
 		t.Errorf("%d bars for roles and tools; want 7", n)
 	}
+	// Every bar label fits left of its bars: none starts outside its chart.
+	if clipped := browsertest.Eval[[]string](t, s, `[...document.querySelectorAll("svg text")].filter(e => e.getBBox().x < 0).map(e => e.textContent)`); len(clipped) > 0 {
+		t.Errorf("labels cut off at the chart's left edge: %q", clipped)
+	}
 
 	// Untrusted text is shown as text and ran nothing.
 	if got := eval(`String(window.__pwned)`); got != "undefined" {

@@ -45,7 +45,7 @@ const maxStatBars = 25
 // The role and tool charts sit side by side, each half the page wide.
 const (
 	halfWidth  = 440
-	halfLabelW = 150
+	halfLabelW = 180
 	halfLabel  = 20
 )
 

@@ -16,6 +16,6 @@ func statsFixture() *Stats {
 		OverLimit: 4,
 		Min:       112, Median: 3610, P95: 9875, Max: 18120,
 		Roles: []Count{{"assistant", 5210}, {"user", 4980}, {"tool", 2300}, {"system", 1200}},
-		Tools: []Count{{"search_docs", 1400}, {"get_weather", 610}, {"<script>alert('tool')</script>", 290}},
+		Tools: []Count{{"mcp__synthetic__lookup_weather", 1400}, {"get_weather", 610}, {"<script>alert('tool')</script>", 290}},
 	}
 }

@@ -63,3 +63,12 @@ test_timestamp_forms if {
 		count(contract.deny) == 1 with input as doc(object.union(good, {"timestamp": ts}))
 	}
 }
+
+test_duplicate_id_message if {
+	msgs := {f.msg | some f in contract.dataset_deny} with input as {"format": "contract", "key_duplicates": [{"line": 3, "first_line": 1, "member": "conversation_id", "value": "c'1"}]}
+	msgs == {"Duplicate conversation_id 'c'1' in dataset (first seen on line 1)."}
+}
+
+test_duplicate_id_only_contract if {
+	count(contract.dataset_deny) == 0 with input as {"format": "chat", "key_duplicates": [{"line": 3, "first_line": 1, "member": "conversation_id", "value": "c"}]}
+}

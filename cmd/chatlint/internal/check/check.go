@@ -1,0 +1,210 @@
+// Package check is `chatlint check`: the active rule packs over the inputs, through
+// the gate, to the report writers.
+package check
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/chatlint/chatlint/cmd/chatlint/internal/cmdutil"
+	"github.com/chatlint/chatlint/engine/document"
+	"github.com/chatlint/chatlint/engine/finding"
+	"github.com/chatlint/chatlint/engine/gate"
+	"github.com/chatlint/chatlint/engine/lint"
+	"github.com/chatlint/chatlint/engine/report"
+	"github.com/chatlint/chatlint/engine/runner"
+)
+
+type checkOptions struct {
+	IO cmdutil.IOStreams
+
+	cmdutil.PackOptions
+	gateOptions
+	Paths        []string
+	Outputs      []string
+	FailOn       string
+	Format       string
+	ToolCalls    string
+	AllowNoTools bool
+	Workers      int
+	Profile      string
+	Model        string
+	MaxLineSize  string
+	Verbose      bool
+}
+
+// NewCmdCheck returns the `chatlint check` command writing to s.
+func NewCmdCheck(s cmdutil.IOStreams) *cobra.Command {
+	o := &checkOptions{IO: s}
+	cmd := &cobra.Command{
+		Use:   "check PATH...",
+		Short: "Check files, directories or - (stdin) against the active rule packs",
+		Long: `Check evaluates every active rule over each conversation of the inputs.
+
+Inputs are files, directories (walked recursively for *.jsonl and *.json, in
+sorted order) or - for standard input. The format of each file is detected
+from its leading records (the first one a format recognizes, among the
+first 16) unless --format forces one:
+
+` + cmdutil.FormatHelp() + `
+
+Settings come from .chatlint.yaml in the current folder or its nearest
+parent (or --config FILE): packs, rule levels, per-file overrides,
+suppressions, fail_on, format, output, baseline, rule_timeout. Flags win over
+the file. -o FORMAT[=FILE] is repeatable, so one run can print text and write
+SARIF and JUnit files. --baseline FILE reports only findings that are not in
+a baseline written earlier with --write-baseline FILE. See docs/ci.md.
+
+Only regular files are read (a walk follows symbolic links to them); name
+a pipe as - to read it. A line longer than --max-line-size is reported as
+line-too-long and skipped.
+
+Rules run under a profile: "default" judges each file as what it is (a chat
+record that ends on a tool call is a fine-tuning example, a record without
+tool calls needs no tools list); "export" keeps the strict checks an export
+must pass. Packs declare the profiles they know (chatlint rules -o
+markdown lists them).
+
+The summary names each input's format and record count (per format; -v
+lists every file); an empty file is a warning.
+
+Exit status: 0 when nothing is at or above --fail-on, 1 when something is,
+2 for usage, configuration or policy errors (including a policy that fails
+while evaluating a document), unreadable inputs, no input file found, and no
+rule active.`,
+		Example: `  chatlint check data/train.jsonl
+  chatlint check -o json --fail-on warning data/
+  chatlint check --pack ./team-rules --allow-no-tools data/
+  chatlint check -o github -o sarif=chatlint.sarif -o junit=chatlint.xml data/
+  chatlint check -o html=report.html data/   # one offline page: charts, filterable findings
+  chatlint check --write-baseline .chatlint-baseline.json data/   # adopt: record today's findings
+  chatlint check --baseline .chatlint-baseline.json data/         # then fail only on new ones
+  chatlint check --profile export -v exports/`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.Paths = args
+			return runCheck(cmd, o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringArrayVarP(&o.Outputs, "output", "o", nil, "write findings as `FORMAT[=FILE]` (repeatable; formats: "+strings.Join(report.Formats(), ", ")+"; default text to stdout)")
+	f.StringVar(&o.FailOn, "fail-on", "error", "lowest severity that fails the run: error, warning, info or never")
+	cmdutil.AddFormatFlag(cmd, &o.Format, cmdutil.FormatUsage())
+	f.StringVar(&o.ToolCalls, "tool-calls", "", "force the tool-call representation: inline or structured (default: detect per record)")
+	f.BoolVar(&o.AllowNoTools, "allow-no-tools", false, "do not require a tools list (turns off tools-shape)")
+	cmdutil.AddWorkersFlag(cmd, &o.Workers)
+	cmdutil.AddProfileFlag(cmd, &o.Profile, document.DefaultProfile, "rule profile: default, or one a pack declares (export; openai, mistral, together, bedrock: fine-tuning uploads)")
+	f.StringVar(&o.Model, "model", "", "the model the data is for: its token limit and encoding come from the packs' model tables (default: the table's default)")
+	f.StringVar(&o.MaxLineSize, "max-line-size", "64MiB", "longest line read; a longer one is a line-too-long finding (bytes, or with KiB, MiB, GiB)")
+	f.BoolVarP(&o.Verbose, "verbose", "v", false, "list every input with its format and record count")
+	cmdutil.AddPackFlags(cmd, &o.PackOptions)
+	cmdutil.AddTimeoutFlags(cmd, &o.PackOptions)
+	addGateFlags(cmd, &o.gateOptions)
+	return cmd
+}
+
+func runCheck(cmd *cobra.Command, o *checkOptions) error {
+	if len(o.Paths) == 0 {
+		return cmdutil.UsageError("check needs at least one file, directory or - (stdin)")
+	}
+	if err := applyCheckConfig(cmd, o); err != nil {
+		return err
+	}
+	failOn, err := finding.ParseFailOn(o.FailOn)
+	if err != nil {
+		return cmdutil.UsageError("--fail-on: %v", err)
+	}
+	maxLine, err := cmdutil.ParseSize(o.MaxLineSize)
+	if err != nil {
+		return cmdutil.UsageError("--max-line-size: %v", err)
+	}
+	ropts := runner.Options{Workers: o.Workers, MaxLineSize: maxLine,
+		Document: document.Options{ToolCalls: o.ToolCalls, Profile: o.Profile}}
+	if ropts.Format, err = cmdutil.ParseFormat(o.Format); err != nil {
+		return err
+	}
+	if err := document.CheckToolCalls(o.ToolCalls); err != nil {
+		return cmdutil.UsageError("--tool-calls: %v", err)
+	}
+	specs, err := cmdutil.ParseOutputs(o.Outputs)
+	if err != nil {
+		return cmdutil.UsageError("--output: %v", err)
+	}
+	color, err := cmdutil.UseColor(o.Color, o.IO.Out)
+	if err != nil {
+		return cmdutil.UsageError("--color: %v", err)
+	}
+	if o.AllowNoTools {
+		o.Disable = append(o.Disable, "tools-shape")
+	}
+	eng, err := o.Compile(cmd.Context())
+	if err != nil {
+		return err
+	}
+	if err := cmdutil.CheckActive(eng, o.Profile); err != nil {
+		return err
+	}
+	if ropts.Document.Model, err = cmdutil.PickModel(eng, o.Model); err != nil {
+		return err
+	}
+
+	inputs, errs, err := cmdutil.ExpandInputs(o.Paths, o.IO)
+	if err != nil {
+		return err
+	}
+	w, err := cmdutil.OpenOutputs(specs, o.IO.Out, report.Options{
+		Rules: cmdutil.UnderProfile(cmdutil.Configured(cmdutil.ActiveRules(eng), o.LoadedConfig), o.Profile), Files: cmdutil.InputNames(inputs), FailOn: cmdutil.ReportFailOn(failOn), Version: cmdutil.Version(), Color: color, Verbose: o.Verbose,
+	})
+	if err != nil {
+		return err
+	}
+	cfg, err := o.Config()
+	if err != nil {
+		w.Abort()
+		return err
+	}
+	g, err := gate.New(cfg, gate.Options{Baseline: o.Baseline, WriteBaseline: o.WriteBaseline})
+	if err != nil {
+		w.Abort()
+		return &cmdutil.ExitCode{Code: cmdutil.ExitError, Err: err}
+	}
+	defer g.Abort()
+	r := &runner.Runner{Engine: eng, Opts: ropts}
+	stop := cmdutil.ShowProgress(o.IO.ErrOut, r.Progress)
+	var werr error
+	policyFailed := false // a document was not checked: exit 2, not 1
+	sum, rerrs := r.Run(cmd.Context(), inputs, func(f finding.Finding) {
+		policyFailed = policyFailed || f.Rule == lint.RulePolicyError
+		if f, ok := g.Pass(f); ok && werr == nil {
+			werr = w.Finding(f)
+		}
+	})
+	stop()
+	if werr != nil {
+		w.Abort()
+		return werr
+	}
+	sum = g.Summary(sum)
+	for _, err := range errs { // named inputs that could not be read at all
+		sum.Inputs = append(sum.Inputs, finding.Input{File: cmdutil.PathOf(err), Error: cmdutil.Describe(err)})
+	}
+	sum.SortInputs()
+	if err := w.Close(sum); err != nil {
+		return err
+	}
+	if err := g.Finish(o.IO.ErrOut); err != nil {
+		return err
+	}
+	errs = append(errs, rerrs...)
+	for _, err := range errs {
+		fmt.Fprintln(o.IO.ErrOut, "chatlint:", report.EscapeControls(cmdutil.Describe(err)))
+	}
+	if len(errs) > 0 || policyFailed {
+		return &cmdutil.ExitCode{Code: cmdutil.ExitError}
+	}
+	if failOn != 0 && sum.Worst() >= failOn {
+		return &cmdutil.ExitCode{Code: cmdutil.ExitFindings}
+	}
+	return nil
+}

@@ -1,0 +1,66 @@
+package check
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/chatlint/chatlint/cmd/chatlint/internal/cmdutil"
+)
+
+// gateOptions are check's flags for adopting rules on existing data and
+// for how the report looks.
+type gateOptions struct {
+	Baseline      string
+	WriteBaseline string
+	Color         string
+}
+
+func addGateFlags(cmd *cobra.Command, o *gateOptions) {
+	f := cmd.Flags()
+	f.StringVar(&o.Baseline, "baseline", "", "report only findings that are not in the baseline `FILE`")
+	f.StringVar(&o.WriteBaseline, "write-baseline", "", "record this run's findings in the baseline `FILE` (the run still reports them)")
+	f.StringVar(&o.Color, "color", "auto", "colour severities in text output: auto (only on a terminal, and not when NO_COLOR is set), always or never")
+}
+
+// applyCheckConfig fills check's options from the config file where the
+// command line did not set them: flags win over the file.
+func applyCheckConfig(cmd *cobra.Command, o *checkOptions) error {
+	cfg, err := o.Config()
+	if err != nil || cfg == nil {
+		return err
+	}
+	changed := cmd.Flags().Changed
+	if cfg.FailOn != "" && !changed("fail-on") {
+		o.FailOn = cfg.FailOn
+	}
+	if cfg.Format != "" && !changed("format") {
+		o.Format = cfg.Format
+	}
+	if cfg.ToolCalls != "" && !changed("tool-calls") {
+		o.ToolCalls = cfg.ToolCalls
+	}
+	if cfg.AllowNoTools && !changed("allow-no-tools") {
+		o.AllowNoTools = true
+	}
+	if cfg.Profile != "" && !changed("profile") {
+		o.Profile = cfg.Profile
+	}
+	if cfg.MaxLineSize != "" && !changed("max-line-size") {
+		o.MaxLineSize = cfg.MaxLineSize
+	}
+	if len(cfg.Output) > 0 && !changed("output") {
+		for _, v := range cfg.Output {
+			spec, err := cmdutil.ParseOutputs([]string{v})
+			if err != nil {
+				return cmdutil.UsageError("config %s: output: %v", cfg.Path, err)
+			}
+			if spec[0].File != "" {
+				v = spec[0].Format + "=" + cfg.Resolve(spec[0].File)
+			}
+			o.Outputs = append(o.Outputs, v)
+		}
+	}
+	if cfg.Baseline != "" && !changed("baseline") && !changed("write-baseline") {
+		o.Baseline = cfg.Resolve(cfg.Baseline)
+	}
+	return nil
+}

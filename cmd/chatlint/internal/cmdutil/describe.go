@@ -1,0 +1,24 @@
+package cmdutil
+
+import (
+	"errors"
+	"os"
+)
+
+// PathOf names the input an expansion error is about.
+func PathOf(err error) string {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Path
+	}
+	return err.Error()
+}
+
+// Describe words a read error the way users expect ("open x: no such file").
+func Describe(err error) string {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Op + " " + pe.Path + ": " + pe.Err.Error()
+	}
+	return err.Error()
+}

@@ -1,0 +1,190 @@
+package convert
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/chatlint/chatlint/cmd/chatlint/internal/cmdutil"
+	"github.com/chatlint/chatlint/engine/atomicfile"
+	"github.com/chatlint/chatlint/engine/document"
+	"github.com/chatlint/chatlint/engine/finding"
+	"github.com/chatlint/chatlint/engine/jsonl"
+	"github.com/chatlint/chatlint/engine/lint"
+	"github.com/chatlint/chatlint/engine/openai"
+	"github.com/chatlint/chatlint/engine/runner"
+)
+
+// Rules of convert --to's notes, in the output convention of check.
+const (
+	ruleConvertLossy     = "convert-lossy"      // a piece of a document was left out or changed
+	ruleConvertNoExample = "convert-no-example" // a document gave no example
+)
+
+// convertTargets are the formats convert --to writes.
+var convertTargets = []string{"openai"}
+
+// dropInFlags are the flags of the drop-in converter, which --to does not take.
+var dropInFlags = []string{"logs", "single-file", "group-by", "json-tool-calls", "no-json-tool-calls", "tool-report", "no-tool-report",
+	"tool-report-path", "integrity-analysis", "no-integrity-analysis", "anonymize", "no-anonymize", "cleanup-goose", "no-cleanup-goose",
+	"keep-going", "cleanup", "fail-on", "verbose"}
+
+// convertedJob is what one unit of input gives: its examples, encoded, and
+// its notes, as output lines.
+type convertedJob struct {
+	lines     [][]byte
+	notes     []string
+	docs, exs int
+	errors    int
+}
+
+// runConvertTo runs convert --to: every input read as check reads it (the
+// runner and the format adapters), each document turned into examples of
+// the target format, written atomically to --output (standard output
+// without it), notes on standard error.
+func runConvertTo(cmd *cobra.Command, o *convertOptions, args []string) error {
+	flags := cmd.Flags()
+	if !strings.EqualFold(o.To, "openai") {
+		return cmdutil.UsageError("--to: want %s, not %q", strings.Join(convertTargets, " or "), o.To)
+	}
+	for _, name := range dropInFlags {
+		if flags.Changed(name) {
+			return cmdutil.UsageError("--%s is a flag of the proxy-log drop-in (convert -l DIR -o DIR), not of --to", name)
+		}
+	}
+	if len(args) == 0 {
+		return cmdutil.UsageError("convert --to needs at least one file, directory or - (stdin)")
+	}
+	if o.Split != "" && o.Split != "turns" {
+		return cmdutil.UsageError("--split: want turns, not %q", o.Split)
+	}
+	ropts := runner.Options{Workers: o.Workers}
+	format, err := cmdutil.ParseFormat(o.Format)
+	if err != nil {
+		return err
+	}
+	ropts.Format = format
+	out := "-"
+	if flags.Changed("output") {
+		out = o.Output
+	}
+	inputs, errs, err := cmdutil.ExpandInputs(args, o.IO)
+	if err != nil {
+		return err
+	}
+
+	var w io.Writer
+	var af *atomicfile.File
+	if out == "-" {
+		bw := bufio.NewWriter(o.IO.Out)
+		defer bw.Flush()
+		w = bw
+	} else {
+		var err error
+		if af, err = atomicfile.Create(out, 0o644); err != nil {
+			return &cmdutil.ExitCode{Code: cmdutil.ExitError, Err: err}
+		}
+		defer af.Abort() // after Commit, a no-op
+		w = af
+	}
+
+	model, err := convertModel(o.Model)
+	if err != nil {
+		return err
+	}
+	copts := openai.Options{KeepReasoning: o.KeepReasoning, SplitTurns: o.Split == "turns", Model: model}
+	r := &runner.Runner{Opts: ropts}
+	var total convertedJob
+	var werr error
+	tot, rerrs := runner.Each(cmd.Context(), r, inputs, func() func(runner.Job) convertedJob {
+		return func(j runner.Job) convertedJob { return convertJob(j, copts) }
+	}, func(c convertedJob) {
+		for _, n := range c.notes {
+			fmt.Fprintln(o.IO.ErrOut, n)
+		}
+		for _, l := range c.lines {
+			if _, err := w.Write(l); err != nil && werr == nil {
+				werr = err
+			}
+		}
+		total.docs += c.docs
+		total.exs += c.exs
+		total.errors += c.errors
+		total.notes = append(total.notes, c.notes...)
+	})
+	if werr != nil {
+		return &cmdutil.ExitCode{Code: cmdutil.ExitError, Err: werr}
+	}
+	errs = append(errs, rerrs...)
+	if af != nil {
+		if err := af.Commit(); err != nil {
+			return &cmdutil.ExitCode{Code: cmdutil.ExitError, Err: err}
+		}
+	}
+	where := "standard output"
+	if out != "-" {
+		where = out
+	}
+	fmt.Fprintf(o.IO.ErrOut, "converted %d document(s) of %d file(s) into %d %s example(s), written to %s; %d note(s)\n",
+		total.docs, tot.Files, total.exs, strings.ToLower(o.To), where, len(total.notes))
+	for _, err := range errs {
+		fmt.Fprintln(o.IO.ErrOut, "chatlint:", cmdutil.Describe(err))
+	}
+	switch {
+	case len(errs) > 0:
+		return &cmdutil.ExitCode{Code: cmdutil.ExitError}
+	case total.errors > 0:
+		return &cmdutil.ExitCode{Code: cmdutil.ExitFindings}
+	case total.exs == 0 && tot.Records > 0:
+		fmt.Fprintf(o.IO.ErrOut, "chatlint: convert: no example written from %d record(s)\n", tot.Records)
+		return &cmdutil.ExitCode{Code: cmdutil.ExitFindings}
+	}
+	return nil
+}
+
+// convertJob turns one unit of input into its examples and notes.
+func convertJob(j runner.Job, opts openai.Options) convertedJob {
+	var c convertedJob
+	if j.Finding != nil {
+		c.add(*j.Finding)
+		return c
+	}
+	bad := lint.Documents(j.Unit, document.Options{}, func(d *document.Document, _ *jsonl.Record) {
+		c.docs++
+		exs, notes := openai.Convert(d, opts)
+		for _, n := range notes {
+			f := finding.Finding{File: d.File, Line: n.Line, Severity: finding.Warning, Rule: ruleConvertLossy, Message: n.Message}
+			if n.Error {
+				f.Severity, f.Rule = finding.Error, ruleConvertNoExample
+			}
+			c.add(f)
+		}
+		for _, ex := range exs {
+			var b bytes.Buffer
+			enc := json.NewEncoder(&b)
+			enc.SetEscapeHTML(false)
+			if err := enc.Encode(ex); err != nil {
+				c.add(finding.Finding{File: d.File, Line: d.Line, Severity: finding.Error, Rule: ruleConvertNoExample, Message: "the example could not be encoded: " + err.Error()})
+				continue
+			}
+			c.lines = append(c.lines, b.Bytes())
+			c.exs++
+		}
+	})
+	for _, f := range bad {
+		c.add(f)
+	}
+	return c
+}
+
+func (c *convertedJob) add(f finding.Finding) {
+	if f.Severity == finding.Error {
+		c.errors++
+	}
+	c.notes = append(c.notes, fmt.Sprintf("%s:%d: %s %s: %s", f.File, f.Line, f.Severity, f.Rule, f.Message))
+}

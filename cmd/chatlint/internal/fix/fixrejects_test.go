@@ -1,0 +1,42 @@
+package fix
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestSpool: rejects past the memory limit go to a temporary file, and are
+// appended in order; nothing is left behind.
+func TestSpool(t *testing.T) {
+	dir := t.TempDir()
+	dest := filepath.Join(dir, "out.jsonl.rejects.jsonl")
+	if err := os.WriteFile(dest, []byte("earlier run\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := newSpool(dest)
+	line := strings.Repeat("x", 1000) + "\n"
+	n := spoolMemory/len(line) + 500
+	for range n {
+		s.Write([]byte(line))
+	}
+	if s.tmp == nil || s.buf.Len() > spoolMemory {
+		t.Fatalf("not spilled: tmp %v, %d bytes in memory", s.tmp, s.buf.Len())
+	}
+	if err := s.appendTo(dest, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(dest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(b)
+	if want := "earlier run\n" + strings.Repeat(line, n); got != want {
+		t.Errorf("got %d bytes, want %d", len(got), len(want))
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("left behind: %v", entries)
+	}
+}

@@ -1,0 +1,95 @@
+package rules
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/chatlint/chatlint/cmd/chatlint/internal/cmdutil"
+	"github.com/chatlint/chatlint/engine/rule"
+)
+
+type explainOptions struct {
+	IO cmdutil.IOStreams
+
+	cmdutil.PackOptions
+	Rule string
+}
+
+func newExplainCmd(s cmdutil.IOStreams) *cobra.Command {
+	o := &explainOptions{IO: s}
+	cmd := &cobra.Command{
+		Use:   "explain RULE",
+		Short: "Explain one rule: description, severity, pack, source, a failing example, how to fix",
+		Example: `  chatlint rules explain tool-result-missing
+  chatlint rules explain --pack ./team-rules no-empty-assistant`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.Rule = args[0]
+			return runExplain(cmd, o)
+		},
+	}
+	cmdutil.AddPackFlags(cmd, &o.PackOptions)
+	return cmd
+}
+
+func runExplain(cmd *cobra.Command, o *explainOptions) error {
+	eng, err := o.Compile(cmd.Context())
+	if err != nil {
+		return err
+	}
+	rules, err := o.WithFixedBy(cmd.Context(), cmdutil.Configured(cmdutil.ActiveRules(eng), o.LoadedConfig))
+	if err != nil {
+		return err
+	}
+	i := slices.IndexFunc(rules, func(r rule.Rule) bool { return r.ID == o.Rule })
+	if i < 0 {
+		return cmdutil.UsageError("no active rule %q%s (chatlint rules lists them)", o.Rule, rule.Suggest(o.Rule, rules))
+	}
+	return writeExplain(o.IO.Out, rules[i])
+}
+
+func writeExplain(w io.Writer, r rule.Rule) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\n", r.ID)
+	if r.Title != "" && r.Title != r.ID {
+		fmt.Fprintf(&b, "  %s\n", r.Title)
+	}
+	fmt.Fprintf(&b, "\nseverity: %s\npack:     %s\nkind:     %s\nsource:   %s\n", r.Severity, r.Pack, r.Kind, r.Source)
+	if len(r.Profiles) > 0 {
+		fmt.Fprintf(&b, "profiles: %s\n", strings.Join(r.Profiles, ", "))
+	}
+	if r.Scope != "" {
+		fmt.Fprintf(&b, "scope:    %s (evaluated once per file, over its dataset document)\n", r.Scope)
+	}
+	b.WriteString("\n")
+	b.WriteString(r.Description + "\n")
+	if r.Example != "" {
+		fmt.Fprintf(&b, "\nFailing example:\n\n%s\n", indent(r.Example))
+	}
+	if r.Fix != "" {
+		fmt.Fprintf(&b, "\nHow to fix: %s\n", r.Fix)
+	}
+	b.WriteString("\n" + fixedBySentence(r) + "\n")
+	if len(r.Repairs) > 0 {
+		fmt.Fprintf(&b, "Repairs (a cleanup rule): %s\n", strings.Join(r.Repairs, ", "))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func indent(s string) string {
+	return "    " + strings.ReplaceAll(s, "\n", "\n    ")
+}
+
+// fixedBySentence says whether chatlint fix repairs a check, and with which
+// cleanup rules (pack/rule).
+func fixedBySentence(r rule.Rule) string {
+	if len(r.FixedBy) == 0 {
+		return "chatlint fix: no cleanup rule repairs it."
+	}
+	return "chatlint fix: repaired by " + strings.Join(r.FixedBy, ", ") + "."
+}

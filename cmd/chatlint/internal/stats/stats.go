@@ -1,0 +1,252 @@
+// Package stats is `chatlint stats`: records, roles, tool calls, tokens, epochs
+// and cost per file.
+package stats
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/chatlint/chatlint/cmd/chatlint/internal/cmdutil"
+	"github.com/chatlint/chatlint/engine/finding"
+	"github.com/chatlint/chatlint/engine/report"
+	"github.com/chatlint/chatlint/engine/runner"
+	"github.com/chatlint/chatlint/engine/stats"
+)
+
+type statsOptions struct {
+	IO cmdutil.IOStreams
+
+	cmdutil.PackOptions
+	Paths   []string
+	Model   string
+	Epochs  int
+	Outputs []string
+	Format  string
+	Workers int
+}
+
+// NewCmdStats returns the `chatlint stats` command writing to s.
+func NewCmdStats(s cmdutil.IOStreams) *cobra.Command {
+	o := &statsOptions{IO: s}
+	cmd := &cobra.Command{
+		Use:   "stats PATH...",
+		Short: "Count records, messages, tool calls and tokens of fine-tuning data, and the cost of training on it",
+		Long: `Stats reads files, directories or - (stdin) as check does and prints, per file
+and in total: records, messages per role, tool calls per tool, tokens per
+example (min, median, p95, max, total), examples over the model's limit, the
+tokens a training run bills for N epochs and its estimated cost.
+
+--model picks the encoding, the per-example limit and the price from the
+packs' model tables (default: the table's default). --epochs sets the
+epochs; without it each file gets the platform's default for its size (3,
+more for fewer than 34 examples, fewer beyond 8,333). Tokens are counted as
+the OpenAI cookbook counts them (docs/fine-tuning.md#tokens).
+
+-o json prints one JSON object, documented in docs/fine-tuning.md#stats.`,
+		Example: `  chatlint stats data/train.jsonl
+  chatlint stats --model gpt-4.1-mini --epochs 2 data/
+  chatlint stats -o json data/ | jq .total.cost_usd`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.Paths = args
+			return runStats(cmd, o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.Model, "model", "", "the model: encoding, token limit and price from the packs' model tables (default: the table's default)")
+	f.IntVar(&o.Epochs, "epochs", 0, "training epochs (default: the platform's choice for each file's size)")
+	f.StringArrayVarP(&o.Outputs, "output", "o", nil, "output `FORMAT[=FILE]`: text (default) or json on stdout, html=FILE for the report page with charts (repeatable)")
+	cmdutil.AddFormatFlag(cmd, &o.Format, cmdutil.FormatUsage())
+	cmdutil.AddWorkersFlag(cmd, &o.Workers)
+	cmdutil.AddPackFlags(cmd, &o.PackOptions)
+	return cmd
+}
+
+func runStats(cmd *cobra.Command, o *statsOptions) error {
+	if len(o.Paths) == 0 {
+		return cmdutil.UsageError("stats needs at least one file, directory or - (stdin)")
+	}
+	if len(o.Outputs) == 0 {
+		o.Outputs = []string{"text"}
+	}
+	specs, err := cmdutil.ParseOutputs(o.Outputs)
+	if err != nil {
+		return cmdutil.UsageError("--output: %v", err)
+	}
+	var pages []cmdutil.OutputSpec // report pages (html), written through the report writers
+	for _, sp := range specs {
+		switch {
+		case sp.Format == "html" && sp.File != "":
+			pages = append(pages, sp)
+		case (sp.Format == "text" || sp.Format == "json") && sp.File == "":
+		default:
+			return cmdutil.UsageError("--output: stats writes text or json to stdout, or html=FILE, not %q", sp.Format+map[bool]string{true: "=" + sp.File}[sp.File != ""])
+		}
+	}
+	if o.Epochs < 0 {
+		return cmdutil.UsageError("--epochs: want a positive number")
+	}
+	eng, err := o.Compile(cmd.Context())
+	if err != nil {
+		return err
+	}
+	model, err := cmdutil.PickModel(eng, o.Model)
+	if err != nil {
+		return err
+	}
+	if model == nil {
+		return cmdutil.UsageError("--model: no active pack has a model table")
+	}
+	ropts := runner.Options{Workers: o.Workers}
+	if ropts.Format, err = cmdutil.ParseFormat(o.Format); err != nil {
+		return err
+	}
+	inputs, errs, err := cmdutil.ExpandInputs(o.Paths, o.IO)
+	if err != nil {
+		return err
+	}
+	r := &runner.Runner{Opts: ropts}
+	stop := cmdutil.ShowProgress(o.IO.ErrOut, r.Progress)
+	res, rerrs, err := stats.Compute(cmd.Context(), r, inputs, stats.Options{Model: model, Epochs: o.Epochs})
+	stop()
+	if err != nil {
+		return err
+	}
+	for _, sp := range specs {
+		switch {
+		case sp.File != "":
+			continue
+		case sp.Format == "json":
+			enc := json.NewEncoder(o.IO.Out)
+			enc.SetIndent("", "  ")
+			err = enc.Encode(res)
+		default:
+			err = writeStatsText(o.IO.Out, res)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if len(pages) > 0 {
+		if err := writeStatsPages(pages, o.IO.Out, inputs, res); err != nil {
+			return err
+		}
+	}
+	errs = append(errs, rerrs...)
+	for _, err := range errs {
+		fmt.Fprintln(o.IO.ErrOut, "chatlint:", cmdutil.Describe(err))
+	}
+	if len(errs) > 0 {
+		return &cmdutil.ExitCode{Code: cmdutil.ExitError}
+	}
+	return nil
+}
+
+func writeStatsText(w io.Writer, res *stats.Result) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(w, "model %s (%s): at most %s tokens per example, $%.2f per 1M training tokens\n\n",
+		res.Model, res.Encoding, thousands(int64(res.Limit)), res.PricePerMillion)
+	fmt.Fprintln(tw, "records\tmin\tmedian\tp95\tmax\ttokens\tover limit\tepochs\tbilled tokens\tcost\t\tfile")
+	rows := append(slices.Clone(res.Files), res.Total)
+	for i, f := range rows {
+		name, epochs := f.File, fmt.Sprint(f.Epochs)
+		if i == len(rows)-1 {
+			name = "total"
+			if f.Epochs == 0 {
+				epochs = "-"
+			}
+		}
+		fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%d\t%s\t%d\t%s\t%s\t$%.2f\t\t%s\n", f.Records, f.Tokens.Min, f.Tokens.Median, f.Tokens.P95,
+			f.Tokens.Max, thousands(f.Tokens.Total), f.OverLimit, epochs, thousands(f.BilledTokens), f.Cost, name)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	t := res.Total
+	fmt.Fprintf(w, "\nmessages: %s\n", counts(t.Messages))
+	if len(t.ToolCalls) > 0 {
+		fmt.Fprintf(w, "tool calls: %s\n", counts(t.ToolCalls))
+	}
+	if t.Skipped > 0 {
+		fmt.Fprintf(w, "skipped: %d lines that are not records (see chatlint check)\n", t.Skipped)
+	}
+	return nil
+}
+
+// counts lists a tally by count, then name.
+func counts(m map[string]int) string {
+	sorted := sortedCounts(m)
+	parts := make([]string, len(sorted))
+	for i, c := range sorted {
+		name := c.Name
+		if name == "" {
+			name = "<none>"
+		}
+		parts[i] = fmt.Sprintf("%s %d", name, c.Count)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// thousands writes n with thousands separators.
+func thousands(n int64) string {
+	s := fmt.Sprint(n)
+	if n < 0 || len(s) <= 3 {
+		return s
+	}
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+// writeStatsPages writes the HTML report of a stats run: the summary and the
+// statistics section (a histogram of tokens per example with the model's
+// limit, messages per role, tool calls per tool), no findings.
+func writeStatsPages(pages []cmdutil.OutputSpec, stdout io.Writer, inputs []runner.Input, res *stats.Result) error {
+	w, err := cmdutil.OpenOutputs(pages, stdout, report.Options{Files: cmdutil.InputNames(inputs), FailOn: report.NoFailure, Version: cmdutil.Version()})
+	if err != nil {
+		return err
+	}
+	w.SetStats(statsSection(res))
+	sum := finding.Summary{Files: len(res.Files), Records: res.Total.Records}
+	for _, f := range res.Files {
+		sum.Inputs = append(sum.Inputs, finding.Input{File: f.File, Format: f.Format, Records: f.Records})
+	}
+	return w.Close(sum)
+}
+
+// statsSection is the report page's view of a stats result.
+func statsSection(res *stats.Result) *report.Stats {
+	t := res.Total
+	st := &report.Stats{Examples: t.Records, Tokenizer: res.Encoding, Model: res.Model, TokenLimit: res.Limit,
+		OverLimit: t.OverLimit, Min: t.Tokens.Min, Median: t.Tokens.Median, P95: t.Tokens.P95, Max: t.Tokens.Max,
+		Roles: sortedCounts(t.Messages), Tools: sortedCounts(t.ToolCalls)}
+	for _, b := range res.Histogram {
+		st.Tokens = append(st.Tokens, report.Bucket{Lo: b.Lo, Hi: b.Hi, Count: b.Count})
+	}
+	return st
+}
+
+// sortedCounts lists a tally most first, then by name.
+func sortedCounts(m map[string]int) []report.Count {
+	out := make([]report.Count, 0, len(m))
+	for k, n := range m {
+		out = append(out, report.Count{Name: k, Count: n})
+	}
+	slices.SortFunc(out, func(a, b report.Count) int {
+		if a.Count != b.Count {
+			return b.Count - a.Count
+		}
+		return strings.Compare(a.Name, b.Name)
+	})
+	return out
+}

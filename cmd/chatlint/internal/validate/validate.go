@@ -1,0 +1,134 @@
+// Package validate is `chatlint validate-input`, the contract validator's drop-in.
+package validate
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/chatlint/chatlint/cmd/chatlint/internal/cmdutil"
+	"github.com/chatlint/chatlint/engine/atomicfile"
+	"github.com/chatlint/chatlint/engine/contract"
+)
+
+type validateInputOptions struct {
+	IO cmdutil.IOStreams
+
+	Input        string
+	ReportJSON   string
+	MaxErrors    int
+	MessagesOnly string
+	Workers      int
+}
+
+// NewCmdValidateInput returns the `chatlint validate-input` command writing to s.
+func NewCmdValidateInput(s cmdutil.IOStreams) *cobra.Command {
+	o := &validateInputOptions{IO: s}
+	cmd := &cobra.Command{
+		Use:   "validate-input --input FILE|-",
+		Short: "Validate a conversation-record file against the input contract, with the contract validator's report",
+		Long: `validate-input checks that every non-empty line of a JSONL file is one
+conversation record of the input contract (conversation_id, user_id,
+timestamp, messages, optional metadata) and that conversation ids are unique.
+It prints a summary and, with --report-json, writes the contract validator's
+JSON report (same keys, layout and codes: invalid_json, non_object_line,
+schema_validation_failed, duplicate_conversation_id, empty_dataset).
+
+Exit status: 0 when the file is valid, 1 when it is not (an empty file is
+not valid), 2 for usage errors and an input that cannot be read.`,
+		Example: `  chatlint validate-input --input conversations.jsonl
+  chatlint validate-input --input conversations.jsonl --report-json /tmp/validation_report.json
+  chatlint validate-input --input - --max-errors 0 --write-messages-only conversation.jsonl`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runValidateInput(cmd, o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.Input, "input", "", "the JSONL file to validate, or - for standard input")
+	f.StringVar(&o.ReportJSON, "report-json", "", "write the JSON report to this file (whether or not validation passes)")
+	f.IntVar(&o.MaxErrors, "max-errors", 100, "how many errors the report lists; the others are only counted")
+	f.StringVar(&o.MessagesOnly, "write-messages-only", "", "also write the valid records, reduced to conversation_id and messages, to this file")
+	cmdutil.AddWorkersFlag(cmd, &o.Workers)
+	return cmd
+}
+
+func runValidateInput(cmd *cobra.Command, o *validateInputOptions) error {
+	if o.Input == "" {
+		return cmdutil.UsageError("validate-input needs --input FILE (or --input - for standard input)")
+	}
+	if o.MaxErrors < 0 {
+		return cmdutil.UsageError("--max-errors must be >= 0, got %d", o.MaxErrors)
+	}
+	in, closeIn, err := openInput(o.Input, o.IO.In)
+	if err != nil {
+		return &cmdutil.ExitCode{Code: cmdutil.ExitError, Err: err}
+	}
+	defer closeIn()
+	eng, err := contract.NewEngine(cmd.Context())
+	if err != nil {
+		return err
+	}
+	progress := &contract.Progress{}
+	opts := contract.Options{InputPath: o.Input, MaxErrors: o.MaxErrors, Workers: o.Workers, Progress: progress}
+	var rep *contract.Report
+	validate := func() error {
+		stop := cmdutil.ShowProgress(o.IO.ErrOut, progress.Read)
+		rep, err = eng.Validate(cmd.Context(), in, opts)
+		stop()
+		return err // it names the input
+	}
+	if o.MessagesOnly != "" {
+		// The snapshot replaces its file only once the whole input was read.
+		err = atomicfile.Write(o.MessagesOnly, 0o644, func(w io.Writer) error {
+			bw := bufio.NewWriterSize(w, 1<<20)
+			opts.Snapshot = bw
+			if err := validate(); err != nil {
+				return err
+			}
+			return bw.Flush()
+		})
+	} else {
+		err = validate()
+	}
+	if err != nil {
+		return &cmdutil.ExitCode{Code: cmdutil.ExitError, Err: err}
+	}
+	if o.ReportJSON != "" {
+		var b bytes.Buffer
+		if err := rep.WriteJSON(&b); err != nil {
+			return err
+		}
+		if err := atomicfile.WriteFile(o.ReportJSON, b.Bytes(), 0o644); err != nil {
+			return &cmdutil.ExitCode{Code: cmdutil.ExitError, Err: fmt.Errorf("--report-json: %v", cmdutil.Describe(err))}
+		}
+	}
+	if err := rep.WriteText(o.IO.Out, o.ReportJSON); err != nil {
+		return err
+	}
+	if !rep.IsValid {
+		return &cmdutil.ExitCode{Code: cmdutil.ExitFindings}
+	}
+	return nil
+}
+
+// openInput opens the file to validate; "-" is standard input. A folder is
+// refused up front: reading it would fail only after the report was begun.
+func openInput(name string, stdin io.Reader) (io.Reader, func(), error) {
+	if name == "-" {
+		return stdin, func() {}, nil
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s", cmdutil.Describe(err))
+	}
+	if fi, err := f.Stat(); err == nil && fi.IsDir() {
+		f.Close()
+		return nil, nil, fmt.Errorf("%s is a directory, not a file", name)
+	}
+	return f, func() { f.Close() }, nil
+}

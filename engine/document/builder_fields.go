@@ -1,0 +1,128 @@
+package document
+
+import "github.com/open-policy-agent/opa/v1/ast"
+
+// prunedDocument is newDocument under Options.Fields: only the members some
+// rule may read. Go code reads the whole document instead (d.whole, which
+// the caller sets).
+func prunedDocument(d *Document, f *Fields, mode string, ms []message, tools, entries, raw *ast.Term) ast.Object {
+	var kv [12][2]*ast.Term
+	n := 0
+	add := func(k, v *ast.Term) { kv[n] = [2]*ast.Term{k, v}; n++ }
+	add(KeyFormat, strTerm(string(d.Format)))
+	if f.file {
+		add(keyFile, strTerm(d.File))
+	}
+	if f.line {
+		add(KeyLine, intTerm(d.Line))
+	}
+	if f.id {
+		add(keyID, strTerm(d.ID))
+	}
+	if f.mode {
+		add(KeyMode, strTerm(mode))
+	}
+	if f.messages {
+		add(KeyMessages, buildMessagesFields(ms, mode, f))
+	} else if f.lookup { // the lookup is built from normalized messages
+		buildMessages(ms, mode)
+	}
+	if f.tools {
+		add(KeyTools, tools)
+	}
+	if f.entries {
+		add(keyEntries, entries)
+	}
+	if f.raw {
+		add(KeyRaw, raw)
+	}
+	if f.profile {
+		add(keyProfile, profileTerm(d.Profile))
+	}
+	if f.lookup && !d.skipLookup {
+		add(keyLookup, lookupTerm(ms, tools))
+	}
+	if f.model && d.model != nil {
+		add(keyModel, d.model.term())
+	}
+	return ast.NewObject(kv[:n]...)
+}
+
+// prunedMessage is a normalized message with the members f says no rule
+// reads left out.
+func prunedMessage(m *message, i, turn int, calls, lineTerm *ast.Term, f *Fields) ast.Object {
+	var kv [13][2]*ast.Term
+	n := 0
+	add := func(k, v *ast.Term) { kv[n] = [2]*ast.Term{k, v}; n++ }
+	if f.msgIndex {
+		add(KeyIndex, intTerm(i))
+	}
+	if f.role {
+		add(keyRole, orString(m.roleTerm, m.role))
+	}
+	if f.text {
+		add(keyText, orString(m.textTerm, m.text))
+	}
+	if f.hasContent {
+		add(keyHasContent, boolTerm(m.hasContent))
+	}
+	if f.toolCalls {
+		add(KeyToolCalls, calls)
+	}
+	if f.turn {
+		add(keyTurn, intTerm(turn))
+	}
+	if f.msgLine {
+		add(KeyLine, lineTerm)
+	}
+	if f.msgPath {
+		add(KeyPath, m.pathTerm)
+	}
+	if f.msgRaw {
+		add(KeyRaw, m.raw)
+	}
+	if f.toolCallID && m.callID != nil {
+		add(keyToolCallID, m.callID)
+	}
+	if f.stopReason && m.stopReason != nil {
+		add(keyStopReason, m.stopReason)
+	}
+	if f.isError && m.isError != nil {
+		add(keyIsError, m.isError)
+	}
+	if f.msgLines && len(m.lines) > 1 {
+		add(keyLines, linesTerm(m.lines))
+	}
+	return ast.NewObject(kv[:n]...)
+}
+
+// addPrunedCall is addCall with the members m.fields says no rule reads
+// left out.
+func (m *message) addPrunedCall(id, name, args *ast.Term, hasInput bool, path *ast.Term, parseErr string) {
+	f := m.fields
+	var kv [7][2]*ast.Term
+	n := 0
+	add := func(k, v *ast.Term) { kv[n] = [2]*ast.Term{k, v}; n++ }
+	if f.callIndex {
+		add(KeyIndex, intTerm(len(m.calls)))
+	}
+	if f.callID {
+		add(keyID, id)
+	}
+	if f.callName {
+		add(keyName, name)
+	}
+	if f.callHasInput {
+		add(keyHasInput, boolTerm(hasInput))
+	}
+	if f.callPath {
+		add(KeyPath, path)
+	}
+	if f.callArguments && args != nil {
+		add(keyArguments, args)
+	}
+	if parseErr != "" {
+		add(keyParseError, strTerm(parseErr))
+	}
+	m.calls = append(m.calls, ast.NewTerm(ast.NewObject(kv[:n]...)))
+}

@@ -1,0 +1,60 @@
+package document
+
+// Fields says which members of the document the active rules may read, so
+// that the builder leaves out the ones no rule reads (Options.Fields; see
+// policy.Engine.Fields for the analysis). A member a rule may read is always
+// there, exactly as without Fields: leaving members out never changes what a
+// rule sees of the members it reads.
+//
+// Go code that reads a document (Document.Locate placing a finding,
+// Messages, Tools, Entries) reads the whole document, built again from the
+// record on first use: a pruned document pays for it only when a finding
+// names one of its elements. Only chat and contract documents are pruned
+// (fromRecord); the builders of other formats ignore Fields.
+type Fields struct {
+	all bool // every member: the same as no Fields
+	// top-level members
+	messages, tools, entries, raw, mode, lookup, file, line, id, profile, model bool
+	// members of each message
+	msgIndex, role, text, hasContent, toolCalls, turn, msgLine, msgPath, msgRaw, toolCallID, stopReason, isError, msgLines bool
+	// members of each tool call
+	callIndex, callID, callName, callArguments, callHasInput, callPath bool
+}
+
+// NewFields asks reads about every member the builder can leave out. reads
+// gets a path of member names, "*" standing for any element of an array;
+// it must answer true for any member a rule may read, or under which a rule
+// may read anything.
+func NewFields(reads func(path ...string) bool) *Fields {
+	msg := func(name string) bool { return reads("messages", "*", name) }
+	call := func(name string) bool { return reads("messages", "*", "tool_calls", "*", name) }
+	return &Fields{
+		messages: reads("messages"), tools: reads("tools"), entries: reads("entries"),
+		raw: reads("raw"), mode: reads("mode"), lookup: reads("lookup"),
+		file: reads("file"), line: reads("line"), id: reads("id"),
+		profile: reads("profile"), model: reads("model"),
+
+		msgIndex: msg("index"), role: msg("role"), text: msg("text"), hasContent: msg("has_content"),
+		toolCalls: msg("tool_calls"), turn: msg("turn"), msgLine: msg("line"), msgPath: msg("path"),
+		msgRaw: msg("raw"), toolCallID: msg("tool_call_id"), stopReason: msg("stop_reason"),
+		isError: msg("is_error"), msgLines: msg("lines"),
+
+		callIndex: call("index"), callID: call("id"), callName: call("name"),
+		callArguments: call("arguments"), callHasInput: call("has_input"), callPath: call("path"),
+	}
+}
+
+// AllFields is a Fields that keeps every member, as no Fields does: a
+// caller that must see whole documents sets it so that no analysis prunes.
+func AllFields() *Fields { return &Fields{all: true} }
+
+// All reports whether f keeps every member.
+func (f *Fields) All() bool { return f == nil || f.all }
+
+// needsMessages reports whether the document's messages must be built:
+// a rule reads them, or the lookup built from them.
+func (f *Fields) needsMessages() bool { return f.All() || f.messages || f.lookup }
+
+// needsMode reports whether the record's mode must be detected: a rule
+// reads it, or the messages (their tool calls depend on it).
+func (f *Fields) needsMode() bool { return f.All() || f.mode || f.needsMessages() }

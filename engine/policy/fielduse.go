@@ -1,0 +1,105 @@
+package policy
+
+import (
+	"github.com/chatlint/chatlint/engine/document"
+)
+
+// Which document paths the active rules may read (decision 2 of issue 25):
+// the builder leaves out the members none reads (document.Fields). A member
+// wrongly left out would make a rule see it absent and silently stop firing,
+// so every doubt counts as a read, of everything below the path in doubt.
+
+// readTree is a set of document paths: each node a member some rule may
+// read, "*" standing for any member or element.
+type readTree struct {
+	all  bool // everything below is read
+	kids map[string]*readTree
+}
+
+// add records that path may be read: whole when full, else only that it is
+// looked at (it must be there as it is, whatever lies below).
+func (t *readTree) add(path []string, full bool) {
+	for _, s := range path {
+		if t.all {
+			return
+		}
+		if t.kids == nil {
+			t.kids = map[string]*readTree{}
+		}
+		k := t.kids[s]
+		if k == nil {
+			k = &readTree{}
+			t.kids[s] = k
+		}
+		t = k
+	}
+	if full {
+		t.all, t.kids = true, nil
+	}
+}
+
+// reads reports whether a rule may read path or anything below it. A "*"
+// in path is any element; a "*" in the tree matches any segment.
+func (t *readTree) reads(path ...string) bool {
+	if t == nil {
+		return false
+	}
+	if t.all || len(path) == 0 {
+		return true
+	}
+	rest := path[1:]
+	if path[0] == "*" {
+		for _, k := range t.kids {
+			if k.reads(rest...) {
+				return true
+			}
+		}
+		return false
+	}
+	return t.kids[path[0]].reads(rest...) || t.kids["*"].reads(rest...)
+}
+
+// fieldSet is what the active rules may read: the paths found in Rego, and
+// the member names YAML files mention.
+type fieldSet struct {
+	tree  readTree
+	names map[string]bool
+}
+
+// reads reports whether a rule may read path or anything below it: the
+// tree says so, or a YAML file names each member on the path.
+func (s *fieldSet) reads(path ...string) bool {
+	if s.tree.reads(path...) {
+		return true
+	}
+	if len(s.names) == 0 {
+		return false
+	}
+	for _, p := range path {
+		if p != "*" && !s.names[p] {
+			return false
+		}
+	}
+	return true
+}
+
+// Fields returns what the active rules may read of a document, for the
+// builder (document.Options.Fields).
+func (e *Engine) Fields() *document.Fields { return e.fields }
+
+// fieldReads computes what the active rules may read: the compiled Rego
+// modules and the YAML files of the packs.
+func fieldReads(prog *regoProgram, packs []*Pack) *fieldSet {
+	s := &fieldSet{names: map[string]bool{}}
+	if prog != nil {
+		for _, m := range prog.modules {
+			regoPaths(m, &s.tree)
+		}
+	}
+	for _, p := range packs {
+		for _, f := range p.YAML {
+			s.yaml(f.Source)
+		}
+	}
+	return s
+}

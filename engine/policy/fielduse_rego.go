@@ -1,0 +1,307 @@
+package policy
+
+import (
+	"strings"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+)
+
+// regoPaths adds the paths of input the rules of a compiled module may read.
+func regoPaths(m *ast.Module, t *readTree) {
+	for _, r := range m.Rules {
+		for ; r != nil; r = r.Else {
+			newRuleReads(r, t).run()
+		}
+	}
+}
+
+// ruleReads follows input through one rule. The compiler has renamed every
+// local variable apart and rewritten `some x in xs`, `:=` and iteration into
+// unifications with refs, so a variable bound once to a part of input (x =
+// input.messages[i]) is followed through the refs it heads (x.role); any
+// other use of such a variable, or of input, is a read of all of it.
+type ruleReads struct {
+	r   *ast.Rule
+	out *readTree
+	// bare counts each variable's occurrences other than as the head of a
+	// ref, safe those of them that only pass it on: as the source of
+	// another variable bound once (y = x), or the object of object.get. A
+	// variable bound to input once is followed only when its binding is its
+	// one other bare occurrence.
+	bare, safe map[ast.Var]int
+	// env maps a followed variable to the paths it may stand for.
+	env map[ast.Var]map[string][]string
+	// binds are the exprs (and every) that bind a variable to input.
+	binds map[any]bool
+}
+
+func newRuleReads(r *ast.Rule, out *readTree) *ruleReads {
+	return &ruleReads{r: r, out: out, bare: map[ast.Var]int{}, safe: map[ast.Var]int{}, env: map[ast.Var]map[string][]string{}, binds: map[any]bool{}}
+}
+
+var (
+	inputVar = ast.InputRootDocument.Value.(ast.Var)
+	rootPath = map[string][]string{"": nil}
+)
+
+func (a *ruleReads) run() {
+	ast.NewGenericVisitor(func(x any) bool {
+		switch x := x.(type) {
+		case ast.Ref:
+			if v, ok := x[0].Value.(ast.Var); ok {
+				a.bare[v]-- // counted again below as a Var: the head is not bare
+			}
+		case ast.Var:
+			a.bare[x]++
+		}
+		return false
+	}).Walk(a.r)
+	ast.WalkExprs(a.r, func(e *ast.Expr) bool {
+		if e.IsCall() && e.Operator().String() == "object.get" && len(e.Operands()) >= 2 {
+			if v, ok := e.Operand(0).Value.(ast.Var); ok {
+				a.safe[v]++
+			}
+		}
+		if !(e.IsEquality() || e.IsAssignment()) || e.Negated || len(e.With) > 0 {
+			return false
+		}
+		l, lok := e.Operand(0).Value.(ast.Var)
+		r, rok := e.Operand(1).Value.(ast.Var)
+		switch {
+		case !lok || !rok:
+		case a.bare[l] == 1:
+			a.safe[r]++
+		case a.bare[r] == 1:
+			a.safe[l]++
+		}
+		return false
+	})
+	// Bind to a fixed point: a binding may follow another one written after it.
+	for i := 0; ; i++ {
+		if i == 32 { // a cycle of bindings: give up, everything is read
+			a.out.add(nil, true)
+			return
+		}
+		if !a.bindAll() {
+			break
+		}
+	}
+	a.uses(a.r)
+}
+
+// bindAll does one pass over the rule's bindings and reports whether env
+// grew.
+func (a *ruleReads) bindAll() bool {
+	grew := false
+	ast.NewGenericVisitor(func(x any) bool {
+		switch x := x.(type) {
+		case *ast.Expr:
+			if v, src, ok := a.binding(x); ok {
+				a.binds[x] = true
+				grew = a.bind(v, a.paths(src), nil) || grew
+			}
+		case *ast.Every:
+			if v, ok := a.bindable(x.Value); ok {
+				if ps := a.paths(x.Domain); ps != nil {
+					a.binds[x] = true
+					grew = a.bind(v, ps, []string{"*"}) || grew
+				}
+			}
+		}
+		return false
+	}).Walk(a.r)
+	return grew
+}
+
+func (a *ruleReads) bind(v ast.Var, ps map[string][]string, suffix []string) bool {
+	m := a.env[v]
+	if m == nil {
+		m = map[string][]string{}
+		a.env[v] = m
+	}
+	grew := false
+	for _, p := range ps {
+		q := append(append([]string(nil), p...), suffix...)
+		k := strings.Join(q, "\x00")
+		if _, ok := m[k]; !ok {
+			m[k] = q
+			grew = true
+		}
+	}
+	return grew
+}
+
+// binding reports whether e unifies a variable that occurs nowhere else bare
+// with a part of input, returning the variable and that part.
+func (a *ruleReads) binding(e *ast.Expr) (ast.Var, *ast.Term, bool) {
+	if !(e.IsEquality() || e.IsAssignment()) || e.Negated || len(e.With) > 0 {
+		return "", nil, false
+	}
+	l, r := e.Operand(0), e.Operand(1)
+	if v, ok := a.bindable(l); ok && a.paths(r) != nil {
+		return v, r, true
+	}
+	if v, ok := a.bindable(r); ok && a.paths(l) != nil {
+		return v, l, true
+	}
+	return "", nil, false
+}
+
+func (a *ruleReads) bindable(t *ast.Term) (ast.Var, bool) {
+	v, ok := t.Value.(ast.Var)
+	if !ok || v == inputVar || v.Equal(ast.DefaultRootDocument.Value) || a.bare[v]-a.safe[v] != 1 {
+		return "", false
+	}
+	return v, true
+}
+
+// paths returns the paths of input t stands for: input itself, a followed
+// variable, or a ref headed by one (a constant string member names the
+// member, anything else is any member); nil when t is none of those.
+func (a *ruleReads) paths(t *ast.Term) map[string][]string {
+	var head ast.Var
+	var rest ast.Ref
+	switch x := t.Value.(type) {
+	case ast.Var:
+		head = x
+	case ast.Ref:
+		v, ok := x[0].Value.(ast.Var)
+		if !ok {
+			return nil
+		}
+		head, rest = v, x[1:]
+	default:
+		return nil
+	}
+	var base map[string][]string
+	if head == inputVar {
+		base = rootPath
+	} else if base = a.env[head]; len(base) == 0 {
+		return nil
+	}
+	if len(rest) == 0 {
+		return base
+	}
+	suffix := make([]string, len(rest))
+	for i, s := range rest {
+		suffix[i] = "*"
+		if str, ok := s.Value.(ast.String); ok {
+			suffix[i] = string(str)
+		}
+	}
+	out := make(map[string][]string, len(base))
+	for _, p := range base {
+		q := append(append([]string(nil), p...), suffix...)
+		out[strings.Join(q, "\x00")] = q
+	}
+	return out
+}
+
+// mark records every path of ps, whole when full.
+func (a *ruleReads) mark(ps map[string][]string, full bool) {
+	for _, p := range ps {
+		a.out.add(p, full)
+	}
+}
+
+// uses walks x and records what each part of input found in it is used for.
+func (a *ruleReads) uses(x any) {
+	ast.NewGenericVisitor(func(x any) bool {
+		switch x := x.(type) {
+		case *ast.Expr:
+			return a.expr(x)
+		case *ast.Every:
+			if a.binds[x] {
+				a.touch(x.Domain)
+				a.uses(x.Body)
+				return true
+			}
+		case *ast.Term:
+			if ps := a.paths(x); ps != nil {
+				a.mark(ps, true)
+				a.keys(x)
+				return true
+			}
+		case *ast.With:
+			a.uses(x.Value) // the target is written, not read
+			return true
+		}
+		return false
+	}).Walk(x)
+}
+
+// expr records the uses in one expression; it reports whether it has
+// walked all of e.
+func (a *ruleReads) expr(e *ast.Expr) bool {
+	if a.binds[e] {
+		for _, t := range e.Operands() {
+			if a.paths(t) != nil {
+				a.touch(t)
+			}
+		}
+		for _, w := range e.With {
+			a.uses(w)
+		}
+		return true
+	}
+	if e.IsCall() && e.Operator().String() == "object.get" && len(e.Operands()) >= 2 {
+		ops := e.Operands()
+		if ps := a.paths(ops[0]); ps != nil {
+			a.mark(extend(ps, constKeys(ops[1])), true)
+			a.keys(ops[0])
+			for _, t := range ops[1:] {
+				a.uses(t)
+			}
+			for _, w := range e.With {
+				a.uses(w)
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// touch records that the part of input t stands for is looked at (it must
+// be there), and walks the keys of its ref, which are used as values.
+func (a *ruleReads) touch(t *ast.Term) {
+	a.mark(a.paths(t), false)
+	a.keys(t)
+}
+
+// keys walks the elements of a ref after its head: a part of input used as
+// a key is read whole.
+func (a *ruleReads) keys(t *ast.Term) {
+	if r, ok := t.Value.(ast.Ref); ok {
+		for _, k := range r[1:] {
+			a.uses(k)
+		}
+	}
+}
+
+// constKeys returns the path an object.get key names: a string, or an array
+// of strings; nil (the whole object) for anything else.
+func constKeys(t *ast.Term) []string {
+	switch k := t.Value.(type) {
+	case ast.String:
+		return []string{string(k)}
+	case *ast.Array:
+		out := make([]string, 0, k.Len())
+		for i := 0; i < k.Len(); i++ {
+			s, ok := k.Elem(i).Value.(ast.String)
+			if !ok {
+				return out // the path up to the first key that is not constant
+			}
+			out = append(out, string(s))
+		}
+		return out
+	}
+	return nil
+}
+
+func extend(ps map[string][]string, suffix []string) map[string][]string {
+	out := make(map[string][]string, len(ps))
+	for k, p := range ps {
+		out[k] = append(append([]string(nil), p...), suffix...)
+	}
+	return out
+}

@@ -1,0 +1,123 @@
+package policy
+
+import (
+	"fmt"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/chatlint/chatlint/engine/document"
+)
+
+// A pack may say, in YAML, on which documents its Rego rules can produce
+// anything at all: a YAML file of the pack lists under `rego_when:` entries
+// written as YAML rules without id, severity or message (given, formats,
+// mode, where, let, group, unless, assert). The pack's Rego is evaluated on
+// a document only when some entry fires on it (its assert fails for an
+// element, as a rule's finding would be reported). Cleanup packs use it:
+// most records need nothing, and proving that with compiled matchers costs a
+// fraction of one OPA evaluation. The entries must hold whenever the Rego
+// could produce a finding or an action (firing more often only costs time);
+// the packs' tests hold them to it by fixing every fixture with and without
+// them (docs/writing-rules.md, "Gating a pack's Rego").
+
+// regoGate holds the gate entries of the active packs.
+type regoGate struct {
+	when []*yamlRule
+	// packs counts the packs with Rego; gated those of them with entries.
+	// Only when every pack with Rego is gated may OPA be skipped: the packs
+	// share one query.
+	packs, gated int
+}
+
+type gateFile struct {
+	When []yaml.Node `yaml:"rego_when"`
+}
+
+// gatePack compiles the rego_when entries of p's YAML files and counts p.
+func (e *Engine) gatePack(p *Pack, errs []string) []string {
+	var when []*yamlRule
+	for _, f := range p.YAML {
+		ws, err := compileGate(f, p.Name)
+		if err != nil {
+			errs = append(errs, err.(*CompileError).Errors...)
+			continue
+		}
+		when = append(when, ws...)
+	}
+	if len(when) > 0 && len(p.Rego) == 0 {
+		return append(errs, fmt.Sprintf("pack %s: rego_when gates the pack's Rego, and the pack has none", p.Name))
+	}
+	if len(p.Rego) == 0 {
+		return errs
+	}
+	e.gate.packs++
+	if len(when) > 0 {
+		e.gate.gated++
+		e.gate.when = append(e.gate.when, when...)
+		for _, r := range when {
+			e.relational = e.relational || r.rel != nil
+			e.roleFiltered = e.roleFiltered || r.role != ""
+		}
+	}
+	return errs
+}
+
+// compileGate compiles the rego_when entries of one YAML file.
+func compileGate(f File, pack string) ([]*yamlRule, error) {
+	var doc gateFile
+	if err := yaml.Unmarshal(f.Source, &doc); err != nil {
+		return nil, &CompileError{Errors: []string{fmt.Sprintf("%s: %v", f.Name, err)}}
+	}
+	var out []*yamlRule
+	var errs []string
+	for i := range doc.When {
+		n := &doc.When[i]
+		r, err := compileGateEntry(n, f.Name, pack, i)
+		if err != nil {
+			errs = append(errs, fmt.Sprintf("%s:%d:%d: rego_when: %v", f.Name, n.Line, n.Column, err))
+			continue
+		}
+		out = append(out, r)
+	}
+	if len(errs) > 0 {
+		return nil, &CompileError{Errors: errs}
+	}
+	if err := linkRules(out); err != nil {
+		return nil, &CompileError{Errors: []string{fmt.Sprintf("%s: rego_when: %v", f.Name, err)}}
+	}
+	return out, nil
+}
+
+func compileGateEntry(n *yaml.Node, file, pack string, i int) (*yamlRule, error) {
+	if n.Kind != yaml.MappingNode {
+		return nil, fmt.Errorf("an entry is a map: given, where, let, group, assert")
+	}
+	for k := 0; k+1 < len(n.Content); k += 2 {
+		switch key := n.Content[k].Value; key {
+		case "id", "severity", "description", "message", "action", "repairs", "part_of", "profiles", "scope", "cases":
+			return nil, fmt.Errorf("an entry has no %s: it only says when the pack's Rego runs", key)
+		}
+	}
+	// The entry compiles as a rule with a name of its own, never listed.
+	c := &yaml.Node{Kind: yaml.MappingNode, Line: n.Line, Column: n.Column, Content: append([]*yaml.Node{
+		{Kind: yaml.ScalarNode, Value: "id"}, {Kind: yaml.ScalarNode, Value: fmt.Sprintf("rego_when[%d]", i)},
+		{Kind: yaml.ScalarNode, Value: "severity"}, {Kind: yaml.ScalarNode, Value: "info"},
+		{Kind: yaml.ScalarNode, Value: "description"}, {Kind: yaml.ScalarNode, Value: "gate of pack " + pack},
+	}, n.Content...)}
+	return compileYAMLRule(c, file, pack)
+}
+
+// needsRego reports whether the Rego packs must be evaluated on doc: always,
+// unless every pack with Rego is gated and no entry fires.
+func (e *Engine) needsRego(doc *document.Document, cache *relCache) bool {
+	if e.gate.gated == 0 || e.gate.gated < e.gate.packs {
+		return true
+	}
+	var buf [4]Hit
+	for _, r := range e.gate.when {
+		if len(r.evalIn(doc.Value, cache, buf[:0])) > 0 {
+			return true
+		}
+	}
+	return false
+}

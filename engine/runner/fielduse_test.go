@@ -1,0 +1,176 @@
+package runner_test
+
+import (
+	"context"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/chatlint/chatlint/engine/builtin"
+	"github.com/chatlint/chatlint/engine/document"
+	"github.com/chatlint/chatlint/engine/finding"
+	"github.com/chatlint/chatlint/engine/policy"
+	"github.com/chatlint/chatlint/engine/runner"
+)
+
+// TestPrunedDocumentsSameFindings: leaving out the members no active rule
+// reads (policy.Engine.Fields) never changes a finding. Every built-in pack
+// alone and the check packs together, every fixture pack and the bench
+// packs, under each profile they declare, over every fixture file and the
+// shared sample data: the findings with whole documents and with pruned
+// ones must be identical.
+func TestPrunedDocumentsSameFindings(t *testing.T) {
+	repo, _ := filepath.Abs("../..")
+	fixtures := inputFiles(t, repo, false)
+	inputs := inputFiles(t, repo, !testing.Short())
+	all, err := builtin.All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	checks, err := builtin.Packs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sets := map[string][]*policy.Pack{"built-in check packs": checks}
+	for _, p := range all {
+		sets["builtin:"+p.Name] = []*policy.Pack{p}
+	}
+	dirs, _ := filepath.Glob(filepath.Join(repo, "fixtures/packs/*"))
+	dirs = append(dirs, filepath.Join(repo, "scripts/bench-pack"), filepath.Join(repo, "scripts/bench-floor"))
+	for _, d := range dirs {
+		p, err := policy.LoadFS(os.DirFS(d), ".", d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sets[filepath.Base(d)] = []*policy.Pack{p}
+	}
+	for name, p := range probePacks() {
+		sets[name] = []*policy.Pack{p}
+	}
+	pruned := 0
+	for name, packs := range sets {
+		eng, err := policy.Compile(context.Background(), packs, policy.Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if !eng.Fields().All() {
+			pruned++
+		}
+		profiles := []string{document.DefaultProfile}
+		for _, p := range eng.Profiles() {
+			profiles = append(profiles, p.Name)
+		}
+		in := inputs
+		if strings.HasPrefix(name, "probe ") {
+			in = fixtures // a finding per message or call: the fixtures have every shape
+		}
+		for _, profile := range profiles {
+			whole := findings(t, eng, in, document.Options{Profile: profile, Fields: document.AllFields()})
+			got := findings(t, eng, in, document.Options{Profile: profile})
+			if diff := cmp.Diff(whole, got); diff != "" {
+				t.Errorf("%s, profile %s: findings (-whole documents +pruned):\n%s", name, profile, diff)
+			}
+			if len(whole) == 0 && !strings.HasPrefix(name, "probe ") {
+				t.Errorf("%s, profile %s: no finding at all: the comparison proves nothing", name, profile)
+			}
+		}
+	}
+	if pruned < 3 {
+		t.Errorf("only %d of %d pack sets prune anything", pruned, len(sets))
+	}
+}
+
+func findings(t *testing.T, eng *policy.Engine, files []string, opts document.Options) []finding.Finding {
+	t.Helper()
+	r := &runner.Runner{Engine: eng, Opts: runner.Options{Workers: 1, Document: opts}}
+	var in []runner.Input
+	for _, f := range files {
+		in = append(in, runner.Input{Name: f, Path: f})
+	}
+	var out []finding.Finding
+	_, errs := r.Run(context.Background(), in, func(f finding.Finding) { out = append(out, f) })
+	if len(errs) > 0 {
+		t.Fatal(errs[0])
+	}
+	slices.SortFunc(out, finding.Compare)
+	return out
+}
+
+// inputFiles are every fixture record file of the repository and, when
+// shared is set and it is there, every file of the shared sample data.
+func inputFiles(t *testing.T, repo string, shared bool) []string {
+	var out []string
+	roots := []string{filepath.Join(repo, "policies"), filepath.Join(repo, "fixtures")}
+	if shared {
+		roots = append(roots, filepath.Join(repo, "../shared/data"))
+	}
+	for _, root := range roots {
+		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return nil
+			}
+			if (strings.HasSuffix(p, ".jsonl") || strings.HasSuffix(p, ".json")) && filepath.Base(p) != "expected.json" {
+				out = append(out, p)
+			}
+			return nil
+		})
+	}
+	if len(out) < 100 {
+		t.Fatalf("found %d input files", len(out))
+	}
+	return out
+}
+
+// probePacks are one pack per member of the document, each with one rule
+// that reports that member's value (top-level, of every message, of every
+// tool call): a rule that reads only that member, so that pruning leaves
+// out everything else. A member the analysis wrongly left out changes the
+// rule's findings. Pairs of them, drawn with a fixed seed, check rules that
+// prune differently together (one reading the lookup keeps the calls whole).
+func probePacks() map[string]*policy.Pack {
+	rules := map[string]string{}
+	for _, m := range []string{"format", "file", "line", "id", "mode", "profile", "raw", "tools", "entries", "lookup", "messages", "model"} {
+		rules[m] = `deny contains {"rule": ID, "msg": sprintf("%v", [input.` + m + `])} if true`
+	}
+	for _, m := range []string{"index", "role", "text", "has_content", "tool_calls", "turn", "line", "path", "raw", "tool_call_id", "stop_reason", "is_error", "lines"} {
+		rules["messages[*]."+m] = `deny contains f if {
+	some i, m in input.messages
+	f := {"rule": ID, "msg": sprintf("%v", [m.` + m + `]), "message_index": i}
+}`
+	}
+	for _, m := range []string{"index", "id", "name", "arguments", "has_input", "path", "line", "parse_error", "free_form"} {
+		rules["messages[*].tool_calls[*]."+m] = `deny contains f if {
+	some i, m in input.messages
+	some j, c in m.tool_calls
+	f := {"rule": ID, "msg": sprintf("%v", [c.` + m + `]), "message_index": i, "tool_call_index": j}
+}`
+	}
+	file := func(id, rule string) policy.File {
+		src := "package chatlint.probe\n\n# METADATA\n# title: " + id + "\n# description: reports a member.\n# custom:\n#   id: " + id +
+			"\n#   severity: info\n" + strings.ReplaceAll(rule, "ID", strconv.Quote(id)) + "\n"
+		return policy.File{Name: id + ".rego", Source: []byte(src)}
+	}
+	out := map[string]*policy.Pack{}
+	var names []string
+	for name, r := range rules {
+		out["probe "+name] = &policy.Pack{Name: "probe", Rego: []policy.File{file("probe", r)}}
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	rnd := rand.New(rand.NewPCG(25, 2))
+	for range 12 {
+		a, b := names[rnd.IntN(len(names))], names[rnd.IntN(len(names))]
+		if a != b {
+			out["probe "+a+" + "+b] = &policy.Pack{Name: "probe", Rego: []policy.File{file("probe-a", rules[a]), file("probe-b", rules[b])}}
+		}
+	}
+	return out
+}
