@@ -23,21 +23,26 @@ type CheckFn struct {
 // worker process and shared; a linter is not safe for concurrent use, and
 // the runner calls one DoFn instance from one goroutine at a time.
 func (fn *CheckFn) Setup(ctx context.Context) error {
-	eng, err := fn.Config.engine(ctx)
-	if err != nil {
+	var err error
+	if fn.linter, err = fn.Config.linter(ctx); err != nil {
 		return err
 	}
-	fn.linter = lint.New(eng, fn.Config.documentOptions())
 	fn.gate, err = fn.Config.Settings.gate()
 	return err
 }
 
 // ProcessElement checks one unit. A record that is not JSON, or a policy
-// that fails on it, is a finding, never an error of the bundle.
-func (fn *CheckFn) ProcessElement(ctx context.Context, u Unit, emitFinding func(string), emitTally func(Tally)) {
+// that fails on it, is a finding, never an error of the bundle. When a
+// dataset rule applies, it emits each document's facts for its file's
+// dataset fold (dataset.go).
+func (fn *CheckFn) ProcessElement(ctx context.Context, u Unit, emitFinding func(string), emitTally func(Tally), emitFact func(string, Fact)) {
 	out := output{finding: emitFinding, tally: emitTally, gate: fn.gate}
-	for _, f := range fn.linter.Check(ctx, u.lint()) {
+	found, facts := fn.linter.CheckFacts(ctx, u.lint())
+	for _, f := range found {
 		out.emit(f)
+	}
+	for _, f := range facts {
+		emitFact(u.File, Fact{Format: u.Format, Line: f.Line, Type: f.Type, Hash: f.Hash, Tokens: f.Tokens, Member: f.Member, Key: f.Key})
 	}
 }
 

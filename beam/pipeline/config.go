@@ -31,6 +31,9 @@ type Config struct {
 	MaxLineSize int
 	// Profile is the rule profile, as check's --profile; empty is the default.
 	Profile string
+	// Model is the model the data is for, as check's --model; empty is the
+	// packs' model tables' default.
+	Model string
 	// Settings are the team's .chatlint.yaml (levels, overrides, suppressions).
 	Settings Settings
 }
@@ -86,6 +89,9 @@ func (c Config) Validate(ctx context.Context) error {
 	}
 	if err := eng.CheckProfile(c.Profile); err != nil {
 		return fmt.Errorf("--profile: %v", err)
+	}
+	if _, err := c.options(eng); err != nil {
+		return fmt.Errorf("--model: %v", err)
 	}
 	cfg, err := c.Settings.Config()
 	if err == nil {

@@ -4,6 +4,7 @@
 //
 //	match files ─▶ ReadFn (per file: format, units) ─▶ Reshuffle
 //	  ─▶ CheckFn (lint.Linter.Check) ─▶ findings as JSON lines ─▶ output files
+//	       └─▶ facts per file ─▶ GroupByKey ─▶ DatasetFn (dataset rules) ─▶ findings
 //	  tallies ─▶ Combine(SummaryFn) ─▶ summary file
 //
 // With Options.Fix, FixFn (fix.Fixer.Fix over the cleanup stages) takes CheckFn's
@@ -86,12 +87,13 @@ func Build(s beam.Scope, o Options) error {
 		buildFix(s, o, shards, units, readFindings, readTallies)
 		return nil
 	}
-	checked, checkTallies := beam.ParDo2(s, &CheckFn{Config: o.Config}, units)
+	checked, checkTallies, facts := beam.ParDo3(s, &CheckFn{Config: o.Config}, units)
+	datasetFindings, datasetTallies := buildDataset(s, o.Config, facts)
 
-	findings := beam.Flatten(s, readFindings, checked)
+	findings := beam.Flatten(s, readFindings, checked, datasetFindings)
 	writeLines(s.Scope("Findings"), o.Output, shards, findings)
 
-	summary := beam.Combine(s, &SummaryFn{}, beam.Flatten(s, readTallies, checkTallies))
+	summary := beam.Combine(s, &SummaryFn{}, beam.Flatten(s, readTallies, checkTallies, datasetTallies))
 	writeLines(s.Scope("Summary"), o.Summary, 1, summary)
 	return nil
 }

@@ -13,7 +13,8 @@ import (
 // emitter by name, and use generated, reflection-free calls.
 func init() {
 	register.DoFn5x1[context.Context, fileio.ReadableFile, func(Unit), func(string), func(Tally), error](&ReadFn{})
-	register.DoFn4x0[context.Context, Unit, func(string), func(Tally)](&CheckFn{})
+	register.DoFn5x0[context.Context, Unit, func(string), func(Tally), func(string, Fact)](&CheckFn{})
+	register.DoFn5x0[context.Context, string, func(*Fact) bool, func(string), func(Tally)](&DatasetFn{})
 	register.DoFn6x0[context.Context, Unit, func(string), func(string), func(string), func(Tally)](&FixFn{})
 	register.DoFn1x2[string, int, string](&ShardFn{})
 	register.DoFn3x1[context.Context, int, func(*string) bool, error](&WriteFn{})
@@ -23,9 +24,12 @@ func init() {
 	register.Emitter1[Unit]()
 	register.Emitter1[string]()
 	register.Emitter1[Tally]()
+	register.Emitter2[string, Fact]()
+	register.Iter1[Fact]()
 	register.Iter1[string]()
 
 	beam.RegisterType(reflect.TypeOf((*Unit)(nil)).Elem())
 	beam.RegisterType(reflect.TypeOf((*Tally)(nil)).Elem())
+	beam.RegisterType(reflect.TypeOf((*Fact)(nil)).Elem())
 	beam.RegisterType(reflect.TypeOf((*Summary)(nil)).Elem())
 }

@@ -32,6 +32,9 @@ type Facts struct {
 	// leave the record out of the record types and the content duplicates
 	// (a fold of keys alone, as validate-input's).
 	Hash uint64
+	// Tokens are the example's tokens in the model's encoding; -1 when the
+	// run does not count them (dataset_tokens.go).
+	Tokens int
 	// Member and Key are the record's dataset key (document.Adapter.DatasetKey):
 	// the member's name and its value; Member "" when the record has none.
 	Member, Key string
@@ -40,7 +43,7 @@ type Facts struct {
 // facts computes the Facts of a document.
 func facts(d *document.Document) Facts {
 	raw, _ := d.Value.Get(document.KeyRaw).Value.(ast.Object)
-	f := Facts{Line: d.Line, Type: recordType(d.Format, raw)}
+	f := Facts{Line: d.Line, Type: recordType(d.Format, raw), Tokens: -1}
 	h := fnv.New64a()
 	if raw != nil {
 		w := hashWriter{h: h}
@@ -144,6 +147,7 @@ type Dataset struct {
 	seen    map[uint64]int
 	dups    []*ast.Term
 	ndups   int
+	tokens  tokenFold
 	keys    keyFold
 	// KeyBound is how many repeated keys the document lists at most (the
 	// count goes on): MaxDuplicates unless the caller sets it, which it may
@@ -163,6 +167,9 @@ func (d *Dataset) Add(f Facts) (keyFirst int) {
 	d.records++
 	if d.first == 0 {
 		d.first = f.Line
+	}
+	if d.opts.Model != nil {
+		d.tokens.add(f.Tokens, d.opts.Model.Limit)
 	}
 	if f.Member != "" {
 		keyFirst = d.keys.add(f, d.KeyBound)
@@ -221,6 +228,7 @@ func (d *Dataset) Document() ast.Object {
 		ast.Item(ast.StringTerm("duplicates"), ast.ArrayTerm(d.dups...)),
 		ast.Item(ast.StringTerm("duplicate_count"), ast.IntNumberTerm(d.ndups)),
 		ast.Item(ast.StringTerm("distinct"), ast.IntNumberTerm(len(d.seen))),
+		ast.Item(ast.StringTerm("tokens"), d.tokens.term(d.opts.Model)),
 		ast.Item(ast.StringTerm("key_duplicates"), ast.ArrayTerm(d.keys.listed...)),
 		ast.Item(ast.StringTerm("key_duplicate_count"), ast.IntNumberTerm(d.keys.repeats)),
 		ast.Item(ast.StringTerm("distinct_keys"), ast.IntNumberTerm(len(d.keys.first))),

@@ -20,6 +20,7 @@ import (
 	"github.com/chatlint/chatlint/engine/finding"
 	"github.com/chatlint/chatlint/engine/jsonl"
 	"github.com/chatlint/chatlint/engine/policy"
+	"github.com/chatlint/chatlint/engine/tokens"
 )
 
 // Linter checks units one at a time. It is not safe for concurrent use:
@@ -31,8 +32,11 @@ type Linter struct {
 	// says, per format, whether one applies to its files: only then are a
 	// document's Facts computed.
 	dataset bool
-	eng     *policy.Engine
-	folds   map[document.Format]bool
+	// tokens counts each example's tokens for the fold's token summary;
+	// nil unless a dataset rule reads it (dataset_tokens.go).
+	tokens *tokens.Counter
+	eng    *policy.Engine
+	folds  map[document.Format]bool
 	// fields prunes the documents of a file no dataset rule folds (a
 	// file's dataset facts read its records whole); nil when the caller
 	// set opts.Fields.
@@ -43,10 +47,13 @@ type Linter struct {
 // members no rule of the engine reads (policy.Engine.Fields), unless
 // opts.Fields says otherwise.
 func New(eng *policy.Engine, opts document.Options) *Linter {
-	opts.SkipLookup = opts.SkipLookup || !eng.ReadsLookup()
+	opts.SkipLookup = opts.SkipLookup || !eng.ReadsLookupUnder(opts.Profile)
 	l := &Linter{ev: eng.NewEvaluator(), opts: opts, dataset: eng.HasDataset(opts.Profile), eng: eng}
 	if opts.Fields == nil {
 		l.fields = eng.Fields()
+	}
+	if l.dataset {
+		l.tokens = tokenCounter(eng.DatasetReadsTokens(opts.Profile), opts.Model)
 	}
 	return l
 }
@@ -117,10 +124,16 @@ func (l *Linter) CheckFacts(ctx context.Context, u Unit) ([]finding.Finding, []F
 		opts.Fields = l.fields
 	}
 	out := Documents(u, opts, func(d *document.Document, rec *jsonl.Record) {
+		dctx := ctx
 		if fold {
-			fa = append(fa, facts(d))
+			f := facts(d)
+			f.Tokens = exampleTokens(l.tokens, d)
+			fa = append(fa, f)
+			if f.Tokens >= 0 { // a rule counting this example takes the fold's count
+				dctx = tokens.WithCount(ctx, d.Value, l.opts.Model.Encoding, f.Tokens)
+			}
 		}
-		fs := l.Document(ctx, d)
+		fs := l.Document(dctx, d)
 		if rec != nil && bytes.IndexByte(rec.Data, '\n') >= 0 {
 			onLines(fs, *rec)
 		}

@@ -35,16 +35,15 @@ type Engine struct {
 	// relational is set when a rule in yaml uses let, group or cases;
 	// roleFiltered when one walks only the messages of one role.
 	relational, roleFiltered bool
-	// regoFormats are the formats some Rego rule declares (custom.formats);
-	// regoAll is set when a Rego rule declares none, so applies to every
-	// format. A document of another format is not given to OPA at all:
-	// every finding it could produce would be dropped as out of scope.
-	regoFormats map[string]bool
-	regoAll     bool
+	// regoScope says which documents OPA is given (rego_scope.go).
+	regoScope regoScope
 	// readsLookup is set when an active rule may read the document's lookup
-	// member (reads.go).
-	readsLookup bool
-	gate        regoGate // when the Rego packs need evaluating (yaml_gate.go)
+	// member (reads.go); the two others say which kind of rule may.
+	readsLookup, yamlReadsLookup, regoReadsLookup bool
+	// tokenReads says which dataset rules may read the token summary
+	// (dataset_tokens.go).
+	tokenReads tokenReads
+	gate       regoGate // when the Rego packs need evaluating (yaml_gate.go)
 	// fields are the members of the document an active rule may read
 	// (fielduse.go).
 	fields *document.Fields
@@ -86,31 +85,24 @@ func Compile(ctx context.Context, packs []*Pack, opts Options) (*Engine, error) 
 		}
 		for k, m := range mods {
 			modules[k] = m
-			e.readsLookup = e.readsLookup || regoReads(m, "lookup")
+			e.regoReadsLookup = e.regoReadsLookup || regoReads(m, "lookup")
 		}
 		for _, pkg := range pkgs {
 			if _, dup := pkgPack[pkg]; !dup {
 				pkgPack[pkg] = p.Name
 			}
 		}
+		e.tokenReads.rego(mods, rules)
 		e.rules = append(e.rules, rules...)
 		e.models = mergeModels(e.models, p.Models)
 		if e.defaultModel == "" {
 			e.defaultModel = p.DefaultModel
 		}
 		if len(p.Rego) > 0 && len(rules) == 0 {
-			e.regoAll = true // a pack whose Rego declares no rule: evaluate it everywhere
+			e.regoScope.all = true // a pack whose Rego declares no rule: evaluate it everywhere
 		}
 		for _, r := range rules {
-			if len(r.Formats) == 0 {
-				e.regoAll = true
-			}
-			for _, f := range r.Formats {
-				if e.regoFormats == nil {
-					e.regoFormats = map[string]bool{}
-				}
-				e.regoFormats[f] = true
-			}
+			e.regoScope.add(r)
 		}
 		for _, pr := range p.Profiles {
 			if !slices.ContainsFunc(e.profiles, func(q Profile) bool { return q.Name == pr.Name }) {
@@ -118,7 +110,10 @@ func Compile(ctx context.Context, packs []*Pack, opts Options) (*Engine, error) 
 			}
 		}
 		for _, f := range p.YAML {
-			e.readsLookup = e.readsLookup || yamlReads(f.Source, "lookup")
+			e.yamlReadsLookup = e.yamlReadsLookup || yamlReads(f.Source, "lookup")
+			if yamlReads(f.Source, "tokens") {
+				e.tokenReads.add(f.Name)
+			}
 			yr, err := compileYAML(f, p.Name)
 			if err != nil {
 				errs = append(errs, err.(*CompileError).Errors...)
@@ -155,6 +150,7 @@ func Compile(ctx context.Context, packs []*Pack, opts Options) (*Engine, error) 
 	if len(errs) > 0 {
 		return nil, &CompileError{Errors: errs}
 	}
+	e.readsLookup = e.yamlReadsLookup || e.regoReadsLookup
 	if len(modules) > 0 {
 		prog, err := compileRego(ctx, modules, pkgPack)
 		if err != nil {
@@ -239,7 +235,7 @@ func (e *Engine) evaluate(ctx context.Context, doc *document.Document, cancel to
 	if len(e.actions) > 0 {
 		hits, acts = e.yamlActions(doc, hits, acts)
 	}
-	if e.rego != nil && (e.regoAll || e.regoFormats[string(doc.Format)]) && e.needsRego(doc, cache) {
+	if e.rego != nil && e.regoScope.open(string(doc.Format), profileOf(doc.Profile)) && e.needsRego(doc, cache) {
 		var err error
 		hits, acts, err = e.rego.eval(ctx, doc.Value, string(doc.Format), profileOf(doc.Profile), cancel, tracer, hits, acts)
 		var bad *OutputError

@@ -68,7 +68,7 @@ func (ev *Evaluator) run(ctx context.Context, doc *document.Document, tracer top
 	ev.cancel.reset()
 	w := &memWatch{cancel: &ev.cancel}
 	var done func()
-	if ev.e.rego != nil {
+	if ev.e.rego != nil && ev.e.regoScope.open(string(doc.Format), profileOf(doc.Profile)) { // only OPA's evaluation can be stopped
 		done = guard.watch(w, ev.e.memory)
 	}
 	ev.timer.Reset(ev.timeout)

@@ -19,7 +19,7 @@ func init() {
 	}, exampleTokens)
 }
 
-func exampleTokens(_ rego.BuiltinContext, doc, enc *ast.Term) (*ast.Term, error) {
+func exampleTokens(bctx rego.BuiltinContext, doc, enc *ast.Term) (*ast.Term, error) {
 	o, ok := doc.Value.(ast.Object)
 	if !ok {
 		return nil, nil
@@ -27,6 +27,9 @@ func exampleTokens(_ rego.BuiltinContext, doc, enc *ast.Term) (*ast.Term, error)
 	s, ok := enc.Value.(ast.String)
 	if !ok {
 		return nil, nil
+	}
+	if n, ok := tokens.CountFrom(bctx.Context, o, string(s)); ok { // the dataset fold counted it
+		return ast.IntNumberTerm(n), nil
 	}
 	c, err := tokens.NewCounter(string(s))
 	if err != nil {

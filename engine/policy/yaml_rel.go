@@ -86,7 +86,8 @@ type letSpec struct {
 	truthy *truthySpec
 	tag    *tagSpec
 	count  *occurrencesSpec
-	inst   []seg // {instant: PATH} (yaml_session.go)
+	fn     *fnLet // schema_errors, distinct (yaml_fns.go)
+	inst   []seg  // {instant: PATH} (yaml_session.go)
 }
 
 type caseSpec struct {
@@ -143,7 +144,11 @@ type letYAML struct {
 	Tag        string      `yaml:"tag"`
 	Count      string      `yaml:"occurrences"`
 	In         string      `yaml:"in"`
-	Instant    string      `yaml:"instant"`
+	// yaml_fns.go's forms
+	SchemaErrors string   `yaml:"schema_errors"`
+	Schema       string   `yaml:"schema"`
+	Distinct     []string `yaml:"distinct"`
+	Instant      string   `yaml:"instant"`
 }
 
 type caseYAML struct {
@@ -306,8 +311,15 @@ func compileLet(name string, ly letYAML) (*letSpec, error) {
 		kinds++
 		l.inst = parsePath(ly.Instant)
 	}
+	if fn, ok, err := compileFnLet(ly); ok {
+		if err != nil {
+			return nil, err
+		}
+		kinds++
+		l.fn = fn
+	}
 	if kinds != 1 {
-		return nil, fmt.Errorf("want exactly one of join, cases, truthy_keys, tag_body, occurrences or instant")
+		return nil, fmt.Errorf("want exactly one of join, cases, truthy_keys, tag_body, occurrences, instant, schema_errors or distinct")
 	}
 	return l, nil
 }

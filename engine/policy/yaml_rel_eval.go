@@ -270,6 +270,8 @@ func (env *relEnv) value(l *letSpec) ast.Value {
 			}
 			return ast.String(strings.Join(ptrs, ", "))
 		}
+	case l.fn != nil:
+		return l.fn.value(el.v, sc)
 	case l.count != nil:
 		s, ok := lookupValue(el.v, l.count.of, sc).(ast.String)
 		if !ok {

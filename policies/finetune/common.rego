@@ -4,7 +4,9 @@ package chatlint.finetune
 #
 # Profiles: the default profile runs the rules that are wrong for every consumer of a dataset
 # (arguments that do not parse or break their schema, undeclared tools, empty conversations,
-# roles no format knows). A provider profile (`check --profile openai`) adds that provider's
+# roles no format knows); they are YAML rules (rules/finetune/finetune.yaml), so every Rego rule
+# here declares the provider profiles it runs under and OPA has nothing to do under the default
+# profile. A provider profile (`check --profile openai`) adds that provider's
 # upload rules; a rule that differs between profiles keeps its variants side by side, and a rule
 # of one provider declares it in custom.profiles, which chatlint enforces and `chatlint rules
 # --profile NAME` lists.
@@ -32,3 +34,15 @@ label(name) := name if {
 	is_string(name)
 	name != ""
 } else := "<unnamed>"
+
+# call_msgs are the indexes of the messages that make tool calls.
+call_msgs contains i if some [i, _] in input.lookup.calls
+
+call_msg(m, c, what) := sprintf("tool call %d of message %d (tool %q) %s", [c.index, m.index, label(c.name), what])
+
+call_finding(rule, m, c, what) := {
+	"rule": rule,
+	"msg": call_msg(m, c, what),
+	"message_index": m.index,
+	"tool_call_index": c.index,
+}

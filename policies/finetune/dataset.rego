@@ -25,6 +25,27 @@ dataset_warn contains f if {
 	f := {"rule": "dataset-too-few-examples", "msg": sprintf("the file has %d examples; %s fine-tuning needs at least %d", [input.records, input.profile, n])}
 }
 
+# max_examples[p] is the most examples a file may hold under a provider profile.
+max_examples["bedrock"] := 10000
+
+# METADATA
+# title: dataset-too-many-examples
+# description: >-
+#   The file has more examples than the provider takes in one training file (Bedrock's Claude
+#   fine-tuning: at most 10,000 records in the training dataset; a job whose file holds more is
+#   not started). An error: split the file or sample it down.
+# custom:
+#   id: dataset-too-many-examples
+#   severity: error
+#   profiles: [bedrock]
+#   fix: >-
+#     Keep at most 10,000 records in the training file (sample it, or train on parts in turn).
+dataset_deny contains f if {
+	n := max_examples[input.profile]
+	input.records > n
+	f := {"rule": "dataset-too-many-examples", "msg": sprintf("the file has %d examples; %s fine-tuning takes at most %d", [input.records, input.profile, n])}
+}
+
 # METADATA
 # title: dataset-record-types-mixed
 # description: >-

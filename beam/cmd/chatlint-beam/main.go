@@ -61,6 +61,7 @@ type options struct {
 	Fix          bool
 	MaxPasses    int
 	Profile      string
+	Model        string
 	ConfigPath   string
 }
 
@@ -90,6 +91,7 @@ func addFlags(fs *flag.FlagSet, o *options) {
 	fs.BoolVar(&o.AllowNoTools, "allow-no-tools", false, "do not require a tools list (turns off tools-shape)")
 	fs.StringVar(&o.FailOn, "fail-on", "", "lowest severity that makes the exit status 1: error, warning, info or never (default error)")
 	fs.StringVar(&o.Profile, "profile", document.DefaultProfile, "rule profile: default, or one a pack declares (export, …), as check's --profile")
+	fs.StringVar(&o.Model, "model", "", "the model the data is for (token limit, encoding, price), as check's --model (default: the model tables' default)")
 	fs.StringVar(&o.ConfigPath, "config", "", "apply the rule levels, per-file overrides and suppressions of this .chatlint.yaml `FILE`, as check does (its baseline is not used: a distributed job cannot share one)")
 	fs.BoolVar(&o.Fix, "fix", false, "apply cleanup packs instead of checking: --output gets the fixed records, OUTPUT.rejects.jsonl what was dropped, OUTPUT.notes.jsonl what was left as it was (--pack names the cleanup packs; default: each format's built-in one)")
 	fs.IntVar(&o.MaxPasses, "max-passes", fix.DefaultMaxPasses, "with --fix: most passes over one record before it is left as it was")
@@ -188,7 +190,7 @@ func (o *options) job(ctx context.Context) (pipeline.Options, finding.Severity, 
 		return pipeline.Options{}, 0, err
 	}
 	cfg := pipeline.Config{Packs: packs, Disable: disable, RecordTimeout: o.Timeout, Format: o.Format, ToolCalls: o.ToolCalls, MaxLineSize: o.MaxLineSize,
-		Profile: o.Profile, Settings: settings}
+		Profile: o.Profile, Model: o.Model, Settings: settings}
 	if err := cfg.Validate(ctx); err != nil {
 		return pipeline.Options{}, 0, err
 	}

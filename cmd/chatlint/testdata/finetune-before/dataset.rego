@@ -1,0 +1,67 @@
+package chatlint.finetune
+
+# Dataset rules: evaluated once per file, after its records, over the file's dataset document
+# (docs/document.md#the-dataset-document): record counts, record types, duplicate copies.
+
+# min_examples[p] is the fewest examples a file may hold under a provider profile.
+min_examples["openai"] := 10
+
+min_examples["bedrock"] := 32
+
+# METADATA
+# title: dataset-too-few-examples
+# description: >-
+#   The file has fewer examples than the provider trains on (OpenAI: at least 10 examples, which
+#   the fine-tuning job requires; 50 to 100 well-made ones are where it usually starts to help;
+#   Bedrock's Claude fine-tuning: at least 32 training records). A warning, as a file may be one
+#   part of a training set.
+# custom:
+#   id: dataset-too-few-examples
+#   severity: warning
+#   profiles: [openai, bedrock]
+dataset_warn contains f if {
+	n := min_examples[input.profile]
+	input.records < n
+	f := {"rule": "dataset-too-few-examples", "msg": sprintf("the file has %d examples; %s fine-tuning needs at least %d", [input.records, input.profile, n])}
+}
+
+# METADATA
+# title: dataset-record-types-mixed
+# description: >-
+#   The file mixes record types: chat SFT (messages), preference (input, preferred_output,
+#   non_preferred_output) and prompt/completion records. OpenAI takes one kind of example per
+#   training file, as the fine-tuning method decides the format; Together's file check takes one
+#   format per file (conversational, instruction or text).
+# custom:
+#   id: dataset-record-types-mixed
+#   severity: error
+#   profiles: [openai, together]
+dataset_deny contains f if {
+	count(input.record_types) > 1
+	first := min({l | some l in input.record_type_lines})
+	some t, l in input.record_type_lines
+	l != first
+	f := {
+		"rule": "dataset-record-types-mixed",
+		"msg": sprintf("the first %s record of a file that mixes record types (%s); a training file holds one record type", [t, types_seen]),
+		"line": l,
+	}
+}
+
+types_seen := concat(", ", sort([sprintf("%s: %d", [t, n]) | some t, n in input.record_types]))
+
+# METADATA
+# title: dataset-duplicate
+# description: >-
+#   The example is an exact copy of an earlier one in the file (the same record once the id is
+#   left out and keys are put in order). Duplicates weigh an example twice and leak between
+#   training and validation splits; OpenAI's data-preparation notebook checks for them. Every later
+#   copy is reported, naming the line of the first.
+# custom:
+#   id: dataset-duplicate
+#   severity: warning
+#   profiles: [openai, mistral, together, bedrock]
+dataset_warn contains f if {
+	some d in input.duplicates
+	f := {"rule": "dataset-duplicate", "msg": sprintf("the example duplicates the one at line %d", [d.first_line]), "line": d.line}
+}

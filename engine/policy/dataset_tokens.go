@@ -1,0 +1,65 @@
+package policy
+
+import (
+	"strings"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/chatlint/chatlint/engine/rule"
+)
+
+// The dataset document's token summary (its "tokens" member) costs a
+// tokenizer pass over every record, so the fold computes it only when a
+// dataset rule that applies under the run's profile may read it: a Rego
+// dataset rule declared in a module that may read input.tokens, or a YAML
+// dataset rule in a file that names "tokens". A Rego module that reads it
+// and declares no rule (a helper other modules may call) counts for every
+// dataset rule.
+type tokenReads struct {
+	files  map[string]bool // Rego modules and YAML files that may read tokens
+	helper bool            // a module that may read tokens declares no rule
+}
+
+func (t *tokenReads) rego(mods map[string]*ast.Module, rules []rule.Rule) {
+	for name, m := range mods {
+		if !regoReads(m, "tokens") {
+			continue
+		}
+		t.add(name)
+		declares := false
+		for _, r := range rules {
+			declares = declares || sourceFile(r.Source) == name
+		}
+		t.helper = t.helper || !declares
+	}
+}
+
+func (t *tokenReads) add(file string) {
+	if t.files == nil {
+		t.files = map[string]bool{}
+	}
+	t.files[file] = true
+}
+
+// sourceFile is the file of a rule's source, file:line.
+func sourceFile(src string) string {
+	if i := strings.LastIndexByte(src, ':'); i > 0 {
+		return src[:i]
+	}
+	return src
+}
+
+// DatasetReadsTokens reports whether a dataset rule that applies under the
+// profile may read the dataset document's token summary.
+func (e *Engine) DatasetReadsTokens(profile string) bool {
+	profile = profileOf(profile)
+	for _, r := range e.rules {
+		if r.Scope != rule.ScopeDataset || e.disabled[r.ID] || !r.AppliesUnder(profile) {
+			continue
+		}
+		if e.tokenReads.helper || e.tokenReads.files[sourceFile(r.Source)] {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,67 @@
+package policy
+
+import (
+	"slices"
+
+	"github.com/chatlint/chatlint/engine/rule"
+)
+
+// regoScope decides whether a document is given to OPA at all: only when some
+// Rego rule of the active packs applies to its format and its profile. Every
+// finding a rule makes outside its declared formats (custom.formats) or
+// profiles (custom.profiles) is dropped anyway, so a document no rule applies
+// to would cost OPA's evaluation for nothing: with the finetune pack, whose
+// Rego rules all name provider profiles, a default-profile run calls OPA on
+// no document and builds no lookup for it (ReadsLookupUnder).
+type regoScope struct {
+	// all is set when a pack has Rego modules but declares no rule in them:
+	// nothing says where they apply, so they apply everywhere.
+	all   bool
+	rules []scopeRule
+}
+
+type scopeRule struct{ formats, profiles []string }
+
+// add records a Rego rule. A dataset rule is evaluated on the dataset
+// document only (EvaluateDataset), never on a record's.
+func (g *regoScope) add(r rule.Rule) {
+	if r.Scope == rule.ScopeDataset {
+		return
+	}
+	g.rules = append(g.rules, scopeRule{formats: r.Formats, profiles: r.Profiles})
+}
+
+// open reports whether a document of the format, under the profile, may get
+// a finding from some Rego rule.
+func (g *regoScope) open(format, profile string) bool {
+	if g.all {
+		return true
+	}
+	for _, r := range g.rules {
+		if (len(r.formats) == 0 || slices.Contains(r.formats, format)) &&
+			(len(r.profiles) == 0 || slices.Contains(r.profiles, profile)) {
+			return true
+		}
+	}
+	return false
+}
+
+// openUnder reports whether OPA may run on some document under the profile.
+func (g *regoScope) openUnder(profile string) bool {
+	if g.all {
+		return true
+	}
+	for _, r := range g.rules {
+		if len(r.profiles) == 0 || slices.Contains(r.profiles, profile) {
+			return true
+		}
+	}
+	return false
+}
+
+// ReadsLookupUnder reports whether an active rule may read the document's
+// lookup member in a run under the profile: a YAML rule that names it, or a
+// Rego rule that may read it when OPA runs at all under that profile.
+func (e *Engine) ReadsLookupUnder(profile string) bool {
+	return e.yamlReadsLookup || e.regoReadsLookup && e.rego != nil && e.regoScope.openUnder(profileOf(profile))
+}
