@@ -32,6 +32,8 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"gopkg.in/yaml.v3"
+
+	"github.com/chatlint/chatlint/engine/astjson"
 )
 
 // position is an element's place in document order for order: before and
@@ -360,7 +362,7 @@ func quoteLimit(f string) (int, bool) {
 func renderFilter(filter string, v ast.Value) (string, bool) {
 	switch filter {
 	case "json":
-		return jsonMarshal(v), true
+		return astjson.Compact(v), true
 	case "nth":
 		n, ok := v.(ast.Number)
 		if !ok {
@@ -383,7 +385,7 @@ func renderFilter(filter string, v ast.Value) (string, bool) {
 			if s, ok := arr.Elem(i).Value.(ast.String); ok {
 				b.WriteString(string(s))
 			} else {
-				b.WriteString(jsonMarshal(arr.Elem(i).Value))
+				b.WriteString(astjson.Compact(arr.Elem(i).Value))
 			}
 		}
 		return b.String(), true
@@ -399,20 +401,4 @@ func renderFilter(filter string, v ast.Value) (string, bool) {
 		return strconv.Quote(string([]rune(string(s))[:n])) + "…", true
 	}
 	return "", false
-}
-
-// jsonMarshal writes a value as Rego's json.marshal does.
-func jsonMarshal(v ast.Value) string {
-	if v == nil {
-		return "null"
-	}
-	x, err := ast.JSON(v)
-	if err != nil {
-		return v.String()
-	}
-	b, err := json.Marshal(x)
-	if err != nil {
-		return v.String()
-	}
-	return string(b)
 }

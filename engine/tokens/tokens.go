@@ -22,7 +22,6 @@
 package tokens
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
@@ -30,6 +29,8 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/tiktoken-go/tokenizer"
+
+	"github.com/chatlint/chatlint/engine/astjson"
 )
 
 // Encodings are the encodings a model table may name.
@@ -132,7 +133,7 @@ func (c *Counter) message(m ast.Object) int {
 				n += c.Text(string(a))
 			case nil, ast.Null:
 			default:
-				n += c.Text(compactJSON(a))
+				n += c.Text(astjson.Compact(a))
 			}
 		}
 	}
@@ -191,16 +192,4 @@ func field(o ast.Object, k string) ast.Value {
 func str(o ast.Object, k string) string {
 	s, _ := field(o, k).(ast.String)
 	return string(s)
-}
-
-func compactJSON(v ast.Value) string {
-	x, err := ast.JSON(v)
-	if err != nil {
-		return v.String()
-	}
-	b, err := json.Marshal(x)
-	if err != nil {
-		return v.String()
-	}
-	return string(b)
 }
