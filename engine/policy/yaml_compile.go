@@ -40,6 +40,7 @@ type step struct {
 	field string
 	key   *ast.Term
 	each  bool
+	slot  int // the field's slot in a memberRows row (yaml_members.go)
 }
 
 // seg is one segment of a dotted path, with its key term built once so a
@@ -51,6 +52,7 @@ type seg struct {
 	// pathKey is "<name>_path": the member that holds the JSON Pointer of
 	// a normalized member such as function or parameters.
 	pathKey *ast.Term
+	slot    int // the name's slot in a memberRows row (yaml_members.go)
 }
 
 func parsePath(s string) []seg {
@@ -64,7 +66,7 @@ func parsePath(s string) []seg {
 		if err != nil || idx < 0 {
 			idx = -1
 		}
-		out[i] = seg{name: p, key: ast.StringTerm(p), index: idx, pathKey: ast.StringTerm(p + "_path")}
+		out[i] = seg{name: p, key: ast.StringTerm(p), index: idx, pathKey: ast.StringTerm(p + "_path"), slot: memberSlot(p)}
 	}
 	return out
 }
@@ -234,7 +236,7 @@ func parseGiven(s string) ([]step, error) {
 		if strings.HasSuffix(part, "[*]") {
 			st = step{field: strings.TrimSuffix(part, "[*]"), each: true}
 		}
-		st.key = ast.StringTerm(st.field)
+		st.key, st.slot = ast.StringTerm(st.field), memberSlot(st.field)
 		if st.field == "" || strings.ContainsAny(st.field, "[]*") {
 			return nil, fmt.Errorf("bad segment %q in %q (want name or name[*])", part, s)
 		}

@@ -30,10 +30,11 @@ type scope struct {
 	toolIdx int
 	entIdx  int
 	ptr     string
-	inRaw   bool    // the element lies inside a raw record, so ptr follows it
-	rel     *relEnv // a relational rule's sets and group (yaml_rel.go), nil otherwise
-	pos     int     // the element's position in the list the walk took it from ($index)
-	only    []int   // nil, or the only top-level elements a walk visits (roleOf)
+	inRaw   bool        // the element lies inside a raw record, so ptr follows it
+	rel     *relEnv     // a relational rule's sets and group (yaml_rel.go), nil otherwise
+	pos     int         // the element's position in the list the walk took it from ($index)
+	only    []int       // nil, or the only top-level elements a walk visits (roleOf)
+	mem     *memberRows // the members of the document's messages already looked up, or nil
 }
 
 // eval runs the rule over one document and appends its hits.
@@ -55,8 +56,11 @@ func (r *yamlRule) evalIn(doc ast.Object, cache *relCache, hits []Hit) []Hit {
 		return r.evalRel(doc, cache, hits)
 	}
 	sc := scope{doc: doc, msgIdx: -1, callIdx: -1, toolIdx: -1, entIdx: -1}
-	if r.role != "" && cache != nil {
-		sc.only = cache.only(r.role)
+	if cache != nil {
+		sc.mem = &cache.members
+		if r.role != "" {
+			sc.only = cache.only(r.role)
+		}
 	}
 	return r.walk(doc, r.given, sc, hits)
 }
@@ -70,7 +74,7 @@ func (r *yamlRule) walk(v ast.Value, steps []step, sc scope, hits []Hit) []Hit {
 	if !ok {
 		return hits
 	}
-	t := o.Get(st.key)
+	t := memberOf(o, st.key, st.slot, &sc)
 	if t == nil {
 		return hits
 	}
@@ -203,7 +207,7 @@ func resolve(v ast.Value, path []seg, sc scope) (ast.Value, string) {
 		head := path[0].name
 		alias := strings.TrimPrefix(head, "$")
 		o, _ := v.(ast.Object)
-		if head != alias || o == nil || o.Get(path[0].key) == nil {
+		if head != alias || o == nil || member(o, &path[0], &sc) == nil {
 			if ctx := sc.context(alias); ctx != nil {
 				v, path, known = ctx, path[1:], false
 				if p, ok := stringField(ctx, document.KeyPath); ok {
@@ -227,7 +231,7 @@ func resolve(v ast.Value, path []seg, sc scope) (ast.Value, string) {
 			}
 		}
 		if known {
-			t := o.Get(path[0].key)
+			t := member(o, &path[0], &sc)
 			if t == nil { // absent, but where it would be is known
 				for _, s := range path[1:] {
 					ptr += "/" + escapePointer(s.name)
@@ -238,13 +242,14 @@ func resolve(v ast.Value, path []seg, sc scope) (ast.Value, string) {
 			path = path[1:]
 		}
 	}
-	for _, s := range path {
+	for i := range path {
+		s := &path[i]
 		if known {
 			ptr += "/" + escapePointer(s.name)
 		}
 		switch c := v.(type) {
 		case ast.Object:
-			t := c.Get(s.key)
+			t := member(c, s, &sc) // the element's rows only match an object they hold
 			if t == nil {
 				return nil, ptr
 			}

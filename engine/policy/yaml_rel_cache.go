@@ -41,6 +41,7 @@ type relCache struct {
 	rolesDone bool
 	byRole    map[string]*roleIndex
 	gen       int // counts documents: a roleIndex of another gen is stale
+	members   memberRows
 }
 
 type roleIndex struct {
@@ -97,6 +98,7 @@ var keyMessages = ast.StringTerm("messages")
 func (c *relCache) reset(doc ast.Object) {
 	c.doc = doc
 	c.rolesDone = false
+	c.members.reset()
 	c.gen++
 	for _, id := range c.used {
 		ps := c.sets[id]
@@ -230,7 +232,9 @@ func (c *relCache) set(j *joinSpec) *partnerSet {
 		}
 		c.putEnv(env)
 	} else {
-		walkSteps(j.given, c.doc, j.given, newScope(c.doc), c.only(j.role), add)
+		sc := newScope(c.doc)
+		sc.mem = &c.members
+		walkSteps(j.given, c.doc, j.given, sc, c.only(j.role), add)
 	}
 	if k := len(j.theirs); k > 0 {
 		for i := range ps.els {

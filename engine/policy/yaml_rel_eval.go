@@ -72,16 +72,36 @@ func lookupValue(v ast.Value, path []seg, sc scope) ast.Value {
 		head := path[0].name
 		alias := strings.TrimPrefix(head, "$")
 		o, _ := v.(ast.Object)
-		if head != alias || o == nil || o.Get(path[0].key) == nil {
+		switch {
+		case head != alias || o == nil:
 			if ctx := sc.context(alias); ctx != nil {
 				v, path = ctx, path[1:]
 			}
+		default:
+			// the element's own member wins over a context of that name;
+			// looked up once, not again by the walk below
+			t := member(o, &path[0], &sc)
+			if t != nil {
+				v, path = t.Value, path[1:]
+				break
+			}
+			ctx := sc.context(alias)
+			if ctx == nil {
+				return nil
+			}
+			v, path = ctx, path[1:]
 		}
 	}
-	for _, s := range path {
+	for i := range path {
+		s := &path[i]
 		switch c := v.(type) {
 		case ast.Object:
-			t := c.Get(s.key)
+			var t *ast.Term
+			if i == 0 {
+				t = member(c, s, &sc)
+			} else {
+				t = c.Get(s.key)
+			}
 			if t == nil {
 				return nil
 			}
@@ -328,7 +348,7 @@ func walkSteps(given []step, v ast.Value, steps []step, sc scope, only []int, vi
 	if !ok {
 		return
 	}
-	t := o.Get(st.key)
+	t := memberOf(o, st.key, st.slot, &sc)
 	if t == nil {
 		return
 	}
@@ -381,7 +401,9 @@ func walkSteps(given []step, v ast.Value, steps []step, sc scope, only []int, vi
 func (r *yamlRule) collect(env *relEnv) []elem {
 	els := env.els[:0]
 	doc := env.cache.doc
-	walkSteps(r.given, doc, r.given, newScope(doc), env.cache.only(r.rel.role), func(v ast.Value, sc scope) {
+	sc := newScope(doc)
+	sc.mem = &env.cache.members
+	walkSteps(r.given, doc, r.given, sc, env.cache.only(r.rel.role), func(v ast.Value, sc scope) {
 		sc = env.at(elem{v: v, sc: sc})
 		if !allHold(r.where, v, sc) {
 			return

@@ -1,0 +1,118 @@
+package policy
+
+// A message's members, looked up once per document. The relational rules
+// read the same few members (role, text, tool_calls …) of every message,
+// each rule again, and OPA's object Get hashes the key string on every
+// call. Each member name a compiled path reads gets a slot number when it
+// is compiled; the relCache keeps, per message of the current document, the
+// members already looked up in a row of slots.
+
+import (
+	"sync"
+	"sync/atomic"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+)
+
+var (
+	slotMu    sync.Mutex
+	slotOf    = map[string]int{}
+	slotCount atomic.Int64
+)
+
+// memberSlot returns name's slot number, giving it one on first use.
+func memberSlot(name string) int {
+	slotMu.Lock()
+	defer slotMu.Unlock()
+	s, ok := slotOf[name]
+	if !ok {
+		s = len(slotOf)
+		slotOf[name] = s
+		slotCount.Store(int64(len(slotOf)))
+	}
+	return s
+}
+
+// maxMemberRows bounds the rows a document keeps: the messages past it are
+// looked up directly, so that a huge conversation does not cost slots per
+// message (a row is a pointer per member name of every loaded pack).
+const maxMemberRows = 512
+
+// absentMember marks a slot looked up and found missing.
+var absentMember = ast.NullTerm()
+
+// memberRows is the per-document store of the messages' members.
+type memberRows struct {
+	stride int          // slots per row: the slot count when the document began
+	objs   []ast.Object // the message each row holds the members of
+	terms  []*ast.Term  // row r is terms[r*stride:(r+1)*stride]; nil = not looked up
+}
+
+// reset starts a new document. It drops every reference to the last one
+// (a member can be a large text), which also leaves all of terms' capacity
+// nil, as a row that get starts for a new object expects.
+func (m *memberRows) reset() {
+	clear(m.objs)
+	clear(m.terms)
+	m.objs, m.terms = m.objs[:0], m.terms[:0]
+	m.stride = int(slotCount.Load())
+}
+
+// get returns o's member s, o being the document (row 0) or its message
+// row-1. A row holds the members of one object only: should another object
+// come with the same row, the row starts again, so that a member of another
+// object is never returned.
+func (m *memberRows) get(o ast.Object, row int, key *ast.Term, slot int) *ast.Term {
+	if slot >= m.stride || row < 0 || row >= maxMemberRows {
+		return o.Get(key)
+	}
+	if row >= len(m.objs) {
+		for len(m.objs) <= row {
+			m.objs = append(m.objs, nil)
+		}
+		n := len(m.objs) * m.stride
+		if cap(m.terms) < n {
+			t := make([]*ast.Term, len(m.terms), n+n/2)
+			copy(t, m.terms)
+			m.terms = t
+		}
+		m.terms = m.terms[:n]
+	}
+	r := m.terms[row*m.stride : (row+1)*m.stride]
+	if m.objs[row] != o {
+		if m.objs[row] != nil {
+			clear(r) // another object of this document: should not happen, but be safe
+		}
+		m.objs[row] = o
+	}
+	t := r[slot]
+	if t == nil {
+		if t = o.Get(key); t == nil {
+			t = absentMember
+		}
+		r[slot] = t
+	}
+	if t == absentMember {
+		return nil
+	}
+	return t
+}
+
+// member is o.Get(s.key), from sc's rows when o is sc's document or
+// message.
+func member(o ast.Object, s *seg, sc *scope) *ast.Term {
+	return memberOf(o, s.key, s.slot, sc)
+}
+
+// memberOf is member for a key and its slot.
+func memberOf(o ast.Object, key *ast.Term, slot int, sc *scope) *ast.Term {
+	switch {
+	case sc.mem == nil:
+		return o.Get(key)
+	case o == sc.message:
+		return sc.mem.get(o, sc.msgIdx+1, key, slot)
+	case o == sc.doc:
+		return sc.mem.get(o, 0, key, slot)
+	}
+	return o.Get(key)
+}
