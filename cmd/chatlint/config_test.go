@@ -176,9 +176,12 @@ deny contains {"rule": "slow", "msg": "slow"} if {
 	// machine; the slow rule would run for hours.
 	cfg := writeFile(t, dir, "c.yaml", "rule_timeout: 1s\n")
 	for _, args := range [][]string{{"--rule-timeout", "1s"}, {"--record-timeout", "1s"}, {"--config", cfg}} {
-		out, _, code := chatlint(t, "", append([]string{"check", "--no-builtin", "--pack", pack, "--pack", team, f}, args...)...)
+		out, errOut, code := chatlint(t, "", append([]string{"check", "--no-builtin", "--pack", pack, "--pack", team, f}, args...)...)
 		if code != 2 {
 			t.Errorf("%v: exit %d, want 2", args, code)
+		}
+		if want := "chatlint: 1 record(s) not checked: the rules failed on them (policy-error findings in the report)\n"; errOut != want {
+			t.Errorf("%v: stderr %q, want %q", args, errOut, want)
 		}
 		for _, want := range []string{"d.jsonl:1: error policy-error:", "evaluating policies took longer than 1s;", "d.jsonl:2: warning no-empty-assistant"} {
 			if !strings.Contains(out, want) {

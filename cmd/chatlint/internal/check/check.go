@@ -173,9 +173,11 @@ func runCheck(cmd *cobra.Command, o *checkOptions) error {
 	r := &runner.Runner{Engine: eng, Opts: ropts}
 	stop := cmdutil.ShowProgress(o.IO.ErrOut, r.Progress)
 	var werr error
-	policyFailed := false // a document was not checked: exit 2, not 1
+	unchecked := 0 // documents not checked (policy-error findings): exit 2, not 1
 	sum, rerrs := r.Run(cmd.Context(), inputs, func(f finding.Finding) {
-		policyFailed = policyFailed || f.Rule == lint.RulePolicyError
+		if f.Rule == lint.RulePolicyError {
+			unchecked++
+		}
 		if f, ok := g.Pass(f); ok && werr == nil {
 			werr = w.Finding(f)
 		}
@@ -200,7 +202,12 @@ func runCheck(cmd *cobra.Command, o *checkOptions) error {
 	for _, err := range errs {
 		fmt.Fprintln(o.IO.ErrOut, "chatlint:", report.EscapeControls(cmdutil.Describe(err)))
 	}
-	if len(errs) > 0 || policyFailed {
+	if unchecked > 0 {
+		// The findings say which, in whatever format the report has; stderr
+		// says why the exit status is 2 when the report goes elsewhere.
+		fmt.Fprintf(o.IO.ErrOut, "chatlint: %d record(s) not checked: the rules failed on them (%s findings in the report)\n", unchecked, lint.RulePolicyError)
+	}
+	if len(errs) > 0 || unchecked > 0 {
 		return &cmdutil.ExitCode{Code: cmdutil.ExitError}
 	}
 	if failOn != 0 && sum.Worst() >= failOn {
