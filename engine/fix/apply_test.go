@@ -84,6 +84,37 @@ func act(t testing.TB, s string) policy.Action {
 	return a
 }
 
+// applyCase applies actions (JSON texts) to the records of a document of
+// format f. With wantErr set it checks that Apply fails with that text and
+// returns nil; else it fails the test on an error.
+func applyCase(t *testing.T, f document.Format, recs []jsonl.Record, actions []string, wantErr string) *Result {
+	t.Helper()
+	var acts []policy.Action
+	for _, s := range actions {
+		acts = append(acts, act(t, s))
+	}
+	res, err := Apply(docOf(t, f, recs), recs, acts)
+	if wantErr != "" {
+		if err == nil || !strings.Contains(err.Error(), wantErr) {
+			t.Fatalf("error = %v, want %q", err, wantErr)
+		}
+		return nil
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// rejectLines writes each reject as "LINE OP DATA".
+func rejectLines(res *Result) []string {
+	var out []string
+	for _, r := range res.Rejects {
+		out = append(out, strings.Join([]string{strconv.Itoa(r.Line), r.Op, string(r.Data)}, " "))
+	}
+	return out
+}
+
 func lines(res *Result) string {
 	var b strings.Builder
 	for _, r := range res.Records {
@@ -273,30 +304,14 @@ func TestApply(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			recs := records(c.in...)
-			doc := docOf(t, c.format, recs)
-			var acts []policy.Action
-			for _, s := range c.actions {
-				acts = append(acts, act(t, s))
-			}
-			res, err := Apply(doc, recs, acts)
-			if c.err != "" {
-				if err == nil || !strings.Contains(err.Error(), c.err) {
-					t.Fatalf("error = %v, want %q", err, c.err)
-				}
+			res := applyCase(t, c.format, records(c.in...), c.actions, c.err)
+			if res == nil {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			if diff := cmp.Diff(c.want, lines(res)); diff != "" {
 				t.Errorf("records (-want +got):\n%s", diff)
 			}
-			var rejects []string
-			for _, r := range res.Rejects {
-				rejects = append(rejects, strings.Join([]string{strconv.Itoa(r.Line), r.Op, string(r.Data)}, " "))
-			}
-			if diff := cmp.Diff(c.rejects, rejects); diff != "" {
+			if diff := cmp.Diff(c.rejects, rejectLines(res)); diff != "" {
 				t.Errorf("rejects (-want +got):\n%s", diff)
 			}
 		})

@@ -3,13 +3,11 @@ package fix
 import (
 	"encoding/json"
 	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/chatlint/chatlint/engine/document"
-	"github.com/chatlint/chatlint/engine/policy"
 )
 
 // Actions on the entry lines of Claude Code and Codex sessions: what each
@@ -121,21 +119,9 @@ func TestApplyEntryLayouts(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			recs := records(tc.lines...)
-			doc := docOf(t, tc.format, recs)
-			var acts []policy.Action
-			for _, a := range tc.actions {
-				acts = append(acts, act(t, a))
-			}
-			res, err := Apply(doc, recs, acts)
-			if tc.err != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.err) {
-					t.Fatalf("err = %v, want %q", err, tc.err)
-				}
+			res := applyCase(t, tc.format, records(tc.lines...), tc.actions, tc.err)
+			if res == nil {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			var got []string
 			inserted := 0

@@ -3,14 +3,11 @@ package fix
 import (
 	"context"
 	"errors"
-	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/chatlint/chatlint/engine/document"
-	"github.com/chatlint/chatlint/engine/policy"
 )
 
 // Fixes in formats whose messages are not {role, content} are written in
@@ -104,30 +101,14 @@ func TestApplyLayouts(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			recs := records(c.in)
-			doc := docOf(t, c.format, recs)
-			var acts []policy.Action
-			for _, s := range c.actions {
-				acts = append(acts, act(t, s))
-			}
-			res, err := Apply(doc, recs, acts)
-			if c.err != "" {
-				if err == nil || !strings.Contains(err.Error(), c.err) {
-					t.Fatalf("error = %v, want %q", err, c.err)
-				}
+			res := applyCase(t, c.format, records(c.in), c.actions, c.err)
+			if res == nil {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			if diff := cmp.Diff(c.want, lines(res)); diff != "" {
 				t.Errorf("records (-want +got):\n%s", diff)
 			}
-			var rejects []string
-			for _, r := range res.Rejects {
-				rejects = append(rejects, strings.Join([]string{strconv.Itoa(r.Line), r.Op, string(r.Data)}, " "))
-			}
-			if diff := cmp.Diff(c.rejects, rejects); diff != "" {
+			if diff := cmp.Diff(c.rejects, rejectLines(res)); diff != "" {
 				t.Errorf("rejects (-want +got):\n%s", diff)
 			}
 		})
