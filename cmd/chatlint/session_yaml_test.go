@@ -7,8 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/google/go-cmp/cmp"
 )
 
 // The proxy-log session rules (session-id-mismatch, timestamp-not-increasing,
@@ -28,30 +26,6 @@ func TestIntegrityYAMLSessionsMatchRego(t *testing.T) {
 	writeSessionCases(t, sessions)
 	traces := filepath.Join(dir, "traces")
 	writeTraceChain(t, traces)
-	inputs := map[string][]string{
-		"session cases": {sessions},
-		"role traces":   {traces},
-		"sharegpt":      {filepath.Join("testdata", "sharegpt-cases.jsonl")},
-	}
-	fixtures, _ := filepath.Glob(filepath.Join(repo, "policies/*/tests/*/*.jsonl"))
-	jsons, _ := filepath.Glob(filepath.Join(repo, "policies/*/tests/*/*.json"))
-	for _, f := range jsons {
-		if filepath.Base(f) != "expected.json" {
-			fixtures = append(fixtures, f)
-		}
-	}
-	if len(fixtures) < 40 {
-		t.Fatalf("found %d fixture files", len(fixtures))
-	}
-	inputs["fixtures"] = fixtures
-	if testing.Short() {
-		t.Log("-short: the shared data is left out")
-	} else if _, err := os.Stat(sharedData); err == nil {
-		inputs["shared data"] = []string{sharedData}
-	} else {
-		t.Log("no ../shared/data: compared on the fixtures only")
-	}
-	before := filepath.Join("testdata", "integrity-session-before")
 	// The findings each case set must have (default profile), so that a
 	// comparison of two empty lists cannot pass for one of the rules.
 	wantAtLeast := map[string]map[string]int{
@@ -60,29 +34,27 @@ func TestIntegrityYAMLSessionsMatchRego(t *testing.T) {
 		"role traces": {"role-sequence-mismatch": 1000},
 		"sharegpt":    {"sharegpt-function-call-invalid": 4, "sharegpt-tools-invalid": 4},
 	}
-	for name, files := range inputs {
-		for _, profile := range []string{"default", "export"} {
-			args := append([]string{"--profile", profile}, files...)
-			now := integrityFindings(t, args...)
-			old := integrityFindings(t, append([]string{"--no-builtin", "--pack", before}, args...)...)
-			t.Logf("%s, profile %s: %d findings compared", name, profile, len(now))
-			if diff := cmp.Diff(old, now); diff != "" {
-				t.Errorf("%s, profile %s: findings (-Rego before +now):\n%s", name, profile, diff)
-			}
+	equivalence{
+		pack:     "integrity",
+		before:   filepath.Join("testdata", "integrity-session-before"),
+		profiles: []string{"default", "export"},
+		inputs: map[string][]string{
+			"session cases": {sessions},
+			"role traces":   {traces},
+			"sharegpt":      {filepath.Join("testdata", "sharegpt-cases.jsonl")},
+		},
+		check: func(t *testing.T, name, profile string, now []jsonFinding) {
 			if profile != "default" {
-				continue
+				return
 			}
-			counts := map[string]int{}
-			for _, f := range now {
-				counts[f.Rule]++
-			}
+			counts := ruleCounts(now, false)
 			for rule, n := range wantAtLeast[name] {
 				if counts[rule] < n {
 					t.Errorf("%s: %d findings of %s, want at least %d", name, counts[rule], rule, n)
 				}
 			}
-		}
-	}
+		},
+	}.run(t)
 }
 
 // entry is one proxy-log line: a session id and timestamp (omitted when
