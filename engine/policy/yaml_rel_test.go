@@ -18,8 +18,15 @@ import (
 // returning the hits as "severity target message".
 func relHits(t *testing.T, src, record string) []string {
 	t.Helper()
+	return yamlHitLines(t, src, chatDoc(t, record))
+}
+
+// yamlHitLines compiles one YAML rule file and evaluates it over doc,
+// returning the hits as "severity target message[ @path]".
+func yamlHitLines(t *testing.T, src string, doc *document.Document) []string {
+	t.Helper()
 	e := mustCompile(t, Options{}, packOf(t, map[string]string{"r.yaml": src}))
-	hits, err := e.Evaluate(context.Background(), chatDoc(t, record))
+	hits, err := e.Evaluate(context.Background(), doc)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,7 +17,6 @@ import (
 // message".
 func sessionHits(t *testing.T, src string, lines ...string) []string {
 	t.Helper()
-	e := mustCompile(t, Options{}, packOf(t, map[string]string{"r.yaml": src}))
 	b := document.NewBuilder(document.ProxyLog, "s.jsonl", document.Options{})
 	for i, l := range lines {
 		v, err := astjson.Decode([]byte(l))
@@ -26,19 +25,7 @@ func sessionHits(t *testing.T, src string, lines ...string) []string {
 		}
 		b.Add(i+1, v.(ast.Object))
 	}
-	hits, err := e.Evaluate(context.Background(), b.Finish())
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, h := range hits {
-		s := h.Severity.String() + " " + string(h.Target) + " " + h.Message
-		if h.Path != "" {
-			s += " @" + h.Path
-		}
-		out = append(out, s)
-	}
-	return out
+	return yamlHitLines(t, src, b.Finish())
 }
 
 // The forms the session rules use, in a team's rules over a proxy-log
