@@ -44,10 +44,16 @@ func request(rec ast.Object) (ast.Object, string) {
 // deduplicated by name, first definition wins. Only that one entry and small
 // per-entry summaries are kept, so memory does not grow with the session's
 // quadratic history.
+//
+// Every request repeats the session's tools, so a tool is normalized once,
+// at Finish, from the first definition of its name: not once per request.
+// Finish builds only the members the active rules read (Options.Fields),
+// and the whole document again from the same kept state when Go code asks
+// for it (Document.goValue).
 type proxyLog struct {
 	file    string
 	opts    Options
-	entries []*ast.Term
+	entries []proxyEntry
 	first   int
 	id      string
 
@@ -58,10 +64,24 @@ type proxyLog struct {
 	respPath string
 	selLine  int
 
-	tools     []*ast.Term
-	toolLines []int
-	flat      []*ast.Term
+	tools     []proxyTool
 	toolNames map[string]bool
+}
+
+// proxyEntry is what an entry of the session keeps for its member of the
+// document's entries: no part of the request itself.
+type proxyEntry struct {
+	line, status, count  int
+	valid                bool
+	sessionID, timestamp *ast.Term // nil when the line has none
+	roles                *ast.Term
+}
+
+// proxyTool is the first definition of a tool name in the session.
+type proxyTool struct {
+	raw  *ast.Term
+	path string
+	line int
 }
 
 func newProxyLog(file string, opts Options) *proxyLog {
@@ -75,52 +95,59 @@ func (p *proxyLog) Add(line int, rec ast.Object) *Document {
 	}
 	req, reqPath := request(rec)
 	msgs := arrayField(req, KeyMessages)
-	e := ast.NewObjectWithCapacity(8)
-	e.Insert(KeyIndex, intTerm(len(p.entries)))
-	e.Insert(KeyLine, intTerm(line))
-	e.Insert(keyType, strTerm("request"))
-	if t := get(rec, keySessionID); t != nil {
-		e.Insert(keySessionID, t)
-	}
-	if t := get(rec, keyTimestamp); t != nil {
-		e.Insert(keyTimestamp, t)
-	}
-	if st := httpStatus(rec); st != 0 {
-		e.Insert(keyStatus, intTerm(st))
-	}
-	e.Insert(keyValid, boolTerm(msgs != nil))
-	count := 0
+	e := proxyEntry{line: line, status: httpStatus(rec), valid: msgs != nil,
+		sessionID: get(rec, keySessionID), timestamp: get(rec, keyTimestamp), roles: emptyArray}
 	if msgs != nil {
-		count = msgs.Len()
-		e.Insert(keyRoles, roleTrace(msgs))
-	} else {
-		e.Insert(keyRoles, emptyArray)
+		e.count = msgs.Len()
+		e.roles = roleTrace(msgs)
 	}
-	e.Insert(keyMessageCount, intTerm(count))
-	p.entries = append(p.entries, ast.NewTerm(e))
+	p.entries = append(p.entries, e)
 
 	if msgs == nil {
 		return nil
 	}
-	if p.sel.Add(count) {
+	if p.sel.Add(e.count) {
 		p.selected, p.reqPath, p.selLine = req, reqPath, line
 		p.response, p.respPath = responseMessage(rec)
 	}
 	if tools := arrayField(req, KeyTools); tools != nil {
 		for i := 0; i < tools.Len(); i++ {
-			t := toolTerm(len(p.tools), tools.Elem(i), pointerIndex(reqPath+"/tools", i))
-			name := stringField(t.Value.(ast.Object), keyName)
+			raw := tools.Elem(i)
+			name := toolName(raw)
 			if name != "" && p.toolNames[name] {
 				continue
 			}
 			p.toolNames[name] = name != ""
-			p.tools = append(p.tools, t)
-			p.toolLines = append(p.toolLines, line)
-			p.flat = append(p.flat, get(t.Value.(ast.Object), keyFunction))
+			p.tools = append(p.tools, proxyTool{raw: raw, path: pointerIndex(reqPath+"/tools", i), line: line})
 		}
 	}
 	return nil
 }
+
+// entryTerm is an entry's member of the document's entries.
+func (e *proxyEntry) term(index int) *ast.Term {
+	var kv [9][2]*ast.Term
+	n := 0
+	add := func(k, v *ast.Term) { kv[n] = [2]*ast.Term{k, v}; n++ }
+	add(KeyIndex, intTerm(index))
+	add(KeyLine, intTerm(e.line))
+	add(keyType, entryType)
+	if e.sessionID != nil {
+		add(keySessionID, e.sessionID)
+	}
+	if e.timestamp != nil {
+		add(keyTimestamp, e.timestamp)
+	}
+	if e.status != 0 {
+		add(keyStatus, intTerm(e.status))
+	}
+	add(keyValid, boolTerm(e.valid))
+	add(keyRoles, e.roles)
+	add(keyMessageCount, intTerm(e.count))
+	return ast.NewTerm(ast.NewObject(kv[:n]...))
+}
+
+var entryType = ast.StringTerm("request")
 
 // responseMessage returns response.choices[0].message (or the same under
 // response.body) and its pointer.
@@ -151,29 +178,79 @@ func (p *proxyLog) Finish() *Document {
 		return nil
 	}
 	d := newDoc(ProxyLog, p.file, p.first, p.id, p.opts)
-	d.toolLines = p.toolLines
+	d.toolLines = make([]int, len(p.tools))
+	for i, t := range p.tools {
+		d.toolLines[i] = t.line
+	}
 	if d.ID == "" {
 		d.ID = fallbackID(p.file, p.first)
 	}
+	d.fields = p.opts.Fields
+	d.Value = p.value(d)
+	if !d.fields.All() {
+		all := *d
+		all.fields = nil
+		d.whole = func() ast.Object { return p.value(&all) }
+	}
+	return d
+}
+
+// value builds the session's document with the members d.fields names.
+func (p *proxyLog) value(d *Document) ast.Object {
+	f := d.fields
 	var ms []message
-	raw := ast.NullTerm()
-	if p.selected != nil {
+	raw, tools, entries := ast.NullTerm(), emptyArray, emptyArray
+	if f.All() || f.tools || f.lookup || f.raw { // the lookup names the tools; raw holds their definitions
+		terms := make([]*ast.Term, len(p.tools))
+		for i, t := range p.tools {
+			terms[i] = toolTerm(i, t.raw, t.path)
+		}
+		tools = ast.ArrayTerm(terms...)
+	}
+	if p.selected != nil && f.needsMode() {
 		msgs := arrayField(p.selected, KeyMessages)
-		rawMsgs := make([]*ast.Term, 0, msgs.Len()+1)
+		ms = make([]message, 0, msgs.Len()+1)
 		for i := 0; i < msgs.Len(); i++ {
 			ms = appendMessages(ms, msgs.Elem(i), p.selLine, strTerm(pointerIndex(p.reqPath+"/messages", i)), -1)
-			rawMsgs = append(rawMsgs, msgs.Elem(i))
 		}
 		if p.response != nil {
 			ms = appendMessages(ms, p.response, p.selLine, strTerm(p.respPath), -1)
-			rawMsgs = append(rawMsgs, p.response)
 		}
-		raw = ast.ObjectTerm(
-			ast.Item(KeyMessages, ast.ArrayTerm(rawMsgs...)),
-			ast.Item(KeyTools, ast.ArrayTerm(p.flat...)),
-		)
 	}
-	mode := detectMode(ms, p.opts.ToolCalls)
-	d.Value = newDocument(d, mode, ms, ast.ArrayTerm(p.tools...), ast.ArrayTerm(p.entries...), raw)
-	return d
+	if p.selected != nil && (f.All() || f.raw) {
+		raw = p.raw(tools.Value.(*ast.Array))
+	}
+	if f.All() || f.entries {
+		terms := make([]*ast.Term, len(p.entries))
+		for i := range p.entries {
+			terms[i] = p.entries[i].term(i)
+		}
+		entries = ast.ArrayTerm(terms...)
+	}
+	mode := ""
+	if f.needsMode() {
+		mode = detectMode(ms, p.opts.ToolCalls)
+	}
+	return newDocument(d, mode, ms, tools, entries, raw)
+}
+
+// raw is the squashed record: the chosen entry's messages and response,
+// and the definitions of the session's tools.
+func (p *proxyLog) raw(tools *ast.Array) *ast.Term {
+	msgs := arrayField(p.selected, KeyMessages)
+	rawMsgs := make([]*ast.Term, 0, msgs.Len()+1)
+	for i := 0; i < msgs.Len(); i++ {
+		rawMsgs = append(rawMsgs, msgs.Elem(i))
+	}
+	if p.response != nil {
+		rawMsgs = append(rawMsgs, p.response)
+	}
+	flat := make([]*ast.Term, tools.Len())
+	for i := range flat {
+		flat[i] = get(tools.Elem(i).Value.(ast.Object), keyFunction)
+	}
+	return ast.ObjectTerm(
+		ast.Item(KeyMessages, ast.ArrayTerm(rawMsgs...)),
+		ast.Item(KeyTools, ast.ArrayTerm(flat...)),
+	)
 }
