@@ -13,7 +13,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/open-policy-agent/opa/v1/ast"
 
+	"github.com/chatlint/chatlint/engine/astjson"
 	"github.com/chatlint/chatlint/engine/builtin"
 	"github.com/chatlint/chatlint/engine/document"
 	"github.com/chatlint/chatlint/engine/finding"
@@ -25,12 +27,15 @@ import (
 // reads (policy.Engine.Fields) never changes a finding. Every built-in pack
 // alone and the check packs together, every fixture pack and the bench
 // packs, under each profile they declare, over every fixture file and the
-// shared sample data: the findings with whole documents and with pruned
-// ones must be identical.
+// shared sample data (chat and contract records, proxy-log sessions): the
+// findings with whole documents and with pruned ones must be identical.
 func TestPrunedDocumentsSameFindings(t *testing.T) {
 	repo, _ := filepath.Abs("../..")
 	fixtures := inputFiles(t, repo, false)
 	inputs := inputFiles(t, repo, !testing.Short())
+	if n := proxyLogFiles(t, fixtures); n < 10 { // sessions are pruned too: the comparison must see them
+		t.Fatalf("%d proxy-log fixture files", n)
+	}
 	all, err := builtin.All()
 	if err != nil {
 		t.Fatal(err)
@@ -127,6 +132,25 @@ func inputFiles(t *testing.T, repo string, shared bool) []string {
 		t.Fatalf("found %d input files", len(out))
 	}
 	return out
+}
+
+// proxyLogFiles counts the files whose first record is a proxy-log line.
+func proxyLogFiles(t *testing.T, files []string) int {
+	n := 0
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		line, _, _ := strings.Cut(string(data), "\n")
+		v, err := astjson.Decode([]byte(line))
+		if o, ok := v.(ast.Object); err == nil && ok {
+			if format, _ := document.Detect(o); format == document.ProxyLog {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // probePacks are one pack per member of the document, each with one rule
