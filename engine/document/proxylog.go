@@ -66,6 +66,7 @@ type proxyLog struct {
 
 	tools     []proxyTool
 	toolNames map[string]bool
+	named     *ast.Array // a tools list all of whose names toolNames holds
 }
 
 // proxyEntry is what an entry of the session keeps for its member of the
@@ -110,18 +111,31 @@ func (p *proxyLog) Add(line int, rec ast.Object) *Document {
 		p.selected, p.reqPath, p.selLine = req, reqPath, line
 		p.response, p.respPath = responseMessage(rec)
 	}
-	if tools := arrayField(req, KeyTools); tools != nil {
-		for i := 0; i < tools.Len(); i++ {
-			raw := tools.Elem(i)
-			name := toolName(raw)
-			if name != "" && p.toolNames[name] {
-				continue
-			}
-			p.toolNames[name] = name != ""
-			p.tools = append(p.tools, proxyTool{raw: raw, path: pointerIndex(reqPath+"/tools", i), line: line})
-		}
+	if tools := arrayField(req, KeyTools); tools != nil && tools != p.named {
+		p.addTools(tools, reqPath, line)
 	}
 	return nil
+}
+
+// addTools keeps the first definition of each tool name of a request, and
+// every unnamed one.
+func (p *proxyLog) addTools(tools *ast.Array, reqPath string, line int) {
+	unnamed := false
+	for i := 0; i < tools.Len(); i++ {
+		raw := tools.Elem(i)
+		name := toolName(raw)
+		unnamed = unnamed || name == ""
+		if name != "" && p.toolNames[name] {
+			continue
+		}
+		p.toolNames[name] = name != ""
+		p.tools = append(p.tools, proxyTool{raw: raw, path: pointerIndex(reqPath+"/tools", i), line: line})
+	}
+	if !unnamed {
+		// Every name is kept now: the same list again (the decoder
+		// shares one term for a repeated value) adds nothing.
+		p.named = tools
+	}
 }
 
 // entryTerm is an entry's member of the document's entries.

@@ -173,3 +173,47 @@ func proxyLogFiles(t *testing.T, roots ...string) []string {
 	}
 	return out
 }
+
+// TestProxyLogSharedTools: a tools list the decoder shares between
+// requests (one term for a repeated value) gives the session the same
+// tools as lists decoded apart: named tools once, an unnamed one per
+// request.
+func TestProxyLogSharedTools(t *testing.T) {
+	named := `[{"type": "function", "function": {"name": "a"}}, {"name": "b"}]`
+	cases := map[string]string{
+		"named":         named,
+		"with unnamed":  `[{"type": "function", "function": {"name": "a"}}, {"description": "no name"}]`,
+		"named twice":   `[{"name": "a", "v": 1}, {"name": "a", "v": 2}]`,
+		"not an object": `[{"name": "a"}, "b"]`,
+	}
+	for name, tools := range cases {
+		t.Run(name, func(t *testing.T) {
+			line := func(n int) string {
+				msgs := strings.Repeat(`{"role": "user", "content": "u"},`, n) + `{"role": "user", "content": "u"}`
+				return `{"session_id": "s", "request": {"messages": [` + msgs + `], "tools": ` + tools + `}}`
+			}
+			lines := []string{line(0), line(1), `{"session_id": "s", "request": {"messages": [], "tools": ` + named + `}}`, line(2)}
+			apart := NewBuilder(ProxyLog, "f.jsonl", Options{})
+			shared := NewBuilder(ProxyLog, "f.jsonl", Options{})
+			var first *ast.Term
+			for i, l := range lines {
+				apart.Add(i+1, obj(t, l))
+				rec := obj(t, l)
+				req := rec.Get(keyRequest).Value.(ast.Object)
+				if first == nil {
+					first = req.Get(KeyTools)
+				} else if i != 2 {
+					req.Insert(KeyTools, first)
+				}
+				shared.Add(i+1, rec)
+			}
+			want, got := apart.Finish(), shared.Finish()
+			if !got.Tools().Equal(want.Tools()) {
+				t.Errorf("tools with a shared list:\n %v\nwant\n %v", got.Tools(), want.Tools())
+			}
+			if diff := cmp.Diff(want.toolLines, got.toolLines); diff != "" {
+				t.Errorf("tool lines (-apart +shared):\n%s", diff)
+			}
+		})
+	}
+}
