@@ -9,8 +9,9 @@ package document
 // Go code that reads a document (Document.Locate placing a finding,
 // Messages, Tools, Entries) reads the whole document, built again from the
 // record on first use: a pruned document pays for it only when a finding
-// names one of its elements. Only chat and contract documents are pruned
-// (fromRecord); the builders of other formats ignore Fields.
+// names one of its elements. Chat and contract documents (fromRecord) and
+// proxy-log sessions (proxyLog.value) are pruned; the builders of other
+// formats ignore Fields.
 type Fields struct {
 	all bool // every member: the same as no Fields
 	// top-level members
