@@ -100,6 +100,7 @@ func (d *decoder) projectObject(i int, p *Projection) (*ast.Term, int) {
 	if !d.Enter(i) {
 		return nil, -1
 	}
+	made := d.alloc.made
 	s, j, more := d.Member(i+1, true)
 	var local [smallContainer][2]*ast.Term
 	n := 0
@@ -148,6 +149,12 @@ func (d *decoder) projectObject(i int, p *Projection) (*ast.Term, int) {
 	}
 	if mayRepeat {
 		kvs = dedupe(kvs)
+	}
+	if d.alloc.made == made && len(kvs) > 0 { // every member a shared term (shared.go)
+		if t := sharedObject(kvs); t != nil {
+			d.kvs = d.kvs[:base]
+			return t, j
+		}
 	}
 	obj := ast.NewObject(kvs...)
 	d.kvs = d.kvs[:base]

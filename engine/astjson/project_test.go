@@ -159,3 +159,32 @@ func FuzzDecodeProjected(f *testing.F) {
 		}
 	})
 }
+
+// TestDecodeProjectedSharesObjects: a projected object made only of shared
+// terms (here a user message cut down to its role and the placeholder) is
+// one term from decode to decode, once seen twice; an object holding a
+// array of its own (an assistant message's tool_calls) is built each time.
+func TestDecodeProjectedSharesObjects(t *testing.T) {
+	message := func(v ast.Value, i int) *ast.Term {
+		return v.(ast.Object).Get(ast.StringTerm("messages")).Value.(*ast.Array).Elem(i)
+	}
+	var prev ast.Value
+	for range 4 {
+		v, err := DecodeProjected([]byte(chatRecord), projections["chat"])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if prev != nil {
+			if message(v, 1) != message(prev, 1) {
+				t.Errorf("the user message is not shared: %v", message(v, 1))
+			}
+			if message(v, 2) == message(prev, 2) {
+				t.Errorf("the assistant message, with tool_calls of its own, is shared: %v", message(v, 2))
+			}
+		}
+		if whole, _ := Decode([]byte(chatRecord)); message(whole, 1) == message(v, 1) {
+			t.Errorf("Decode shares a message with DecodeProjected")
+		}
+		prev = v
+	}
+}
