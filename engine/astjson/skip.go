@@ -11,8 +11,7 @@ func (d *decoder) skip(i int) int {
 	k, i := d.Peek(i)
 	switch k {
 	case jsonlex.String:
-		_, j := d.String(i)
-		return j
+		return d.SkipString(i)
 	case jsonlex.Object:
 		return d.skipObject(i)
 	case jsonlex.Array:
