@@ -34,17 +34,7 @@ func (d *decoder) object(i int) (*ast.Term, int) {
 		// Short keys come from the process-wide intern cache: chat
 		// records repeat the same few keys in every line. The hash also
 		// picks the key's bit in seen.
-		var k *ast.Term
-		var h uint64
-		if len(s) <= maxInternLen {
-			h = hashKey(s)
-			k = intern(s, h)
-		} else {
-			h = uint64(len(s)) << 58 // long keys are rare; equal keys have equal lengths
-		}
-		if k == nil {
-			k = d.alloc.term(ast.String(string(s)))
-		}
+		k, h := d.key(s)
 		bit := uint64(1) << (h >> 58)
 		mayRepeat = mayRepeat || seen&bit != 0
 		seen |= bit
@@ -75,6 +65,23 @@ func (d *decoder) object(i int) (*ast.Term, int) {
 	obj := ast.NewObject(kvs...)
 	d.kvs = d.kvs[:base] // a no-op unless members spilled
 	return d.alloc.term(obj), j
+}
+
+// key returns the term of object key s and its hash, whose top bits pick
+// the key's bit in object's seen set.
+func (d *decoder) key(s []byte) (*ast.Term, uint64) {
+	var k *ast.Term
+	var h uint64
+	if len(s) <= maxInternLen {
+		h = hashKey(s)
+		k = intern(s, h)
+	} else {
+		h = uint64(len(s)) << 58 // long keys are rare; equal keys have equal lengths
+	}
+	if k == nil {
+		k = d.alloc.term(ast.String(string(s)))
+	}
+	return k, h
 }
 
 // smallContainer is how many members or elements are collected on the stack

@@ -18,24 +18,34 @@ func (d *decoder) number(i int) (*ast.Term, int) {
 			return t, j
 		}
 	}
-	lit := string(data[i:j])
-	if form&jsonlex.Exponent != 0 {
-		// ast.InterfaceToValue refuses numbers whose exponent would make
-		// evaluation costly; refuse the same ones so both agree on what
-		// decodes, in time linear in the literal (bignum.go).
-		if !numberInRange(lit) {
-			if len(lit) > 40 {
-				lit = lit[:37] + "..."
-			}
-			// Decoding goes on, so that a syntax error later in the
-			// input is reported first, as encoding/json would.
-			if d.rng == nil {
-				d.rng = &RangeError{Offset: i, Number: lit}
-			}
-			return ast.InternedNullTerm, j
-		}
+	if !d.inRange(i, j, form) {
+		return ast.InternedNullTerm, j
 	}
-	return d.alloc.term(ast.Number(lit)), j
+	return d.alloc.term(ast.Number(string(data[i:j]))), j
+}
+
+// inRange reports whether the number literal Data[i:j] of the given form is
+// one OPA evaluates, and records the first one that is not.
+func (d *decoder) inRange(i, j int, form jsonlex.Form) bool {
+	if form&jsonlex.Exponent == 0 {
+		return true
+	}
+	// ast.InterfaceToValue refuses numbers whose exponent would make
+	// evaluation costly; refuse the same ones so both agree on what
+	// decodes, in time linear in the literal (bignum.go).
+	lit := string(d.Data[i:j])
+	if numberInRange(lit) {
+		return true
+	}
+	if len(lit) > 40 {
+		lit = lit[:37] + "..."
+	}
+	// Decoding goes on, so that a syntax error later in the input is
+	// reported first, as encoding/json would.
+	if d.rng == nil {
+		d.rng = &RangeError{Offset: i, Number: lit}
+	}
+	return false
 }
 
 // smallInt returns OPA's shared term for the integers it interns (-1 to 512),

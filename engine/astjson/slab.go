@@ -18,6 +18,9 @@ type slabs struct {
 	elems    []*ast.Term
 	nextTerm int
 	nextPtr  int
+	// made counts the terms and slices handed out, so that a builder can
+	// tell whether a value it just built holds only shared terms.
+	made int
 }
 
 const (
@@ -32,6 +35,7 @@ func (s *slabs) term(v ast.Value) *ast.Term {
 	}
 	t := &s.terms[0]
 	s.terms = s.terms[1:]
+	s.made++
 	t.Value = v
 	return t
 }
@@ -45,6 +49,7 @@ func (s *slabs) slice(n int) []*ast.Term {
 	}
 	p := s.elems[:n:n]
 	s.elems = s.elems[n:]
+	s.made++
 	return p
 }
 

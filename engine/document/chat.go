@@ -14,6 +14,7 @@ var chatAdapter = &Adapter{
 	NewBuilder: func(file string, opts Options) Builder {
 		return recordBuilder{format: Chat, file: file, opts: opts}
 	},
+	Reads: chatReads,
 }
 
 // recordBuilder makes one document per record: chat and contract.
@@ -85,7 +86,7 @@ func fromRecord(format Format, file string, line int, rec ast.Object, opts Optio
 	if !opts.Fields.All() {
 		all := opts
 		all.Fields = nil
-		d.whole = func() ast.Object { return fromRecord(format, file, line, rec, all).Value }
+		d.whole = func() ast.Object { return fromRecord(format, file, line, d.record(rec), all).Value }
 	}
 	return d
 }

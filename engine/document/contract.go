@@ -19,6 +19,7 @@ var contractAdapter = &Adapter{
 	NewBuilder: func(file string, opts Options) Builder {
 		return recordBuilder{format: Contract, file: file, opts: opts}
 	},
+	Reads: chatReads, // the same builder as chat's
 	// A conversation_id names one conversation in a file: the contract's
 	// dataset rule reports the records that repeat one.
 	DatasetKey: func(rec ast.Object) (string, string) {

@@ -59,6 +59,9 @@ type Document struct {
 	// full caches it.
 	whole func() ast.Object
 	full  ast.Object
+	// reread decodes the record whole when Value was built from a
+	// projected one (Reread); nil otherwise.
+	reread func() ast.Object
 	// Value is the normalized document, given to Rego as input.
 	Value ast.Object
 	// toolLines are the source lines of the tools when they differ from

@@ -20,6 +20,9 @@ type Fields struct {
 	msgIndex, role, text, hasContent, toolCalls, turn, msgLine, msgPath, msgRaw, toolCallID, stopReason, isError, msgLines bool
 	// members of each tool call
 	callIndex, callID, callName, callArguments, callHasInput, callPath bool
+	// shared holds the messages every record shares (builder_shared.go);
+	// nil when f keeps a member of each message's own.
+	shared *sharedMessages
 }
 
 // NewFields asks reads about every member the builder can leave out. reads
@@ -29,7 +32,7 @@ type Fields struct {
 func NewFields(reads func(path ...string) bool) *Fields {
 	msg := func(name string) bool { return reads("messages", "*", name) }
 	call := func(name string) bool { return reads("messages", "*", "tool_calls", "*", name) }
-	return &Fields{
+	f := &Fields{
 		messages: reads("messages"), tools: reads("tools"), entries: reads("entries"),
 		raw: reads("raw"), mode: reads("mode"), lookup: reads("lookup"),
 		file: reads("file"), line: reads("line"), id: reads("id"),
@@ -43,6 +46,10 @@ func NewFields(reads func(path ...string) bool) *Fields {
 		callIndex: call("index"), callID: call("id"), callName: call("name"),
 		callArguments: call("arguments"), callHasInput: call("has_input"), callPath: call("path"),
 	}
+	if !f.readsOwn() {
+		f.shared = &sharedMessages{}
+	}
+	return f
 }
 
 // AllFields is a Fields that keeps every member, as no Fields does: a

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/chatlint/chatlint/engine/astjson"
 )
 
 // Format names an input format.
@@ -48,6 +50,11 @@ type Adapter struct {
 	Fits func(rec ast.Object) (missing string)
 	// NewBuilder returns the builder of one file's documents.
 	NewBuilder func(file string, opts Options) Builder
+	// Reads, when set, says what the builder reads of each raw record to
+	// build documents with the members f keeps, so that the decoder builds
+	// only that (see Projection); nil, or a nil result, decodes records
+	// whole.
+	Reads func(f *Fields) *astjson.Projection
 	// Layout, when set, tells fix how the format writes a message where it
 	// differs from OpenAI's {role, content} (see layout.go).
 	Layout *Layout

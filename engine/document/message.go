@@ -320,7 +320,9 @@ func buildMessagesFields(ms []message, mode string, f *Fields) *ast.Term {
 			calls = ast.ArrayTerm(m.calls...)
 		}
 		if !f.All() {
-			terms[i] = ast.NewTerm(prunedMessage(m, i, turn, calls, lineTerm, f))
+			if terms[i] = f.shared.sharedMessage(m, calls, f); terms[i] == nil {
+				terms[i] = ast.NewTerm(prunedMessage(m, i, turn, calls, lineTerm, f))
+			}
 			continue
 		}
 		// One NewObject call: it allocates the members in one block, where

@@ -153,6 +153,11 @@ func (l *Linter) CheckFacts(ctx context.Context, u Unit) ([]finding.Finding, []F
 // than to check them (convert --to) reads through it, so it reads exactly
 // what check checks.
 func Documents(u Unit, opts document.Options, each func(d *document.Document, rec *jsonl.Record)) []finding.Finding {
+	return documents(u, opts, projection(u, opts), each)
+}
+
+// documents is Documents decoding each record as proj says (nil: whole).
+func documents(u Unit, opts document.Options, proj *astjson.Projection, each func(d *document.Document, rec *jsonl.Record)) []finding.Finding {
 	var out []finding.Finding
 	if len(u.Records) == 0 {
 		return out
@@ -164,12 +169,14 @@ func Documents(u Unit, opts document.Options, each func(d *document.Document, re
 	for i := range u.Records {
 		rec := &u.Records[i]
 		obj := u.First
+		projected := false
 		if i > 0 || obj == nil {
 			var bad *finding.Finding
-			if obj, bad = Decode(u.File, *rec); bad != nil {
+			if obj, bad = decode(u.File, *rec, proj); bad != nil {
 				out = append(out, *bad)
 				continue
 			}
+			projected = proj != nil
 		}
 		if skip {
 			continue
@@ -183,6 +190,9 @@ func Documents(u Unit, opts document.Options, each func(d *document.Document, re
 			}
 		}
 		if d := b.Add(rec.Line, obj); d != nil {
+			if projected {
+				d.Reread(func() ast.Object { whole, _ := Decode(u.File, *rec); return whole })
+			}
 			if u.Duplicate != nil {
 				d.MarkDuplicate(u.Duplicate.Member, u.Duplicate.Value, u.Duplicate.FirstLine)
 			}
@@ -300,7 +310,13 @@ func Place(d *document.Document, hits []policy.Hit) []finding.Finding {
 // Decode decodes one record, or returns the finding that says why it is not
 // a JSON object.
 func Decode(file string, rec jsonl.Record) (ast.Object, *finding.Finding) {
-	v, err := astjson.Decode(rec.Data)
+	return decode(file, rec, nil)
+}
+
+// decode is Decode building only what p keeps (astjson.DecodeProjected),
+// with the same findings.
+func decode(file string, rec jsonl.Record, p *astjson.Projection) (ast.Object, *finding.Finding) {
+	v, err := astjson.DecodeProjected(rec.Data, p)
 	var re *astjson.RangeError
 	switch {
 	case errors.As(err, &re):

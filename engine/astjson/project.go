@@ -1,0 +1,220 @@
+package astjson
+
+import (
+	"bytes"
+
+	"github.com/chatlint/chatlint/engine/internal/jsonlex"
+	"github.com/open-policy-agent/opa/v1/ast"
+)
+
+// Projection says which parts of a JSON text DecodeProjected builds. A nil
+// *Projection builds the value whole, as Decode does. A non-nil one applies
+// to whatever kind of value it meets:
+//
+//   - an object, when Object is set, keeps the members Members names (each
+//     built by its own node, nil meaning whole) and, with KeepOthers, every
+//     other member whole; without Object it is built whole;
+//   - an array keeps every element, each built by Elem (nil: whole);
+//   - a string, when Probe is set, is kept only when it contains one of
+//     Needles; any other string becomes a placeholder that is empty when the
+//     string is, so "is it empty" and "does it contain a needle" still get
+//     the answers the whole value gives;
+//   - any value but null, when Stub is set, becomes the placeholder true:
+//     only "is it there and not null" is kept;
+//   - numbers, booleans and null are built as they are.
+//
+// What a projection leaves out is still read: the input is validated exactly
+// as Decode validates it, and it fails with the same errors at the same
+// offsets; left-out values are only not built.
+type Projection struct {
+	Object     bool
+	Members    map[string]*Projection
+	KeepOthers bool
+	Elem       *Projection
+	Probe      bool
+	Needles    []string
+	Stub       bool
+}
+
+// placeholder stands for a non-empty string a Probe left out. It contains
+// none of the needles a caller could sensibly probe for.
+var placeholder = ast.StringTerm("\u2026")
+
+// DecodeProjected is Decode building only what p keeps (see Projection).
+// It accepts and rejects exactly the inputs Decode does, with the same
+// errors; where p keeps a value, the value is the one Decode gives.
+func DecodeProjected(data []byte, p *Projection) (ast.Value, error) {
+	if p == nil {
+		return Decode(data)
+	}
+	d := decoderPool.Get().(*decoder)
+	d.Reset(data)
+
+	var v ast.Value
+	t, i := d.project(0, p)
+	if t != nil && d.End(i) {
+		v = t.Value
+	}
+	var err error
+	if d.Failed() {
+		err = d.Err()
+	}
+	rng := d.rng
+	d.release()
+	if err != nil {
+		return nil, err
+	}
+	if rng != nil {
+		return nil, rng
+	}
+	return v, nil
+}
+
+// project builds the value at Data[i] as p says.
+func (d *decoder) project(i int, p *Projection) (*ast.Term, int) {
+	if p == nil {
+		return d.memberValue(i)
+	}
+	k, i := d.Peek(i)
+	switch {
+	case p.Stub && k != jsonlex.Null:
+		j := d.skip(i)
+		if j < 0 {
+			return nil, j
+		}
+		return ast.InternedBooleanTrue, j
+	case k == jsonlex.Object && p.Object:
+		return d.projectObject(i, p)
+	case k == jsonlex.Array && p.Elem != nil:
+		return d.projectArray(i, p.Elem)
+	case k == jsonlex.String && p.Probe:
+		return d.probeString(i, p.Needles)
+	}
+	return d.value(i)
+}
+
+// projectObject builds the object whose '{' is at Data[i] with the members p
+// keeps, as object builds a whole one (see there for the scratch space and
+// the handling of repeated keys: the last value of a kept key wins).
+func (d *decoder) projectObject(i int, p *Projection) (*ast.Term, int) {
+	if !d.Enter(i) {
+		return nil, -1
+	}
+	made := d.alloc.made
+	s, j, more := d.Member(i+1, true)
+	var local [smallContainer][2]*ast.Term
+	n := 0
+	base := len(d.kvs)
+	var seen uint64
+	mayRepeat := false
+	for more {
+		node, keep := p.Members[string(s)]
+		if !keep && !p.KeepOthers {
+			end := d.skip(j)
+			if end < 0 {
+				return nil, end
+			}
+			if s, j, more = d.Member(end, false); j < 0 {
+				return nil, j
+			}
+			continue
+		}
+		k, h := d.key(s)
+		bit := uint64(1) << (h >> 58)
+		mayRepeat = mayRepeat || seen&bit != 0
+		seen |= bit
+		v, end := d.project(j, node)
+		if v == nil {
+			return nil, end
+		}
+		if n < len(local) {
+			local[n] = [2]*ast.Term{k, v}
+		} else {
+			if n == len(local) {
+				d.kvs = append(d.kvs, local[:]...)
+			}
+			d.kvs = append(d.kvs, [2]*ast.Term{k, v})
+		}
+		n++
+		if s, j, more = d.Member(end, false); j < 0 {
+			return nil, j
+		}
+	}
+	if j < 0 {
+		return nil, j
+	}
+	kvs := local[:min(n, len(local))]
+	if n > len(local) {
+		kvs = d.kvs[base:]
+	}
+	if mayRepeat {
+		kvs = dedupe(kvs)
+	}
+	if d.alloc.made == made && len(kvs) > 0 { // every member a shared term (shared.go)
+		if t := sharedObject(kvs); t != nil {
+			d.kvs = d.kvs[:base]
+			return t, j
+		}
+	}
+	obj := ast.NewObject(kvs...)
+	d.kvs = d.kvs[:base]
+	return d.alloc.term(obj), j
+}
+
+// projectArray builds the array whose '[' is at Data[i], each element by elem.
+func (d *decoder) projectArray(i int, elem *Projection) (*ast.Term, int) {
+	if !d.Enter(i) {
+		return nil, -1
+	}
+	j, more := d.FirstElement(i + 1)
+	if !more {
+		return d.alloc.term(ast.NewArray()), j
+	}
+	var local [smallContainer]*ast.Term
+	n := 0
+	base := len(d.elems)
+	for more {
+		v, end := d.project(j, elem)
+		if v == nil {
+			return nil, end
+		}
+		if n < len(local) {
+			local[n] = v
+		} else {
+			if n == len(local) {
+				d.elems = append(d.elems, local[:]...)
+			}
+			d.elems = append(d.elems, v)
+		}
+		n++
+		if j, more = d.Element(end); j < 0 {
+			return nil, j
+		}
+	}
+	elems := d.alloc.slice(n)
+	if n <= len(local) {
+		copy(elems, local[:n])
+	} else {
+		copy(elems, d.elems[base:])
+		d.elems = d.elems[:base]
+	}
+	return d.alloc.term(ast.NewArray(elems...)), j
+}
+
+// probeString builds the string at Data[i] when it contains one of needles,
+// else the empty string or the placeholder.
+func (d *decoder) probeString(i int, needles []string) (*ast.Term, int) {
+	s, j := d.String(i)
+	if j < 0 {
+		return nil, j
+	}
+	if len(s) == 0 {
+		return ast.InternedEmptyString, j
+	}
+	for _, n := range needles {
+		if bytes.Contains(s, []byte(n)) {
+			return d.alloc.term(ast.String(string(s))), j
+		}
+	}
+	return placeholder, j
+}

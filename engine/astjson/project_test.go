@@ -1,0 +1,196 @@
+package astjson
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+)
+
+// projections are the projections the tests decode with: the corner cases
+// of each field and one shaped like the chat adapter's.
+var projections = map[string]*Projection{
+	"whole":   nil,
+	"nothing": {Object: true},
+	"keep a":  {Object: true, Members: map[string]*Projection{"a": nil}},
+	"a's elements keep x": {Object: true, Members: map[string]*Projection{
+		"a": {Elem: &Projection{Object: true, Members: map[string]*Projection{"x": nil}}}}},
+	"others whole, a stubbed": {Object: true, KeepOthers: true, Members: map[string]*Projection{"a": {Stub: true}}},
+	"probe everything":        {Probe: true, Needles: []string{"<tool_call>", "é"}, Elem: &Projection{Probe: true, Needles: []string{"<tool_call>"}}},
+	"chat": {Object: true, Members: map[string]*Projection{
+		"id": nil,
+		"messages": {Elem: &Projection{Object: true, KeepOthers: true, Members: map[string]*Projection{
+			"content": {Probe: true, Needles: []string{"<tool_call>", "<tool_result"}},
+			"tool_calls": {Elem: &Projection{Object: true, KeepOthers: true, Members: map[string]*Projection{
+				"function": {Object: true, KeepOthers: true, Members: map[string]*Projection{"arguments": {Stub: true}}},
+			}}},
+		}}},
+	}},
+}
+
+// project is the reference for DecodeProjected: the whole value cut down by
+// p after the fact.
+func project(v ast.Value, p *Projection) ast.Value {
+	if p == nil {
+		return v
+	}
+	if _, null := v.(ast.Null); p.Stub && !null {
+		return ast.Boolean(true)
+	}
+	switch x := v.(type) {
+	case ast.Object:
+		if !p.Object {
+			return v
+		}
+		out := ast.NewObject()
+		x.Foreach(func(k, e *ast.Term) {
+			node, keep := p.Members[string(k.Value.(ast.String))]
+			if keep || p.KeepOthers {
+				out.Insert(k, ast.NewTerm(project(e.Value, node)))
+			}
+		})
+		return out
+	case *ast.Array:
+		if p.Elem == nil {
+			return v
+		}
+		elems := make([]*ast.Term, x.Len())
+		for i := range elems {
+			elems[i] = ast.NewTerm(project(x.Elem(i).Value, p.Elem))
+		}
+		return ast.NewArray(elems...)
+	case ast.String:
+		if !p.Probe || x == "" {
+			return v
+		}
+		for _, n := range p.Needles {
+			if strings.Contains(string(x), n) {
+				return v
+			}
+		}
+		return placeholder.Value
+	}
+	return v
+}
+
+// checkProjected fails t unless DecodeProjected(data, p) fails exactly as
+// Decode does, or gives Decode's value as project cuts it down.
+func checkProjected(t *testing.T, data []byte, p *Projection) {
+	t.Helper()
+	whole, wantErr := Decode(data)
+	got, err := DecodeProjected(data, p)
+	switch {
+	case wantErr != nil || err != nil:
+		if wantErr == nil || err == nil || err.Error() != wantErr.Error() || errorType(err) != errorType(wantErr) {
+			t.Fatalf("DecodeProjected(%q) error %v, Decode error %v", truncate(data), err, wantErr)
+		}
+	default:
+		checkSame(t, data, got, project(whole, p))
+	}
+}
+
+func errorType(err error) string {
+	var re *RangeError
+	if errors.As(err, &re) {
+		return "range"
+	}
+	return "syntax"
+}
+
+func TestDecodeProjected(t *testing.T) {
+	inputs := append([]string(nil), validInputs...)
+	for _, tc := range invalidInputs {
+		inputs = append(inputs, tc.in)
+	}
+	inputs = append(inputs, chatRecord, manyKeys(40, true),
+		`{"a":[{"x":1,"y":"long"},{"y":2}],"b":{"c":[1e999999]}}`, // a range error in a left-out member
+		`{"b":[1,2,}],"a":1}`,                     // a syntax error in a left-out member
+		`{"b":"\ud800\u00zz","a":1}`,              // a bad escape in a left-out string
+		"{\"b\":\"\xff\",\"a\":1}",                // invalid UTF-8 in a left-out string
+		`{"a":1,"a":{"x":2},"b":3,"a":[{"x":4}]}`, // a kept key repeated: the last value wins
+		`{"messages":[{"role":"assistant","content":"<tool_call>{}</tool_call>","tool_calls":[{"function":{"arguments":"{}"}},{"function":{"arguments":null}}]},{"role":"tool","content":""}],"id":"x","tools":[{"big":"`+strings.Repeat("x", 300)+`"}]}`,
+		strings.Repeat(`{"b":`, 10001)+"1"+strings.Repeat("}", 10001), // too deep, inside a left-out member
+	)
+	for name, p := range projections {
+		t.Run(name, func(t *testing.T) {
+			for _, in := range inputs {
+				checkProjected(t, []byte(in), p)
+			}
+		})
+	}
+}
+
+// TestDecodeProjectedLeavesOut makes sure a projection does leave values out
+// (the reference above would pass an implementation that built everything
+// only if project were wrong too).
+func TestDecodeProjectedLeavesOut(t *testing.T) {
+	v, err := DecodeProjected([]byte(chatRecord), projections["chat"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := v.(ast.Object)
+	if o.Get(ast.StringTerm("tools")) != nil {
+		t.Errorf("tools kept: %v", o.Keys())
+	}
+	m := o.Get(ast.StringTerm("messages")).Value.(*ast.Array).Elem(1).Value.(ast.Object)
+	if got := m.Get(ast.StringTerm("content")); got == nil || got.Value != placeholder.Value {
+		t.Errorf("content = %v, want the placeholder", got)
+	}
+	if got := m.Get(ast.StringTerm("role")); got == nil || got.Value != ast.String("user") {
+		t.Errorf("role = %v, want user", got)
+	}
+}
+
+// FuzzDecodeProjected checks that DecodeProjected accepts and rejects what
+// Decode does, with the same errors, and keeps the values it projects.
+func FuzzDecodeProjected(f *testing.F) {
+	for _, in := range validInputs {
+		f.Add([]byte(in))
+	}
+	for _, tc := range invalidInputs {
+		f.Add([]byte(tc.in))
+	}
+	f.Add([]byte(chatRecord))
+	f.Add([]byte(`{"a":[{"x":1,"y":"z"}],"messages":[{"content":"<tool_call>"}],"b":1e999999}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, p := range projections {
+			checkProjected(t, data, p)
+		}
+	})
+}
+
+// TestDecodeProjectedSharesObjects: a projected object made only of shared
+// terms (here a user message cut down to its role and the placeholder) is
+// one term from decode to decode once its keys and values are interned and
+// it has been seen twice (three decodes); an object holding an array of its
+// own (an assistant message's tool_calls) is built each time.
+func TestDecodeProjectedSharesObjects(t *testing.T) {
+	message := func(v ast.Value, i int) *ast.Term {
+		return v.(ast.Object).Get(ast.StringTerm("messages")).Value.(*ast.Array).Elem(i)
+	}
+	for range 3 {
+		if _, err := DecodeProjected([]byte(chatRecord), projections["chat"]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var prev ast.Value
+	for range 3 {
+		v, err := DecodeProjected([]byte(chatRecord), projections["chat"])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if prev != nil {
+			if message(v, 1) != message(prev, 1) {
+				t.Errorf("the user message is not shared: %v", message(v, 1))
+			}
+			if message(v, 2) == message(prev, 2) {
+				t.Errorf("the assistant message, with tool_calls of its own, is shared: %v", message(v, 2))
+			}
+		}
+		if whole, _ := Decode([]byte(chatRecord)); message(whole, 1) == message(v, 1) {
+			t.Errorf("Decode shares a message with DecodeProjected")
+		}
+		prev = v
+	}
+}

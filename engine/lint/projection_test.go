@@ -1,0 +1,217 @@
+package lint
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/chatlint/chatlint/engine/astjson"
+	"github.com/chatlint/chatlint/engine/builtin"
+	"github.com/chatlint/chatlint/engine/document"
+	"github.com/chatlint/chatlint/engine/finding"
+	"github.com/chatlint/chatlint/engine/jsonl"
+	"github.com/chatlint/chatlint/engine/policy"
+)
+
+// TestProjectedDecodeSameDocuments: decoding only what the builder reads
+// (document.Projection) gives the documents, and so the findings, that
+// decoding records whole gives, under every field set a pack makes (each
+// built-in pack alone and the check packs together, the fixture and bench
+// packs) and every probe field set (a rule reading one member of the
+// document, of each message or of each tool call), over every fixture file
+// and the shared sample data of the formats that project. It compares the
+// pruned document rules see, the whole document Go code reads (rebuilt from
+// the record decoded again), and the findings of the packs' own rules.
+func TestProjectedDecodeSameDocuments(t *testing.T) {
+	units := projectUnits(t)
+	type set struct {
+		eng    *policy.Engine // nil for a probe field set
+		fields *document.Fields
+	}
+	sets := map[string]set{}
+	for name, packs := range packSets(t) {
+		eng, err := policy.Compile(context.Background(), packs, policy.Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		sets[name] = set{eng, eng.Fields()}
+	}
+	for _, p := range probePaths {
+		sets["probe "+strings.Join(p, ".")] = set{fields: document.NewFields(readsOnly(p))}
+	}
+	projected := 0
+	for name, s := range sets {
+		var ev *Linter
+		if s.eng != nil {
+			ev = New(s.eng, document.Options{})
+		}
+		for _, u := range units {
+			opts := document.Options{Fields: s.fields, SkipLookup: s.eng != nil && !s.eng.ReadsLookupUnder("")}
+			proj := projection(u, opts)
+			if proj == nil {
+				continue
+			}
+			projected++
+			whole := collect(u, opts, nil)
+			got := collect(u, opts, proj)
+			if len(whole) != len(got) {
+				t.Fatalf("%s, %s: %d documents whole, %d projected", name, u.File, len(whole), len(got))
+			}
+			for i := range whole {
+				w, g := whole[i], got[i]
+				where := fmt.Sprintf("%s, %s:%d", name, u.File, w.Line)
+				sameValue(t, where+": document", w.Value, g.Value)
+				sameValue(t, where+": whole messages", w.Messages(), g.Messages())
+				sameValue(t, where+": whole tools", w.Tools(), g.Tools())
+				if ev != nil {
+					wf, gf := ev.Document(context.Background(), w), ev.Document(context.Background(), g)
+					slices.SortFunc(wf, finding.Compare)
+					slices.SortFunc(gf, finding.Compare)
+					if diff := cmp.Diff(wf, gf); diff != "" {
+						t.Errorf("%s: findings (-whole +projected):\n%s", where, diff)
+					}
+				}
+			}
+		}
+	}
+	if projected < 100 {
+		t.Errorf("only %d (field set, file) pairs decode projected: the test proves little", projected)
+	}
+}
+
+func sameValue[V ast.Value](t *testing.T, what string, want, got V) {
+	t.Helper()
+	if ast.Compare(want, got) != 0 {
+		t.Errorf("%s differs:\nwhole     %v\nprojected %v", what, want, got)
+	}
+}
+
+// collect builds the documents of u, decoding its records as proj says.
+func collect(u Unit, opts document.Options, proj *astjson.Projection) []*document.Document {
+	var out []*document.Document
+	documents(u, opts, proj, func(d *document.Document, _ *jsonl.Record) { out = append(out, d) })
+	return out
+}
+
+// probePaths are the document paths a probe field set reads, one each.
+var probePaths = func() [][]string {
+	out := [][]string{nil}
+	for _, m := range []string{"format", "file", "line", "id", "mode", "profile", "tools", "entries", "lookup", "messages", "model"} {
+		out = append(out, []string{m})
+	}
+	for _, m := range []string{"index", "role", "text", "has_content", "tool_calls", "turn", "line", "path", "tool_call_id", "stop_reason", "is_error", "lines"} {
+		out = append(out, []string{"messages", "*", m})
+	}
+	for _, m := range []string{"index", "id", "name", "arguments", "has_input", "path", "parse_error"} {
+		out = append(out, []string{"messages", "*", "tool_calls", "*", m})
+	}
+	return out
+}()
+
+// readsOnly answers for a rule that reads path p only: p, what lies below
+// it, and the members on the way to it.
+func readsOnly(p []string) func(path ...string) bool {
+	return func(path ...string) bool {
+		n := min(len(p), len(path))
+		for i := range n {
+			if p[i] != path[i] && p[i] != "*" && path[i] != "*" {
+				return false
+			}
+		}
+		return len(p) > 0
+	}
+}
+
+// packSets are the pack sets whose field sets the test decodes under.
+func packSets(t *testing.T) map[string][]*policy.Pack {
+	all, err := builtin.All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	checks, err := builtin.Packs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sets := map[string][]*policy.Pack{"built-in check packs": checks}
+	for _, p := range all {
+		sets["builtin:"+p.Name] = []*policy.Pack{p}
+	}
+	repo, _ := filepath.Abs("../..")
+	dirs, _ := filepath.Glob(filepath.Join(repo, "fixtures/packs/*"))
+	dirs = append(dirs, filepath.Join(repo, "scripts/bench-pack"), filepath.Join(repo, "scripts/bench-floor"))
+	for _, d := range dirs {
+		p, err := policy.LoadFS(os.DirFS(d), ".", d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sets[filepath.Base(d)] = []*policy.Pack{p}
+	}
+	return sets
+}
+
+// projectUnits are the per-record units of every fixture file and shared
+// data file (not under -short) whose format projects: one unit per record,
+// as the runner makes them.
+func projectUnits(t *testing.T) []Unit {
+	repo, _ := filepath.Abs("../..")
+	var units []Unit
+	roots := []string{"policies", "fixtures"}
+	if !testing.Short() {
+		roots = append(roots, "../shared/data") // walked only when it is there
+	}
+	for _, root := range roots {
+		filepath.WalkDir(filepath.Join(repo, root), func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || filepath.Base(p) == "expected.json" ||
+				!(strings.HasSuffix(p, ".jsonl") || strings.HasSuffix(p, ".json")) {
+				return nil
+			}
+			data, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			recs := splitRecords(p, data)
+			var format document.Format
+			for i := 0; i < len(recs) && i < DetectWindow; i++ {
+				if f, _, _, ok := Detect(p, recs[i]); ok {
+					format = f
+					break
+				}
+			}
+			if ad := document.Lookup(format); ad == nil || ad.Reads == nil || ad.PerFile {
+				return nil
+			}
+			for _, r := range recs {
+				units = append(units, Unit{File: p, Format: format, Records: []jsonl.Record{r}})
+			}
+			return nil
+		})
+	}
+	if len(units) < 50 {
+		t.Fatalf("found %d records of formats that project", len(units))
+	}
+	return units
+}
+
+func splitRecords(path string, data []byte) []jsonl.Record {
+	if strings.HasSuffix(path, ".json") {
+		if recs, ok, err := jsonl.SplitJSON(data); ok && err == nil {
+			return recs
+		}
+	}
+	var out []jsonl.Record
+	for i, line := range bytes.Split(data, []byte("\n")) {
+		if len(bytes.TrimSpace(line)) > 0 {
+			out = append(out, jsonl.Record{Line: i + 1, Data: line})
+		}
+	}
+	return out
+}
