@@ -9,10 +9,12 @@ import (
 )
 
 // Datasets repeat large sub-documents record after record: most often the
-// tools array, byte-identical across a fine-tuning set. Members of the
-// top-level object that are large arrays or objects are therefore looked up
-// by their bytes before they are decoded, and a value seen twice is kept, so
-// every later record shares one immutable term instead of rebuilding it.
+// tools array, byte-identical across a fine-tuning set (at the top level)
+// or a proxy log's requests (one level down, request.tools). Members of the
+// top-level object and of the objects it holds that are large arrays or
+// objects are therefore looked up by their bytes before they are decoded,
+// and a value seen twice is kept, so every later record shares one
+// immutable term instead of rebuilding it.
 //
 // A JSON value's extent is fixed by its bytes: when the input at the
 // member's start holds exactly the bytes of a cached complete value, the
@@ -76,11 +78,12 @@ func remember(data []byte, i, j int, h uint64, t *ast.Term) {
 	repeatCache[h%repeatSlots][w].Store(e)
 }
 
-// memberValue parses the value of a member of the top-level object, going
-// through the repeat cache for large arrays and objects.
+// memberValue parses the value of a member of the top-level object or of an
+// object it holds, going through the repeat cache for large arrays and
+// objects.
 func (d *decoder) memberValue(i int) (*ast.Term, int) {
 	data := d.Data
-	if d.Depth != 1 || len(data)-i < repeatMin || (data[i] != '[' && data[i] != '{') {
+	if d.Depth > 2 || len(data)-i < repeatMin || (data[i] != '[' && data[i] != '{') {
 		return d.value(i)
 	}
 	h := prefixHash(data[i:])
