@@ -204,7 +204,7 @@ func (e *Engine) Evaluate(ctx context.Context, doc *document.Document) ([]Hit, e
 	return e.NewEvaluator().Evaluate(ctx, doc)
 }
 
-func (e *Engine) evaluate(ctx context.Context, doc *document.Document, cancel topdown.Cancel, tracer topdown.QueryTracer, rc *relCache) ([]Hit, []Action, error) {
+func (e *Engine) evaluate(ctx context.Context, doc *document.Document, cancel topdown.Cancel, tracer topdown.QueryTracer, rc *relCache, run *regoRun) ([]Hit, []Action, error) {
 	var hits []Hit
 	var acts []Action
 	if len(e.toolYAML) > 0 {
@@ -237,7 +237,7 @@ func (e *Engine) evaluate(ctx context.Context, doc *document.Document, cancel to
 	}
 	if e.rego != nil && e.regoScope.open(string(doc.Format), profileOf(doc.Profile)) && e.needsRego(doc, cache) {
 		var err error
-		hits, acts, err = e.rego.eval(ctx, doc.Value, string(doc.Format), profileOf(doc.Profile), cancel, tracer, hits, acts)
+		hits, acts, err = e.rego.eval(ctx, run, doc.Value, string(doc.Format), profileOf(doc.Profile), cancel, tracer, hits, acts)
 		var bad *OutputError
 		if err != nil && !errors.As(err, &bad) {
 			return hits, acts, fmt.Errorf("evaluating policies: %w", err)

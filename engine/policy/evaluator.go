@@ -27,6 +27,7 @@ type Evaluator struct {
 	timer   *time.Timer
 	timeout time.Duration
 	rel     relCache // the partner sets of the YAML rules' joins, reused from document to document
+	rego    regoRun  // the Rego sets' queries, reused from document to document
 }
 
 // NewEvaluator returns an Evaluator; use one per goroutine.
@@ -72,7 +73,7 @@ func (ev *Evaluator) run(ctx context.Context, doc *document.Document, tracer top
 		done = guard.watch(w, ev.e.memory)
 	}
 	ev.timer.Reset(ev.timeout)
-	hits, acts, err = ev.e.evaluate(ctx, doc, &ev.cancel, tracer, &ev.rel)
+	hits, acts, err = ev.e.evaluate(ctx, doc, &ev.cancel, tracer, &ev.rel, &ev.rego)
 	timedOut := !ev.timer.Stop() && ev.cancel.Cancelled()
 	if done != nil {
 		done()
