@@ -35,7 +35,7 @@ type regoItem struct {
 // query returns the worker's query of set i of the program, set up for one
 // evaluation. A traced evaluation gets a query of its own: tracers are only
 // ever added to a query, and the traced run is rare.
-func (p *regoProgram) query(run *regoRun, i int, s *regoSet, input *ast.Term, cancel topdown.Cancel, tracer topdown.QueryTracer) *topdown.Query {
+func (p *regoProgram) query(run *regoRun, i int, s *regoSet, input *ast.Term, now time.Time, cancel topdown.Cancel, tracer topdown.QueryTracer) *topdown.Query {
 	var q *topdown.Query
 	if tracer == nil {
 		if len(run.queries) < len(p.sets)+len(p.datasetSets) {
@@ -64,8 +64,8 @@ func (p *regoProgram) query(run *regoRun, i int, s *regoSet, input *ast.Term, ca
 		}
 	}
 	// A query reused keeps the time of its first evaluation unless told:
-	// each evaluation gets its own, as a new rego evaluation did.
-	return q.WithInput(input).WithCancel(cancel).WithTime(time.Now()).WithVirtualCache(&run.cache)
+	// each document's evaluation gets its own, as a new rego evaluation did.
+	return q.WithInput(input).WithCancel(cancel).WithTime(now).WithVirtualCache(&run.cache)
 }
 
 // evalSets evaluates the sets over one document: each set's query in
@@ -85,11 +85,17 @@ func (p *regoProgram) evalSets(ctx context.Context, run *regoRun, sets []regoSet
 		clear(items)
 		run.items = items[:0]
 		run.cache.reset()
+		for _, q := range run.queries {
+			if q != nil {
+				q.WithInput(nil)
+			}
+		}
 	}()
 	in := ast.NewTerm(input)
+	now := time.Now()
 	for i := range sets {
 		s := &sets[i]
-		q := p.query(run, base+i, s, in, cancel, tracer)
+		q := p.query(run, base+i, s, in, now, cancel, tracer)
 		err := q.Iter(ctx, func(qr topdown.QueryResult) error {
 			t := qr[s.out]
 			if t == nil {
