@@ -242,7 +242,7 @@ func (e *Engine) evaluate(ctx context.Context, doc *document.Document, cancel to
 		if err != nil && !errors.As(err, &bad) {
 			return hits, acts, fmt.Errorf("evaluating policies: %w", err)
 		}
-		if len(e.disabled) > 0 { // one query serves every Rego rule: filter after
+		if len(e.disabled) > 0 { // a set's query serves every rule writing to it: filter after
 			hits = slices.DeleteFunc(hits, func(h Hit) bool { return e.disabled[h.Rule] })
 			acts = slices.DeleteFunc(acts, func(a Action) bool { return e.disabled[a.Rule] })
 		}

@@ -17,8 +17,12 @@ import (
 // (deny, warn, info, actions; dataset_deny, … for the dataset document) a
 // package defines, each behind its own small query `set = data.<pkg>.<name>`
 // that topdown evaluates directly (rego_eval.go). Only the sets some rule
-// defines are queried, so a package's step can be dropped from the list
-// without touching the others'.
+// defines are queried. regoProgram.sets (and datasetSets) is the whole of
+// what topdown evaluates per document, one entry per package and set: a
+// package evaluated some other way is taken out of that list when the
+// program is compiled, and the others' evaluation does not change (its
+// elements must still join the others' before they are ordered and read:
+// evalSets).
 
 // regoSet is one set of one package, compiled once.
 type regoSet struct {
