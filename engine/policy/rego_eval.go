@@ -19,6 +19,45 @@ type regoRun struct {
 	queries []*topdown.Query // by index in regoProgram.sets; dataset queries after them
 	items   []regoItem
 	cache   docCache // the values of the rules evaluated for the current document
+	// collect gathers the elements of set cur from a query's result.
+	collect func(topdown.QueryResult) error
+	cur     *regoSet
+}
+
+// collectSet gathers what `some f in <set>` enumerated: a set's or an
+// array's elements, an object's values.
+func (run *regoRun) collectSet(qr topdown.QueryResult) error {
+	s := run.cur
+	t := qr[s.out]
+	if t == nil {
+		return nil
+	}
+	switch v := t.Value.(type) {
+	case ast.Set:
+		for _, e := range v.Slice() {
+			run.items = append(run.items, regoItem{s, e.Value})
+		}
+	case *ast.Array:
+		for i := range v.Len() {
+			run.items = append(run.items, regoItem{s, v.Elem(i).Value})
+		}
+	case ast.Object:
+		v.Foreach(func(_, e *ast.Term) { run.items = append(run.items, regoItem{s, e.Value}) })
+	}
+	return nil
+}
+
+// drop lets go of the document: the worker must not keep its values alive.
+func (run *regoRun) drop() {
+	clear(run.items)
+	run.items = run.items[:0]
+	run.cache.reset()
+	run.cur = nil
+	for _, q := range run.queries {
+		if q != nil {
+			q.WithInput(nil)
+		}
+	}
 }
 
 // noRequestMetadata is the caller's metadata topdown hands builtins; none
@@ -78,45 +117,22 @@ func (p *regoProgram) evalSets(ctx context.Context, run *regoRun, sets []regoSet
 	if run == nil {
 		run = &regoRun{}
 	}
-	items := run.items[:0]
+	run.items = run.items[:0]
 	run.cache.reset()
-	defer func() {
-		// The worker must not keep the document's values alive.
-		clear(items)
-		run.items = items[:0]
-		run.cache.reset()
-		for _, q := range run.queries {
-			if q != nil {
-				q.WithInput(nil)
-			}
-		}
-	}()
+	defer run.drop()
+	if run.collect == nil {
+		run.collect = run.collectSet // one method value for the worker's life
+	}
 	in := ast.NewTerm(input)
 	now := time.Now()
 	for i := range sets {
-		s := &sets[i]
-		q := p.query(run, base+i, s, in, now, cancel, tracer)
-		err := q.Iter(ctx, func(qr topdown.QueryResult) error {
-			t := qr[s.out]
-			if t == nil {
-				return nil
-			}
-			// What `some f in <set>` enumerated: a set's or an array's
-			// elements, an object's values.
-			switch v := t.Value.(type) {
-			case ast.Set:
-				v.Foreach(func(e *ast.Term) { items = append(items, regoItem{s, e.Value}) })
-			case *ast.Array:
-				v.Foreach(func(e *ast.Term) { items = append(items, regoItem{s, e.Value}) })
-			case ast.Object:
-				v.Foreach(func(_, e *ast.Term) { items = append(items, regoItem{s, e.Value}) })
-			}
-			return nil
-		})
-		if err != nil {
+		run.cur = &sets[i]
+		q := p.query(run, base+i, run.cur, in, now, cancel, tracer)
+		if err := q.Iter(ctx, run.collect); err != nil {
 			return hits, acts, err
 		}
 	}
+	items := run.items
 	if len(items) > 1 {
 		sort.SliceStable(items, func(i, j int) bool { return compareItems(items[i], items[j]) < 0 })
 		items = slices.CompactFunc(items, func(a, b regoItem) bool { return compareItems(a, b) == 0 })
