@@ -22,6 +22,7 @@ type regoRun struct {
 	// collect gathers the elements of set cur from a query's result.
 	collect func(topdown.QueryResult) error
 	cur     *regoSet
+	input   ast.Term
 }
 
 // collectSet gathers what `some f in <set>` enumerated: a set's or an
@@ -52,7 +53,7 @@ func (run *regoRun) drop() {
 	clear(run.items)
 	run.items = run.items[:0]
 	run.cache.reset()
-	run.cur = nil
+	run.cur, run.input.Value = nil, nil
 	for _, q := range run.queries {
 		if q != nil {
 			q.WithInput(nil)
@@ -123,7 +124,8 @@ func (p *regoProgram) evalSets(ctx context.Context, run *regoRun, sets []regoSet
 	if run.collect == nil {
 		run.collect = run.collectSet // one method value for the worker's life
 	}
-	in := ast.NewTerm(input)
+	in := &run.input // the worker's input term, given this document's value
+	in.Value = input
 	now := time.Now()
 	for i := range sets {
 		run.cur = &sets[i]
