@@ -136,7 +136,7 @@ func TestRegoDirectMatchesGather(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d pack sets, %d documents compared, %d with hits or actions, %d with errors", packsRun, compared, withHits, withErr)
+	t.Logf("%d pack sets (%d modules written in tests), %d documents compared, %d with hits or actions, %d with errors", packsRun, len(inline), compared, withHits, withErr)
 	// The comparison must have seen findings, actions and malformed output,
 	// or it proved nothing.
 	if packsRun < 20 || withHits < 200 || withErr == 0 {
