@@ -53,12 +53,7 @@ func (run *regoRun) drop() {
 	clear(run.items)
 	run.items = run.items[:0]
 	run.cache.reset()
-	run.cur, run.input.Value = nil, nil
-	for _, q := range run.queries {
-		if q != nil {
-			q.WithInput(nil)
-		}
-	}
+	run.cur, run.input.Value = nil, nil // the queries hold the input term, not the value
 }
 
 // noRequestMetadata is the caller's metadata topdown hands builtins; none

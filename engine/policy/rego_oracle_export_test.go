@@ -92,9 +92,21 @@ func NewRegoOracle(ctx context.Context, e *Engine, packs []*Pack) (*RegoOracle, 
 	return o, nil
 }
 
-// Sets names the sets the new path queries, in order.
-func (o *RegoOracle) Sets() (record, dataset string) {
-	return setsString(o.e.rego.sets), setsString(o.e.rego.datasetSets)
+// RegoSets names the sets an engine's Rego step queries, in order:
+// package.set, comma-separated.
+func RegoSets(e *Engine) (record, dataset string) {
+	if e.rego == nil {
+		return "", ""
+	}
+	return setsString(e.rego.sets), setsString(e.rego.datasetSets)
+}
+
+func setsString(sets []regoSet) string {
+	names := make([]string, len(sets))
+	for i, s := range sets {
+		names[i] = strings.TrimPrefix(s.pkg, "data.") + "." + s.name
+	}
+	return strings.Join(names, ", ")
 }
 
 // Old evaluates one document by the gather module.

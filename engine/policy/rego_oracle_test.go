@@ -351,3 +351,20 @@ func TestRegoSetNotACollection(t *testing.T) {
 		t.Errorf("compile error %v, want the type error of iterating a string", err)
 	}
 }
+
+// TestRegoSetsQueried: the Rego step queries the sets some rule defines,
+// one per package and set, packages in order and deny, warn, info,
+// actions within one; a set no rule writes is not queried.
+func TestRegoSetsQueried(t *testing.T) {
+	e, err := policy.Compile(context.Background(), oraclePacks(), policy.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	record, dataset := policy.RegoSets(e)
+	want := "chatlint.oracle.a.deny, chatlint.oracle.a.warn, chatlint.oracle.a.info, chatlint.oracle.a.actions, " +
+		"chatlint.oracle.b.deny, chatlint.oracle.b.warn, chatlint.oracle.c.deny, chatlint.oracle.c.warn, " +
+		"chatlint.other.deny, chatlint.other.warn"
+	if record != want || dataset != "" {
+		t.Errorf("sets queried:\n%s\n%q\nwant\n%s\n\"\"", record, dataset, want)
+	}
+}

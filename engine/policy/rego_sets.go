@@ -128,12 +128,3 @@ func gatherModule(pkgPack map[string]string) (*ast.Module, error) {
 
 // gatherFile is the gather module's file name, as compile errors show it.
 const gatherFile = "chatlint_engine.rego"
-
-// setsString names the sets for an error or a test: pkg.name, comma-separated.
-func setsString(sets []regoSet) string {
-	names := make([]string, len(sets))
-	for i, s := range sets {
-		names[i] = strings.TrimPrefix(s.pkg, "data.") + "." + s.name
-	}
-	return strings.Join(names, ", ")
-}
