@@ -54,12 +54,12 @@ func (ev *Evaluator) EvaluateDataset(ctx context.Context, format, profile string
 		}
 		hits = r.eval(doc, hits)
 	}
-	if e.rego == nil || e.rego.dataset == nil {
+	if e.rego == nil || len(e.rego.datasetSets) == 0 {
 		return hits, nil
 	}
 	ev.cancel.reset()
 	ev.timer.Reset(ev.timeout)
-	hits, err := e.rego.evalDataset(ctx, doc, format, profile, &ev.cancel, hits)
+	hits, err := e.rego.evalDataset(ctx, &ev.rego, doc, format, profile, &ev.cancel, hits)
 	if !ev.timer.Stop() && ev.cancel.Cancelled() {
 		return nil, fmt.Errorf("evaluating dataset rules took longer than %s", ev.timeout)
 	}

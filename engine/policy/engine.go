@@ -204,7 +204,7 @@ func (e *Engine) Evaluate(ctx context.Context, doc *document.Document) ([]Hit, e
 	return e.NewEvaluator().Evaluate(ctx, doc)
 }
 
-func (e *Engine) evaluate(ctx context.Context, doc *document.Document, cancel topdown.Cancel, tracer topdown.QueryTracer, rc *relCache) ([]Hit, []Action, error) {
+func (e *Engine) evaluate(ctx context.Context, doc *document.Document, cancel topdown.Cancel, tracer topdown.QueryTracer, rc *relCache, run *regoRun) ([]Hit, []Action, error) {
 	var hits []Hit
 	var acts []Action
 	if len(e.toolYAML) > 0 {
@@ -237,12 +237,14 @@ func (e *Engine) evaluate(ctx context.Context, doc *document.Document, cancel to
 	}
 	if e.rego != nil && e.regoScope.open(string(doc.Format), profileOf(doc.Profile)) && e.needsRego(doc, cache) {
 		var err error
-		hits, acts, err = e.rego.eval(ctx, doc.Value, string(doc.Format), profileOf(doc.Profile), cancel, tracer, hits, acts)
-		var bad *OutputError
-		if err != nil && !errors.As(err, &bad) {
-			return hits, acts, fmt.Errorf("evaluating policies: %w", err)
+		hits, acts, err = e.rego.eval(ctx, run, doc.Value, string(doc.Format), profileOf(doc.Profile), cancel, tracer, hits, acts)
+		var bad *OutputError // declared apart, or it escapes for every document
+		if err != nil {
+			if bad = asOutputError(err); bad == nil {
+				return hits, acts, fmt.Errorf("evaluating policies: %w", err)
+			}
 		}
-		if len(e.disabled) > 0 { // one query serves every Rego rule: filter after
+		if len(e.disabled) > 0 { // a set's query serves every rule writing to it: filter after
 			hits = slices.DeleteFunc(hits, func(h Hit) bool { return e.disabled[h.Rule] })
 			acts = slices.DeleteFunc(acts, func(a Action) bool { return e.disabled[a.Rule] })
 		}
@@ -251,6 +253,16 @@ func (e *Engine) evaluate(ctx context.Context, doc *document.Document, cancel to
 		}
 	}
 	return hits, acts, nil
+}
+
+// asOutputError is errors.As(err, **OutputError) without a pointer that
+// escapes on the path every document takes.
+func asOutputError(err error) *OutputError {
+	var bad *OutputError
+	if errors.As(err, &bad) {
+		return bad
+	}
+	return nil
 }
 
 // profileOf is the profile a document is checked under.

@@ -27,6 +27,8 @@ type Evaluator struct {
 	timer   *time.Timer
 	timeout time.Duration
 	rel     relCache // the partner sets of the YAML rules' joins, reused from document to document
+	rego    regoRun  // the Rego sets' queries, reused from document to document
+	watch   memWatch // this evaluator's entry under the memory watchdog
 }
 
 // NewEvaluator returns an Evaluator; use one per goroutine.
@@ -66,16 +68,18 @@ func (ev *Evaluator) evaluate(ctx context.Context, doc *document.Document) ([]Hi
 // run evaluates once; over reports that the memory watchdog stopped it.
 func (ev *Evaluator) run(ctx context.Context, doc *document.Document, tracer topdown.QueryTracer) (hits []Hit, acts []Action, err error, over bool) {
 	ev.cancel.reset()
-	w := &memWatch{cancel: &ev.cancel}
-	var done func()
-	if ev.e.rego != nil && ev.e.regoScope.open(string(doc.Format), profileOf(doc.Profile)) { // only OPA's evaluation can be stopped
-		done = guard.watch(w, ev.e.memory)
+	w := &ev.watch // the watchdog lets go of it before run returns
+	w.cancel = &ev.cancel
+	w.over.Store(false)
+	watched := ev.e.rego != nil && ev.e.regoScope.open(string(doc.Format), profileOf(doc.Profile)) // only OPA's evaluation can be stopped
+	if watched {
+		guard.watch(w, ev.e.memory)
 	}
 	ev.timer.Reset(ev.timeout)
-	hits, acts, err = ev.e.evaluate(ctx, doc, &ev.cancel, tracer, &ev.rel)
+	hits, acts, err = ev.e.evaluate(ctx, doc, &ev.cancel, tracer, &ev.rel, &ev.rego)
 	timedOut := !ev.timer.Stop() && ev.cancel.Cancelled()
-	if done != nil {
-		done()
+	if watched {
+		guard.unwatch(w)
 	}
 	if w.over.Load() {
 		return nil, nil, nil, true
@@ -83,11 +87,17 @@ func (ev *Evaluator) run(ctx context.Context, doc *document.Document, tracer top
 	if timedOut {
 		return nil, nil, fmt.Errorf("evaluating policies took longer than %s; the document was not checked", ev.timeout), false
 	}
-	var te *topdown.Error
-	if errors.As(err, &te) && te.Code == topdown.CancelErr {
+	if err != nil && cancelled(err) {
 		return nil, nil, errors.New("evaluating policies was cancelled"), false
 	}
 	return hits, acts, err, false
+}
+
+// cancelled reports a topdown cancellation error (apart, so that the
+// pointer errors.As needs escapes only when there is an error).
+func cancelled(err error) bool {
+	var te *topdown.Error
+	return errors.As(err, &te) && te.Code == topdown.CancelErr
 }
 
 // resettableCancel is a topdown.Cancel that can be armed again.

@@ -40,10 +40,10 @@ type memGuard struct {
 
 var guard = &memGuard{active: map[*memWatch]struct{}{}}
 
-// watch puts an evaluation under the watchdog until the returned function is
-// called; limit is the heap bound (the smallest asked for wins while several
-// engines run, as tests do).
-func (g *memGuard) watch(w *memWatch, limit uint64) (done func()) {
+// watch puts an evaluation under the watchdog until unwatch; limit is the
+// heap bound (the smallest asked for wins while several engines run, as
+// tests do).
+func (g *memGuard) watch(w *memWatch, limit uint64) {
 	g.mu.Lock()
 	g.active[w] = struct{}{}
 	if g.limit == 0 || limit < g.limit {
@@ -54,11 +54,14 @@ func (g *memGuard) watch(w *memWatch, limit uint64) (done func()) {
 		go g.run()
 	}
 	g.mu.Unlock()
-	return func() {
-		g.mu.Lock()
-		delete(g.active, w)
-		g.mu.Unlock()
-	}
+}
+
+// unwatch takes an evaluation from the watchdog: once it returns, the
+// watchdog no longer touches w, so w may be watched again.
+func (g *memGuard) unwatch(w *memWatch) {
+	g.mu.Lock()
+	delete(g.active, w)
+	g.mu.Unlock()
 }
 
 // run samples the heap while evaluations are active, and stops when none

@@ -5,12 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/metrics"
-	"github.com/open-policy-agent/opa/v1/rego"
+	"github.com/open-policy-agent/opa/v1/storage"
 	"github.com/open-policy-agent/opa/v1/topdown"
 
 	"github.com/chatlint/chatlint/engine/document"
@@ -43,11 +42,15 @@ var setSeverity = map[string]finding.Severity{"deny": finding.Error, "warn": fin
 // their own query: a record's evaluation never reaches them.
 var datasetSets = map[string]finding.Severity{"dataset_deny": finding.Error, "dataset_warn": finding.Warning, "dataset_info": finding.Info}
 
-// regoProgram is every Rego module of every pack behind one prepared query.
+// regoProgram is every Rego module of every pack, compiled once, and the
+// finding and action sets topdown evaluates per document (rego_sets.go).
 type regoProgram struct {
-	query rego.PreparedEvalQuery
-	// dataset is the query of the dataset sets; nil when no rule has one.
-	dataset *rego.PreparedEvalQuery
+	compiler *ast.Compiler
+	store    storage.Store
+	txn      storage.Transaction // one read transaction for every evaluation
+	// sets are the record sets, datasetSets the dataset sets (evaluated
+	// once per file); either may be empty.
+	sets, datasetSets []regoSet
 	// rules are every declared rule by id: a finding must name one, and
 	// its declared formats scope it.
 	rules map[string]rule.Rule
@@ -309,117 +312,53 @@ func customProfiles(v any) ([]string, error) {
 	return out, nil
 }
 
-// compileRego compiles every module once, adds a module that gathers the
-// finding sets of every package, and prepares the one query evaluated per
-// document.
+// compileRego compiles every module once, with the gather module that
+// checks the sets' types (gatherModule), and lists the finding and action
+// sets of its packages, each with the query evaluated per document.
 func compileRego(ctx context.Context, modules map[string]*ast.Module, pkgPack map[string]string) (*regoProgram, error) {
-	pkgs := make([]string, 0, len(pkgPack))
-	for p := range pkgPack {
-		pkgs = append(pkgs, p)
-	}
-	sort.Strings(pkgs)
-	var b strings.Builder
-	b.WriteString("package chatlint_engine\n\n")
-	for _, pkg := range pkgs {
-		for _, set := range []string{"deny", "warn", "info", actionSet} {
-			fmt.Fprintf(&b, "out contains [%q, %q, f] if some f in %s.%s\n", pkgPack[pkg], set, pkg, set)
-		}
-		for _, set := range []string{"dataset_deny", "dataset_warn", "dataset_info"} {
-			fmt.Fprintf(&b, "dataset_out contains [%q, %q, f] if some f in %s.%s\n", pkgPack[pkg], set, pkg, set)
-		}
-	}
-	gather, err := ast.ParseModuleWithOpts("chatlint_engine.rego", b.String(), ast.ParserOptions{RegoVersion: ast.RegoV1})
+	gather, err := gatherModule(pkgPack)
 	if err != nil {
-		return nil, fmt.Errorf("internal: gather module: %w", err)
+		return nil, err
 	}
 	all := make(map[string]*ast.Module, len(modules)+1)
 	for k, v := range modules {
 		all[k] = v
 	}
-	all["chatlint_engine.rego"] = gather
+	all[gatherFile] = gather
 	compiler := ast.NewCompiler().WithCapabilities(Capabilities()).WithEnablePrintStatements(false)
 	if compiler.Compile(all); compiler.Failed() {
 		return nil, compileErrors(compiler.Errors)
 	}
-	q, err := rego.New(
-		rego.Compiler(compiler),
-		rego.Query("data.chatlint_engine.out"),
-	).PrepareForEval(ctx)
+	sets, err := regoSets(compiler, pkgPack, recordSetOrder, setSeverity)
 	if err != nil {
-		return nil, compileErrors(err)
+		return nil, err
 	}
-	dq, err := rego.New(
-		rego.Compiler(compiler),
-		rego.Query("data.chatlint_engine.dataset_out"),
-	).PrepareForEval(ctx)
+	dsets, err := regoSets(compiler, pkgPack, datasetSetOrder, datasetSets)
 	if err != nil {
-		return nil, compileErrors(err)
+		return nil, err
 	}
-	return &regoProgram{query: q, dataset: &dq, modules: compiler.Modules}, nil
+	store, txn, err := newRegoStore(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &regoProgram{compiler: compiler, store: store, txn: txn, sets: sets, datasetSets: dsets, modules: compiler.Modules}, nil
 }
 
 var noMetrics = metrics.NoOp()
 
-// eval evaluates the prepared query over one document of the given format.
+// eval evaluates the record sets over one document of the given format.
 // A finding or action a rule produced malformed is not kept: it is described
 // in the returned *OutputError, and the well-formed ones are still returned.
-func (p *regoProgram) eval(ctx context.Context, input ast.Value, format, profile string, cancel topdown.Cancel, tracer topdown.QueryTracer, hits []Hit, acts []Action) ([]Hit, []Action, error) {
-	return p.evalQuery(ctx, p.query, setSeverity, input, format, profile, cancel, tracer, hits, acts)
+// tracer, when set, follows the evaluation (the memory watchdog's second,
+// traced run names the rule).
+func (p *regoProgram) eval(ctx context.Context, run *regoRun, input ast.Value, format, profile string, cancel topdown.Cancel, tracer topdown.QueryTracer, hits []Hit, acts []Action) ([]Hit, []Action, error) {
+	return p.evalSets(ctx, run, p.sets, 0, input, format, profile, cancel, tracer, hits, acts)
 }
 
 // evalDataset evaluates the dataset sets over one file's dataset document.
-func (p *regoProgram) evalDataset(ctx context.Context, input ast.Value, format, profile string, cancel topdown.Cancel, hits []Hit) ([]Hit, error) {
-	hits, _, err := p.evalQuery(ctx, *p.dataset, datasetSets, input, format, profile, cancel, nil, hits, nil)
+func (p *regoProgram) evalDataset(ctx context.Context, run *regoRun, input ast.Value, format, profile string, cancel topdown.Cancel, hits []Hit) ([]Hit, error) {
+	hits, _, err := p.evalSets(ctx, run, p.datasetSets, len(p.sets), input, format, profile, cancel, nil, hits, nil)
 	return hits, err
-}
-
-// evalQuery evaluates one prepared query; tracer, when set, follows the
-// evaluation (the memory watchdog's second, traced run names the rule).
-func (p *regoProgram) evalQuery(ctx context.Context, query rego.PreparedEvalQuery, sets map[string]finding.Severity, input ast.Value, format, profile string, cancel topdown.Cancel, tracer topdown.QueryTracer, hits []Hit, acts []Action) ([]Hit, []Action, error) {
-	opts := []rego.EvalOption{rego.EvalParsedInput(input), rego.EvalMetrics(noMetrics), rego.EvalExternalCancel(cancel)}
-	if tracer != nil {
-		opts = append(opts, rego.EvalQueryTracer(tracer))
-	}
-	rs, err := query.Eval(ctx, opts...)
-	if err != nil {
-		return hits, acts, err
-	}
-	if len(rs) == 0 || len(rs[0].Expressions) == 0 {
-		return hits, acts, nil
-	}
-	set, _ := rs[0].Expressions[0].Value.([]any)
-	var problems []string
-	for _, item := range set {
-		t, _ := item.([]any)
-		if len(t) != 3 {
-			continue
-		}
-		pack, _ := t[0].(string)
-		if t[1] == actionSet {
-			a, err := actionFromObject(pack, t[2])
-			if err != nil {
-				problems = append(problems, err.Error())
-				continue
-			}
-			acts = append(acts, a)
-			continue
-		}
-		sev := sets[t[1].(string)]
-		h, err := p.hitFromObject(pack, sev, t[2])
-		if err != nil {
-			problems = append(problems, err.Error())
-			continue
-		}
-		if r, ok := p.rules[h.Rule]; ok && (len(r.Formats) > 0 && !slices.Contains(r.Formats, format) || !r.AppliesUnder(profile)) {
-			continue // outside the rule's declared formats or profiles
-		}
-		hits = append(hits, h)
-	}
-	if len(problems) > 0 {
-		sort.Strings(problems)
-		return hits, acts, &OutputError{Problems: problems}
-	}
-	return hits, acts, nil
 }
 
 // OutputError lists the findings a pack produced malformed: each one names
