@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"cmp"
 	"fmt"
 	"regexp"
 	"slices"
@@ -33,6 +32,9 @@ type yamlRule struct {
 	// that rule's id, severity and description and is not listed on its own.
 	partOf string
 	role   string // roleOf(given, where): the walk visits only messages of this role
+	// lazyPtr: the walk records positions and builds an element's JSON
+	// Pointer only for a finding (yaml_pointer.go)
+	lazyPtr bool
 }
 
 // step is one segment of a `given` path: a member name, then optionally [*].
@@ -202,6 +204,7 @@ func compileYAMLRule(n *yaml.Node, file, pack string) (*yamlRule, error) {
 		return nil, fmt.Errorf("rule %s: %v", s.ID, err)
 	}
 	r.role = roleOf(r.given, r.where)
+	r.lazyPtr = lazyPointers(r.given)
 	if r.rel != nil {
 		r.rel.role = r.role
 	}
@@ -289,9 +292,10 @@ type test struct {
 	// why, when set, says what is wrong with a value that fails (it
 	// replaces the "(it is ...)" the failure text otherwise ends with).
 	why func(v ast.Value) string
-	// at, when set, is used instead of ok: a test that reads another path
-	// of the element (a comparison with a path, not) gets the element too.
-	at func(v, el ast.Value, sc scope) bool
+	// el, when set, is used instead of ok: a test that reads another path
+	// of the element (a comparison with a path, not) gets the element too
+	// (yaml_eltest.go).
+	el *elTest
 }
 
 var jsonTypes = []string{"string", "number", "boolean", "null", "object", "array"}
@@ -324,7 +328,7 @@ func compileCondition(n *yaml.Node) (condition, error) {
 				return c, fmt.Errorf("not: %v", err)
 			}
 			c.tests = append(c.tests, test{desc: "must not hold: " + strings.Join(inner.descs(), ", "),
-				at: func(v, el ast.Value, sc scope) bool { ok, _ := inner.holds(v, el, sc); return !ok }})
+				el: &elTest{kind: elNot, not: &inner}})
 			continue
 		}
 		if op == "extends" { // a list starts with another (yaml_session.go)
@@ -565,20 +569,20 @@ func termsOf(vs []ast.Value) []*ast.Term {
 // not, it returns the description of the first failing test.
 // el and sc are the element and its scope, which a comparison with another
 // path reads.
-func (c condition) holds(v, el ast.Value, sc scope) (bool, string) {
+func (c *condition) holds(v, el ast.Value, sc *scope) (bool, string) {
 	ok, why, _ := c.explain(v, el, sc)
 	return ok, why
 }
 
 // explain is holds, and whether the failure text already says what is
 // wrong with the value (a test with a why).
-func (c condition) explain(v, el ast.Value, sc scope) (bool, string, bool) {
+func (c *condition) explain(v, el ast.Value, sc *scope) (bool, string, bool) {
 	if v == nil && c.optional {
 		return true, "", false
 	}
 	for _, t := range c.tests {
-		if t.at != nil {
-			if !t.at(v, el, sc) {
+		if t.el != nil {
+			if !t.el.holds(v, el, sc) {
 				return false, t.desc, false
 			}
 			continue
@@ -602,11 +606,7 @@ func comparison(op string, a any) (test, bool, error) {
 		if !ok {
 			return test{}, true, fmt.Errorf("want a path")
 		}
-		path := parsePath(p)
-		return test{desc: "must be the same as " + p, at: func(v, el ast.Value, sc scope) bool {
-			w := lookupValue(el, path, sc)
-			return v != nil && w != nil && ast.Compare(v, w) == 0
-		}}, true, nil
+		return test{desc: "must be the same as " + p, el: &elTest{kind: elSame, path: parsePath(p)}}, true, nil
 	}
 	want := map[string]func(int) bool{
 		"less_than":    func(c int) bool { return c < 0 },
@@ -618,31 +618,14 @@ func comparison(op string, a any) (test, bool, error) {
 		return test{}, false, nil
 	}
 	word := strings.ReplaceAll(op, "_", " ")
-	var arg func(el ast.Value, sc scope) ast.Value
+	t := &elTest{kind: elCompare, want: want}
 	switch x := a.(type) {
 	case int, float64:
-		var n ast.Value = ast.Number(fmt.Sprint(x)) // boxed once
-		arg = func(ast.Value, scope) ast.Value { return n }
+		t.num = ast.Number(fmt.Sprint(x)) // boxed once
 	case string:
-		path := parsePath(x)
-		arg = func(el ast.Value, sc scope) ast.Value { return lookupValue(el, path, sc) }
+		t.path = parsePath(x)
 	default:
 		return test{}, true, fmt.Errorf("want a number or a path")
 	}
-	return test{desc: fmt.Sprintf("must be %s %v", word, a), at: func(v, el ast.Value, sc scope) bool {
-		x, ok := v.(ast.Number)
-		if !ok {
-			return false
-		}
-		y, ok := arg(el, sc).(ast.Number)
-		if !ok {
-			return false
-		}
-		if a, ok := x.Int(); ok { // the common case, without ast.Compare's big numbers
-			if b, ok := y.Int(); ok {
-				return want(cmp.Compare(a, b))
-			}
-		}
-		return want(ast.Compare(x, y))
-	}}, true, nil
+	return test{desc: fmt.Sprintf("must be %s %v", word, a), el: t}, true, nil
 }

@@ -35,6 +35,12 @@ type scope struct {
 	pos     int         // the element's position in the list the walk took it from ($index)
 	only    []int       // nil, or the only top-level elements a walk visits (roleOf)
 	mem     *memberRows // the members of the document's messages already looked up, or nil
+	// given, when set, is the path a plain rule's walk follows, and at the
+	// positions it took at its [*] steps: ptr is then computed only when a
+	// finding asks for it (yaml_pointer.go)
+	given []step
+	at    [lazyPtrDepth]int32
+	depth uint8
 }
 
 // eval runs the rule over one document and appends its hits.
@@ -56,6 +62,9 @@ func (r *yamlRule) evalIn(doc ast.Object, cache *relCache, hits []Hit) []Hit {
 		return r.evalRel(doc, cache, hits)
 	}
 	sc := scope{doc: doc, msgIdx: -1, callIdx: -1, toolIdx: -1, entIdx: -1}
+	if r.lazyPtr && yamlShortcuts {
+		sc.given = r.given
+	}
 	if cache != nil {
 		sc.mem = &cache.members
 		if r.role != "" {
@@ -67,7 +76,7 @@ func (r *yamlRule) evalIn(doc ast.Object, cache *relCache, hits []Hit) []Hit {
 
 func (r *yamlRule) walk(v ast.Value, steps []step, sc scope, hits []Hit) []Hit {
 	if len(steps) == 0 {
-		return r.check(v, sc, hits)
+		return r.check(v, &sc, hits)
 	}
 	st := steps[0]
 	o, ok := v.(ast.Object)
@@ -80,6 +89,8 @@ func (r *yamlRule) walk(v ast.Value, steps []step, sc scope, hits []Hit) []Hit {
 	}
 	next := sc
 	switch {
+	case sc.given != nil: // the pointer is built when a finding needs it
+		next.inRaw = sc.inRaw || st.field == "raw"
 	case sc.inRaw:
 		next.ptr = sc.ptr + "/" + escapePointer(st.field)
 	case st.field == "raw":
@@ -108,12 +119,20 @@ func (r *yamlRule) walk(v ast.Value, steps []step, sc scope, hits []Hit) []Hit {
 		el := next
 		el.pos = i
 		ev := arr.Elem(i).Value
+		if el.given != nil {
+			el.at[el.depth] = int32(i)
+			el.depth++
+		}
 		if el.inRaw {
-			el.ptr = next.ptr + "/" + strconv.Itoa(i)
+			if el.given == nil {
+				el.ptr = next.ptr + "/" + strconv.Itoa(i)
+			}
 		} else {
 			eo, _ := ev.(ast.Object)
-			if p, ok := stringField(eo, document.KeyPath); ok {
-				el.ptr = p
+			if el.given == nil {
+				if p, ok := stringField(eo, document.KeyPath); ok {
+					el.ptr = p
+				}
 			}
 			switch {
 			case st.field == "messages" && len(steps) == len(r.given):
@@ -135,7 +154,7 @@ func (r *yamlRule) walk(v ast.Value, steps []step, sc scope, hits []Hit) []Hit {
 // below one that already failed is not reported, nor one whose value lies at
 // or below the JSON Pointer of one that failed: a definition that is not an
 // object gives one finding, not one per member it lacks.
-func (r *yamlRule) check(v ast.Value, sc scope, hits []Hit) []Hit {
+func (r *yamlRule) check(v ast.Value, sc *scope, hits []Hit) []Hit {
 	if !allHold(r.where, v, sc) { // values only: building their pointers would be wasted
 		return hits
 	}
@@ -143,7 +162,7 @@ func (r *yamlRule) check(v ast.Value, sc scope, hits []Hit) []Hit {
 }
 
 // asserts reports the failing assertions of an element that passed where.
-func (r *yamlRule) asserts(v ast.Value, sc scope, hits []Hit) []Hit {
+func (r *yamlRule) asserts(v ast.Value, sc *scope, hits []Hit) []Hit {
 	var failed []check
 	var failedPtrs []string
 	for _, c := range r.assert {
@@ -193,7 +212,7 @@ func (r *yamlRule) asserts(v ast.Value, sc scope, hits []Hit) []Hit {
 // $document (or the same without $, when the element has no such member)
 // starts from that context instead. It also returns the JSON Pointer of the
 // value when it can be known.
-func resolve(v ast.Value, path []seg, sc scope) (ast.Value, string) {
+func resolve(v ast.Value, path []seg, sc *scope) (ast.Value, string) {
 	if sc.rel != nil && len(path) > 0 {
 		if v, ok := sc.rel.virtual(path); ok {
 			return v, ""
@@ -202,12 +221,12 @@ func resolve(v ast.Value, path []seg, sc scope) (ast.Value, string) {
 	if len(path) > 0 && path[0].name == "$index" { // the element's position in its list
 		return ast.InternedValue(sc.pos), ""
 	}
-	ptr, known := sc.ptr, sc.inRaw
+	ptr, known := sc.pointer(), sc.inRaw
 	if len(path) > 0 {
 		head := path[0].name
 		alias := strings.TrimPrefix(head, "$")
 		o, _ := v.(ast.Object)
-		if head != alias || o == nil || member(o, &path[0], &sc) == nil {
+		if head != alias || o == nil || member(o, &path[0], sc) == nil {
 			if ctx := sc.context(alias); ctx != nil {
 				v, path, known = ctx, path[1:], false
 				if p, ok := stringField(ctx, document.KeyPath); ok {
@@ -231,7 +250,7 @@ func resolve(v ast.Value, path []seg, sc scope) (ast.Value, string) {
 			}
 		}
 		if known {
-			t := member(o, &path[0], &sc)
+			t := member(o, &path[0], sc)
 			if t == nil { // absent, but where it would be is known
 				for _, s := range path[1:] {
 					ptr += "/" + escapePointer(s.name)
@@ -249,7 +268,7 @@ func resolve(v ast.Value, path []seg, sc scope) (ast.Value, string) {
 		}
 		switch c := v.(type) {
 		case ast.Object:
-			t := member(c, s, &sc) // the element's rows only match an object they hold
+			t := member(c, s, sc) // the element's rows only match an object they hold
 			if t == nil {
 				return nil, ptr
 			}
@@ -283,7 +302,7 @@ func found(v ast.Value) string {
 	return " (it is " + s + ")"
 }
 
-func (sc scope) context(name string) ast.Object {
+func (sc *scope) context(name string) ast.Object {
 	switch name {
 	case "message":
 		return sc.message
@@ -336,14 +355,14 @@ func parseTemplate(s string) []piece {
 	return out
 }
 
-func (r *yamlRule) render(v ast.Value, sc scope, failure string) string {
+func (r *yamlRule) render(v ast.Value, sc *scope, failure string) string {
 	if len(r.message) == 0 {
 		return failure
 	}
 	return renderPieces(r.message, v, sc, failure)
 }
 
-func renderPieces(message []piece, v ast.Value, sc scope, failure string) string {
+func renderPieces(message []piece, v ast.Value, sc *scope, failure string) string {
 	var b strings.Builder
 	for _, p := range message {
 		switch {
@@ -404,7 +423,7 @@ func stringOf(t *ast.Term) string {
 }
 
 // targetOfScope is the element a scope stands at, as a finding names it.
-func targetOfScope(sc scope) document.Target {
+func targetOfScope(sc *scope) document.Target {
 	return document.TargetOf(sc.msgIdx, sc.callIdx, sc.toolIdx, sc.entIdx)
 }
 

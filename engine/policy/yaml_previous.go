@@ -12,7 +12,7 @@ import (
 // about neighbours (a message that repeats the one before it, a tool result
 // that does not follow its call or another result), which a join cannot say
 // without arithmetic on indexes.
-func (sc scope) previous() ast.Object {
+func (sc *scope) previous() ast.Object {
 	if sc.message == nil || sc.msgIdx <= 0 {
 		return nil
 	}

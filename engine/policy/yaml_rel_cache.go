@@ -192,7 +192,7 @@ func (c *relCache) getEnv(r *yamlRule) *relEnv {
 func (c *relCache) putEnv(env *relEnv) {
 	clear(env.els) // drop references to the document
 	env.els = env.els[:0]
-	env.first, env.el = elem{}, elem{}
+	env.first, env.el, env.cur = elem{}, elem{}, scope{}
 	env.instants.reset()
 	c.envFree = append(c.envFree, env)
 }
@@ -217,18 +217,18 @@ func (c *relCache) set(j *joinSpec) *partnerSet {
 		ps = &partnerSet{}
 	}
 	add := func(v ast.Value, sc scope) {
-		if !allHold(j.where, v, sc) {
+		if !allHold(j.where, v, &sc) {
 			return
 		}
-		ps.keys = appendValues(ps.keys, v, j.theirs, sc)
-		ps.differ = appendValues(ps.differ, v, j.differTheirs, sc)
+		ps.keys = appendValues(ps.keys, v, j.theirs, &sc)
+		ps.differ = appendValues(ps.differ, v, j.differTheirs, &sc)
 		sc.rel = nil
 		ps.els = append(ps.els, elem{v: v, sc: sc})
 	}
 	if j.ruleRef != nil {
 		env := c.getEnv(j.ruleRef)
 		for _, el := range j.ruleRef.collect(env) {
-			add(el.v, env.at(el))
+			add(el.v, *env.at(el))
 		}
 		c.putEnv(env)
 	} else {
@@ -250,7 +250,7 @@ func (c *relCache) set(j *joinSpec) *partnerSet {
 }
 
 // appendValues appends the values of paths on v to buf.
-func appendValues(buf []ast.Value, v ast.Value, paths [][]seg, sc scope) []ast.Value {
+func appendValues(buf []ast.Value, v ast.Value, paths [][]seg, sc *scope) []ast.Value {
 	for _, p := range paths {
 		buf = append(buf, lookupValue(v, p, sc))
 	}

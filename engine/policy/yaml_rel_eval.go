@@ -17,6 +17,7 @@ type relEnv struct {
 	r     *yamlRule
 	cache *relCache
 	el    elem
+	cur   scope // el's scope reading env's lets (at)
 	rank  int
 	count int
 	first elem
@@ -46,20 +47,21 @@ func newScope(doc ast.Object) scope {
 	return scope{doc: doc, msgIdx: -1, callIdx: -1, toolIdx: -1, entIdx: -1}
 }
 
-// at returns el's scope reading env's lets, with env standing at el.
-func (env *relEnv) at(el elem) scope {
+// at returns el's scope reading env's lets, with env standing at el. The
+// scope is env's own, valid until env moves to another element.
+func (env *relEnv) at(el elem) *scope {
 	if el.v != env.el.v || el.sc.msgIdx != env.el.sc.msgIdx || el.sc.callIdx != env.el.sc.callIdx {
 		clear(env.memo)
 	}
 	env.el = el
-	sc := el.sc
-	sc.rel = env
-	return sc
+	env.cur = el.sc
+	env.cur.rel = env
+	return &env.cur
 }
 
 // lookupValue is resolve without the JSON Pointer, which the relational
 // forms never need: resolve builds it by concatenation.
-func lookupValue(v ast.Value, path []seg, sc scope) ast.Value {
+func lookupValue(v ast.Value, path []seg, sc *scope) ast.Value {
 	if len(path) > 0 {
 		if sc.rel != nil {
 			if x, ok := sc.rel.virtual(path); ok {
@@ -80,7 +82,7 @@ func lookupValue(v ast.Value, path []seg, sc scope) ast.Value {
 		default:
 			// the element's own member wins over a context of that name;
 			// looked up once, not again by the walk below
-			t := member(o, &path[0], &sc)
+			t := member(o, &path[0], sc)
 			if t != nil {
 				v, path = t.Value, path[1:]
 				break
@@ -98,7 +100,7 @@ func lookupValue(v ast.Value, path []seg, sc scope) ast.Value {
 		case ast.Object:
 			var t *ast.Term
 			if i == 0 {
-				t = member(c, s, &sc)
+				t = member(c, s, sc)
 			} else {
 				t = c.Get(s.key)
 			}
@@ -154,12 +156,12 @@ func (env *relEnv) eachPartner(j *joinSpec, ps *partnerSet, visit func(*elem)) {
 	var buf [8]ast.Value
 	var differ []ast.Value
 	if d := len(j.differMine); d > 0 {
-		differ = appendValues(buf[4:4:8], el.v, j.differMine, sc)
+		differ = appendValues(buf[4:4:8], el.v, j.differMine, &sc)
 	}
-	at := position(el.sc)
+	at := position(&el.sc)
 	consider := func(i int) {
 		p := &ps.els[i]
-		if (j.order < 0 && position(p.sc) >= at) || (j.order > 0 && position(p.sc) <= at) {
+		if (j.order < 0 && position(&p.sc) >= at) || (j.order > 0 && position(&p.sc) <= at) {
 			return
 		}
 		if d := len(differ); d > 0 && equalValues(differ, ps.differ[i*d:(i+1)*d]) {
@@ -174,7 +176,7 @@ func (env *relEnv) eachPartner(j *joinSpec, ps *partnerSet, visit func(*elem)) {
 		}
 		return
 	}
-	key := appendValues(buf[:0:4], el.v, j.mine, sc)
+	key := appendValues(buf[:0:4], el.v, j.mine, &sc)
 	h, ok := hashValues(key)
 	if !ok {
 		return
@@ -229,7 +231,7 @@ func (env *relEnv) virtual(path []seg) (ast.Value, bool) {
 		if l.join == nil {
 			v := m.value
 			if v != nil && len(path) > 1 {
-				v = lookupValue(v, path[1:], scope{})
+				v = lookupValue(v, path[1:], &scope{})
 			}
 			return v, true
 		}
@@ -248,12 +250,12 @@ func (env *relEnv) virtual(path []seg) (ast.Value, bool) {
 		if n == 0 {
 			return nil, true
 		}
-		return lookupValue(first.v, path[2:], first.sc), true
+		return lookupValue(first.v, path[2:], &first.sc), true
 	case "last":
 		if n == 0 {
 			return nil, true
 		}
-		return lookupValue(last.v, path[2:], last.sc), true
+		return lookupValue(last.v, path[2:], &last.sc), true
 	}
 	return nil, true
 }
@@ -261,8 +263,9 @@ func (env *relEnv) virtual(path []seg) (ast.Value, bool) {
 // value computes a let that names a value, for the element env stands at.
 func (env *relEnv) value(l *letSpec) ast.Value {
 	el := env.el
-	sc := el.sc
-	sc.rel = env
+	at := el.sc
+	at.rel = env
+	sc := &at
 	switch {
 	case l.cases != nil:
 		if i := firstCase(l.cases, el.v, sc); i >= 0 && l.cases[i].message != nil {
@@ -314,7 +317,7 @@ func (env *relEnv) value(l *letSpec) ast.Value {
 	return nil
 }
 
-func allHold(cs []check, v ast.Value, sc scope) bool {
+func allHold(cs []check, v ast.Value, sc *scope) bool {
 	for _, c := range cs {
 		val := lookupValue(v, c.path, sc)
 		if ok, _ := c.cond.holds(val, v, sc); !ok {
@@ -325,7 +328,7 @@ func allHold(cs []check, v ast.Value, sc scope) bool {
 }
 
 // firstCase returns the index of the first case whose when holds, or -1.
-func firstCase(cases []caseSpec, v ast.Value, sc scope) int {
+func firstCase(cases []caseSpec, v ast.Value, sc *scope) int {
 	for i, c := range cases {
 		if allHold(c.when, v, sc) {
 			return i
@@ -403,16 +406,15 @@ func (r *yamlRule) collect(env *relEnv) []elem {
 	doc := env.cache.doc
 	sc := newScope(doc)
 	sc.mem = &env.cache.members
-	walkSteps(r.given, doc, r.given, sc, env.cache.only(r.rel.role), func(v ast.Value, sc scope) {
-		sc = env.at(elem{v: v, sc: sc})
+	walkSteps(r.given, doc, r.given, sc, env.cache.only(r.rel.role), func(v ast.Value, el scope) {
+		sc := env.at(elem{v: v, sc: el})
 		if !allHold(r.where, v, sc) {
 			return
 		}
 		if len(r.rel.unless) > 0 && allHold(r.rel.unless, v, sc) {
 			return
 		}
-		sc.rel = nil
-		els = append(els, elem{v: v, sc: sc})
+		els = append(els, elem{v: v, sc: el})
 	})
 	env.els = els
 	return els
@@ -493,7 +495,7 @@ func (r *yamlRule) report(env *relEnv, el elem, hits []Hit) []Hit {
 	h := newHit(r.ID, r.Pack, sev, renderPieces(c.message, el.v, sc, ""))
 	h.Target = targetOfScope(sc)
 	if c.msgOnly {
-		h.Target = targetOfScope(scope{msgIdx: sc.msgIdx, callIdx: -1, toolIdx: -1, entIdx: -1})
+		h.Target = targetOfScope(&scope{msgIdx: sc.msgIdx, callIdx: -1, toolIdx: -1, entIdx: -1})
 	}
 	if c.path != nil {
 		h.Path = renderPieces(c.path, el.v, sc, "")
