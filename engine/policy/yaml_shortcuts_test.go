@@ -107,4 +107,3 @@ func buildDocs(lines [][]byte, file, profile string) []*document.Document {
 	}
 	return docs
 }
-
