@@ -55,6 +55,13 @@ type seg struct {
 	// a normalized member such as function or parameters.
 	pathKey *ast.Term
 	slot    int // the name's slot in a memberRows row (yaml_members.go)
+	// what the segment names when a path starts with it (yaml_head.go)
+	dollar  bool    // written with $
+	virt    bool    // may name a let or $group of the rule
+	isGroup bool    // $group
+	isIndex bool    // $index
+	ctx     ctxKind // the context it names, when it is not the element's member
+	sym     int     // letSym of the name without $, when virt
 }
 
 func parsePath(s string) []seg {
@@ -69,6 +76,7 @@ func parsePath(s string) []seg {
 			idx = -1
 		}
 		out[i] = seg{name: p, key: ast.StringTerm(p), index: idx, pathKey: ast.StringTerm(p + "_path"), slot: memberSlot(p)}
+		out[i].head() // every segment: a path read from a partner ($group.first.$message.index) starts inside
 	}
 	return out
 }

@@ -63,31 +63,30 @@ func (env *relEnv) at(el elem) *scope {
 // forms never need: resolve builds it by concatenation.
 func lookupValue(v ast.Value, path []seg, sc *scope) ast.Value {
 	if len(path) > 0 {
-		if sc.rel != nil {
+		h := &path[0] // what it names is known from parsing (yaml_head.go)
+		if sc.rel != nil && h.virt {
 			if x, ok := sc.rel.virtual(path); ok {
 				return x
 			}
 		}
-		if path[0].name == "$index" {
+		if h.isIndex {
 			return ast.InternedValue(sc.pos)
 		}
-		head := path[0].name
-		alias := strings.TrimPrefix(head, "$")
 		o, _ := v.(ast.Object)
 		switch {
-		case head != alias || o == nil:
-			if ctx := sc.context(alias); ctx != nil {
+		case h.dollar || o == nil:
+			if ctx := sc.contextOf(h.ctx); ctx != nil {
 				v, path = ctx, path[1:]
 			}
 		default:
 			// the element's own member wins over a context of that name;
 			// looked up once, not again by the walk below
-			t := member(o, &path[0], sc)
+			t := member(o, h, sc)
 			if t != nil {
 				v, path = t.Value, path[1:]
 				break
 			}
-			ctx := sc.context(alias)
+			ctx := sc.contextOf(h.ctx)
 			if ctx == nil {
 				return nil
 			}
@@ -192,14 +191,14 @@ func (env *relEnv) eachPartner(j *joinSpec, ps *partnerSet, visit func(*elem)) {
 // virtual resolves a path that starts with $group or the name of a let; ok
 // is false for any other path.
 func (env *relEnv) virtual(path []seg) (ast.Value, bool) {
-	name, ok := strings.CutPrefix(path[0].name, "$")
-	if !ok {
+	h := &path[0]
+	if !h.virt {
 		return nil, false
 	}
 	var n int
 	var first, last elem
 	switch {
-	case name == "group" && len(env.r.rel.group) > 0:
+	case h.isGroup && len(env.r.rel.group) > 0:
 		n, first = env.count, env.first
 		if len(path) > 1 && path[1].name == "rank" {
 			return ast.InternedValue(env.rank), true
@@ -207,7 +206,7 @@ func (env *relEnv) virtual(path []seg) (ast.Value, bool) {
 	default:
 		li := -1
 		for i, x := range env.r.rel.lets {
-			if x.name == name {
+			if x.sym == h.sym {
 				li = i
 			}
 		}
