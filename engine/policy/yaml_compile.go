@@ -32,6 +32,8 @@ type yamlRule struct {
 	// that rule's id, severity and description and is not listed on its own.
 	partOf string
 	role   string // roleOf(given, where): the walk visits only messages of this role
+	// hoisted: the conditions split for the shortcuts (yaml_hoist.go)
+	hoisted *hoisted
 	// lazyPtr: the walk records positions and builds an element's JSON
 	// Pointer only for a finding (yaml_pointer.go)
 	lazyPtr bool
@@ -213,6 +215,7 @@ func compileYAMLRule(n *yaml.Node, file, pack string) (*yamlRule, error) {
 	}
 	r.role = roleOf(r.given, r.where)
 	r.lazyPtr = lazyPointers(r.given)
+	r.hoist()
 	if r.rel != nil {
 		r.rel.role = r.role
 	}

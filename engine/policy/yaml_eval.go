@@ -67,16 +67,20 @@ func (r *yamlRule) evalIn(doc ast.Object, cache *relCache, hits []Hit) []Hit {
 	}
 	if cache != nil {
 		sc.mem = &cache.members
-		if r.role != "" {
-			sc.only = cache.only(r.role)
-		}
 	}
-	return r.walk(doc, r.given, sc, hits)
+	if yamlShortcuts && !docHolds(r.hoisted.where.doc, doc, sc.mem) { // yaml_hoist.go
+		return hits
+	}
+	var where []check
+	sc.only, where = r.only(cache)
+	return r.walk(doc, r.given, sc, where, hits)
 }
 
-func (r *yamlRule) walk(v ast.Value, steps []step, sc scope, hits []Hit) []Hit {
+// walk follows steps from v to the elements and checks where (the rule's,
+// or what the shortcuts leave of it) and assert on each.
+func (r *yamlRule) walk(v ast.Value, steps []step, sc scope, where []check, hits []Hit) []Hit {
 	if len(steps) == 0 {
-		return r.check(v, &sc, hits)
+		return r.check(v, &sc, where, hits)
 	}
 	st := steps[0]
 	o, ok := v.(ast.Object)
@@ -97,7 +101,7 @@ func (r *yamlRule) walk(v ast.Value, steps []step, sc scope, hits []Hit) []Hit {
 		next.inRaw = true
 	}
 	if !st.each {
-		return r.walk(t.Value, steps[1:], next, hits)
+		return r.walk(t.Value, steps[1:], next, where, hits)
 	}
 	arr, ok := t.Value.(*ast.Array)
 	if !ok {
@@ -145,7 +149,7 @@ func (r *yamlRule) walk(v ast.Value, steps []step, sc scope, hits []Hit) []Hit {
 				el.callIdx = i
 			}
 		}
-		hits = r.walk(ev, steps[1:], el, hits)
+		hits = r.walk(ev, steps[1:], el, where, hits)
 	}
 	return hits
 }
@@ -154,8 +158,8 @@ func (r *yamlRule) walk(v ast.Value, steps []step, sc scope, hits []Hit) []Hit {
 // below one that already failed is not reported, nor one whose value lies at
 // or below the JSON Pointer of one that failed: a definition that is not an
 // object gives one finding, not one per member it lacks.
-func (r *yamlRule) check(v ast.Value, sc *scope, hits []Hit) []Hit {
-	if !allHold(r.where, v, sc) { // values only: building their pointers would be wasted
+func (r *yamlRule) check(v ast.Value, sc *scope, where []check, hits []Hit) []Hit {
+	if !allHold(where, v, sc) { // values only: building their pointers would be wasted
 		return hits
 	}
 	return r.asserts(v, sc, hits)

@@ -38,6 +38,8 @@ type relCache struct {
 	// roles[i] is the role of message i (built on first use); byRole the
 	// indexes of the messages of each role asked for
 	roles     []string
+	roleVals  []ast.Value // the role of message i, nil when absent (yaml_hoist.go)
+	filters   []roleIndex // by roleFilter.id: the messages whose role passes it
 	rolesDone bool
 	byRole    map[string]*roleIndex
 	gen       int // counts documents: a roleIndex of another gen is stale
@@ -58,24 +60,7 @@ func (c *relCache) messagesOf(role string) []int {
 	if ri != nil && ri.gen == c.gen {
 		return ri.ix
 	}
-	if !c.rolesDone {
-		c.rolesDone = true
-		c.roles = c.roles[:0]
-		if t := c.doc.Get(keyMessages); t != nil {
-			if arr, ok := t.Value.(*ast.Array); ok {
-				for i := 0; i < arr.Len(); i++ {
-					var r string
-					if o, ok := arr.Elem(i).Value.(ast.Object); ok {
-						if rt := o.Get(keyRole); rt != nil {
-							s, _ := rt.Value.(ast.String)
-							r = string(s)
-						}
-					}
-					c.roles = append(c.roles, r)
-				}
-			}
-		}
-	}
+	c.loadRoles()
 	if ri == nil {
 		if c.byRole == nil {
 			c.byRole = map[string]*roleIndex{}
@@ -92,12 +77,44 @@ func (c *relCache) messagesOf(role string) []int {
 	return ri.ix
 }
 
+// loadRoles reads the role of every message of the document, once.
+func (c *relCache) loadRoles() {
+	if c.rolesDone {
+		return
+	}
+	c.rolesDone = true
+	clear(c.roleVals)
+	c.roles, c.roleVals = c.roles[:0], c.roleVals[:0]
+	t := c.doc.Get(keyMessages)
+	if t == nil {
+		return
+	}
+	arr, ok := t.Value.(*ast.Array)
+	if !ok {
+		return
+	}
+	for i := 0; i < arr.Len(); i++ {
+		var r string
+		var v ast.Value
+		if o, ok := arr.Elem(i).Value.(ast.Object); ok {
+			if rt := o.Get(keyRole); rt != nil {
+				v = rt.Value
+				s, _ := rt.Value.(ast.String)
+				r = string(s)
+			}
+		}
+		c.roles = append(c.roles, r)
+		c.roleVals = append(c.roleVals, v)
+	}
+}
+
 var keyMessages = ast.StringTerm("messages")
 
 // reset empties the cache for the next document.
 func (c *relCache) reset(doc ast.Object) {
 	c.doc = doc
 	c.rolesDone = false
+	clear(c.roleVals) // drop references to the document
 	c.members.reset()
 	c.gen++
 	for _, id := range c.used {

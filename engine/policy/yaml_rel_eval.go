@@ -18,9 +18,11 @@ type relEnv struct {
 	cache *relCache
 	el    elem
 	cur   scope // el's scope reading env's lets (at)
-	rank  int
-	count int
-	first elem
+	// caseOK: which cases the document's conditions allow (yaml_hoist.go)
+	caseOK []bool
+	rank   int
+	count  int
+	first  elem
 	// memo holds the lets computed for the element env stands at: a let is
 	// read by several conditions and the message.
 	memo []letMemo
@@ -405,12 +407,18 @@ func (r *yamlRule) collect(env *relEnv) []elem {
 	doc := env.cache.doc
 	sc := newScope(doc)
 	sc.mem = &env.cache.members
-	walkSteps(r.given, doc, r.given, sc, env.cache.only(r.rel.role), func(v ast.Value, el scope) {
+	if yamlShortcuts && !docHolds(r.hoisted.where.doc, doc, sc.mem) { // yaml_hoist.go
+		env.els = els
+		return els
+	}
+	only, where := r.only(env.cache)
+	unless, unlessRest := r.unlessOf(doc, sc.mem)
+	walkSteps(r.given, doc, r.given, sc, only, func(v ast.Value, el scope) {
 		sc := env.at(elem{v: v, sc: el})
-		if !allHold(r.where, v, sc) {
+		if !allHold(where, v, sc) {
 			return
 		}
-		if len(r.rel.unless) > 0 && allHold(r.rel.unless, v, sc) {
+		if unless && allHold(unlessRest, v, sc) {
 			return
 		}
 		els = append(els, elem{v: v, sc: el})
@@ -430,6 +438,7 @@ func (r *yamlRule) evalRel(doc ast.Object, cache *relCache, hits []Hit) []Hit {
 	if len(els) == 0 {
 		return hits
 	}
+	r.casesFor(env)
 	if len(r.rel.group) == 0 {
 		for _, el := range els {
 			hits = r.report(env, el, hits)
@@ -482,7 +491,7 @@ func (r *yamlRule) report(env *relEnv, el elem, hits []Hit) []Hit {
 		}
 		return hits
 	}
-	i := firstCase(r.rel.cases, el.v, sc)
+	i := r.firstCaseOf(env, el.v, sc)
 	if i < 0 {
 		return hits
 	}
