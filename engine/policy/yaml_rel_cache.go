@@ -203,13 +203,15 @@ func (c *relCache) getEnv(r *yamlRule) *relEnv {
 	env.r, env.cache, env.el = r, c, elem{}
 	env.memo = slices.Grow(env.memo[:0], len(r.rel.lets))[:len(r.rel.lets)]
 	clear(env.memo)
+	env.memoGen = 1 // the cleared entries (gen 0) are stale
 	return env
 }
 
 func (c *relCache) putEnv(env *relEnv) {
 	clear(env.els) // drop references to the document
 	env.els = env.els[:0]
-	env.first, env.el, env.cur = elem{}, elem{}, scope{}
+	env.first, env.el, env.cur = nil, elem{}, scope{}
+	clear(env.memo)
 	env.instants.reset()
 	c.envFree = append(c.envFree, env)
 }

@@ -22,10 +22,13 @@ type relEnv struct {
 	caseOK []bool
 	rank   int
 	count  int
-	first  elem
+	first  *elem // the first element of el's group (in els)
 	// memo holds the lets computed for the element env stands at: a let is
-	// read by several conditions and the message.
-	memo []letMemo
+	// read by several conditions and the message. An entry is valid when
+	// its gen is memoGen, which moving to another element advances, rather
+	// than clearing the entries per element.
+	memo    []letMemo
+	memoGen uint32
 	// buffers reused from document to document
 	els   []elem
 	ranks [][2]int
@@ -37,12 +40,12 @@ type relEnv struct {
 }
 
 type letMemo struct {
-	done  bool
-	busy  bool // being computed: reading it again is a let that depends on itself
+	gen   uint32 // valid when it is the env's memoGen
+	busy  bool   // being computed: reading it again is a let that depends on itself
 	value ast.Value
 	n     int
-	first elem
-	last  elem
+	first *elem // in the partner set, which outlives the memo
+	last  *elem
 }
 
 func newScope(doc ast.Object) scope {
@@ -53,7 +56,7 @@ func newScope(doc ast.Object) scope {
 // scope is env's own, valid until env moves to another element.
 func (env *relEnv) at(el elem) *scope {
 	if el.v != env.el.v || el.sc.msgIdx != env.el.sc.msgIdx || el.sc.callIdx != env.el.sc.callIdx {
-		clear(env.memo)
+		env.memoGen++ // every memo entry is stale
 	}
 	env.el = el
 	env.cur = el.sc
@@ -123,20 +126,21 @@ func lookupValue(v ast.Value, path []seg, sc *scope) ast.Value {
 
 // partners counts the element's partners in j and returns the first and
 // the last.
-func (env *relEnv) partners(j *joinSpec) (int, elem, elem) {
+func (env *relEnv) partners(j *joinSpec) (int, *elem, *elem) {
 	ps := env.cache.set(j)
 	if lo, hi, ok := partnerRange(ps, j, env.el); ok { // yaml_session.go
 		if hi <= lo {
-			return 0, elem{}, elem{}
+			return 0, nil, nil
 		}
-		return hi - lo, ps.els[lo], ps.els[hi-1]
+		return hi - lo, &ps.els[lo], &ps.els[hi-1]
 	}
-	n, first, last := 0, elem{}, elem{}
+	n := 0
+	var first, last *elem
 	env.eachPartner(j, ps, func(p *elem) {
 		if n == 0 {
-			first = *p
+			first = p
 		}
-		last = *p
+		last = p
 		n++
 	})
 	return n, first, last
@@ -198,7 +202,7 @@ func (env *relEnv) virtual(path []seg) (ast.Value, bool) {
 		return nil, false
 	}
 	var n int
-	var first, last elem
+	var first, last *elem
 	switch {
 	case h.isGroup && len(env.r.rel.group) > 0:
 		n, first = env.count, env.first
@@ -216,7 +220,7 @@ func (env *relEnv) virtual(path []seg) (ast.Value, bool) {
 			return nil, false
 		}
 		l, m := env.r.rel.lets[li], &env.memo[li]
-		if !m.done {
+		if m.gen != env.memoGen {
 			if m.busy {
 				env.cache.fail(fmt.Errorf("rule %s: let %s depends on itself", env.r.ID, l.name))
 				return nil, true
@@ -227,7 +231,7 @@ func (env *relEnv) virtual(path []seg) (ast.Value, bool) {
 			} else {
 				m.n, m.first, m.last = env.partners(l.join)
 			}
-			m.busy, m.done = false, true
+			m.busy, m.gen = false, env.memoGen
 		}
 		if l.join == nil {
 			v := m.value
@@ -474,7 +478,7 @@ func (r *yamlRule) evalRel(doc ast.Object, cache *relCache, hits []Hit) []Hit {
 		size[ranks[i][1]]++
 	}
 	for i, el := range els {
-		env.rank, env.first, env.count = ranks[i][0], els[ranks[i][1]], size[ranks[i][1]]
+		env.rank, env.first, env.count = ranks[i][0], &els[ranks[i][1]], size[ranks[i][1]]
 		hits = r.report(env, el, hits)
 	}
 	return hits
