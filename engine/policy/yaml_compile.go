@@ -44,8 +44,23 @@ type step struct {
 	field string
 	key   *ast.Term
 	each  bool
-	slot  int // the field's slot in a memberRows row (yaml_members.go)
+	slot  int      // the field's slot in a memberRows row (yaml_members.go)
+	kind  stepKind // what the walk records of the elements it reaches here
 }
+
+// stepKind names the members whose elements a walk records in its scope.
+type stepKind uint8
+
+const (
+	stepOther stepKind = iota
+	stepMessages
+	stepTools
+	stepEntries
+	stepToolCalls
+	stepRaw
+)
+
+var stepKinds = map[string]stepKind{"messages": stepMessages, "tools": stepTools, "entries": stepEntries, "tool_calls": stepToolCalls, "raw": stepRaw}
 
 // seg is one segment of a dotted path, with its key term built once so a
 // lookup on the hot path allocates nothing.
@@ -250,7 +265,7 @@ func parseGiven(s string) ([]step, error) {
 		if strings.HasSuffix(part, "[*]") {
 			st = step{field: strings.TrimSuffix(part, "[*]"), each: true}
 		}
-		st.key, st.slot = ast.StringTerm(st.field), memberSlot(st.field)
+		st.key, st.slot, st.kind = ast.StringTerm(st.field), memberSlot(st.field), stepKinds[st.field]
 		if st.field == "" || strings.ContainsAny(st.field, "[]*") {
 			return nil, fmt.Errorf("bad segment %q in %q (want name or name[*])", part, s)
 		}

@@ -33,7 +33,6 @@ type scope struct {
 	inRaw   bool        // the element lies inside a raw record, so ptr follows it
 	rel     *relEnv     // a relational rule's sets and group (yaml_rel.go), nil otherwise
 	pos     int         // the element's position in the list the walk took it from ($index)
-	only    []int       // nil, or the only top-level elements a walk visits (roleOf)
 	mem     *memberRows // the members of the document's messages already looked up, or nil
 	// given, when set, is the path a plain rule's walk follows, and at the
 	// positions it took at its [*] steps: ptr is then computed only when a
@@ -71,18 +70,17 @@ func (r *yamlRule) evalIn(doc ast.Object, cache *relCache, hits []Hit) []Hit {
 	if yamlShortcuts && !docHolds(r.hoisted.where.doc, doc, sc.mem) { // yaml_hoist.go
 		return hits
 	}
-	var where []check
-	sc.only, where = r.only(cache)
-	return r.walk(doc, r.given, sc, where, hits)
+	only, where := r.only(cache)
+	return r.walk(doc, r.given, sc, only, where, hits)
 }
 
 // walk follows steps from v to the elements and checks where (the rule's,
 // or what the shortcuts leave of it) and assert on each.
-func (r *yamlRule) walk(v ast.Value, steps []step, sc scope, where []check, hits []Hit) []Hit {
+func (r *yamlRule) walk(v ast.Value, steps []step, sc scope, only []int, where []check, hits []Hit) []Hit {
 	if len(steps) == 0 {
 		return r.check(v, &sc, where, hits)
 	}
-	st := steps[0]
+	st := &steps[0]
 	o, ok := v.(ast.Object)
 	if !ok {
 		return hits
@@ -94,14 +92,14 @@ func (r *yamlRule) walk(v ast.Value, steps []step, sc scope, where []check, hits
 	next := sc
 	switch {
 	case sc.given != nil: // the pointer is built when a finding needs it
-		next.inRaw = sc.inRaw || st.field == "raw"
+		next.inRaw = sc.inRaw || st.kind == stepRaw
 	case sc.inRaw:
 		next.ptr = sc.ptr + "/" + escapePointer(st.field)
-	case st.field == "raw":
+	case st.kind == stepRaw:
 		next.inRaw = true
 	}
 	if !st.each {
-		return r.walk(t.Value, steps[1:], next, where, hits)
+		return r.walk(t.Value, steps[1:], next, only, where, hits)
 	}
 	arr, ok := t.Value.(*ast.Array)
 	if !ok {
@@ -109,23 +107,26 @@ func (r *yamlRule) walk(v ast.Value, steps []step, sc scope, where []check, hits
 	}
 	top := len(steps) == len(r.given)
 	n := arr.Len()
-	if top && sc.only != nil {
-		n = len(sc.only)
+	if top && only != nil {
+		n = len(only)
 	}
-	next.only = nil
+	// el is the element's scope, set anew for each element: the members
+	// set below are set by every element of this list alike.
+	el := next
+	if el.given != nil {
+		el.depth++
+	}
 	for k := 0; k < n; k++ {
 		i := k
-		if top && sc.only != nil {
-			if i = sc.only[k]; i >= arr.Len() {
+		if top && only != nil {
+			if i = only[k]; i >= arr.Len() {
 				break
 			}
 		}
-		el := next
 		el.pos = i
 		ev := arr.Elem(i).Value
 		if el.given != nil {
-			el.at[el.depth] = int32(i)
-			el.depth++
+			el.at[next.depth] = int32(i)
 		}
 		if el.inRaw {
 			if el.given == nil {
@@ -134,22 +135,27 @@ func (r *yamlRule) walk(v ast.Value, steps []step, sc scope, where []check, hits
 		} else {
 			eo, _ := ev.(ast.Object)
 			if el.given == nil {
+				el.ptr = next.ptr
 				if p, ok := stringField(eo, document.KeyPath); ok {
 					el.ptr = p
 				}
 			}
 			switch {
-			case st.field == "messages" && len(steps) == len(r.given):
+			case st.kind == stepMessages && top:
 				el.message, el.msgIdx = eo, i
-			case st.field == "tools" && len(steps) == len(r.given):
+			case st.kind == stepTools && top:
 				el.tool, el.toolIdx = eo, i
-			case st.field == "entries" && len(steps) == len(r.given):
+			case st.kind == stepEntries && top:
 				el.entry, el.entIdx = eo, i
-			case st.field == "tool_calls" && sc.message != nil:
+			case st.kind == stepToolCalls && sc.message != nil:
 				el.callIdx = i
 			}
 		}
-		hits = r.walk(ev, steps[1:], el, where, hits)
+		if len(steps) == 1 { // the element itself
+			hits = r.check(ev, &el, where, hits)
+			continue
+		}
+		hits = r.walk(ev, steps[1:], el, nil, where, hits)
 	}
 	return hits
 }

@@ -351,7 +351,7 @@ func walkSteps(given []step, v ast.Value, steps []step, sc scope, only []int, vi
 		visit(v, sc)
 		return
 	}
-	st := steps[0]
+	st := &steps[0]
 	o, ok := v.(ast.Object)
 	if !ok {
 		return
@@ -361,7 +361,7 @@ func walkSteps(given []step, v ast.Value, steps []step, sc scope, only []int, vi
 		return
 	}
 	next := sc // no JSON Pointers: the relational forms name elements by Target
-	if st.field == "raw" {
+	if st.kind == stepRaw {
 		next.inRaw = true
 	}
 	if !st.each {
@@ -377,6 +377,7 @@ func walkSteps(given []step, v ast.Value, steps []step, sc scope, only []int, vi
 	if top && only != nil {
 		n = len(only)
 	}
+	el := next // set anew for each element, as in yamlRule.walk
 	for k := 0; k < n; k++ {
 		i := k
 		if top && only != nil {
@@ -384,21 +385,24 @@ func walkSteps(given []step, v ast.Value, steps []step, sc scope, only []int, vi
 				break
 			}
 		}
-		el := next
 		el.pos = i
 		ev := arr.Elem(i).Value
 		if !el.inRaw {
 			eo, _ := ev.(ast.Object)
 			switch {
-			case st.field == "messages" && top:
+			case st.kind == stepMessages && top:
 				el.message, el.msgIdx = eo, i
-			case st.field == "tools" && top:
+			case st.kind == stepTools && top:
 				el.tool, el.toolIdx = eo, i
-			case st.field == "entries" && top:
+			case st.kind == stepEntries && top:
 				el.entry, el.entIdx = eo, i
-			case st.field == "tool_calls" && sc.message != nil:
+			case st.kind == stepToolCalls && sc.message != nil:
 				el.callIdx = i
 			}
+		}
+		if len(steps) == 1 {
+			visit(ev, el)
+			continue
 		}
 		walkSteps(given, ev, steps[1:], el, nil, visit)
 	}
