@@ -443,7 +443,7 @@ func operator(op string, a any) (test, error) {
 			vals[i] = v
 		}
 		return test{ok: func(v ast.Value) bool {
-			return v != nil && slices.ContainsFunc(vals, func(w ast.Value) bool { return ast.Compare(v, w) == 0 })
+			return v != nil && slices.ContainsFunc(vals, func(w ast.Value) bool { return sameValue(v, w) })
 		}, desc: "must be one of " + ast.NewArray(termsOf(vals)...).String()}, nil
 	case "not_empty":
 		want, ok := a.(bool)
@@ -550,7 +550,7 @@ func equalsTest(lit any, want bool) (test, error) {
 	if !want {
 		desc = "must not equal " + w.String()
 	}
-	return test{ok: func(v ast.Value) bool { return (v != nil && ast.Compare(v, w) == 0) == want }, desc: desc}, nil
+	return test{ok: func(v ast.Value) bool { return (v != nil && sameValue(v, w)) == want }, desc: desc}, nil
 }
 
 func notEmpty(v ast.Value) bool {

@@ -38,7 +38,7 @@ func (t *elTest) holds(v, el ast.Value, sc *scope) bool {
 		return !ok
 	case elSame:
 		w := lookupValue(el, t.path, sc)
-		return v != nil && w != nil && ast.Compare(v, w) == 0
+		return v != nil && w != nil && sameValue(v, w)
 	case elCompare:
 		x, ok := v.(ast.Number)
 		if !ok {
@@ -91,4 +91,20 @@ func (c *condition) readsElement() bool {
 		}
 	}
 	return false
+}
+
+// sameValue is ast.Compare(v, w) == 0 for two values neither nil, without
+// its type switches when w is a string or a boolean (a string or boolean
+// only equals a value of its own type): equals, in and the keys of joins
+// compare roles, names and ids.
+func sameValue(v, w ast.Value) bool {
+	switch w := w.(type) {
+	case ast.String:
+		s, ok := v.(ast.String)
+		return ok && s == w
+	case ast.Boolean:
+		b, ok := v.(ast.Boolean)
+		return ok && b == w
+	}
+	return ast.Compare(v, w) == 0
 }

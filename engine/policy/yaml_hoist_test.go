@@ -199,3 +199,17 @@ func TestSplitDoc(t *testing.T) {
 		t.Errorf("role: {in: [tool]} is no filter")
 	}
 }
+
+// TestSameValue wants sameValue to agree with ast.Compare on values of
+// every kind, strings and booleans against everything included.
+func TestSameValue(t *testing.T) {
+	vals := []string{`"a"`, `"b"`, `""`, `true`, `false`, `null`, `1`, `1.0`, `2`, `[1]`, `{"a": 1}`, `["a"]`}
+	for _, x := range vals {
+		for _, y := range vals {
+			v, w := ast.MustParseTerm(x).Value, ast.MustParseTerm(y).Value
+			if got, want := sameValue(v, w), ast.Compare(v, w) == 0; got != want {
+				t.Errorf("sameValue(%s, %s) = %v, ast.Compare says %v", x, y, got, want)
+			}
+		}
+	}
+}

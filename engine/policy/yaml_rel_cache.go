@@ -290,7 +290,7 @@ func hashValues(vs []ast.Value) (uint64, bool) {
 
 func equalValues(a, b []ast.Value) bool {
 	for i := range a {
-		if a[i] == nil || b[i] == nil || ast.Compare(a[i], b[i]) != 0 {
+		if a[i] == nil || b[i] == nil || !sameValue(a[i], b[i]) {
 			return false
 		}
 	}
