@@ -46,6 +46,7 @@ type step struct {
 	each  bool
 	slot  int      // the field's slot in a memberRows row (yaml_members.go)
 	kind  stepKind // what the walk records of the elements it reaches here
+	seg   seg      // the member as a path segment (key and slot), for memberAt
 }
 
 // stepKind names the members whose elements a walk records in its scope.
@@ -266,6 +267,7 @@ func parseGiven(s string) ([]step, error) {
 			st = step{field: strings.TrimSuffix(part, "[*]"), each: true}
 		}
 		st.key, st.slot, st.kind = ast.StringTerm(st.field), memberSlot(st.field), stepKinds[st.field]
+		st.seg = seg{name: st.field, key: st.key, slot: st.slot, index: -1}
 		if st.field == "" || strings.ContainsAny(st.field, "[]*") {
 			return nil, fmt.Errorf("bad segment %q in %q (want name or name[*])", part, s)
 		}

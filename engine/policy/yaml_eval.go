@@ -34,6 +34,7 @@ type scope struct {
 	rel     *relEnv     // a relational rule's sets and group (yaml_rel.go), nil otherwise
 	pos     int         // the element's position in the list the walk took it from ($index)
 	mem     *memberRows // the members of the document's messages already looked up, or nil
+	row     int32       // the element's row in mem: 0 the document, i+1 message i, -1 another object
 	// given, when set, is the path a plain rule's walk follows, and at the
 	// positions it took at its [*] steps: ptr is then computed only when a
 	// finding asks for it (yaml_pointer.go)
@@ -85,11 +86,12 @@ func (r *yamlRule) walk(v ast.Value, steps []step, sc scope, only []int, where [
 	if !ok {
 		return hits
 	}
-	t := memberOf(o, st.key, st.slot, &sc)
+	t := memberAt(o, &st.seg, &sc, sc.row)
 	if t == nil {
 		return hits
 	}
 	next := sc
+	next.row = -1 // a member's value is neither the document nor a message
 	switch {
 	case sc.given != nil: // the pointer is built when a finding needs it
 		next.inRaw = sc.inRaw || st.kind == stepRaw
@@ -142,7 +144,7 @@ func (r *yamlRule) walk(v ast.Value, steps []step, sc scope, only []int, where [
 			}
 			switch {
 			case st.kind == stepMessages && top:
-				el.message, el.msgIdx = eo, i
+				el.message, el.msgIdx, el.row = eo, i, int32(i+1)
 			case st.kind == stepTools && top:
 				el.tool, el.toolIdx = eo, i
 			case st.kind == stepEntries && top:

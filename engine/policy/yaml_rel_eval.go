@@ -49,7 +49,7 @@ type letMemo struct {
 }
 
 func newScope(doc ast.Object) scope {
-	return scope{doc: doc, msgIdx: -1, callIdx: -1, toolIdx: -1, entIdx: -1}
+	return scope{doc: doc, msgIdx: -1, callIdx: -1, toolIdx: -1, entIdx: -1, row: 0}
 }
 
 // at returns el's scope reading env's lets, with env standing at el. The
@@ -67,6 +67,7 @@ func (env *relEnv) at(el elem) *scope {
 // lookupValue is resolve without the JSON Pointer, which the relational
 // forms never need: resolve builds it by concatenation.
 func lookupValue(v ast.Value, path []seg, sc *scope) ast.Value {
+	row := int32(-1) // the memberRows row of v (yaml_members.go)
 	if len(path) > 0 {
 		h := &path[0] // what it names is known from parsing (yaml_head.go)
 		if sc.rel != nil && h.virt {
@@ -81,12 +82,14 @@ func lookupValue(v ast.Value, path []seg, sc *scope) ast.Value {
 		switch {
 		case h.dollar || o == nil:
 			if ctx := sc.contextOf(h.ctx); ctx != nil {
-				v, path = ctx, path[1:]
+				v, path, row = ctx, path[1:], sc.ctxRow(h.ctx)
+			} else {
+				row = sc.row // still the element
 			}
 		default:
 			// the element's own member wins over a context of that name;
 			// looked up once, not again by the walk below
-			t := member(o, h, sc)
+			t := memberAt(o, h, sc, sc.row)
 			if t != nil {
 				v, path = t.Value, path[1:]
 				break
@@ -95,7 +98,7 @@ func lookupValue(v ast.Value, path []seg, sc *scope) ast.Value {
 			if ctx == nil {
 				return nil
 			}
-			v, path = ctx, path[1:]
+			v, path, row = ctx, path[1:], sc.ctxRow(h.ctx)
 		}
 	}
 	for i := range path {
@@ -104,7 +107,7 @@ func lookupValue(v ast.Value, path []seg, sc *scope) ast.Value {
 		case ast.Object:
 			var t *ast.Term
 			if i == 0 {
-				t = member(c, s, sc)
+				t = memberAt(c, s, sc, row)
 			} else {
 				t = c.Get(s.key)
 			}
@@ -356,11 +359,12 @@ func walkSteps(given []step, v ast.Value, steps []step, sc scope, only []int, vi
 	if !ok {
 		return
 	}
-	t := memberOf(o, st.key, st.slot, &sc)
+	t := memberAt(o, &st.seg, &sc, sc.row)
 	if t == nil {
 		return
 	}
 	next := sc // no JSON Pointers: the relational forms name elements by Target
+	next.row = -1
 	if st.kind == stepRaw {
 		next.inRaw = true
 	}
@@ -391,7 +395,7 @@ func walkSteps(given []step, v ast.Value, steps []step, sc scope, only []int, vi
 			eo, _ := ev.(ast.Object)
 			switch {
 			case st.kind == stepMessages && top:
-				el.message, el.msgIdx = eo, i
+				el.message, el.msgIdx, el.row = eo, i, int32(i+1)
 			case st.kind == stepTools && top:
 				el.tool, el.toolIdx = eo, i
 			case st.kind == stepEntries && top:
