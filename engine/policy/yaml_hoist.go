@@ -202,11 +202,11 @@ func (r *yamlRule) only(cache *relCache) ([]int, []check) {
 	h := r.hoisted
 	switch {
 	case yamlShortcuts && h.filter != nil && cache != nil:
-		return cache.rolesPassing(h.filter), h.where.rest
+		return cache.narrow(r.given, cache.rolesPassing(h.filter)), h.where.rest
 	case yamlShortcuts:
 		var only []int
 		if cache != nil {
-			only = cache.only(r.role)
+			only = cache.narrow(r.given, cache.only(r.role))
 		}
 		return only, h.plain
 	case cache != nil:

@@ -40,6 +40,9 @@ type relCache struct {
 	roles     []string
 	roleVals  []ast.Value // the role of message i, nil when absent (yaml_hoist.go)
 	filters   []roleIndex // by roleFilter.id: the messages whose role passes it
+	lists     []roleIndex // by member slot: the messages whose member is a non-empty list (yaml_lists.go)
+	ints      [][]int     // buffers of narrow, the first nints in use for this document
+	nints     int
 	rolesDone bool
 	byRole    map[string]*roleIndex
 	gen       int // counts documents: a roleIndex of another gen is stale
@@ -114,6 +117,7 @@ var keyMessages = ast.StringTerm("messages")
 func (c *relCache) reset(doc ast.Object) {
 	c.doc = doc
 	c.rolesDone = false
+	c.nints = 0
 	clear(c.roleVals) // drop references to the document
 	c.members.reset()
 	c.gen++
@@ -253,7 +257,7 @@ func (c *relCache) set(j *joinSpec) *partnerSet {
 	} else {
 		sc := newScope(c.doc)
 		sc.mem = &c.members
-		walkSteps(j.given, c.doc, j.given, sc, c.only(j.role), add)
+		walkSteps(j.given, c.doc, j.given, sc, c.narrow(j.given, c.only(j.role)), add)
 	}
 	if k := len(j.theirs); k > 0 {
 		for i := range ps.els {
