@@ -60,7 +60,7 @@ type joinSpec struct {
 type truthySpec struct {
 	want []string // lower-cased keys
 	of   []truthySource
-	stop *[256]bool // keyStops(want)
+	stop *keyStopTable // keyStops(want)
 }
 
 type truthySource struct {
