@@ -301,6 +301,9 @@ func compileChecks(n *yaml.Node) ([]check, error) {
 		if err != nil {
 			return nil, fmt.Errorf("line %d: %s: %v", val.Line, key.Value, err)
 		}
+		if len(c.tests) == 1 && c.tests[0].el == nil && c.tests[0].ok != nil && !c.optional {
+			c.only = c.tests[0].ok
+		}
 		out = append(out, check{path: parsePath(key.Value), text: key.Value, cond: c})
 	}
 	return out, nil
@@ -312,6 +315,9 @@ type condition struct {
 	optional bool
 	tests    []test
 	literal  ast.Value // the value a condition written as a bare literal must equal, else nil
+	// only is the test of a condition that is one test on the value alone
+	// (not optional): allHold calls it without explain's failure text
+	only func(v ast.Value) bool
 }
 
 type test struct {

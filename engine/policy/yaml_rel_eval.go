@@ -326,8 +326,15 @@ func (env *relEnv) value(l *letSpec) ast.Value {
 }
 
 func allHold(cs []check, v ast.Value, sc *scope) bool {
-	for _, c := range cs {
+	for i := range cs {
+		c := &cs[i]
 		val := lookupValue(v, c.path, sc)
+		if t := c.cond.only; t != nil { // one test on the value: no failure text to build
+			if !t(val) {
+				return false
+			}
+			continue
+		}
 		if ok, _ := c.cond.holds(val, v, sc); !ok {
 			return false
 		}
