@@ -214,7 +214,7 @@ func (c *relCache) getEnv(r *yamlRule) *relEnv {
 func (c *relCache) putEnv(env *relEnv) {
 	clear(env.els) // drop references to the document
 	env.els = env.els[:0]
-	env.first, env.el, env.cur = nil, elem{}, scope{}
+	env.first, env.el = nil, elem{}
 	clear(env.memo)
 	env.instants.reset()
 	c.envFree = append(c.envFree, env)
@@ -251,7 +251,7 @@ func (c *relCache) set(j *joinSpec) *partnerSet {
 	if j.ruleRef != nil {
 		env := c.getEnv(j.ruleRef)
 		for _, el := range j.ruleRef.collect(env) {
-			add(el.v, *env.at(el))
+			add(el.v, *env.at(el.v, &el.sc))
 		}
 		c.putEnv(env)
 	} else {

@@ -17,7 +17,6 @@ type relEnv struct {
 	r     *yamlRule
 	cache *relCache
 	el    elem
-	cur   scope // el's scope reading env's lets (at)
 	// caseOK: which cases the document's conditions allow (yaml_hoist.go)
 	caseOK []bool
 	rank   int
@@ -52,16 +51,16 @@ func newScope(doc ast.Object) scope {
 	return scope{doc: doc, msgIdx: -1, callIdx: -1, toolIdx: -1, entIdx: -1, row: 0}
 }
 
-// at returns el's scope reading env's lets, with env standing at el. The
-// scope is env's own, valid until env moves to another element.
-func (env *relEnv) at(el elem) *scope {
-	if el.v != env.el.v || el.sc.msgIdx != env.el.sc.msgIdx || el.sc.callIdx != env.el.sc.callIdx {
+// at returns the scope of element v (in scope sc) reading env's lets, with
+// env standing at it. The scope is env's own (env.el.sc), valid until env
+// moves to another element.
+func (env *relEnv) at(v ast.Value, sc *scope) *scope {
+	if v != env.el.v || sc.msgIdx != env.el.sc.msgIdx || sc.callIdx != env.el.sc.callIdx {
 		env.memoGen++ // every memo entry is stale
 	}
-	env.el = el
-	env.cur = el.sc
-	env.cur.rel = env
-	return &env.cur
+	env.el.v, env.el.sc = v, *sc
+	env.el.sc.rel = env
+	return &env.el.sc
 }
 
 // lookupValue is resolve without the JSON Pointer, which the relational
@@ -131,7 +130,7 @@ func lookupValue(v ast.Value, path []seg, sc *scope) ast.Value {
 // the last.
 func (env *relEnv) partners(j *joinSpec) (int, *elem, *elem) {
 	ps := env.cache.set(j)
-	if lo, hi, ok := partnerRange(ps, j, env.el); ok { // yaml_session.go
+	if lo, hi, ok := partnerRange(ps, j, &env.el); ok { // yaml_session.go
 		if hi <= lo {
 			return 0, nil, nil
 		}
@@ -152,19 +151,18 @@ func (env *relEnv) partners(j *joinSpec) (int, *elem, *elem) {
 // eachPartner calls visit with each partner in j of the element env
 // stands at, in document order.
 func (env *relEnv) eachPartner(j *joinSpec, ps *partnerSet, visit func(*elem)) {
-	el := env.el
+	el := &env.el
 	if lo, hi, ok := partnerRange(ps, j, el); ok {
 		for i := lo; i < hi; i++ {
 			visit(&ps.els[i])
 		}
 		return
 	}
-	sc := el.sc
-	sc.rel = env
+	sc := &el.sc // reads env's lets (at)
 	var buf [8]ast.Value
 	var differ []ast.Value
 	if d := len(j.differMine); d > 0 {
-		differ = appendValues(buf[4:4:8], el.v, j.differMine, &sc)
+		differ = appendValues(buf[4:4:8], el.v, j.differMine, sc)
 	}
 	at := position(&el.sc)
 	consider := func(i int) {
@@ -184,7 +182,7 @@ func (env *relEnv) eachPartner(j *joinSpec, ps *partnerSet, visit func(*elem)) {
 		}
 		return
 	}
-	key := appendValues(buf[:0:4], el.v, j.mine, &sc)
+	key := appendValues(buf[:0:4], el.v, j.mine, sc)
 	h, ok := hashValues(key)
 	if !ok {
 		return
@@ -270,10 +268,8 @@ func (env *relEnv) virtual(path []seg) (ast.Value, bool) {
 
 // value computes a let that names a value, for the element env stands at.
 func (env *relEnv) value(l *letSpec) ast.Value {
-	el := env.el
-	at := el.sc
-	at.rel = env
-	sc := &at
+	el := &env.el
+	sc := &el.sc // reads env's lets (at)
 	switch {
 	case l.cases != nil:
 		if i := firstCase(l.cases, el.v, sc); i >= 0 && l.cases[i].message != nil {
@@ -433,7 +429,7 @@ func (r *yamlRule) collect(env *relEnv) []elem {
 	only, where := r.only(env.cache)
 	unless, unlessRest := r.unlessOf(doc, sc.mem)
 	walkSteps(r.given, doc, r.given, sc, only, func(v ast.Value, el scope) {
-		sc := env.at(elem{v: v, sc: el})
+		sc := env.at(v, &el)
 		if !allHold(where, v, sc) {
 			return
 		}
@@ -459,8 +455,8 @@ func (r *yamlRule) evalRel(doc ast.Object, cache *relCache, hits []Hit) []Hit {
 	}
 	r.casesFor(env)
 	if len(r.rel.group) == 0 {
-		for _, el := range els {
-			hits = r.report(env, el, hits)
+		for i := range els {
+			hits = r.report(env, &els[i], hits)
 		}
 		return hits
 	}
@@ -473,9 +469,10 @@ func (r *yamlRule) evalRel(doc ast.Object, cache *relCache, hits []Hit) []Hit {
 	idx := &env.index
 	idx.reset()
 	defer func() { clear(keys); env.ranks, env.keys, env.size = ranks, keys[:0], size }()
-	for i, el := range els {
+	for i := range els {
+		el := &els[i]
 		ranks[i] = [2]int{0, i}
-		keys = appendValues(keys, el.v, r.rel.group, env.at(el))
+		keys = appendValues(keys, el.v, r.rel.group, env.at(el.v, &el.sc))
 		key := keys[i*g : (i+1)*g]
 		h, ok := hashValues(key)
 		if ok {
@@ -492,16 +489,16 @@ func (r *yamlRule) evalRel(doc ast.Object, cache *relCache, hits []Hit) []Hit {
 		idx.add(h, ok)
 		size[ranks[i][1]]++
 	}
-	for i, el := range els {
+	for i := range els {
 		env.rank, env.first, env.count = ranks[i][0], &els[ranks[i][1]], size[ranks[i][1]]
-		hits = r.report(env, el, hits)
+		hits = r.report(env, &els[i], hits)
 	}
 	return hits
 }
 
 // report applies the rule's cases or asserts to one element.
-func (r *yamlRule) report(env *relEnv, el elem, hits []Hit) []Hit {
-	sc := env.at(el)
+func (r *yamlRule) report(env *relEnv, el *elem, hits []Hit) []Hit {
+	sc := env.at(el.v, &el.sc)
 	if len(r.rel.cases) == 0 {
 		n := len(hits)
 		hits = r.asserts(el.v, sc, hits) // where held when the element was collected

@@ -54,7 +54,7 @@ func position(sc *scope) int {
 // with one, since a partner set is built in document order, the partners
 // before (after) an element are a prefix (suffix) of it, found by binary
 // search instead of a scan per element.
-func partnerRange(ps *partnerSet, j *joinSpec, el elem) (lo, hi int, ok bool) {
+func partnerRange(ps *partnerSet, j *joinSpec, el *elem) (lo, hi int, ok bool) {
 	if len(j.theirs) > 0 || len(j.differMine) > 0 {
 		return 0, 0, false
 	}
