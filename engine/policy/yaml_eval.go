@@ -25,22 +25,23 @@ type scope struct {
 	message ast.Object
 	tool    ast.Object
 	entry   ast.Object
-	msgIdx  int
-	callIdx int
-	toolIdx int
-	entIdx  int
-	ptr     string
-	inRaw   bool        // the element lies inside a raw record, so ptr follows it
 	rel     *relEnv     // a relational rule's sets and group (yaml_rel.go), nil otherwise
-	pos     int         // the element's position in the list the walk took it from ($index)
 	mem     *memberRows // the members of the document's messages already looked up, or nil
-	row     int32       // the element's row in mem: 0 the document, i+1 message i, -1 another object
+	ptr     string
 	// given, when set, is the path a plain rule's walk follows, and at the
 	// positions it took at its [*] steps: ptr is then computed only when a
 	// finding asks for it (yaml_pointer.go)
-	given []step
+	given *[]step
 	at    [lazyPtrDepth]int32
-	depth uint8
+	// int32 rather than int: a walk copies the scope for every element
+	msgIdx  int32
+	callIdx int32
+	toolIdx int32
+	entIdx  int32
+	pos     int32 // the element's position in the list the walk took it from ($index)
+	row     int32 // the element's row in mem: 0 the document, i+1 message i, -1 another object
+	inRaw   bool  // the element lies inside a raw record, so ptr follows it
+	depth   uint8
 }
 
 // eval runs the rule over one document and appends its hits.
@@ -63,7 +64,7 @@ func (r *yamlRule) evalIn(doc ast.Object, cache *relCache, hits []Hit) []Hit {
 	}
 	sc := scope{doc: doc, msgIdx: -1, callIdx: -1, toolIdx: -1, entIdx: -1}
 	if r.lazyPtr && yamlShortcuts {
-		sc.given = r.given
+		sc.given = &r.given
 	}
 	if cache != nil {
 		sc.mem = &cache.members
@@ -125,7 +126,7 @@ func (r *yamlRule) walk(v ast.Value, steps []step, sc scope, only []int, where [
 				break
 			}
 		}
-		el.pos = i
+		el.pos = int32(i)
 		ev := arr.Elem(i).Value
 		if el.given != nil {
 			el.at[next.depth] = int32(i)
@@ -144,13 +145,13 @@ func (r *yamlRule) walk(v ast.Value, steps []step, sc scope, only []int, where [
 			}
 			switch {
 			case st.kind == stepMessages && top:
-				el.message, el.msgIdx, el.row = eo, i, int32(i+1)
+				el.message, el.msgIdx, el.row = eo, int32(i), int32(i+1)
 			case st.kind == stepTools && top:
-				el.tool, el.toolIdx = eo, i
+				el.tool, el.toolIdx = eo, int32(i)
 			case st.kind == stepEntries && top:
-				el.entry, el.entIdx = eo, i
+				el.entry, el.entIdx = eo, int32(i)
 			case st.kind == stepToolCalls && sc.message != nil:
-				el.callIdx = i
+				el.callIdx = int32(i)
 			}
 		}
 		if len(steps) == 1 { // the element itself
@@ -231,7 +232,7 @@ func resolve(v ast.Value, path []seg, sc *scope) (ast.Value, string) {
 		}
 	}
 	if len(path) > 0 && path[0].name == "$index" { // the element's position in its list
-		return ast.InternedValue(sc.pos), ""
+		return ast.InternedValue(int(sc.pos)), ""
 	}
 	ptr, known := sc.pointer(), sc.inRaw
 	if len(path) > 0 {
@@ -436,7 +437,7 @@ func stringOf(t *ast.Term) string {
 
 // targetOfScope is the element a scope stands at, as a finding names it.
 func targetOfScope(sc *scope) document.Target {
-	return document.TargetOf(sc.msgIdx, sc.callIdx, sc.toolIdx, sc.entIdx)
+	return document.TargetOf(int(sc.msgIdx), int(sc.callIdx), int(sc.toolIdx), int(sc.entIdx))
 }
 
 // filtered renders a value that is not a string for {{q …}} (as Rego's

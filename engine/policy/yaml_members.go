@@ -114,7 +114,7 @@ func memberOf(o ast.Object, key *ast.Term, slot int, sc *scope) *ast.Term {
 	case sc.mem == nil:
 		return o.Get(key)
 	case o == sc.message:
-		return sc.mem.get(o, sc.msgIdx+1, key, slot)
+		return sc.mem.get(o, int(sc.msgIdx)+1, key, slot)
 	case o == sc.doc:
 		return sc.mem.get(o, 0, key, slot)
 	}
@@ -138,7 +138,7 @@ func memberAt(o ast.Object, s *seg, sc *scope, row int32) *ast.Term {
 func (sc *scope) ctxRow(k ctxKind) int32 {
 	switch k {
 	case ctxMessage:
-		return int32(sc.msgIdx + 1)
+		return sc.msgIdx + 1
 	case ctxDocument:
 		return 0
 	}

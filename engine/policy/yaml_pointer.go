@@ -37,7 +37,7 @@ func (sc *scope) pointer() string {
 	if sc.given == nil {
 		return sc.ptr
 	}
-	return walkPointer(sc.doc, sc.given, sc.at[:sc.depth])
+	return walkPointer(sc.doc, *sc.given, sc.at[:sc.depth])
 }
 
 // walkPointer follows given from doc through the positions at, building the

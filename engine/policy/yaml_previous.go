@@ -21,9 +21,9 @@ func (sc *scope) previous() ast.Object {
 		return nil
 	}
 	arr, ok := t.Value.(*ast.Array)
-	if !ok || sc.msgIdx > arr.Len() {
+	if !ok || int(sc.msgIdx) > arr.Len() {
 		return nil
 	}
-	o, _ := arr.Elem(sc.msgIdx - 1).Value.(ast.Object)
+	o, _ := arr.Elem(int(sc.msgIdx) - 1).Value.(ast.Object)
 	return o
 }

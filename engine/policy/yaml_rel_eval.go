@@ -75,7 +75,7 @@ func lookupValue(v ast.Value, path []seg, sc *scope) ast.Value {
 			}
 		}
 		if h.isIndex {
-			return ast.InternedValue(sc.pos)
+			return ast.InternedValue(int(sc.pos))
 		}
 		o, _ := v.(ast.Object)
 		switch {
@@ -392,19 +392,19 @@ func walkSteps(given []step, v ast.Value, steps []step, sc scope, only []int, vi
 				break
 			}
 		}
-		el.pos = i
+		el.pos = int32(i)
 		ev := arr.Elem(i).Value
 		if !el.inRaw {
 			eo, _ := ev.(ast.Object)
 			switch {
 			case st.kind == stepMessages && top:
-				el.message, el.msgIdx, el.row = eo, i, int32(i+1)
+				el.message, el.msgIdx, el.row = eo, int32(i), int32(i+1)
 			case st.kind == stepTools && top:
-				el.tool, el.toolIdx = eo, i
+				el.tool, el.toolIdx = eo, int32(i)
 			case st.kind == stepEntries && top:
-				el.entry, el.entIdx = eo, i
+				el.entry, el.entIdx = eo, int32(i)
 			case st.kind == stepToolCalls && sc.message != nil:
-				el.callIdx = i
+				el.callIdx = int32(i)
 			}
 		}
 		if len(steps) == 1 {

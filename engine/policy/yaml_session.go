@@ -42,11 +42,11 @@ import (
 func position(sc *scope) int {
 	switch {
 	case sc.msgIdx >= 0:
-		return sc.msgIdx
+		return int(sc.msgIdx)
 	case sc.entIdx >= 0:
-		return sc.entIdx
+		return int(sc.entIdx)
 	}
-	return sc.toolIdx
+	return int(sc.toolIdx)
 }
 
 // partnerRange returns, for a join with neither on nor differ, the
