@@ -134,7 +134,7 @@ func Compile(ctx context.Context, packs []*Pack, opts Options) (*Engine, error) 
 				default:
 					e.yaml = append(e.yaml, r)
 					e.relational = e.relational || r.rel != nil
-					e.roleFiltered = e.roleFiltered || r.role != ""
+					e.roleFiltered = e.roleFiltered || r.walksByRole()
 				}
 			}
 		}

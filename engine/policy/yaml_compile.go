@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"cmp"
 	"fmt"
 	"regexp"
 	"slices"
@@ -33,6 +32,11 @@ type yamlRule struct {
 	// that rule's id, severity and description and is not listed on its own.
 	partOf string
 	role   string // roleOf(given, where): the walk visits only messages of this role
+	// hoisted: the conditions split for the shortcuts (yaml_hoist.go)
+	hoisted *hoisted
+	// lazyPtr: the walk records positions and builds an element's JSON
+	// Pointer only for a finding (yaml_pointer.go)
+	lazyPtr bool
 }
 
 // step is one segment of a `given` path: a member name, then optionally [*].
@@ -40,8 +44,24 @@ type step struct {
 	field string
 	key   *ast.Term
 	each  bool
-	slot  int // the field's slot in a memberRows row (yaml_members.go)
+	slot  int      // the field's slot in a memberRows row (yaml_members.go)
+	kind  stepKind // what the walk records of the elements it reaches here
+	seg   seg      // the member as a path segment (key and slot), for memberAt
 }
+
+// stepKind names the members whose elements a walk records in its scope.
+type stepKind uint8
+
+const (
+	stepOther stepKind = iota
+	stepMessages
+	stepTools
+	stepEntries
+	stepToolCalls
+	stepRaw
+)
+
+var stepKinds = map[string]stepKind{"messages": stepMessages, "tools": stepTools, "entries": stepEntries, "tool_calls": stepToolCalls, "raw": stepRaw}
 
 // seg is one segment of a dotted path, with its key term built once so a
 // lookup on the hot path allocates nothing.
@@ -53,6 +73,13 @@ type seg struct {
 	// a normalized member such as function or parameters.
 	pathKey *ast.Term
 	slot    int // the name's slot in a memberRows row (yaml_members.go)
+	// what the segment names when a path starts with it (yaml_head.go)
+	dollar  bool    // written with $
+	virt    bool    // may name a let or $group of the rule
+	isGroup bool    // $group
+	isIndex bool    // $index
+	ctx     ctxKind // the context it names, when it is not the element's member
+	sym     int     // letSym of the name without $, when virt
 }
 
 func parsePath(s string) []seg {
@@ -67,6 +94,7 @@ func parsePath(s string) []seg {
 			idx = -1
 		}
 		out[i] = seg{name: p, key: ast.StringTerm(p), index: idx, pathKey: ast.StringTerm(p + "_path"), slot: memberSlot(p)}
+		out[i].head() // every segment: a path read from a partner ($group.first.$message.index) starts inside
 	}
 	return out
 }
@@ -202,6 +230,8 @@ func compileYAMLRule(n *yaml.Node, file, pack string) (*yamlRule, error) {
 		return nil, fmt.Errorf("rule %s: %v", s.ID, err)
 	}
 	r.role = roleOf(r.given, r.where)
+	r.lazyPtr = lazyPointers(r.given)
+	r.hoist()
 	if r.rel != nil {
 		r.rel.role = r.role
 	}
@@ -236,7 +266,8 @@ func parseGiven(s string) ([]step, error) {
 		if strings.HasSuffix(part, "[*]") {
 			st = step{field: strings.TrimSuffix(part, "[*]"), each: true}
 		}
-		st.key, st.slot = ast.StringTerm(st.field), memberSlot(st.field)
+		st.key, st.slot, st.kind = ast.StringTerm(st.field), memberSlot(st.field), stepKinds[st.field]
+		st.seg = seg{name: st.field, key: st.key, slot: st.slot, index: -1}
 		if st.field == "" || strings.ContainsAny(st.field, "[]*") {
 			return nil, fmt.Errorf("bad segment %q in %q (want name or name[*])", part, s)
 		}
@@ -270,6 +301,9 @@ func compileChecks(n *yaml.Node) ([]check, error) {
 		if err != nil {
 			return nil, fmt.Errorf("line %d: %s: %v", val.Line, key.Value, err)
 		}
+		if len(c.tests) == 1 && c.tests[0].el == nil && c.tests[0].ok != nil && !c.optional {
+			c.only = c.tests[0].ok
+		}
 		out = append(out, check{path: parsePath(key.Value), text: key.Value, cond: c})
 	}
 	return out, nil
@@ -281,6 +315,9 @@ type condition struct {
 	optional bool
 	tests    []test
 	literal  ast.Value // the value a condition written as a bare literal must equal, else nil
+	// only is the test of a condition that is one test on the value alone
+	// (not optional): allHold calls it without explain's failure text
+	only func(v ast.Value) bool
 }
 
 type test struct {
@@ -289,9 +326,10 @@ type test struct {
 	// why, when set, says what is wrong with a value that fails (it
 	// replaces the "(it is ...)" the failure text otherwise ends with).
 	why func(v ast.Value) string
-	// at, when set, is used instead of ok: a test that reads another path
-	// of the element (a comparison with a path, not) gets the element too.
-	at func(v, el ast.Value, sc scope) bool
+	// el, when set, is used instead of ok: a test that reads another path
+	// of the element (a comparison with a path, not) gets the element too
+	// (yaml_eltest.go).
+	el *elTest
 }
 
 var jsonTypes = []string{"string", "number", "boolean", "null", "object", "array"}
@@ -324,7 +362,7 @@ func compileCondition(n *yaml.Node) (condition, error) {
 				return c, fmt.Errorf("not: %v", err)
 			}
 			c.tests = append(c.tests, test{desc: "must not hold: " + strings.Join(inner.descs(), ", "),
-				at: func(v, el ast.Value, sc scope) bool { ok, _ := inner.holds(v, el, sc); return !ok }})
+				el: &elTest{kind: elNot, not: &inner}})
 			continue
 		}
 		if op == "extends" { // a list starts with another (yaml_session.go)
@@ -413,7 +451,7 @@ func operator(op string, a any) (test, error) {
 			vals[i] = v
 		}
 		return test{ok: func(v ast.Value) bool {
-			return v != nil && slices.ContainsFunc(vals, func(w ast.Value) bool { return ast.Compare(v, w) == 0 })
+			return v != nil && slices.ContainsFunc(vals, func(w ast.Value) bool { return sameValue(v, w) })
 		}, desc: "must be one of " + ast.NewArray(termsOf(vals)...).String()}, nil
 	case "not_empty":
 		want, ok := a.(bool)
@@ -520,7 +558,7 @@ func equalsTest(lit any, want bool) (test, error) {
 	if !want {
 		desc = "must not equal " + w.String()
 	}
-	return test{ok: func(v ast.Value) bool { return (v != nil && ast.Compare(v, w) == 0) == want }, desc: desc}, nil
+	return test{ok: func(v ast.Value) bool { return (v != nil && sameValue(v, w)) == want }, desc: desc}, nil
 }
 
 func notEmpty(v ast.Value) bool {
@@ -565,20 +603,20 @@ func termsOf(vs []ast.Value) []*ast.Term {
 // not, it returns the description of the first failing test.
 // el and sc are the element and its scope, which a comparison with another
 // path reads.
-func (c condition) holds(v, el ast.Value, sc scope) (bool, string) {
+func (c *condition) holds(v, el ast.Value, sc *scope) (bool, string) {
 	ok, why, _ := c.explain(v, el, sc)
 	return ok, why
 }
 
 // explain is holds, and whether the failure text already says what is
 // wrong with the value (a test with a why).
-func (c condition) explain(v, el ast.Value, sc scope) (bool, string, bool) {
+func (c *condition) explain(v, el ast.Value, sc *scope) (bool, string, bool) {
 	if v == nil && c.optional {
 		return true, "", false
 	}
 	for _, t := range c.tests {
-		if t.at != nil {
-			if !t.at(v, el, sc) {
+		if t.el != nil {
+			if !t.el.holds(v, el, sc) {
 				return false, t.desc, false
 			}
 			continue
@@ -602,11 +640,7 @@ func comparison(op string, a any) (test, bool, error) {
 		if !ok {
 			return test{}, true, fmt.Errorf("want a path")
 		}
-		path := parsePath(p)
-		return test{desc: "must be the same as " + p, at: func(v, el ast.Value, sc scope) bool {
-			w := lookupValue(el, path, sc)
-			return v != nil && w != nil && ast.Compare(v, w) == 0
-		}}, true, nil
+		return test{desc: "must be the same as " + p, el: &elTest{kind: elSame, path: parsePath(p)}}, true, nil
 	}
 	want := map[string]func(int) bool{
 		"less_than":    func(c int) bool { return c < 0 },
@@ -618,31 +652,14 @@ func comparison(op string, a any) (test, bool, error) {
 		return test{}, false, nil
 	}
 	word := strings.ReplaceAll(op, "_", " ")
-	var arg func(el ast.Value, sc scope) ast.Value
+	t := &elTest{kind: elCompare, want: want}
 	switch x := a.(type) {
 	case int, float64:
-		var n ast.Value = ast.Number(fmt.Sprint(x)) // boxed once
-		arg = func(ast.Value, scope) ast.Value { return n }
+		t.num = ast.Number(fmt.Sprint(x)) // boxed once
 	case string:
-		path := parsePath(x)
-		arg = func(el ast.Value, sc scope) ast.Value { return lookupValue(el, path, sc) }
+		t.path = parsePath(x)
 	default:
 		return test{}, true, fmt.Errorf("want a number or a path")
 	}
-	return test{desc: fmt.Sprintf("must be %s %v", word, a), at: func(v, el ast.Value, sc scope) bool {
-		x, ok := v.(ast.Number)
-		if !ok {
-			return false
-		}
-		y, ok := arg(el, sc).(ast.Number)
-		if !ok {
-			return false
-		}
-		if a, ok := x.Int(); ok { // the common case, without ast.Compare's big numbers
-			if b, ok := y.Int(); ok {
-				return want(cmp.Compare(a, b))
-			}
-		}
-		return want(ast.Compare(x, y))
-	}}, true, nil
+	return test{desc: fmt.Sprintf("must be %s %v", word, a), el: t}, true, nil
 }

@@ -25,16 +25,23 @@ type scope struct {
 	message ast.Object
 	tool    ast.Object
 	entry   ast.Object
-	msgIdx  int
-	callIdx int
-	toolIdx int
-	entIdx  int
-	ptr     string
-	inRaw   bool        // the element lies inside a raw record, so ptr follows it
 	rel     *relEnv     // a relational rule's sets and group (yaml_rel.go), nil otherwise
-	pos     int         // the element's position in the list the walk took it from ($index)
-	only    []int       // nil, or the only top-level elements a walk visits (roleOf)
 	mem     *memberRows // the members of the document's messages already looked up, or nil
+	ptr     string
+	// given, when set, is the path a plain rule's walk follows, and at the
+	// positions it took at its [*] steps: ptr is then computed only when a
+	// finding asks for it (yaml_pointer.go)
+	given *[]step
+	at    [lazyPtrDepth]int32
+	// int32 rather than int: a walk copies the scope for every element
+	msgIdx  int32
+	callIdx int32
+	toolIdx int32
+	entIdx  int32
+	pos     int32 // the element's position in the list the walk took it from ($index)
+	row     int32 // the element's row in mem: 0 the document, i+1 message i, -1 another object
+	inRaw   bool  // the element lies inside a raw record, so ptr follows it
+	depth   uint8
 }
 
 // eval runs the rule over one document and appends its hits.
@@ -56,37 +63,46 @@ func (r *yamlRule) evalIn(doc ast.Object, cache *relCache, hits []Hit) []Hit {
 		return r.evalRel(doc, cache, hits)
 	}
 	sc := scope{doc: doc, msgIdx: -1, callIdx: -1, toolIdx: -1, entIdx: -1}
+	if r.lazyPtr && yamlShortcuts {
+		sc.given = &r.given
+	}
 	if cache != nil {
 		sc.mem = &cache.members
-		if r.role != "" {
-			sc.only = cache.only(r.role)
-		}
 	}
-	return r.walk(doc, r.given, sc, hits)
+	if yamlShortcuts && !docHolds(r.hoisted.where.doc, doc, sc.mem) { // yaml_hoist.go
+		return hits
+	}
+	only, where := r.only(cache)
+	return r.walk(doc, r.given, sc, only, where, hits)
 }
 
-func (r *yamlRule) walk(v ast.Value, steps []step, sc scope, hits []Hit) []Hit {
+// walk follows steps from v to the elements and checks where (the rule's,
+// or what the shortcuts leave of it) and assert on each.
+func (r *yamlRule) walk(v ast.Value, steps []step, sc scope, only []int, where []check, hits []Hit) []Hit {
 	if len(steps) == 0 {
-		return r.check(v, sc, hits)
+		return r.check(v, &sc, where, hits)
 	}
-	st := steps[0]
+	st := &steps[0]
 	o, ok := v.(ast.Object)
 	if !ok {
 		return hits
 	}
-	t := memberOf(o, st.key, st.slot, &sc)
+	t := memberAt(o, &st.seg, &sc, sc.row)
 	if t == nil {
 		return hits
 	}
 	next := sc
+	next.row = -1 // a member's value is neither the document nor a message
 	switch {
+	case sc.given != nil: // the pointer is built when a finding needs it
+		next.inRaw = sc.inRaw || st.kind == stepRaw
 	case sc.inRaw:
 		next.ptr = sc.ptr + "/" + escapePointer(st.field)
-	case st.field == "raw":
+	case st.kind == stepRaw:
 		next.inRaw = true
 	}
 	if !st.each {
-		return r.walk(t.Value, steps[1:], next, hits)
+		return r.walk(t.Value, steps[1:], next, only, where, hits)
 	}
 	arr, ok := t.Value.(*ast.Array)
 	if !ok {
@@ -94,39 +110,55 @@ func (r *yamlRule) walk(v ast.Value, steps []step, sc scope, hits []Hit) []Hit {
 	}
 	top := len(steps) == len(r.given)
 	n := arr.Len()
-	if top && sc.only != nil {
-		n = len(sc.only)
+	if top && only != nil {
+		n = len(only)
 	}
-	next.only = nil
+	// el is the element's scope, set anew for each element: the members
+	// set below are set by every element of this list alike.
+	el := next
+	if el.given != nil {
+		el.depth++
+	}
 	for k := 0; k < n; k++ {
 		i := k
-		if top && sc.only != nil {
-			if i = sc.only[k]; i >= arr.Len() {
+		if top && only != nil {
+			if i = only[k]; i >= arr.Len() {
 				break
 			}
 		}
-		el := next
-		el.pos = i
+		el.pos = int32(i)
 		ev := arr.Elem(i).Value
+		if el.given != nil {
+			el.at[next.depth] = int32(i)
+		}
 		if el.inRaw {
-			el.ptr = next.ptr + "/" + strconv.Itoa(i)
+			if el.given == nil {
+				el.ptr = next.ptr + "/" + strconv.Itoa(i)
+			}
 		} else {
 			eo, _ := ev.(ast.Object)
-			if p, ok := stringField(eo, document.KeyPath); ok {
-				el.ptr = p
+			if el.given == nil {
+				el.ptr = next.ptr
+				if p, ok := stringField(eo, document.KeyPath); ok {
+					el.ptr = p
+				}
 			}
 			switch {
-			case st.field == "messages" && len(steps) == len(r.given):
-				el.message, el.msgIdx = eo, i
-			case st.field == "tools" && len(steps) == len(r.given):
-				el.tool, el.toolIdx = eo, i
-			case st.field == "entries" && len(steps) == len(r.given):
-				el.entry, el.entIdx = eo, i
-			case st.field == "tool_calls" && sc.message != nil:
-				el.callIdx = i
+			case st.kind == stepMessages && top:
+				el.message, el.msgIdx, el.row = eo, int32(i), int32(i+1)
+			case st.kind == stepTools && top:
+				el.tool, el.toolIdx = eo, int32(i)
+			case st.kind == stepEntries && top:
+				el.entry, el.entIdx = eo, int32(i)
+			case st.kind == stepToolCalls && sc.message != nil:
+				el.callIdx = int32(i)
 			}
 		}
-		hits = r.walk(ev, steps[1:], el, hits)
+		if len(steps) == 1 { // the element itself
+			hits = r.check(ev, &el, where, hits)
+			continue
+		}
+		hits = r.walk(ev, steps[1:], el, nil, where, hits)
 	}
 	return hits
 }
@@ -135,15 +167,15 @@ func (r *yamlRule) walk(v ast.Value, steps []step, sc scope, hits []Hit) []Hit {
 // below one that already failed is not reported, nor one whose value lies at
 // or below the JSON Pointer of one that failed: a definition that is not an
 // object gives one finding, not one per member it lacks.
-func (r *yamlRule) check(v ast.Value, sc scope, hits []Hit) []Hit {
-	if !allHold(r.where, v, sc) { // values only: building their pointers would be wasted
+func (r *yamlRule) check(v ast.Value, sc *scope, where []check, hits []Hit) []Hit {
+	if !allHold(where, v, sc) { // values only: building their pointers would be wasted
 		return hits
 	}
 	return r.asserts(v, sc, hits)
 }
 
 // asserts reports the failing assertions of an element that passed where.
-func (r *yamlRule) asserts(v ast.Value, sc scope, hits []Hit) []Hit {
+func (r *yamlRule) asserts(v ast.Value, sc *scope, hits []Hit) []Hit {
 	var failed []check
 	var failedPtrs []string
 	for _, c := range r.assert {
@@ -193,21 +225,21 @@ func (r *yamlRule) asserts(v ast.Value, sc scope, hits []Hit) []Hit {
 // $document (or the same without $, when the element has no such member)
 // starts from that context instead. It also returns the JSON Pointer of the
 // value when it can be known.
-func resolve(v ast.Value, path []seg, sc scope) (ast.Value, string) {
+func resolve(v ast.Value, path []seg, sc *scope) (ast.Value, string) {
 	if sc.rel != nil && len(path) > 0 {
 		if v, ok := sc.rel.virtual(path); ok {
 			return v, ""
 		}
 	}
 	if len(path) > 0 && path[0].name == "$index" { // the element's position in its list
-		return ast.InternedValue(sc.pos), ""
+		return ast.InternedValue(int(sc.pos)), ""
 	}
-	ptr, known := sc.ptr, sc.inRaw
+	ptr, known := sc.pointer(), sc.inRaw
 	if len(path) > 0 {
 		head := path[0].name
 		alias := strings.TrimPrefix(head, "$")
 		o, _ := v.(ast.Object)
-		if head != alias || o == nil || member(o, &path[0], &sc) == nil {
+		if head != alias || o == nil || member(o, &path[0], sc) == nil {
 			if ctx := sc.context(alias); ctx != nil {
 				v, path, known = ctx, path[1:], false
 				if p, ok := stringField(ctx, document.KeyPath); ok {
@@ -231,7 +263,7 @@ func resolve(v ast.Value, path []seg, sc scope) (ast.Value, string) {
 			}
 		}
 		if known {
-			t := member(o, &path[0], &sc)
+			t := member(o, &path[0], sc)
 			if t == nil { // absent, but where it would be is known
 				for _, s := range path[1:] {
 					ptr += "/" + escapePointer(s.name)
@@ -249,7 +281,7 @@ func resolve(v ast.Value, path []seg, sc scope) (ast.Value, string) {
 		}
 		switch c := v.(type) {
 		case ast.Object:
-			t := member(c, s, &sc) // the element's rows only match an object they hold
+			t := member(c, s, sc) // the element's rows only match an object they hold
 			if t == nil {
 				return nil, ptr
 			}
@@ -283,7 +315,7 @@ func found(v ast.Value) string {
 	return " (it is " + s + ")"
 }
 
-func (sc scope) context(name string) ast.Object {
+func (sc *scope) context(name string) ast.Object {
 	switch name {
 	case "message":
 		return sc.message
@@ -336,14 +368,14 @@ func parseTemplate(s string) []piece {
 	return out
 }
 
-func (r *yamlRule) render(v ast.Value, sc scope, failure string) string {
+func (r *yamlRule) render(v ast.Value, sc *scope, failure string) string {
 	if len(r.message) == 0 {
 		return failure
 	}
 	return renderPieces(r.message, v, sc, failure)
 }
 
-func renderPieces(message []piece, v ast.Value, sc scope, failure string) string {
+func renderPieces(message []piece, v ast.Value, sc *scope, failure string) string {
 	var b strings.Builder
 	for _, p := range message {
 		switch {
@@ -404,8 +436,8 @@ func stringOf(t *ast.Term) string {
 }
 
 // targetOfScope is the element a scope stands at, as a finding names it.
-func targetOfScope(sc scope) document.Target {
-	return document.TargetOf(sc.msgIdx, sc.callIdx, sc.toolIdx, sc.entIdx)
+func targetOfScope(sc *scope) document.Target {
+	return document.TargetOf(int(sc.msgIdx), int(sc.callIdx), int(sc.toolIdx), int(sc.entIdx))
 }
 
 // filtered renders a value that is not a string for {{q …}} (as Rego's

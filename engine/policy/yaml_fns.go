@@ -65,7 +65,7 @@ func compileFnLet(ly letYAML) (f *fnLet, ok bool, err error) {
 }
 
 // value computes the let for the element v (in scope sc).
-func (f *fnLet) value(v ast.Value, sc scope) ast.Value {
+func (f *fnLet) value(v ast.Value, sc *scope) ast.Value {
 	if f.walks != nil {
 		return f.distinct(sc)
 	}
@@ -103,11 +103,11 @@ func errsValue(t *ast.Term) ast.Value {
 	return t.Value
 }
 
-func (f *fnLet) distinct(sc scope) ast.Value {
+func (f *fnLet) distinct(sc *scope) ast.Value {
 	var names []string
 	for i, steps := range f.walks {
 		walkSteps(steps, sc.doc, steps, newScope(sc.doc), nil, func(el ast.Value, _ scope) {
-			if s, ok := lookupValue(el, f.members[i], scope{}).(ast.String); ok && s != "" {
+			if s, ok := lookupValue(el, f.members[i], &scope{}).(ast.String); ok && s != "" {
 				names = append(names, string(s))
 			}
 		})

@@ -56,7 +56,7 @@ func (e *Engine) gatePack(p *Pack, errs []string) []string {
 		e.gate.when = append(e.gate.when, when...)
 		for _, r := range when {
 			e.relational = e.relational || r.rel != nil
-			e.roleFiltered = e.roleFiltered || r.role != ""
+			e.roleFiltered = e.roleFiltered || r.walksByRole()
 		}
 	}
 	return errs

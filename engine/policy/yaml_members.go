@@ -46,6 +46,9 @@ type memberRows struct {
 	stride int          // slots per row: the slot count when the document began
 	objs   []ast.Object // the message each row holds the members of
 	terms  []*ast.Term  // row r is terms[r*stride:(r+1)*stride]; nil = not looked up
+	// restarts counts the rows handed another object than they held: a
+	// caller that names the wrong row (memberAt) shows there
+	restarts int
 }
 
 // reset starts a new document. It drops every reference to the last one
@@ -82,6 +85,7 @@ func (m *memberRows) get(o ast.Object, row int, key *ast.Term, slot int) *ast.Te
 	if m.objs[row] != o {
 		if m.objs[row] != nil {
 			clear(r) // another object of this document: should not happen, but be safe
+			m.restarts++
 		}
 		m.objs[row] = o
 	}
@@ -110,9 +114,33 @@ func memberOf(o ast.Object, key *ast.Term, slot int, sc *scope) *ast.Term {
 	case sc.mem == nil:
 		return o.Get(key)
 	case o == sc.message:
-		return sc.mem.get(o, sc.msgIdx+1, key, slot)
+		return sc.mem.get(o, int(sc.msgIdx)+1, key, slot)
 	case o == sc.doc:
 		return sc.mem.get(o, 0, key, slot)
 	}
 	return o.Get(key)
+}
+
+// memberAt is member for an object whose row the caller knows: 0 for the
+// document, i+1 for message i, -1 for any other object. The walks and
+// lookupValue know which object they stand at, so they need not compare it
+// with the document and the message (two interface comparisons per
+// lookup). get checks that the row holds o, so a wrong row costs a lookup,
+// never a wrong member.
+func memberAt(o ast.Object, s *seg, sc *scope, row int32) *ast.Term {
+	if sc.mem == nil || row < 0 {
+		return o.Get(s.key)
+	}
+	return sc.mem.get(o, int(row), s.key, s.slot)
+}
+
+// ctxRow is the row of the context k names in sc (see memberAt).
+func (sc *scope) ctxRow(k ctxKind) int32 {
+	switch k {
+	case ctxMessage:
+		return sc.msgIdx + 1
+	case ctxDocument:
+		return 0
+	}
+	return -1
 }

@@ -44,3 +44,47 @@ func TestMemberRows(t *testing.T) {
 		}
 	}
 }
+
+// TestMemberRowsNamed runs relational and plain rules that read members of
+// the document, of the elements and of their messages, and wants every row
+// the walks and lookups name to be the row of the object they look at (a
+// wrong one would still answer right, but start the row again).
+func TestMemberRowsNamed(t *testing.T) {
+	src := `rules:
+  - id: plain
+    severity: error
+    description: d
+    given: messages[*].tool_calls[*]
+    where:
+      $message.role: assistant
+      $document.format: chat
+    assert:
+      name: {not_empty: true}
+  - id: rel
+    severity: error
+    description: d
+    given: messages[*]
+    let:
+      calls: {join: 'messages[*].tool_calls[*]', where: {$message.role: assistant}, on: {tool_call_id: id}}
+    where:
+      role: tool
+      $document.profile: {not_equals: export}
+    cases:
+      - when: {$calls.count: 0, $previous.role: {not_equals: system}}
+        message: 'orphan {{index}} after {{$previous.role}}'
+`
+	e := mustCompile(t, Options{}, packOf(t, map[string]string{"r.yaml": src}))
+	doc := chatDoc(t, `{"messages":[{"role":"user","content":"q"},{"role":"assistant","tool_calls":[{"id":"a","type":"function","function":{"name":"f","arguments":"{}"}},{"id":"b","type":"function","function":{"name":"","arguments":"{}"}}]},{"role":"tool","tool_call_id":"a","content":"1"},{"role":"tool","tool_call_id":"x","content":"2"}]}`)
+	var c relCache
+	c.reset(doc.Value)
+	var hits []Hit
+	for _, r := range e.yaml {
+		hits = r.evalIn(doc.Value, &c, hits)
+	}
+	if len(hits) != 2 {
+		t.Errorf("hits = %v, want the call without a name and the orphan result", hits)
+	}
+	if c.members.restarts != 0 {
+		t.Errorf("%d rows were named for another object than they held", c.members.restarts)
+	}
+}

@@ -12,7 +12,7 @@ import (
 // about neighbours (a message that repeats the one before it, a tool result
 // that does not follow its call or another result), which a join cannot say
 // without arithmetic on indexes.
-func (sc scope) previous() ast.Object {
+func (sc *scope) previous() ast.Object {
 	if sc.message == nil || sc.msgIdx <= 0 {
 		return nil
 	}
@@ -21,9 +21,9 @@ func (sc scope) previous() ast.Object {
 		return nil
 	}
 	arr, ok := t.Value.(*ast.Array)
-	if !ok || sc.msgIdx > arr.Len() {
+	if !ok || int(sc.msgIdx) > arr.Len() {
 		return nil
 	}
-	o, _ := arr.Elem(sc.msgIdx - 1).Value.(ast.Object)
+	o, _ := arr.Elem(int(sc.msgIdx) - 1).Value.(ast.Object)
 	return o
 }

@@ -60,7 +60,7 @@ type joinSpec struct {
 type truthySpec struct {
 	want []string // lower-cased keys
 	of   []truthySource
-	stop *[256]bool // keyStops(want)
+	stop *keyStopTable // keyStops(want)
 }
 
 type truthySource struct {
@@ -81,6 +81,7 @@ type occurrencesSpec struct {
 // letSpec is one named let: a join, or a value (cases, truthy_keys, tag_body).
 type letSpec struct {
 	name   string
+	sym    int // letSym(name)
 	join   *joinSpec
 	cases  []caseSpec
 	truthy *truthySpec
@@ -244,7 +245,7 @@ func compileCases(cs []caseYAML, text string) ([]caseSpec, error) {
 }
 
 func compileLet(name string, ly letYAML) (*letSpec, error) {
-	l := &letSpec{name: name}
+	l := &letSpec{name: name, sym: letSym(name)}
 	kinds := 0
 	if ly.Join != "" {
 		kinds++

@@ -38,6 +38,11 @@ type relCache struct {
 	// roles[i] is the role of message i (built on first use); byRole the
 	// indexes of the messages of each role asked for
 	roles     []string
+	roleVals  []ast.Value // the role of message i, nil when absent (yaml_hoist.go)
+	filters   []roleIndex // by roleFilter.id: the messages whose role passes it
+	lists     []roleIndex // by member slot: the messages whose member is a non-empty list (yaml_lists.go)
+	ints      [][]int     // buffers of narrow, the first nints in use for this document
+	nints     int
 	rolesDone bool
 	byRole    map[string]*roleIndex
 	gen       int // counts documents: a roleIndex of another gen is stale
@@ -58,24 +63,7 @@ func (c *relCache) messagesOf(role string) []int {
 	if ri != nil && ri.gen == c.gen {
 		return ri.ix
 	}
-	if !c.rolesDone {
-		c.rolesDone = true
-		c.roles = c.roles[:0]
-		if t := c.doc.Get(keyMessages); t != nil {
-			if arr, ok := t.Value.(*ast.Array); ok {
-				for i := 0; i < arr.Len(); i++ {
-					var r string
-					if o, ok := arr.Elem(i).Value.(ast.Object); ok {
-						if rt := o.Get(keyRole); rt != nil {
-							s, _ := rt.Value.(ast.String)
-							r = string(s)
-						}
-					}
-					c.roles = append(c.roles, r)
-				}
-			}
-		}
-	}
+	c.loadRoles()
 	if ri == nil {
 		if c.byRole == nil {
 			c.byRole = map[string]*roleIndex{}
@@ -92,12 +80,45 @@ func (c *relCache) messagesOf(role string) []int {
 	return ri.ix
 }
 
+// loadRoles reads the role of every message of the document, once.
+func (c *relCache) loadRoles() {
+	if c.rolesDone {
+		return
+	}
+	c.rolesDone = true
+	clear(c.roleVals)
+	c.roles, c.roleVals = c.roles[:0], c.roleVals[:0]
+	t := c.doc.Get(keyMessages)
+	if t == nil {
+		return
+	}
+	arr, ok := t.Value.(*ast.Array)
+	if !ok {
+		return
+	}
+	for i := 0; i < arr.Len(); i++ {
+		var r string
+		var v ast.Value
+		if o, ok := arr.Elem(i).Value.(ast.Object); ok {
+			if rt := o.Get(keyRole); rt != nil {
+				v = rt.Value
+				s, _ := rt.Value.(ast.String)
+				r = string(s)
+			}
+		}
+		c.roles = append(c.roles, r)
+		c.roleVals = append(c.roleVals, v)
+	}
+}
+
 var keyMessages = ast.StringTerm("messages")
 
 // reset empties the cache for the next document.
 func (c *relCache) reset(doc ast.Object) {
 	c.doc = doc
 	c.rolesDone = false
+	c.nints = 0
+	clear(c.roleVals) // drop references to the document
 	c.members.reset()
 	c.gen++
 	for _, id := range c.used {
@@ -186,13 +207,15 @@ func (c *relCache) getEnv(r *yamlRule) *relEnv {
 	env.r, env.cache, env.el = r, c, elem{}
 	env.memo = slices.Grow(env.memo[:0], len(r.rel.lets))[:len(r.rel.lets)]
 	clear(env.memo)
+	env.memoGen = 1 // the cleared entries (gen 0) are stale
 	return env
 }
 
 func (c *relCache) putEnv(env *relEnv) {
 	clear(env.els) // drop references to the document
 	env.els = env.els[:0]
-	env.first, env.el = elem{}, elem{}
+	env.first, env.el = nil, elem{}
+	clear(env.memo)
 	env.instants.reset()
 	c.envFree = append(c.envFree, env)
 }
@@ -217,24 +240,24 @@ func (c *relCache) set(j *joinSpec) *partnerSet {
 		ps = &partnerSet{}
 	}
 	add := func(v ast.Value, sc scope) {
-		if !allHold(j.where, v, sc) {
+		if !allHold(j.where, v, &sc) {
 			return
 		}
-		ps.keys = appendValues(ps.keys, v, j.theirs, sc)
-		ps.differ = appendValues(ps.differ, v, j.differTheirs, sc)
+		ps.keys = appendValues(ps.keys, v, j.theirs, &sc)
+		ps.differ = appendValues(ps.differ, v, j.differTheirs, &sc)
 		sc.rel = nil
 		ps.els = append(ps.els, elem{v: v, sc: sc})
 	}
 	if j.ruleRef != nil {
 		env := c.getEnv(j.ruleRef)
 		for _, el := range j.ruleRef.collect(env) {
-			add(el.v, env.at(el))
+			add(el.v, *env.at(el.v, &el.sc))
 		}
 		c.putEnv(env)
 	} else {
 		sc := newScope(c.doc)
 		sc.mem = &c.members
-		walkSteps(j.given, c.doc, j.given, sc, c.only(j.role), add)
+		walkSteps(j.given, c.doc, j.given, sc, c.narrow(j.given, c.only(j.role)), add)
 	}
 	if k := len(j.theirs); k > 0 {
 		for i := range ps.els {
@@ -250,7 +273,7 @@ func (c *relCache) set(j *joinSpec) *partnerSet {
 }
 
 // appendValues appends the values of paths on v to buf.
-func appendValues(buf []ast.Value, v ast.Value, paths [][]seg, sc scope) []ast.Value {
+func appendValues(buf []ast.Value, v ast.Value, paths [][]seg, sc *scope) []ast.Value {
 	for _, p := range paths {
 		buf = append(buf, lookupValue(v, p, sc))
 	}
@@ -271,7 +294,7 @@ func hashValues(vs []ast.Value) (uint64, bool) {
 
 func equalValues(a, b []ast.Value) bool {
 	for i := range a {
-		if a[i] == nil || b[i] == nil || ast.Compare(a[i], b[i]) != 0 {
+		if a[i] == nil || b[i] == nil || !sameValue(a[i], b[i]) {
 			return false
 		}
 	}

@@ -17,12 +17,17 @@ type relEnv struct {
 	r     *yamlRule
 	cache *relCache
 	el    elem
-	rank  int
-	count int
-	first elem
+	// caseOK: which cases the document's conditions allow (yaml_hoist.go)
+	caseOK []bool
+	rank   int
+	count  int
+	first  *elem // the first element of el's group (in els)
 	// memo holds the lets computed for the element env stands at: a let is
-	// read by several conditions and the message.
-	memo []letMemo
+	// read by several conditions and the message. An entry is valid when
+	// its gen is memoGen, which moving to another element advances, rather
+	// than clearing the entries per element.
+	memo    []letMemo
+	memoGen uint32
 	// buffers reused from document to document
 	els   []elem
 	ranks [][2]int
@@ -34,62 +39,65 @@ type relEnv struct {
 }
 
 type letMemo struct {
-	done  bool
-	busy  bool // being computed: reading it again is a let that depends on itself
+	gen   uint32 // valid when it is the env's memoGen
+	busy  bool   // being computed: reading it again is a let that depends on itself
 	value ast.Value
 	n     int
-	first elem
-	last  elem
+	first *elem // in the partner set, which outlives the memo
+	last  *elem
 }
 
 func newScope(doc ast.Object) scope {
-	return scope{doc: doc, msgIdx: -1, callIdx: -1, toolIdx: -1, entIdx: -1}
+	return scope{doc: doc, msgIdx: -1, callIdx: -1, toolIdx: -1, entIdx: -1, row: 0}
 }
 
-// at returns el's scope reading env's lets, with env standing at el.
-func (env *relEnv) at(el elem) scope {
-	if el.v != env.el.v || el.sc.msgIdx != env.el.sc.msgIdx || el.sc.callIdx != env.el.sc.callIdx {
-		clear(env.memo)
+// at returns the scope of element v (in scope sc) reading env's lets, with
+// env standing at it. The scope is env's own (env.el.sc), valid until env
+// moves to another element.
+func (env *relEnv) at(v ast.Value, sc *scope) *scope {
+	if v != env.el.v || sc.msgIdx != env.el.sc.msgIdx || sc.callIdx != env.el.sc.callIdx {
+		env.memoGen++ // every memo entry is stale
 	}
-	env.el = el
-	sc := el.sc
-	sc.rel = env
-	return sc
+	env.el.v, env.el.sc = v, *sc
+	env.el.sc.rel = env
+	return &env.el.sc
 }
 
 // lookupValue is resolve without the JSON Pointer, which the relational
 // forms never need: resolve builds it by concatenation.
-func lookupValue(v ast.Value, path []seg, sc scope) ast.Value {
+func lookupValue(v ast.Value, path []seg, sc *scope) ast.Value {
+	row := int32(-1) // the memberRows row of v (yaml_members.go)
 	if len(path) > 0 {
-		if sc.rel != nil {
+		h := &path[0] // what it names is known from parsing (yaml_head.go)
+		if sc.rel != nil && h.virt {
 			if x, ok := sc.rel.virtual(path); ok {
 				return x
 			}
 		}
-		if path[0].name == "$index" {
-			return ast.InternedValue(sc.pos)
+		if h.isIndex {
+			return ast.InternedValue(int(sc.pos))
 		}
-		head := path[0].name
-		alias := strings.TrimPrefix(head, "$")
 		o, _ := v.(ast.Object)
 		switch {
-		case head != alias || o == nil:
-			if ctx := sc.context(alias); ctx != nil {
-				v, path = ctx, path[1:]
+		case h.dollar || o == nil:
+			if ctx := sc.contextOf(h.ctx); ctx != nil {
+				v, path, row = ctx, path[1:], sc.ctxRow(h.ctx)
+			} else {
+				row = sc.row // still the element
 			}
 		default:
 			// the element's own member wins over a context of that name;
 			// looked up once, not again by the walk below
-			t := member(o, &path[0], &sc)
+			t := memberAt(o, h, sc, sc.row)
 			if t != nil {
 				v, path = t.Value, path[1:]
 				break
 			}
-			ctx := sc.context(alias)
+			ctx := sc.contextOf(h.ctx)
 			if ctx == nil {
 				return nil
 			}
-			v, path = ctx, path[1:]
+			v, path, row = ctx, path[1:], sc.ctxRow(h.ctx)
 		}
 	}
 	for i := range path {
@@ -98,7 +106,7 @@ func lookupValue(v ast.Value, path []seg, sc scope) ast.Value {
 		case ast.Object:
 			var t *ast.Term
 			if i == 0 {
-				t = member(c, s, &sc)
+				t = memberAt(c, s, sc, row)
 			} else {
 				t = c.Get(s.key)
 			}
@@ -120,20 +128,21 @@ func lookupValue(v ast.Value, path []seg, sc scope) ast.Value {
 
 // partners counts the element's partners in j and returns the first and
 // the last.
-func (env *relEnv) partners(j *joinSpec) (int, elem, elem) {
+func (env *relEnv) partners(j *joinSpec) (int, *elem, *elem) {
 	ps := env.cache.set(j)
-	if lo, hi, ok := partnerRange(ps, j, env.el); ok { // yaml_session.go
+	if lo, hi, ok := partnerRange(ps, j, &env.el); ok { // yaml_session.go
 		if hi <= lo {
-			return 0, elem{}, elem{}
+			return 0, nil, nil
 		}
-		return hi - lo, ps.els[lo], ps.els[hi-1]
+		return hi - lo, &ps.els[lo], &ps.els[hi-1]
 	}
-	n, first, last := 0, elem{}, elem{}
+	n := 0
+	var first, last *elem
 	env.eachPartner(j, ps, func(p *elem) {
 		if n == 0 {
-			first = *p
+			first = p
 		}
-		last = *p
+		last = p
 		n++
 	})
 	return n, first, last
@@ -142,24 +151,23 @@ func (env *relEnv) partners(j *joinSpec) (int, elem, elem) {
 // eachPartner calls visit with each partner in j of the element env
 // stands at, in document order.
 func (env *relEnv) eachPartner(j *joinSpec, ps *partnerSet, visit func(*elem)) {
-	el := env.el
+	el := &env.el
 	if lo, hi, ok := partnerRange(ps, j, el); ok {
 		for i := lo; i < hi; i++ {
 			visit(&ps.els[i])
 		}
 		return
 	}
-	sc := el.sc
-	sc.rel = env
+	sc := &el.sc // reads env's lets (at)
 	var buf [8]ast.Value
 	var differ []ast.Value
 	if d := len(j.differMine); d > 0 {
 		differ = appendValues(buf[4:4:8], el.v, j.differMine, sc)
 	}
-	at := position(el.sc)
+	at := position(&el.sc)
 	consider := func(i int) {
 		p := &ps.els[i]
-		if (j.order < 0 && position(p.sc) >= at) || (j.order > 0 && position(p.sc) <= at) {
+		if (j.order < 0 && position(&p.sc) >= at) || (j.order > 0 && position(&p.sc) <= at) {
 			return
 		}
 		if d := len(differ); d > 0 && equalValues(differ, ps.differ[i*d:(i+1)*d]) {
@@ -190,14 +198,14 @@ func (env *relEnv) eachPartner(j *joinSpec, ps *partnerSet, visit func(*elem)) {
 // virtual resolves a path that starts with $group or the name of a let; ok
 // is false for any other path.
 func (env *relEnv) virtual(path []seg) (ast.Value, bool) {
-	name, ok := strings.CutPrefix(path[0].name, "$")
-	if !ok {
+	h := &path[0]
+	if !h.virt {
 		return nil, false
 	}
 	var n int
-	var first, last elem
+	var first, last *elem
 	switch {
-	case name == "group" && len(env.r.rel.group) > 0:
+	case h.isGroup && len(env.r.rel.group) > 0:
 		n, first = env.count, env.first
 		if len(path) > 1 && path[1].name == "rank" {
 			return ast.InternedValue(env.rank), true
@@ -205,7 +213,7 @@ func (env *relEnv) virtual(path []seg) (ast.Value, bool) {
 	default:
 		li := -1
 		for i, x := range env.r.rel.lets {
-			if x.name == name {
+			if x.sym == h.sym {
 				li = i
 			}
 		}
@@ -213,7 +221,7 @@ func (env *relEnv) virtual(path []seg) (ast.Value, bool) {
 			return nil, false
 		}
 		l, m := env.r.rel.lets[li], &env.memo[li]
-		if !m.done {
+		if m.gen != env.memoGen {
 			if m.busy {
 				env.cache.fail(fmt.Errorf("rule %s: let %s depends on itself", env.r.ID, l.name))
 				return nil, true
@@ -224,12 +232,12 @@ func (env *relEnv) virtual(path []seg) (ast.Value, bool) {
 			} else {
 				m.n, m.first, m.last = env.partners(l.join)
 			}
-			m.busy, m.done = false, true
+			m.busy, m.gen = false, env.memoGen
 		}
 		if l.join == nil {
 			v := m.value
 			if v != nil && len(path) > 1 {
-				v = lookupValue(v, path[1:], scope{})
+				v = lookupValue(v, path[1:], &scope{})
 			}
 			return v, true
 		}
@@ -248,21 +256,20 @@ func (env *relEnv) virtual(path []seg) (ast.Value, bool) {
 		if n == 0 {
 			return nil, true
 		}
-		return lookupValue(first.v, path[2:], first.sc), true
+		return lookupValue(first.v, path[2:], &first.sc), true
 	case "last":
 		if n == 0 {
 			return nil, true
 		}
-		return lookupValue(last.v, path[2:], last.sc), true
+		return lookupValue(last.v, path[2:], &last.sc), true
 	}
 	return nil, true
 }
 
 // value computes a let that names a value, for the element env stands at.
 func (env *relEnv) value(l *letSpec) ast.Value {
-	el := env.el
-	sc := el.sc
-	sc.rel = env
+	el := &env.el
+	sc := &el.sc // reads env's lets (at)
 	switch {
 	case l.cases != nil:
 		if i := firstCase(l.cases, el.v, sc); i >= 0 && l.cases[i].message != nil {
@@ -314,9 +321,16 @@ func (env *relEnv) value(l *letSpec) ast.Value {
 	return nil
 }
 
-func allHold(cs []check, v ast.Value, sc scope) bool {
-	for _, c := range cs {
+func allHold(cs []check, v ast.Value, sc *scope) bool {
+	for i := range cs {
+		c := &cs[i]
 		val := lookupValue(v, c.path, sc)
+		if t := c.cond.only; t != nil { // one test on the value: no failure text to build
+			if !t(val) {
+				return false
+			}
+			continue
+		}
 		if ok, _ := c.cond.holds(val, v, sc); !ok {
 			return false
 		}
@@ -325,7 +339,7 @@ func allHold(cs []check, v ast.Value, sc scope) bool {
 }
 
 // firstCase returns the index of the first case whose when holds, or -1.
-func firstCase(cases []caseSpec, v ast.Value, sc scope) int {
+func firstCase(cases []caseSpec, v ast.Value, sc *scope) int {
 	for i, c := range cases {
 		if allHold(c.when, v, sc) {
 			return i
@@ -343,17 +357,18 @@ func walkSteps(given []step, v ast.Value, steps []step, sc scope, only []int, vi
 		visit(v, sc)
 		return
 	}
-	st := steps[0]
+	st := &steps[0]
 	o, ok := v.(ast.Object)
 	if !ok {
 		return
 	}
-	t := memberOf(o, st.key, st.slot, &sc)
+	t := memberAt(o, &st.seg, &sc, sc.row)
 	if t == nil {
 		return
 	}
 	next := sc // no JSON Pointers: the relational forms name elements by Target
-	if st.field == "raw" {
+	next.row = -1
+	if st.kind == stepRaw {
 		next.inRaw = true
 	}
 	if !st.each {
@@ -369,6 +384,7 @@ func walkSteps(given []step, v ast.Value, steps []step, sc scope, only []int, vi
 	if top && only != nil {
 		n = len(only)
 	}
+	el := next // set anew for each element, as in yamlRule.walk
 	for k := 0; k < n; k++ {
 		i := k
 		if top && only != nil {
@@ -376,21 +392,24 @@ func walkSteps(given []step, v ast.Value, steps []step, sc scope, only []int, vi
 				break
 			}
 		}
-		el := next
-		el.pos = i
+		el.pos = int32(i)
 		ev := arr.Elem(i).Value
 		if !el.inRaw {
 			eo, _ := ev.(ast.Object)
 			switch {
-			case st.field == "messages" && top:
-				el.message, el.msgIdx = eo, i
-			case st.field == "tools" && top:
-				el.tool, el.toolIdx = eo, i
-			case st.field == "entries" && top:
-				el.entry, el.entIdx = eo, i
-			case st.field == "tool_calls" && sc.message != nil:
-				el.callIdx = i
+			case st.kind == stepMessages && top:
+				el.message, el.msgIdx, el.row = eo, int32(i), int32(i+1)
+			case st.kind == stepTools && top:
+				el.tool, el.toolIdx = eo, int32(i)
+			case st.kind == stepEntries && top:
+				el.entry, el.entIdx = eo, int32(i)
+			case st.kind == stepToolCalls && sc.message != nil:
+				el.callIdx = int32(i)
 			}
+		}
+		if len(steps) == 1 {
+			visit(ev, el)
+			continue
 		}
 		walkSteps(given, ev, steps[1:], el, nil, visit)
 	}
@@ -403,16 +422,21 @@ func (r *yamlRule) collect(env *relEnv) []elem {
 	doc := env.cache.doc
 	sc := newScope(doc)
 	sc.mem = &env.cache.members
-	walkSteps(r.given, doc, r.given, sc, env.cache.only(r.rel.role), func(v ast.Value, sc scope) {
-		sc = env.at(elem{v: v, sc: sc})
-		if !allHold(r.where, v, sc) {
+	if yamlShortcuts && !docHolds(r.hoisted.where.doc, doc, sc.mem) { // yaml_hoist.go
+		env.els = els
+		return els
+	}
+	only, where := r.only(env.cache)
+	unless, unlessRest := r.unlessOf(doc, sc.mem)
+	walkSteps(r.given, doc, r.given, sc, only, func(v ast.Value, el scope) {
+		sc := env.at(v, &el)
+		if !allHold(where, v, sc) {
 			return
 		}
-		if len(r.rel.unless) > 0 && allHold(r.rel.unless, v, sc) {
+		if unless && allHold(unlessRest, v, sc) {
 			return
 		}
-		sc.rel = nil
-		els = append(els, elem{v: v, sc: sc})
+		els = append(els, elem{v: v, sc: el})
 	})
 	env.els = els
 	return els
@@ -429,9 +453,10 @@ func (r *yamlRule) evalRel(doc ast.Object, cache *relCache, hits []Hit) []Hit {
 	if len(els) == 0 {
 		return hits
 	}
+	r.casesFor(env)
 	if len(r.rel.group) == 0 {
-		for _, el := range els {
-			hits = r.report(env, el, hits)
+		for i := range els {
+			hits = r.report(env, &els[i], hits)
 		}
 		return hits
 	}
@@ -444,9 +469,10 @@ func (r *yamlRule) evalRel(doc ast.Object, cache *relCache, hits []Hit) []Hit {
 	idx := &env.index
 	idx.reset()
 	defer func() { clear(keys); env.ranks, env.keys, env.size = ranks, keys[:0], size }()
-	for i, el := range els {
+	for i := range els {
+		el := &els[i]
 		ranks[i] = [2]int{0, i}
-		keys = appendValues(keys, el.v, r.rel.group, env.at(el))
+		keys = appendValues(keys, el.v, r.rel.group, env.at(el.v, &el.sc))
 		key := keys[i*g : (i+1)*g]
 		h, ok := hashValues(key)
 		if ok {
@@ -463,16 +489,16 @@ func (r *yamlRule) evalRel(doc ast.Object, cache *relCache, hits []Hit) []Hit {
 		idx.add(h, ok)
 		size[ranks[i][1]]++
 	}
-	for i, el := range els {
-		env.rank, env.first, env.count = ranks[i][0], els[ranks[i][1]], size[ranks[i][1]]
-		hits = r.report(env, el, hits)
+	for i := range els {
+		env.rank, env.first, env.count = ranks[i][0], &els[ranks[i][1]], size[ranks[i][1]]
+		hits = r.report(env, &els[i], hits)
 	}
 	return hits
 }
 
 // report applies the rule's cases or asserts to one element.
-func (r *yamlRule) report(env *relEnv, el elem, hits []Hit) []Hit {
-	sc := env.at(el)
+func (r *yamlRule) report(env *relEnv, el *elem, hits []Hit) []Hit {
+	sc := env.at(el.v, &el.sc)
 	if len(r.rel.cases) == 0 {
 		n := len(hits)
 		hits = r.asserts(el.v, sc, hits) // where held when the element was collected
@@ -481,7 +507,7 @@ func (r *yamlRule) report(env *relEnv, el elem, hits []Hit) []Hit {
 		}
 		return hits
 	}
-	i := firstCase(r.rel.cases, el.v, sc)
+	i := r.firstCaseOf(env, el.v, sc)
 	if i < 0 {
 		return hits
 	}
@@ -493,7 +519,7 @@ func (r *yamlRule) report(env *relEnv, el elem, hits []Hit) []Hit {
 	h := newHit(r.ID, r.Pack, sev, renderPieces(c.message, el.v, sc, ""))
 	h.Target = targetOfScope(sc)
 	if c.msgOnly {
-		h.Target = targetOfScope(scope{msgIdx: sc.msgIdx, callIdx: -1, toolIdx: -1, entIdx: -1})
+		h.Target = targetOfScope(&scope{msgIdx: sc.msgIdx, callIdx: -1, toolIdx: -1, entIdx: -1})
 	}
 	if c.path != nil {
 		h.Path = renderPieces(c.path, el.v, sc, "")

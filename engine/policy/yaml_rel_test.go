@@ -210,9 +210,12 @@ func TestMayHoldKeyNeverMissesAKey(t *testing.T) {
 		{`{"ok": true}`, false},
 		{`{"Error": 1}`, true},
 		{`{"a": {"TIMEOUT": "x"}}`, true},
-		{`{"\u0065rror": 1}`, true},     // an escape can write a key
-		{`{"errör": 1}`, true},          // non-ASCII: left to the parser
-		{`{"errors": 0, "x": 1}`, true}, // a key as a prefix of another: parsed (and not flagged)
+		{`{"\u0065rror": 1}`, true},      // an escape can write a key
+		{`{"errör": 1}`, true},           // non-ASCII: left to the parser
+		{`{"errors": 0, "x": 1}`, false}, // a key as a prefix of another is not the key
+		{`{"x": "an error occurred", "missing_items": 0}`, false},
+		{`{"x": "Error"}`, true}, // written between quotes: a value, but looked at
+		{`{"": 1}`, false},
 		{`[1, 2, "miss"]`, false},
 	}
 	for _, f := range fixed {
@@ -221,7 +224,7 @@ func TestMayHoldKeyNeverMissesAKey(t *testing.T) {
 		}
 	}
 	// Random JSON-ish texts from pieces that come near the keys.
-	pieces := []string{`{`, `}`, `[`, `]`, `"`, `:`, `,`, `1`, `true`, `null`, `"error"`, `"ERROR"`, `"timeou"`, `"t"`, `imeout"`, `\u0074`, `"missing"`, `é`, ` `, `"incomplete"`, `"x"`}
+	pieces := []string{`{`, `}`, `[`, `]`, `"`, `:`, `,`, `1`, `true`, `null`, `"error"`, `"ERROR"`, `"timeou"`, `"t"`, `imeout"`, `\u0074`, `"missing"`, `é`, ` `, `"incomplete"`, `"x"`, `error`, `\"`, `\\`, `"errors"`, `Timeout`}
 	rng := rand.New(rand.NewSource(1))
 	for i := 0; i < 20000; i++ {
 		var b strings.Builder

@@ -39,14 +39,14 @@ import (
 // position is an element's place in document order for order: before and
 // after: its message (a message, or a call inside one), else its entry,
 // else its tool.
-func position(sc scope) int {
+func position(sc *scope) int {
 	switch {
 	case sc.msgIdx >= 0:
-		return sc.msgIdx
+		return int(sc.msgIdx)
 	case sc.entIdx >= 0:
-		return sc.entIdx
+		return int(sc.entIdx)
 	}
-	return sc.toolIdx
+	return int(sc.toolIdx)
 }
 
 // partnerRange returns, for a join with neither on nor differ, the
@@ -54,16 +54,16 @@ func position(sc scope) int {
 // with one, since a partner set is built in document order, the partners
 // before (after) an element are a prefix (suffix) of it, found by binary
 // search instead of a scan per element.
-func partnerRange(ps *partnerSet, j *joinSpec, el elem) (lo, hi int, ok bool) {
+func partnerRange(ps *partnerSet, j *joinSpec, el *elem) (lo, hi int, ok bool) {
 	if len(j.theirs) > 0 || len(j.differMine) > 0 {
 		return 0, 0, false
 	}
-	at := position(el.sc)
+	at := position(&el.sc)
 	switch {
 	case j.order < 0:
-		return 0, sort.Search(len(ps.els), func(i int) bool { return position(ps.els[i].sc) >= at }), true
+		return 0, sort.Search(len(ps.els), func(i int) bool { return position(&ps.els[i].sc) >= at }), true
 	case j.order > 0:
-		return sort.Search(len(ps.els), func(i int) bool { return position(ps.els[i].sc) > at }), len(ps.els), true
+		return sort.Search(len(ps.els), func(i int) bool { return position(&ps.els[i].sc) > at }), len(ps.els), true
 	}
 	return 0, len(ps.els), true
 }
@@ -86,7 +86,7 @@ func (env *relEnv) maxOf(j *joinSpec, path []seg) ast.Value {
 	}
 	var best ast.Value
 	env.eachPartner(j, ps, func(p *elem) {
-		v := lookupValue(p.v, path, p.sc)
+		v := lookupValue(p.v, path, &p.sc)
 		if v != nil && (best == nil || ast.Compare(v, best) > 0) {
 			best = v
 		}
@@ -237,15 +237,7 @@ func extendsTest(n *yaml.Node) (test, error) {
 		}
 		eqs = append(eqs, q)
 	}
-	path := parsePath(spec.List)
-	return test{desc: "must extend " + spec.List, at: func(v, el ast.Value, sc scope) bool {
-		later, ok := listOf(v)
-		if !ok {
-			return false
-		}
-		earlier, ok := listOf(lookupValue(el, path, sc))
-		return ok && extends(earlier, later, eqs)
-	}}, nil
+	return test{desc: "must extend " + spec.List, el: &elTest{kind: elExtends, path: parsePath(spec.List), eqs: eqs}}, nil
 }
 
 // list is a list value without a copy of its elements; an absent value is

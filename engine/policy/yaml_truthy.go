@@ -29,27 +29,56 @@ func payload(v ast.Value) ast.Value {
 // is false only when no key is written in s byte for byte in any ASCII case
 // and s has no escape (\\u) or non-ASCII byte through which one could be
 // written otherwise, so a text it rules out has no such member whatever it
-// holds.
+// holds. When every key is plain (printable ASCII that JSON writes as it
+// is), a key counts as written only between two quotes, as a member name
+// is: a text whose words merely contain the key's letters is ruled out.
 func mayHoldKey(s string, keys []string) bool {
 	return mayHoldKeyTable(s, keys, keyStops(keys))
 }
 
-// keyStops marks the bytes at which mayHoldKeyTable looks closer: the first
-// letter of each key in both cases, a backslash and every non-ASCII byte.
-// A key that is not ASCII marks every byte (nothing is ruled out).
-func keyStops(keys []string) *[256]bool {
-	var stop [256]bool
+// keyStopTable marks the bytes at which mayHoldKeyTable looks closer.
+type keyStopTable struct {
+	stop   [256]bool
+	quoted bool // every key is plain: look at quotes rather than first letters
+}
+
+// plainKey reports whether JSON writes k's bytes as they are in a string:
+// printable ASCII other than the quote, the backslash and the slash (which
+// may be written escaped).
+func plainKey(k string) bool {
+	for i := 0; i < len(k); i++ {
+		if c := k[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '/' {
+			return false
+		}
+	}
+	return true
+}
+
+// keyStops marks the bytes at which mayHoldKeyTable looks closer: every
+// non-ASCII byte, a backslash, and the quote when every key is plain, else
+// the first letter of each key in both cases. A key that is not ASCII marks
+// every byte (nothing is ruled out).
+func keyStops(keys []string) *keyStopTable {
+	t := &keyStopTable{quoted: true}
+	for _, k := range keys {
+		t.quoted = t.quoted && plainKey(k)
+	}
+	stop := &t.stop
 	for c := 0x80; c < 256; c++ {
 		stop[c] = true
 	}
 	stop['\\'] = true
+	if t.quoted {
+		stop['"'] = true
+		return t
+	}
 	for _, k := range keys {
 		for i := 0; i < len(k); i++ {
 			if k[i] >= utf8.RuneSelf {
 				for c := range stop {
 					stop[c] = true
 				}
-				return &stop
+				return t
 			}
 		}
 		if k == "" {
@@ -61,10 +90,10 @@ func keyStops(keys []string) *[256]bool {
 			stop[c-32] = true
 		}
 	}
-	return &stop
+	return t
 }
 
-func mayHoldKeyTable(s string, keys []string, stop *[256]bool) bool {
+func mayHoldKeyTable(s string, keys []string, t *keyStopTable) bool {
 	for _, k := range keys {
 		for i := 0; i < len(k); i++ {
 			if k[i] >= utf8.RuneSelf {
@@ -74,11 +103,22 @@ func mayHoldKeyTable(s string, keys []string, stop *[256]bool) bool {
 	}
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if !stop[c] {
+		if !t.stop[c] {
 			continue
 		}
 		if c >= utf8.RuneSelf || (c == '\\' && i+1 < len(s) && s[i+1] == 'u') {
 			return true
+		}
+		if t.quoted {
+			if c != '"' {
+				continue
+			}
+			for _, k := range keys { // "key" as a member name is written
+				if e := i + 1 + len(k); e < len(s) && s[e] == '"' && strings.EqualFold(s[i+1:e], k) {
+					return true
+				}
+			}
+			continue
 		}
 		lc := c | 0x20
 		for _, k := range keys {
