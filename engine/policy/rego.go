@@ -54,6 +54,9 @@ type regoProgram struct {
 	// modules are the compiled modules, for the analysis of what the rules
 	// read of input (fielduse.go).
 	modules map[string]*ast.Module
+	// regoc evaluates a record's sets with the packages it could compile
+	// as closures (regoc_*.go); nil: query does it all on topdown.
+	regoc *regocProgram
 }
 
 // CompileError is a policy that does not parse or compile.
@@ -355,7 +358,11 @@ func compileRego(ctx context.Context, modules map[string]*ast.Module, pkgPack ma
 	if err != nil {
 		return nil, compileErrors(err)
 	}
-	return &regoProgram{query: q, dataset: &dq, modules: compiler.Modules}, nil
+	regoc, err := prepareRegoc(ctx, compiler, pkgPack)
+	if err != nil {
+		return nil, err
+	}
+	return &regoProgram{query: q, dataset: &dq, modules: compiler.Modules, regoc: regoc}, nil
 }
 
 var noMetrics = metrics.NoOp()
@@ -364,6 +371,13 @@ var noMetrics = metrics.NoOp()
 // A finding or action a rule produced malformed is not kept: it is described
 // in the returned *OutputError, and the well-formed ones are still returned.
 func (p *regoProgram) eval(ctx context.Context, input ast.Value, format, profile string, cancel topdown.Cancel, tracer topdown.QueryTracer, hits []Hit, acts []Action) ([]Hit, []Action, error) {
+	if p.regoc != nil && tracer == nil { // a traced run (naming a rule) stays on topdown
+		set, err := p.regoc.items(ctx, input, cancel)
+		if err != nil {
+			return hits, acts, err
+		}
+		return p.collect(set, setSeverity, format, profile, hits, acts)
+	}
 	return p.evalQuery(ctx, p.query, setSeverity, input, format, profile, cancel, tracer, hits, acts)
 }
 
@@ -388,6 +402,12 @@ func (p *regoProgram) evalQuery(ctx context.Context, query rego.PreparedEvalQuer
 		return hits, acts, nil
 	}
 	set, _ := rs[0].Expressions[0].Value.([]any)
+	return p.collect(set, sets, format, profile, hits, acts)
+}
+
+// collect reads the [pack, set, value] triples of an evaluation into hits
+// and actions.
+func (p *regoProgram) collect(set []any, sets map[string]finding.Severity, format, profile string, hits []Hit, acts []Action) ([]Hit, []Action, error) {
 	var problems []string
 	for _, item := range set {
 		t, _ := item.([]any)

@@ -1,0 +1,468 @@
+package policy
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/topdown"
+)
+
+// Rego packages whose record sets (deny, warn, info, actions) are written in a
+// plain subset of Rego are not evaluated by OPA's topdown but by closures
+// compiled here from OPA's compiled AST (after the compiler's rewriting: `:=`
+// is `=`, `some x in xs` is `x = xs[_]`, nested calls and comprehensions are
+// hoisted into generated vars). The closures follow topdown's semantics
+// expression by expression: unification binds a var or compares with
+// ast.Term.Equal, refs iterate arrays, objects and sets in topdown's order,
+// built-in functions are OPA's own implementations called as topdown calls
+// them, and a built-in's error makes its expression undefined. Anything
+// outside the subset (with, every, a reference to data or to another rule,
+// user functions, default or else rules, …) keeps the whole package on
+// topdown. CHATLINT_REGO_EVAL=topdown keeps every package on topdown.
+
+// regocEnvVar names the environment variable that forces topdown.
+const regocEnvVar = "CHATLINT_REGO_EVAL"
+
+// regocDisabled reports whether CHATLINT_REGO_EVAL asks for topdown only.
+func regocDisabled() bool { return os.Getenv(regocEnvVar) == "topdown" }
+
+// recordSets are the sets a record's evaluation reads from each package.
+var recordSets = []string{"deny", "warn", "info", actionSet}
+
+// regocRule is one compiled `<set> contains key if body` rule.
+type regocRule struct {
+	body  regocBody
+	key   regocGen
+	slots int
+}
+
+// regocPackage is a package whose record sets run as closures.
+type regocPackage struct {
+	path string // data.chatlint.…
+	pack string
+	sets map[string][]*regocRule
+}
+
+// regocCompile decides, package by package, which packages run as closures,
+// and compiles them. It returns the compiled packages and the packages left
+// to topdown, both sorted.
+func regocCompile(c *ast.Compiler, pkgPack map[string]string) (compiled []*regocPackage, rest []string) {
+	pkgs := make([]string, 0, len(pkgPack))
+	for p := range pkgPack {
+		pkgs = append(pkgs, p)
+	}
+	slices.Sort(pkgs)
+	for _, pkg := range pkgs {
+		p, err := regocPackageOf(c, pkg, pkgPack[pkg])
+		if err != nil {
+			rest = append(rest, pkg)
+			continue
+		}
+		compiled = append(compiled, p)
+	}
+	return compiled, rest
+}
+
+// regocWhy says why a package stays on topdown; nil when it compiles. It is
+// what `CHATLINT_REGO_EVAL=explain` prints (see regocExplain).
+func regocWhy(c *ast.Compiler, pkg string) error {
+	_, err := regocPackageOf(c, pkg, "")
+	return err
+}
+
+// regocPackageOf compiles the record sets of one package, or says why it
+// cannot.
+func regocPackageOf(c *ast.Compiler, pkg, pack string) (*regocPackage, error) {
+	p := &regocPackage{path: pkg, pack: pack, sets: map[string][]*regocRule{}}
+	for _, name := range sortedModuleNames(c) {
+		m := c.Modules[name]
+		mpkg := m.Package.Path.String()
+		for _, r := range m.Rules {
+			full := mpkg + "." + strings.TrimPrefix(r.Head.Ref().String(), "data.")
+			for _, set := range recordSets {
+				target := pkg + "." + set
+				switch {
+				case full == target:
+					rr, err := regocCompileRule(r)
+					if err != nil {
+						return nil, fmt.Errorf("%s: %w", r.Location, err)
+					}
+					p.sets[set] = append(p.sets[set], rr)
+				case strings.HasPrefix(full, target+".") || strings.HasPrefix(full, target+"["):
+					return nil, fmt.Errorf("%s: rule %s writes inside %s", r.Location, full, target)
+				}
+			}
+		}
+	}
+	return p, nil
+}
+
+func sortedModuleNames(c *ast.Compiler) []string {
+	names := make([]string, 0, len(c.Modules))
+	for n := range c.Modules {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// regocCompileRule compiles one rule of a record set: it must be a partial
+// set rule (`contains`), with no else, no default, no arguments.
+func regocCompileRule(r *ast.Rule) (*regocRule, error) {
+	switch {
+	case r.Default:
+		return nil, fmt.Errorf("default rule")
+	case r.Else != nil:
+		return nil, fmt.Errorf("else")
+	case len(r.Head.Args) > 0:
+		return nil, fmt.Errorf("function")
+	case r.Head.RuleKind() != ast.MultiValue || r.Head.Key == nil || r.Head.Value != nil:
+		return nil, fmt.Errorf("not a partial set rule")
+	case len(r.Head.Ref()) != 1:
+		return nil, fmt.Errorf("ref head")
+	}
+	sc := &regocScope{slots: map[ast.Var]int{}}
+	body, err := sc.body(r.Body)
+	if err != nil {
+		return nil, err
+	}
+	key, err := sc.ground(r.Head.Key)
+	if err != nil {
+		return nil, fmt.Errorf("head: %w", err)
+	}
+	return &regocRule{body: body, key: key, slots: sc.n}, nil
+}
+
+// regocScope assigns every var of a rule a slot and tracks, expression by
+// expression, which vars are bound.
+type regocScope struct {
+	slots map[ast.Var]int
+	bound []bool // by slot
+	n     int
+}
+
+func (s *regocScope) slot(v ast.Var) int {
+	if i, ok := s.slots[v]; ok {
+		return i
+	}
+	s.slots[v] = s.n
+	s.bound = append(s.bound, false)
+	s.n++
+	return s.n - 1
+}
+
+func (s *regocScope) isBound(v ast.Var) bool {
+	i, ok := s.slots[v]
+	return ok && s.bound[i]
+}
+
+// snapshot and restore keep the bound vars of a nested body (not,
+// comprehension) from leaking out of it.
+func (s *regocScope) snapshot() []bool { return slices.Clone(s.bound) }
+func (s *regocScope) restore(b []bool) {
+	copy(s.bound, b)
+	for i := len(b); i < len(s.bound); i++ {
+		s.bound[i] = false
+	}
+}
+
+// body compiles the expressions of a body in order.
+func (s *regocScope) body(b ast.Body) (regocBody, error) {
+	exprs := make([]regocExpr, 0, len(b))
+	for _, e := range b {
+		x, err := s.expr(e)
+		if err != nil {
+			return nil, fmt.Errorf("%v: %w", e.Location, err)
+		}
+		exprs = append(exprs, x)
+	}
+	return chainBody(exprs), nil
+}
+
+func (s *regocScope) expr(e *ast.Expr) (regocExpr, error) {
+	if len(e.With) > 0 {
+		return nil, fmt.Errorf("with")
+	}
+	if e.Negated {
+		inner := e.Copy()
+		inner.Negated = false
+		saved := s.snapshot()
+		x, err := s.expr(inner)
+		s.restore(saved)
+		if err != nil {
+			return nil, err
+		}
+		return notExpr(x), nil
+	}
+	switch t := e.Terms.(type) {
+	case *ast.Term:
+		g, err := s.gen(t)
+		if err != nil {
+			return nil, err
+		}
+		return truthyExpr(g), nil
+	case []*ast.Term:
+		op, ok := t[0].Value.(ast.Ref)
+		if !ok {
+			return nil, fmt.Errorf("call of %v", t[0])
+		}
+		name := op.String()
+		if name == ast.Equality.Name {
+			return s.unify(t[1], t[2])
+		}
+		return s.call(name, t[1:], e.Location)
+	default:
+		return nil, fmt.Errorf("%T expression", e.Terms)
+	}
+}
+
+// unify compiles a = b: a var unbound on one side is bound to the other
+// side's values; otherwise both sides are evaluated (the left first, as
+// topdown does) and compared.
+func (s *regocScope) unify(a, b *ast.Term) (regocExpr, error) {
+	if v, ok := a.Value.(ast.Var); ok && !s.isBound(v) && !isInput(v) {
+		return s.bindTo(v, b)
+	}
+	if v, ok := b.Value.(ast.Var); ok && !s.isBound(v) && !isInput(v) {
+		return s.bindTo(v, a)
+	}
+	ga, err := s.gen(a)
+	if err != nil {
+		return nil, err
+	}
+	gb, err := s.gen(b)
+	if err != nil {
+		return nil, err
+	}
+	return equalExpr(ga, gb), nil
+}
+
+func (s *regocScope) bindTo(v ast.Var, t *ast.Term) (regocExpr, error) {
+	if vs := t.Vars(); vs.Contains(v) {
+		return nil, fmt.Errorf("var %v on both sides", v)
+	}
+	g, err := s.gen(t)
+	if err != nil {
+		return nil, err
+	}
+	i := s.slot(v)
+	s.bound[i] = true
+	return bindExpr(i, g), nil
+}
+
+// unsupportedBuiltins are evaluated specially by topdown, or need what the
+// closures do not give a built-in (the clock, a tracer, a print hook).
+var unsupportedBuiltins = map[string]bool{
+	"print": true, "internal.print": true, "trace": true, "walk": true,
+	"rego.metadata.chain": true, "rego.metadata.rule": true, "opa.runtime": true,
+	"time.now_ns": true, "internal.test_case": true,
+}
+
+// call compiles a built-in function call; its operands must be bound, and
+// its output, when captured, is unified like a = b.
+func (s *regocScope) call(name string, operands []*ast.Term, loc *ast.Location) (regocExpr, error) {
+	bi, ok := ast.BuiltinMap[name]
+	f := topdown.GetBuiltin(name)
+	if !ok || f == nil || unsupportedBuiltins[name] || bi.Nondeterministic || strings.HasPrefix(name, "io.jwt.") || bi.Decl.Result() == nil {
+		return nil, fmt.Errorf("call of %s", name)
+	}
+	arity := bi.Decl.Arity()
+	if len(operands) != arity && len(operands) != arity+1 {
+		return nil, fmt.Errorf("call of %s with %d operands", name, len(operands))
+	}
+	args := make([]regocGen, arity)
+	for i := range arity {
+		g, err := s.ground(operands[i])
+		if err != nil {
+			return nil, err
+		}
+		args[i] = g
+	}
+	c := &regocCall{f: f, args: args, loc: loc, ops: make([]*ast.Term, len(operands))}
+	if len(operands) == arity {
+		return c.truthy(), nil
+	}
+	out := operands[arity]
+	if v, ok := out.Value.(ast.Var); ok && !s.isBound(v) && !isInput(v) {
+		i := s.slot(v)
+		s.bound[i] = true
+		c.ops[arity] = out
+		return c.bind(i), nil
+	}
+	g, err := s.ground(out)
+	if err != nil {
+		return nil, err
+	}
+	c.ops[arity] = out
+	return c.compare(g), nil
+}
+
+func isInput(v ast.Var) bool { return v.Equal(ast.InputRootDocument.Value) }
+
+// ground compiles a term that must not bind anything: every var in it is
+// bound (refs may not iterate).
+func (s *regocScope) ground(t *ast.Term) (regocGen, error) {
+	var unbound error
+	ast.WalkVars(t, func(v ast.Var) bool {
+		if !s.isBound(v) && !isInput(v) && unbound == nil {
+			unbound = fmt.Errorf("unbound var %v in %v", v, t)
+		}
+		return false
+	})
+	if unbound != nil {
+		return nil, unbound
+	}
+	return s.gen(t)
+}
+
+// gen compiles a term into a generator of its values: one for a bound
+// term, none when undefined, many for a ref whose keys are unbound vars
+// (which it binds).
+func (s *regocScope) gen(t *ast.Term) (regocGen, error) {
+	switch v := t.Value.(type) {
+	case ast.Null, ast.Boolean, ast.Number, ast.String:
+		return constGen(t), nil
+	case ast.Var:
+		if isInput(v) {
+			return inputGen, nil
+		}
+		if !s.isBound(v) {
+			return nil, fmt.Errorf("unbound var %v", v)
+		}
+		return varGen(s.slots[v]), nil
+	case ast.Ref:
+		return s.ref(v)
+	case *ast.Array:
+		elems, err := s.grounds(v.Len(), v.Elem)
+		if err != nil {
+			return nil, err
+		}
+		if t.IsGround() {
+			return constGen(t), nil
+		}
+		return arrayGen(elems), nil
+	case ast.Set:
+		terms := v.Slice()
+		elems, err := s.grounds(len(terms), func(i int) *ast.Term { return terms[i] })
+		if err != nil {
+			return nil, err
+		}
+		if t.IsGround() {
+			return constGen(t), nil
+		}
+		return setGen(elems), nil
+	case ast.Object:
+		keys := v.Keys()
+		ks, err := s.grounds(len(keys), func(i int) *ast.Term { return keys[i] })
+		if err != nil {
+			return nil, err
+		}
+		vs, err := s.grounds(len(keys), func(i int) *ast.Term { return v.Get(keys[i]) })
+		if err != nil {
+			return nil, err
+		}
+		if t.IsGround() {
+			return constGen(t), nil
+		}
+		return objectGen(ks, vs), nil
+	case *ast.ArrayComprehension:
+		return s.comprehension(v.Body, []*ast.Term{v.Term}, func(gs []regocGen, b regocBody) regocGen { return arrayCompGen(gs[0], b) })
+	case *ast.SetComprehension:
+		return s.comprehension(v.Body, []*ast.Term{v.Term}, func(gs []regocGen, b regocBody) regocGen { return setCompGen(gs[0], b) })
+	case *ast.ObjectComprehension:
+		return s.comprehension(v.Body, []*ast.Term{v.Key, v.Value}, func(gs []regocGen, b regocBody) regocGen {
+			return objectCompGen(gs[0], gs[1], b, t.Location)
+		})
+	default:
+		return nil, fmt.Errorf("%T term", t.Value)
+	}
+}
+
+func (s *regocScope) grounds(n int, at func(int) *ast.Term) ([]regocGen, error) {
+	out := make([]regocGen, n)
+	for i := range n {
+		g, err := s.ground(at(i))
+		if err != nil {
+			return nil, err
+		}
+		out[i] = g
+	}
+	return out, nil
+}
+
+// comprehension compiles a comprehension's body in a nested scope: the vars
+// it binds stay inside.
+func (s *regocScope) comprehension(body ast.Body, heads []*ast.Term, mk func([]regocGen, regocBody) regocGen) (regocGen, error) {
+	saved := s.snapshot()
+	defer s.restore(saved)
+	b, err := s.body(body)
+	if err != nil {
+		return nil, err
+	}
+	gs, err := s.grounds(len(heads), func(i int) *ast.Term { return heads[i] })
+	if err != nil {
+		return nil, err
+	}
+	return mk(gs, b), nil
+}
+
+// ref compiles a reference into input or into a bound var. A key that is
+// an unbound var iterates (and binds it); a key that is bound, or a
+// scalar, looks up.
+func (s *regocScope) ref(r ast.Ref) (regocGen, error) {
+	var head regocGen
+	switch v := r[0].Value.(type) {
+	case ast.Var:
+		switch {
+		case isInput(v):
+			head = inputGen
+		case s.isBound(v):
+			head = varGen(s.slots[v])
+		default:
+			return nil, fmt.Errorf("ref %v", r)
+		}
+	default:
+		return nil, fmt.Errorf("ref %v", r)
+	}
+	steps := make([]regocStep, 0, len(r)-1)
+	for _, k := range r[1:] {
+		switch kv := k.Value.(type) {
+		case ast.Var:
+			if s.isBound(kv) {
+				steps = append(steps, regocStep{key: varGen(s.slots[kv])})
+				continue
+			}
+			if isInput(kv) {
+				steps = append(steps, regocStep{key: inputGen})
+				continue
+			}
+			i := s.slot(kv)
+			s.bound[i] = true
+			steps = append(steps, regocStep{bind: i, iterate: true})
+		case ast.Null, ast.Boolean, ast.Number, ast.String:
+			steps = append(steps, regocStep{key: constGen(k)})
+		default:
+			if !k.IsGround() {
+				return nil, fmt.Errorf("ref key %v", k)
+			}
+			steps = append(steps, regocStep{key: constGen(k)})
+		}
+	}
+	return refGen(head, steps), nil
+}
+
+// regocExplain lists, for CHATLINT_REGO_EVAL=explain, which packages run
+// compiled and why the others do not.
+func regocExplain(c *ast.Compiler, compiled []*regocPackage, rest []string) string {
+	var b strings.Builder
+	for _, p := range compiled {
+		fmt.Fprintf(&b, "rego: %s: compiled\n", strings.TrimPrefix(p.path, "data."))
+	}
+	for _, pkg := range rest {
+		fmt.Fprintf(&b, "rego: %s: topdown: %v\n", strings.TrimPrefix(pkg, "data."), regocWhy(c, pkg))
+	}
+	return b.String()
+}
