@@ -34,8 +34,8 @@ var recordSets = []string{"deny", "warn", "info", actionSet}
 
 // regocRule is one compiled `<set> contains key if body` rule.
 type regocRule struct {
-	body  regocBody
-	key   regocGen
+	body  *regocBody
+	key   regocVal
 	slots int
 }
 
@@ -170,21 +170,21 @@ func (s *regocScope) restore(b []bool) {
 }
 
 // body compiles the expressions of a body in order.
-func (s *regocScope) body(b ast.Body) (regocBody, error) {
-	exprs := make([]regocExpr, 0, len(b))
+func (s *regocScope) body(b ast.Body) (*regocBody, error) {
+	out := &regocBody{steps: make([]regocStep, 0, len(b))}
 	for _, e := range b {
 		x, err := s.expr(e)
 		if err != nil {
 			return nil, fmt.Errorf("%v: %w", e.Location, err)
 		}
-		exprs = append(exprs, x)
+		out.steps = append(out.steps, x)
 	}
-	return chainBody(exprs), nil
+	return out, nil
 }
 
-func (s *regocScope) expr(e *ast.Expr) (regocExpr, error) {
+func (s *regocScope) expr(e *ast.Expr) (regocStep, error) {
 	if len(e.With) > 0 {
-		return nil, fmt.Errorf("with")
+		return regocStep{}, fmt.Errorf("with")
 	}
 	if e.Negated {
 		inner := e.Copy()
@@ -193,21 +193,21 @@ func (s *regocScope) expr(e *ast.Expr) (regocExpr, error) {
 		x, err := s.expr(inner)
 		s.restore(saved)
 		if err != nil {
-			return nil, err
+			return regocStep{}, err
 		}
-		return notExpr(x), nil
+		return notStep(&regocBody{steps: []regocStep{x}}), nil
 	}
 	switch t := e.Terms.(type) {
 	case *ast.Term:
 		g, err := s.gen(t)
 		if err != nil {
-			return nil, err
+			return regocStep{}, err
 		}
-		return truthyExpr(g), nil
+		return truthyStep(g), nil
 	case []*ast.Term:
 		op, ok := t[0].Value.(ast.Ref)
 		if !ok {
-			return nil, fmt.Errorf("call of %v", t[0])
+			return regocStep{}, fmt.Errorf("call of %v", t[0])
 		}
 		name := op.String()
 		if name == ast.Equality.Name {
@@ -215,14 +215,14 @@ func (s *regocScope) expr(e *ast.Expr) (regocExpr, error) {
 		}
 		return s.call(name, t[1:], e.Location)
 	default:
-		return nil, fmt.Errorf("%T expression", e.Terms)
+		return regocStep{}, fmt.Errorf("%T expression", e.Terms)
 	}
 }
 
 // unify compiles a = b: a var unbound on one side is bound to the other
 // side's values; otherwise both sides are evaluated (the left first, as
 // topdown does) and compared.
-func (s *regocScope) unify(a, b *ast.Term) (regocExpr, error) {
+func (s *regocScope) unify(a, b *ast.Term) (regocStep, error) {
 	if v, ok := a.Value.(ast.Var); ok && !s.isBound(v) && !isInput(v) {
 		return s.bindTo(v, b)
 	}
@@ -231,26 +231,26 @@ func (s *regocScope) unify(a, b *ast.Term) (regocExpr, error) {
 	}
 	ga, err := s.gen(a)
 	if err != nil {
-		return nil, err
+		return regocStep{}, err
 	}
 	gb, err := s.gen(b)
 	if err != nil {
-		return nil, err
+		return regocStep{}, err
 	}
-	return equalExpr(ga, gb), nil
+	return equalStep(ga, gb), nil
 }
 
-func (s *regocScope) bindTo(v ast.Var, t *ast.Term) (regocExpr, error) {
+func (s *regocScope) bindTo(v ast.Var, t *ast.Term) (regocStep, error) {
 	if vs := t.Vars(); vs.Contains(v) {
-		return nil, fmt.Errorf("var %v on both sides", v)
+		return regocStep{}, fmt.Errorf("var %v on both sides", v)
 	}
 	g, err := s.gen(t)
 	if err != nil {
-		return nil, err
+		return regocStep{}, err
 	}
 	i := s.slot(v)
 	s.bound[i] = true
-	return bindExpr(i, g), nil
+	return bindStep(i, g), nil
 }
 
 // unsupportedBuiltins are evaluated specially by topdown, or need what the
@@ -263,48 +263,49 @@ var unsupportedBuiltins = map[string]bool{
 
 // call compiles a built-in function call; its operands must be bound, and
 // its output, when captured, is unified like a = b.
-func (s *regocScope) call(name string, operands []*ast.Term, loc *ast.Location) (regocExpr, error) {
+func (s *regocScope) call(name string, operands []*ast.Term, loc *ast.Location) (regocStep, error) {
 	bi, ok := ast.BuiltinMap[name]
 	f := topdown.GetBuiltin(name)
 	if !ok || f == nil || unsupportedBuiltins[name] || bi.Nondeterministic || strings.HasPrefix(name, "io.jwt.") || bi.Decl.Result() == nil {
-		return nil, fmt.Errorf("call of %s", name)
+		return regocStep{}, fmt.Errorf("call of %s", name)
 	}
 	arity := bi.Decl.Arity()
 	if len(operands) != arity && len(operands) != arity+1 {
-		return nil, fmt.Errorf("call of %s with %d operands", name, len(operands))
+		return regocStep{}, fmt.Errorf("call of %s with %d operands", name, len(operands))
 	}
-	args := make([]regocGen, arity)
+	c := &regocCall{f: f, loc: loc, n: len(operands)}
 	for i := range arity {
 		g, err := s.ground(operands[i])
 		if err != nil {
-			return nil, err
+			return regocStep{}, err
 		}
-		args[i] = g
+		c.args = append(c.args, g)
 	}
-	c := &regocCall{f: f, args: args, loc: loc, ops: make([]*ast.Term, len(operands))}
 	if len(operands) == arity {
-		return c.truthy(), nil
+		c.mode = callTruthy
+		return regocStep{call: c}, nil
 	}
 	out := operands[arity]
+	c.out = out
 	if v, ok := out.Value.(ast.Var); ok && !s.isBound(v) && !isInput(v) {
-		i := s.slot(v)
-		s.bound[i] = true
-		c.ops[arity] = out
-		return c.bind(i), nil
+		c.slot = s.slot(v)
+		s.bound[c.slot] = true
+		c.mode = callBind
+		return regocStep{call: c}, nil
 	}
 	g, err := s.ground(out)
 	if err != nil {
-		return nil, err
+		return regocStep{}, err
 	}
-	c.ops[arity] = out
-	return c.compare(g), nil
+	c.mode, c.want = callCompare, g
+	return regocStep{call: c}, nil
 }
 
 func isInput(v ast.Var) bool { return v.Equal(ast.InputRootDocument.Value) }
 
 // ground compiles a term that must not bind anything: every var in it is
 // bound (refs may not iterate).
-func (s *regocScope) ground(t *ast.Term) (regocGen, error) {
+func (s *regocScope) ground(t *ast.Term) (regocVal, error) {
 	var unbound error
 	ast.WalkVars(t, func(v ast.Var) bool {
 		if !s.isBound(v) && !isInput(v) && unbound == nil {
@@ -315,74 +316,72 @@ func (s *regocScope) ground(t *ast.Term) (regocGen, error) {
 	if unbound != nil {
 		return nil, unbound
 	}
-	return s.gen(t)
+	g, err := s.gen(t)
+	if err != nil {
+		return nil, err
+	}
+	if g.val == nil {
+		return nil, fmt.Errorf("%v iterates", t)
+	}
+	return g.val, nil
 }
 
-// gen compiles a term into a generator of its values: one for a bound
-// term, none when undefined, many for a ref whose keys are unbound vars
-// (which it binds).
-func (s *regocScope) gen(t *ast.Term) (regocGen, error) {
+// gen compiles a term: a value (one or none) for a bound term, an iterator
+// for a ref whose keys are unbound vars (which it binds).
+func (s *regocScope) gen(t *ast.Term) (regocTerm, error) {
+	val := func(v regocVal, err error) (regocTerm, error) { return regocTerm{val: v}, err }
 	switch v := t.Value.(type) {
 	case ast.Null, ast.Boolean, ast.Number, ast.String:
-		return constGen(t), nil
+		return val(constVal(t), nil)
 	case ast.Var:
 		if isInput(v) {
-			return inputGen, nil
+			return val(inputVal, nil)
 		}
 		if !s.isBound(v) {
-			return nil, fmt.Errorf("unbound var %v", v)
+			return regocTerm{}, fmt.Errorf("unbound var %v", v)
 		}
-		return varGen(s.slots[v]), nil
+		return val(slotVal(s.slots[v]), nil)
 	case ast.Ref:
 		return s.ref(v)
 	case *ast.Array:
 		elems, err := s.grounds(v.Len(), v.Elem)
-		if err != nil {
-			return nil, err
+		if err != nil || t.IsGround() {
+			return val(constVal(t), err)
 		}
-		if t.IsGround() {
-			return constGen(t), nil
-		}
-		return arrayGen(elems), nil
+		return val(arrayVal(elems), nil)
 	case ast.Set:
 		terms := v.Slice()
 		elems, err := s.grounds(len(terms), func(i int) *ast.Term { return terms[i] })
-		if err != nil {
-			return nil, err
+		if err != nil || t.IsGround() {
+			return val(constVal(t), err)
 		}
-		if t.IsGround() {
-			return constGen(t), nil
-		}
-		return setGen(elems), nil
+		return val(setVal(elems), nil)
 	case ast.Object:
 		keys := v.Keys()
 		ks, err := s.grounds(len(keys), func(i int) *ast.Term { return keys[i] })
 		if err != nil {
-			return nil, err
+			return regocTerm{}, err
 		}
 		vs, err := s.grounds(len(keys), func(i int) *ast.Term { return v.Get(keys[i]) })
-		if err != nil {
-			return nil, err
+		if err != nil || t.IsGround() {
+			return val(constVal(t), err)
 		}
-		if t.IsGround() {
-			return constGen(t), nil
-		}
-		return objectGen(ks, vs), nil
+		return val(objectVal(ks, vs), nil)
 	case *ast.ArrayComprehension:
-		return s.comprehension(v.Body, []*ast.Term{v.Term}, func(gs []regocGen, b regocBody) regocGen { return arrayCompGen(gs[0], b) })
+		return val(s.comprehension(v.Body, []*ast.Term{v.Term}, func(gs []regocVal, b *regocBody) regocVal { return arrayCompVal(gs[0], b) }))
 	case *ast.SetComprehension:
-		return s.comprehension(v.Body, []*ast.Term{v.Term}, func(gs []regocGen, b regocBody) regocGen { return setCompGen(gs[0], b) })
+		return val(s.comprehension(v.Body, []*ast.Term{v.Term}, func(gs []regocVal, b *regocBody) regocVal { return setCompVal(gs[0], b) }))
 	case *ast.ObjectComprehension:
-		return s.comprehension(v.Body, []*ast.Term{v.Key, v.Value}, func(gs []regocGen, b regocBody) regocGen {
-			return objectCompGen(gs[0], gs[1], b, t.Location)
-		})
+		return val(s.comprehension(v.Body, []*ast.Term{v.Key, v.Value}, func(gs []regocVal, b *regocBody) regocVal {
+			return objectCompVal(gs[0], gs[1], b, t.Location)
+		}))
 	default:
-		return nil, fmt.Errorf("%T term", t.Value)
+		return regocTerm{}, fmt.Errorf("%T term", t.Value)
 	}
 }
 
-func (s *regocScope) grounds(n int, at func(int) *ast.Term) ([]regocGen, error) {
-	out := make([]regocGen, n)
+func (s *regocScope) grounds(n int, at func(int) *ast.Term) ([]regocVal, error) {
+	out := make([]regocVal, n)
 	for i := range n {
 		g, err := s.ground(at(i))
 		if err != nil {
@@ -395,7 +394,7 @@ func (s *regocScope) grounds(n int, at func(int) *ast.Term) ([]regocGen, error) 
 
 // comprehension compiles a comprehension's body in a nested scope: the vars
 // it binds stay inside.
-func (s *regocScope) comprehension(body ast.Body, heads []*ast.Term, mk func([]regocGen, regocBody) regocGen) (regocGen, error) {
+func (s *regocScope) comprehension(body ast.Body, heads []*ast.Term, mk func([]regocVal, *regocBody) regocVal) (regocVal, error) {
 	saved := s.snapshot()
 	defer s.restore(saved)
 	b, err := s.body(body)
@@ -412,46 +411,47 @@ func (s *regocScope) comprehension(body ast.Body, heads []*ast.Term, mk func([]r
 // ref compiles a reference into input or into a bound var. A key that is
 // an unbound var iterates (and binds it); a key that is bound, or a
 // scalar, looks up.
-func (s *regocScope) ref(r ast.Ref) (regocGen, error) {
-	var head regocGen
+func (s *regocScope) ref(r ast.Ref) (regocTerm, error) {
+	rr := &regocRef{}
 	switch v := r[0].Value.(type) {
 	case ast.Var:
 		switch {
 		case isInput(v):
-			head = inputGen
+			rr.head = inputVal
 		case s.isBound(v):
-			head = varGen(s.slots[v])
+			rr.head = slotVal(s.slots[v])
 		default:
-			return nil, fmt.Errorf("ref %v", r)
+			return regocTerm{}, fmt.Errorf("ref %v", r)
 		}
 	default:
-		return nil, fmt.Errorf("ref %v", r)
+		return regocTerm{}, fmt.Errorf("ref %v", r)
 	}
-	steps := make([]regocStep, 0, len(r)-1)
+	iterates := false
 	for _, k := range r[1:] {
 		switch kv := k.Value.(type) {
 		case ast.Var:
-			if s.isBound(kv) {
-				steps = append(steps, regocStep{key: varGen(s.slots[kv])})
-				continue
+			switch {
+			case s.isBound(kv):
+				rr.steps = append(rr.steps, regocKey{key: slotVal(s.slots[kv])})
+			case isInput(kv):
+				rr.steps = append(rr.steps, regocKey{key: inputVal})
+			default:
+				i := s.slot(kv)
+				s.bound[i] = true
+				rr.steps = append(rr.steps, regocKey{bind: i, iterate: true})
+				iterates = true
 			}
-			if isInput(kv) {
-				steps = append(steps, regocStep{key: inputGen})
-				continue
-			}
-			i := s.slot(kv)
-			s.bound[i] = true
-			steps = append(steps, regocStep{bind: i, iterate: true})
-		case ast.Null, ast.Boolean, ast.Number, ast.String:
-			steps = append(steps, regocStep{key: constGen(k)})
 		default:
 			if !k.IsGround() {
-				return nil, fmt.Errorf("ref key %v", k)
+				return regocTerm{}, fmt.Errorf("ref key %v", k)
 			}
-			steps = append(steps, regocStep{key: constGen(k)})
+			rr.steps = append(rr.steps, regocKey{key: constVal(k)})
 		}
 	}
-	return refGen(head, steps), nil
+	if iterates {
+		return regocTerm{iter: rr.iter}, nil
+	}
+	return regocTerm{val: rr.val}, nil
 }
 
 // regocExplain lists, for CHATLINT_REGO_EVAL=explain, which packages run

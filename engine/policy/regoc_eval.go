@@ -3,6 +3,7 @@ package policy
 import (
 	"context"
 	"errors"
+	"sync"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/topdown"
@@ -10,253 +11,407 @@ import (
 )
 
 // regocEnv is the state of one evaluation of compiled rules: the input,
-// the rule's var slots and what a built-in call is given.
+// the rule's var slots, what a built-in call is given, and stacks the
+// calls share (so that a call allocates nothing of its own).
 type regocEnv struct {
-	input  *ast.Term
-	slots  []*ast.Term
-	cancel topdown.Cancel
-	bctx   topdown.BuiltinContext
-	steps  int
+	input   *ast.Term
+	slots   []*ast.Term
+	cancel  topdown.Cancel
+	bctx    topdown.BuiltinContext
+	steps   int
+	ops     []*ast.Term // operands of the calls under way
+	outs    []*ast.Term // outputs of the calls under way
+	collect func(*ast.Term) error
 }
+
+var regocEnvs = sync.Pool{New: func() any {
+	env := &regocEnv{}
+	env.collect = func(t *ast.Term) error { env.outs = append(env.outs, t); return nil }
+	return env
+}}
 
 // regocCancelled is the error topdown gives when its Cancel fires.
 var regocCancelled = &topdown.Error{Code: topdown.CancelErr, Message: "caller cancelled query execution"}
 
 // tick checks for cancellation (the per-document time limit, the memory
-// watchdog) every few iterations, as topdown does at every step.
+// watchdog) every few iterations; topdown checks at every step.
 func (env *regocEnv) tick() error {
 	env.steps++
-	if env.steps&63 == 0 && env.cancel != nil && env.cancel.Cancelled() {
+	if env.steps&31 == 0 && env.cancel != nil && env.cancel.Cancelled() {
 		return regocCancelled
 	}
 	return nil
 }
 
 type (
-	// regocGen yields the values of a term; none when it is undefined.
-	regocGen func(env *regocEnv, k func(*ast.Term) error) error
-	// regocExpr calls k once per way the expression holds.
-	regocExpr func(env *regocEnv, k func() error) error
-	// regocBody is a chain of expressions.
-	regocBody func(env *regocEnv, k func() error) error
+	// regocVal is the value of a term that does not iterate; nil when
+	// undefined.
+	regocVal func(env *regocEnv) (*ast.Term, error)
+	// regocIter calls k with each value of a ref that iterates, its key
+	// vars bound.
+	regocIter func(env *regocEnv, k func(*ast.Term) error) error
 )
 
-// regocStop ends a search early (not, a truthy test) without being an error.
-var regocStop = errors.New("stop")
-
-func chainBody(exprs []regocExpr) regocBody {
-	if len(exprs) == 0 {
-		return func(env *regocEnv, k func() error) error { return k() }
-	}
-	first, rest := exprs[0], chainBody(exprs[1:])
-	if len(exprs) == 1 {
-		return regocBody(first)
-	}
-	return func(env *regocEnv, k func() error) error {
-		return first(env, func() error { return rest(env, k) })
-	}
+// regocTerm is a compiled term: exactly one of val and iter is set.
+type regocTerm struct {
+	val  regocVal
+	iter regocIter
 }
 
-func notExpr(x regocExpr) regocExpr {
-	return func(env *regocEnv, k func() error) error {
-		err := x(env, func() error { return regocStop })
-		switch err {
-		case regocStop:
-			return nil
-		case nil:
-			return k()
-		}
+// each calls k with every value of the term.
+func (g regocTerm) each(env *regocEnv, k func(*ast.Term) error) error {
+	if g.iter != nil {
+		return g.iter(env, k)
+	}
+	t, err := g.val(env)
+	if err != nil || t == nil {
 		return err
 	}
+	return k(t)
 }
 
-func truthyExpr(g regocGen) regocExpr {
-	return func(env *regocEnv, k func() error) error {
-		return g(env, func(t *ast.Term) error {
-			if b, ok := t.Value.(ast.Boolean); ok && !bool(b) {
+// regocStep is one expression of a body: a test (it holds at most once), an
+// iteration, or a built-in call.
+type regocStep struct {
+	test func(env *regocEnv) (bool, error)
+	iter func(env *regocEnv, k func() error) error
+	call *regocCall
+}
+
+// regocBody is the expressions of a rule, a comprehension or a not.
+type regocBody struct{ steps []regocStep }
+
+// run evaluates the body from step i on and calls k per solution. Tests
+// and single-output calls run in a loop; only iterations recurse.
+func (b *regocBody) run(env *regocEnv, i int, k func() error) error {
+	for ; i < len(b.steps); i++ {
+		s := &b.steps[i]
+		switch {
+		case s.test != nil:
+			ok, err := s.test(env)
+			if err != nil || !ok {
+				return err
+			}
+		case s.call != nil:
+			start := len(env.outs)
+			if err := s.call.invoke(env); err != nil {
+				return err
+			}
+			end := len(env.outs)
+			if end-start == 1 {
+				t := env.outs[start]
+				env.outs = env.outs[:start]
+				ok, err := s.call.accept(env, t)
+				if err != nil || !ok {
+					return err
+				}
+				continue
+			}
+			for j := start; j < end; j++ {
+				ok, err := s.call.accept(env, env.outs[j])
+				if err == nil && ok {
+					err = b.run(env, i+1, k)
+				}
+				if err != nil {
+					env.outs = env.outs[:start]
+					return err
+				}
+			}
+			env.outs = env.outs[:start]
+			return nil
+		default:
+			next := i + 1
+			return s.iter(env, func() error { return b.run(env, next, k) })
+		}
+	}
+	return k()
+}
+
+func regocFound() error { return regocStop }
+
+// regocStop ends a search early (not) without being an error.
+var regocStop = errors.New("stop")
+
+func notStep(inner *regocBody) regocStep {
+	return regocStep{test: func(env *regocEnv) (bool, error) {
+		switch err := inner.run(env, 0, regocFound); err {
+		case regocStop:
+			return false, nil
+		case nil:
+			return true, nil
+		default:
+			return false, err
+		}
+	}}
+}
+
+func isFalse(t *ast.Term) bool {
+	b, ok := t.Value.(ast.Boolean)
+	return ok && !bool(b)
+}
+
+func truthyStep(g regocTerm) regocStep {
+	if g.val != nil {
+		return regocStep{test: func(env *regocEnv) (bool, error) {
+			t, err := g.val(env)
+			return t != nil && !isFalse(t), err
+		}}
+	}
+	return regocStep{iter: func(env *regocEnv, k func() error) error {
+		return g.iter(env, func(t *ast.Term) error {
+			if isFalse(t) {
 				return nil
 			}
 			return k()
 		})
-	}
+	}}
 }
 
-func bindExpr(slot int, g regocGen) regocExpr {
-	return func(env *regocEnv, k func() error) error {
-		return g(env, func(t *ast.Term) error {
+func bindStep(slot int, g regocTerm) regocStep {
+	if g.val != nil {
+		return regocStep{test: func(env *regocEnv) (bool, error) {
+			t, err := g.val(env)
 			env.slots[slot] = t
-			err := k()
-			env.slots[slot] = nil
-			return err
-		})
+			return t != nil, err
+		}}
 	}
+	return regocStep{iter: func(env *regocEnv, k func() error) error {
+		return g.iter(env, func(t *ast.Term) error {
+			env.slots[slot] = t
+			return k()
+		})
+	}}
 }
 
-func equalExpr(a, b regocGen) regocExpr {
-	return func(env *regocEnv, k func() error) error {
-		return a(env, func(x *ast.Term) error {
-			return b(env, func(y *ast.Term) error {
+func equalStep(a, b regocTerm) regocStep {
+	if a.val != nil && b.val != nil {
+		return regocStep{test: func(env *regocEnv) (bool, error) {
+			x, err := a.val(env)
+			if err != nil || x == nil {
+				return false, err
+			}
+			y, err := b.val(env)
+			if err != nil || y == nil {
+				return false, err
+			}
+			return x.Equal(y), nil
+		}}
+	}
+	return regocStep{iter: func(env *regocEnv, k func() error) error {
+		return a.each(env, func(x *ast.Term) error {
+			return b.each(env, func(y *ast.Term) error {
 				if x.Equal(y) {
 					return k()
 				}
 				return nil
 			})
 		})
+	}}
+}
+
+func constVal(t *ast.Term) regocVal {
+	return func(*regocEnv) (*ast.Term, error) { return t, nil }
+}
+
+func inputVal(env *regocEnv) (*ast.Term, error) { return env.input, nil }
+
+func slotVal(slot int) regocVal {
+	return func(env *regocEnv) (*ast.Term, error) { return env.slots[slot], nil }
+}
+
+// values evaluates terms into out; false when one is undefined.
+func values(env *regocEnv, gs []regocVal, out []*ast.Term) (bool, error) {
+	for i, g := range gs {
+		t, err := g(env)
+		if err != nil || t == nil {
+			return false, err
+		}
+		out[i] = t
 	}
+	return true, nil
 }
 
-func constGen(t *ast.Term) regocGen {
-	return func(_ *regocEnv, k func(*ast.Term) error) error { return k(t) }
-}
-
-func inputGen(env *regocEnv, k func(*ast.Term) error) error {
-	if env.input == nil {
-		return nil
-	}
-	return k(env.input)
-}
-
-func varGen(slot int) regocGen {
-	return func(env *regocEnv, k func(*ast.Term) error) error { return k(env.slots[slot]) }
-}
-
-// grounds calls k with the value of every generator, in order; a ground
-// generator yields one value or none.
-func evalGrounds(env *regocEnv, gs []regocGen, out []*ast.Term, k func() error) error {
-	if len(gs) == 0 {
-		return k()
-	}
-	return gs[0](env, func(t *ast.Term) error {
-		out[0] = t
-		return evalGrounds(env, gs[1:], out[1:], k)
-	})
-}
-
-func arrayGen(elems []regocGen) regocGen {
-	return func(env *regocEnv, k func(*ast.Term) error) error {
+func arrayVal(elems []regocVal) regocVal {
+	return func(env *regocEnv) (*ast.Term, error) {
 		out := make([]*ast.Term, len(elems))
-		return evalGrounds(env, elems, out, func() error { return k(ast.ArrayTerm(out...)) })
+		if ok, err := values(env, elems, out); !ok {
+			return nil, err
+		}
+		return ast.ArrayTerm(out...), nil
 	}
 }
 
-func setGen(elems []regocGen) regocGen {
-	return func(env *regocEnv, k func(*ast.Term) error) error {
+func setVal(elems []regocVal) regocVal {
+	return func(env *regocEnv) (*ast.Term, error) {
 		out := make([]*ast.Term, len(elems))
-		return evalGrounds(env, elems, out, func() error { return k(ast.SetTerm(out...)) })
+		if ok, err := values(env, elems, out); !ok {
+			return nil, err
+		}
+		return ast.SetTerm(out...), nil
 	}
 }
 
-func objectGen(keys, vals []regocGen) regocGen {
-	return func(env *regocEnv, k func(*ast.Term) error) error {
-		ks := make([]*ast.Term, len(keys))
-		vs := make([]*ast.Term, len(vals))
-		return evalGrounds(env, keys, ks, func() error {
-			return evalGrounds(env, vals, vs, func() error {
-				o := ast.NewObject()
-				for i := range ks {
-					o.Insert(ks[i], vs[i])
-				}
-				return k(ast.NewTerm(o))
-			})
-		})
+func objectVal(keys, vals []regocVal) regocVal {
+	return func(env *regocEnv) (*ast.Term, error) {
+		ts := make([]*ast.Term, 2*len(keys))
+		ks, vs := ts[:len(keys)], ts[len(keys):]
+		if ok, err := values(env, keys, ks); !ok {
+			return nil, err
+		}
+		if ok, err := values(env, vals, vs); !ok {
+			return nil, err
+		}
+		pairs := make([][2]*ast.Term, len(ks))
+		for i := range ks {
+			pairs[i] = [2]*ast.Term{ks[i], vs[i]}
+		}
+		return ast.NewTerm(ast.NewObject(pairs...)), nil
 	}
 }
 
-func setCompGen(head regocGen, body regocBody) regocGen {
-	return func(env *regocEnv, k func(*ast.Term) error) error {
+func setCompVal(head regocVal, body *regocBody) regocVal {
+	return func(env *regocEnv) (*ast.Term, error) {
 		s := ast.NewSet()
-		err := body(env, func() error {
-			return head(env, func(t *ast.Term) error { s.Add(t); return nil })
+		err := body.run(env, 0, func() error {
+			t, err := head(env)
+			if t != nil {
+				s.Add(t)
+			}
+			return err
 		})
 		if err != nil {
-			return err
+			return nil, err
 		}
-		return k(ast.NewTerm(s))
+		return ast.NewTerm(s), nil
 	}
 }
 
-func arrayCompGen(head regocGen, body regocBody) regocGen {
-	return func(env *regocEnv, k func(*ast.Term) error) error {
+func arrayCompVal(head regocVal, body *regocBody) regocVal {
+	return func(env *regocEnv) (*ast.Term, error) {
 		var out []*ast.Term
-		err := body(env, func() error {
-			return head(env, func(t *ast.Term) error { out = append(out, t); return nil })
+		err := body.run(env, 0, func() error {
+			t, err := head(env)
+			if t != nil {
+				out = append(out, t)
+			}
+			return err
 		})
 		if err != nil {
-			return err
+			return nil, err
 		}
-		return k(ast.ArrayTerm(out...))
+		return ast.ArrayTerm(out...), nil
 	}
 }
 
-func objectCompGen(key, val regocGen, body regocBody, loc *ast.Location) regocGen {
-	return func(env *regocEnv, k func(*ast.Term) error) error {
+func objectCompVal(key, val regocVal, body *regocBody, loc *ast.Location) regocVal {
+	return func(env *regocEnv) (*ast.Term, error) {
 		o := ast.NewObject()
-		err := body(env, func() error {
-			return key(env, func(kt *ast.Term) error {
-				return val(env, func(vt *ast.Term) error {
-					if prev := o.Get(kt); prev != nil && !prev.Equal(vt) {
-						return &topdown.Error{Code: topdown.ConflictErr, Location: loc, Message: "object keys must be unique"}
-					}
-					o.Insert(kt, vt)
-					return nil
-				})
-			})
+		err := body.run(env, 0, func() error {
+			kt, err := key(env)
+			if err != nil || kt == nil {
+				return err
+			}
+			vt, err := val(env)
+			if err != nil || vt == nil {
+				return err
+			}
+			if prev := o.Get(kt); prev != nil && !prev.Equal(vt) {
+				return &topdown.Error{Code: topdown.ConflictErr, Location: loc, Message: "object keys must be unique"}
+			}
+			o.Insert(kt, vt)
+			return nil
 		})
 		if err != nil {
-			return err
+			return nil, err
 		}
-		return k(ast.NewTerm(o))
+		return ast.NewTerm(o), nil
 	}
 }
 
-// regocStep is one key of a ref: looked up, or iterated binding a slot.
-type regocStep struct {
-	key     regocGen
+// regocRef is a ref into input or a bound var.
+type regocRef struct {
+	head  regocVal
+	steps []regocKey
+}
+
+// regocKey is one key of a ref: looked up, or iterated binding a slot.
+type regocKey struct {
+	key     regocVal
 	iterate bool
 	bind    int
 }
 
-func refGen(head regocGen, steps []regocStep) regocGen {
-	return func(env *regocEnv, k func(*ast.Term) error) error {
-		return head(env, func(t *ast.Term) error { return walkRef(env, t, steps, k) })
+// val looks a ref up whose keys are all bound.
+func (r *regocRef) val(env *regocEnv) (*ast.Term, error) {
+	t, err := r.head(env)
+	for i := 0; t != nil && err == nil && i < len(r.steps); i++ {
+		var key *ast.Term
+		if key, err = r.steps[i].key(env); key == nil {
+			return nil, err
+		}
+		t = regocGet(t, key)
 	}
+	return t, err
 }
 
-func walkRef(env *regocEnv, t *ast.Term, steps []regocStep, k func(*ast.Term) error) error {
-	if len(steps) == 0 {
-		return k(t)
-	}
-	st := steps[0]
-	if !st.iterate {
-		return st.key(env, func(key *ast.Term) error {
-			if next := regocGet(t, key); next != nil {
-				return walkRef(env, next, steps[1:], k)
-			}
-			return nil
-		})
-	}
-	next := func(key, val *ast.Term) error {
-		if err := env.tick(); err != nil {
-			return err
-		}
-		env.slots[st.bind] = key
-		err := walkRef(env, val, steps[1:], k)
-		env.slots[st.bind] = nil
+func (r *regocRef) iter(env *regocEnv, k func(*ast.Term) error) error {
+	t, err := r.head(env)
+	if err != nil || t == nil {
 		return err
 	}
-	switch v := t.Value.(type) {
-	case *ast.Array:
-		for i := range v.Len() {
-			if err := next(ast.InternedTerm(i), v.Elem(i)); err != nil {
+	return r.walk(env, t, 0, k)
+}
+
+// walk follows the keys from step i on, iterating (in topdown's order:
+// array indexes, sorted object keys, sorted set elements) where a key is
+// an unbound var.
+func (r *regocRef) walk(env *regocEnv, t *ast.Term, i int, k func(*ast.Term) error) error {
+	for ; i < len(r.steps); i++ {
+		st := &r.steps[i]
+		if !st.iterate {
+			key, err := st.key(env)
+			if err != nil || key == nil {
 				return err
 			}
+			if t = regocGet(t, key); t == nil {
+				return nil
+			}
+			continue
 		}
-	case ast.Object:
-		return v.Iter(next)
-	case ast.Set:
-		return v.Iter(func(e *ast.Term) error { return next(e, e) })
+		next := i + 1
+		switch v := t.Value.(type) {
+		case *ast.Array:
+			for j := range v.Len() {
+				if err := env.tick(); err != nil {
+					return err
+				}
+				env.slots[st.bind] = ast.InternedTerm(j)
+				if err := r.walk(env, v.Elem(j), next, k); err != nil {
+					return err
+				}
+			}
+		case ast.Set:
+			for _, e := range v.Slice() {
+				if err := env.tick(); err != nil {
+					return err
+				}
+				env.slots[st.bind] = e
+				if err := r.walk(env, e, next, k); err != nil {
+					return err
+				}
+			}
+		case ast.Object:
+			return v.Iter(func(key, val *ast.Term) error {
+				if err := env.tick(); err != nil {
+					return err
+				}
+				env.slots[st.bind] = key
+				return r.walk(env, val, next, k)
+			})
+		}
+		return nil
 	}
-	return nil
+	return k(t)
 }
 
 // regocGet looks a key up as topdown does: an object's member, an array's
@@ -275,112 +430,113 @@ func regocGet(t, key *ast.Term) *ast.Term {
 	return nil
 }
 
+// What a call does with each output of its built-in.
+const (
+	callTruthy  = iota // no captured output: holds unless false
+	callBind           // binds the output var
+	callCompare        // compares with the bound output term
+)
+
 // regocCall is a built-in call: OPA's own implementation, given what
 // topdown gives it.
 type regocCall struct {
 	f    topdown.BuiltinFunc
-	args []regocGen
-	ops  []*ast.Term // the output operand, when captured, in the last place
+	args []regocVal
+	n    int       // operands, with the output
+	out  *ast.Term // the output operand, when captured
 	loc  *ast.Location
+	mode int
+	slot int      // callBind
+	want regocVal // callCompare
 }
 
-// regocCont wraps an error of the continuation, so it is told from the
-// built-in's own error (which makes the expression undefined).
-type regocCont struct{ err error }
-
-func (c regocCont) Error() string { return c.err.Error() }
-
-// run calls the built-in with its operands and out for each output.
-func (c *regocCall) run(env *regocEnv, out func(*ast.Term) error) error {
-	ops := make([]*ast.Term, len(c.ops))
-	copy(ops, c.ops)
-	return evalGrounds(env, c.args, ops, func() error {
-		bctx := env.bctx
-		bctx.Location = c.loc
-		err := c.f(bctx, ops, func(t *ast.Term) error {
-			if err := out(t); err != nil {
-				return regocCont{err}
-			}
-			return nil
-		})
-		if err == nil {
-			return nil
-		}
-		var cont regocCont
-		if errors.As(err, &cont) {
-			return cont.err
-		}
+// invoke calls the built-in; its outputs are pushed on env.outs. A
+// built-in's error makes the expression undefined, as in topdown without
+// strict built-in errors, unless it halts the evaluation.
+func (c *regocCall) invoke(env *regocEnv) error {
+	base := len(env.ops)
+	for range c.n {
+		env.ops = append(env.ops, nil)
+	}
+	ops := env.ops[base : base+c.n : base+c.n]
+	defer func() {
+		clear(ops)
+		env.ops = env.ops[:base]
+	}()
+	if ok, err := values(env, c.args, ops); !ok {
+		return err
+	}
+	if c.out != nil {
+		ops[c.n-1] = c.out
+	}
+	bctx := env.bctx
+	bctx.Location = c.loc
+	start := len(env.outs)
+	if err := c.f(bctx, ops, env.collect); err != nil {
+		env.outs = env.outs[:start]
 		var halt topdown.Halt
 		if errors.As(err, &halt) {
 			return halt.Err
 		}
-		return nil // a built-in error: the expression is undefined
-	})
+	}
+	return nil
 }
 
-func (c *regocCall) truthy() regocExpr {
-	return func(env *regocEnv, k func() error) error {
-		return c.run(env, func(t *ast.Term) error {
-			if b, ok := t.Value.(ast.Boolean); ok && !bool(b) {
-				return nil
-			}
-			return k()
-		})
+// accept applies the call's mode to one output.
+func (c *regocCall) accept(env *regocEnv, t *ast.Term) (bool, error) {
+	switch c.mode {
+	case callTruthy:
+		return !isFalse(t), nil
+	case callBind:
+		env.slots[c.slot] = t
+		return true, nil
 	}
-}
-
-func (c *regocCall) bind(slot int) regocExpr {
-	return func(env *regocEnv, k func() error) error {
-		return c.run(env, func(t *ast.Term) error {
-			env.slots[slot] = t
-			err := k()
-			env.slots[slot] = nil
-			return err
-		})
+	want, err := c.want(env)
+	if err != nil || want == nil {
+		return false, err
 	}
-}
-
-func (c *regocCall) compare(g regocGen) regocExpr {
-	return func(env *regocEnv, k func() error) error {
-		return c.run(env, func(t *ast.Term) error {
-			return g(env, func(want *ast.Term) error {
-				if t.Equal(want) {
-					return k()
-				}
-				return nil
-			})
-		})
-	}
+	return t.Equal(want), nil
 }
 
 // regocEval evaluates the compiled packages over one input: per pack and
 // set, the set of values the rules produced.
-func regocEval(ctx context.Context, pkgs []*regocPackage, input ast.Value, cancel topdown.Cancel, caps *ast.Capabilities, out map[regocKey]ast.Set) error {
-	env := &regocEnv{input: ast.NewTerm(input), cancel: cancel}
+func regocEval(ctx context.Context, pkgs []*regocPackage, input ast.Value, cancel topdown.Cancel, caps *ast.Capabilities, out map[regocSetKey]ast.Set) error {
+	env := regocEnvs.Get().(*regocEnv)
+	defer func() {
+		clear(env.slots)
+		env.input, env.cancel, env.bctx = nil, nil, topdown.BuiltinContext{}
+		env.ops, env.outs = env.ops[:0], env.outs[:0]
+		regocEnvs.Put(env)
+	}()
+	env.input, env.cancel, env.steps = ast.NewTerm(input), cancel, 0
 	env.bctx = topdown.BuiltinContext{Context: ctx, Metrics: noMetrics, Cancel: cancel, Cache: builtins.Cache{}, Capabilities: caps}
+	var s ast.Set
+	emitKey := (*regocRule)(nil)
+	emit := func() error {
+		t, err := emitKey.key(env)
+		if t != nil {
+			if s == nil {
+				s = ast.NewSet()
+			}
+			s.Add(t)
+		}
+		return err
+	}
 	for _, p := range pkgs {
 		for _, set := range recordSets {
 			rules := p.sets[set]
 			if len(rules) == 0 {
 				continue
 			}
-			key := regocKey{p.pack, set}
-			s := out[key]
+			key := regocSetKey{p.pack, set}
+			s = out[key]
 			for _, r := range rules {
 				if cap(env.slots) < r.slots {
 					env.slots = make([]*ast.Term, r.slots)
 				}
 				env.slots = env.slots[:r.slots]
-				err := r.body(env, func() error {
-					return r.key(env, func(t *ast.Term) error {
-						if s == nil {
-							s = ast.NewSet()
-						}
-						s.Add(t)
-						return nil
-					})
-				})
-				if err != nil {
+				emitKey = r
+				if err := r.body.run(env, 0, emit); err != nil {
 					return err
 				}
 			}
@@ -389,11 +545,8 @@ func regocEval(ctx context.Context, pkgs []*regocPackage, input ast.Value, cance
 			}
 		}
 	}
-	if cancel != nil && cancel.Cancelled() {
-		return regocCancelled
-	}
 	return nil
 }
 
-// regocKey names one finding set of one pack.
-type regocKey struct{ pack, set string }
+// regocSetKey names one finding set of one pack.
+type regocSetKey struct{ pack, set string }

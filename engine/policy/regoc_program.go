@@ -57,7 +57,7 @@ func prepareRegoc(ctx context.Context, c *ast.Compiler, pkgPack map[string]strin
 
 // items evaluates every package over one input.
 func (rp *regocProgram) items(ctx context.Context, input ast.Value, cancel topdown.Cancel) ([]any, error) {
-	groups := map[regocKey]ast.Set{}
+	groups := map[regocSetKey]ast.Set{}
 	if err := regocEval(ctx, rp.pkgs, input, cancel, rp.caps, groups); err != nil {
 		return nil, err
 	}
@@ -71,11 +71,11 @@ func (rp *regocProgram) items(ctx context.Context, input ast.Value, cancel topdo
 			rest, _ = rs[0].Expressions[0].Value.([]any)
 		}
 	}
-	keys := make([]regocKey, 0, len(groups))
+	keys := make([]regocSetKey, 0, len(groups))
 	for k := range groups {
 		keys = append(keys, k)
 	}
-	slices.SortFunc(keys, func(a, b regocKey) int {
+	slices.SortFunc(keys, func(a, b regocSetKey) int {
 		if c := strings.Compare(a.pack, b.pack); c != 0 {
 			return c
 		}

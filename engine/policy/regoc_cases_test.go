@@ -1,0 +1,190 @@
+package policy_test
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/chatlint/chatlint/engine/policy"
+)
+
+// regocCases are Rego rules written for the differential test of the
+// compiled closures: each exercises one construct of the subset, over
+// documents where it holds, fails and is undefined. Every one must compile
+// (regocCasePacks checks it).
+var regocCases = map[string]string{
+	"iterate-index": `deny contains f if {
+	some i, m in input.messages
+	m.role == "tool"
+	i > 0
+	f := {"rule": ID, "msg": sprintf("tool at %d", [i]), "message_index": i}
+}`,
+	"compare-ops": `warn contains f if {
+	some i, m in input.messages
+	count(m.tool_calls) >= 2
+	i != 0
+	count(input.messages) < 50
+	f := {"rule": ID, "msg": sprintf("%d calls at %d", [count(m.tool_calls), i])}
+}`,
+	"object-iterate": `info contains f if {
+	some k, v in input.messages[0]
+	is_string(v)
+	f := {"rule": ID, "msg": sprintf("%s=%v", [k, v])}
+}`,
+	"set-comprehension-not": `deny contains f if {
+	ids := {c.id | some m in input.messages; some c in m.tool_calls}
+	some i, m in input.messages
+	m.role == "tool"
+	not ids[m.tool_call_id]
+	f := {"rule": ID, "msg": sprintf("unmatched %v", [object.get(m, "tool_call_id", null)]), "message_index": i}
+}`,
+	"array-comprehension": `warn contains f if {
+	roles := [m.role | some m in input.messages]
+	count(roles) > 1
+	roles[0] != "system"
+	f := {"rule": ID, "msg": concat(",", roles)}
+}`,
+	"object-comprehension-conflict": `info contains f if {
+	byRole := {m.role: i | some i, m in input.messages}
+	some r, i in byRole
+	f := {"rule": ID, "msg": sprintf("%s first at %d", [r, i])}
+}`,
+	"member-in": `deny contains f if {
+	some m in input.messages
+	m.role in {"tool", "function"}
+	"x" in ["a", "x"]
+	f := {"rule": ID, "msg": sprintf("role %s", [m.role])}
+}`,
+	"member-kv": `info contains f if {
+	some m in input.messages
+	some j, c in m.tool_calls
+	1, c in m.tool_calls
+	f := {"rule": ID, "msg": sprintf("second call %v at %d", [c.name, j])}
+}`,
+	"builtin-error-undefined": `warn contains f if {
+	some m in input.messages
+	n := to_number(m.text)
+	f := {"rule": ID, "msg": sprintf("numeric text %v", [n])}
+}`,
+	"builtin-strings": `info contains f if {
+	some m in input.messages
+	is_string(m.text)
+	startswith(lower(m.text), "s")
+	not endswith(m.text, ".")
+	regex.match("[a-z]+", m.text)
+	f := {"rule": ID, "msg": sprintf("text %q len %d", [substring(m.text, 0, 5), count(m.text)])}
+}`,
+	"undefined-refs": `deny contains f if {
+	x := input.nonexistent.member
+	f := {"rule": ID, "msg": sprintf("%v", [x])}
+}`,
+	"undefined-index": `deny contains f if {
+	input.messages[99].role
+	f := {"rule": ID, "msg": "hundredth"}
+}`,
+	"string-index": `deny contains f if {
+	some m in input.messages
+	m.role[0]
+	f := {"rule": ID, "msg": "indexed a string"}
+}`,
+	"join-two-refs": `info contains f if {
+	input.messages[i].tool_call_id == input.messages[j].tool_calls[_].id
+	f := {"rule": ID, "msg": sprintf("%d answers %d", [i, j]), "message_index": i}
+}`,
+	"literals": `info contains f if {
+	some i, m in input.messages
+	pair := [i, m.role]
+	s := {m.role, "user"}
+	o := {"i": i, "role": m.role, "nested": [s, {"x": null}]}
+	count(s) == 2
+	o.nested[0] == s
+	f := {"rule": ID, "msg": sprintf("%v", [pair]), "message_index": i}
+}`,
+	"dedupe-two-rules": `warn contains f if {
+	some m in input.messages
+	m.role == "user"
+	f := {"rule": ID, "msg": "has a user message"}
+}
+
+warn contains f if {
+	input.messages[_].role == "user"
+	f := {"rule": ID, "msg": "has a user message"}
+}`,
+	"set-iterate": `info contains f if {
+	roles := {m.role | some m in input.messages}
+	some r in roles
+	f := {"rule": ID, "msg": sprintf("role %v", [r])}
+}`,
+	"not-with-binding": `deny contains f if {
+	some i, m in input.messages
+	m.role == "assistant"
+	not m.tool_calls[0].id
+	not m.has_content
+	f := {"rule": ID, "msg": "empty assistant", "message_index": i}
+}`,
+	"equality-values": `info contains f if {
+	some i, m in input.messages
+	m.index = i
+	[m.role, i] = [m.role, m.index]
+	{"a": m.role} == {"a": m.role}
+	f := {"rule": ID, "msg": sprintf("index %v", [i])}
+}`,
+	"arith-and-aggregates": `info contains f if {
+	lens := [count(m.tool_calls) | some m in input.messages; m.tool_calls]
+	total := sum(lens)
+	total > 0
+	f := {"rule": ID, "msg": sprintf("%d calls, max %d, avg %v", [total, max(lens), total / count(lens)])}
+}`,
+	"truthy-false": `info contains f if {
+	some m in input.messages
+	m.has_content
+	f := {"rule": ID, "msg": "content"}
+}`,
+	"json-unmarshal-error": `deny contains f if {
+	some m in input.messages
+	some c in m.tool_calls
+	is_string(c.arguments)
+	args := json.unmarshal(c.arguments)
+	f := {"rule": ID, "msg": sprintf("args %v", [args])}
+}`,
+	"actions-set": `actions contains a if {
+	some i, m in input.messages
+	m.role == "tool"
+	i == count(input.messages) - 1
+	a := {"op": "drop", "rule": ID, "reason": "trailing tool message", "message_index": i}
+}`,
+	"whole-input": `info contains f if {
+	input.format == "chat"
+	is_object(input)
+	f := {"rule": ID, "msg": sprintf("%d members", [count(object.keys(input))])}
+}`,
+}
+
+// regocCasePacks makes a pack of every case, one package each; together
+// with one package that stays on topdown (it reads a helper rule) in the
+// same pack, so that merged results keep topdown's order.
+func regocCasePacks() []*policy.Pack {
+	p := &policy.Pack{Name: "regoc"}
+	for id, body := range regocCases {
+		pkg := strings.ReplaceAll(id, "-", "_")
+		src := "package chatlint.regoc." + pkg + "\n\n# METADATA\n# description: a construct of the compiled subset.\n# custom:\n#   id: " + id +
+			"\n#   severity: info\n" + strings.ReplaceAll(body, "ID", strconv.Quote(id)) + "\n"
+		p.Rego = append(p.Rego, policy.File{Name: id + ".rego", Source: []byte(src)})
+	}
+	p.Rego = append(p.Rego, policy.File{Name: "helper.rego", Source: []byte(`package chatlint.regoc.helper
+
+# METADATA
+# description: stays on topdown.
+# custom:
+#   id: helper
+#   severity: info
+roles contains m.role if some m in input.messages
+
+info contains f if {
+	some r in roles
+	f := {"rule": "helper", "msg": sprintf("role %v", [r])}
+}
+
+info contains {"rule": "set-iterate", "msg": "role user"} if "user" in roles
+`)})
+	return []*policy.Pack{p}
+}
