@@ -32,19 +32,26 @@ type regocOutcome struct {
 // CHATLINT_REGO_EVAL=topdown.
 func regocEngines(t testing.TB, packs []*policy.Pack) (compiled, topdown *policy.Engine) {
 	t.Helper()
-	var err error
-	if compiled, err = policy.Compile(context.Background(), packs, policy.Options{}); err != nil {
+	compiled, topdown, err := regocCompileBoth(packs)
+	if err != nil {
 		t.Fatal(err)
+	}
+	return compiled, topdown
+}
+
+func regocCompileBoth(packs []*policy.Pack) (compiled, topdown *policy.Engine, err error) {
+	if compiled, err = policy.Compile(context.Background(), packs, policy.Options{}); err != nil {
+		return nil, nil, err
 	}
 	os.Setenv("CHATLINT_REGO_EVAL", "topdown")
 	defer os.Unsetenv("CHATLINT_REGO_EVAL")
 	if topdown, err = policy.Compile(context.Background(), packs, policy.Options{}); err != nil {
-		t.Fatal(err)
+		return nil, nil, err
 	}
 	if got := policy.RegoCompiled(topdown); len(got) > 0 {
-		t.Fatalf("CHATLINT_REGO_EVAL=topdown still compiles %v", got)
+		return nil, nil, fmt.Errorf("CHATLINT_REGO_EVAL=topdown still compiles %v", got)
 	}
-	return compiled, topdown
+	return compiled, topdown, nil
 }
 
 func regocRun(ev *policy.Evaluator, doc *document.Document) regocOutcome {
