@@ -88,7 +88,7 @@ func regocPackageOf(c *ast.Compiler, pkg, pack string) (*regocPackage, error) {
 				case full == target:
 					rr, err := regocCompileRule(r)
 					if err != nil {
-						return nil, fmt.Errorf("%s: %w", r.Location, err)
+						return nil, err
 					}
 					p.sets[set] = append(p.sets[set], rr)
 				case strings.HasPrefix(full, target+".") || strings.HasPrefix(full, target+"["):
@@ -112,17 +112,21 @@ func sortedModuleNames(c *ast.Compiler) []string {
 // regocCompileRule compiles one rule of a record set: it must be a partial
 // set rule (`contains`), with no else, no default, no arguments.
 func regocCompileRule(r *ast.Rule) (*regocRule, error) {
+	why := ""
 	switch {
 	case r.Default:
-		return nil, fmt.Errorf("default rule")
+		why = "default rule"
 	case r.Else != nil:
-		return nil, fmt.Errorf("else")
+		why = "else"
 	case len(r.Head.Args) > 0:
-		return nil, fmt.Errorf("function")
+		why = "function"
 	case r.Head.RuleKind() != ast.MultiValue || r.Head.Key == nil || r.Head.Value != nil:
-		return nil, fmt.Errorf("not a partial set rule")
+		why = "not a partial set rule"
 	case len(r.Head.Ref()) != 1:
-		return nil, fmt.Errorf("ref head")
+		why = "ref head"
+	}
+	if why != "" {
+		return nil, fmt.Errorf("%v: %s", r.Location, why)
 	}
 	sc := &regocScope{slots: map[ast.Var]int{}}
 	body, err := sc.body(r.Body)
@@ -131,7 +135,7 @@ func regocCompileRule(r *ast.Rule) (*regocRule, error) {
 	}
 	key, err := sc.ground(r.Head.Key)
 	if err != nil {
-		return nil, fmt.Errorf("head: %w", err)
+		return nil, fmt.Errorf("%v: head: %w", r.Location, err)
 	}
 	return &regocRule{body: body, key: key, slots: sc.n}, nil
 }

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -213,5 +214,52 @@ func TestRegoCompiledSameAsTopdown(t *testing.T) {
 				t.Errorf("constructs: only %d records gave anything: the comparison proves little", fired)
 			}
 		}
+	}
+}
+
+// TestRegoCompiledHonoursTimeout: a compiled rule that would loop for long
+// is stopped by the per-document time limit, with the error topdown's
+// evaluation gives.
+func TestRegoCompiledHonoursTimeout(t *testing.T) {
+	pack := &policy.Pack{Name: "slow", Rego: []policy.File{{Name: "slow.rego", Source: []byte(`package chatlint.slow
+
+# METADATA
+# description: compares every message with every other, twice.
+# custom:
+#   id: slow
+#   severity: info
+deny contains f if {
+	some i, a in input.messages
+	some j, b in input.messages
+	some k, c in input.messages
+	a.text == b.text
+	b.text == c.text
+	i < j
+	j < k
+	k < 0
+	f := {"rule": "slow", "msg": "never"}
+}
+`)}}}
+	e, err := policy.Compile(context.Background(), []*policy.Pack{pack}, policy.Options{RecordTimeout: 50 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := policy.RegoCompiled(e); len(got) != 1 {
+		t.Fatalf("compiled packages %v, want the slow one", got)
+	}
+	var msgs []any
+	for range 2000 {
+		msgs = append(msgs, map[string]any{"role": "user", "content": "same"})
+	}
+	v, _ := ast.InterfaceToValue(map[string]any{"messages": msgs})
+	doc := document.NewBuilder(document.Chat, "t.jsonl", document.Options{Fields: e.Fields()}).Add(1, v.(ast.Object))
+	start := time.Now()
+	_, err = e.NewEvaluator().Evaluate(context.Background(), doc)
+	want := "evaluating policies took longer than 50ms; the document was not checked"
+	if err == nil || err.Error() != want {
+		t.Errorf("error %v, want %q", err, want)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("stopped after %v", d)
 	}
 }
