@@ -152,6 +152,37 @@ warn contains f if {
 	i == count(input.messages) - 1
 	a := {"op": "drop", "rule": ID, "reason": "trailing tool message", "message_index": i}
 }`,
+	"helper-sets": `ids contains c.id if {
+	some m in input.messages
+	m.role == "assistant"
+	some c in m.tool_calls
+}
+
+answered contains id if {
+	some m in input.messages
+	id := m.tool_call_id
+	ids[id]
+}
+
+deny contains f if {
+	some i, m in input.messages
+	m.role == "tool"
+	not ids[m.tool_call_id]
+	f := {"rule": ID, "msg": sprintf("unmatched %v of %d", [m.tool_call_id, count(ids)]), "message_index": i}
+}
+
+info contains f if {
+	order := [id | some id in ids]
+	count(order) > 0
+	some id in ids
+	not answered[id]
+	f := {"rule": ID, "msg": sprintf("unanswered %v of %v", [id, order])}
+}
+
+warn contains f if {
+	count(data.chatlint.regoc.helper_sets.deny) > 1
+	f := {"rule": ID, "msg": "several unmatched"}
+}`,
 	"whole-input": `info contains f if {
 	input.format == "chat"
 	is_object(input)
@@ -160,7 +191,7 @@ warn contains f if {
 }
 
 // regocCasePacks makes a pack of every case, one package each; together
-// with one package that stays on topdown (it reads a helper rule) in the
+// with one package that stays on topdown (it calls a function) in the
 // same pack, so that merged results keep topdown's order.
 func regocCasePacks() []*policy.Pack {
 	p := &policy.Pack{Name: "regoc"}
@@ -177,14 +208,15 @@ func regocCasePacks() []*policy.Pack {
 # custom:
 #   id: helper
 #   severity: info
-roles contains m.role if some m in input.messages
+role_of(m) := m.role
 
 info contains f if {
-	some r in roles
+	some m in input.messages
+	r := role_of(m)
 	f := {"rule": "helper", "msg": sprintf("role %v", [r])}
 }
 
-info contains {"rule": "set-iterate", "msg": "role user"} if "user" in roles
+info contains {"rule": "set-iterate", "msg": "role user"} if "user" in {role_of(m) | some m in input.messages}
 `)})
 	return []*policy.Pack{p}
 }

@@ -55,8 +55,9 @@ func regocCompile(c *ast.Compiler, pkgPack map[string]string) (compiled []*regoc
 		pkgs = append(pkgs, p)
 	}
 	slices.Sort(pkgs)
+	pc := newRegocPkgCompiler(c)
 	for _, pkg := range pkgs {
-		p, err := regocPackageOf(c, pkg, pkgPack[pkg])
+		p, err := regocPackageOf(pc, pkg, pkgPack[pkg])
 		if err != nil {
 			rest = append(rest, pkg)
 			continue
@@ -69,13 +70,14 @@ func regocCompile(c *ast.Compiler, pkgPack map[string]string) (compiled []*regoc
 // regocWhy says why a package stays on topdown; nil when it compiles. It is
 // what `CHATLINT_REGO_EVAL=explain` prints (see regocExplain).
 func regocWhy(c *ast.Compiler, pkg string) error {
-	_, err := regocPackageOf(c, pkg, "")
+	_, err := regocPackageOf(newRegocPkgCompiler(c), pkg, "")
 	return err
 }
 
 // regocPackageOf compiles the record sets of one package, or says why it
 // cannot.
-func regocPackageOf(c *ast.Compiler, pkg, pack string) (*regocPackage, error) {
+func regocPackageOf(pc *regocPkgCompiler, pkg, pack string) (*regocPackage, error) {
+	c := pc.c
 	p := &regocPackage{path: pkg, pack: pack, sets: map[string][]*regocRule{}}
 	for _, name := range sortedModuleNames(c) {
 		m := c.Modules[name]
@@ -86,7 +88,7 @@ func regocPackageOf(c *ast.Compiler, pkg, pack string) (*regocPackage, error) {
 				target := pkg + "." + set
 				switch {
 				case full == target:
-					rr, err := regocCompileRule(r)
+					rr, err := pc.rule(r)
 					if err != nil {
 						return nil, err
 					}
@@ -109,9 +111,9 @@ func sortedModuleNames(c *ast.Compiler) []string {
 	return names
 }
 
-// regocCompileRule compiles one rule of a record set: it must be a partial
-// set rule (`contains`), with no else, no default, no arguments.
-func regocCompileRule(r *ast.Rule) (*regocRule, error) {
+// rule compiles one rule of a record set or of a helper set: it must be a
+// partial set rule (`contains`), with no else, no default, no arguments.
+func (pc *regocPkgCompiler) rule(r *ast.Rule) (*regocRule, error) {
 	why := ""
 	switch {
 	case r.Default:
@@ -128,7 +130,7 @@ func regocCompileRule(r *ast.Rule) (*regocRule, error) {
 	if why != "" {
 		return nil, fmt.Errorf("%v: %s", r.Location, why)
 	}
-	sc := &regocScope{slots: map[ast.Var]int{}}
+	sc := &regocScope{slots: map[ast.Var]int{}, pc: pc}
 	body, err := sc.body(r.Body)
 	if err != nil {
 		return nil, err
@@ -143,6 +145,7 @@ func regocCompileRule(r *ast.Rule) (*regocRule, error) {
 // regocScope assigns every var of a rule a slot and tracks, expression by
 // expression, which vars are bound.
 type regocScope struct {
+	pc    *regocPkgCompiler
 	slots map[ast.Var]int
 	bound []bool // by slot
 	n     int
@@ -412,9 +415,9 @@ func (s *regocScope) comprehension(body ast.Body, heads []*ast.Term, mk func([]r
 	return mk(gs, b), nil
 }
 
-// ref compiles a reference into input or into a bound var. A key that is
-// an unbound var iterates (and binds it); a key that is bound, or a
-// scalar, looks up.
+// ref compiles a reference into input, into a bound var or into a helper
+// set (data.…). A key that is an unbound var iterates (and binds it); a
+// key that is bound, or a scalar, looks up.
 func (s *regocScope) ref(r ast.Ref) (regocTerm, error) {
 	rr := &regocRef{}
 	switch v := r[0].Value.(type) {
@@ -424,6 +427,12 @@ func (s *regocScope) ref(r ast.Ref) (regocTerm, error) {
 			rr.head = inputVal
 		case s.isBound(v):
 			rr.head = slotVal(s.slots[v])
+		case v.Equal(ast.DefaultRootDocument.Value):
+			virt, n, err := s.pc.virtualOf(r)
+			if err != nil {
+				return regocTerm{}, err
+			}
+			rr.head, r = virt.val, r[n-1:]
 		default:
 			return regocTerm{}, fmt.Errorf("ref %v", r)
 		}
@@ -456,6 +465,73 @@ func (s *regocScope) ref(r ast.Ref) (regocTerm, error) {
 		return regocTerm{iter: rr.iter}, nil
 	}
 	return regocTerm{val: rr.val}, nil
+}
+
+// regocPkgCompiler compiles the packages of one program and the helper
+// sets their rules read.
+type regocPkgCompiler struct {
+	c    *ast.Compiler
+	virt map[string]*regocVirtual
+}
+
+func newRegocPkgCompiler(c *ast.Compiler) *regocPkgCompiler {
+	return &regocPkgCompiler{c: c, virt: map[string]*regocVirtual{}}
+}
+
+// virtualOf resolves a ref into data: its first n terms must name exactly
+// the rules of one helper set (a partial set rule without arguments, in any
+// package), with no rule below it; the rest of the ref looks into the set.
+func (pc *regocPkgCompiler) virtualOf(r ast.Ref) (*regocVirtual, int, error) {
+	for n := 2; n <= len(r); n++ {
+		if _, ok := r[n-1].Value.(ast.String); !ok {
+			break
+		}
+		prefix := r[:n]
+		rules := pc.c.GetRulesExact(prefix)
+		if len(rules) == 0 {
+			continue
+		}
+		if len(pc.c.GetRulesWithPrefix(prefix)) != len(rules) {
+			return nil, 0, fmt.Errorf("ref %v: rules below it", prefix)
+		}
+		v, err := pc.virtual(prefix.String(), rules)
+		return v, n, err
+	}
+	return nil, 0, fmt.Errorf("ref %v", r)
+}
+
+// virtual compiles the rules of a helper set once. Their bodies may not
+// hold an object comprehension: its conflict error is the one error of the
+// subset, and topdown, reading one member of a set, may skip a rule that
+// would raise it.
+func (pc *regocPkgCompiler) virtual(path string, rules []*ast.Rule) (*regocVirtual, error) {
+	if v, ok := pc.virt[path]; ok {
+		if v.err != nil {
+			return nil, v.err
+		}
+		return v, nil
+	}
+	v := &regocVirtual{}
+	pc.virt[path] = v
+	for _, r := range rules {
+		objComp := false
+		ast.WalkTerms(r, func(t *ast.Term) bool {
+			_, is := t.Value.(*ast.ObjectComprehension)
+			objComp = objComp || is
+			return objComp
+		})
+		if objComp {
+			v.err = fmt.Errorf("%v: helper set %s has an object comprehension", r.Location, path)
+			return nil, v.err
+		}
+		rr, err := pc.rule(r)
+		if err != nil {
+			v.err = fmt.Errorf("helper set %s: %w", path, err)
+			return nil, v.err
+		}
+		v.rules = append(v.rules, rr)
+	}
+	return v, nil
 }
 
 // regocExplain lists, for CHATLINT_REGO_EVAL=explain, which packages run

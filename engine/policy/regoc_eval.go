@@ -22,6 +22,7 @@ type regocEnv struct {
 	ops     []*ast.Term // operands of the calls under way
 	outs    []*ast.Term // outputs of the calls under way
 	collect func(*ast.Term) error
+	virt    map[*regocVirtual]*ast.Term // the helper sets evaluated so far
 }
 
 var regocEnvs = sync.Pool{New: func() any {
@@ -506,6 +507,7 @@ func regocEval(ctx context.Context, pkgs []*regocPackage, input ast.Value, cance
 		clear(env.slots)
 		env.input, env.cancel, env.bctx = nil, nil, topdown.BuiltinContext{}
 		env.ops, env.outs = env.ops[:0], env.outs[:0]
+		clear(env.virt)
 		regocEnvs.Put(env)
 	}()
 	env.input, env.cancel, env.steps = ast.NewTerm(input), cancel, 0
@@ -546,6 +548,41 @@ func regocEval(ctx context.Context, pkgs []*regocPackage, input ast.Value, cance
 		}
 	}
 	return nil
+}
+
+// regocVirtual is a helper set a rule reads through data: evaluated once
+// per document, on first read, in its own var slots.
+type regocVirtual struct {
+	rules []*regocRule
+	err   error // why it does not compile
+}
+
+func (v *regocVirtual) val(env *regocEnv) (*ast.Term, error) {
+	if t, ok := env.virt[v]; ok {
+		return t, nil
+	}
+	saved := env.slots
+	defer func() { env.slots = saved }()
+	s := ast.NewSet()
+	for _, r := range v.rules {
+		env.slots = make([]*ast.Term, r.slots)
+		err := r.body.run(env, 0, func() error {
+			t, err := r.key(env)
+			if t != nil {
+				s.Add(t)
+			}
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	t := ast.NewTerm(s)
+	if env.virt == nil {
+		env.virt = map[*regocVirtual]*ast.Term{}
+	}
+	env.virt[v] = t
+	return t, nil
 }
 
 // regocSetKey names one finding set of one pack.
