@@ -372,11 +372,12 @@ var noMetrics = metrics.NoOp()
 // in the returned *OutputError, and the well-formed ones are still returned.
 func (p *regoProgram) eval(ctx context.Context, input ast.Value, format, profile string, cancel topdown.Cancel, tracer topdown.QueryTracer, hits []Hit, acts []Action) ([]Hit, []Action, error) {
 	if p.regoc != nil && tracer == nil { // a traced run (naming a rule) stays on topdown
-		set, err := p.regoc.items(ctx, input, cancel)
-		if err != nil {
-			return hits, acts, err
+		if set, ok, err := p.regoc.items(ctx, input, cancel); ok {
+			if err != nil {
+				return hits, acts, err
+			}
+			return p.collect(set, setSeverity, format, profile, hits, acts)
 		}
-		return p.collect(set, setSeverity, format, profile, hits, acts)
 	}
 	return p.evalQuery(ctx, p.query, setSeverity, input, format, profile, cancel, tracer, hits, acts)
 }

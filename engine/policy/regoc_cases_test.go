@@ -43,11 +43,6 @@ var regocCases = map[string]string{
 	roles[0] != "system"
 	f := {"rule": ID, "msg": concat(",", roles)}
 }`,
-	"object-comprehension-conflict": `info contains f if {
-	byRole := {m.role: i | some i, m in input.messages}
-	some r, i in byRole
-	f := {"rule": ID, "msg": sprintf("%s first at %d", [r, i])}
-}`,
 	"member-in": `deny contains f if {
 	some m in input.messages
 	m.role in {"tool", "function"}
@@ -188,14 +183,61 @@ warn contains f if {
 	is_object(input)
 	f := {"rule": ID, "msg": sprintf("%d members", [count(object.keys(input))])}
 }`,
+	"helper-complete": `roles := {m.role | some m in input.messages}
+
+first_role := input.messages[0].role
+
+default has_tool := false
+
+has_tool if input.messages[_].role == "tool"
+
+info contains f if {
+	count(roles) > 1
+	f := {"rule": ID, "msg": sprintf("roles %v, first %v, tool %v", [roles, first_role, has_tool])}
+}
+
+warn contains f if {
+	not has_tool
+	some r in roles
+	f := {"rule": ID, "msg": sprintf("no tool; role %v", [r])}
+}`,
+}
+
+// regocConflictCases raise an error in topdown on some records (a complete
+// rule or an object comprehension with two values for one key): there the
+// closures leave the whole document to topdown. They are a pack of their
+// own, so that the other cases are compared on records the closures do
+// evaluate.
+var regocConflictCases = map[string]string{
+	"object-comprehension-conflict": `info contains f if {
+	answers := {m.tool_call_id: i | some i, m in input.messages; m.role == "tool"}
+	some id, i in answers
+	f := {"rule": ID, "msg": sprintf("%v answered at %d", [id, i])}
+}`,
+	"helper-conflict": `only_result := m.tool_call_id if {
+	some m in input.messages
+	m.role == "tool"
+}
+
+by_call := {c.id: i | some i, m in input.messages; some c in m.tool_calls}
+
+deny contains f if {
+	only_result
+	f := {"rule": ID, "msg": sprintf("one result, for %v", [only_result])}
+}
+
+info contains f if {
+	some id, i in by_call
+	f := {"rule": ID, "msg": sprintf("%v called at %v", [id, i])}
+}`,
 }
 
 // regocCasePacks makes a pack of every case, one package each; together
 // with one package that stays on topdown (it calls a function) in the
 // same pack, so that merged results keep topdown's order.
-func regocCasePacks() []*policy.Pack {
+func regocCasePacks(cases map[string]string) []*policy.Pack {
 	p := &policy.Pack{Name: "regoc"}
-	for id, body := range regocCases {
+	for id, body := range cases {
 		pkg := strings.ReplaceAll(id, "-", "_")
 		src := "package chatlint.regoc." + pkg + "\n\n# METADATA\n# description: a construct of the compiled subset.\n# custom:\n#   id: " + id +
 			"\n#   severity: info\n" + strings.ReplaceAll(body, "ID", strconv.Quote(id)) + "\n"

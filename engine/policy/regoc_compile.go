@@ -114,6 +114,15 @@ func sortedModuleNames(c *ast.Compiler) []string {
 // rule compiles one rule of a record set or of a helper set: it must be a
 // partial set rule (`contains`), with no else, no default, no arguments.
 func (pc *regocPkgCompiler) rule(r *ast.Rule) (*regocRule, error) {
+	if r.Head.RuleKind() != ast.MultiValue || r.Head.Key == nil || r.Head.Value != nil {
+		return nil, fmt.Errorf("%v: not a partial set rule", r.Location)
+	}
+	return pc.compileRule(r, r.Head.Key)
+}
+
+// compileRule compiles a rule's body and the head term it produces (a
+// set's element, a complete rule's value).
+func (pc *regocPkgCompiler) compileRule(r *ast.Rule, head *ast.Term) (*regocRule, error) {
 	why := ""
 	switch {
 	case r.Default:
@@ -122,8 +131,6 @@ func (pc *regocPkgCompiler) rule(r *ast.Rule) (*regocRule, error) {
 		why = "else"
 	case len(r.Head.Args) > 0:
 		why = "function"
-	case r.Head.RuleKind() != ast.MultiValue || r.Head.Key == nil || r.Head.Value != nil:
-		why = "not a partial set rule"
 	case len(r.Head.Ref()) != 1:
 		why = "ref head"
 	}
@@ -135,7 +142,7 @@ func (pc *regocPkgCompiler) rule(r *ast.Rule) (*regocRule, error) {
 	if err != nil {
 		return nil, err
 	}
-	key, err := sc.ground(r.Head.Key)
+	key, err := sc.ground(head)
 	if err != nil {
 		return nil, fmt.Errorf("%v: head: %w", r.Location, err)
 	}
@@ -479,8 +486,9 @@ func newRegocPkgCompiler(c *ast.Compiler) *regocPkgCompiler {
 }
 
 // virtualOf resolves a ref into data: its first n terms must name exactly
-// the rules of one helper set (a partial set rule without arguments, in any
-// package), with no rule below it; the rest of the ref looks into the set.
+// the rules of one helper (a partial set or complete rule without
+// arguments, in any package), with no rule below it; the rest of the ref
+// looks into its value.
 func (pc *regocPkgCompiler) virtualOf(r ast.Ref) (*regocVirtual, int, error) {
 	for n := 2; n <= len(r); n++ {
 		if _, ok := r[n-1].Value.(ast.String); !ok {
@@ -500,10 +508,8 @@ func (pc *regocPkgCompiler) virtualOf(r ast.Ref) (*regocVirtual, int, error) {
 	return nil, 0, fmt.Errorf("ref %v", r)
 }
 
-// virtual compiles the rules of a helper set once. Their bodies may not
-// hold an object comprehension: its conflict error is the one error of the
-// subset, and topdown, reading one member of a set, may skip a rule that
-// would raise it.
+// virtual compiles the rules of a helper once: a partial set, or a
+// complete rule (its definitions and an optional default).
 func (pc *regocPkgCompiler) virtual(path string, rules []*ast.Rule) (*regocVirtual, error) {
 	if v, ok := pc.virt[path]; ok {
 		if v.err != nil {
@@ -511,22 +517,27 @@ func (pc *regocPkgCompiler) virtual(path string, rules []*ast.Rule) (*regocVirtu
 		}
 		return v, nil
 	}
-	v := &regocVirtual{}
+	v := &regocVirtual{complete: rules[0].Head.RuleKind() == ast.SingleValue}
 	pc.virt[path] = v
 	for _, r := range rules {
-		objComp := false
-		ast.WalkTerms(r, func(t *ast.Term) bool {
-			_, is := t.Value.(*ast.ObjectComprehension)
-			objComp = objComp || is
-			return objComp
-		})
-		if objComp {
-			v.err = fmt.Errorf("%v: helper set %s has an object comprehension", r.Location, path)
-			return nil, v.err
+		var rr *regocRule
+		var err error
+		switch {
+		case !v.complete:
+			rr, err = pc.rule(r)
+		case r.Head.RuleKind() != ast.SingleValue || r.Head.Key != nil || r.Head.Value == nil:
+			err = fmt.Errorf("%v: not a complete rule", r.Location)
+		case r.Default:
+			if !r.Head.Value.IsGround() || len(r.Head.Args) > 0 {
+				err = fmt.Errorf("%v: default", r.Location)
+			}
+			v.def = r.Head.Value
+			continue
+		default:
+			rr, err = pc.compileRule(r, r.Head.Value)
 		}
-		rr, err := pc.rule(r)
 		if err != nil {
-			v.err = fmt.Errorf("helper set %s: %w", path, err)
+			v.err = fmt.Errorf("helper %s: %w", path, err)
 			return nil, v.err
 		}
 		v.rules = append(v.rules, rr)

@@ -175,7 +175,7 @@ func TestRegoCompiledSameAsTopdown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sets := map[string][]*policy.Pack{"constructs": regocCasePacks()}
+	sets := map[string][]*policy.Pack{"constructs": regocCasePacks(regocCases), "conflicts": regocCasePacks(regocConflictCases)}
 	for _, p := range all {
 		sets["builtin:"+p.Name] = []*policy.Pack{p}
 	}
@@ -206,12 +206,24 @@ func TestRegoCompiledSameAsTopdown(t *testing.T) {
 			continue // both on topdown: nothing to compare
 		}
 		fired := regocCompare(t, name, compiled, topdown, records)
-		if name == "constructs" {
+		fallbacks := policy.RegoFallbacks(compiled)
+		switch name {
+		case "constructs":
 			if got := len(policy.RegoCompiled(compiled)); got != len(regocCases) {
 				t.Errorf("constructs: %d of %d case packages compile: %v", got, len(regocCases), policy.RegoCompiled(compiled))
 			}
+			if fallbacks > 0 {
+				t.Errorf("constructs: %d records fell back to topdown", fallbacks)
+			}
 			if fired < 100 {
 				t.Errorf("constructs: only %d records gave anything: the comparison proves little", fired)
+			}
+		case "conflicts":
+			if got := len(policy.RegoCompiled(compiled)); got != len(regocConflictCases) {
+				t.Errorf("conflicts: %d of %d case packages compile: %v", got, len(regocConflictCases), policy.RegoCompiled(compiled))
+			}
+			if fallbacks == 0 || fallbacks > int64(len(records))*9/10 {
+				t.Errorf("conflicts: %d of %d records fell back to topdown (want some, not all)", fallbacks, len(records))
 			}
 		}
 	}

@@ -550,12 +550,19 @@ func regocEval(ctx context.Context, pkgs []*regocPackage, input ast.Value, cance
 	return nil
 }
 
-// regocVirtual is a helper set a rule reads through data: evaluated once
-// per document, on first read, in its own var slots.
+// regocVirtual is a helper a rule reads through data: a partial set, or a
+// complete rule. It is evaluated once per document, on first read, in its
+// own var slots.
 type regocVirtual struct {
-	rules []*regocRule
-	err   error // why it does not compile
+	rules    []*regocRule
+	complete bool
+	def      *ast.Term // a complete rule's default value
+	err      error     // why it does not compile
 }
+
+// regocConflict is a complete rule with two values: the closures leave
+// the document to topdown, which reports the conflict its own way.
+var regocConflict = errors.New("conflicting values")
 
 func (v *regocVirtual) val(env *regocEnv) (*ast.Term, error) {
 	if t, ok := env.virt[v]; ok {
@@ -563,26 +570,42 @@ func (v *regocVirtual) val(env *regocEnv) (*ast.Term, error) {
 	}
 	saved := env.slots
 	defer func() { env.slots = saved }()
-	s := ast.NewSet()
+	var set ast.Set
+	var value *ast.Term
+	if !v.complete {
+		set = ast.NewSet()
+	}
 	for _, r := range v.rules {
 		env.slots = make([]*ast.Term, r.slots)
 		err := r.body.run(env, 0, func() error {
 			t, err := r.key(env)
-			if t != nil {
-				s.Add(t)
+			switch {
+			case err != nil || t == nil:
+				return err
+			case set != nil:
+				set.Add(t)
+			case value == nil:
+				value = t
+			case !value.Equal(t):
+				return regocConflict
 			}
-			return err
+			return nil
 		})
 		if err != nil {
 			return nil, err
 		}
 	}
-	t := ast.NewTerm(s)
+	switch {
+	case set != nil:
+		value = ast.NewTerm(set)
+	case value == nil:
+		value = v.def // nil: undefined
+	}
 	if env.virt == nil {
 		env.virt = map[*regocVirtual]*ast.Term{}
 	}
-	env.virt[v] = t
-	return t, nil
+	env.virt[v] = value
+	return value, nil
 }
 
 // regocSetKey names one finding set of one pack.

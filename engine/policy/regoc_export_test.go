@@ -12,3 +12,12 @@ func RegoCompiled(e *Engine) []string {
 	}
 	return out
 }
+
+// RegoFallbacks counts the documents the compiled closures left to topdown
+// after an error.
+func RegoFallbacks(e *Engine) int64 {
+	if e.rego == nil || e.rego.regoc == nil {
+		return 0
+	}
+	return e.rego.regoc.fallbacks.Load()
+}

@@ -1,6 +1,7 @@
 package policy_test
 
 import (
+	"maps"
 	"os"
 	"sync"
 	"testing"
@@ -18,7 +19,9 @@ var regocFuzzEngines = sync.OnceValues(func() ([2]*policy.Engine, error) {
 	if err != nil {
 		return [2]*policy.Engine{}, err
 	}
-	packs := append(regocCasePacks(), &policy.Pack{Name: "bench", Rego: []policy.File{{Name: "unmatched.rego", Source: src}}})
+	cases := maps.Clone(regocCases)
+	maps.Copy(cases, regocConflictCases)
+	packs := append(regocCasePacks(cases), &policy.Pack{Name: "bench", Rego: []policy.File{{Name: "unmatched.rego", Source: src}}})
 	c, t, err := regocCompileBoth(packs)
 	return [2]*policy.Engine{c, t}, err
 })

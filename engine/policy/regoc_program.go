@@ -7,6 +7,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
@@ -21,6 +22,10 @@ type regocProgram struct {
 	pkgs []*regocPackage
 	rest *rego.PreparedEvalQuery // nil when every package compiled
 	caps *ast.Capabilities
+	// fallbacks counts the documents left to topdown after an error (for
+	// the tests: a comparison where every document falls back proves
+	// nothing).
+	fallbacks atomic.Int64
 }
 
 // prepareRegoc compiles what it can of the record sets; nil when nothing
@@ -55,12 +60,26 @@ func prepareRegoc(ctx context.Context, c *ast.Compiler, pkgPack map[string]strin
 	return rp, nil
 }
 
-// items evaluates every package over one input.
-func (rp *regocProgram) items(ctx context.Context, input ast.Value, cancel topdown.Cancel) ([]any, error) {
+// items evaluates every package over one input. ok is false when the
+// closures met an error other than cancellation (a conflict, a built-in
+// that halts): then topdown evaluates the document instead, and says what
+// the error is in its own words.
+func (rp *regocProgram) items(ctx context.Context, input ast.Value, cancel topdown.Cancel) (set []any, ok bool, err error) {
 	groups := map[regocSetKey]ast.Set{}
 	if err := regocEval(ctx, rp.pkgs, input, cancel, rp.caps, groups); err != nil {
-		return nil, err
+		if err == regocCancelled {
+			return nil, true, err
+		}
+		rp.fallbacks.Add(1)
+		return nil, false, nil
 	}
+	set, err = rp.merged(ctx, input, cancel, groups)
+	return set, true, err
+}
+
+// merged adds the values of the packages left to topdown and orders them
+// all as topdown's gather query does.
+func (rp *regocProgram) merged(ctx context.Context, input ast.Value, cancel topdown.Cancel, groups map[regocSetKey]ast.Set) ([]any, error) {
 	var rest []any
 	if rp.rest != nil {
 		rs, err := rp.rest.Eval(ctx, rego.EvalParsedInput(input), rego.EvalMetrics(noMetrics), rego.EvalExternalCancel(cancel))
