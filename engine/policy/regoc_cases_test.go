@@ -183,7 +183,48 @@ warn contains f if {
 	is_object(input)
 	f := {"rule": ID, "msg": sprintf("%d members", [count(object.keys(input))])}
 }`,
+	"functions": `role_of(m) := m.role
+
+kind(m) := "call" if {
+	m.tool_calls
+} else := "result" if {
+	m.role == "tool"
+} else := "other"
+
+warn contains f if {
+	some i, m in input.messages
+	kind(m) != "other"
+	f := {"rule": ID, "msg": sprintf("%d is a %v", [i, kind(m)])}
+}
+
+is_tool(m) if m.role == "tool"
+
+label(i, m) := sprintf("%d:%v", [i, m.role])
+
+deny contains f if {
+	some i, m in input.messages
+	is_tool(m)
+	r := role_of(m)
+	f := {"rule": ID, "msg": label(i, m), "message_index": i}
+}
+
+info contains f if {
+	some m in input.messages
+	not is_tool(m)
+	role_of(m) == "user"
+	f := {"rule": ID, "msg": sprintf("user %v", [object.get(m, "text", null)])}
+}`,
 	"helper-complete": `roles := {m.role | some m in input.messages}
+
+level := "many" if {
+	count(input.messages) > 5
+} else := "some" if {
+	count(input.messages) > 0
+}
+
+warn contains f if {
+	f := {"rule": ID, "msg": sprintf("level %v", [level])}
+}
 
 first_role := input.messages[0].role
 
@@ -214,6 +255,14 @@ var regocConflictCases = map[string]string{
 	some id, i in answers
 	f := {"rule": ID, "msg": sprintf("%v answered at %d", [id, i])}
 }`,
+	"function-conflict": `pick(m) := m.role
+
+pick(m) := "x" if m.role == "function"
+
+info contains f if {
+	some m in input.messages
+	f := {"rule": ID, "msg": sprintf("picked %v", [pick(m)])}
+}`,
 	"helper-conflict": `only_result := m.tool_call_id if {
 	some m in input.messages
 	m.role == "tool"
@@ -233,7 +282,7 @@ info contains f if {
 }
 
 // regocCasePacks makes a pack of every case, one package each; together
-// with one package that stays on topdown (it calls a function) in the
+// with one package that stays on topdown (it uses every) in the
 // same pack, so that merged results keep topdown's order.
 func regocCasePacks(cases map[string]string) []*policy.Pack {
 	p := &policy.Pack{Name: "regoc"}
@@ -250,15 +299,16 @@ func regocCasePacks(cases map[string]string) []*policy.Pack {
 # custom:
 #   id: helper
 #   severity: info
-role_of(m) := m.role
-
 info contains f if {
 	some m in input.messages
-	r := role_of(m)
-	f := {"rule": "helper", "msg": sprintf("role %v", [r])}
+	every k in object.keys(m) { k != "bogus" }
+	f := {"rule": "helper", "msg": sprintf("role %v", [m.role])}
 }
 
-info contains {"rule": "set-iterate", "msg": "role user"} if "user" in {role_of(m) | some m in input.messages}
+info contains {"rule": "set-iterate", "msg": "role user"} if {
+	"user" in {m.role | some m in input.messages}
+	every m in input.messages { m.role != "bogus" }
+}
 `)})
 	return []*policy.Pack{p}
 }

@@ -37,6 +37,7 @@ type regocRule struct {
 	body  *regocBody
 	key   regocVal
 	slots int
+	els   []*regocRule // a complete rule's else chain
 }
 
 // regocPackage is a package whose record sets run as closures.
@@ -123,12 +124,18 @@ func (pc *regocPkgCompiler) rule(r *ast.Rule) (*regocRule, error) {
 // compileRule compiles a rule's body and the head term it produces (a
 // set's element, a complete rule's value).
 func (pc *regocPkgCompiler) compileRule(r *ast.Rule, head *ast.Term) (*regocRule, error) {
+	if r.Else != nil {
+		return nil, fmt.Errorf("%v: else", r.Location)
+	}
+	return pc.compileOne(r, head)
+}
+
+// compileOne compiles one rule of an else chain, or a rule without one.
+func (pc *regocPkgCompiler) compileOne(r *ast.Rule, head *ast.Term) (*regocRule, error) {
 	why := ""
 	switch {
 	case r.Default:
 		why = "default rule"
-	case r.Else != nil:
-		why = "else"
 	case len(r.Head.Args) > 0:
 		why = "function"
 	case len(r.Head.Ref()) != 1:
@@ -227,6 +234,13 @@ func (s *regocScope) expr(e *ast.Expr) (regocStep, error) {
 		if name == ast.Equality.Name {
 			return s.unify(t[1], t[2])
 		}
+		if op[0].Equal(ast.DefaultRootDocument) {
+			fn, err := s.pc.function(op)
+			if err != nil {
+				return regocStep{}, err
+			}
+			return s.callOf(&regocCall{fn: fn, loc: e.Location}, fn.arity, t[1:])
+		}
 		return s.call(name, t[1:], e.Location)
 	default:
 		return regocStep{}, fmt.Errorf("%T expression", e.Terms)
@@ -283,11 +297,15 @@ func (s *regocScope) call(name string, operands []*ast.Term, loc *ast.Location) 
 	if !ok || f == nil || unsupportedBuiltins[name] || bi.Nondeterministic || strings.HasPrefix(name, "io.jwt.") || bi.Decl.Result() == nil {
 		return regocStep{}, fmt.Errorf("call of %s", name)
 	}
-	arity := bi.Decl.Arity()
+	return s.callOf(&regocCall{f: f, loc: loc}, bi.Decl.Arity(), operands)
+}
+
+// callOf compiles the operands of a call of a built-in or a function.
+func (s *regocScope) callOf(c *regocCall, arity int, operands []*ast.Term) (regocStep, error) {
 	if len(operands) != arity && len(operands) != arity+1 {
-		return regocStep{}, fmt.Errorf("call of %s with %d operands", name, len(operands))
+		return regocStep{}, fmt.Errorf("call with %d operands", len(operands))
 	}
-	c := &regocCall{f: f, loc: loc, n: len(operands)}
+	c.n = len(operands)
 	for i := range arity {
 		g, err := s.ground(operands[i])
 		if err != nil {
@@ -477,12 +495,83 @@ func (s *regocScope) ref(r ast.Ref) (regocTerm, error) {
 // regocPkgCompiler compiles the packages of one program and the helper
 // sets their rules read.
 type regocPkgCompiler struct {
-	c    *ast.Compiler
-	virt map[string]*regocVirtual
+	c     *ast.Compiler
+	virt  map[string]*regocVirtual
+	funcs map[string]*regocFunc
 }
 
 func newRegocPkgCompiler(c *ast.Compiler) *regocPkgCompiler {
-	return &regocPkgCompiler{c: c, virt: map[string]*regocVirtual{}}
+	return &regocPkgCompiler{c: c, virt: map[string]*regocVirtual{}, funcs: map[string]*regocFunc{}}
+}
+
+// function compiles a user function once: every definition has the same
+// arity, distinct vars as arguments and a value, and may have an else
+// chain; no default.
+func (pc *regocPkgCompiler) function(ref ast.Ref) (*regocFunc, error) {
+	path := ref.String()
+	if f, ok := pc.funcs[path]; ok {
+		if f.err != nil {
+			return nil, f.err
+		}
+		return f, nil
+	}
+	f := &regocFunc{}
+	pc.funcs[path] = f
+	rules := pc.c.GetRulesExact(ref)
+	if len(rules) == 0 || len(pc.c.GetRulesWithPrefix(ref)) != len(rules) {
+		f.err = fmt.Errorf("call of %v", ref)
+		return nil, f.err
+	}
+	f.arity = len(rules[0].Head.Args)
+	for _, r := range rules {
+		d, err := pc.definition(r, r.Head.Args, f.arity)
+		for e := r.Else; e != nil && err == nil; e = e.Else {
+			args := e.Head.Args
+			if len(args) == 0 {
+				args = r.Head.Args
+			}
+			var ed *regocDef
+			if ed, err = pc.definition(e, args, f.arity); err == nil {
+				d.els = append(d.els, ed)
+			}
+		}
+		if err != nil {
+			f.err = fmt.Errorf("function %v: %w", ref, err)
+			return nil, f.err
+		}
+		f.defs = append(f.defs, d)
+	}
+	return f, nil
+}
+
+func (pc *regocPkgCompiler) definition(r *ast.Rule, args ast.Args, arity int) (*regocDef, error) {
+	switch {
+	case r.Default:
+		return nil, fmt.Errorf("%v: default", r.Location)
+	case len(args) != arity || arity == 0 || r.Head.Value == nil || len(r.Head.Ref()) != 1:
+		return nil, fmt.Errorf("%v: not a function", r.Location)
+	}
+	sc := &regocScope{slots: map[ast.Var]int{}, pc: pc}
+	d := &regocDef{}
+	for _, a := range args {
+		v, ok := a.Value.(ast.Var)
+		if !ok || sc.isBound(v) || isInput(v) {
+			return nil, fmt.Errorf("%v: argument %v", r.Location, a)
+		}
+		i := sc.slot(v)
+		sc.bound[i] = true
+		d.params = append(d.params, i)
+	}
+	body, err := sc.body(r.Body)
+	if err != nil {
+		return nil, err
+	}
+	val, err := sc.ground(r.Head.Value)
+	if err != nil {
+		return nil, fmt.Errorf("%v: head: %w", r.Location, err)
+	}
+	d.rule = &regocRule{body: body, key: val, slots: sc.n}
+	return d, nil
 }
 
 // virtualOf resolves a ref into data: its first n terms must name exactly
@@ -509,7 +598,7 @@ func (pc *regocPkgCompiler) virtualOf(r ast.Ref) (*regocVirtual, int, error) {
 }
 
 // virtual compiles the rules of a helper once: a partial set, or a
-// complete rule (its definitions and an optional default).
+// complete rule (its definitions, their else chains, an optional default).
 func (pc *regocPkgCompiler) virtual(path string, rules []*ast.Rule) (*regocVirtual, error) {
 	if v, ok := pc.virt[path]; ok {
 		if v.err != nil {
@@ -534,7 +623,13 @@ func (pc *regocPkgCompiler) virtual(path string, rules []*ast.Rule) (*regocVirtu
 			v.def = r.Head.Value
 			continue
 		default:
-			rr, err = pc.compileRule(r, r.Head.Value)
+			rr, err = pc.compileOne(r, r.Head.Value)
+			for e := r.Else; e != nil && err == nil; e = e.Else {
+				var er *regocRule
+				if er, err = pc.compileOne(e, e.Head.Value); err == nil {
+					rr.els = append(rr.els, er)
+				}
+			}
 		}
 		if err != nil {
 			v.err = fmt.Errorf("helper %s: %w", path, err)

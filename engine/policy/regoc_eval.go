@@ -442,6 +442,7 @@ const (
 // topdown gives it.
 type regocCall struct {
 	f    topdown.BuiltinFunc
+	fn   *regocFunc // a user function instead of a built-in
 	args []regocVal
 	n    int       // operands, with the output
 	out  *ast.Term // the output operand, when captured
@@ -469,6 +470,13 @@ func (c *regocCall) invoke(env *regocEnv) error {
 	}
 	if c.out != nil {
 		ops[c.n-1] = c.out
+	}
+	if c.fn != nil {
+		t, err := c.fn.call(env, ops[:c.fn.arity])
+		if t != nil {
+			env.outs = append(env.outs, t)
+		}
+		return err
 	}
 	bctx := env.bctx
 	bctx.Location = c.loc
@@ -575,22 +583,25 @@ func (v *regocVirtual) val(env *regocEnv) (*ast.Term, error) {
 	if !v.complete {
 		set = ast.NewSet()
 	}
+	add := func(t *ast.Term) error {
+		switch {
+		case set != nil:
+			set.Add(t)
+		case value == nil:
+			value = t
+		case !value.Equal(t):
+			return regocConflict
+		}
+		return nil
+	}
 	for _, r := range v.rules {
-		env.slots = make([]*ast.Term, r.slots)
-		err := r.body.run(env, 0, func() error {
-			t, err := r.key(env)
-			switch {
-			case err != nil || t == nil:
-				return err
-			case set != nil:
-				set.Add(t)
-			case value == nil:
-				value = t
-			case !value.Equal(t):
-				return regocConflict
+		produced, err := r.values(env, nil, add)
+		for _, e := range r.els {
+			if produced || err != nil {
+				break
 			}
-			return nil
-		})
+			produced, err = e.values(env, nil, add)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -606,6 +617,76 @@ func (v *regocVirtual) val(env *regocEnv) (*ast.Term, error) {
 	}
 	env.virt[v] = value
 	return value, nil
+}
+
+// regocFunc is a user function: its definitions, each given the
+// arguments in its own var slots. Two definitions (or two solutions of
+// one) with different values are a conflict, left to topdown.
+type regocFunc struct {
+	arity int
+	defs  []*regocDef
+	err   error // why it does not compile
+}
+
+type regocDef struct {
+	params []int
+	rule   *regocRule
+	els    []*regocDef // its else chain
+}
+
+func (f *regocFunc) call(env *regocEnv, args []*ast.Term) (*ast.Term, error) {
+	saved := env.slots
+	defer func() { env.slots = saved }()
+	var value *ast.Term
+	add := func(t *ast.Term) error {
+		switch {
+		case value == nil:
+			value = t
+		case !value.Equal(t):
+			return regocConflict
+		}
+		return nil
+	}
+	for _, d := range f.defs {
+		produced, err := d.rule.values(env, d.bind(args), add)
+		for _, e := range d.els {
+			if produced || err != nil {
+				break
+			}
+			produced, err = e.rule.values(env, e.bind(args), add)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return value, nil
+}
+
+// bind gives a definition's argument vars the call's arguments.
+func (d *regocDef) bind(args []*ast.Term) func([]*ast.Term) {
+	return func(slots []*ast.Term) {
+		for i, p := range d.params {
+			slots[p] = args[i]
+		}
+	}
+}
+
+// values runs a rule in fresh var slots (set up by bind) and hands add
+// each value its head takes; produced says whether there was one.
+func (r *regocRule) values(env *regocEnv, bind func([]*ast.Term), add func(*ast.Term) error) (produced bool, err error) {
+	env.slots = make([]*ast.Term, r.slots)
+	if bind != nil {
+		bind(env.slots)
+	}
+	err = r.body.run(env, 0, func() error {
+		t, err := r.key(env)
+		if err != nil || t == nil {
+			return err
+		}
+		produced = true
+		return add(t)
+	})
+	return produced, err
 }
 
 // regocSetKey names one finding set of one pack.
