@@ -183,6 +183,31 @@ warn contains f if {
 	is_object(input)
 	f := {"rule": ID, "msg": sprintf("%d members", [count(object.keys(input))])}
 }`,
+	"destructure": `pairs := [[i, m.role] | some i, m in input.messages]
+
+info contains f if {
+	some [i, role] in pairs
+	[r, _] := [role, i]
+	r != "user"
+	f := {"rule": ID, "msg": sprintf("%v at %v", [r, i])}
+}
+
+warn contains f if {
+	some m in input.messages
+	is_string(m.role)
+	[first, second] = split(m.role, "s")
+	f := {"rule": ID, "msg": sprintf("split %q %q", [first, second])}
+}
+
+warn contains f if {
+	[x, [y, z]] = [count(input.messages), [1, input.messages[0].role]]
+	f := {"rule": ID, "msg": sprintf("%v %v %v", [x, y, z])}
+}
+
+deny contains f if {
+	[a] = input.messages[0]
+	f := {"rule": ID, "msg": "never: an object is no array"}
+}`,
 	"functions": `role_of(m) := m.role
 
 kind(m) := "call" if {

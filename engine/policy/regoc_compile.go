@@ -257,6 +257,12 @@ func (s *regocScope) unify(a, b *ast.Term) (regocStep, error) {
 	if v, ok := b.Value.(ast.Var); ok && !s.isBound(v) && !isInput(v) {
 		return s.bindTo(v, a)
 	}
+	if s.isPattern(a) {
+		return s.destructure(a, b)
+	}
+	if s.isPattern(b) {
+		return s.destructure(b, a)
+	}
 	ga, err := s.gen(a)
 	if err != nil {
 		return regocStep{}, err
@@ -266,6 +272,71 @@ func (s *regocScope) unify(a, b *ast.Term) (regocStep, error) {
 		return regocStep{}, err
 	}
 	return equalStep(ga, gb), nil
+}
+
+// isPattern reports whether t is an array with an unbound var in it
+// (`[i, _] = x`, `some [i, _] in xs`).
+func (s *regocScope) isPattern(t *ast.Term) bool {
+	if _, ok := t.Value.(*ast.Array); !ok {
+		return false
+	}
+	unbound := false
+	ast.WalkVars(t, func(v ast.Var) bool {
+		unbound = unbound || !s.isBound(v) && !isInput(v)
+		return unbound
+	})
+	return unbound
+}
+
+// destructure compiles pattern = t: t's values (evaluated first) are
+// matched against the array pattern, element by element, binding its
+// unbound vars and comparing the rest, as topdown unifies two arrays.
+func (s *regocScope) destructure(pattern, t *ast.Term) (regocStep, error) {
+	vs := t.Vars()
+	for v := range pattern.Vars() {
+		if vs.Contains(v) && !s.isBound(v) {
+			return regocStep{}, fmt.Errorf("var %v on both sides", v)
+		}
+	}
+	g, err := s.gen(t)
+	if err != nil {
+		return regocStep{}, err
+	}
+	m, err := s.matcher(pattern)
+	if err != nil {
+		return regocStep{}, err
+	}
+	return matchStep(g, m), nil
+}
+
+// matcher compiles a pattern term: an unbound var binds, an array matches
+// element-wise, anything else must be bound and is compared.
+func (s *regocScope) matcher(p *ast.Term) (regocMatch, error) {
+	switch v := p.Value.(type) {
+	case ast.Var:
+		if !s.isBound(v) && !isInput(v) {
+			i := s.slot(v)
+			s.bound[i] = true
+			return bindMatch(i), nil
+		}
+	case *ast.Array:
+		if s.isPattern(p) {
+			elems := make([]regocMatch, v.Len())
+			for i := range v.Len() {
+				m, err := s.matcher(v.Elem(i))
+				if err != nil {
+					return nil, err
+				}
+				elems[i] = m
+			}
+			return arrayMatch(elems), nil
+		}
+	}
+	g, err := s.ground(p)
+	if err != nil {
+		return nil, err
+	}
+	return equalMatch(g), nil
 }
 
 func (s *regocScope) bindTo(v ast.Var, t *ast.Term) (regocStep, error) {

@@ -210,6 +210,58 @@ func equalStep(a, b regocTerm) regocStep {
 	}}
 }
 
+// regocMatch matches a value against a pattern, binding its vars.
+type regocMatch func(env *regocEnv, t *ast.Term) (bool, error)
+
+func bindMatch(slot int) regocMatch {
+	return func(env *regocEnv, t *ast.Term) (bool, error) {
+		env.slots[slot] = t
+		return true, nil
+	}
+}
+
+func equalMatch(g regocVal) regocMatch {
+	return func(env *regocEnv, t *ast.Term) (bool, error) {
+		want, err := g(env)
+		return want != nil && t.Equal(want), err
+	}
+}
+
+func arrayMatch(elems []regocMatch) regocMatch {
+	return func(env *regocEnv, t *ast.Term) (bool, error) {
+		a, ok := t.Value.(*ast.Array)
+		if !ok || a.Len() != len(elems) {
+			return false, nil
+		}
+		for i, m := range elems {
+			if ok, err := m(env, a.Elem(i)); !ok || err != nil {
+				return false, err
+			}
+		}
+		return true, nil
+	}
+}
+
+func matchStep(g regocTerm, m regocMatch) regocStep {
+	if g.val != nil {
+		return regocStep{test: func(env *regocEnv) (bool, error) {
+			t, err := g.val(env)
+			if err != nil || t == nil {
+				return false, err
+			}
+			return m(env, t)
+		}}
+	}
+	return regocStep{iter: func(env *regocEnv, k func() error) error {
+		return g.iter(env, func(t *ast.Term) error {
+			if ok, err := m(env, t); !ok || err != nil {
+				return err
+			}
+			return k()
+		})
+	}}
+}
+
 func constVal(t *ast.Term) regocVal {
 	return func(*regocEnv) (*ast.Term, error) { return t, nil }
 }
