@@ -210,6 +210,16 @@ deny contains f if {
 }`,
 	"functions": `role_of(m) := m.role
 
+has_role(ms, r) if ms[_].role == r
+
+no_user(ms) if not has_role(ms, "user")
+
+info contains f if {
+	not no_user(input.messages)
+	not has_role(input.messages, "tool")
+	f := {"rule": ID, "msg": "a user, no tool"}
+}
+
 kind(m) := "call" if {
 	m.tool_calls
 } else := "result" if {

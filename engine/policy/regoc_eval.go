@@ -14,20 +14,23 @@ import (
 // the rule's var slots, what a built-in call is given, and stacks the
 // calls share (so that a call allocates nothing of its own).
 type regocEnv struct {
-	input   *ast.Term
-	slots   []*ast.Term
-	cancel  topdown.Cancel
-	bctx    topdown.BuiltinContext
-	steps   int
-	ops     []*ast.Term // operands of the calls under way
-	outs    []*ast.Term // outputs of the calls under way
-	collect func(*ast.Term) error
-	virt    map[*regocVirtual]*ast.Term // the helper sets evaluated so far
+	input     *ast.Term
+	slots     []*ast.Term
+	cancel    topdown.Cancel
+	bctx      topdown.BuiltinContext
+	steps     int
+	ops       []*ast.Term // operands of the calls under way
+	outs      []*ast.Term // outputs of the calls under way
+	collect   func(*ast.Term) error
+	found     int                         // solutions of not's expressions so far
+	markFound func() error                // counts one
+	virt      map[*regocVirtual]*ast.Term // the helper sets evaluated so far
 }
 
 var regocEnvs = sync.Pool{New: func() any {
 	env := &regocEnv{}
 	env.collect = func(t *ast.Term) error { env.outs = append(env.outs, t); return nil }
+	env.markFound = func() error { env.found++; return nil }
 	return env
 }}
 
@@ -128,21 +131,17 @@ func (b *regocBody) run(env *regocEnv, i int, k func() error) error {
 	return k()
 }
 
-func regocFound() error { return regocStop }
-
-// regocStop ends a search early (not) without being an error.
-var regocStop = errors.New("stop")
-
+// notStep holds when its expression has no solution. Like topdown, it
+// looks for every solution, not just the first: an error in a later one
+// is an error of the evaluation.
 func notStep(inner *regocBody) regocStep {
 	return regocStep{test: func(env *regocEnv) (bool, error) {
-		switch err := inner.run(env, 0, regocFound); err {
-		case regocStop:
-			return false, nil
-		case nil:
-			return true, nil
-		default:
-			return false, err
-		}
+		outer := env.found // a not inside this one's expression (in a function) counts apart
+		env.found = 0
+		err := inner.run(env, 0, env.markFound)
+		found := env.found
+		env.found = outer
+		return found == 0 && err == nil, err
 	}}
 }
 
