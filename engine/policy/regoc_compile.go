@@ -18,10 +18,13 @@ import (
 // expression by expression: unification binds a var or compares with
 // ast.Term.Equal, refs iterate arrays, objects and sets in topdown's order,
 // built-in functions are OPA's own implementations called as topdown calls
-// them, and a built-in's error makes its expression undefined. Anything
-// outside the subset (with, every, a reference to data or to another rule,
-// user functions, default or else rules, …) keeps the whole package on
-// topdown. CHATLINT_REGO_EVAL=topdown keeps every package on topdown.
+// them, and a built-in's error makes its expression undefined. Helper rules
+// (regoc_helpers.go) and array patterns (regoc_pattern.go) are in the
+// subset; with, every, a function argument that is not a plain var, a
+// default function, print, walk… keep the whole package on topdown, and
+// CHATLINT_REGO_EVAL=topdown keeps every package there. A document on which
+// the closures meet an error other than cancellation (a conflict) is
+// evaluated again on topdown (regoc_program.go), which reports it.
 
 // regocEnvVar names the environment variable that forces topdown.
 const regocEnvVar = "CHATLINT_REGO_EVAL"
@@ -274,71 +277,6 @@ func (s *regocScope) unify(a, b *ast.Term) (regocStep, error) {
 	return equalStep(ga, gb), nil
 }
 
-// isPattern reports whether t is an array with an unbound var in it
-// (`[i, _] = x`, `some [i, _] in xs`).
-func (s *regocScope) isPattern(t *ast.Term) bool {
-	if _, ok := t.Value.(*ast.Array); !ok {
-		return false
-	}
-	unbound := false
-	ast.WalkVars(t, func(v ast.Var) bool {
-		unbound = unbound || !s.isBound(v) && !isInput(v)
-		return unbound
-	})
-	return unbound
-}
-
-// destructure compiles pattern = t: t's values (evaluated first) are
-// matched against the array pattern, element by element, binding its
-// unbound vars and comparing the rest, as topdown unifies two arrays.
-func (s *regocScope) destructure(pattern, t *ast.Term) (regocStep, error) {
-	vs := t.Vars()
-	for v := range pattern.Vars() {
-		if vs.Contains(v) && !s.isBound(v) {
-			return regocStep{}, fmt.Errorf("var %v on both sides", v)
-		}
-	}
-	g, err := s.gen(t)
-	if err != nil {
-		return regocStep{}, err
-	}
-	m, err := s.matcher(pattern)
-	if err != nil {
-		return regocStep{}, err
-	}
-	return matchStep(g, m), nil
-}
-
-// matcher compiles a pattern term: an unbound var binds, an array matches
-// element-wise, anything else must be bound and is compared.
-func (s *regocScope) matcher(p *ast.Term) (regocMatch, error) {
-	switch v := p.Value.(type) {
-	case ast.Var:
-		if !s.isBound(v) && !isInput(v) {
-			i := s.slot(v)
-			s.bound[i] = true
-			return bindMatch(i), nil
-		}
-	case *ast.Array:
-		if s.isPattern(p) {
-			elems := make([]regocMatch, v.Len())
-			for i := range v.Len() {
-				m, err := s.matcher(v.Elem(i))
-				if err != nil {
-					return nil, err
-				}
-				elems[i] = m
-			}
-			return arrayMatch(elems), nil
-		}
-	}
-	g, err := s.ground(p)
-	if err != nil {
-		return nil, err
-	}
-	return equalMatch(g), nil
-}
-
 func (s *regocScope) bindTo(v ast.Var, t *ast.Term) (regocStep, error) {
 	if vs := t.Vars(); vs.Contains(v) {
 		return regocStep{}, fmt.Errorf("var %v on both sides", v)
@@ -561,154 +499,6 @@ func (s *regocScope) ref(r ast.Ref) (regocTerm, error) {
 		return regocTerm{iter: rr.iter}, nil
 	}
 	return regocTerm{val: rr.val}, nil
-}
-
-// regocPkgCompiler compiles the packages of one program and the helper
-// sets their rules read.
-type regocPkgCompiler struct {
-	c     *ast.Compiler
-	virt  map[string]*regocVirtual
-	funcs map[string]*regocFunc
-}
-
-func newRegocPkgCompiler(c *ast.Compiler) *regocPkgCompiler {
-	return &regocPkgCompiler{c: c, virt: map[string]*regocVirtual{}, funcs: map[string]*regocFunc{}}
-}
-
-// function compiles a user function once: every definition has the same
-// arity, distinct vars as arguments and a value, and may have an else
-// chain; no default.
-func (pc *regocPkgCompiler) function(ref ast.Ref) (*regocFunc, error) {
-	path := ref.String()
-	if f, ok := pc.funcs[path]; ok {
-		if f.err != nil {
-			return nil, f.err
-		}
-		return f, nil
-	}
-	f := &regocFunc{}
-	pc.funcs[path] = f
-	rules := pc.c.GetRulesExact(ref)
-	if len(rules) == 0 || len(pc.c.GetRulesWithPrefix(ref)) != len(rules) {
-		f.err = fmt.Errorf("call of %v", ref)
-		return nil, f.err
-	}
-	f.arity = len(rules[0].Head.Args)
-	for _, r := range rules {
-		d, err := pc.definition(r, r.Head.Args, f.arity)
-		for e := r.Else; e != nil && err == nil; e = e.Else {
-			args := e.Head.Args
-			if len(args) == 0 {
-				args = r.Head.Args
-			}
-			var ed *regocDef
-			if ed, err = pc.definition(e, args, f.arity); err == nil {
-				d.els = append(d.els, ed)
-			}
-		}
-		if err != nil {
-			f.err = fmt.Errorf("function %v: %w", ref, err)
-			return nil, f.err
-		}
-		f.defs = append(f.defs, d)
-	}
-	return f, nil
-}
-
-func (pc *regocPkgCompiler) definition(r *ast.Rule, args ast.Args, arity int) (*regocDef, error) {
-	switch {
-	case r.Default:
-		return nil, fmt.Errorf("%v: default", r.Location)
-	case len(args) != arity || arity == 0 || r.Head.Value == nil || len(r.Head.Ref()) != 1:
-		return nil, fmt.Errorf("%v: not a function", r.Location)
-	}
-	sc := &regocScope{slots: map[ast.Var]int{}, pc: pc}
-	d := &regocDef{}
-	for _, a := range args {
-		v, ok := a.Value.(ast.Var)
-		if !ok || sc.isBound(v) || isInput(v) {
-			return nil, fmt.Errorf("%v: argument %v", r.Location, a)
-		}
-		i := sc.slot(v)
-		sc.bound[i] = true
-		d.params = append(d.params, i)
-	}
-	body, err := sc.body(r.Body)
-	if err != nil {
-		return nil, err
-	}
-	val, err := sc.ground(r.Head.Value)
-	if err != nil {
-		return nil, fmt.Errorf("%v: head: %w", r.Location, err)
-	}
-	d.rule = &regocRule{body: body, key: val, slots: sc.n}
-	return d, nil
-}
-
-// virtualOf resolves a ref into data: its first n terms must name exactly
-// the rules of one helper (a partial set or complete rule without
-// arguments, in any package), with no rule below it; the rest of the ref
-// looks into its value.
-func (pc *regocPkgCompiler) virtualOf(r ast.Ref) (*regocVirtual, int, error) {
-	for n := 2; n <= len(r); n++ {
-		if _, ok := r[n-1].Value.(ast.String); !ok {
-			break
-		}
-		prefix := r[:n]
-		rules := pc.c.GetRulesExact(prefix)
-		if len(rules) == 0 {
-			continue
-		}
-		if len(pc.c.GetRulesWithPrefix(prefix)) != len(rules) {
-			return nil, 0, fmt.Errorf("ref %v: rules below it", prefix)
-		}
-		v, err := pc.virtual(prefix.String(), rules)
-		return v, n, err
-	}
-	return nil, 0, fmt.Errorf("ref %v", r)
-}
-
-// virtual compiles the rules of a helper once: a partial set, or a
-// complete rule (its definitions, their else chains, an optional default).
-func (pc *regocPkgCompiler) virtual(path string, rules []*ast.Rule) (*regocVirtual, error) {
-	if v, ok := pc.virt[path]; ok {
-		if v.err != nil {
-			return nil, v.err
-		}
-		return v, nil
-	}
-	v := &regocVirtual{complete: rules[0].Head.RuleKind() == ast.SingleValue}
-	pc.virt[path] = v
-	for _, r := range rules {
-		var rr *regocRule
-		var err error
-		switch {
-		case !v.complete:
-			rr, err = pc.rule(r)
-		case r.Head.RuleKind() != ast.SingleValue || r.Head.Key != nil || r.Head.Value == nil:
-			err = fmt.Errorf("%v: not a complete rule", r.Location)
-		case r.Default:
-			if !r.Head.Value.IsGround() || len(r.Head.Args) > 0 {
-				err = fmt.Errorf("%v: default", r.Location)
-			}
-			v.def = r.Head.Value
-			continue
-		default:
-			rr, err = pc.compileOne(r, r.Head.Value)
-			for e := r.Else; e != nil && err == nil; e = e.Else {
-				var er *regocRule
-				if er, err = pc.compileOne(e, e.Head.Value); err == nil {
-					rr.els = append(rr.els, er)
-				}
-			}
-		}
-		if err != nil {
-			v.err = fmt.Errorf("helper %s: %w", path, err)
-			return nil, v.err
-		}
-		v.rules = append(v.rules, rr)
-	}
-	return v, nil
 }
 
 // regocExplain lists, for CHATLINT_REGO_EVAL=explain, which packages run
