@@ -57,6 +57,9 @@ type regoProgram struct {
 	// modules are the compiled modules, for the analysis of what the rules
 	// read of input (fielduse.go).
 	modules map[string]*ast.Module
+	// regoc evaluates a record's sets with the packages it could compile
+	// as closures (regoc_*.go); nil: query does it all on topdown.
+	regoc *regocProgram
 }
 
 // CompileError is a policy that does not parse or compile.
@@ -341,7 +344,13 @@ func compileRego(ctx context.Context, modules map[string]*ast.Module, pkgPack ma
 	if err != nil {
 		return nil, err
 	}
-	return &regoProgram{compiler: compiler, store: store, txn: txn, sets: sets, datasetSets: dsets, modules: compiler.Modules}, nil
+	regoc, err := prepareRegoc(compiler, pkgPack)
+	if err != nil {
+		return nil, err
+	}
+	p := &regoProgram{compiler: compiler, store: store, txn: txn, sets: sets, datasetSets: dsets, modules: compiler.Modules, regoc: regoc}
+	regoc.take(p.sets)
+	return p, nil
 }
 
 var noMetrics = metrics.NoOp()

@@ -122,7 +122,21 @@ func (p *regoProgram) evalSets(ctx context.Context, run *regoRun, sets []regoSet
 	in := &run.input // the worker's input term, given this document's value
 	in.Value = input
 	now := time.Now()
+	// The packages compiled as closures first (record sets, untraced: a
+	// traced run names the rule, which only topdown does); topdown then
+	// skips their sets, unless the closures failed on this document.
+	closures := false
+	if p.regoc != nil && tracer == nil && base == 0 {
+		ok, err := p.regoc.collect(ctx, run, input, cancel)
+		if err != nil {
+			return hits, acts, err
+		}
+		closures = ok
+	}
 	for i := range sets {
+		if closures && sets[i].compiled {
+			continue
+		}
 		run.cur = &sets[i]
 		q := p.query(run, base+i, run.cur, in, now, cancel, tracer)
 		if err := q.Iter(ctx, run.collect); err != nil {

@@ -35,6 +35,9 @@ type regoSet struct {
 	query ast.Body
 	qc    ast.QueryCompiler
 	out   ast.Var
+	// compiled: the package runs as closures (regoc_*.go), and its query
+	// only on a document they fail on.
+	compiled bool
 }
 
 // setOrder is the order of a package's sets in the list; it is the order

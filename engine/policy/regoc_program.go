@@ -1,0 +1,90 @@
+package policy
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sync/atomic"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/topdown"
+)
+
+// regocProgram evaluates the record sets of the packages it compiled as
+// closures; topdown evaluates the others' (rego_sets.go). Their elements
+// join the others' before they are ordered and read (evalSets), so the
+// findings come in the order and with the dedupe topdown alone gives.
+type regocProgram struct {
+	pkgs []*regocPackage
+	caps *ast.Capabilities
+	// sets names, for the (pack, set) of the compiled packages, the entry
+	// of regoProgram.sets that its elements are read as.
+	sets map[regocSetKey]*regoSet
+	// fallbacks counts the documents left to topdown after an error (for
+	// the tests: a comparison where every document falls back proves
+	// nothing).
+	fallbacks atomic.Int64
+}
+
+// prepareRegoc compiles what it can of the record sets; nil when nothing
+// compiles or CHATLINT_REGO_EVAL=topdown.
+func prepareRegoc(c *ast.Compiler, pkgPack map[string]string) (*regocProgram, error) {
+	if regocDisabled() {
+		return nil, nil
+	}
+	compiled, rest := regocCompile(c, pkgPack)
+	if os.Getenv(regocEnvVar) == "explain" {
+		fmt.Fprint(os.Stderr, regocExplain(c, compiled, rest))
+	}
+	if len(compiled) == 0 {
+		return nil, nil
+	}
+	return &regocProgram{pkgs: compiled, caps: c.Capabilities(), sets: map[regocSetKey]*regoSet{}}, nil
+}
+
+// take marks the sets of the compiled packages in sets, which topdown then
+// evaluates only on a document the closures fail on.
+func (rp *regocProgram) take(sets []regoSet) {
+	if rp == nil {
+		return
+	}
+	mine := map[string]bool{}
+	for _, p := range rp.pkgs {
+		mine[p.path] = true
+	}
+	for i := range sets {
+		s := &sets[i]
+		if !mine[s.pkg] {
+			continue
+		}
+		s.compiled = true
+		if k := (regocSetKey{s.pack, s.name}); rp.sets[k] == nil {
+			rp.sets[k] = s
+		}
+	}
+}
+
+// collect evaluates the compiled packages over one input and adds their
+// elements to run.items. ok is false when the closures met an error other
+// than cancellation (a conflict, a built-in that halts): then topdown
+// evaluates those packages' sets too, and says what the error is in its own
+// words.
+func (rp *regocProgram) collect(ctx context.Context, run *regoRun, input ast.Value, cancel topdown.Cancel) (ok bool, err error) {
+	groups := map[regocSetKey]ast.Set{}
+	if err := regocEval(ctx, rp.pkgs, input, cancel, rp.caps, groups); err != nil {
+		if err == regocCancelled {
+			return false, err
+		}
+		rp.fallbacks.Add(1)
+		return false, nil
+	}
+	for k, s := range groups {
+		set := rp.sets[k]
+		if set == nil { // no rule tree node: cannot happen for a compiled rule, but never drop
+			set = &regoSet{pack: k.pack, name: k.set, sev: setSeverity[k.set]}
+			rp.sets[k] = set
+		}
+		s.Foreach(func(t *ast.Term) { run.items = append(run.items, regoItem{set, t.Value}) })
+	}
+	return true, nil
+}

@@ -1,0 +1,104 @@
+package policy_test
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/chatlint/chatlint/engine/builtin"
+	"github.com/chatlint/chatlint/engine/document"
+	"github.com/chatlint/chatlint/engine/finding"
+	"github.com/chatlint/chatlint/engine/policy"
+	"github.com/chatlint/chatlint/engine/runner"
+)
+
+// TestRegoCompiledSameFindings: through the whole check path — every
+// input format detected, every profile a pack declares — a built-in pack
+// whose Rego compiles gives exactly the findings (and the per-file
+// errors) it gives on topdown, over every fixture file and the shared
+// sample data.
+func TestRegoCompiledSameFindings(t *testing.T) {
+	files := regocInputFiles(t, !testing.Short())
+	all, err := builtin.All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, p := range all {
+		compiled, topdown := regocEngines(t, []*policy.Pack{p})
+		if len(policy.RegoCompiled(compiled)) == 0 {
+			continue
+		}
+		checked++
+		profiles := []string{document.DefaultProfile}
+		for _, pr := range compiled.Profiles() {
+			profiles = append(profiles, pr.Name)
+		}
+		total := 0
+		for _, profile := range profiles {
+			want, wantErrs := regocFindings(topdown, files, profile)
+			got, gotErrs := regocFindings(compiled, files, profile)
+			total += len(want)
+			if d := cmp.Diff(want, got); d != "" {
+				t.Errorf("%s, profile %s: findings (-topdown +compiled):\n%s", p.Name, profile, d)
+			}
+			if d := cmp.Diff(wantErrs, gotErrs); d != "" {
+				t.Errorf("%s, profile %s: errors (-topdown +compiled):\n%s", p.Name, profile, d)
+			}
+		}
+		if total == 0 {
+			t.Errorf("%s: no finding under any profile: the comparison proves nothing", p.Name)
+		}
+		t.Logf("%s: %v, %d findings compared, %d documents fell back to topdown", p.Name, policy.RegoCompiled(compiled), total, policy.RegoFallbacks(compiled))
+	}
+	if checked == 0 {
+		t.Error("no built-in pack compiles: nothing compared")
+	}
+}
+
+func regocFindings(eng *policy.Engine, files []string, profile string) ([]finding.Finding, []string) {
+	r := &runner.Runner{Engine: eng, Opts: runner.Options{Workers: 1, Document: document.Options{Profile: profile}}}
+	var in []runner.Input
+	for _, f := range files {
+		in = append(in, runner.Input{Name: f, Path: f})
+	}
+	var out []finding.Finding
+	_, errs := r.Run(context.Background(), in, func(f finding.Finding) { out = append(out, f) })
+	var es []string
+	for _, e := range errs {
+		es = append(es, e.Error())
+	}
+	slices.SortFunc(out, finding.Compare)
+	return out, es
+}
+
+// regocInputFiles are every fixture record file and, when shared is set
+// and it is there, every file of the shared sample data.
+func regocInputFiles(t *testing.T, shared bool) []string {
+	var out []string
+	roots := []string{"../../policies", "../../fixtures"}
+	if _, err := os.Stat("../../../shared/data"); err == nil && shared {
+		roots = append(roots, "../../../shared/data")
+	}
+	for _, root := range roots {
+		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return nil
+			}
+			if (strings.HasSuffix(p, ".jsonl") || strings.HasSuffix(p, ".json")) && filepath.Base(p) != "expected.json" {
+				out = append(out, p)
+			}
+			return nil
+		})
+	}
+	if len(out) < 100 {
+		t.Fatalf("found %d input files", len(out))
+	}
+	return out
+}
