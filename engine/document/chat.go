@@ -98,11 +98,11 @@ func newDocument(d *Document, mode string, ms []message, tools, entries, raw *as
 	}
 	messages := buildMessages(ms, mode)
 	members := [...][2]*ast.Term{
-		{KeyFormat, strTerm(string(d.Format))},
-		{keyFile, strTerm(d.File)},
+		{KeyFormat, nameTerm(string(d.Format))},
+		{keyFile, fileTerm(d.File)},
 		{KeyLine, intTerm(d.Line)},
 		{keyID, strTerm(d.ID)},
-		{KeyMode, strTerm(mode)},
+		{KeyMode, nameTerm(mode)},
 		{KeyMessages, messages},
 		{KeyTools, tools},
 		{keyEntries, entries},
