@@ -9,9 +9,9 @@ func prunedDocument(d *Document, f *Fields, mode string, ms []message, tools, en
 	var kv [12][2]*ast.Term
 	n := 0
 	add := func(k, v *ast.Term) { kv[n] = [2]*ast.Term{k, v}; n++ }
-	add(KeyFormat, strTerm(string(d.Format)))
+	add(KeyFormat, nameTerm(string(d.Format)))
 	if f.file {
-		add(keyFile, strTerm(d.File))
+		add(keyFile, fileTerm(d.File))
 	}
 	if f.line {
 		add(KeyLine, intTerm(d.Line))
@@ -20,7 +20,7 @@ func prunedDocument(d *Document, f *Fields, mode string, ms []message, tools, en
 		add(keyID, strTerm(d.ID))
 	}
 	if f.mode {
-		add(KeyMode, strTerm(mode))
+		add(KeyMode, nameTerm(mode))
 	}
 	if f.messages {
 		add(KeyMessages, buildMessagesFields(ms, mode, f))

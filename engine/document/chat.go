@@ -44,11 +44,12 @@ func (recordBuilder) Finish() *Document { return nil }
 // fromRecord normalizes one chat or contract record.
 func fromRecord(format Format, file string, line int, rec ast.Object, opts Options) *Document {
 	var ms []message
+	var pooled *[]message
 	if !opts.Fields.needsMode() {
 		// No rule reads the messages, the lookup or the mode: none is
 		// built, unless Go code asks for the messages (Document.member).
 	} else if raw := arrayField(rec, KeyMessages); raw != nil {
-		ms = make([]message, 0, raw.Len())
+		pooled, ms = getMessages(raw.Len())
 		for i := 0; i < raw.Len(); i++ {
 			ms = appendMessages(ms, raw.Elem(i), line, messagePath(i), i)
 		}
@@ -56,7 +57,7 @@ func fromRecord(format Format, file string, line int, rec ast.Object, opts Optio
 		// A preference (DPO) record: the conversation is its input's
 		// messages; rules read the outputs from raw.
 		raw := arrayField(in, KeyMessages)
-		ms = make([]message, 0, raw.Len())
+		pooled, ms = getMessages(raw.Len())
 		for i := 0; i < raw.Len(); i++ {
 			ms = appendMessages(ms, raw.Elem(i), line, ast.StringTerm(pointerIndex("/input/messages", i)), i)
 		}
@@ -83,6 +84,9 @@ func fromRecord(format Format, file string, line int, rec ast.Object, opts Optio
 	d := newDoc(format, file, line, id, opts)
 	d.fields = opts.Fields
 	d.Value = newDocument(d, mode, ms, tools, emptyArray, ast.NewTerm(rec))
+	if pooled != nil {
+		putMessages(pooled, ms)
+	}
 	if !opts.Fields.All() {
 		all := opts
 		all.Fields = nil
@@ -98,11 +102,11 @@ func newDocument(d *Document, mode string, ms []message, tools, entries, raw *as
 	}
 	messages := buildMessages(ms, mode)
 	members := [...][2]*ast.Term{
-		{KeyFormat, strTerm(string(d.Format))},
-		{keyFile, strTerm(d.File)},
+		{KeyFormat, nameTerm(string(d.Format))},
+		{keyFile, fileTerm(d.File)},
 		{KeyLine, intTerm(d.Line)},
 		{keyID, strTerm(d.ID)},
-		{KeyMode, strTerm(mode)},
+		{KeyMode, nameTerm(mode)},
 		{KeyMessages, messages},
 		{KeyTools, tools},
 		{keyEntries, entries},

@@ -12,7 +12,8 @@ import (
 
 // BenchmarkFields measures normalizing chat records whole and under the
 // Fields of scripts/bench-pack (messages[].role, tool_call_id,
-// tool_calls[].id) and scripts/bench-floor (format): records are decoded
+// tool_calls[].id), scripts/bench-floor (format) and the built-in check
+// packs (every member): records are decoded
 // before the timer starts.
 func BenchmarkFields(b *testing.B) {
 	chat, err := benchdata.Lines("chat.jsonl")
@@ -45,6 +46,9 @@ func BenchmarkFields(b *testing.B) {
 		f    *Fields
 	}{
 		{"whole", nil},
+		// The built-in check packs read every member, through a Fields
+		// that is not All (the pruned builder's path).
+		{"every-member", NewFields(func(...string) bool { return true })},
 		{"bench-pack", only("format", "messages.*.role", "messages.*.tool_call_id", "messages.*.tool_calls.*.id")},
 		{"floor", only("format", "id", "line", "profile")},
 	} {

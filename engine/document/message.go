@@ -303,6 +303,15 @@ func buildMessagesFields(ms []message, mode string, f *Fields) *ast.Term {
 		}
 	}
 	terms := make([]*ast.Term, len(ms))
+	// The message terms of a record are allocated in one block: one
+	// allocation per record instead of one per message (they live as long
+	// as the messages array that holds them). Where messages may be shared
+	// (f.shared) most need no term of their own, and each that does gets
+	// one.
+	var block []ast.Term
+	if f.All() || f.shared == nil {
+		block = make([]ast.Term, len(ms))
+	}
 	turn := -1
 	// The messages of a record share its line: one term serves them all
 	// (only small numbers are interned).
@@ -321,7 +330,7 @@ func buildMessagesFields(ms []message, mode string, f *Fields) *ast.Term {
 		}
 		if !f.All() {
 			if terms[i] = f.shared.sharedMessage(m, calls, f); terms[i] == nil {
-				terms[i] = ast.NewTerm(prunedMessage(m, i, turn, calls, lineTerm, f))
+				terms[i] = termIn(block, i, prunedMessage(m, i, turn, calls, lineTerm, f))
 			}
 			continue
 		}
@@ -355,10 +364,19 @@ func buildMessagesFields(ms []message, mode string, f *Fields) *ast.Term {
 			kv[n] = [2]*ast.Term{keyLines, linesTerm(m.lines)}
 			n++
 		}
-		o := ast.NewObject(kv[:n]...)
-		terms[i] = ast.NewTerm(o)
+		terms[i] = termIn(block, i, ast.NewObject(kv[:n]...))
 	}
 	return ast.ArrayTerm(terms...)
+}
+
+// termIn returns a term for v: block[i] when there is a block, else a
+// term of its own.
+func termIn(block []ast.Term, i int, v ast.Value) *ast.Term {
+	if block == nil {
+		return ast.NewTerm(v)
+	}
+	block[i].Value = v
+	return &block[i]
 }
 
 // addCallAt adds a call that lives on line of its own: the call carries
