@@ -81,20 +81,21 @@ func (m *memberRows) get(o ast.Object, row int, key *ast.Term, slot int) *ast.Te
 		}
 		m.terms = m.terms[:n]
 	}
-	r := m.terms[row*m.stride : (row+1)*m.stride]
+	base := row * m.stride
 	if m.objs[row] != o {
 		if m.objs[row] != nil {
-			clear(r) // another object of this document: should not happen, but be safe
+			// another object of this document: should not happen, but be safe
+			clear(m.terms[base : base+m.stride])
 			m.restarts++
 		}
 		m.objs[row] = o
 	}
-	t := r[slot]
+	t := m.terms[base+slot]
 	if t == nil {
 		if t = o.Get(key); t == nil {
 			t = absentMember
 		}
-		r[slot] = t
+		m.terms[base+slot] = t
 	}
 	if t == absentMember {
 		return nil
