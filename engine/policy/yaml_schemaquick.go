@@ -24,6 +24,8 @@ type quickSchema struct {
 	always   bool  // the schema true, or one with annotations only
 	types    uint8 // the types allowed (quickType bits); 0: any
 	props    map[string]*quickSchema
+	propKeys []*ast.Term // props' names, and their schemas in propVals
+	propVals []*quickSchema
 	required []*ast.Term
 	closed   bool         // additionalProperties: false
 	extra    *quickSchema // additionalProperties as a schema
@@ -88,6 +90,8 @@ func compileQuick(v ast.Value) *quickSchema {
 						return
 					}
 					q.props[string(ps)] = sub
+					q.propKeys = append(q.propKeys, ast.StringTerm(string(ps)))
+					q.propVals = append(q.propVals, sub)
 				})
 			case name == "required":
 				arr, isArr := val.Value.(*ast.Array)
@@ -203,27 +207,31 @@ func (q *quickSchema) valid(v ast.Value) bool {
 				return false
 			}
 		}
-		if q.props == nil && !q.closed && q.extra == nil {
+		// the declared properties by lookup: a closure over the members
+		// would be allocated per object (Foreach is an interface method)
+		seen := 0
+		for i, k := range q.propKeys {
+			if t := x.Get(k); t != nil {
+				seen++
+				if !q.propVals[i].valid(t.Value) {
+					return false
+				}
+			}
+		}
+		if seen == x.Len() || (!q.closed && q.extra == nil) {
 			return true
 		}
-		ok := true
+		if q.closed { // an undeclared member of a closed object
+			return false
+		}
+		ok := true // additionalProperties is a schema: the undeclared members
 		x.Foreach(func(k, val *ast.Term) {
-			if !ok {
-				return
-			}
 			ks, isStr := k.Value.(ast.String)
-			if !isStr {
-				ok = false
-				return
-			}
-			if sub, declared := q.props[string(ks)]; declared {
-				ok = sub.valid(val.Value)
-				return
-			}
 			switch {
-			case q.closed:
+			case !ok:
+			case !isStr:
 				ok = false
-			case q.extra != nil:
+			case q.props[string(ks)] == nil:
 				ok = q.extra.valid(val.Value)
 			}
 		})
