@@ -22,7 +22,7 @@ import (
 // quickSchema is one schema (or subschema) in the quick form.
 type quickSchema struct {
 	always   bool  // the schema true, or one with annotations only
-	types    uint8 // the types allowed (quickType bits); 0: any
+	types    uint8 // the types allowed (the q* bits below); 0: any
 	props    map[string]*quickSchema
 	propKeys []*ast.Term // props' names, and their schemas in propVals
 	propVals []*quickSchema
