@@ -83,7 +83,13 @@ func (f *fnLet) value(v ast.Value, sc *scope) ast.Value {
 	if _, isObj := args.(ast.Object); !isObj {
 		return nil
 	}
-	errs := lastSchema.of(schema).errors(args)
+	cs := lastSchema.of(schema)
+	if yamlShortcuts {
+		if q := quickOf(cs); q != nil && q.valid(args) { // yaml_schemaquick.go
+			return nil
+		}
+	}
+	errs := cs.errors(args)
 	arr, _ := errsValue(errs).(*ast.Array)
 	if arr == nil || arr.Len() == 0 {
 		return nil

@@ -49,6 +49,12 @@ type memberRows struct {
 	// restarts counts the rows handed another object than they held: a
 	// caller that names the wrong row (memberAt) shows there
 	restarts int
+	// set lists the slots of terms written since the last reset, which
+	// clears only those: clearing every slot of every row cost more than
+	// the lookups it saved once the collector ran (each nil written to
+	// pointer memory passes its write barrier), and a row has a slot for
+	// every member name of every pack while a document fills a few
+	set []int32
 }
 
 // reset starts a new document. It drops every reference to the last one
@@ -56,8 +62,10 @@ type memberRows struct {
 // nil, as a row that get starts for a new object expects.
 func (m *memberRows) reset() {
 	clear(m.objs)
-	clear(m.terms)
-	m.objs, m.terms = m.objs[:0], m.terms[:0]
+	for _, i := range m.set {
+		m.terms[i] = nil
+	}
+	m.objs, m.terms, m.set = m.objs[:0], m.terms[:0], m.set[:0]
 	m.stride = int(slotCount.Load())
 }
 
@@ -81,20 +89,23 @@ func (m *memberRows) get(o ast.Object, row int, key *ast.Term, slot int) *ast.Te
 		}
 		m.terms = m.terms[:n]
 	}
-	r := m.terms[row*m.stride : (row+1)*m.stride]
+	base := row * m.stride
 	if m.objs[row] != o {
 		if m.objs[row] != nil {
-			clear(r) // another object of this document: should not happen, but be safe
+			// another object of this document: should not happen, but be
+			// safe (the slots stay in set, cleared again by reset)
+			clear(m.terms[base : base+m.stride])
 			m.restarts++
 		}
 		m.objs[row] = o
 	}
-	t := r[slot]
+	t := m.terms[base+slot]
 	if t == nil {
 		if t = o.Get(key); t == nil {
 			t = absentMember
 		}
-		r[slot] = t
+		m.terms[base+slot] = t
+		m.set = append(m.set, int32(base+slot))
 	}
 	if t == absentMember {
 		return nil

@@ -88,3 +88,36 @@ func TestMemberRowsNamed(t *testing.T) {
 		t.Errorf("%d rows were named for another object than they held", c.members.restarts)
 	}
 }
+
+// TestMemberRowsResetClears fills rows (one of them started again for
+// another object) and wants reset to leave no member of the last document
+// anywhere in the rows' storage: reset clears only the slots it wrote.
+func TestMemberRowsResetClears(t *testing.T) {
+	role, text := parsePath("role")[0], parsePath("text")[0]
+	a := ast.NewObject(ast.Item(ast.StringTerm("role"), ast.StringTerm("user")), ast.Item(ast.StringTerm("text"), ast.StringTerm("hi")))
+	b := ast.NewObject(ast.Item(ast.StringTerm("role"), ast.StringTerm("tool")))
+	var m memberRows
+	for doc := 0; doc < 3; doc++ {
+		m.reset()
+		for _, row := range []int{0, 3, 7, 3} {
+			o := a
+			if doc == 1 && row == 3 {
+				o = b // a second object in row 3: the row starts again
+			}
+			m.get(o, row, role.key, role.slot)
+			m.get(o, row, text.key, text.slot)
+			if doc == 1 {
+				m.get(a, row, text.key, text.slot)
+			}
+		}
+		if m.get(a, 7, text.key, text.slot) == nil {
+			t.Fatal("text of row 7 missing")
+		}
+	}
+	m.reset()
+	for i, x := range m.terms[:cap(m.terms)] {
+		if x != nil {
+			t.Errorf("slot %d still holds %v after reset", i, x)
+		}
+	}
+}
