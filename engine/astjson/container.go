@@ -88,10 +88,11 @@ func (d *decoder) key(s []byte) (*ast.Term, uint64) {
 // before spilling to the decoder's heap scratch.
 const smallContainer = 8
 
-// array builds the array whose '[' is at Data[i]. Elements are collected like
+// array builds the array whose '[' is at Data[i], each element whole (elem
+// nil) or as elem projects it (project.go). Elements are collected like
 // object members, then copied into an exactly sized slice for ast.NewArray,
 // which keeps the slice it is given.
-func (d *decoder) array(i int) (*ast.Term, int) {
+func (d *decoder) array(i int, elem *Projection) (*ast.Term, int) {
 	if !d.Enter(i) {
 		return nil, -1
 	}
@@ -106,7 +107,13 @@ func (d *decoder) array(i int) (*ast.Term, int) {
 	n := 0
 	base := len(d.elems)
 	for more {
-		v, end := d.value(j)
+		var v *ast.Term
+		var end int
+		if elem == nil {
+			v, end = d.value(j)
+		} else {
+			v, end = d.project(j, elem)
+		}
 		if v == nil {
 			return nil, end
 		}

@@ -96,7 +96,7 @@ func (d *decoder) value(i int) (*ast.Term, int) {
 	case jsonlex.Object:
 		return d.object(i)
 	case jsonlex.Array:
-		return d.array(i)
+		return d.array(i, nil)
 	case jsonlex.Number:
 		return d.number(i)
 	case jsonlex.True:

@@ -86,7 +86,7 @@ func (d *decoder) project(i int, p *Projection) (*ast.Term, int) {
 	case k == jsonlex.Object && p.Object:
 		return d.projectObject(i, p)
 	case k == jsonlex.Array && p.Elem != nil:
-		return d.projectArray(i, p.Elem)
+		return d.array(i, p.Elem)
 	case k == jsonlex.String && p.Probe:
 		return d.probeString(i, p.Needles)
 	}
@@ -159,46 +159,6 @@ func (d *decoder) projectObject(i int, p *Projection) (*ast.Term, int) {
 	obj := ast.NewObject(kvs...)
 	d.kvs = d.kvs[:base]
 	return d.alloc.term(obj), j
-}
-
-// projectArray builds the array whose '[' is at Data[i], each element by elem.
-func (d *decoder) projectArray(i int, elem *Projection) (*ast.Term, int) {
-	if !d.Enter(i) {
-		return nil, -1
-	}
-	j, more := d.FirstElement(i + 1)
-	if !more {
-		return d.alloc.term(ast.NewArray()), j
-	}
-	var local [smallContainer]*ast.Term
-	n := 0
-	base := len(d.elems)
-	for more {
-		v, end := d.project(j, elem)
-		if v == nil {
-			return nil, end
-		}
-		if n < len(local) {
-			local[n] = v
-		} else {
-			if n == len(local) {
-				d.elems = append(d.elems, local[:]...)
-			}
-			d.elems = append(d.elems, v)
-		}
-		n++
-		if j, more = d.Element(end); j < 0 {
-			return nil, j
-		}
-	}
-	elems := d.alloc.slice(n)
-	if n <= len(local) {
-		copy(elems, local[:n])
-	} else {
-		copy(elems, d.elems[base:])
-		d.elems = d.elems[:base]
-	}
-	return d.alloc.term(ast.NewArray(elems...)), j
 }
 
 // probeString builds the string at Data[i] when it contains one of needles,
