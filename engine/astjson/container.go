@@ -4,7 +4,9 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 )
 
-// object builds the object whose '{' is at Data[i].
+// object builds the object whose '{' is at Data[i]: every member whole (p
+// nil), or the members p keeps, each as p projects it (project.go); the
+// others are lexed and validated, not built.
 //
 // The object is built once with ast.NewObject: that allocates all members in
 // one block, where Insert allocates one element per member and rehashes on
@@ -12,10 +14,11 @@ import (
 // in scratch space: an array on the goroutine stack for the first few (most
 // objects are small, and stores to the stack need no GC write barrier), then
 // d.kvs, a heap stack shared by every nesting level.
-func (d *decoder) object(i int) (*ast.Term, int) {
+func (d *decoder) object(i int, p *Projection) (*ast.Term, int) {
 	if !d.Enter(i) {
 		return nil, -1
 	}
+	made := d.alloc.made
 	s, j, more := d.Member(i+1, true)
 	if !more {
 		if j < 0 {
@@ -31,6 +34,20 @@ func (d *decoder) object(i int) (*ast.Term, int) {
 	var seen uint64
 	mayRepeat := false
 	for more {
+		var node *Projection
+		if p != nil {
+			var keep bool
+			if node, keep = p.Members[string(s)]; !keep && !p.KeepOthers {
+				end := d.skip(j)
+				if end < 0 {
+					return nil, end
+				}
+				if s, j, more = d.Member(end, false); j < 0 {
+					return nil, j
+				}
+				continue
+			}
+		}
 		// Short keys come from the process-wide intern cache: chat
 		// records repeat the same few keys in every line. The hash also
 		// picks the key's bit in seen.
@@ -38,7 +55,13 @@ func (d *decoder) object(i int) (*ast.Term, int) {
 		bit := uint64(1) << (h >> 58)
 		mayRepeat = mayRepeat || seen&bit != 0
 		seen |= bit
-		v, end := d.memberValue(j)
+		var v *ast.Term
+		var end int
+		if p == nil {
+			v, end = d.memberValue(j)
+		} else {
+			v, end = d.project(j, node)
+		}
 		if v == nil {
 			return nil, end
 		}
@@ -61,6 +84,12 @@ func (d *decoder) object(i int) (*ast.Term, int) {
 	}
 	if mayRepeat {
 		kvs = dedupe(kvs)
+	}
+	if p != nil && d.alloc.made == made && len(kvs) > 0 { // every member a shared term (shared.go)
+		if t := sharedObject(kvs); t != nil {
+			d.kvs = d.kvs[:base]
+			return t, j
+		}
 	}
 	obj := ast.NewObject(kvs...)
 	d.kvs = d.kvs[:base] // a no-op unless members spilled

@@ -94,7 +94,7 @@ func (d *decoder) value(i int) (*ast.Term, int) {
 	case jsonlex.String:
 		return d.stringValue(i)
 	case jsonlex.Object:
-		return d.object(i)
+		return d.object(i, nil)
 	case jsonlex.Array:
 		return d.array(i, nil)
 	case jsonlex.Number:

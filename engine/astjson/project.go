@@ -84,81 +84,13 @@ func (d *decoder) project(i int, p *Projection) (*ast.Term, int) {
 		}
 		return ast.InternedBooleanTrue, j
 	case k == jsonlex.Object && p.Object:
-		return d.projectObject(i, p)
+		return d.object(i, p)
 	case k == jsonlex.Array && p.Elem != nil:
 		return d.array(i, p.Elem)
 	case k == jsonlex.String && p.Probe:
 		return d.probeString(i, p.Needles)
 	}
 	return d.value(i)
-}
-
-// projectObject builds the object whose '{' is at Data[i] with the members p
-// keeps, as object builds a whole one (see there for the scratch space and
-// the handling of repeated keys: the last value of a kept key wins).
-func (d *decoder) projectObject(i int, p *Projection) (*ast.Term, int) {
-	if !d.Enter(i) {
-		return nil, -1
-	}
-	made := d.alloc.made
-	s, j, more := d.Member(i+1, true)
-	var local [smallContainer][2]*ast.Term
-	n := 0
-	base := len(d.kvs)
-	var seen uint64
-	mayRepeat := false
-	for more {
-		node, keep := p.Members[string(s)]
-		if !keep && !p.KeepOthers {
-			end := d.skip(j)
-			if end < 0 {
-				return nil, end
-			}
-			if s, j, more = d.Member(end, false); j < 0 {
-				return nil, j
-			}
-			continue
-		}
-		k, h := d.key(s)
-		bit := uint64(1) << (h >> 58)
-		mayRepeat = mayRepeat || seen&bit != 0
-		seen |= bit
-		v, end := d.project(j, node)
-		if v == nil {
-			return nil, end
-		}
-		if n < len(local) {
-			local[n] = [2]*ast.Term{k, v}
-		} else {
-			if n == len(local) {
-				d.kvs = append(d.kvs, local[:]...)
-			}
-			d.kvs = append(d.kvs, [2]*ast.Term{k, v})
-		}
-		n++
-		if s, j, more = d.Member(end, false); j < 0 {
-			return nil, j
-		}
-	}
-	if j < 0 {
-		return nil, j
-	}
-	kvs := local[:min(n, len(local))]
-	if n > len(local) {
-		kvs = d.kvs[base:]
-	}
-	if mayRepeat {
-		kvs = dedupe(kvs)
-	}
-	if d.alloc.made == made && len(kvs) > 0 { // every member a shared term (shared.go)
-		if t := sharedObject(kvs); t != nil {
-			d.kvs = d.kvs[:base]
-			return t, j
-		}
-	}
-	obj := ast.NewObject(kvs...)
-	d.kvs = d.kvs[:base]
-	return d.alloc.term(obj), j
 }
 
 // probeString builds the string at Data[i] when it contains one of needles,
