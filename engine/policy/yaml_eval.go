@@ -143,16 +143,7 @@ func (r *yamlRule) walk(v ast.Value, steps []step, sc scope, only []int, where [
 					el.ptr = p
 				}
 			}
-			switch {
-			case st.kind == stepMessages && top:
-				el.message, el.msgIdx, el.row = eo, int32(i), int32(i+1)
-			case st.kind == stepTools && top:
-				el.tool, el.toolIdx = eo, int32(i)
-			case st.kind == stepEntries && top:
-				el.entry, el.entIdx = eo, int32(i)
-			case st.kind == stepToolCalls && sc.message != nil:
-				el.callIdx = int32(i)
-			}
+			el.enter(st.kind, top, sc.message != nil, eo, i)
 		}
 		if len(steps) == 1 { // the element itself
 			hits = r.check(ev, &el, where, hits)
@@ -457,4 +448,21 @@ func filtered(filter string, v ast.Value) string {
 		}
 	}
 	return strconv.Quote(v.String())
+}
+
+// enter sets what el names as its message, tool or entry (with its index),
+// or its tool call index, when a walk's step of kind stands at element i,
+// eo: top says the step walks a list of the document itself, inMessage
+// that the walk is inside a message.
+func (el *scope) enter(kind stepKind, top, inMessage bool, eo ast.Object, i int) {
+	switch {
+	case kind == stepMessages && top:
+		el.message, el.msgIdx, el.row = eo, int32(i), int32(i+1)
+	case kind == stepTools && top:
+		el.tool, el.toolIdx = eo, int32(i)
+	case kind == stepEntries && top:
+		el.entry, el.entIdx = eo, int32(i)
+	case kind == stepToolCalls && inMessage:
+		el.callIdx = int32(i)
+	}
 }

@@ -396,16 +396,7 @@ func walkSteps(given []step, v ast.Value, steps []step, sc scope, only []int, vi
 		ev := arr.Elem(i).Value
 		if !el.inRaw {
 			eo, _ := ev.(ast.Object)
-			switch {
-			case st.kind == stepMessages && top:
-				el.message, el.msgIdx, el.row = eo, int32(i), int32(i+1)
-			case st.kind == stepTools && top:
-				el.tool, el.toolIdx = eo, int32(i)
-			case st.kind == stepEntries && top:
-				el.entry, el.entIdx = eo, int32(i)
-			case st.kind == stepToolCalls && sc.message != nil:
-				el.callIdx = int32(i)
-			}
+			el.enter(st.kind, top, sc.message != nil, eo, i)
 		}
 		if len(steps) == 1 {
 			visit(ev, el)
