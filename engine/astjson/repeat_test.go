@@ -2,6 +2,7 @@ package astjson
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -12,7 +13,10 @@ import (
 // shared once it has been seen twice, and that a value differing after the
 // hashed prefix, or only in length, is never taken for it.
 func TestRepeatedMembers(t *testing.T) {
-	tools := `[{"type":"function","function":{"name":"get_weather","parameters":{"type":"object","properties":{"city":{"type":"string"}}}}},` +
+	// The repeat cache lives as long as the process and tells values apart
+	// by their first bytes and length: a name of its own, early in the
+	// value, makes this run's values new to it under -count=N too.
+	tools := `[{"type":"function","function":{"name":"get_weather` + fmt.Sprint(rand.Uint32()) + `","parameters":{"type":"object","properties":{"city":{"type":"string"}}}}},` +
 		`{"type":"function","function":{"name":"search_docs","description":"` + strings.Repeat("x", 200) + `"}}]`
 	variant := strings.Replace(tools, "search_docs", "search_dogs", 1)
 	longer := strings.TrimSuffix(tools, "]") + `,1]`
