@@ -42,12 +42,21 @@ var decoderPool = sync.Pool{New: func() any { return new(decoder) }}
 // shared process-wide (see intern.go), as are true, false, null and small
 // integers; terms of the result must therefore not be mutated, which is the
 // rule for ast values in general.
-func Decode(data []byte) (ast.Value, error) {
+func Decode(data []byte) (ast.Value, error) { return decode(data, nil) }
+
+// decode is Decode, or DecodeProjected when p is not nil.
+func decode(data []byte, p *Projection) (ast.Value, error) {
 	d := decoderPool.Get().(*decoder)
 	d.Reset(data)
 
 	var v ast.Value
-	t, i := d.value(0)
+	var t *ast.Term
+	var i int
+	if p == nil {
+		t, i = d.value(0)
+	} else {
+		t, i = d.project(0, p)
+	}
 	if t != nil && d.End(i) {
 		v = t.Value
 	}

@@ -44,30 +44,7 @@ var placeholder = ast.StringTerm("\u2026")
 // It accepts and rejects exactly the inputs Decode does, with the same
 // errors; where p keeps a value, the value is the one Decode gives.
 func DecodeProjected(data []byte, p *Projection) (ast.Value, error) {
-	if p == nil {
-		return Decode(data)
-	}
-	d := decoderPool.Get().(*decoder)
-	d.Reset(data)
-
-	var v ast.Value
-	t, i := d.project(0, p)
-	if t != nil && d.End(i) {
-		v = t.Value
-	}
-	var err error
-	if d.Failed() {
-		err = d.Err()
-	}
-	rng := d.rng
-	d.release()
-	if err != nil {
-		return nil, err
-	}
-	if rng != nil {
-		return nil, rng
-	}
-	return v, nil
+	return decode(data, p)
 }
 
 // project builds the value at Data[i] as p says.
