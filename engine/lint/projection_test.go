@@ -4,9 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -15,9 +13,9 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 
 	"github.com/chatlint/chatlint/engine/astjson"
-	"github.com/chatlint/chatlint/engine/builtin"
 	"github.com/chatlint/chatlint/engine/document"
 	"github.com/chatlint/chatlint/engine/finding"
+	"github.com/chatlint/chatlint/engine/internal/testinputs"
 	"github.com/chatlint/chatlint/engine/jsonl"
 	"github.com/chatlint/chatlint/engine/policy"
 )
@@ -38,7 +36,7 @@ func TestProjectedDecodeSameDocuments(t *testing.T) {
 		fields *document.Fields
 	}
 	sets := map[string]set{}
-	for name, packs := range packSets(t) {
+	for name, packs := range testinputs.PackSets(t) {
 		eng, err := policy.Compile(context.Background(), packs, policy.Options{})
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
@@ -131,69 +129,30 @@ func readsOnly(p []string) func(path ...string) bool {
 	}
 }
 
-// packSets are the pack sets whose field sets the test decodes under.
-func packSets(t *testing.T) map[string][]*policy.Pack {
-	all, err := builtin.All()
-	if err != nil {
-		t.Fatal(err)
-	}
-	checks, err := builtin.Packs()
-	if err != nil {
-		t.Fatal(err)
-	}
-	sets := map[string][]*policy.Pack{"built-in check packs": checks}
-	for _, p := range all {
-		sets["builtin:"+p.Name] = []*policy.Pack{p}
-	}
-	repo, _ := filepath.Abs("../..")
-	dirs, _ := filepath.Glob(filepath.Join(repo, "fixtures/packs/*"))
-	dirs = append(dirs, filepath.Join(repo, "scripts/bench-pack"), filepath.Join(repo, "scripts/bench-floor"))
-	for _, d := range dirs {
-		p, err := policy.LoadFS(os.DirFS(d), ".", d)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sets[filepath.Base(d)] = []*policy.Pack{p}
-	}
-	return sets
-}
-
 // projectUnits are the per-record units of every fixture file and shared
 // data file (not under -short) whose format projects: one unit per record,
 // as the runner makes them.
 func projectUnits(t *testing.T) []Unit {
-	repo, _ := filepath.Abs("../..")
 	var units []Unit
-	roots := []string{"policies", "fixtures"}
-	if !testing.Short() {
-		roots = append(roots, "../shared/data") // walked only when it is there
-	}
-	for _, root := range roots {
-		filepath.WalkDir(filepath.Join(repo, root), func(p string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() || filepath.Base(p) == "expected.json" ||
-				!(strings.HasSuffix(p, ".jsonl") || strings.HasSuffix(p, ".json")) {
-				return nil
+	for _, p := range testinputs.Files(t, !testing.Short()) {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs := splitRecords(p, data)
+		var format document.Format
+		for i := 0; i < len(recs) && i < DetectWindow; i++ {
+			if f, _, _, ok := Detect(p, recs[i]); ok {
+				format = f
+				break
 			}
-			data, err := os.ReadFile(p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			recs := splitRecords(p, data)
-			var format document.Format
-			for i := 0; i < len(recs) && i < DetectWindow; i++ {
-				if f, _, _, ok := Detect(p, recs[i]); ok {
-					format = f
-					break
-				}
-			}
-			if ad := document.Lookup(format); ad == nil || ad.Reads == nil || ad.PerFile {
-				return nil
-			}
-			for _, r := range recs {
-				units = append(units, Unit{File: p, Format: format, Records: []jsonl.Record{r}})
-			}
-			return nil
-		})
+		}
+		if ad := document.Lookup(format); ad == nil || ad.Reads == nil || ad.PerFile {
+			continue
+		}
+		for _, r := range recs {
+			units = append(units, Unit{File: p, Format: format, Records: []jsonl.Record{r}})
+		}
 	}
 	if len(units) < 50 {
 		t.Fatalf("found %d records of formats that project", len(units))

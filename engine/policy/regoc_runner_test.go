@@ -2,11 +2,7 @@ package policy_test
 
 import (
 	"context"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -14,6 +10,7 @@ import (
 	"github.com/chatlint/chatlint/engine/builtin"
 	"github.com/chatlint/chatlint/engine/document"
 	"github.com/chatlint/chatlint/engine/finding"
+	"github.com/chatlint/chatlint/engine/internal/testinputs"
 	"github.com/chatlint/chatlint/engine/policy"
 	"github.com/chatlint/chatlint/engine/runner"
 )
@@ -24,7 +21,7 @@ import (
 // errors) it gives on topdown, over every fixture file and the shared
 // sample data.
 func TestRegoCompiledSameFindings(t *testing.T) {
-	files := regocInputFiles(t, !testing.Short())
+	files := testinputs.Files(t, !testing.Short())
 	all, err := builtin.All()
 	if err != nil {
 		t.Fatal(err)
@@ -76,29 +73,4 @@ func regocFindings(eng *policy.Engine, files []string, profile string) ([]findin
 	}
 	slices.SortFunc(out, finding.Compare)
 	return out, es
-}
-
-// regocInputFiles are every fixture record file and, when shared is set
-// and it is there, every file of the shared sample data.
-func regocInputFiles(t *testing.T, shared bool) []string {
-	var out []string
-	roots := []string{"../../policies", "../../fixtures"}
-	if _, err := os.Stat("../../../shared/data"); err == nil && shared {
-		roots = append(roots, "../../../shared/data")
-	}
-	for _, root := range roots {
-		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() {
-				return nil
-			}
-			if (strings.HasSuffix(p, ".jsonl") || strings.HasSuffix(p, ".json")) && filepath.Base(p) != "expected.json" {
-				out = append(out, p)
-			}
-			return nil
-		})
-	}
-	if len(out) < 100 {
-		t.Fatalf("found %d input files", len(out))
-	}
-	return out
 }

@@ -2,10 +2,8 @@ package runner_test
 
 import (
 	"context"
-	"io/fs"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
@@ -16,9 +14,9 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 
 	"github.com/chatlint/chatlint/engine/astjson"
-	"github.com/chatlint/chatlint/engine/builtin"
 	"github.com/chatlint/chatlint/engine/document"
 	"github.com/chatlint/chatlint/engine/finding"
+	"github.com/chatlint/chatlint/engine/internal/testinputs"
 	"github.com/chatlint/chatlint/engine/policy"
 	"github.com/chatlint/chatlint/engine/runner"
 )
@@ -30,33 +28,12 @@ import (
 // shared sample data (chat and contract records, proxy-log sessions): the
 // findings with whole documents and with pruned ones must be identical.
 func TestPrunedDocumentsSameFindings(t *testing.T) {
-	repo, _ := filepath.Abs("../..")
-	fixtures := inputFiles(t, repo, false)
-	inputs := inputFiles(t, repo, !testing.Short())
+	fixtures := testinputs.Files(t, false)
+	inputs := testinputs.Files(t, !testing.Short())
 	if n := proxyLogFiles(t, fixtures); n < 10 { // sessions are pruned too: the comparison must see them
 		t.Fatalf("%d proxy-log fixture files", n)
 	}
-	all, err := builtin.All()
-	if err != nil {
-		t.Fatal(err)
-	}
-	checks, err := builtin.Packs()
-	if err != nil {
-		t.Fatal(err)
-	}
-	sets := map[string][]*policy.Pack{"built-in check packs": checks}
-	for _, p := range all {
-		sets["builtin:"+p.Name] = []*policy.Pack{p}
-	}
-	dirs, _ := filepath.Glob(filepath.Join(repo, "fixtures/packs/*"))
-	dirs = append(dirs, filepath.Join(repo, "scripts/bench-pack"), filepath.Join(repo, "scripts/bench-floor"))
-	for _, d := range dirs {
-		p, err := policy.LoadFS(os.DirFS(d), ".", d)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sets[filepath.Base(d)] = []*policy.Pack{p}
-	}
+	sets := testinputs.PackSets(t)
 	for name, p := range probePacks() {
 		sets[name] = []*policy.Pack{p}
 	}
@@ -106,31 +83,6 @@ func findings(t *testing.T, eng *policy.Engine, files []string, opts document.Op
 		t.Fatal(errs[0])
 	}
 	slices.SortFunc(out, finding.Compare)
-	return out
-}
-
-// inputFiles are every fixture record file of the repository and, when
-// shared is set and it is there, every file of the shared sample data.
-func inputFiles(t *testing.T, repo string, shared bool) []string {
-	var out []string
-	roots := []string{filepath.Join(repo, "policies"), filepath.Join(repo, "fixtures")}
-	if shared {
-		roots = append(roots, filepath.Join(repo, "../shared/data"))
-	}
-	for _, root := range roots {
-		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() {
-				return nil
-			}
-			if (strings.HasSuffix(p, ".jsonl") || strings.HasSuffix(p, ".json")) && filepath.Base(p) != "expected.json" {
-				out = append(out, p)
-			}
-			return nil
-		})
-	}
-	if len(out) < 100 {
-		t.Fatalf("found %d input files", len(out))
-	}
 	return out
 }
 
