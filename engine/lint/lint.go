@@ -37,6 +37,9 @@ type Linter struct {
 	tokens *tokens.Counter
 	eng    *policy.Engine
 	folds  map[document.Format]bool
+	// lookups says, per format, whether a rule may read a document's
+	// lookup (policy.Engine.ReadsLookupFor); only then is it built.
+	lookups map[document.Format]bool
 	// fields prunes the documents of a file no dataset rule folds (a
 	// file's dataset facts read its records whole); nil when the caller
 	// set opts.Fields.
@@ -56,6 +59,20 @@ func New(eng *policy.Engine, opts document.Options) *Linter {
 		l.tokens = tokenCounter(eng.DatasetReadsTokens(opts.Profile), opts.Model)
 	}
 	return l
+}
+
+// readsLookup reports whether a rule may read the lookup of a document of
+// format f under the linter's profile.
+func (l *Linter) readsLookup(f document.Format) bool {
+	ok, seen := l.lookups[f]
+	if !seen {
+		ok = l.eng.ReadsLookupFor(string(f), l.opts.Profile)
+		if l.lookups == nil {
+			l.lookups = map[document.Format]bool{}
+		}
+		l.lookups[f] = ok
+	}
+	return ok
 }
 
 // foldsFormat reports whether a dataset rule applies to files of format f.
@@ -123,6 +140,7 @@ func (l *Linter) CheckFacts(ctx context.Context, u Unit) ([]finding.Finding, []F
 	if !fold && l.fields != nil {
 		opts.Fields = l.fields
 	}
+	opts.SkipLookup = opts.SkipLookup || !l.readsLookup(u.Format)
 	out := Documents(u, opts, func(d *document.Document, rec *jsonl.Record) {
 		dctx := ctx
 		if fold {

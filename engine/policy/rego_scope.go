@@ -65,3 +65,13 @@ func (g *regoScope) openUnder(profile string) bool {
 func (e *Engine) ReadsLookupUnder(profile string) bool {
 	return e.yamlReadsLookup || e.regoReadsLookup && e.rego != nil && e.regoScope.openUnder(profileOf(profile))
 }
+
+// ReadsLookupFor reports whether an active rule may read the lookup member
+// of a document of the format under the profile. OPA runs on a document
+// only when a Rego rule applies to its format and profile (evaluate), so a
+// lookup that only Rego reads is never read where none applies: a chat
+// file checked with the default packs builds none, though the claude-code
+// pack's Rego reads it (a tenth of building a chat document).
+func (e *Engine) ReadsLookupFor(format, profile string) bool {
+	return e.yamlReadsLookup || e.regoReadsLookup && e.rego != nil && e.regoScope.open(format, profileOf(profile))
+}

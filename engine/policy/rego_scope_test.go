@@ -46,13 +46,22 @@ dataset_warn contains {"rule": "whole-file", "msg": "x"} if input.records > 0
 	if !e.ReadsLookupUnder("p1") {
 		t.Error("the lookup is not built under p1, where under-p1 reads it")
 	}
+	// Per format: only where under-p1 applies, a chat document under p1.
+	for _, tc := range []struct {
+		format, profile string
+		reads           bool
+	}{{"chat", "p1", true}, {"proxy-log", "p1", false}, {"chat", "default", false}, {"claude-code", "p1", false}} {
+		if got := e.ReadsLookupFor(tc.format, tc.profile); got != tc.reads {
+			t.Errorf("ReadsLookupFor(%s, %q) = %v, want %v", tc.format, tc.profile, got, tc.reads)
+		}
+	}
 	// A pack whose Rego declares no rule runs everywhere.
 	q := &Pack{Name: "bare", Rego: []File{{Name: "bare.rego", Source: []byte("package chatlint.bare\n\nx := input.lookup\n")}}}
 	e, err = Compile(context.Background(), []*Pack{q}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !e.regoScope.open("chat", "default") || !e.ReadsLookupUnder("default") {
+	if !e.regoScope.open("chat", "default") || !e.ReadsLookupUnder("default") || !e.ReadsLookupFor("sharegpt", "default") {
 		t.Error("a pack without declared rules is not evaluated everywhere")
 	}
 }
