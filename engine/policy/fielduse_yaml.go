@@ -12,6 +12,7 @@ import (
 // a path of the document is read when the file names each of its members.
 // A condition on the element itself ($) or on a context element as a whole
 // ($message …) reads that element whole.
+
 // yamlImplicit are the members the YAML evaluator reads without a rule
 // naming them: the element's index, path and line for its findings, role
 // for the walks that visit one role, the document's format and profile for
