@@ -217,3 +217,38 @@ func TestCompileStable(t *testing.T) {
 		}
 	}
 }
+
+// TestReadTreeMerge: merging two trees is making both trees' adds on one,
+// whatever their order.
+func TestReadTreeMerge(t *testing.T) {
+	type add struct {
+		path []string
+		full bool
+	}
+	p := func(s ...string) []string { return s }
+	cases := [][2][]add{
+		{{{p("messages", "*", "role"), false}}, {{p("tools"), false}}},
+		{{{p("messages", "*", "role"), false}, {p("messages"), true}}, {{p("messages", "*", "text"), false}}},
+		{{{p("messages"), false}}, {{p("messages", "*"), true}, {p("id"), false}}},
+		{{{nil, true}}, {{p("messages"), false}}},
+		{{{p("a", "b"), true}, {p("a", "c", "d"), false}}, {{p("a"), false}, {p("a", "b", "x"), false}, {p("e"), false}}},
+	}
+	for i, c := range cases {
+		var want, a, b readTree
+		for _, x := range append(append([]add(nil), c[0]...), c[1]...) {
+			want.add(x.path, x.full)
+		}
+		for _, x := range c[0] {
+			a.add(x.path, x.full)
+		}
+		for _, x := range c[1] {
+			b.add(x.path, x.full)
+		}
+		var got readTree
+		got.merge(nil, &a)
+		got.merge(nil, &b)
+		if diff := cmp.Diff(want, got, fieldSetCmp); diff != "" {
+			t.Errorf("case %d: merged (-one tree +merged):\n%s", i, diff)
+		}
+	}
+}
