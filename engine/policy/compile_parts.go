@@ -2,7 +2,9 @@ package policy
 
 import (
 	"context"
+	"maps"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -17,7 +19,8 @@ import (
 // the Rego files parse one by one, OPA compiles them as a whole, and the
 // YAML files compile without the Rego. So compileParts parses the Rego files
 // on every core, then compiles them on one goroutine while the caller
-// compiles the YAML and reads its fields. Compile then walks the results in
+// compiles the YAML and reads its fields, and reads the compiled modules'
+// fields on every core. Compile then walks the results in
 // the packs' order, exactly as it walked the packs: same Engine, same errors
 // in the same order.
 //
@@ -39,6 +42,19 @@ type compiledParts struct {
 	// yamlReads the fields the YAML files may (fieldSet.yaml).
 	regoReads readTree
 	yamlReads *fieldSet
+	// members says which parsed modules may read input.lookup and
+	// input.tokens (regoReads), found while OPA compiles.
+	members map[*ast.Module]memberReads
+}
+
+type memberReads struct{ lookup, tokens bool }
+
+// readsMember is regoReads(m, member) for the members Compile asks about.
+func (c *compiledParts) readsMember(m *ast.Module, member string) bool {
+	if member == "lookup" {
+		return c.members[m].lookup
+	}
+	return c.members[m].tokens
 }
 
 // regoPart is parseRego's result for one pack.
@@ -75,12 +91,21 @@ func compileParts(ctx context.Context, packs []*Pack) *compiledParts {
 		}
 	}
 	c.yamlReads = yamlFieldReads(packs)
+	c.members = map[*ast.Module]memberReads{}
+	for _, files := range parsed {
+		for _, f := range files {
+			if f.m != nil {
+				c.members[f.m] = memberReads{lookup: regoReads(f.m, "lookup"), tokens: regoReads(f.m, "tokens")}
+			}
+		}
+	}
 	wg.Wait()
+	c.readRego()
 	return c
 }
 
-// parseRegoFiles parses every Rego file of every pack, on as many
-// goroutines as there are cores; [i][j] is packs[i].Rego[j].
+// parseRegoFiles parses every Rego file of every pack, on every core;
+// [i][j] is packs[i].Rego[j].
 func parseRegoFiles(packs []*Pack) [][]parsedRego {
 	type file struct{ i, j int }
 	var files []file
@@ -91,15 +116,24 @@ func parseRegoFiles(packs []*Pack) [][]parsedRego {
 			files = append(files, file{i, j})
 		}
 	}
+	onEveryCore(len(files), func(n int) {
+		f := files[n]
+		out[f.i][f.j] = parseRegoFile(packs[f.i].Rego[f.j])
+	})
+	return out
+}
+
+// onEveryCore calls do(0) … do(n-1), on as many goroutines as there are
+// cores (the caller's one of them), and returns when every call has.
+func onEveryCore(n int, do func(int)) {
 	var next atomic.Int64
 	work := func() {
-		for n := next.Add(1) - 1; n < int64(len(files)); n = next.Add(1) - 1 {
-			f := files[n]
-			out[f.i][f.j] = parseRegoFile(packs[f.i].Rego[f.j])
+		for i := next.Add(1) - 1; i < int64(n); i = next.Add(1) - 1 {
+			do(int(i))
 		}
 	}
 	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(files)) - 1 {
+	for range min(runtime.GOMAXPROCS(0), n) - 1 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -108,7 +142,6 @@ func parseRegoFiles(packs []*Pack) [][]parsedRego {
 	}
 	work()
 	wg.Wait()
-	return out
 }
 
 // compileRego reads each pack's parsed Rego (regoPack) and, when every
@@ -142,7 +175,18 @@ func (c *compiledParts) compileRego(ctx context.Context, packs []*Pack, parsed [
 		c.prog = nil
 		return
 	}
-	for _, m := range c.prog.modules {
-		regoPaths(m, &c.regoReads)
+}
+
+// readRego finds what the compiled modules read of input (regoPaths), each
+// module into a tree of its own on every core, the trees then merged.
+func (c *compiledParts) readRego() {
+	if c.prog == nil {
+		return
+	}
+	names := slices.Sorted(maps.Keys(c.prog.modules))
+	trees := make([]readTree, len(names))
+	onEveryCore(len(names), func(i int) { regoPaths(c.prog.modules[names[i]], &trees[i]) })
+	for i := range trees {
+		c.regoReads.merge(nil, &trees[i])
 	}
 }

@@ -84,9 +84,9 @@ func Compile(ctx context.Context, packs []*Pack, opts Options) (*Engine, error) 
 		}
 		modules += len(mods)
 		for _, m := range mods {
-			e.regoReadsLookup = e.regoReadsLookup || regoReads(m, "lookup")
+			e.regoReadsLookup = e.regoReadsLookup || parts.readsMember(m, "lookup")
 		}
-		e.tokenReads.rego(mods, rules)
+		e.tokenReads.rego(mods, rules, parts.readsMember)
 		e.rules = append(e.rules, rules...)
 		e.models = mergeModels(e.models, p.Models)
 		if e.defaultModel == "" {
