@@ -43,11 +43,11 @@ type compiledParts struct {
 	regoReads readTree
 	yamlReads *fieldSet
 	// members says which parsed modules may read input.lookup and
-	// input.tokens (regoReads), found while OPA compiles.
+	// input.tokens (regoReads), found as each file is parsed: walking a
+	// module sorts its objects' keys in place, which must not happen while
+	// OPA copies it.
 	members map[*ast.Module]memberReads
 }
-
-type memberReads struct{ lookup, tokens bool }
 
 // readsMember is regoReads(m, member) for the members Compile asks about.
 func (c *compiledParts) readsMember(m *ast.Module, member string) bool {
@@ -75,6 +75,14 @@ type yamlPart struct {
 func compileParts(ctx context.Context, packs []*Pack) *compiledParts {
 	c := &compiledParts{rego: make([]regoPart, len(packs)), yaml: make([][]yamlPart, len(packs))}
 	parsed := parseRegoFiles(packs)
+	c.members = map[*ast.Module]memberReads{}
+	for _, files := range parsed {
+		for _, f := range files {
+			if f.m != nil {
+				c.members[f.m] = f.reads
+			}
+		}
+	}
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
@@ -91,14 +99,6 @@ func compileParts(ctx context.Context, packs []*Pack) *compiledParts {
 		}
 	}
 	c.yamlReads = yamlFieldReads(packs)
-	c.members = map[*ast.Module]memberReads{}
-	for _, files := range parsed {
-		for _, f := range files {
-			if f.m != nil {
-				c.members[f.m] = memberReads{lookup: regoReads(f.m, "lookup"), tokens: regoReads(f.m, "tokens")}
-			}
-		}
-	}
 	wg.Wait()
 	c.readRego()
 	return c

@@ -100,15 +100,24 @@ func parseRego(p *Pack) (map[string]*ast.Module, []rule.Rule, []string, error) {
 
 // parsedRego is one Rego file parsed, or why it does not parse.
 type parsedRego struct {
-	m   *ast.Module
-	err error
+	m     *ast.Module
+	err   error
+	reads memberReads
 }
 
-// parseRegoFile parses one Rego file of a pack; files parse independently
-// (Compile parses them concurrently).
+// memberReads says whether a module may read input.lookup and input.tokens
+// (regoReads).
+type memberReads struct{ lookup, tokens bool }
+
+// parseRegoFile parses one Rego file of a pack and finds whether it reads
+// lookup and tokens; files parse independently (Compile parses them
+// concurrently).
 func parseRegoFile(f File) parsedRego {
 	m, err := ast.ParseModuleWithOpts(f.Name, string(f.Source), ast.ParserOptions{ProcessAnnotation: true, RegoVersion: ast.RegoV1})
-	return parsedRego{m: m, err: err}
+	if err != nil {
+		return parsedRego{err: err}
+	}
+	return parsedRego{m: m, reads: memberReads{lookup: regoReads(m, "lookup"), tokens: regoReads(m, "tokens")}}
 }
 
 // regoPack is parseRego over p's files already parsed (files[i] is
