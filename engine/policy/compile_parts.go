@@ -16,18 +16,20 @@ import (
 // Compiling the packs is most of chatlint's start-up (issue 25: a
 // one-record check spent ~30 ms of CPU in Compile, serially, with the other
 // core idle). Its parts are independent until Compile assembles the Engine:
-// the Rego files parse one by one, OPA compiles them as a whole, and the
-// YAML files compile without the Rego. So compileParts parses the Rego files
-// on every core, then compiles them on one goroutine while the caller
-// compiles the YAML and reads its fields, and reads the compiled modules'
-// fields on every core. Compile then walks the results in
-// the packs' order, exactly as it walked the packs: same Engine, same errors
-// in the same order.
+// the Rego files parse one by one, OPA compiles them as a whole, the YAML
+// files compile without the Rego. So compileParts parses the Rego files on
+// every core; then OPA compiles them on one goroutine while the caller
+// compiles the YAML and finds what it reads; then the compiled modules'
+// reads are found on every core. Compile then walks the results in the
+// packs' order, as it walked the packs: the same Engine, the same errors in
+// the same order.
 //
 // The YAML files stay on one goroutine, in order: compiling them numbers
 // member slots, lets and partner sets in process-wide tables (memberSlot,
 // letSym, setID, filterID), and one order keeps those numbers the same from
-// run to run.
+// run to run. And no module is walked while OPA copies it (a walk sorts an
+// object's keys in place): the parsed ones are walked as they are parsed,
+// the compiled ones once OPA is done.
 
 // compiledParts are the packs' files compiled apart; [i] is packs[i].
 type compiledParts struct {
@@ -43,9 +45,7 @@ type compiledParts struct {
 	regoReads readTree
 	yamlReads *fieldSet
 	// members says which parsed modules may read input.lookup and
-	// input.tokens (regoReads), found as each file is parsed: walking a
-	// module sorts its objects' keys in place, which must not happen while
-	// OPA copies it.
+	// input.tokens (regoReads), found as each file is parsed.
 	members map[*ast.Module]memberReads
 }
 
@@ -72,6 +72,7 @@ type yamlPart struct {
 	gate  compiledGate
 }
 
+// compileParts parses and compiles every file of the packs, as above.
 func compileParts(ctx context.Context, packs []*Pack) *compiledParts {
 	c := &compiledParts{rego: make([]regoPart, len(packs)), yaml: make([][]yamlPart, len(packs))}
 	parsed := parseRegoFiles(packs)
