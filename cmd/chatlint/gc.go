@@ -6,6 +6,8 @@ import (
 	"runtime/debug"
 	"runtime/metrics"
 	"sync/atomic"
+
+	"github.com/chatlint/chatlint/cmd/chatlint/internal/gcstart"
 )
 
 // GC tuning, chosen from measurements (docs/performance.md, "Memory").
@@ -27,7 +29,7 @@ import (
 //
 // GOGC and GOMEMLIMIT in the environment still win.
 const (
-	gcPercent      = 800
+	gcPercent      = gcstart.Percent // set first by gcstart's init
 	memoryFloor    = 64 << 20
 	liveHeapFactor = 2
 	// maxHeadroom caps what the limit adds to a big live heap: on 60 MB

@@ -20,9 +20,11 @@ type tokenReads struct {
 	helper bool            // a module that may read tokens declares no rule
 }
 
-func (t *tokenReads) rego(mods map[string]*ast.Module, rules []rule.Rule) {
+// rego adds the modules that may read tokens (reads is regoReads, or what
+// Compile found it says).
+func (t *tokenReads) rego(mods map[string]*ast.Module, rules []rule.Rule, reads func(m *ast.Module, member string) bool) {
 	for name, m := range mods {
-		if !regoReads(m, "tokens") {
+		if !reads(m, "tokens") {
 			continue
 		}
 		t.add(name)

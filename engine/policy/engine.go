@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/topdown"
 
 	"github.com/chatlint/chatlint/engine/document"
@@ -74,25 +73,20 @@ func Compile(ctx context.Context, packs []*Pack, opts Options) (*Engine, error) 
 	for _, id := range opts.Disable {
 		e.disabled[id] = true
 	}
-	modules := map[string]*ast.Module{}
-	pkgPack := map[string]string{}
+	parts := compileParts(ctx, packs)
+	modules := 0
 	var errs []string
-	for _, p := range packs {
-		mods, rules, pkgs, err := parseRego(p)
+	for i, p := range packs {
+		mods, rules, err := parts.rego[i].mods, parts.rego[i].rules, parts.rego[i].err
 		if err != nil {
 			errs = append(errs, err.(*CompileError).Errors...)
 			continue
 		}
-		for k, m := range mods {
-			modules[k] = m
-			e.regoReadsLookup = e.regoReadsLookup || regoReads(m, "lookup")
+		modules += len(mods)
+		for _, m := range mods {
+			e.regoReadsLookup = e.regoReadsLookup || parts.readsMember(m, "lookup")
 		}
-		for _, pkg := range pkgs {
-			if _, dup := pkgPack[pkg]; !dup {
-				pkgPack[pkg] = p.Name
-			}
-		}
-		e.tokenReads.rego(mods, rules)
+		e.tokenReads.rego(mods, rules, parts.readsMember)
 		e.rules = append(e.rules, rules...)
 		e.models = mergeModels(e.models, p.Models)
 		if e.defaultModel == "" {
@@ -109,12 +103,14 @@ func Compile(ctx context.Context, packs []*Pack, opts Options) (*Engine, error) 
 				e.profiles = append(e.profiles, pr)
 			}
 		}
-		for _, f := range p.YAML {
+		gates := make([]compiledGate, len(p.YAML))
+		for j, f := range p.YAML {
+			gates[j] = parts.yaml[i][j].gate
 			e.yamlReadsLookup = e.yamlReadsLookup || yamlReads(f.Source, "lookup")
 			if yamlReads(f.Source, "tokens") {
 				e.tokenReads.add(f.Name)
 			}
-			yr, err := compileYAML(f, p.Name)
+			yr, err := parts.yaml[i][j].rules, parts.yaml[i][j].err
 			if err != nil {
 				errs = append(errs, err.(*CompileError).Errors...)
 				continue
@@ -138,7 +134,7 @@ func Compile(ctx context.Context, packs []*Pack, opts Options) (*Engine, error) 
 				}
 			}
 		}
-		errs = e.gatePack(p, errs)
+		errs = e.gatePack(p, gates, errs)
 	}
 	seen := map[string]rule.Rule{}
 	for _, r := range e.rules {
@@ -151,8 +147,8 @@ func Compile(ctx context.Context, packs []*Pack, opts Options) (*Engine, error) 
 		return nil, &CompileError{Errors: errs}
 	}
 	e.readsLookup = e.yamlReadsLookup || e.regoReadsLookup
-	if len(modules) > 0 {
-		prog, err := compileRego(ctx, modules, pkgPack)
+	if modules > 0 {
+		prog, err := parts.prog, parts.progErr
 		if err != nil {
 			return nil, err
 		}
@@ -162,7 +158,7 @@ func Compile(ctx context.Context, packs []*Pack, opts Options) (*Engine, error) 
 		}
 		e.rego = prog
 	}
-	e.fields = document.NewFields(fieldReads(e.rego, packs).reads)
+	e.fields = document.NewFields(fieldReads(&parts.regoReads, parts.yamlReads).reads)
 	sort.Slice(e.rules, func(i, j int) bool { return e.rules[i].ID < e.rules[j].ID })
 	return e, nil
 }

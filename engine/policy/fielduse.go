@@ -87,19 +87,39 @@ func (s *fieldSet) reads(path ...string) bool {
 // builder (document.Options.Fields).
 func (e *Engine) Fields() *document.Fields { return e.fields }
 
-// fieldReads computes what the active rules may read: the compiled Rego
-// modules and the YAML files of the packs.
-func fieldReads(prog *regoProgram, packs []*Pack) *fieldSet {
+// fieldReads computes what the active rules may read: the paths the
+// compiled Rego modules read (regoPaths, into rego) and what the YAML files
+// of the packs may read (yamlFieldReads). Compile finds the two apart
+// (compile_parts.go).
+func fieldReads(rego *readTree, yaml *fieldSet) *fieldSet {
+	s := &fieldSet{names: yaml.names}
+	s.tree.merge(nil, rego)
+	s.tree.merge(nil, &yaml.tree)
+	return s
+}
+
+// yamlFieldReads is what the YAML files of the packs may read.
+func yamlFieldReads(packs []*Pack) *fieldSet {
 	s := &fieldSet{names: map[string]bool{}}
-	if prog != nil {
-		for _, m := range prog.modules {
-			regoPaths(m, &s.tree)
-		}
-	}
 	for _, p := range packs {
 		for _, f := range p.YAML {
 			s.yaml(f.Source)
 		}
 	}
 	return s
+}
+
+// merge adds every path of o to t, as if each add made to o were made to t
+// (o's node at path is t's node at path).
+func (t *readTree) merge(path []string, o *readTree) {
+	if o.all {
+		t.add(path, true)
+		return
+	}
+	if len(path) > 0 {
+		t.add(path, false)
+	}
+	for k, kid := range o.kids {
+		t.merge(append(path[:len(path):len(path)], k), kid)
+	}
 }

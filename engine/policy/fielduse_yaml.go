@@ -1,7 +1,7 @@
 package policy
 
 import (
-	"regexp"
+	"bytes"
 	"strings"
 )
 
@@ -12,13 +12,6 @@ import (
 // a path of the document is read when the file names each of its members.
 // A condition on the element itself ($) or on a context element as a whole
 // ($message …) reads that element whole.
-var (
-	yamlWord     = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
-	yamlGiven    = regexp.MustCompile(`(?m)^\s*-?\s*given\s*:\s*["']?([^"'#\s]*)`)
-	yamlAnyGiven = regexp.MustCompile(`given\s*:`)
-	yamlSelf     = regexp.MustCompile(`\$([^A-Za-z0-9_]|$)`)
-	yamlCtx      = regexp.MustCompile(`\$(message|tool|entry|document)([^.A-Za-z0-9_]|$)`)
-)
 
 // yamlImplicit are the members the YAML evaluator reads without a rule
 // naming them: the element's index, path and line for its findings, role
@@ -26,28 +19,34 @@ var (
 // a rule's formats and profiles. (A rule's mode is its "mode" key: named.)
 var yamlImplicit = []string{"index", "path", "line", "lines", "role", "format", "profile"}
 
-// yaml adds what one YAML rule file may read.
+// yaml adds what one YAML rule file may read. It is one pass over the file
+// for each of the patterns below (the reference is five regular
+// expressions, fielduse_yaml_test.go; a fifth of start-up went to them):
+//
+//   - every word ([A-Za-z_][A-Za-z0-9_]*) names a member, and its "_path";
+//   - the givens (?m)^\s*-?\s*given\s*:\s*["']?([^"'#\s]*) name elements,
+//     not members: the rest of the file is read without them;
+//   - a "$" not followed by [A-Za-z0-9_] in the rest reads each given's
+//     element whole, and everything when a "given\s*:" is not such a given;
+//   - \$(message|tool|entry|document)([^.A-Za-z0-9_]|$) in the rest reads
+//     that context whole.
 func (s *fieldSet) yaml(src []byte) {
-	givens := yamlGiven.FindAllSubmatch(src, -1)
-	rest := yamlGiven.ReplaceAll(src, nil) // a given names the element, it reads no member of it
-	for _, w := range yamlWord.FindAll(src, -1) {
-		s.names[string(w)] = true
-		s.names[string(w)+"_path"] = true
-	}
+	givens, rest := yamlGivens(src)
+	s.yamlWords(src)
 	for _, n := range yamlImplicit {
 		s.names[n] = true
 	}
 	t := &s.tree
-	if yamlSelf.Match(rest) {
+	if yamlSelfRef(rest) {
 		for _, g := range givens {
-			t.add(givenPath(string(g[1])), true)
+			t.add(givenPath(g), true)
 		}
-		if len(yamlAnyGiven.FindAllIndex(src, -1)) != len(givens) {
+		if yamlAnyGivens(src) != len(givens) {
 			t.add(nil, true) // a given written otherwise (flow style): its element may be anything
 		}
 	}
-	for _, m := range yamlCtx.FindAllSubmatch(rest, -1) {
-		switch string(m[1]) {
+	yamlContexts(rest, func(ctx string) {
+		switch ctx {
 		case "message":
 			t.add([]string{"messages", "*"}, true)
 		case "tool":
@@ -56,6 +55,165 @@ func (s *fieldSet) yaml(src []byte) {
 			t.add([]string{"entries", "*"}, true)
 		default:
 			t.add(nil, true)
+		}
+	})
+}
+
+// The byte classes of the patterns. Go's \s is [\t\n\f\r ]; a byte of a
+// multi-byte (or invalid) UTF-8 sequence is in none of the classes, as its
+// rune is in none.
+func isSpace(c byte) bool    { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
+func isWordHead(c byte) bool { return c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
+func isWordByte(c byte) bool { return isWordHead(c) || '0' <= c && c <= '9' }
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && isSpace(b[i]) {
+		i++
+	}
+	return i
+}
+
+// yamlWords adds each word of src and its "_path" to the names.
+func (s *fieldSet) yamlWords(src []byte) {
+	var buf []byte
+	for i := 0; i < len(src); {
+		if !isWordHead(src[i]) {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(src) && isWordByte(src[j]) {
+			j++
+		}
+		w := src[i:j]
+		if !s.names[string(w)] { // the lookups do not copy w; only a new name does
+			s.names[string(w)] = true
+		}
+		buf = append(append(buf[:0], w...), "_path"...)
+		if !s.names[string(buf)] {
+			s.names[string(buf)] = true
+		}
+		i = j
+	}
+}
+
+// yamlGivens finds the givens as the leftmost-first, non-overlapping matches
+// of the pattern would, and returns what each captures and src without them.
+// A match starts at the start of a line; every quantifier in it is greedy
+// and none has to give back (what follows a run of spaces is never a space,
+// a "-" never a "g"), so one pass decides each line.
+func yamlGivens(src []byte) (givens []string, rest []byte) {
+	last := 0 // the end of the latest match
+	for p := 0; p < len(src); {
+		q := skipSpace(src, p)
+		end, capture, ok := yamlGivenAt(src, q)
+		if !ok {
+			// Every line start up to q skips the same spaces to q and
+			// fails there too: go on at the next line after q.
+			nl := bytes.IndexByte(src[q:], '\n')
+			if nl < 0 {
+				break
+			}
+			p = q + nl + 1
+			continue
+		}
+		givens = append(givens, string(capture))
+		rest = append(rest, src[last:p]...)
+		last = end
+		// The next match may start where this one ends, if that is a line
+		// start; else at the next one.
+		if src[end-1] == '\n' {
+			p = end
+			continue
+		}
+		nl := bytes.IndexByte(src[end:], '\n')
+		if nl < 0 {
+			break
+		}
+		p = end + nl + 1
+	}
+	if last == 0 {
+		return givens, src
+	}
+	return givens, append(rest, src[last:]...)
+}
+
+// yamlGivenAt matches -?\s*given\s*:\s*["']?([^"'#\s]*) at i (the spaces
+// before it skipped).
+func yamlGivenAt(src []byte, i int) (end int, capture []byte, ok bool) {
+	if i < len(src) && src[i] == '-' {
+		i = skipSpace(src, i+1)
+	}
+	if !bytes.HasPrefix(src[i:], []byte("given")) {
+		return 0, nil, false
+	}
+	i = skipSpace(src, i+len("given"))
+	if i == len(src) || src[i] != ':' {
+		return 0, nil, false
+	}
+	i = skipSpace(src, i+1)
+	if i < len(src) && (src[i] == '"' || src[i] == '\'') {
+		i++
+	}
+	from := i
+	for i < len(src) && !isSpace(src[i]) && src[i] != '"' && src[i] != '\'' && src[i] != '#' {
+		i++
+	}
+	return i, src[from:i], true
+}
+
+// yamlAnyGivens counts the matches of given\s*: in src ("given" cannot
+// overlap itself, so every occurrence is a match or none).
+func yamlAnyGivens(src []byte) int {
+	n := 0
+	for i := 0; ; {
+		k := bytes.Index(src[i:], []byte("given"))
+		if k < 0 {
+			return n
+		}
+		i += k + len("given")
+		if j := skipSpace(src, i); j < len(src) && src[j] == ':' {
+			n++
+			i = j + 1
+		}
+	}
+}
+
+// yamlSelfRef reports whether b has a "$" not followed by [A-Za-z0-9_].
+func yamlSelfRef(b []byte) bool {
+	for i := 0; i < len(b); i++ {
+		if b[i] == '$' && (i+1 == len(b) || !isWordByte(b[i+1])) {
+			return true
+		}
+	}
+	return false
+}
+
+var yamlContextNames = []string{"message", "tool", "entry", "document"}
+
+// yamlContexts calls found with the context of each match of
+// \$(message|tool|entry|document)([^.A-Za-z0-9_]|$) in b, in order.
+func yamlContexts(b []byte, found func(string)) {
+	for i := 0; i < len(b); i++ {
+		if b[i] != '$' {
+			continue
+		}
+		for _, name := range yamlContextNames {
+			if !bytes.HasPrefix(b[i+1:], []byte(name)) {
+				continue
+			}
+			j := i + 1 + len(name)
+			if j < len(b) && (b[j] == '.' || isWordByte(b[j])) {
+				break // the names are no prefix of each other: no other can match
+			}
+			found(name)
+			// The match takes the byte after the name: a "$" there does
+			// not start the next match. (Any other byte cannot be a "$".)
+			i = j - 1
+			if j < len(b) && b[j] == '$' {
+				i = j
+			}
+			break
 		}
 	}
 }

@@ -91,14 +91,45 @@ func compileErrors(err error) error {
 // METADATA annotations. It returns the modules, the rules, and the packages
 // that hold finding sets.
 func parseRego(p *Pack) (map[string]*ast.Module, []rule.Rule, []string, error) {
+	files := make([]parsedRego, len(p.Rego))
+	for i, f := range p.Rego {
+		files[i] = parseRegoFile(f)
+	}
+	return regoPack(p, files)
+}
+
+// parsedRego is one Rego file parsed, or why it does not parse.
+type parsedRego struct {
+	m     *ast.Module
+	err   error
+	reads memberReads
+}
+
+// memberReads says whether a module may read input.lookup and input.tokens
+// (regoReads).
+type memberReads struct{ lookup, tokens bool }
+
+// parseRegoFile parses one Rego file of a pack and finds whether it reads
+// lookup and tokens; files parse independently (Compile parses them
+// concurrently).
+func parseRegoFile(f File) parsedRego {
+	m, err := ast.ParseModuleWithOpts(f.Name, string(f.Source), ast.ParserOptions{ProcessAnnotation: true, RegoVersion: ast.RegoV1})
+	if err != nil {
+		return parsedRego{err: err}
+	}
+	return parsedRego{m: m, reads: memberReads{lookup: regoReads(m, "lookup"), tokens: regoReads(m, "tokens")}}
+}
+
+// regoPack is parseRego over p's files already parsed (files[i] is
+// p.Rego[i]).
+func regoPack(p *Pack, files []parsedRego) (map[string]*ast.Module, []rule.Rule, []string, error) {
 	modules := map[string]*ast.Module{}
 	var rules []rule.Rule
 	var pkgs []string
 	var errs []string
 	var parsed []*ast.Module
-	opts := ast.ParserOptions{ProcessAnnotation: true, RegoVersion: ast.RegoV1}
-	for _, f := range p.Rego {
-		m, err := ast.ParseModuleWithOpts(f.Name, string(f.Source), opts)
+	for i, f := range p.Rego {
+		m, err := files[i].m, files[i].err
 		if err != nil {
 			errs = append(errs, compileErrors(err).(*CompileError).Errors...)
 			continue

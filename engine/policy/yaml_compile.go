@@ -150,9 +150,15 @@ type yamlRuleSpec struct {
 
 // compileYAML compiles the rules of one YAML file.
 func compileYAML(f File, pack string) ([]*yamlRule, error) {
+	return compileYAMLSource(parseYAMLSource(f), pack)
+}
+
+// compileYAMLSource is compileYAML over a file parsed once (yaml_source.go).
+func compileYAMLSource(src *yamlSource, pack string) ([]*yamlRule, error) {
+	f := src.f
 	var doc yamlFile
-	if err := yaml.Unmarshal(f.Source, &doc); err != nil {
-		return nil, &CompileError{Errors: []string{fmt.Sprintf("%s: %v", f.Name, err)}}
+	if err := src.decode(&doc); err != nil {
+		return nil, err
 	}
 	var out []*yamlRule
 	var errs []string

@@ -33,11 +33,12 @@ type gateFile struct {
 	When []yaml.Node `yaml:"rego_when"`
 }
 
-// gatePack compiles the rego_when entries of p's YAML files and counts p.
-func (e *Engine) gatePack(p *Pack, errs []string) []string {
+// gatePack adds the compiled rego_when entries of p's YAML files (gates[i]
+// those of p.YAML[i], from compileGate) and counts p.
+func (e *Engine) gatePack(p *Pack, gates []compiledGate, errs []string) []string {
 	var when []*yamlRule
-	for _, f := range p.YAML {
-		ws, err := compileGate(f, p.Name)
+	for _, g := range gates {
+		ws, err := g.rules, g.err
 		if err != nil {
 			errs = append(errs, err.(*CompileError).Errors...)
 			continue
@@ -62,11 +63,19 @@ func (e *Engine) gatePack(p *Pack, errs []string) []string {
 	return errs
 }
 
-// compileGate compiles the rego_when entries of one YAML file.
-func compileGate(f File, pack string) ([]*yamlRule, error) {
+// compiledGate is what compileGate returns for one file.
+type compiledGate struct {
+	rules []*yamlRule
+	err   error
+}
+
+// compileGate compiles the rego_when entries of one YAML file, parsed once
+// for its rules and its entries (yaml_source.go).
+func compileGate(src *yamlSource, pack string) ([]*yamlRule, error) {
+	f := src.f
 	var doc gateFile
-	if err := yaml.Unmarshal(f.Source, &doc); err != nil {
-		return nil, &CompileError{Errors: []string{fmt.Sprintf("%s: %v", f.Name, err)}}
+	if err := src.decode(&doc); err != nil {
+		return nil, err
 	}
 	var out []*yamlRule
 	var errs []string

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/chatlint/chatlint/engine/finding"
 	"github.com/chatlint/chatlint/engine/rule"
@@ -86,12 +87,14 @@ type dataFinding struct {
 	Record   string `json:"id,omitempty"`
 }
 
-var plainID = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,100}$`)
+// plainID is compiled on first use: its {1,100} makes it a costly
+// expression to compile, and most runs write no HTML (issue 25).
+var plainID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_.-]{1,100}$`) })
 
 // anchorOf names a rule's explanation: its id when that is safe in a URL
 // fragment and an HTML id alike, else its position.
 func anchorOf(id string, i int) string {
-	if plainID.MatchString(id) {
+	if plainID().MatchString(id) {
 		return "rule-" + id
 	}
 	return "rule-" + strconv.Itoa(i)

@@ -1,0 +1,193 @@
+package policy
+
+import (
+	"context"
+	"maps"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/chatlint/chatlint/engine/rule"
+)
+
+// Compiling the packs is most of chatlint's start-up (issue 25: a
+// one-record check spent ~30 ms of CPU in Compile, serially, with the other
+// core idle). Its parts are independent until Compile assembles the Engine:
+// the Rego files parse one by one, OPA compiles them as a whole, the YAML
+// files compile without the Rego. So compileParts parses the Rego files on
+// every core; then OPA compiles them on one goroutine while the caller
+// compiles the YAML and finds what it reads; then the compiled modules'
+// reads are found on every core. Compile then walks the results in the
+// packs' order, as it walked the packs: the same Engine, the same errors in
+// the same order.
+//
+// The YAML files stay on one goroutine, in order: compiling them numbers
+// member slots, lets and partner sets in process-wide tables (memberSlot,
+// letSym, setID, filterID), and one order keeps those numbers the same from
+// run to run. And no module is walked while OPA copies it (a walk sorts an
+// object's keys in place): the parsed ones are walked as they are parsed,
+// the compiled ones once OPA is done.
+
+// compiledParts are the packs' files compiled apart; [i] is packs[i].
+type compiledParts struct {
+	rego []regoPart
+	yaml [][]yamlPart // yaml[i][j] is packs[i].YAML[j]
+	// prog is the compiled Rego of every pack, nil when some pack's Rego
+	// does not parse (Compile reports that and never needs it) or no pack
+	// has Rego; progErr is why it does not compile.
+	prog    *regoProgram
+	progErr error
+	// regoReads are the input paths prog's rules may read (regoPaths);
+	// yamlReads the fields the YAML files may (fieldSet.yaml).
+	regoReads readTree
+	yamlReads *fieldSet
+	// members says which parsed modules may read input.lookup and
+	// input.tokens (regoReads), found as each file is parsed.
+	members map[*ast.Module]memberReads
+}
+
+// readsMember is regoReads(m, member) for the members Compile asks about.
+func (c *compiledParts) readsMember(m *ast.Module, member string) bool {
+	if member == "lookup" {
+		return c.members[m].lookup
+	}
+	return c.members[m].tokens
+}
+
+// regoPart is parseRego's result for one pack.
+type regoPart struct {
+	mods  map[string]*ast.Module
+	rules []rule.Rule
+	pkgs  []string
+	err   error
+}
+
+// yamlPart is one YAML file compiled: its rules and its rego_when entries.
+type yamlPart struct {
+	rules []*yamlRule
+	err   error
+	gate  compiledGate
+}
+
+// compileParts parses and compiles every file of the packs, as above.
+func compileParts(ctx context.Context, packs []*Pack) *compiledParts {
+	c := &compiledParts{rego: make([]regoPart, len(packs)), yaml: make([][]yamlPart, len(packs))}
+	parsed := parseRegoFiles(packs)
+	c.members = map[*ast.Module]memberReads{}
+	for _, files := range parsed {
+		for _, f := range files {
+			if f.m != nil {
+				c.members[f.m] = f.reads
+			}
+		}
+	}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		c.compileRego(ctx, packs, parsed)
+	}()
+	for i, p := range packs {
+		c.yaml[i] = make([]yamlPart, len(p.YAML))
+		for j, f := range p.YAML {
+			src := parseYAMLSource(f)
+			part := &c.yaml[i][j]
+			part.rules, part.err = compileYAMLSource(src, p.Name)
+			part.gate.rules, part.gate.err = compileGate(src, p.Name)
+		}
+	}
+	c.yamlReads = yamlFieldReads(packs)
+	wg.Wait()
+	c.readRego()
+	return c
+}
+
+// parseRegoFiles parses every Rego file of every pack, on every core;
+// [i][j] is packs[i].Rego[j].
+func parseRegoFiles(packs []*Pack) [][]parsedRego {
+	type file struct{ i, j int }
+	var files []file
+	out := make([][]parsedRego, len(packs))
+	for i, p := range packs {
+		out[i] = make([]parsedRego, len(p.Rego))
+		for j := range p.Rego {
+			files = append(files, file{i, j})
+		}
+	}
+	onEveryCore(len(files), func(n int) {
+		f := files[n]
+		out[f.i][f.j] = parseRegoFile(packs[f.i].Rego[f.j])
+	})
+	return out
+}
+
+// onEveryCore calls do(0) … do(n-1), on as many goroutines as there are
+// cores (the caller's one of them), and returns when every call has.
+func onEveryCore(n int, do func(int)) {
+	var next atomic.Int64
+	work := func() {
+		for i := next.Add(1) - 1; i < int64(n); i = next.Add(1) - 1 {
+			do(int(i))
+		}
+	}
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), n) - 1 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			work()
+		}()
+	}
+	work()
+	wg.Wait()
+}
+
+// compileRego reads each pack's parsed Rego (regoPack) and, when every
+// pack's does, compiles the modules of all as Compile would and finds what
+// they read of input.
+func (c *compiledParts) compileRego(ctx context.Context, packs []*Pack, parsed [][]parsedRego) {
+	modules := map[string]*ast.Module{}
+	pkgPack := map[string]string{}
+	ok := true
+	for i, p := range packs {
+		r := &c.rego[i]
+		r.mods, r.rules, r.pkgs, r.err = regoPack(p, parsed[i])
+		if r.err != nil {
+			ok = false
+			continue
+		}
+		for k, m := range r.mods {
+			modules[k] = m
+		}
+		for _, pkg := range r.pkgs {
+			if _, dup := pkgPack[pkg]; !dup {
+				pkgPack[pkg] = p.Name
+			}
+		}
+	}
+	if !ok || len(modules) == 0 {
+		return
+	}
+	c.prog, c.progErr = compileRego(ctx, modules, pkgPack)
+	if c.progErr != nil {
+		c.prog = nil
+		return
+	}
+}
+
+// readRego finds what the compiled modules read of input (regoPaths), each
+// module into a tree of its own on every core, the trees then merged.
+func (c *compiledParts) readRego() {
+	if c.prog == nil {
+		return
+	}
+	names := slices.Sorted(maps.Keys(c.prog.modules))
+	trees := make([]readTree, len(names))
+	onEveryCore(len(names), func(i int) { regoPaths(c.prog.modules[names[i]], &trees[i]) })
+	for i := range trees {
+		c.regoReads.merge(nil, &trees[i])
+	}
+}
