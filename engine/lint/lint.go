@@ -130,7 +130,7 @@ func (l *Linter) CheckFacts(ctx context.Context, u Unit) ([]finding.Finding, []F
 			f.Tokens = exampleTokens(l.tokens, d)
 			fa = append(fa, f)
 			if f.Tokens >= 0 { // a rule counting this example takes the fold's count
-				dctx = tokens.WithCount(ctx, d.Value, l.opts.Model.Encoding, f.Tokens)
+				dctx = tokens.WithCount(ctx, d.Materialized(), l.opts.Model.Encoding, f.Tokens)
 			}
 		}
 		fs := l.Document(dctx, d)
