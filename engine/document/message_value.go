@@ -50,6 +50,14 @@ var msgSlotKeys = [msgSlots]*ast.Term{
 	KeyPath, KeyRaw, keyToolCallID, keyStopReason, keyIsError, keyLines,
 }
 
+// msgSlotKeyHashes are the hashes of msgSlotKeys.
+var msgSlotKeyHashes = func() (h [msgSlots]int) {
+	for s, k := range msgSlotKeys {
+		h[s] = k.Hash()
+	}
+	return h
+}()
+
 // msgSlot is the slot of member name k, or -1.
 func msgSlot(k string) int {
 	switch k {
@@ -209,11 +217,40 @@ func (v *MessageValue) Compare(other ast.Value) int {
 	return ast.Compare(v.Materialize(), Plain(other))
 }
 func (v *MessageValue) Find(path ast.Ref) (ast.Value, error) { return v.Materialize().Find(path) }
-func (v *MessageValue) Hash() int                            { return v.Materialize().Hash() }
-func (v *MessageValue) IsGround() bool                       { return v.Materialize().IsGround() }
-func (v *MessageValue) String() string                       { return v.Materialize().String() }
-func (v *MessageValue) StringLength() int                    { return v.Materialize().StringLength() }
-func (v *MessageValue) Copy() ast.Object                     { return v.Materialize().Copy() }
+
+// Hash is the hash of the built object, from the slots: ast.NewArray hashes
+// every element, so the messages array asks every view. OPA's object hash
+// is the sum of its keys' and values' hashes.
+func (v *MessageValue) Hash() int {
+	if v.inserted {
+		return v.Object.Hash()
+	}
+	h := 0
+	for s, t := range v.slots {
+		if t != nil {
+			h += msgSlotKeyHashes[s] + t.Value.Hash()
+		}
+	}
+	return h
+}
+
+// IsGround is the built object's, from the slots: ast.NewArray asks every
+// element.
+func (v *MessageValue) IsGround() bool {
+	if v.inserted {
+		return v.Object.IsGround()
+	}
+	for _, t := range v.slots {
+		if t != nil && !t.IsGround() {
+			return false
+		}
+	}
+	return true
+}
+
+func (v *MessageValue) String() string    { return v.Materialize().String() }
+func (v *MessageValue) StringLength() int { return v.Materialize().StringLength() }
+func (v *MessageValue) Copy() ast.Object  { return v.Materialize().Copy() }
 func (v *MessageValue) Iter(f func(*ast.Term, *ast.Term) error) error {
 	return v.Materialize().Iter(f)
 }

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/chatlint/chatlint/engine/document"
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
 	"github.com/open-policy-agent/opa/v1/types"
@@ -56,7 +57,7 @@ func (c *compiledSchema) errors(value ast.Value) *ast.Term {
 	if c.schema == nil {
 		return nil
 	}
-	v, err := ast.JSON(value)
+	v, err := ast.JSON(document.Plain(value)) // ast.JSON does not know a view (yaml_views.go)
 	if err != nil {
 		return nil
 	}
@@ -147,6 +148,7 @@ var schemas = &schemaCache{byHash: map[int][]*compiledSchema{}}
 func SchemaCompiles() int64 { return schemas.compiles.Load() }
 
 func (c *schemaCache) get(v ast.Value) *compiledSchema {
+	v = document.Plain(v) // kept, and compared with Compare (yaml_views.go)
 	h := v.Hash()
 	c.mu.Lock()
 	for _, e := range c.byHash[h] {

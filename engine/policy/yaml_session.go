@@ -34,6 +34,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/chatlint/chatlint/engine/astjson"
+	"github.com/chatlint/chatlint/engine/document"
 )
 
 // position is an element's place in document order for order: before and
@@ -354,7 +355,7 @@ func quoteLimit(f string) (int, bool) {
 func renderFilter(filter string, v ast.Value) (string, bool) {
 	switch filter {
 	case "json":
-		return astjson.Compact(v), true
+		return astjson.Compact(document.Plain(v)), true // yaml_views.go
 	case "nth":
 		n, ok := v.(ast.Number)
 		if !ok {
@@ -377,7 +378,7 @@ func renderFilter(filter string, v ast.Value) (string, bool) {
 			if s, ok := arr.Elem(i).Value.(ast.String); ok {
 				b.WriteString(string(s))
 			} else {
-				b.WriteString(astjson.Compact(arr.Elem(i).Value))
+				b.WriteString(astjson.Compact(document.Plain(arr.Elem(i).Value)))
 			}
 		}
 		return b.String(), true
