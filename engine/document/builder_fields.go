@@ -52,15 +52,14 @@ func prunedDocument(d *Document, f *Fields, mode string, ms []message, tools, en
 // prunedMessage is a normalized message with the members f says no rule
 // reads left out, as an OPA object.
 func prunedMessage(m *message, i, turn int, calls, lineTerm *ast.Term, f *Fields) ast.Object {
-	var v MessageValue
-	prunedSlots(&v, m, i, turn, calls, lineTerm, f)
-	return v.Materialize()
+	var s [msgSlots]*ast.Term
+	prunedSlots(&s, m, i, turn, calls, lineTerm, f)
+	return slotsObject(&s)
 }
 
-// prunedSlots fills the slots of view v with the members of prunedMessage
+// prunedSlots fills the slots s of a view with the members of prunedMessage
 // (message_value.go).
-func prunedSlots(v *MessageValue, m *message, i, turn int, calls, lineTerm *ast.Term, f *Fields) {
-	s := &v.slots
+func prunedSlots(s *[msgSlots]*ast.Term, m *message, i, turn int, calls, lineTerm *ast.Term, f *Fields) {
 	if f.msgIndex {
 		s[slotIndex] = intTerm(i)
 	}

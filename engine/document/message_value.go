@@ -119,18 +119,21 @@ func (v *MessageValue) Slot(s int) *ast.Term {
 // Materialize returns the OPA object prunedMessage builds for this message,
 // building it on first use.
 func (v *MessageValue) Materialize() ast.Object {
-	v.once.Do(func() {
-		var kv [msgSlots][2]*ast.Term
-		n := 0
-		for s, t := range v.slots {
-			if t != nil {
-				kv[n] = [2]*ast.Term{msgSlotKeys[s], t}
-				n++
-			}
-		}
-		v.Object = ast.NewObject(kv[:n]...)
-	})
+	v.once.Do(func() { v.Object = slotsObject(&v.slots) })
 	return v.Object
+}
+
+// slotsObject is the object of the members in slots s, in slot order.
+func slotsObject(s *[msgSlots]*ast.Term) ast.Object {
+	var kv [msgSlots][2]*ast.Term
+	n := 0
+	for i, t := range s {
+		if t != nil {
+			kv[n] = [2]*ast.Term{msgSlotKeys[i], t}
+			n++
+		}
+	}
+	return ast.NewObject(kv[:n]...)
 }
 
 // Plain returns v with the MessageValues in it replaced by their objects,
@@ -296,7 +299,7 @@ func prunedView(views *[]MessageValue, n int, m *message, i, turn int, calls, li
 		*views = make([]MessageValue, n)
 	}
 	v := &(*views)[i]
-	prunedSlots(v, m, i, turn, calls, lineTerm, f)
+	prunedSlots(&v.slots, m, i, turn, calls, lineTerm, f)
 	return v
 }
 
