@@ -116,6 +116,16 @@ func (v *MessageValue) Slot(s int) *ast.Term {
 	return v.slots[s]
 }
 
+// Member is Get(k) for the member name k whose slot (MessageSlot) is
+// slot, read without matching the name: the YAML evaluator resolves its
+// paths' names to slots when it compiles them.
+func (v *MessageValue) Member(slot int, k *ast.Term) *ast.Term {
+	if slot < 0 || v.inserted {
+		return v.Get(k)
+	}
+	return v.slots[slot]
+}
+
 // Materialize returns the OPA object prunedMessage builds for this message,
 // building it on first use.
 func (v *MessageValue) Materialize() ast.Object {
