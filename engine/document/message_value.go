@@ -298,17 +298,25 @@ func plainObject(o ast.Object) ast.Object {
 	return o
 }
 
-// prunedView is the pruned message m as a MessageValue taken from *views (a
-// block of n allocated on first use: the views of a record live as long as
-// its messages array), or as an OPA object under f.plainMessages.
+// prunedView is the pruned message m as a MessageValue, or as an OPA object
+// under f.plainMessages. The views of a record are taken from *views, a
+// block of n allocated on first use (they live as long as the messages
+// array that holds them), unless messages may be shared (f.shared): then
+// most need no view, and each that does gets one of its own.
 func prunedView(views *[]MessageValue, n int, m *message, i, turn int, calls, lineTerm *ast.Term, f *Fields) ast.Value {
 	if f.plainMessages {
 		return prunedMessage(m, i, turn, calls, lineTerm, f)
 	}
-	if *views == nil {
+	var v *MessageValue
+	switch {
+	case f.shared != nil:
+		v = new(MessageValue)
+	case *views == nil:
 		*views = make([]MessageValue, n)
+		fallthrough
+	default:
+		v = &(*views)[i]
 	}
-	v := &(*views)[i]
 	prunedSlots(&v.slots, m, i, turn, calls, lineTerm, f)
 	return v
 }
