@@ -3,6 +3,7 @@ package document
 import (
 	"testing"
 
+	"github.com/chatlint/chatlint/engine/astjson"
 	"github.com/google/go-cmp/cmp"
 	"github.com/open-policy-agent/opa/v1/ast"
 )
@@ -143,4 +144,57 @@ func TestPlainWholeDocument(t *testing.T) {
 	if _, ok := d.Value.Get(KeyMessages).Value.(*ast.Array).Elem(0).Value.(*MessageValue); ok {
 		t.Error("a whole document holds a view")
 	}
+}
+
+// FuzzMessageViews builds arbitrary records of every format under each
+// field set with views and with plain messages: the views must answer Get,
+// Len and Hash as the objects do, and Materialized must be the plain
+// document.
+func FuzzMessageViews(f *testing.F) {
+	for _, r := range append(viewRecords, fuzzRecords...) {
+		f.Add([]byte(r))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		v, err := astjson.Decode(data)
+		if err != nil {
+			return
+		}
+		rec, ok := v.(ast.Object)
+		if !ok {
+			return
+		}
+		for name, fs := range viewFieldSets {
+			for _, format := range Formats {
+				d := NewBuilder(format, "fuzz.jsonl", Options{Fields: fs}).Add(1, rec)
+				p := NewBuilder(format, "fuzz.jsonl", Options{Fields: fs.PlainMessages()}).Add(1, rec)
+				if d == nil || p == nil {
+					if (d == nil) != (p == nil) {
+						t.Fatalf("%s, %s: a document with views or plain messages only", name, format)
+					}
+					continue
+				}
+				if mt := d.Value.Get(KeyMessages); mt != nil {
+					if arr, ok := mt.Value.(*ast.Array); ok {
+						plain := p.Value.Get(KeyMessages).Value.(*ast.Array)
+						for i := 0; i < arr.Len(); i++ {
+							if mv, ok := arr.Elem(i).Value.(*MessageValue); ok {
+								o := plain.Elem(i).Value.(ast.Object)
+								for _, k := range msgSlotKeys {
+									if got, want := mv.Get(k), o.Get(k); (got == nil) != (want == nil) || got != nil && !got.Equal(want) {
+										t.Fatalf("%s, %s: message %d: Get(%v) = %v, want %v", name, format, i, k, got, want)
+									}
+								}
+								if mv.Len() != o.Len() || mv.Hash() != o.Hash() {
+									t.Fatalf("%s, %s: message %d: len %d hash %d, want %d %d", name, format, i, mv.Len(), mv.Hash(), o.Len(), o.Hash())
+								}
+							}
+						}
+					}
+				}
+				if got, want := d.Materialized().String(), p.Value.String(); got != want {
+					t.Fatalf("%s, %s: Materialized\n%s\nwant\n%s", name, format, got, want)
+				}
+			}
+		}
+	})
 }
