@@ -11,8 +11,9 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/chatlint/chatlint/engine/document"
 	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/chatlint/chatlint/engine/document"
 )
 
 var (
