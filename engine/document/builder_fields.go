@@ -24,6 +24,7 @@ func prunedDocument(d *Document, f *Fields, mode string, ms []message, tools, en
 	}
 	if f.messages {
 		add(KeyMessages, buildMessagesFields(ms, mode, f))
+		d.views = !f.plainMessages
 	} else if f.lookup { // the lookup is built from normalized messages
 		buildMessages(ms, mode)
 	}
@@ -49,51 +50,55 @@ func prunedDocument(d *Document, f *Fields, mode string, ms []message, tools, en
 }
 
 // prunedMessage is a normalized message with the members f says no rule
-// reads left out.
+// reads left out, as an OPA object.
 func prunedMessage(m *message, i, turn int, calls, lineTerm *ast.Term, f *Fields) ast.Object {
-	var kv [13][2]*ast.Term
-	n := 0
-	add := func(k, v *ast.Term) { kv[n] = [2]*ast.Term{k, v}; n++ }
+	var s [msgSlots]*ast.Term
+	prunedSlots(&s, m, i, turn, calls, lineTerm, f)
+	return slotsObject(&s)
+}
+
+// prunedSlots fills the slots s of a view with the members of prunedMessage
+// (message_value.go).
+func prunedSlots(s *[msgSlots]*ast.Term, m *message, i, turn int, calls, lineTerm *ast.Term, f *Fields) {
 	if f.msgIndex {
-		add(KeyIndex, intTerm(i))
+		s[slotIndex] = intTerm(i)
 	}
 	if f.role {
-		add(keyRole, orString(m.roleTerm, m.role))
+		s[slotRole] = orString(m.roleTerm, m.role)
 	}
 	if f.text {
-		add(keyText, orString(m.textTerm, m.text))
+		s[slotText] = orString(m.textTerm, m.text)
 	}
 	if f.hasContent {
-		add(keyHasContent, boolTerm(m.hasContent))
+		s[slotHasContent] = boolTerm(m.hasContent)
 	}
 	if f.toolCalls {
-		add(KeyToolCalls, calls)
+		s[slotToolCalls] = calls
 	}
 	if f.turn {
-		add(keyTurn, intTerm(turn))
+		s[slotTurn] = intTerm(turn)
 	}
 	if f.msgLine {
-		add(KeyLine, lineTerm)
+		s[slotLine] = lineTerm
 	}
 	if f.msgPath {
-		add(KeyPath, m.pathTerm)
+		s[slotPath] = m.pathTerm
 	}
 	if f.msgRaw {
-		add(KeyRaw, m.raw)
+		s[slotRaw] = m.raw
 	}
 	if f.toolCallID && m.callID != nil {
-		add(keyToolCallID, m.callID)
+		s[slotToolCallID] = m.callID
 	}
 	if f.stopReason && m.stopReason != nil {
-		add(keyStopReason, m.stopReason)
+		s[slotStopReason] = m.stopReason
 	}
 	if f.isError && m.isError != nil {
-		add(keyIsError, m.isError)
+		s[slotIsError] = m.isError
 	}
 	if f.msgLines && len(m.lines) > 1 {
-		add(keyLines, linesTerm(m.lines))
+		s[slotLines] = linesTerm(m.lines)
 	}
-	return ast.NewObject(kv[:n]...)
 }
 
 // addPrunedCall is addCall with the members m.fields says no rule reads

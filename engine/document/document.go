@@ -62,8 +62,14 @@ type Document struct {
 	// reread decodes the record whole when Value was built from a
 	// projected one (Reread); nil otherwise.
 	reread func() ast.Object
-	// Value is the normalized document, given to Rego as input.
+	// Value is the normalized document. Under Options.Fields its messages
+	// may be MessageValues, which only the YAML evaluator reads: everything
+	// else (Rego, YAML actions, Go readers) reads Materialized.
 	Value ast.Object
+	// views is set when Value's messages may be MessageValues; mat caches
+	// Materialized.
+	views bool
+	mat   ast.Object
 	// toolLines are the source lines of the tools when they differ from
 	// Line (proxy-log sessions gather tools from many lines).
 	toolLines []int
@@ -92,7 +98,7 @@ func (d *Document) Entries() *ast.Array { return arrayField(d.goValue(), keyEntr
 // built now when Value leaves members out.
 func (d *Document) goValue() ast.Object {
 	if d.whole == nil {
-		return d.Value
+		return d.Materialized()
 	}
 	if d.full == nil {
 		d.full = d.whole()

@@ -20,6 +20,9 @@ type Fields struct {
 	msgIndex, role, text, hasContent, toolCalls, turn, msgLine, msgPath, msgRaw, toolCallID, stopReason, isError, msgLines bool
 	// members of each tool call
 	callIndex, callID, callName, callArguments, callHasInput, callPath bool
+	// plainMessages builds pruned messages as OPA objects rather than
+	// MessageValues (PlainMessages).
+	plainMessages bool
 	// shared holds the messages every record shares (builder_shared.go);
 	// nil when f keeps a member of each message's own.
 	shared *sharedMessages
@@ -66,3 +69,19 @@ func (f *Fields) needsMessages() bool { return f.All() || f.messages || f.lookup
 // needsMode reports whether the record's mode must be detected: a rule
 // reads it, or the messages (their tool calls depend on it).
 func (f *Fields) needsMode() bool { return f.All() || f.mode || f.needsMessages() }
+
+// PlainMessages returns f building its pruned messages as OPA objects
+// rather than as MessageValues (message_value.go): the tests that compare
+// the two use it.
+func (f *Fields) PlainMessages() *Fields {
+	if f.All() {
+		return f
+	}
+	g := *f
+	g.plainMessages = true
+	g.shared = nil
+	if !g.readsOwn() {
+		g.shared = &sharedMessages{}
+	}
+	return &g
+}

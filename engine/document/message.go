@@ -312,6 +312,7 @@ func buildMessagesFields(ms []message, mode string, f *Fields) *ast.Term {
 	if f.All() || f.shared == nil {
 		block = make([]ast.Term, len(ms))
 	}
+	var views []MessageValue // the pruned messages' views, allocated in one block too
 	turn := -1
 	// The messages of a record share its line: one term serves them all
 	// (only small numbers are interned).
@@ -330,7 +331,7 @@ func buildMessagesFields(ms []message, mode string, f *Fields) *ast.Term {
 		}
 		if !f.All() {
 			if terms[i] = f.shared.sharedMessage(m, calls, f); terms[i] == nil {
-				terms[i] = termIn(block, i, prunedMessage(m, i, turn, calls, lineTerm, f))
+				terms[i] = termIn(block, i, prunedView(&views, len(ms), m, i, turn, calls, lineTerm, f))
 			}
 			continue
 		}

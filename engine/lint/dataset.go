@@ -42,7 +42,7 @@ type Facts struct {
 
 // facts computes the Facts of a document.
 func facts(d *document.Document) Facts {
-	raw, _ := d.Value.Get(document.KeyRaw).Value.(ast.Object)
+	raw, _ := d.Materialized().Get(document.KeyRaw).Value.(ast.Object)
 	f := Facts{Line: d.Line, Type: recordType(d.Format, raw), Tokens: -1}
 	h := fnv.New64a()
 	if raw != nil {

@@ -36,7 +36,7 @@ func exampleTokens(c *tokens.Counter, d *document.Document) int {
 	if c == nil {
 		return -1
 	}
-	return c.Document(d.Value)
+	return c.Document(d.Materialized())
 }
 
 // tokenFold is the part of the fold that sums tokens.

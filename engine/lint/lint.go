@@ -44,6 +44,9 @@ type Linter struct {
 	// file's dataset facts read its records whole); nil when the caller
 	// set opts.Fields.
 	fields *document.Fields
+	// plainFields is fields building messages as OPA objects, for the
+	// documents Rego runs on (policy.Engine.MessageViewsFor).
+	plainFields *document.Fields
 }
 
 // New returns a Linter over a compiled engine. Documents leave out the
@@ -54,6 +57,7 @@ func New(eng *policy.Engine, opts document.Options) *Linter {
 	l := &Linter{ev: eng.NewEvaluator(), opts: opts, dataset: eng.HasDataset(opts.Profile), eng: eng}
 	if opts.Fields == nil {
 		l.fields = eng.Fields()
+		l.plainFields = l.fields.PlainMessages()
 	}
 	if l.dataset {
 		l.tokens = tokenCounter(eng.DatasetReadsTokens(opts.Profile), opts.Model)
@@ -139,6 +143,9 @@ func (l *Linter) CheckFacts(ctx context.Context, u Unit) ([]finding.Finding, []F
 	opts := l.opts
 	if !fold && l.fields != nil {
 		opts.Fields = l.fields
+		if !l.eng.MessageViewsFor(string(u.Format), opts.Profile) {
+			opts.Fields = l.plainFields
+		}
 	}
 	opts.SkipLookup = opts.SkipLookup || !l.readsLookup(u.Format)
 	out := Documents(u, opts, func(d *document.Document, rec *jsonl.Record) {
@@ -148,7 +155,7 @@ func (l *Linter) CheckFacts(ctx context.Context, u Unit) ([]finding.Finding, []F
 			f.Tokens = exampleTokens(l.tokens, d)
 			fa = append(fa, f)
 			if f.Tokens >= 0 { // a rule counting this example takes the fold's count
-				dctx = tokens.WithCount(ctx, d.Value, l.opts.Model.Encoding, f.Tokens)
+				dctx = tokens.WithCount(ctx, d.Materialized(), l.opts.Model.Encoding, f.Tokens)
 			}
 		}
 		fs := l.Document(dctx, d)

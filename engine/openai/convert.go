@@ -15,7 +15,7 @@ import (
 // assistant message with SplitTurns) and the notes on what they could not
 // hold. A document that gives no example has an Error note saying why.
 func Convert(d *document.Document, opts Options) ([]Example, []Note) {
-	v, err := ast.JSON(d.Value)
+	v, err := ast.JSON(d.Materialized())
 	doc, _ := v.(map[string]any)
 	c := &converter{opts: opts, line: d.Line, answered: map[turnID]bool{}, renamed: map[turnID]string{}, used: map[string]bool{}, emitted: map[turnID]bool{}}
 	if err != nil || doc == nil {

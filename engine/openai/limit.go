@@ -46,7 +46,7 @@ func (c *converter) overLimit(exs []Example) {
 		if d == nil {
 			return 0
 		}
-		return counter.Document(d.Value)
+		return counter.Document(d.Materialized())
 	}
 	most := count(exs[len(exs)-1])
 	if most <= m.Limit {

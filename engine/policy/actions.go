@@ -101,7 +101,7 @@ func actionFromHit(h Hit, args map[string]any) Action {
 func (e *Engine) yamlActions(doc *document.Document, hits []Hit, acts []Action) ([]Hit, []Action) {
 	for _, r := range e.actions {
 		n := len(hits)
-		hits = r.eval(doc.Value, hits)
+		hits = r.eval(doc.Materialized(), hits)
 		for _, h := range hits[n:] {
 			acts = append(acts, actionFromHit(h, r.action))
 		}

@@ -233,7 +233,7 @@ func (e *Engine) evaluate(ctx context.Context, doc *document.Document, cancel to
 	}
 	if e.rego != nil && e.regoScope.open(string(doc.Format), profileOf(doc.Profile)) && e.needsRego(doc, cache) {
 		var err error
-		hits, acts, err = e.rego.eval(ctx, run, doc.Value, string(doc.Format), profileOf(doc.Profile), cancel, tracer, hits, acts)
+		hits, acts, err = e.rego.eval(ctx, run, doc.Materialized(), string(doc.Format), profileOf(doc.Profile), cancel, tracer, hits, acts)
 		var bad *OutputError // declared apart, or it escapes for every document
 		if err != nil {
 			if bad = asOutputError(err); bad == nil {

@@ -15,6 +15,8 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
+
+	"github.com/chatlint/chatlint/engine/document"
 )
 
 // JSON Schema builtins: tool definitions declare their arguments with a JSON
@@ -56,7 +58,7 @@ func (c *compiledSchema) errors(value ast.Value) *ast.Term {
 	if c.schema == nil {
 		return nil
 	}
-	v, err := ast.JSON(value)
+	v, err := ast.JSON(document.Plain(value)) // ast.JSON does not know a view (yaml_views.go)
 	if err != nil {
 		return nil
 	}
@@ -147,6 +149,7 @@ var schemas = &schemaCache{byHash: map[int][]*compiledSchema{}}
 func SchemaCompiles() int64 { return schemas.compiles.Load() }
 
 func (c *schemaCache) get(v ast.Value) *compiledSchema {
+	v = document.Plain(v) // kept, and compared with Compare (yaml_views.go)
 	h := v.Hash()
 	c.mu.Lock()
 	for _, e := range c.byHash[h] {

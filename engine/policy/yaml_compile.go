@@ -73,6 +73,7 @@ type seg struct {
 	// a normalized member such as function or parameters.
 	pathKey *ast.Term
 	slot    int // the name's slot in a memberRows row (yaml_members.go)
+	msgSlot int // the name's slot in a document.MessageValue, or -1 (yaml_views.go)
 	// what the segment names when a path starts with it (yaml_head.go)
 	dollar  bool    // written with $
 	virt    bool    // may name a let or $group of the rule
@@ -93,7 +94,7 @@ func parsePath(s string) []seg {
 		if err != nil || idx < 0 {
 			idx = -1
 		}
-		out[i] = seg{name: p, key: ast.StringTerm(p), index: idx, pathKey: ast.StringTerm(p + "_path"), slot: memberSlot(p)}
+		out[i] = seg{name: p, key: ast.StringTerm(p), index: idx, pathKey: ast.StringTerm(p + "_path"), slot: memberSlot(p), msgSlot: document.MessageSlot(p)}
 		out[i].head() // every segment: a path read from a partner ($group.first.$message.index) starts inside
 	}
 	return out
@@ -273,7 +274,7 @@ func parseGiven(s string) ([]step, error) {
 			st = step{field: strings.TrimSuffix(part, "[*]"), each: true}
 		}
 		st.key, st.slot, st.kind = ast.StringTerm(st.field), memberSlot(st.field), stepKinds[st.field]
-		st.seg = seg{name: st.field, key: st.key, slot: st.slot, index: -1}
+		st.seg = seg{name: st.field, key: st.key, slot: st.slot, msgSlot: document.MessageSlot(st.field), index: -1}
 		if st.field == "" || strings.ContainsAny(st.field, "[]*") {
 			return nil, fmt.Errorf("bad segment %q in %q (want name or name[*])", part, s)
 		}

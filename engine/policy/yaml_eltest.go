@@ -106,5 +106,5 @@ func sameValue(v, w ast.Value) bool {
 		b, ok := v.(ast.Boolean)
 		return ok && b == w
 	}
-	return ast.Compare(v, w) == 0
+	return compareValues(v, w) == 0
 }

@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 
 	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/chatlint/chatlint/engine/document"
 )
 
 var (
@@ -116,11 +118,17 @@ func (m *memberRows) get(o ast.Object, row int, key *ast.Term, slot int) *ast.Te
 // member is o.Get(s.key), from sc's rows when o is sc's document or
 // message.
 func member(o ast.Object, s *seg, sc *scope) *ast.Term {
+	if v, ok := o.(*document.MessageValue); ok { // its slot, without the rows (yaml_views.go)
+		return v.Member(s.msgSlot, s.key)
+	}
 	return memberOf(o, s.key, s.slot, sc)
 }
 
 // memberOf is member for a key and its slot.
 func memberOf(o ast.Object, key *ast.Term, slot int, sc *scope) *ast.Term {
+	if v, ok := o.(*document.MessageValue); ok {
+		return v.Get(key)
+	}
 	switch {
 	case sc.mem == nil:
 		return o.Get(key)
@@ -139,6 +147,9 @@ func memberOf(o ast.Object, key *ast.Term, slot int, sc *scope) *ast.Term {
 // lookup). get checks that the row holds o, so a wrong row costs a lookup,
 // never a wrong member.
 func memberAt(o ast.Object, s *seg, sc *scope, row int32) *ast.Term {
+	if v, ok := o.(*document.MessageValue); ok {
+		return v.Member(s.msgSlot, s.key)
+	}
 	if sc.mem == nil || row < 0 {
 		return o.Get(s.key)
 	}

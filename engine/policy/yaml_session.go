@@ -34,6 +34,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/chatlint/chatlint/engine/astjson"
+	"github.com/chatlint/chatlint/engine/document"
 )
 
 // position is an element's place in document order for order: before and
@@ -87,7 +88,7 @@ func (env *relEnv) maxOf(j *joinSpec, path []seg) ast.Value {
 	var best ast.Value
 	env.eachPartner(j, ps, func(p *elem) {
 		v := lookupValue(p.v, path, &p.sc)
-		if v != nil && (best == nil || ast.Compare(v, best) > 0) {
+		if v != nil && (best == nil || compareValues(v, best) > 0) {
 			best = v
 		}
 	})
@@ -159,7 +160,7 @@ func (m *instantMemo) get(v ast.Value) ast.Value {
 		return nil
 	}
 	for i, x := range m.in {
-		if x != nil && x.Compare(v) == 0 && typeName(x) == typeName(v) {
+		if x != nil && compareValues(x, v) == 0 && typeName(x) == typeName(v) {
 			return m.out[i]
 		}
 	}
@@ -285,7 +286,7 @@ func extends(earlier, later list, eqs []equivalence) bool {
 	}
 	for i := 0; i < earlier.len(); i++ {
 		for _, j := range reach[i] {
-			if j < later.len() && ast.Compare(earlier.at(i), later.at(j)) == 0 {
+			if j < later.len() && compareValues(earlier.at(i), later.at(j)) == 0 {
 				add(i+1, j+1)
 			}
 			for _, q := range eqs {
@@ -302,7 +303,7 @@ func extends(earlier, later list, eqs []equivalence) bool {
 // runAt reports whether a[i:i+n] equals b[j:j+n] (both long enough).
 func runAt(a list, i int, b list, j, n int) bool {
 	for k := 0; k < n; k++ {
-		if ast.Compare(a.at(i+k), b.at(j+k)) != 0 {
+		if compareValues(a.at(i+k), b.at(j+k)) != 0 {
 			return false
 		}
 	}
@@ -312,7 +313,7 @@ func runAt(a list, i int, b list, j, n int) bool {
 // tokensAt reports whether l[i:] starts with toks (l long enough).
 func tokensAt(toks []ast.Value, l list, i int) bool {
 	for k, t := range toks {
-		if ast.Compare(t, l.at(i+k)) != 0 {
+		if compareValues(t, l.at(i+k)) != 0 {
 			return false
 		}
 	}
@@ -354,7 +355,7 @@ func quoteLimit(f string) (int, bool) {
 func renderFilter(filter string, v ast.Value) (string, bool) {
 	switch filter {
 	case "json":
-		return astjson.Compact(v), true
+		return astjson.Compact(document.Plain(v)), true // yaml_views.go
 	case "nth":
 		n, ok := v.(ast.Number)
 		if !ok {
@@ -377,7 +378,7 @@ func renderFilter(filter string, v ast.Value) (string, bool) {
 			if s, ok := arr.Elem(i).Value.(ast.String); ok {
 				b.WriteString(string(s))
 			} else {
-				b.WriteString(astjson.Compact(arr.Elem(i).Value))
+				b.WriteString(astjson.Compact(document.Plain(arr.Elem(i).Value)))
 			}
 		}
 		return b.String(), true

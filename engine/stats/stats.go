@@ -189,7 +189,7 @@ func newFile(name string) File {
 }
 
 func describe(c *tokens.Counter, d *document.Document) example {
-	e := example{tokens: c.Document(d.Value)}
+	e := example{tokens: c.Document(d.Materialized())}
 	ms := d.Messages()
 	for i := 0; ms != nil && i < ms.Len(); i++ {
 		m, ok := ms.Elem(i).Value.(ast.Object)
