@@ -76,7 +76,7 @@ func (ev *Evaluator) run(ctx context.Context, doc *document.Document, tracer top
 		guard.watch(w, ev.e.memory)
 	}
 	ev.timer.Reset(ev.timeout)
-	hits, acts, err = ev.e.evaluate(ctx, doc, &ev.cancel, tracer, &ev.rel, &ev.rego)
+	hits, acts, err = ev.e.evaluateRecovered(ctx, doc, &ev.cancel, tracer, &ev.rel, &ev.rego)
 	timedOut := !ev.timer.Stop() && ev.cancel.Cancelled()
 	if watched {
 		guard.unwatch(w)

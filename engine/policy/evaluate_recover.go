@@ -1,0 +1,25 @@
+package policy
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/open-policy-agent/opa/v1/topdown"
+
+	"github.com/chatlint/chatlint/engine/document"
+)
+
+// evaluateRecovered is evaluate with a panic in a rule's evaluation (OPA's,
+// a custom function's, the compiled YAML's) turned into the document's
+// error: the record is reported as not checked, with file and line, and the
+// run goes on with the next one instead of the whole process dying on one
+// record.
+func (e *Engine) evaluateRecovered(ctx context.Context, doc *document.Document, cancel topdown.Cancel, tracer topdown.QueryTracer, rc *relCache, run *regoRun) (hits []Hit, acts []Action, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			hits, acts = nil, nil
+			err = fmt.Errorf("internal error evaluating policies: %v; the document was not checked", r)
+		}
+	}()
+	return e.evaluate(ctx, doc, cancel, tracer, rc, run)
+}
