@@ -49,6 +49,7 @@ type batcher struct {
 	copied int   // bytes of cur's records copied into slab
 	next   int   // the chunk size for the next batch: what the last one copied, and a quarter
 	target int64 // the work at which cur is full (pace), set when cur starts
+	last   int   // the jobs of the last batch
 }
 
 func newBatcher(fixed int, limit int64, p *pace, send func(batch) bool) *batcher {
@@ -58,11 +59,12 @@ func newBatcher(fixed int, limit int64, p *pace, send func(batch) bool) *batcher
 // add appends a job to the current batch, and sends the batch when full.
 func (b *batcher) add(j job) {
 	if len(b.cur.jobs) == 0 {
-		n := max(b.fixed, 8)
+		n := b.fixed
 		if b.fixed == 0 {
 			b.target = b.pace.target()
+			n = b.last + b.last/4 // as many as the last batch, and a quarter
 		}
-		b.cur.jobs = make([]job, 0, min(n, maxBatch))
+		b.cur.jobs = make([]job, 0, min(max(n, 1), maxBatch))
 		b.slab.SetChunk(b.next)
 	}
 	if j.borrowed {
@@ -106,6 +108,7 @@ func (b *batcher) flush() {
 	if b.copied > 0 {
 		b.next = b.copied + b.copied/4
 	}
+	b.last = len(b.cur.jobs)
 	b.cur, b.own, b.copied = batch{}, 0, 0
 	b.slab.Reset()
 }
@@ -114,8 +117,13 @@ func (b *batcher) flush() {
 // the batcher can size batches to take about batchTime each.
 type pace struct {
 	mu sync.Mutex
-	// perWork is the nanoseconds per unit of work, a moving average of
-	// the batches measured; 0 before the first.
+	// perWork is the nanoseconds per unit of work: the lower envelope of
+	// the batches measured (0 before the first). A batch's wall time
+	// counts the time its worker waited for a core; on a machine shared
+	// with other work an average sized batches by that wait and made them
+	// small where handing them over costs the most. It follows a faster
+	// batch at once and a slower one by an eighth of the gap per batch, so
+	// costlier records still shrink the batches within a few of them.
 	perWork float64
 }
 
@@ -126,10 +134,10 @@ func (p *pace) measured(work int64, d time.Duration) {
 	}
 	rate := float64(d) / float64(work)
 	p.mu.Lock()
-	if p.perWork == 0 {
+	if p.perWork == 0 || rate < p.perWork {
 		p.perWork = rate
 	} else {
-		p.perWork += (rate - p.perWork) / 4
+		p.perWork += (rate - p.perWork) / 8
 	}
 	p.mu.Unlock()
 }
