@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -269,6 +270,66 @@ func TestBatchWeightChargesSlab(t *testing.T) {
 				t.Fatalf("record %d holds %q after its buffer was overwritten", i+1, got)
 			}
 			i++
+		}
+	}
+}
+
+// TestBatchNotHeldOnAStream: on a stream that pauses between records (a
+// pipe, a terminal), each record is checked and emitted before the next one
+// comes, however the jobs are batched: a batch is handed on when the reader
+// would wait, not held back until more input fills it.
+func TestBatchNotHeldOnAStream(t *testing.T) {
+	for _, size := range []int{0, 64} {
+		pr, pw := io.Pipe()
+		emitted := make(chan int, 16)
+		go func() {
+			defer pw.Close()
+			for i := range 5 {
+				fmt.Fprintf(pw, `{"id":"c%d","messages":[{"role":"assistant","content":"a"}]}`+"\n\n", i)
+				select {
+				case <-emitted:
+				case <-time.After(5 * time.Second):
+					t.Errorf("batch %d: record %d not emitted before the next was written", size, i+1)
+					return
+				}
+			}
+		}()
+		r := &Runner{Opts: Options{Workers: 2, Batch: size}}
+		Each(context.Background(), r, []Input{{Name: "<stdin>", Reader: pr}},
+			func() func(Job) bool { return func(j Job) bool { return j.End } },
+			func(end bool) {
+				if !end {
+					emitted <- 1
+				}
+			})
+	}
+}
+
+// TestMayWait: mayWait tells streams from regular files and bytes in memory.
+func TestMayWait(t *testing.T) {
+	f, err := os.Open("batch_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pr.Close()
+	defer pw.Close()
+	for _, c := range []struct {
+		name string
+		r    io.Reader
+		want bool
+	}{
+		{"regular file", f, false},
+		{"pipe", pr, true},
+		{"strings", strings.NewReader("x"), false},
+		{"io.Pipe", &io.PipeReader{}, true},
+	} {
+		if got := mayWait(c.r); got != c.want {
+			t.Errorf("mayWait(%s) = %v, want %v", c.name, got, c.want)
 		}
 	}
 }

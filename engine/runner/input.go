@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 
@@ -44,6 +45,9 @@ type producer struct {
 	opts   Options
 	sink   func(job)
 	counts *progress
+	// waiting, when set, is called before the reader waits on a stream
+	// for more input: the batcher hands on what it gathered.
+	waiting func()
 }
 
 func (p *producer) send(j job) { p.sink(j) }
@@ -125,6 +129,7 @@ func (p *producer) readRecords(ctx context.Context, in Input) (int, *fileState, 
 		defer f.Close()
 		r = f
 	}
+
 	st := &fileState{name: in.Name, format: p.opts.Format, detected: p.opts.Format != ""}
 	max := p.opts.MaxLineSize
 	if max <= 0 {
@@ -163,6 +168,10 @@ func (p *producer) readRecords(ctx context.Context, in Input) (int, *fileState, 
 		}
 		r = bytes.NewReader(data) // several values: read as JSON Lines
 	}
+	waiting := p.waiting
+	if !mayWait(r) {
+		waiting = nil
+	}
 	rd := jsonl.NewReader(r)
 	rd.SetMaxLineSize(max)
 	rd.SetSplit(p.opts.Split)
@@ -170,6 +179,9 @@ func (p *producer) readRecords(ctx context.Context, in Input) (int, *fileState, 
 	for {
 		if ctx.Err() != nil {
 			return n, st, ctx.Err()
+		}
+		if waiting != nil && !rd.Ready() {
+			waiting()
 		}
 		rec, err := rd.Next()
 		if errors.Is(err, io.EOF) {
@@ -303,4 +315,18 @@ func (p *producer) finish(st *fileState) {
 		p.send(job{unit: lint.Unit{File: st.name, Format: st.format, Records: st.session, First: st.first, Forced: p.opts.Format != ""}})
 		st.session, st.first = nil, nil
 	}
+}
+
+// mayWait reports whether reading r may wait for its writer (stdin from a
+// pipe or a terminal, a named pipe): a regular file or bytes in memory
+// never make a reader wait for more.
+func mayWait(r io.Reader) bool {
+	switch r := r.(type) {
+	case *bytes.Reader, *strings.Reader:
+		return false
+	case *os.File:
+		fi, err := r.Stat()
+		return err != nil || !fi.Mode().IsRegular()
+	}
+	return true
 }
