@@ -50,6 +50,7 @@ type batcher struct {
 	next   int   // the chunk size for the next batch: what the last one copied, and a quarter
 	target int64 // the work at which cur is full (pace), set when cur starts
 	last   int   // the jobs of the last batch
+	whole  bool  // cur holds a whole session: only its End job may join it
 }
 
 func newBatcher(fixed int, limit int64, p *pace, send func(batch) bool) *batcher {
@@ -57,7 +58,15 @@ func newBatcher(fixed int, limit int64, p *pace, send func(batch) bool) *batcher
 }
 
 // add appends a job to the current batch, and sends the batch when full.
+// A whole session (a unit of a per-file format) goes alone, with its
+// file's End job: batching them cost proxy-log sessions 5–9% CPU (2,589
+// session files of 100 MB, interleaved runs), and a session takes long
+// enough that handing it over costs nothing beside it.
 func (b *batcher) add(j job) {
+	whole := len(j.unit.Records) > 0 && j.unit.Format.PerFile()
+	if (b.whole && !j.end) || (whole && len(b.cur.jobs) > 0) {
+		b.flush()
+	}
 	if len(b.cur.jobs) == 0 {
 		n := b.fixed
 		if b.fixed == 0 {
@@ -81,7 +90,8 @@ func (b *batcher) add(j job) {
 	b.cur.jobs = append(b.cur.jobs, j)
 	b.cur.work += j.weight()
 	b.cur.weight = b.slab.Held() + b.own + int64(len(b.cur.jobs))*jobOverhead
-	if b.full() {
+	b.whole = b.whole || whole
+	if b.full() || (b.whole && j.end) {
 		b.flush()
 	}
 }
@@ -109,7 +119,7 @@ func (b *batcher) flush() {
 		b.next = b.copied + b.copied/4
 	}
 	b.last = len(b.cur.jobs)
-	b.cur, b.own, b.copied = batch{}, 0, 0
+	b.cur, b.own, b.copied, b.whole = batch{}, 0, 0, false
 	b.slab.Reset()
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/chatlint/chatlint/engine/document"
 	"github.com/chatlint/chatlint/engine/finding"
 	"github.com/chatlint/chatlint/engine/jsonl"
 	"github.com/chatlint/chatlint/engine/lint"
@@ -331,5 +332,40 @@ func TestMayWait(t *testing.T) {
 		if got := mayWait(c.r); got != c.want {
 			t.Errorf("mayWait(%s) = %v, want %v", c.name, got, c.want)
 		}
+	}
+}
+
+// TestSessionGoesAlone: a whole session is batched with nothing but its
+// file's End job; records of per-record formats around it are batched
+// together.
+func TestSessionGoesAlone(t *testing.T) {
+	var got [][]string
+	b := newBatcher(64, 1<<40, &pace{}, func(bt batch) bool {
+		var names []string
+		for _, j := range bt.jobs {
+			names = append(names, j.unit.File+map[bool]string{true: " end"}[j.end])
+		}
+		got = append(got, names)
+		return true
+	})
+	rec := []jsonl.Record{{Line: 1, Data: []byte(`{}`), Raw: []byte("{}\n")}}
+	chat := func(f string) job { return job{unit: lint.Unit{File: f, Format: document.Chat, Records: rec}} }
+	session := func(f string) job {
+		return job{unit: lint.Unit{File: f, Format: document.PiSession, Records: append(rec, rec...)}}
+	}
+	end := func(f string) job { return job{unit: lint.Unit{File: f}, end: true} }
+	for _, j := range []job{
+		chat("a"), chat("a"), end("a"),
+		session("s1"), end("s1"),
+		session("s2"), end("s2"),
+		chat("b"), end("b"),
+		session("s3"), end("s3"),
+	} {
+		b.add(j)
+	}
+	b.flush()
+	want := [][]string{{"a", "a", "a end"}, {"s1", "s1 end"}, {"s2", "s2 end"}, {"b", "b end"}, {"s3", "s3 end"}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("batches (-want +got):\n%s", diff)
 	}
 }
