@@ -109,6 +109,14 @@ func (b *batcher) full() bool {
 	return b.cur.work >= b.target || len(b.cur.jobs) >= maxBatch
 }
 
+// waiting hands on the current batch if reading the next record may wait
+// for more input (see producer.waiting).
+func (b *batcher) waiting(wouldWait func() bool) {
+	if len(b.cur.jobs) > 0 && wouldWait() {
+		b.flush()
+	}
+}
+
 // flush sends the current batch, if any, and starts the next one with a
 // slab chunk of its own.
 func (b *batcher) flush() {

@@ -45,9 +45,12 @@ type producer struct {
 	opts   Options
 	sink   func(job)
 	counts *progress
-	// waiting, when set, is called before the reader waits on a stream
-	// for more input: the batcher hands on what it gathered.
-	waiting func()
+	// waiting, when set, is called before each record is read, with
+	// wouldWait, which says whether reading it may wait on a stream for
+	// more input: the batcher then hands on what it gathered. It asks
+	// only when it holds jobs, as wouldWait costs a stat of the input
+	// (once) and a look at the reader's buffer.
+	waiting func(wouldWait func() bool)
 }
 
 func (p *producer) send(j job) { p.sink(j) }
@@ -168,20 +171,26 @@ func (p *producer) readRecords(ctx context.Context, in Input) (int, *fileState, 
 		}
 		r = bytes.NewReader(data) // several values: read as JSON Lines
 	}
-	waiting := p.waiting
-	if !mayWait(r) {
-		waiting = nil
-	}
 	rd := jsonl.NewReader(r)
 	rd.SetMaxLineSize(max)
 	rd.SetSplit(p.opts.Split)
 	rd.SetKeepBlank(p.opts.EveryLine)
+	stream := 0 // 1: r may wait for its writer, -1: it never does, 0: not asked yet
+	wouldWait := func() bool {
+		if stream == 0 {
+			stream = -1
+			if mayWait(r) {
+				stream = 1
+			}
+		}
+		return stream > 0 && !rd.Ready()
+	}
 	for {
 		if ctx.Err() != nil {
 			return n, st, ctx.Err()
 		}
-		if waiting != nil && !rd.Ready() {
-			waiting()
+		if p.waiting != nil {
+			p.waiting(wouldWait)
 		}
 		rec, err := rd.Next()
 		if errors.Is(err, io.EOF) {

@@ -64,7 +64,7 @@ func Each[R any](ctx context.Context, r *Runner, inputs []Input, newWork func() 
 	var pc pace
 	produce := func(ctx context.Context, send func(batch) bool) error {
 		b := newBatcher(max(r.Opts.Batch, 0), limit/8, &pc, send)
-		p := producer{opts: r.Opts, counts: &r.read, sink: b.add, waiting: b.flush}
+		p := producer{opts: r.Opts, counts: &r.read, sink: b.add, waiting: b.waiting}
 		for _, in := range inputs {
 			sum, err := p.read(ctx, in)
 			p.send(job{unit: lint.Unit{File: in.Name}, end: true, err: err})
