@@ -132,7 +132,6 @@ func (p *producer) readRecords(ctx context.Context, in Input) (int, *fileState, 
 		defer f.Close()
 		r = f
 	}
-
 	st := &fileState{name: in.Name, format: p.opts.Format, detected: p.opts.Format != ""}
 	max := p.opts.MaxLineSize
 	if max <= 0 {
