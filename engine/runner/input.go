@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 
@@ -29,10 +30,14 @@ type Input struct {
 // job is a unit of work for a worker: one record of a per-record format, a
 // whole session file, or a finding the reader made itself.
 type job struct {
-	unit    lint.Unit // its records own their data
+	unit    lint.Unit // its records own their data, unless borrowed
 	finding *finding.Finding
 	end     bool  // the last job of an input (see Job.End)
 	err     error // with end: why the input could not be read to its end
+	// borrowed: the records' bytes are the reader's, valid only until it
+	// reads on; whoever takes the job copies them before that (the
+	// batcher, into its slab).
+	borrowed bool
 }
 
 // producer reads inputs and hands each job to sink, in order.
@@ -40,6 +45,12 @@ type producer struct {
 	opts   Options
 	sink   func(job)
 	counts *progress
+	// waiting, when set, is called before each record is read, with
+	// wouldWait, which says whether reading it may wait on a stream for
+	// more input: the batcher then hands on what it gathered. It asks
+	// only when it holds jobs, as wouldWait costs a stat of the input
+	// (once) and a look at the reader's buffer.
+	waiting func(wouldWait func() bool)
 }
 
 func (p *producer) send(j job) { p.sink(j) }
@@ -61,6 +72,7 @@ func (j job) weight() int64 {
 // (the Beam job) reads with it, so it reads exactly as check does.
 func ReadInput(ctx context.Context, in Input, opts Options, emit func(Job)) (finding.Input, error) {
 	p := producer{opts: opts, counts: &progress{}, sink: func(j job) {
+		j.own()
 		emit(Job{Unit: j.unit, Finding: j.finding})
 	}}
 	return p.read(ctx, in)
@@ -144,7 +156,7 @@ func (p *producer) readRecords(ctx context.Context, in Input) (int, *fileState, 
 		recs, ok, err := jsonl.SplitJSON(data)
 		if ok {
 			for _, rec := range recs {
-				p.record(st, rec)
+				p.record(st, rec, false)
 			}
 			var se *jsonl.SyntaxError
 			if errors.As(err, &se) {
@@ -162,9 +174,22 @@ func (p *producer) readRecords(ctx context.Context, in Input) (int, *fileState, 
 	rd.SetMaxLineSize(max)
 	rd.SetSplit(p.opts.Split)
 	rd.SetKeepBlank(p.opts.EveryLine)
+	stream := 0 // 1: r may wait for its writer, -1: it never does, 0: not asked yet
+	wouldWait := func() bool {
+		if stream == 0 {
+			stream = -1
+			if mayWait(r) {
+				stream = 1
+			}
+		}
+		return stream > 0 && !rd.Ready()
+	}
 	for {
 		if ctx.Err() != nil {
 			return n, st, ctx.Err()
+		}
+		if p.waiting != nil {
+			p.waiting(wouldWait)
 		}
 		rec, err := rd.Next()
 		if errors.Is(err, io.EOF) {
@@ -185,18 +210,19 @@ func (p *producer) readRecords(ctx context.Context, in Input) (int, *fileState, 
 			return n, st, fmt.Errorf("%s: %w", in.Name, err)
 		}
 		n++
-		if !rd.Owned() {
-			rec = rec.Clone()
-		}
-		p.record(st, rec)
+		// A record the reader will reuse is copied only where it is
+		// kept: by the batcher into its slab for a job, or here when it
+		// waits for detection or its session (held).
+		p.record(st, rec, !rd.Owned())
 	}
 	p.finish(st)
 	return n, st, nil
 }
 
 // record routes one record: detection on the leading JSON objects, then a
-// job per record, or into the session being gathered.
-func (p *producer) record(st *fileState, rec jsonl.Record) {
+// job per record, or into the session being gathered. borrowed says its
+// bytes are the reader's (see job.borrowed).
+func (p *producer) record(st *fileState, rec jsonl.Record, borrowed bool) {
 	p.counts.records.Add(1)
 	p.counts.bytes.Add(int64(len(rec.Data)) + 1)
 	var first ast.Object
@@ -204,7 +230,7 @@ func (p *producer) record(st *fileState, rec jsonl.Record) {
 		format, obj, unrecognized, ok := lint.Detect(st.name, rec)
 		switch {
 		case !ok && len(st.pending) == 0: // not an object: reported as a syntax finding
-			p.send(job{unit: lint.Unit{File: st.name, Records: []jsonl.Record{rec}}})
+			p.send(job{unit: lint.Unit{File: st.name, Records: []jsonl.Record{rec}}, borrowed: borrowed})
 			return
 		case format == "" && len(st.pending) < lint.DetectWindow-1:
 			// Sessions may open with entries no format claims (a Claude
@@ -212,13 +238,13 @@ func (p *producer) record(st *fileState, rec jsonl.Record) {
 			if st.unrecognized == nil {
 				st.unrecognized = unrecognized
 			}
-			st.pending = append(st.pending, rec)
+			st.pending = append(st.pending, held(rec, borrowed))
 			return
 		case format == "":
 			if st.unrecognized == nil {
 				st.unrecognized = unrecognized
 			}
-			st.pending = append(st.pending, rec)
+			st.pending = append(st.pending, held(rec, borrowed))
 			p.undecided(st)
 			return
 		}
@@ -228,21 +254,40 @@ func (p *producer) record(st *fileState, rec jsonl.Record) {
 		}
 		p.flush(st)
 	}
-	p.route(st, rec, first)
+	p.route(st, rec, first, borrowed)
+}
+
+// held is a record the producer keeps while it reads on: its own copy when
+// the reader would reuse its bytes.
+func held(rec jsonl.Record, borrowed bool) jsonl.Record {
+	if borrowed {
+		return rec.Clone()
+	}
+	return rec
+}
+
+// own makes the job's records own their bytes, for a taker with no slab.
+func (j *job) own() {
+	if j.borrowed {
+		for i, rec := range j.unit.Records {
+			j.unit.Records[i] = rec.Clone()
+		}
+		j.borrowed = false
+	}
 }
 
 // route hands a record of a file whose format is known to its job.
-func (p *producer) route(st *fileState, rec jsonl.Record, first ast.Object) {
+func (p *producer) route(st *fileState, rec jsonl.Record, first ast.Object, borrowed bool) {
 	if st.format.PerFile() {
 		if len(st.session) == 0 {
 			st.first = first
 		}
-		st.session = append(st.session, rec)
+		st.session = append(st.session, held(rec, borrowed))
 		return
 	}
 	u := lint.Unit{File: st.name, Format: st.format, Records: []jsonl.Record{rec}, First: first, Forced: p.opts.Format != ""}
 	st.unique.mark(&u)
-	p.send(job{unit: u})
+	p.send(job{unit: u, borrowed: borrowed})
 }
 
 // flush routes the records held while detection looked further.
@@ -256,7 +301,7 @@ func (p *producer) flush(st *fileState) {
 				continue
 			}
 		}
-		p.route(st, r, nil)
+		p.route(st, r, nil, false)
 	}
 }
 
@@ -278,4 +323,18 @@ func (p *producer) finish(st *fileState) {
 		p.send(job{unit: lint.Unit{File: st.name, Format: st.format, Records: st.session, First: st.first, Forced: p.opts.Format != ""}})
 		st.session, st.first = nil, nil
 	}
+}
+
+// mayWait reports whether reading r may wait for its writer (stdin from a
+// pipe or a terminal, a named pipe): a regular file or bytes in memory
+// never make a reader wait for more.
+func mayWait(r io.Reader) bool {
+	switch r := r.(type) {
+	case *bytes.Reader, *strings.Reader:
+		return false
+	case *os.File:
+		fi, err := r.Stat()
+		return err != nil || !fi.Mode().IsRegular()
+	}
+	return true
 }

@@ -37,10 +37,11 @@ type Options struct {
 	// leave it off: lint takes no blank records.
 	EveryLine bool
 	// Batch hands the workers up to this many consecutive jobs at a time
-	// (fewer when they weigh an eighth of the budget); 0 or 1 hands them
-	// one by one. A command whose jobs cost a few microseconds each
-	// (validate-input: one small record, one rule) spends more waking
-	// workers than working without it.
+	// (fewer when they weigh an eighth of the budget); 1 hands them one by
+	// one. 0, the default, sizes each batch by time: as many jobs as the
+	// workers' pace so far says take about a millisecond, so cheap records
+	// go in bunches and a costly one alone. Handing jobs over one by one
+	// costs as much as checking a small record against one rule.
 	Batch int
 }
 
