@@ -28,6 +28,7 @@ import (
 // shared sample data (chat and contract records, proxy-log sessions): the
 // findings with whole documents and with pruned ones must be identical.
 func TestPrunedDocumentsSameFindings(t *testing.T) {
+	t.Parallel() // a minute each on one core (Workers: 1): side by side on two
 	fixtures := testinputs.Files(t, false)
 	inputs := testinputs.Files(t, !testing.Short())
 	if n := proxyLogFiles(t, fixtures); n < 10 { // sessions are pruned too: the comparison must see them

@@ -22,6 +22,7 @@ import (
 // the messages built as OPA objects (Fields.PlainMessages) must be
 // identical.
 func TestMessageViewsSameFindings(t *testing.T) {
+	t.Parallel() // a minute each on one core (Workers: 1): side by side on two
 	fixtures := testinputs.Files(t, false)
 	inputs := testinputs.Files(t, !testing.Short())
 	sets := testinputs.PackSets(t)
