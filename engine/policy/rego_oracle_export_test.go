@@ -2,7 +2,6 @@ package policy
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"sort"
 	"strings"
@@ -16,8 +15,9 @@ import (
 )
 
 // The evaluation of the Rego packs as it was before the sets were queried
-// one by one through topdown: a generated gather module unions [pack, set,
-// finding] over every package × set, one rego.PreparedEvalQuery evaluates
+// one by one through topdown: the gather module (gatherModule, still
+// compiled for its type check) unions [pack, set, finding] over every
+// package × set, one rego.PreparedEvalQuery evaluates
 // it, and the result set, converted to Go values, is read by
 // hitFromObject/actionFromObject. Kept here as the oracle the direct path
 // is compared with (rego_oracle_test.go).
@@ -58,26 +58,11 @@ func NewRegoOracle(ctx context.Context, e *Engine, packs []*Pack) (*RegoOracle, 
 			}
 		}
 	}
-	pkgs := make([]string, 0, len(pkgPack))
-	for p := range pkgPack {
-		pkgs = append(pkgs, p)
-	}
-	sort.Strings(pkgs)
-	var b strings.Builder
-	b.WriteString("package chatlint_engine\n\n")
-	for _, pkg := range pkgs {
-		for _, set := range []string{"deny", "warn", "info", actionSet} {
-			fmt.Fprintf(&b, "out contains [%q, %q, f] if some f in %s.%s\n", pkgPack[pkg], set, pkg, set)
-		}
-		for _, set := range []string{"dataset_deny", "dataset_warn", "dataset_info"} {
-			fmt.Fprintf(&b, "dataset_out contains [%q, %q, f] if some f in %s.%s\n", pkgPack[pkg], set, pkg, set)
-		}
-	}
-	gather, err := ast.ParseModuleWithOpts("chatlint_engine.rego", b.String(), ast.ParserOptions{RegoVersion: ast.RegoV1})
+	gather, err := gatherModule(pkgPack) // the module the old path evaluated
 	if err != nil {
 		return nil, err
 	}
-	modules["chatlint_engine.rego"] = gather
+	modules[gatherFile] = gather
 	compiler := ast.NewCompiler().WithCapabilities(Capabilities()).WithEnablePrintStatements(false)
 	if compiler.Compile(modules); compiler.Failed() {
 		return nil, compileErrors(compiler.Errors)
