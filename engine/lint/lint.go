@@ -36,10 +36,8 @@ type Linter struct {
 	// nil unless a dataset rule reads it (dataset_tokens.go).
 	tokens *tokens.Counter
 	eng    *policy.Engine
-	folds  map[document.Format]bool
-	// lookups says, per format, whether a rule may read a document's
-	// lookup (policy.Engine.ReadsLookupFor); only then is it built.
-	lookups map[document.Format]bool
+	// plans says, per format, how its units are read (plan).
+	plans map[document.Format]formatPlan
 	// fields prunes the documents of a file no dataset rule folds (a
 	// file's dataset facts read its records whole); nil when the caller
 	// set opts.Fields.
@@ -65,34 +63,35 @@ func New(eng *policy.Engine, opts document.Options) *Linter {
 	return l
 }
 
-// readsLookup reports whether a rule may read the lookup of a document of
-// format f under the linter's profile.
-func (l *Linter) readsLookup(f document.Format) bool {
-	ok, seen := l.lookups[f]
-	if !seen {
-		ok = l.eng.ReadsLookupFor(string(f), l.opts.Profile)
-		if l.lookups == nil {
-			l.lookups = map[document.Format]bool{}
-		}
-		l.lookups[f] = ok
-	}
-	return ok
+// formatPlan is how the linter reads the units of one format: whether a
+// dataset rule folds its documents (their Facts are computed, from whole
+// documents), and the options its documents are built with.
+type formatPlan struct {
+	folds bool
+	opts  document.Options
 }
 
-// foldsFormat reports whether a dataset rule applies to files of format f.
-func (l *Linter) foldsFormat(f document.Format) bool {
-	if !l.dataset {
-		return false
+// plan returns the plan for format f, decided once per format: the
+// answers depend only on the format and the linter's profile, and asking
+// the engine for every record of a chat file cost a scan of its rules each.
+func (l *Linter) plan(f document.Format) formatPlan {
+	if p, ok := l.plans[f]; ok {
+		return p
 	}
-	ok, seen := l.folds[f]
-	if !seen {
-		ok = l.eng.HasDatasetFor(l.opts.Profile, string(f))
-		if l.folds == nil {
-			l.folds = map[document.Format]bool{}
+	p := formatPlan{folds: l.dataset && l.eng.HasDatasetFor(l.opts.Profile, string(f)), opts: l.opts}
+	if !p.folds && l.fields != nil { // a fold reads its documents whole
+		p.opts.Fields = l.fields
+		if !l.eng.MessageViewsFor(string(f), p.opts.Profile) {
+			p.opts.Fields = l.plainFields
 		}
-		l.folds[f] = ok
 	}
-	return ok
+	// The lookup only where a rule that may read it runs (ReadsLookupFor).
+	p.opts.SkipLookup = p.opts.SkipLookup || !l.eng.ReadsLookupFor(string(f), p.opts.Profile)
+	if l.plans == nil {
+		l.plans = map[document.Format]formatPlan{}
+	}
+	l.plans[f] = p
+	return p
 }
 
 // Folds reports whether the linter computes Facts for a dataset fold: some
@@ -139,15 +138,8 @@ func (l *Linter) CheckFacts(ctx context.Context, u Unit) ([]finding.Finding, []F
 	}
 	var found []finding.Finding
 	var fa []Facts
-	fold := l.foldsFormat(u.Format)
-	opts := l.opts
-	if !fold && l.fields != nil {
-		opts.Fields = l.fields
-		if !l.eng.MessageViewsFor(string(u.Format), opts.Profile) {
-			opts.Fields = l.plainFields
-		}
-	}
-	opts.SkipLookup = opts.SkipLookup || !l.readsLookup(u.Format)
+	p := l.plan(u.Format)
+	fold, opts := p.folds, p.opts
 	out := Documents(u, opts, func(d *document.Document, rec *jsonl.Record) {
 		dctx := ctx
 		if fold {

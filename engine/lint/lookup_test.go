@@ -36,7 +36,7 @@ func TestLookupOnlyWhereRead(t *testing.T) {
 		l := New(eng, document.Options{Profile: tc.profile})
 		got := map[document.Format]bool{}
 		for _, f := range formats {
-			if l.readsLookup(f) {
+			if !l.plan(f).opts.SkipLookup {
 				got[f] = true
 			}
 		}
