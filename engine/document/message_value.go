@@ -108,14 +108,6 @@ type MessageValue struct {
 // names to slots when it compiles them.
 func MessageSlot(k string) int { return msgSlot(k) }
 
-// Slot returns the member in slot s (from MessageSlot), nil when absent.
-func (v *MessageValue) Slot(s int) *ast.Term {
-	if v.inserted {
-		return v.Object.Get(msgSlotKeys[s])
-	}
-	return v.slots[s]
-}
-
 // Member is Get(k) for the member name k whose slot (MessageSlot) is
 // slot, read without matching the name: the YAML evaluator resolves its
 // paths' names to slots when it compiles them.

@@ -126,7 +126,7 @@ func TestMessageValueInsert(t *testing.T) {
 	if got := v.Get(ast.StringTerm("extra")); got == nil || !got.Equal(ast.BooleanTerm(true)) {
 		t.Errorf("inserted member: %v", got)
 	}
-	if got := v.Slot(MessageSlot("index")); !got.Equal(ast.IntNumberTerm(9)) {
+	if got := v.Member(MessageSlot("index"), KeyIndex); !got.Equal(ast.IntNumberTerm(9)) {
 		t.Errorf("index slot after Insert: %v", got)
 	}
 	if v.Len() != n+1 || v.Hash() != v.Materialize().Hash() {
