@@ -7,18 +7,19 @@ import (
 	"runtime/metrics"
 	"sync/atomic"
 
-	"github.com/chatlint/chatlint/cmd/chatlint/internal/gcstart"
+	_ "github.com/chatlint/chatlint/cmd/chatlint/internal/gcstart" // sets GOGC in its init
 )
 
 // GC tuning, chosen from measurements (docs/performance.md, "Memory").
 //
 // chatlint's live heap is small (the compiled rules and a few records in
 // flight per worker, 5–11 MB) but it allocates about 13 bytes per input byte,
-// so with the default GOGC=100 the collector runs constantly. GOGC=800 cuts
-// its work about 4 times, but the heap then peaks at 9× a live heap that
-// swings with the records in flight: 80–135 MB. A soft memory limit of
-// 64 MiB caps those swings at no cost in collections (the limit is reached
-// only when the live heap is large), and peak RSS stays near 70 MB.
+// so with the default GOGC=100 the collector runs constantly. GOGC=800
+// (gcstart.Percent) cuts its work about 4 times, but the heap then peaks at
+// 9× a live heap that swings with the records in flight: 80–135 MB. A soft
+// memory limit of 64 MiB caps those swings at no cost in collections (the
+// limit is reached only when the live heap is large), and peak RSS stays
+// near 70 MB.
 //
 // A fixed limit would make the collector run back to back on a document
 // whose live heap nears it (a huge session or record), so the limit follows
@@ -29,7 +30,6 @@ import (
 //
 // GOGC and GOMEMLIMIT in the environment still win.
 const (
-	gcPercent      = gcstart.Percent // set first by gcstart's init
 	memoryFloor    = 64 << 20
 	liveHeapFactor = 2
 	// maxHeadroom caps what the limit adds to a big live heap: on 60 MB
@@ -42,12 +42,10 @@ const (
 	maxHeadroomUpTo = 384 << 20
 )
 
-// tuneGC sets the GC target and starts the memory limit that follows the
-// live heap.
+// tuneGC starts the memory limit that follows the live heap. The GC target
+// (GOGC 800) is set earlier, by gcstart's init, before the other packages
+// allocate.
 func tuneGC() {
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(gcPercent)
-	}
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(memoryFloor)
 		watchLiveHeap()
