@@ -13,6 +13,7 @@ import (
 	"github.com/chatlint/chatlint/engine/internal/testinputs"
 	"github.com/chatlint/chatlint/engine/policy"
 	"github.com/chatlint/chatlint/engine/runner"
+	"github.com/chatlint/chatlint/internal/sweep"
 )
 
 // TestRegoCompiledSameFindings: through the whole check path — every
@@ -38,6 +39,11 @@ func TestRegoCompiledSameFindings(t *testing.T) {
 			profiles = append(profiles, pr.Name)
 		}
 		total := 0
+		// The default run compares the default profile and one other; the
+		// `exhaustive` build tag compares every profile.
+		if len(profiles) > 2 {
+			profiles = append(profiles[:1], sweep.Strings(profiles[1:], 1)...)
+		}
 		for _, profile := range profiles {
 			want, wantErrs := regocFindings(topdown, files, profile)
 			got, gotErrs := regocFindings(compiled, files, profile)

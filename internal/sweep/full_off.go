@@ -1,0 +1,5 @@
+//go:build !exhaustive
+
+package sweep
+
+const full = false
