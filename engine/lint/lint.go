@@ -45,7 +45,17 @@ type Linter struct {
 	// plainFields is fields building messages as OPA objects, for the
 	// documents Rego runs on (policy.Engine.MessageViewsFor).
 	plainFields *document.Fields
+	// hashes says findings of records without an id get their
+	// RecordHash: only a baseline or a SARIF fingerprint reads it, and
+	// hashing every such record's whole text is costly when many have
+	// findings.
+	hashes bool
 }
+
+// HashRecords sets whether findings of records without an id carry the
+// record's content hash (finding.Finding.RecordHash), which baselines and
+// SARIF fingerprints key on.
+func (l *Linter) HashRecords(on bool) { l.hashes = on }
 
 // New returns a Linter over a compiled engine. Documents leave out the
 // members no rule of the engine reads (policy.Engine.Fields), unless
@@ -157,7 +167,9 @@ func (l *Linter) CheckFacts(ctx context.Context, u Unit) ([]finding.Finding, []F
 		found = append(found, fs...)
 	})
 	out = append(out, found...)
-	identify(out, u.Records)
+	if l.hashes {
+		identify(out, u.Records)
+	}
 	slices.SortFunc(out, finding.Compare)
 	return out, fa
 }

@@ -124,9 +124,17 @@ func TestPlace(t *testing.T) {
 
 // TestRecordHash checks the content identity lint gives findings of records
 // without an id: the hash of the record they name (for a session without an
-// id, its first line), nothing for a record with an id.
+// id, its first line), nothing for a record with an id; and none at all
+// unless the run asks for them (HashRecords).
 func TestRecordHash(t *testing.T) {
 	l := linter(t)
+	bare := `{"messages":[{"role":"user","content":"hi"}]}`
+	for _, f := range l.Check(context.Background(), Unit{File: "f", Format: document.Chat, Records: recs(bare)}) {
+		if f.RecordHash != "" {
+			t.Errorf("a run that did not ask for record hashes got %q on %s", f.RecordHash, f.Rule)
+		}
+	}
+	l.HashRecords(true)
 	user := `{"messages":[{"role":"user","content":"hi"}]}`
 	withID := `{"id":"c-1","messages":[{"role":"user","content":"hi"}]}`
 	element := "{\n  \"messages\": [{\"role\": \"user\", \"content\": \"hi\"}]\n}"

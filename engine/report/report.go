@@ -54,6 +54,14 @@ var writers = map[string]func(io.Writer, Options) Writer{
 	"html":   newHTMLWriter,
 }
 
+// keyed are the formats that write a key per finding (finding.Key over
+// its record's identity), so the run must give findings of records without
+// an id their content hash.
+var keyed = map[string]bool{"sarif": true}
+
+// KeysFindings reports whether a format writes each finding's key.
+func KeysFindings(format string) bool { return keyed[format] }
+
 // Formats lists the output format names.
 func Formats() []string {
 	var out []string

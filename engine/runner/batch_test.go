@@ -92,7 +92,7 @@ func viewJob(j Job) jobView {
 // so that batches finish out of order), with the totals and errors.
 func eachViews(t *testing.T, batchSize int, inputs []Input) ([]jobView, Totals, []error) {
 	t.Helper()
-	r := &Runner{Opts: Options{Workers: 3, Batch: batchSize, MaxLineSize: 2048}}
+	r := &Runner{Opts: Options{Workers: 3, Batch: batchSize, MaxLineSize: 2048, RecordHashes: true}}
 	var got []jobView
 	tot, errs := Each(context.Background(), r, inputs, func() func(Job) jobView {
 		return func(j Job) jobView {
@@ -141,7 +141,7 @@ func TestBatchSizesSameJobs(t *testing.T) {
 
 func runFindings(t *testing.T, batchSize int, inputs []Input) ([]string, finding.Summary) {
 	t.Helper()
-	r := &Runner{Engine: engine(t), Opts: Options{Workers: 3, Batch: batchSize, MaxLineSize: 2048}}
+	r := &Runner{Engine: engine(t), Opts: Options{Workers: 3, Batch: batchSize, MaxLineSize: 2048, RecordHashes: true}}
 	var got []string
 	sum, _ := r.Run(context.Background(), inputs, func(f finding.Finding) {
 		got = append(got, fmt.Sprintf("%s:%d %s %s %s", f.File, f.Line, f.Rule, f.Message, f.RecordHash))

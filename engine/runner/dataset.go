@@ -28,6 +28,7 @@ type folder struct {
 
 func newFolder(ctx context.Context, r *Runner) *folder {
 	l := lint.New(r.Engine, r.Opts.Document)
+	l.HashRecords(r.Opts.RecordHashes)
 	if !l.Folds() {
 		return nil
 	}

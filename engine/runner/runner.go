@@ -43,6 +43,10 @@ type Options struct {
 	// go in bunches and a costly one alone. Handing jobs over one by one
 	// costs as much as checking a small record against one rule.
 	Batch int
+	// RecordHashes gives the findings of records without an id their
+	// content hash (finding.Finding.RecordHash), for a baseline or SARIF
+	// fingerprints; a run that writes neither leaves it off.
+	RecordHashes bool
 }
 
 // Runner checks inputs against one compiled engine.
@@ -72,6 +76,7 @@ func (r *Runner) Run(ctx context.Context, inputs []Input, emit func(finding.Find
 	var sum finding.Summary
 	check := func() func(Job) checked {
 		l := lint.New(r.Engine, r.Opts.Document)
+		l.HashRecords(r.Opts.RecordHashes)
 		return func(j Job) checked {
 			if j.Finding != nil {
 				return checked{findings: []finding.Finding{*j.Finding}}

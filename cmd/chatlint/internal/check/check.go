@@ -170,6 +170,10 @@ func runCheck(cmd *cobra.Command, o *checkOptions) error {
 		return &cmdutil.ExitCode{Code: cmdutil.ExitError, Err: err}
 	}
 	defer g.Abort()
+	ropts.RecordHashes = o.Baseline != "" || o.WriteBaseline != ""
+	for _, s := range specs {
+		ropts.RecordHashes = ropts.RecordHashes || report.KeysFindings(s.Format)
+	}
 	r := &runner.Runner{Engine: eng, Opts: ropts}
 	stop := cmdutil.ShowProgress(o.IO.ErrOut, r.Progress)
 	var werr error
