@@ -122,14 +122,16 @@ var lineMaps = map[string]func(mp *mapping, h hit) (keyed, bool){
 	"inline-tool-calls-field": func(mp *mapping, h hit) (keyed, bool) {
 		return mp.at(phaseCalls, h.MessageIndex, 2, 0, h, "tool_calls key should be dropped when json-tool-calls enabled"), true
 	},
-	// A tool message convert leaves unwrapped (it has no tool_call_id to
-	// wrap it with) is not an ERROR line of the reference, which writes one
-	// only for a wrapper left open: ours is a WARNING line in the pack's words.
+	// The reference judges a tool message's content as written: not a
+	// string starting with <tool_result (a tool message convert leaves
+	// unwrapped, having no tool_call_id to wrap it with), or a wrapper left
+	// open.
 	"inline-tool-result-wrapper": func(mp *mapping, h hit) (keyed, bool) {
-		if s, ok := get(message(mp.written, h.MessageIndex), "content").(string); !ok || !strings.HasPrefix(s, "<tool_result") {
-			return keyed{}, false
+		msg := "tool result missing <tool_result> wrapper"
+		if s, ok := get(message(mp.written, h.MessageIndex), "content").(string); ok && strings.HasPrefix(s, "<tool_result") {
+			msg = "tool result missing closing </tool_result> tag"
 		}
-		return mp.at(phaseCalls, h.MessageIndex, 3, 0, h, "tool result missing closing </tool_result> tag"), true
+		return mp.at(phaseCalls, h.MessageIndex, 3, 0, h, msg), true
 	},
 	"legacy-function-call": func(mp *mapping, h hit) (keyed, bool) {
 		return mp.at(phaseResults, h.MessageIndex, 0, 0, h, "Legacy function_call format is not supported"), true

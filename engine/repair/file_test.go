@@ -96,7 +96,13 @@ func TestFileLeavesUntouched(t *testing.T) {
 		{"invalid header: type Session, clean otherwise", `{"type":"Session","id":"s1"}` + "\n" + message + "\n", Options{},
 			Result{Outcome: Skipped, Reason: ReasonHeader, Stats: Stats{Records: 2}}},
 		{"invalid header: the JSON string \"session\"", `"session"` + "\n" + message + "\n" + message + "\n", Options{},
-			Result{Outcome: Skipped, Reason: ReasonHeader, Stats: Stats{Records: 2, Dropped: 1}}},
+			Result{Outcome: Skipped, Reason: ReasonHeader, Stats: Stats{Records: 3}}},
+		// The reference repair's first parsed entry must be the header: a
+		// JSON string before the real header is refused, nothing changed.
+		{"invalid header: the JSON string \"session\" before the header", `"session"` + "\n" + header + "\n" + message + "\n{\"type\":\n", Options{},
+			Result{Outcome: Skipped, Reason: ReasonHeader, Stats: Stats{Records: 3, Dropped: 1}}},
+		{"JSON values that are not objects are kept: nothing to repair", header + "\n42\nnull\n" + message + "\n", Options{},
+			Result{Outcome: Clean, Stats: Stats{Records: 4}}},
 		{"header required by --format pi-session", `{"messages":[]}` + "\n{\n", Options{Format: document.PiSession},
 			Result{Outcome: Skipped, Reason: ReasonHeader, Stats: Stats{Records: 1, Dropped: 1}}},
 		{"no line is JSON", "not json\n{\n", Options{}, Result{Outcome: Skipped, Reason: ReasonNoJSON, Stats: Stats{Dropped: 2}}},
@@ -146,8 +152,11 @@ func TestFileRepairs(t *testing.T) {
 			want: `{"type":"user","message":{"role":"user","content":"hi"}}` + "\n", stats: Stats{Records: 1, Dropped: 1}},
 		{name: "--force repairs a mostly broken file", content: "{\n\"a\": 1\n}\n{\"b\":2}\n", mode: 0o644, opts: Options{Force: true},
 			want: "{\"b\":2}\n", stats: Stats{Records: 1, Dropped: 3}},
-		{name: "lines holding JSON that is not an object go to the backup", content: "{\"a\":1}\n[1, 2]\n\"x\"\n42\n{\"b\":2}\n{\"c\":3}\n{\"d\":4}\n", mode: 0o644,
-			want: "{\"a\":1}\n{\"b\":2}\n{\"c\":3}\n{\"d\":4}\n", stats: Stats{Records: 4, Dropped: 3}},
+		// The reference repair keeps every line that parses, whatever its
+		// value, and drops only the one that does not.
+		{name: "lines holding JSON that is not an object are kept, the truncated one dropped",
+			content: header + "\n42\nnull\n\"text\"\n" + message + "\n[1,2]\ntrue\n{\"type\":\"message\",\"mess\n", mode: 0o644,
+			want: header + "\n42\nnull\n\"text\"\n" + message + "\n[1,2]\ntrue\n", stats: Stats{Records: 7, Dropped: 1}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -17,10 +17,11 @@ const probeRecords = 8
 // format. With a forced format (Options.Format) the file is of that format.
 // Otherwise it is of a header format when first is detected as one, or is a
 // line only such a file has after its header, or when first is of no known
-// format and one of next (the records after it, at most probeRecords) is
-// such a line: a pi transcript's header damaged into
-// {"type": "Session", …} is still a header, and the transcript repair this
-// replaces refuses such a file rather than repairing it as plain JSONL.
+// format, or no object, and one of next (the records after it, at most
+// probeRecords) is such a line or a header: a pi transcript's header damaged
+// into {"type": "Session", …}, or preceded by the JSON string "session", is
+// not a header first, and the transcript repair this replaces refuses such a
+// file ("invalid session header") rather than repairing it as plain JSONL.
 func headerOK(first []byte, next [][]byte, forced document.Format) bool {
 	if forced != "" {
 		a := document.Lookup(forced)
@@ -31,25 +32,36 @@ func headerOK(first []byte, next [][]byte, forced document.Format) bool {
 		return ok && a.Detect(obj) && a.Header.Valid(obj)
 	}
 	obj, isObj := object(first)
-	if !isObj {
-		return true
+	if isObj {
+		f, known := document.Detect(obj)
+		if a := document.Lookup(f); known && a.Header != nil {
+			return a.Header.Valid(obj)
+		}
+		if afterHeader(obj) {
+			return false
+		}
+		if known {
+			return true
+		}
 	}
-	f, known := document.Detect(obj)
-	if a := document.Lookup(f); known && a.Header != nil {
-		return a.Header.Valid(obj)
-	}
-	if afterHeader(obj) {
-		return false
-	}
-	if known {
-		return true
-	}
+	// A first record of no known format, or no object at all (the JSON
+	// string "session" before a pi header): the file is a transcript whose
+	// first record is not its header when a header or a header-only entry
+	// follows.
 	for _, rec := range next {
-		if o, ok := object(rec); ok && afterHeader(o) {
+		if o, ok := object(rec); ok && (afterHeader(o) || isHeader(o)) {
 			return false
 		}
 	}
 	return true
+}
+
+// isHeader reports whether obj is detected as a record of a format whose
+// files open with a header: a header that is not the first record.
+func isHeader(obj ast.Object) bool {
+	f, known := document.Detect(obj)
+	a := document.Lookup(f)
+	return known && a.Header != nil
 }
 
 func object(data []byte) (ast.Object, bool) {

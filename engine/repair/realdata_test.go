@@ -10,11 +10,10 @@ import (
 )
 
 // TestRealData repairs copies of the public files under ../shared/data: only
-// the deliberately malformed Codex rollout and the Claude Code edge cases
-// (lines holding a JSON string, a number and a list: no records) have lines
-// to drop; every other
-// file, including the headerless Claude Code and Codex logs and the pi
-// sessions, is clean.
+// the deliberately malformed Codex rollout has lines to drop; every other
+// file, including the headerless Claude Code and Codex logs, the pi sessions
+// and the Claude Code edge cases (lines holding a JSON string, a number and a
+// list: JSON, kept for check to report), is clean.
 func TestRealData(t *testing.T) {
 	root := filepath.Join(benchdata.Root(), "../shared/data")
 	if _, err := os.Stat(root); err != nil {
@@ -34,7 +33,7 @@ func TestRealData(t *testing.T) {
 		os.WriteFile(p, data, 0o644)
 		got := File(p, Options{})
 		want := Clean
-		if strings.HasSuffix(f, "cclog-codex-rollout-malformed.jsonl") || strings.HasSuffix(f, "cclog-edge_cases.jsonl") {
+		if strings.HasSuffix(f, "cclog-codex-rollout-malformed.jsonl") {
 			want = Repaired
 		}
 		if got.Outcome != want {

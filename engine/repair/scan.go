@@ -37,9 +37,11 @@ type Record struct {
 }
 
 // Scanner reads a JSONL input and classifies its lines. Lines end at LF or
-// CRLF; blank lines are skipped and not reported. A line that is a JSON
-// object as a whole is kept as it is; a line holding any other JSON value is
-// dropped like one that is not JSON (it is no record). A line that is not is split at lone CRs when
+// CRLF; blank lines are skipped and not reported. A line that is one JSON
+// value as a whole is kept as it is, whatever the value: repair makes a file
+// parseable and nothing more, as the transcript repair it replaces does, and
+// a value that is no record (42, null, [1, 2]) is check's to report and fix's
+// to reject. A line that is not JSON is split at lone CRs when
 // every non-blank piece is a JSON object on its own (two records glued together
 // by an old-Mac line ending), and dropped whole otherwise: a fragment of a
 // broken record is never kept as if it were a record. Invalid UTF-8 in a
@@ -97,7 +99,7 @@ func (s *Scanner) Next() (Record, error) {
 		return Record{}, err
 	}
 	s.line = rec.Line
-	if isObject(rec.Data) {
+	if json.Valid(rec.Data) {
 		return mend(Record{Line: rec.Line, Data: rec.Data, Kept: true}), nil
 	}
 	if splittable(rec.Data) {
@@ -132,10 +134,9 @@ func mend(r Record) Record {
 	return r
 }
 
-// isObject reports whether data is one valid JSON value that is an object.
-// A line holding another JSON value ([1, 2], "x", 42) is not a record of any
-// format: check reports it, fix rejects it, and repair drops it like a line
-// that is not JSON, so the three agree on what a record is.
+// isObject reports whether data is one valid JSON value that is an object:
+// only objects are cut out of a line glued by lone CRs, where a piece that is
+// a number or a string is more likely a fragment than a value someone wrote.
 func isObject(data []byte) bool {
 	t := bytes.TrimLeft(data, " \t\r\n")
 	return len(t) > 0 && t[0] == '{' && json.Valid(data)

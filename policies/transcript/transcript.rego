@@ -8,9 +8,6 @@ package chatlint.transcript
 
 synthetic_text := "[chatlint] missing tool result in session history; inserted synthetic error result for transcript repair."
 
-# The text of the synthetic result of a call whose assistant turn was aborted or failed: the call
-# was never executed, and agent runtimes answer it so when the session resumes.
-not_executed_text := "[chatlint] tool call not executed: its assistant turn ended before it ran (stopReason %q); inserted synthetic error result for transcript repair."
 
 # Inline tool calls live in a message's text: there is nothing to drop or pair as data.
 structured if input.mode == "structured"
@@ -234,9 +231,10 @@ orphan_reason(r) := sprintf("tool result at message %d has no tool call id", [r.
 # title: tool-result-pairing
 # description: >-
 #   After each assistant message with tool calls come its results, in call order, then the other
-#   messages of its span. A call with an id and no result gets a synthetic error result; the
-#   calls of an aborted or failed assistant message (stopReason aborted or error) get one that
-#   says the call was not executed, as agent runtimes answer them when a session resumes. A
+#   messages of its span. A call with an id and no result gets a synthetic error result, except
+#   the calls of an aborted or failed assistant message (stopReason aborted or error): agent
+#   runtimes drop such a turn when they rebuild the request, so a synthetic result would be an
+#   orphan the provider rejects (the transcript repair this follows leaves them unanswered). A
 #   second result for a call of the turn and a result matching no call of its turn are dropped.
 # custom:
 #   severity: info
@@ -261,10 +259,11 @@ cleanup_actions contains a if {
 }
 
 # An assistant message that was aborted or failed: its calls never ran. Its real results stay
-# paired with it, and a call without one is answered "not executed".
+# paired with it (dropping them would lose what the tools did), and a call without one is left
+# unanswered.
 not_executed(t) if input.messages[t].stop_reason in {"aborted", "error"}
 
-missing(t) := [x | some x in turns[t]; not answers[[t, x]]]
+missing(t) := [x | some x in turns[t]; not answers[[t, x]]; not not_executed(t)]
 
 # The span of a turn: the messages after the assistant message up to the next one, found from
 # the positions of the assistant messages (a scan per turn would be quadratic on long sessions).
@@ -316,6 +315,7 @@ cleanup_actions contains a if {
 
 cleanup_actions contains a if {
 	some t, ids in turns
+	not not_executed(t)
 	some k, x in ids
 	not answers[[t, x]]
 	a := {
@@ -325,14 +325,7 @@ cleanup_actions contains a if {
 	}
 }
 
-synthetic_reason(t, x) := sprintf("tool call %q (tool %q) of assistant message %d, which ended with stopReason %q, was not executed: inserted a synthetic error result", [x, tool_name(t, x), t, input.messages[t].stop_reason]) if {
-	not_executed(t)
-} else := sprintf("tool call %q (tool %q) of assistant message %d has no result: inserted a synthetic error result", [x, tool_name(t, x), t])
-
-# The text of a synthetic result for a call of turn t.
-synthetic_text_of(t) := sprintf(not_executed_text, [input.messages[t].stop_reason]) if {
-	not_executed(t)
-} else := synthetic_text
+synthetic_reason(t, x) := sprintf("tool call %q (tool %q) of assistant message %d has no result: inserted a synthetic error result", [x, tool_name(t, x), t])
 
 # The synthetic result, in the record's own message shape; its timestamp is the assistant
 # message's, so a second run gives the same bytes.
@@ -340,13 +333,13 @@ synthetic(t, x) := object.union(base, stamp(t)) if {
 	input.format == "pi-session"
 	base := {
 		"role": "toolResult", "toolCallId": x, "toolName": tool_name(t, x),
-		"content": [{"type": "text", "text": synthetic_text_of(t)}], "isError": true,
+		"content": [{"type": "text", "text": synthetic_text}], "isError": true,
 	}
-} else := {"role": "user", "content": [{"type": "tool_result", "tool_use_id": x, "content": synthetic_text_of(t), "is_error": true}]} if {
+} else := {"role": "user", "content": [{"type": "tool_result", "tool_use_id": x, "content": synthetic_text, "is_error": true}]} if {
 	input.format == "claude-code"
-} else := {"type": "function_call_output", "call_id": x, "output": synthetic_text_of(t)} if {
+} else := {"type": "function_call_output", "call_id": x, "output": synthetic_text} if {
 	input.format == "codex"
-} else := {"role": "tool", "tool_call_id": x, "content": synthetic_text_of(t)}
+} else := {"role": "tool", "tool_call_id": x, "content": synthetic_text}
 
 stamp(t) := {"timestamp": ts} if {
 	ts := input.messages[t].raw.timestamp
