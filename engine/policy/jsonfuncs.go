@@ -35,7 +35,7 @@ func jsonParse(_ rego.BuiltinContext, x *ast.Term) (*ast.Term, error) {
 // jsonText parses v when it is a string holding one JSON value. Rules read
 // the same arguments several times over, so the parse comes from
 // parsedTexts (textcache.go) when it is recent.
-func jsonText(v ast.Value) (ast.Value, bool) {
+func JSONText(v ast.Value) (ast.Value, bool) {
 	s, ok := v.(ast.String)
 	if !ok {
 		return nil, false

@@ -15,17 +15,17 @@ import (
 // failed once its source's error flag is gone — the rule decides; this only
 // lets convert say so beforehand, with the rule's own code.
 func FlagPointers(text string, keys []string) []string {
-	p, _ := jsonPayload(rego.BuiltinContext{}, ast.StringTerm(text))
+	p, _ := JSONPayload(rego.BuiltinContext{}, ast.StringTerm(text))
 	if p == nil {
 		return nil
 	}
-	w := truthyWalk{want: make([]string, 0, len(keys))}
+	w := TruthyWalk{Want: make([]string, 0, len(keys))}
 	for _, k := range keys {
-		w.want = append(w.want, strings.ToLower(k))
+		w.Want = append(w.Want, strings.ToLower(k))
 	}
-	w.visit(p.Value)
-	out := make([]string, len(w.out))
-	for i, t := range w.out {
+	w.Visit(p.Value)
+	out := make([]string, len(w.Out))
+	for i, t := range w.Out {
 		out[i] = string(t.Value.(ast.String))
 	}
 	return out

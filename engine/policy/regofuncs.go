@@ -22,17 +22,17 @@ func init() {
 		Decl:             types.NewFunction(types.Args(types.A), types.A),
 		Memoize:          false,
 		Nondeterministic: false,
-	}, jsonPayload)
+	}, JSONPayload)
 	rego.RegisterBuiltin2(&rego.Function{
 		Name: "chatlint.truthy_keys",
 		Decl: types.NewFunction(types.Args(types.A, types.NewSet(types.S)), types.NewArray(nil, types.S)),
-	}, truthyKeys)
+	}, TruthyKeys)
 }
 
 // jsonPayload returns x itself when it is an object or array, and the parsed
 // value when x is a string whose trimmed text starts with { and ends with }, or
 // starts with [ and ends with ], and is valid JSON. Otherwise it is undefined.
-func jsonPayload(_ rego.BuiltinContext, x *ast.Term) (*ast.Term, error) {
+func JSONPayload(_ rego.BuiltinContext, x *ast.Term) (*ast.Term, error) {
 	switch v := x.Value.(type) {
 	case ast.Object, *ast.Array:
 		return x, nil
@@ -57,29 +57,35 @@ func jsonPayload(_ rego.BuiltinContext, x *ast.Term) (*ast.Term, error) {
 // truthyKeys returns the JSON Pointers of every object member, at any depth of
 // x, whose key (compared case-insensitively) is in keys and whose value is
 // truthy: not null, false, 0, "", [] or {}.
-func truthyKeys(_ rego.BuiltinContext, x, keys *ast.Term) (*ast.Term, error) {
+func TruthyKeys(_ rego.BuiltinContext, x, keys *ast.Term) (*ast.Term, error) {
 	set, ok := keys.Value.(ast.Set)
 	if !ok {
 		return nil, nil
 	}
-	w := truthyWalk{want: make([]string, 0, set.Len())}
+	w := TruthyWalk{Want: make([]string, 0, set.Len())}
 	set.Foreach(func(t *ast.Term) {
 		if s, ok := t.Value.(ast.String); ok {
-			w.want = append(w.want, strings.ToLower(string(s)))
+			w.Want = append(w.Want, strings.ToLower(string(s)))
 		}
 	})
-	w.visit(x.Value)
-	return ast.ArrayTerm(w.out...), nil
+	w.Visit(x.Value)
+	return ast.ArrayTerm(w.Out...), nil
 }
 
 // truthyWalk walks a value for truthy_keys. It keeps the path to the
 // current member as tokens and writes a pointer only for a member it
 // reports: most members are not, and building every member's pointer was
 // most of the builtin's time.
-type truthyWalk struct {
-	want []string
+type TruthyWalk struct {
+	Want []string
 	path []pathToken
-	out  []*ast.Term
+	Out  []*ast.Term
+}
+
+// Reset readies w for a walk that reports the keys of want, keeping its
+// buffers.
+func (w *TruthyWalk) Reset(want []string) {
+	w.Want, w.path, w.Out = want, w.path[:0], w.Out[:0]
 }
 
 // pathToken is an object key (index < 0) or an array index.
@@ -88,7 +94,7 @@ type pathToken struct {
 	index int
 }
 
-func (w *truthyWalk) visit(v ast.Value) {
+func (w *TruthyWalk) Visit(v ast.Value) {
 	switch v := v.(type) {
 	case ast.Object:
 		v.Foreach(func(k, val *ast.Term) {
@@ -97,16 +103,16 @@ func (w *truthyWalk) visit(v ast.Value) {
 				return
 			}
 			w.path = append(w.path, pathToken{key: string(ks), index: -1})
-			if w.wanted(string(ks)) && truthy(val.Value) {
-				w.out = append(w.out, ast.StringTerm(w.pointer()))
+			if w.wanted(string(ks)) && Truthy(val.Value) {
+				w.Out = append(w.Out, ast.StringTerm(w.pointer()))
 			}
-			w.visit(val.Value)
+			w.Visit(val.Value)
 			w.path = w.path[:len(w.path)-1]
 		})
 	case *ast.Array:
 		for i := 0; i < v.Len(); i++ {
 			w.path = append(w.path, pathToken{index: i})
-			w.visit(v.Elem(i).Value)
+			w.Visit(v.Elem(i).Value)
 			w.path = w.path[:len(w.path)-1]
 		}
 	}
@@ -116,13 +122,13 @@ func (w *truthyWalk) visit(v ast.Value) {
 // lower-casing an ASCII key: for one, that is strings.EqualFold with a key of
 // the same length (a lower-cased key folding to ASCII another way, such as
 // "ſ", is longer in bytes).
-func (w *truthyWalk) wanted(k string) bool {
+func (w *TruthyWalk) wanted(k string) bool {
 	for i := 0; i < len(k); i++ {
 		if k[i] >= utf8.RuneSelf {
-			return slices.Contains(w.want, strings.ToLower(k))
+			return slices.Contains(w.Want, strings.ToLower(k))
 		}
 	}
-	for _, x := range w.want {
+	for _, x := range w.Want {
 		if len(x) == len(k) && strings.EqualFold(k, x) {
 			return true
 		}
@@ -131,14 +137,14 @@ func (w *truthyWalk) wanted(k string) bool {
 }
 
 // pointer is the JSON Pointer (RFC 6901) of the current member.
-func (w *truthyWalk) pointer() string {
+func (w *TruthyWalk) pointer() string {
 	var b strings.Builder
 	for _, t := range w.path {
 		b.WriteByte('/')
 		if t.index >= 0 {
 			b.WriteString(strconv.Itoa(t.index))
 		} else {
-			b.WriteString(escapePointer(t.key))
+			b.WriteString(EscapePointer(t.key))
 		}
 	}
 	return b.String()
@@ -146,7 +152,7 @@ func (w *truthyWalk) pointer() string {
 
 // truthy reports whether v counts as a set flag: anything but null, false, 0,
 // "", [] and {}.
-func truthy(v ast.Value) bool {
+func Truthy(v ast.Value) bool {
 	switch v := v.(type) {
 	case ast.Null:
 		return false
@@ -168,7 +174,7 @@ func truthy(v ast.Value) bool {
 }
 
 // escapePointer escapes a key for use in a JSON Pointer (RFC 6901).
-func escapePointer(s string) string {
+func EscapePointer(s string) string {
 	if !strings.ContainsAny(s, "~/") {
 		return s
 	}

@@ -21,7 +21,7 @@ func BenchmarkSchemaErrors(b *testing.B) {
 	})
 	b.Run("get", func(b *testing.B) {
 		for b.Loop() {
-			schemas.get(schema.Value)
+			Schemas.Get(schema.Value)
 		}
 	})
 }

@@ -38,8 +38,8 @@ func init() {
 
 // schemaProblem returns "" when x is a valid JSON Schema, otherwise why not.
 func schemaProblem(_ rego.BuiltinContext, x *ast.Term) (*ast.Term, error) {
-	c := schemas.get(x.Value)
-	return ast.StringTerm(c.problem), nil
+	c := Schemas.Get(x.Value)
+	return ast.StringTerm(c.Problem), nil
 }
 
 // schemaErrors validates value against schema and returns one object
@@ -49,20 +49,20 @@ func schemaProblem(_ rego.BuiltinContext, x *ast.Term) (*ast.Term, error) {
 // schema is not a valid JSON Schema (schema_problem says why), so a rule
 // does not report a broken schema as broken arguments.
 func schemaErrors(_ rego.BuiltinContext, schema, value *ast.Term) (*ast.Term, error) {
-	return schemas.get(schema.Value).errors(value.Value), nil
+	return Schemas.Get(schema.Value).Errors(value.Value), nil
 }
 
 // errors validates v as schemaErrors does: nil when the schema is broken
 // or v is not JSON.
-func (c *compiledSchema) errors(value ast.Value) *ast.Term {
-	if c.schema == nil {
+func (c *CompiledSchema) Errors(value ast.Value) *ast.Term {
+	if c.Schema == nil {
 		return nil
 	}
 	v, err := ast.JSON(document.Plain(value)) // ast.JSON does not know a view (yaml_views.go)
 	if err != nil {
 		return nil
 	}
-	err = c.schema.Validate(v)
+	err = c.Schema.Validate(v)
 	if err == nil {
 		return ast.ArrayTerm()
 	}
@@ -117,43 +117,43 @@ func pointerOf(tokens []string) string {
 	var b strings.Builder
 	for _, t := range tokens {
 		b.WriteByte('/')
-		b.WriteString(escapePointer(t))
+		b.WriteString(EscapePointer(t))
 	}
 	return b.String()
 }
 
 // compiledSchema is a schema compiled, or why it could not be.
-type compiledSchema struct {
-	value   ast.Value
-	schema  *jsonschema.Schema
-	problem string
+type CompiledSchema struct {
+	Value   ast.Value
+	Schema  *jsonschema.Schema
+	Problem string
 }
 
 // schemaCacheSize bounds the compiled schemas kept: a dataset declares few
 // distinct tools, and one that declares more only compiles again.
-const schemaCacheSize = 512
+const SchemaCacheSize = 512
 
 // schemaCache maps a schema's content (OPA's value hash, then equality) to
 // its compiled form. Safe for concurrent use by every worker.
 type schemaCache struct {
 	mu       sync.Mutex
-	byHash   map[int][]*compiledSchema
+	byHash   map[int][]*CompiledSchema
 	n        int
 	compiles atomic.Int64
 }
 
-var schemas = &schemaCache{byHash: map[int][]*compiledSchema{}}
+var Schemas = &schemaCache{byHash: map[int][]*CompiledSchema{}}
 
 // SchemaCompiles returns how many schemas were compiled since the program
 // started: tests prove with it that identical schemas compile once.
-func SchemaCompiles() int64 { return schemas.compiles.Load() }
+func SchemaCompiles() int64 { return Schemas.compiles.Load() }
 
-func (c *schemaCache) get(v ast.Value) *compiledSchema {
+func (c *schemaCache) Get(v ast.Value) *CompiledSchema {
 	v = document.Plain(v) // kept, and compared with Compare (yaml_views.go)
 	h := v.Hash()
 	c.mu.Lock()
 	for _, e := range c.byHash[h] {
-		if e.value.Compare(v) == 0 {
+		if e.Value.Compare(v) == 0 {
 			c.mu.Unlock()
 			return e
 		}
@@ -163,11 +163,11 @@ func (c *schemaCache) get(v ast.Value) *compiledSchema {
 	c.compiles.Add(1)
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.n >= schemaCacheSize { // full: start again rather than track use
+	if c.n >= SchemaCacheSize { // full: start again rather than track use
 		clear(c.byHash)
 		c.n = 0
 	}
-	if !slices.ContainsFunc(c.byHash[h], func(x *compiledSchema) bool { return x.value.Compare(v) == 0 }) {
+	if !slices.ContainsFunc(c.byHash[h], func(x *CompiledSchema) bool { return x.Value.Compare(v) == 0 }) {
 		c.byHash[h] = append(c.byHash[h], e)
 		c.n++
 	}
@@ -180,32 +180,32 @@ const schemaURL = "chatlint:tool-schema.json"
 // compileSchema compiles one schema with a loader that loads nothing: a $ref
 // to another document (a file, a URL) is a problem of the schema, never a
 // read of the disk or the network.
-func compileSchema(v ast.Value) *compiledSchema {
-	out := &compiledSchema{value: v}
+func compileSchema(v ast.Value) *CompiledSchema {
+	out := &CompiledSchema{Value: v}
 	doc, err := ast.JSON(v)
 	if err != nil {
-		out.problem = "it is not JSON"
+		out.Problem = "it is not JSON"
 		return out
 	}
 	switch doc.(type) {
 	case map[string]any, bool:
 	default:
-		out.problem = fmt.Sprintf("a schema must be an object or a boolean, not %s", jsonTypeName(doc))
+		out.Problem = fmt.Sprintf("a schema must be an object or a boolean, not %s", jsonTypeName(doc))
 		return out
 	}
 	c := jsonschema.NewCompiler()
 	c.UseLoader(noLoader{})
 	c.DefaultDraft(jsonschema.Draft2020)
 	if err := c.AddResource(schemaURL, doc); err != nil {
-		out.problem = schemaMessage(err)
+		out.Problem = schemaMessage(err)
 		return out
 	}
 	s, err := c.Compile(schemaURL)
 	if err != nil {
-		out.problem = schemaMessage(err)
+		out.Problem = schemaMessage(err)
 		return out
 	}
-	out.schema = s
+	out.Schema = s
 	return out
 }
 
@@ -312,14 +312,14 @@ func callSchemaErrors(_ rego.BuiltinContext, doc *ast.Term) (*ast.Term, error) {
 			case ast.Object:
 				args = a
 			case ast.String:
-				if v, ok := jsonText(a); ok {
+				if v, ok := JSONText(a); ok {
 					args = v
 				}
 			}
 			if _, isObj := args.(ast.Object); !isObj {
 				continue
 			}
-			errs := schema.errors(args)
+			errs := schema.Errors(args)
 			if errs == nil || errs.Value.(*ast.Array).Len() == 0 {
 				continue
 			}
@@ -381,14 +381,14 @@ type toolSchemaCache struct {
 
 type toolSchemaEntry struct {
 	tools  *ast.Term
-	byName map[string]*compiledSchema
+	byName map[string]*CompiledSchema
 }
 
 var toolSchemas toolSchemaCache
 
 // of maps each tool name of a tools list to the compiled schema of the
 // first tool of that name whose parameters are an object.
-func (c *toolSchemaCache) of(tools *ast.Term) map[string]*compiledSchema {
+func (c *toolSchemaCache) of(tools *ast.Term) map[string]*CompiledSchema {
 	if tools == nil {
 		return nil
 	}
@@ -399,7 +399,7 @@ func (c *toolSchemaCache) of(tools *ast.Term) map[string]*compiledSchema {
 	if arr == nil || arr.Len() == 0 {
 		return nil
 	}
-	byName := map[string]*compiledSchema{}
+	byName := map[string]*CompiledSchema{}
 	for i := 0; i < arr.Len(); i++ {
 		t, _ := arr.Elem(i).Value.(ast.Object)
 		name, _ := valueOf(t, termName).(ast.String)
@@ -408,7 +408,7 @@ func (c *toolSchemaCache) of(tools *ast.Term) map[string]*compiledSchema {
 			continue
 		}
 		if _, seen := byName[string(name)]; !seen {
-			byName[string(name)] = schemas.get(p)
+			byName[string(name)] = Schemas.Get(p)
 		}
 	}
 	c.last.Store(&toolSchemaEntry{tools: tools, byName: byName})

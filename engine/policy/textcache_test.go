@@ -26,7 +26,7 @@ func TestTextCacheMatchesParse(t *testing.T) {
 			for round := range 3 {
 				for k := range texts {
 					s := texts[(k+w+round)%len(texts)]
-					got, ok := jsonText(ast.String(s))
+					got, ok := JSONText(ast.String(s))
 					want, wantOK := decodeText(s)
 					if ok != wantOK || ok && got.Compare(want) != 0 {
 						t.Errorf("%.40q: got %v %v, want %v %v", s, got, ok, want, wantOK)
@@ -42,8 +42,8 @@ func TestTextCacheMatchesParse(t *testing.T) {
 // A text read again comes from the cache: the same value, not a new parse.
 func TestTextCacheKeepsRecentParses(t *testing.T) {
 	s := ast.String(`{"city": "Paris", "unit": "c"}`)
-	a, _ := jsonText(s)
-	b, _ := jsonText(ast.String(string([]byte(s)))) // equal content, another string
+	a, _ := JSONText(s)
+	b, _ := JSONText(ast.String(string([]byte(s)))) // equal content, another string
 	if a.(ast.Object) == nil || fmt.Sprintf("%p", a) != fmt.Sprintf("%p", b) {
 		t.Errorf("second read parsed again: %p, %p", a, b)
 	}

@@ -32,7 +32,7 @@ func FuzzTruthyKeys(f *testing.F) {
 		if err != nil {
 			return
 		}
-		got, err := truthyKeys(rego.BuiltinContext{}, ast.NewTerm(v), keys)
+		got, err := TruthyKeys(rego.BuiltinContext{}, ast.NewTerm(v), keys)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -57,7 +57,7 @@ func plainTruthyKeys(x ast.Value, keys ast.Set) string {
 					return
 				}
 				p := ptr + "/" + strings.NewReplacer("~", "~0", "/", "~1").Replace(string(ks))
-				if want[strings.ToLower(string(ks))] && truthy(val.Value) {
+				if want[strings.ToLower(string(ks))] && Truthy(val.Value) {
 					out = append(out, ast.StringTerm(p))
 				}
 				visit(val.Value, p)

@@ -97,7 +97,7 @@ func (r *yamlRule) walk(v ast.Value, steps []step, sc scope, only []int, where [
 	case sc.given != nil: // the pointer is built when a finding needs it
 		next.inRaw = sc.inRaw || st.kind == stepRaw
 	case sc.inRaw:
-		next.ptr = sc.ptr + "/" + escapePointer(st.field)
+		next.ptr = sc.ptr + "/" + EscapePointer(st.field)
 	case st.kind == stepRaw:
 		next.inRaw = true
 	}
@@ -257,7 +257,7 @@ func resolve(v ast.Value, path []seg, sc *scope) (ast.Value, string) {
 			t := member(o, &path[0], sc)
 			if t == nil { // absent, but where it would be is known
 				for _, s := range path[1:] {
-					ptr += "/" + escapePointer(s.name)
+					ptr += "/" + EscapePointer(s.name)
 				}
 				return nil, ptr
 			}
@@ -268,7 +268,7 @@ func resolve(v ast.Value, path []seg, sc *scope) (ast.Value, string) {
 	for i := range path {
 		s := &path[i]
 		if known {
-			ptr += "/" + escapePointer(s.name)
+			ptr += "/" + EscapePointer(s.name)
 		}
 		switch c := v.(type) {
 		case ast.Object:

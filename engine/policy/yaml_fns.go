@@ -78,7 +78,7 @@ func (f *fnLet) value(v ast.Value, sc *scope) ast.Value {
 	case ast.Object:
 		args = a
 	case ast.String:
-		args, _ = jsonText(a)
+		args, _ = JSONText(a)
 	}
 	if _, isObj := args.(ast.Object); !isObj {
 		return nil
@@ -89,7 +89,7 @@ func (f *fnLet) value(v ast.Value, sc *scope) ast.Value {
 			return nil
 		}
 	}
-	errs := cs.errors(args)
+	errs := cs.Errors(args)
 	arr, _ := errsValue(errs).(*ast.Array)
 	if arr == nil || arr.Len() == 0 {
 		return nil
@@ -134,19 +134,19 @@ var lastSchema schemaIdentity
 const recentSchemas = 8
 
 type schemaIdentity struct {
-	slots [recentSchemas]atomic.Pointer[compiledSchema]
+	slots [recentSchemas]atomic.Pointer[CompiledSchema]
 	next  atomic.Uint32
 }
 
-func (c *schemaIdentity) of(v ast.Object) *compiledSchema {
+func (c *schemaIdentity) of(v ast.Object) *CompiledSchema {
 	for i := range c.slots {
-		if e := c.slots[i].Load(); e != nil && e.value == ast.Value(v) {
+		if e := c.slots[i].Load(); e != nil && e.Value == ast.Value(v) {
 			return e
 		}
 	}
-	e := schemas.get(v)
-	if e.value != ast.Value(v) { // the cache holds an equal schema object: remember this one
-		e = &compiledSchema{value: v, schema: e.schema, problem: e.problem}
+	e := Schemas.Get(v)
+	if e.Value != ast.Value(v) { // the cache holds an equal schema object: remember this one
+		e = &CompiledSchema{Value: v, Schema: e.Schema, Problem: e.Problem}
 	}
 	c.slots[c.next.Add(1)%recentSchemas].Store(e)
 	return e

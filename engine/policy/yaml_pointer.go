@@ -57,7 +57,7 @@ func walkPointer(doc ast.Object, given []step, at []int32) string {
 		}
 		switch {
 		case inRaw:
-			ptr += "/" + escapePointer(st.field)
+			ptr += "/" + EscapePointer(st.field)
 		case st.field == "raw":
 			inRaw = true
 		}

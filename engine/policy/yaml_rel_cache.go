@@ -34,7 +34,7 @@ type relCache struct {
 	lastTools lastTools
 	free      []*partnerSet
 	envFree   []*relEnv
-	walk      truthyWalk // truthy_keys' walker, its buffers reused
+	walk      TruthyWalk // truthy_keys' walker, its buffers reused
 	// roles[i] is the role of message i (built on first use); byRole the
 	// indexes of the messages of each role asked for
 	roles     []string

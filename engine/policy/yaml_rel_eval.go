@@ -277,22 +277,22 @@ func (env *relEnv) value(l *letSpec) ast.Value {
 		}
 	case l.truthy != nil:
 		w := &env.cache.walk
-		w.want, w.path, w.out = l.truthy.want, w.path[:0], w.out[:0]
+		w.Reset(l.truthy.want)
 		for _, src := range l.truthy.of {
 			if !allHold(src.when, el.v, sc) {
 				continue
 			}
 			v := lookupValue(el.v, src.path, sc)
-			if str, ok := v.(ast.String); ok && !mayHoldKeyTable(string(str), w.want, l.truthy.stop) {
+			if str, ok := v.(ast.String); ok && !mayHoldKeyTable(string(str), w.Want, l.truthy.stop) {
 				continue // no key can be written in it: not worth parsing
 			}
 			if p := payload(v); p != nil {
-				w.visit(p)
+				w.Visit(p)
 			}
 		}
-		if len(w.out) > 0 {
-			ptrs := make([]string, len(w.out))
-			for i, t := range w.out {
+		if len(w.Out) > 0 {
+			ptrs := make([]string, len(w.Out))
+			for i, t := range w.Out {
 				ptrs[i] = string(t.Value.(ast.String))
 			}
 			return ast.String(strings.Join(ptrs, ", "))

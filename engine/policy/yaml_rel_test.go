@@ -196,11 +196,11 @@ func TestMayHoldKeyNeverMissesAKey(t *testing.T) {
 		set.Add(ast.StringTerm(k))
 	}
 	found := func(s string) bool {
-		p, _ := jsonPayload(rego.BuiltinContext{}, ast.StringTerm(s))
+		p, _ := JSONPayload(rego.BuiltinContext{}, ast.StringTerm(s))
 		if p == nil {
 			return false
 		}
-		out, _ := truthyKeys(rego.BuiltinContext{}, p, ast.NewTerm(set))
+		out, _ := TruthyKeys(rego.BuiltinContext{}, p, ast.NewTerm(set))
 		return out.Value.(*ast.Array).Len() > 0
 	}
 	fixed := []struct {

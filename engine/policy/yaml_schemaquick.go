@@ -284,18 +284,18 @@ var quickForms struct {
 }
 
 // quickOf returns c's quick form, or nil.
-func quickOf(c *compiledSchema) *quickSchema {
-	if c.schema == nil {
+func quickOf(c *CompiledSchema) *quickSchema {
+	if c.Schema == nil {
 		return nil
 	}
-	if q, ok := quickForms.m.Load(c.schema); ok {
+	if q, ok := quickForms.m.Load(c.Schema); ok {
 		return q.(*quickSchema)
 	}
-	q := compileQuick(c.value)
-	if quickForms.n.Add(1) > 2*schemaCacheSize {
+	q := compileQuick(c.Value)
+	if quickForms.n.Add(1) > 2*SchemaCacheSize {
 		quickForms.m.Clear()
 		quickForms.n.Store(1)
 	}
-	quickForms.m.Store(c.schema, q)
+	quickForms.m.Store(c.Schema, q)
 	return q
 }

@@ -51,9 +51,9 @@ func TestQuickSchema(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cs := schemas.get(sv)
-		if cs.schema == nil {
-			t.Fatalf("%s: %s", c.schema, cs.problem)
+		cs := Schemas.Get(sv)
+		if cs.Schema == nil {
+			t.Fatalf("%s: %s", c.schema, cs.Problem)
 		}
 		q := quickOf(cs)
 		if (q != nil) != c.quick {
@@ -64,9 +64,9 @@ func TestQuickSchema(t *testing.T) {
 		if got != c.valid {
 			t.Errorf("%s on %s: quick valid = %v, want %v", c.schema, c.args, got, c.valid)
 		}
-		libValid := cs.errors(av).Value.(*ast.Array).Len() == 0
+		libValid := cs.Errors(av).Value.(*ast.Array).Len() == 0
 		if got && !libValid {
-			t.Errorf("%s on %s: quick form says valid, the validator finds %v", c.schema, c.args, cs.errors(av))
+			t.Errorf("%s on %s: quick form says valid, the validator finds %v", c.schema, c.args, cs.Errors(av))
 		}
 	}
 }

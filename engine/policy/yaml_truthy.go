@@ -17,7 +17,7 @@ func payload(v ast.Value) ast.Value {
 	if v == nil {
 		return nil
 	}
-	t, _ := jsonPayload(rego.BuiltinContext{}, ast.NewTerm(v))
+	t, _ := JSONPayload(rego.BuiltinContext{}, ast.NewTerm(v))
 	if t == nil {
 		return nil
 	}
