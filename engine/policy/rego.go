@@ -14,6 +14,7 @@ import (
 
 	"github.com/chatlint/chatlint/engine/document"
 	"github.com/chatlint/chatlint/engine/finding"
+	"github.com/chatlint/chatlint/engine/policy/builtins"
 	"github.com/chatlint/chatlint/engine/rule"
 )
 
@@ -342,7 +343,7 @@ func compileRego(ctx context.Context, modules map[string]*ast.Module, pkgPack ma
 		all[k] = v
 	}
 	all[gatherFile] = gather
-	compiler := ast.NewCompiler().WithCapabilities(Capabilities()).WithEnablePrintStatements(false)
+	compiler := ast.NewCompiler().WithCapabilities(builtins.Capabilities()).WithEnablePrintStatements(false)
 	if compiler.Compile(all); compiler.Failed() {
 		return nil, compileErrors(compiler.Errors)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/chatlint/chatlint/engine/astjson"
 	"github.com/chatlint/chatlint/engine/document"
 	"github.com/chatlint/chatlint/engine/finding"
+	"github.com/chatlint/chatlint/engine/policy/builtins"
 	"github.com/chatlint/chatlint/engine/rule"
 )
 
@@ -478,7 +479,7 @@ func operator(op string, a any) (test, error) {
 		if !want {
 			desc = "must not be truthy"
 		}
-		return test{ok: func(v ast.Value) bool { return (v != nil && Truthy(v)) == want }, desc: desc}, nil
+		return test{ok: func(v ast.Value) bool { return (v != nil && builtins.Truthy(v)) == want }, desc: desc}, nil
 	case "prefix", "suffix", "contains":
 		s, ok := a.(string)
 		if !ok {
@@ -496,15 +497,15 @@ func operator(op string, a any) (test, error) {
 		kind, _ := a.(string)
 		switch kind {
 		case "valid":
-			return test{ok: func(v ast.Value) bool { _, ok := JSONText(v); return ok }, desc: "must be JSON text"}, nil
+			return test{ok: func(v ast.Value) bool { _, ok := builtins.JSONText(v); return ok }, desc: "must be JSON text"}, nil
 		case "object":
 			return test{ok: func(v ast.Value) bool {
-				x, ok := JSONText(v)
+				x, ok := builtins.JSONText(v)
 				_, obj := x.(ast.Object)
 				return ok && obj
 			}, desc: "must be the JSON text of an object",
 				why: func(v ast.Value) string {
-					x, ok := JSONText(v)
+					x, ok := builtins.JSONText(v)
 					if !ok {
 						return "it is not JSON text"
 					}
@@ -512,7 +513,7 @@ func operator(op string, a any) (test, error) {
 				}}, nil
 		case "array":
 			return test{ok: func(v ast.Value) bool {
-				x, ok := JSONText(v)
+				x, ok := builtins.JSONText(v)
 				_, arr := x.(*ast.Array)
 				return ok && arr
 			}, desc: "must be the JSON text of a list"}, nil
@@ -524,13 +525,13 @@ func operator(op string, a any) (test, error) {
 		if a != true {
 			return test{}, fmt.Errorf("want true")
 		}
-		return test{ok: func(v ast.Value) bool { return v != nil && Schemas.Get(v).Problem == "" },
+		return test{ok: func(v ast.Value) bool { return v != nil && builtins.Schemas.Get(v).Problem == "" },
 			desc: "must be a valid JSON Schema",
 			why: func(v ast.Value) string {
 				if v == nil {
 					return "it is missing"
 				}
-				return Schemas.Get(v).Problem
+				return builtins.Schemas.Get(v).Problem
 			}}, nil
 	case "matches":
 		s, ok := a.(string)

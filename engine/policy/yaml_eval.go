@@ -9,6 +9,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 
 	"github.com/chatlint/chatlint/engine/document"
+	"github.com/chatlint/chatlint/engine/policy/builtins"
 	"github.com/chatlint/chatlint/engine/rule"
 )
 
@@ -97,7 +98,7 @@ func (r *yamlRule) walk(v ast.Value, steps []step, sc scope, only []int, where [
 	case sc.given != nil: // the pointer is built when a finding needs it
 		next.inRaw = sc.inRaw || st.kind == stepRaw
 	case sc.inRaw:
-		next.ptr = sc.ptr + "/" + EscapePointer(st.field)
+		next.ptr = sc.ptr + "/" + builtins.EscapePointer(st.field)
 	case st.kind == stepRaw:
 		next.inRaw = true
 	}
@@ -257,7 +258,7 @@ func resolve(v ast.Value, path []seg, sc *scope) (ast.Value, string) {
 			t := member(o, &path[0], sc)
 			if t == nil { // absent, but where it would be is known
 				for _, s := range path[1:] {
-					ptr += "/" + EscapePointer(s.name)
+					ptr += "/" + builtins.EscapePointer(s.name)
 				}
 				return nil, ptr
 			}
@@ -268,7 +269,7 @@ func resolve(v ast.Value, path []seg, sc *scope) (ast.Value, string) {
 	for i := range path {
 		s := &path[i]
 		if known {
-			ptr += "/" + EscapePointer(s.name)
+			ptr += "/" + builtins.EscapePointer(s.name)
 		}
 		switch c := v.(type) {
 		case ast.Object:

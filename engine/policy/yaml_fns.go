@@ -24,6 +24,7 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/chatlint/chatlint/engine/policy/builtins"
 	"github.com/open-policy-agent/opa/v1/ast"
 )
 
@@ -78,7 +79,7 @@ func (f *fnLet) value(v ast.Value, sc *scope) ast.Value {
 	case ast.Object:
 		args = a
 	case ast.String:
-		args, _ = JSONText(a)
+		args, _ = builtins.JSONText(a)
 	}
 	if _, isObj := args.(ast.Object); !isObj {
 		return nil
@@ -134,19 +135,19 @@ var lastSchema schemaIdentity
 const recentSchemas = 8
 
 type schemaIdentity struct {
-	slots [recentSchemas]atomic.Pointer[CompiledSchema]
+	slots [recentSchemas]atomic.Pointer[builtins.CompiledSchema]
 	next  atomic.Uint32
 }
 
-func (c *schemaIdentity) of(v ast.Object) *CompiledSchema {
+func (c *schemaIdentity) of(v ast.Object) *builtins.CompiledSchema {
 	for i := range c.slots {
 		if e := c.slots[i].Load(); e != nil && e.Value == ast.Value(v) {
 			return e
 		}
 	}
-	e := Schemas.Get(v)
+	e := builtins.Schemas.Get(v)
 	if e.Value != ast.Value(v) { // the cache holds an equal schema object: remember this one
-		e = &CompiledSchema{Value: v, Schema: e.Schema, Problem: e.Problem}
+		e = &builtins.CompiledSchema{Value: v, Schema: e.Schema, Problem: e.Problem}
 	}
 	c.slots[c.next.Add(1)%recentSchemas].Store(e)
 	return e

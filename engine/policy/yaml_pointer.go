@@ -6,6 +6,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 
 	"github.com/chatlint/chatlint/engine/document"
+	"github.com/chatlint/chatlint/engine/policy/builtins"
 )
 
 // The JSON Pointer of an element a plain rule's walk reaches is needed only
@@ -57,7 +58,7 @@ func walkPointer(doc ast.Object, given []step, at []int32) string {
 		}
 		switch {
 		case inRaw:
-			ptr += "/" + EscapePointer(st.field)
+			ptr += "/" + builtins.EscapePointer(st.field)
 		case st.field == "raw":
 			inRaw = true
 		}

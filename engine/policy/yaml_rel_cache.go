@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/chatlint/chatlint/engine/policy/builtins"
 	"github.com/open-policy-agent/opa/v1/ast"
 )
 
@@ -34,7 +35,7 @@ type relCache struct {
 	lastTools lastTools
 	free      []*partnerSet
 	envFree   []*relEnv
-	walk      TruthyWalk // truthy_keys' walker, its buffers reused
+	walk      builtins.TruthyWalk // truthy_keys' walker, its buffers reused
 	// roles[i] is the role of message i (built on first use); byRole the
 	// indexes of the messages of each role asked for
 	roles     []string

@@ -12,6 +12,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/rego"
 
 	"github.com/chatlint/chatlint/engine/document"
+	"github.com/chatlint/chatlint/engine/policy/builtins"
 )
 
 // relHits compiles one YAML rule file and evaluates it over one chat record,
@@ -196,11 +197,11 @@ func TestMayHoldKeyNeverMissesAKey(t *testing.T) {
 		set.Add(ast.StringTerm(k))
 	}
 	found := func(s string) bool {
-		p, _ := JSONPayload(rego.BuiltinContext{}, ast.StringTerm(s))
+		p, _ := builtins.JSONPayload(rego.BuiltinContext{}, ast.StringTerm(s))
 		if p == nil {
 			return false
 		}
-		out, _ := TruthyKeys(rego.BuiltinContext{}, p, ast.NewTerm(set))
+		out, _ := builtins.TruthyKeys(rego.BuiltinContext{}, p, ast.NewTerm(set))
 		return out.Value.(*ast.Array).Len() > 0
 	}
 	fixed := []struct {

@@ -16,6 +16,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/chatlint/chatlint/engine/policy/builtins"
 	"github.com/open-policy-agent/opa/v1/ast"
 )
 
@@ -284,7 +285,7 @@ var quickForms struct {
 }
 
 // quickOf returns c's quick form, or nil.
-func quickOf(c *CompiledSchema) *quickSchema {
+func quickOf(c *builtins.CompiledSchema) *quickSchema {
 	if c.Schema == nil {
 		return nil
 	}
@@ -292,7 +293,7 @@ func quickOf(c *CompiledSchema) *quickSchema {
 		return q.(*quickSchema)
 	}
 	q := compileQuick(c.Value)
-	if quickForms.n.Add(1) > 2*SchemaCacheSize {
+	if quickForms.n.Add(1) > 2*builtins.SchemaCacheSize {
 		quickForms.m.Clear()
 		quickForms.n.Store(1)
 	}

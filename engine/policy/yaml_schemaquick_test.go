@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/chatlint/chatlint/engine/astjson"
+	"github.com/chatlint/chatlint/engine/policy/builtins"
 	"github.com/google/go-cmp/cmp"
 	"github.com/open-policy-agent/opa/v1/ast"
 )
@@ -51,7 +52,7 @@ func TestQuickSchema(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cs := Schemas.Get(sv)
+		cs := builtins.Schemas.Get(sv)
 		if cs.Schema == nil {
 			t.Fatalf("%s: %s", c.schema, cs.Problem)
 		}

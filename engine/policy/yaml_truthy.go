@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/chatlint/chatlint/engine/policy/builtins"
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
 )
@@ -17,7 +18,7 @@ func payload(v ast.Value) ast.Value {
 	if v == nil {
 		return nil
 	}
-	t, _ := JSONPayload(rego.BuiltinContext{}, ast.NewTerm(v))
+	t, _ := builtins.JSONPayload(rego.BuiltinContext{}, ast.NewTerm(v))
 	if t == nil {
 		return nil
 	}
