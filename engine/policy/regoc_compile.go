@@ -27,10 +27,10 @@ import (
 // evaluated again on topdown (regoc_program.go), which reports it.
 
 // regocEnvVar names the environment variable that forces topdown.
-const regocEnvVar = "CHATLINT_REGO_EVAL"
+const EnvVar = "CHATLINT_REGO_EVAL"
 
 // regocDisabled reports whether CHATLINT_REGO_EVAL asks for topdown only.
-func regocDisabled() bool { return os.Getenv(regocEnvVar) == "topdown" }
+func Disabled() bool { return os.Getenv(EnvVar) == "topdown" }
 
 // recordSets are the sets a record's evaluation reads from each package.
 var recordSets = []string{"deny", "warn", "info", actionSet}
@@ -44,8 +44,8 @@ type regocRule struct {
 }
 
 // regocPackage is a package whose record sets run as closures.
-type regocPackage struct {
-	path string // data.chatlint.…
+type Package struct {
+	Path string // data.chatlint.…
 	pack string
 	sets map[string][]*regocRule
 }
@@ -53,7 +53,7 @@ type regocPackage struct {
 // regocCompile decides, package by package, which packages run as closures,
 // and compiles them. It returns the compiled packages and the packages left
 // to topdown, both sorted.
-func regocCompile(c *ast.Compiler, pkgPack map[string]string) (compiled []*regocPackage, rest []string) {
+func CompilePackages(c *ast.Compiler, pkgPack map[string]string) (compiled []*Package, rest []string) {
 	pkgs := make([]string, 0, len(pkgPack))
 	for p := range pkgPack {
 		pkgs = append(pkgs, p)
@@ -80,9 +80,9 @@ func regocWhy(c *ast.Compiler, pkg string) error {
 
 // regocPackageOf compiles the record sets of one package, or says why it
 // cannot.
-func regocPackageOf(pc *regocPkgCompiler, pkg, pack string) (*regocPackage, error) {
+func regocPackageOf(pc *regocPkgCompiler, pkg, pack string) (*Package, error) {
 	c := pc.c
-	p := &regocPackage{path: pkg, pack: pack, sets: map[string][]*regocRule{}}
+	p := &Package{Path: pkg, pack: pack, sets: map[string][]*regocRule{}}
 	for _, name := range sortedModuleNames(c) {
 		m := c.Modules[name]
 		mpkg := m.Package.Path.String()
@@ -503,10 +503,10 @@ func (s *regocScope) ref(r ast.Ref) (regocTerm, error) {
 
 // regocExplain lists, for CHATLINT_REGO_EVAL=explain, which packages run
 // compiled and why the others do not.
-func regocExplain(c *ast.Compiler, compiled []*regocPackage, rest []string) string {
+func Explain(c *ast.Compiler, compiled []*Package, rest []string) string {
 	var b strings.Builder
 	for _, p := range compiled {
-		fmt.Fprintf(&b, "rego: %s: compiled\n", strings.TrimPrefix(p.path, "data."))
+		fmt.Fprintf(&b, "rego: %s: compiled\n", strings.TrimPrefix(p.Path, "data."))
 	}
 	for _, pkg := range rest {
 		fmt.Fprintf(&b, "rego: %s: topdown: %v\n", strings.TrimPrefix(pkg, "data."), regocWhy(c, pkg))

@@ -35,14 +35,14 @@ var regocEnvs = sync.Pool{New: func() any {
 }}
 
 // regocCancelled is the error topdown gives when its Cancel fires.
-var regocCancelled = &topdown.Error{Code: topdown.CancelErr, Message: "caller cancelled query execution"}
+var ErrCancelled = &topdown.Error{Code: topdown.CancelErr, Message: "caller cancelled query execution"}
 
 // tick checks for cancellation (the per-document time limit, the memory
 // watchdog) every few iterations; topdown checks at every step.
 func (env *regocEnv) tick() error {
 	env.steps++
 	if env.steps&31 == 0 && env.cancel != nil && env.cancel.Cancelled() {
-		return regocCancelled
+		return ErrCancelled
 	}
 	return nil
 }
@@ -508,7 +508,7 @@ func (c *regocCall) accept(env *regocEnv, t *ast.Term) (bool, error) {
 
 // regocEval evaluates the compiled packages over one input: per pack and
 // set, the set of values the rules produced.
-func regocEval(ctx context.Context, pkgs []*regocPackage, input ast.Value, cancel topdown.Cancel, caps *ast.Capabilities, out map[regocSetKey]ast.Set) error {
+func Eval(ctx context.Context, pkgs []*Package, input ast.Value, cancel topdown.Cancel, caps *ast.Capabilities, out map[SetKey]ast.Set) error {
 	env := regocEnvs.Get().(*regocEnv)
 	defer func() {
 		clear(env.slots)
@@ -537,7 +537,7 @@ func regocEval(ctx context.Context, pkgs []*regocPackage, input ast.Value, cance
 			if len(rules) == 0 {
 				continue
 			}
-			key := regocSetKey{p.pack, set}
+			key := SetKey{p.pack, set}
 			s = out[key]
 			for _, r := range rules {
 				if cap(env.slots) < r.slots {
@@ -558,4 +558,4 @@ func regocEval(ctx context.Context, pkgs []*regocPackage, input ast.Value, cance
 }
 
 // regocSetKey names one finding set of one pack.
-type regocSetKey struct{ pack, set string }
+type SetKey struct{ Pack, Set string }
