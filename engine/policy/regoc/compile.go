@@ -1,4 +1,4 @@
-package policy
+package regoc
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/metrics"
 	"github.com/open-policy-agent/opa/v1/topdown"
 )
 
@@ -19,12 +20,12 @@ import (
 // ast.Term.Equal, refs iterate arrays, objects and sets in topdown's order,
 // built-in functions are OPA's own implementations called as topdown calls
 // them, and a built-in's error makes its expression undefined. Helper rules
-// (regoc_helpers.go) and array patterns (regoc_pattern.go) are in the
+// (helpers.go) and array patterns (pattern.go) are in the
 // subset; with, every, a function argument that is not a plain var, a
 // default function, print, walk… keep the whole package on topdown, and
 // CHATLINT_REGO_EVAL=topdown keeps every package there. A document on which
 // the closures meet an error other than cancellation (a conflict) is
-// evaluated again on topdown (regoc_program.go), which reports it.
+// evaluated again on topdown (policy/regoc_program.go), which reports it.
 
 // regocEnvVar names the environment variable that forces topdown.
 const EnvVar = "CHATLINT_REGO_EVAL"
@@ -513,3 +514,10 @@ func Explain(c *ast.Compiler, compiled []*Package, rest []string) string {
 	}
 	return b.String()
 }
+
+// actionSet is the set cleanup packs' actions are read from (policy's
+// actions.go names it too).
+const actionSet = "actions"
+
+// noMetrics is what the built-ins are given to record into: nothing.
+var noMetrics = metrics.NoOp()
