@@ -21,10 +21,6 @@ type actArgs = map[string]any
 // actionSet is the Rego set cleanup rules put their actions in.
 const actionSet = "actions"
 
-// KindCleanup is the pack kind (pack.yaml `kind: cleanup`) of packs whose
-// rules produce actions for fix; check does not load them by default.
-const KindCleanup = "cleanup"
-
 // Action is one change a cleanup rule asks for.
 type Action struct {
 	Op     string `json:"op"`

@@ -88,7 +88,7 @@ func Compile(ctx context.Context, packs []*Pack, opts Options) (*Engine, error) 
 		}
 		e.tokenReads.rego(mods, rules, parts.readsMember)
 		e.rules = append(e.rules, rules...)
-		e.models = mergeModels(e.models, p.Models)
+		e.models = MergeModels(e.models, p.Models)
 		if e.defaultModel == "" {
 			e.defaultModel = p.DefaultModel
 		}

@@ -52,7 +52,7 @@ func hasModel(ms []Model, name string) bool {
 
 // mergeModels adds the models of a pack; a model already known keeps its
 // first definition.
-func mergeModels(have, add []Model) []Model {
+func MergeModels(have, add []Model) []Model {
 	for _, m := range add {
 		if !hasModel(have, m.Name) {
 			have = append(have, m)

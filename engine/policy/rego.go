@@ -46,13 +46,6 @@ type regoProgram struct {
 	regoc *regocProgram
 }
 
-// CompileError is a policy that does not parse or compile.
-type CompileError struct {
-	Errors []string // each "file:line:col: message"
-}
-
-func (e *CompileError) Error() string { return strings.Join(e.Errors, "\n") }
-
 func compileErrors(err error) error {
 	var errs ast.Errors
 	if e, ok := err.(ast.Errors); ok {
@@ -421,7 +414,7 @@ func (p *regoProgram) hitFromObject(pack string, sev finding.Severity, v any) (H
 		}
 		return Hit{}, fmt.Errorf("pack %s: rule %s: a finding has %s", pack, id, what)
 	}
-	h := newHit(id, pack, sev, msg)
+	h := NewHit(id, pack, sev, msg)
 	if s, has := o["severity"]; has {
 		str, _ := s.(string)
 		v, err := finding.ParseSeverity(str)

@@ -19,6 +19,6 @@ type Hit struct {
 	Line int
 }
 
-func newHit(rule, pack string, sev finding.Severity, msg string) Hit {
+func NewHit(rule, pack string, sev finding.Severity, msg string) Hit {
 	return Hit{Rule: rule, Pack: pack, Severity: sev, Message: msg}
 }

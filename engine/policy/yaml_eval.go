@@ -195,7 +195,7 @@ func (r *yamlRule) asserts(v ast.Value, sc *scope, hits []Hit) []Hit {
 		if why != "must be present" && !explained {
 			failure += found(val)
 		}
-		h := newHit(r.ID, r.Pack, r.Severity, r.render(v, sc, failure))
+		h := NewHit(r.ID, r.Pack, r.Severity, r.render(v, sc, failure))
 		h.Target = targetOfScope(sc)
 		h.Path = ptr
 		if r.Scope == rule.ScopeDataset { // a dataset element names its line

@@ -507,7 +507,7 @@ func (r *yamlRule) report(env *relEnv, el *elem, hits []Hit) []Hit {
 	if c.severity != nil {
 		sev = *c.severity
 	}
-	h := newHit(r.ID, r.Pack, sev, renderPieces(c.message, el.v, sc, ""))
+	h := NewHit(r.ID, r.Pack, sev, renderPieces(c.message, el.v, sc, ""))
 	h.Target = targetOfScope(sc)
 	if c.msgOnly {
 		h.Target = targetOfScope(&scope{msgIdx: sc.msgIdx, callIdx: -1, toolIdx: -1, entIdx: -1})
