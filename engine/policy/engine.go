@@ -12,6 +12,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/topdown"
 
 	"github.com/chatlint/chatlint/engine/document"
+	"github.com/chatlint/chatlint/engine/policy/pack"
 	"github.com/chatlint/chatlint/engine/rule"
 )
 
@@ -88,7 +89,7 @@ func Compile(ctx context.Context, packs []*Pack, opts Options) (*Engine, error) 
 		}
 		e.tokenReads.rego(mods, rules, parts.readsMember)
 		e.rules = append(e.rules, rules...)
-		e.models = MergeModels(e.models, p.Models)
+		e.models = pack.MergeModels(e.models, p.Models)
 		if e.defaultModel == "" {
 			e.defaultModel = p.DefaultModel
 		}

@@ -414,7 +414,7 @@ func (p *regoProgram) hitFromObject(pack string, sev finding.Severity, v any) (H
 		}
 		return Hit{}, fmt.Errorf("pack %s: rule %s: a finding has %s", pack, id, what)
 	}
-	h := NewHit(id, pack, sev, msg)
+	h := Hit{Rule: id, Pack: pack, Severity: sev, Message: msg}
 	if s, has := o["severity"]; has {
 		str, _ := s.(string)
 		v, err := finding.ParseSeverity(str)

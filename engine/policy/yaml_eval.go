@@ -10,6 +10,7 @@ import (
 
 	"github.com/chatlint/chatlint/engine/document"
 	"github.com/chatlint/chatlint/engine/policy/builtins"
+	"github.com/chatlint/chatlint/engine/policy/pack"
 	"github.com/chatlint/chatlint/engine/rule"
 )
 
@@ -195,7 +196,7 @@ func (r *yamlRule) asserts(v ast.Value, sc *scope, hits []Hit) []Hit {
 		if why != "must be present" && !explained {
 			failure += found(val)
 		}
-		h := NewHit(r.ID, r.Pack, r.Severity, r.render(v, sc, failure))
+		h := pack.NewHit(r.ID, r.Pack, r.Severity, r.render(v, sc, failure))
 		h.Target = targetOfScope(sc)
 		h.Path = ptr
 		if r.Scope == rule.ScopeDataset { // a dataset element names its line

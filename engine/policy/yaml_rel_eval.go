@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/chatlint/chatlint/engine/policy/pack"
 	"github.com/open-policy-agent/opa/v1/ast"
 )
 
@@ -507,7 +508,7 @@ func (r *yamlRule) report(env *relEnv, el *elem, hits []Hit) []Hit {
 	if c.severity != nil {
 		sev = *c.severity
 	}
-	h := NewHit(r.ID, r.Pack, sev, renderPieces(c.message, el.v, sc, ""))
+	h := pack.NewHit(r.ID, r.Pack, sev, renderPieces(c.message, el.v, sc, ""))
 	h.Target = targetOfScope(sc)
 	if c.msgOnly {
 		h.Target = targetOfScope(&scope{msgIdx: sc.msgIdx, callIdx: -1, toolIdx: -1, entIdx: -1})

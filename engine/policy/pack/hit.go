@@ -1,4 +1,4 @@
-package policy
+package pack
 
 import (
 	"github.com/chatlint/chatlint/engine/document"

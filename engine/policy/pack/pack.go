@@ -1,6 +1,7 @@
-// Package policy loads rule packs (Rego policies and YAML rules), compiles
-// them once, and evaluates them over normalized documents.
-package policy
+// Package pack holds what every part of the policy engine shares: a pack's
+// sources as loaded (File, Pack, Profile, the model table), and what its
+// rules yield (Hit, CompileError). policy re-exports each under its own name.
+package pack
 
 import (
 	"fmt"
