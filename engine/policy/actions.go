@@ -97,9 +97,9 @@ func actionFromHit(h Hit, args map[string]any) Action {
 func (e *Engine) yamlActions(doc *document.Document, hits []Hit, acts []Action) ([]Hit, []Action) {
 	for _, r := range e.actions {
 		n := len(hits)
-		hits = r.eval(doc.Materialized(), hits)
+		hits = r.Eval(doc.Materialized(), hits)
 		for _, h := range hits[n:] {
-			acts = append(acts, actionFromHit(h, r.action))
+			acts = append(acts, actionFromHit(h, r.Action))
 		}
 	}
 	return hits, acts

@@ -58,7 +58,7 @@ func (c *CompiledSchema) Errors(value ast.Value) *ast.Term {
 	if c.Schema == nil {
 		return nil
 	}
-	v, err := ast.JSON(document.Plain(value)) // ast.JSON does not know a view (yaml_views.go)
+	v, err := ast.JSON(document.Plain(value)) // ast.JSON does not know a view (yamlrule/views.go)
 	if err != nil {
 		return nil
 	}
@@ -149,7 +149,7 @@ var Schemas = &schemaCache{byHash: map[int][]*CompiledSchema{}}
 func SchemaCompiles() int64 { return Schemas.compiles.Load() }
 
 func (c *schemaCache) Get(v ast.Value) *CompiledSchema {
-	v = document.Plain(v) // kept, and compared with Compare (yaml_views.go)
+	v = document.Plain(v) // kept, and compared with Compare (yamlrule/views.go)
 	h := v.Hash()
 	c.mu.Lock()
 	for _, e := range c.byHash[h] {

@@ -1,4 +1,4 @@
-package policy
+package yamlrule
 
 import (
 	"hash/maphash"
@@ -18,7 +18,7 @@ import (
 // alone (and the document's format and mode, which are part of the cache
 // key): it runs on tools[*] and none of its paths reach the document, a
 // message or the tool's line.
-func (r *yamlRule) toolsOnly() bool {
+func (r *Rule) ToolsOnly() bool {
 	if len(r.given) != 1 || r.given[0].field != "tools" || !r.given[0].each || len(r.Profiles) > 0 {
 		return false
 	}
@@ -52,7 +52,7 @@ var (
 )
 
 // toolsMemo caches the hits of the tools-only rules per tools array.
-type toolsMemo struct {
+type ToolsMemo struct {
 	mu      sync.Mutex
 	entries map[uint64][]memoEntry
 	size    int
@@ -114,7 +114,7 @@ func sameTools(a, b *ast.Array) bool {
 // last, when not nil, is the worker's own memory of the tools array it saw
 // last: records that share their tools array (the decoder shares a repeated
 // one) skip the hashing and the lock.
-func (m *toolsMemo) eval(rules []*yamlRule, doc ast.Object, hits []Hit, last *lastTools) []Hit {
+func (m *ToolsMemo) Eval(rules []*Rule, doc ast.Object, hits []Hit, last *LastTools) []Hit {
 	t := doc.Get(document.KeyTools)
 	tools, _ := t.Value.(*ast.Array)
 	if tools == nil || tools.Len() == 0 {
@@ -138,7 +138,7 @@ func (m *toolsMemo) eval(rules []*yamlRule, doc ast.Object, hits []Hit, last *la
 
 	var own []Hit
 	for _, r := range rules {
-		own = r.eval(doc, own)
+		own = r.Eval(doc, own)
 	}
 	m.mu.Lock()
 	if m.entries == nil || m.size >= memoLimit {
@@ -152,13 +152,13 @@ func (m *toolsMemo) eval(rules []*yamlRule, doc ast.Object, hits []Hit, last *la
 }
 
 // lastTools is one worker's last tools array and its hits.
-type lastTools struct {
+type LastTools struct {
 	tools        *ast.Array
 	format, mode string
 	hits         []Hit
 }
 
-func (l *lastTools) remember(tools *ast.Array, format, mode string, hits []Hit) {
+func (l *LastTools) remember(tools *ast.Array, format, mode string, hits []Hit) {
 	if l != nil {
 		l.tools, l.format, l.mode, l.hits = tools, format, mode, hits
 	}

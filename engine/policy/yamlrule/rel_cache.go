@@ -1,4 +1,4 @@
-package policy
+package yamlrule
 
 // The per-document state of the relational YAML rules: partner sets built
 // once per document and shared by the rules that join the same set, the
@@ -15,7 +15,7 @@ import (
 )
 
 // only returns the messages of role, or nil (all) when role is "".
-func (c *relCache) only(role string) []int {
+func (c *Cache) only(role string) []int {
 	if role == "" {
 		return nil
 	}
@@ -24,24 +24,24 @@ func (c *relCache) only(role string) []int {
 
 // relCache holds the partner sets of one document. An Evaluator keeps one
 // and resets it per document, so that the sets' memory is reused.
-type relCache struct {
+type Cache struct {
 	doc  ast.Object
 	sets []*partnerSet // by joinSpec.id; nil when not built for this document
 	used []int         // the ids built for this document
 	busy []bool        // by joinSpec.id: the set is being built
-	err  error         // the first error of this document (a let that depends on itself)
+	Err  error         // the first error of this document (a let that depends on itself)
 	// lastTools is the worker's memory of the last tools array the
 	// tools-only rules saw (memo.go); it outlives reset.
-	lastTools lastTools
+	LastTools LastTools
 	free      []*partnerSet
 	envFree   []*relEnv
 	walk      builtins.TruthyWalk // truthy_keys' walker, its buffers reused
 	// roles[i] is the role of message i (built on first use); byRole the
 	// indexes of the messages of each role asked for
 	roles     []string
-	roleVals  []ast.Value // the role of message i, nil when absent (yaml_hoist.go)
+	roleVals  []ast.Value // the role of message i, nil when absent (hoist.go)
 	filters   []roleIndex // by roleFilter.id: the messages whose role passes it
-	lists     []roleIndex // by member slot: the messages whose member is a non-empty list (yaml_lists.go)
+	lists     []roleIndex // by member slot: the messages whose member is a non-empty list (lists.go)
 	ints      [][]int     // buffers of narrow, the first nints in use for this document
 	nints     int
 	rolesDone bool
@@ -59,7 +59,7 @@ var keyRole = ast.StringTerm("role")
 
 // messagesOf returns the indexes of the document's messages whose role is
 // role.
-func (c *relCache) messagesOf(role string) []int {
+func (c *Cache) messagesOf(role string) []int {
 	ri := c.byRole[role]
 	if ri != nil && ri.gen == c.gen {
 		return ri.ix
@@ -82,7 +82,7 @@ func (c *relCache) messagesOf(role string) []int {
 }
 
 // loadRoles reads the role of every message of the document, once.
-func (c *relCache) loadRoles() {
+func (c *Cache) loadRoles() {
 	if c.rolesDone {
 		return
 	}
@@ -115,7 +115,7 @@ func (c *relCache) loadRoles() {
 var keyMessages = ast.StringTerm("messages")
 
 // reset empties the cache for the next document.
-func (c *relCache) reset(doc ast.Object) {
+func (c *Cache) Reset(doc ast.Object) {
 	c.doc = doc
 	c.rolesDone = false
 	c.nints = 0
@@ -135,7 +135,7 @@ func (c *relCache) reset(doc ast.Object) {
 		c.sets[id] = nil
 	}
 	c.used = c.used[:0]
-	c.err = nil
+	c.Err = nil
 }
 
 type partnerSet struct {
@@ -143,7 +143,7 @@ type partnerSet struct {
 	keys   []ast.Value // the theirs values of each partner, len(theirs) per partner
 	differ []ast.Value // the differ values of each partner, len(differTheirs) per partner
 	index  keyIndex
-	aggs   []aggMemo // $name.max values of the whole set (yaml_session.go)
+	aggs   []aggMemo // $name.max values of the whole set (session.go)
 }
 
 // keyIndex finds the positions whose key has a given hash: a scan of the
@@ -198,7 +198,7 @@ func (x *keyIndex) each(h uint64, f func(int) bool) {
 
 // getEnv returns an environment for rule r from the cache's free list;
 // putEnv gives it back when the rule is done with the document.
-func (c *relCache) getEnv(r *yamlRule) *relEnv {
+func (c *Cache) getEnv(r *Rule) *relEnv {
 	var env *relEnv
 	if n := len(c.envFree); n > 0 {
 		env, c.envFree = c.envFree[n-1], c.envFree[:n-1]
@@ -212,7 +212,7 @@ func (c *relCache) getEnv(r *yamlRule) *relEnv {
 	return env
 }
 
-func (c *relCache) putEnv(env *relEnv) {
+func (c *Cache) putEnv(env *relEnv) {
 	clear(env.els) // drop references to the document
 	env.els = env.els[:0]
 	env.first, env.el = nil, elem{}
@@ -221,7 +221,7 @@ func (c *relCache) putEnv(env *relEnv) {
 	c.envFree = append(c.envFree, env)
 }
 
-func (c *relCache) set(j *joinSpec) *partnerSet {
+func (c *Cache) set(j *joinSpec) *partnerSet {
 	if j.id < len(c.sets) && c.sets[j.id] != nil {
 		return c.sets[j.id]
 	}
@@ -303,9 +303,9 @@ func equalValues(a, b []ast.Value) bool {
 }
 
 // fail records the first error of the document.
-func (c *relCache) fail(err error) {
-	if c.err == nil {
-		c.err = err
+func (c *Cache) fail(err error) {
+	if c.Err == nil {
+		c.Err = err
 	}
 }
 

@@ -1,4 +1,4 @@
-package policy
+package yamlrule
 
 // Evaluation of the relational YAML rules: the walk to the elements, the
 // lets and groups their paths read, and the findings.
@@ -15,10 +15,10 @@ import (
 // relEnv is what the relational paths of one rule read while it looks at
 // one element.
 type relEnv struct {
-	r     *yamlRule
-	cache *relCache
+	r     *Rule
+	cache *Cache
 	el    elem
-	// caseOK: which cases the document's conditions allow (yaml_hoist.go)
+	// caseOK: which cases the document's conditions allow (hoist.go)
 	caseOK []bool
 	rank   int
 	count  int
@@ -35,7 +35,7 @@ type relEnv struct {
 	keys  []ast.Value
 	size  []int
 	index keyIndex
-	// instants memoizes {instant: PATH} lets (yaml_session.go)
+	// instants memoizes {instant: PATH} lets (session.go)
 	instants instantMemo
 }
 
@@ -67,9 +67,9 @@ func (env *relEnv) at(v ast.Value, sc *scope) *scope {
 // lookupValue is resolve without the JSON Pointer, which the relational
 // forms never need: resolve builds it by concatenation.
 func lookupValue(v ast.Value, path []seg, sc *scope) ast.Value {
-	row := int32(-1) // the memberRows row of v (yaml_members.go)
+	row := int32(-1) // the memberRows row of v (members.go)
 	if len(path) > 0 {
-		h := &path[0] // what it names is known from parsing (yaml_head.go)
+		h := &path[0] // what it names is known from parsing (head.go)
 		if sc.rel != nil && h.virt {
 			if x, ok := sc.rel.virtual(path); ok {
 				return x
@@ -131,7 +131,7 @@ func lookupValue(v ast.Value, path []seg, sc *scope) ast.Value {
 // the last.
 func (env *relEnv) partners(j *joinSpec) (int, *elem, *elem) {
 	ps := env.cache.set(j)
-	if lo, hi, ok := partnerRange(ps, j, &env.el); ok { // yaml_session.go
+	if lo, hi, ok := partnerRange(ps, j, &env.el); ok { // session.go
 		if hi <= lo {
 			return 0, nil, nil
 		}
@@ -243,7 +243,7 @@ func (env *relEnv) virtual(path []seg) (ast.Value, bool) {
 			return v, true
 		}
 		n, first, last = m.n, m.first, m.last
-		if len(path) > 1 && path[1].name == "max" { // yaml_session.go
+		if len(path) > 1 && path[1].name == "max" { // session.go
 			return env.maxOf(l.join, path[2:]), true
 		}
 	}
@@ -409,12 +409,12 @@ func walkSteps(given []step, v ast.Value, steps []step, sc scope, only []int, vi
 
 // collect returns the rule's elements: those of given that pass where and
 // are not left out by unless (in env's buffer).
-func (r *yamlRule) collect(env *relEnv) []elem {
+func (r *Rule) collect(env *relEnv) []elem {
 	els := env.els[:0]
 	doc := env.cache.doc
 	sc := newScope(doc)
 	sc.mem = &env.cache.members
-	if yamlShortcuts && !docHolds(r.hoisted.where.doc, doc, sc.mem) { // yaml_hoist.go
+	if yamlShortcuts && !docHolds(r.hoisted.where.doc, doc, sc.mem) { // hoist.go
 		env.els = els
 		return els
 	}
@@ -435,9 +435,9 @@ func (r *yamlRule) collect(env *relEnv) []elem {
 }
 
 // evalRel runs a rule with relational forms over one document.
-func (r *yamlRule) evalRel(doc ast.Object, cache *relCache, hits []Hit) []Hit {
+func (r *Rule) evalRel(doc ast.Object, cache *Cache, hits []Hit) []Hit {
 	if cache == nil {
-		cache = &relCache{doc: doc}
+		cache = &Cache{doc: doc}
 	}
 	env := cache.getEnv(r)
 	defer cache.putEnv(env)
@@ -489,7 +489,7 @@ func (r *yamlRule) evalRel(doc ast.Object, cache *relCache, hits []Hit) []Hit {
 }
 
 // report applies the rule's cases or asserts to one element.
-func (r *yamlRule) report(env *relEnv, el *elem, hits []Hit) []Hit {
+func (r *Rule) report(env *relEnv, el *elem, hits []Hit) []Hit {
 	sc := env.at(el.v, &el.sc)
 	if len(r.rel.cases) == 0 {
 		n := len(hits)

@@ -1,4 +1,4 @@
-package policy
+package yamlrule
 
 import (
 	"slices"
@@ -35,7 +35,7 @@ func (s *seg) head() {
 	s.ctx = ctxNames[alias]
 	s.isIndex = s.name == "$index"
 	// A let cannot take a reserved name, so only $group among them can be
-	// virtual (yaml_rel_eval.go).
+	// virtual (rel_eval.go).
 	s.virt = dollar && (alias == "group" || !slices.Contains(reservedNames, alias))
 	s.isGroup = dollar && alias == "group"
 	if s.virt {

@@ -1,4 +1,4 @@
-package policy
+package yamlrule
 
 import (
 	"fmt"
@@ -18,7 +18,7 @@ import (
 )
 
 // yamlRule is a YAML rule compiled to Go matchers.
-type yamlRule struct {
+type Rule struct {
 	rule.Rule
 	given   []step
 	formats []string
@@ -26,17 +26,17 @@ type yamlRule struct {
 	where   []check
 	assert  []check
 	message []piece
-	action  actArgs  // a cleanup rule's action (op and arguments), nil for a check
-	rel     *relSpec // let, group and cases (yaml_rel.go), nil for a plain rule
+	Action  actArgs  // a cleanup rule's action (op and arguments), nil for a check
+	rel     *relSpec // let, group and cases (rel.go), nil for a plain rule
 	// partOf is set on an entry that reports under the id of another rule of
 	// its file (part_of: ID), as a Rego rule with several bodies does: it takes
 	// that rule's id, severity and description and is not listed on its own.
-	partOf string
+	PartOf string
 	role   string // roleOf(given, where): the walk visits only messages of this role
-	// hoisted: the conditions split for the shortcuts (yaml_hoist.go)
+	// hoisted: the conditions split for the shortcuts (hoist.go)
 	hoisted *hoisted
 	// lazyPtr: the walk records positions and builds an element's JSON
-	// Pointer only for a finding (yaml_pointer.go)
+	// Pointer only for a finding (pointer.go)
 	lazyPtr bool
 }
 
@@ -45,7 +45,7 @@ type step struct {
 	field string
 	key   *ast.Term
 	each  bool
-	slot  int      // the field's slot in a memberRows row (yaml_members.go)
+	slot  int      // the field's slot in a memberRows row (members.go)
 	kind  stepKind // what the walk records of the elements it reaches here
 	seg   seg      // the member as a path segment (key and slot), for memberAt
 }
@@ -73,9 +73,9 @@ type seg struct {
 	// pathKey is "<name>_path": the member that holds the JSON Pointer of
 	// a normalized member such as function or parameters.
 	pathKey *ast.Term
-	slot    int // the name's slot in a memberRows row (yaml_members.go)
-	msgSlot int // the name's slot in a document.MessageValue, or -1 (yaml_views.go)
-	// what the segment names when a path starts with it (yaml_head.go)
+	slot    int // the name's slot in a memberRows row (members.go)
+	msgSlot int // the name's slot in a document.MessageValue, or -1 (views.go)
+	// what the segment names when a path starts with it (head.go)
 	dollar  bool    // written with $
 	virt    bool    // may name a let or $group of the rule
 	isGroup bool    // $group
@@ -150,23 +150,23 @@ type yamlRuleSpec struct {
 	Unless      yaml.Node  `yaml:"unless"`
 }
 
-// compileYAML compiles the rules of one YAML file.
-func compileYAML(f File, pack string) ([]*yamlRule, error) {
-	return compileYAMLSource(parseYAMLSource(f), pack)
+// Compile compiles the rules of one YAML file.
+func Compile(f File, pack string) ([]*Rule, error) {
+	return CompileSource(ParseSource(f), pack)
 }
 
-// compileYAMLSource is compileYAML over a file parsed once (yaml_source.go).
-func compileYAMLSource(src *yamlSource, pack string) ([]*yamlRule, error) {
-	f := src.f
+// CompileSource is Compile over a file parsed once (source.go).
+func CompileSource(src *Source, pack string) ([]*Rule, error) {
+	f := src.File
 	var doc yamlFile
-	if err := src.decode(&doc); err != nil {
+	if err := src.Decode(&doc); err != nil {
 		return nil, err
 	}
-	var out []*yamlRule
+	var out []*Rule
 	var errs []string
 	for i := range doc.Rules {
 		n := &doc.Rules[i]
-		r, err := compileYAMLRule(n, f.Name, pack)
+		r, err := CompileRule(n, f.Name, pack)
 		if err != nil {
 			errs = append(errs, fmt.Sprintf("%s:%d:%d: %v", f.Name, n.Line, n.Column, err))
 			continue
@@ -176,13 +176,13 @@ func compileYAMLSource(src *yamlSource, pack string) ([]*yamlRule, error) {
 	if len(errs) > 0 {
 		return nil, &CompileError{Errors: errs}
 	}
-	if err := linkRules(out); err != nil {
+	if err := LinkRules(out); err != nil {
 		return nil, &CompileError{Errors: []string{fmt.Sprintf("%s: %v", f.Name, err)}}
 	}
 	return out, nil
 }
 
-func compileYAMLRule(n *yaml.Node, file, pack string) (*yamlRule, error) {
+func CompileRule(n *yaml.Node, file, pack string) (*Rule, error) {
 	var s yamlRuleSpec
 	if err := n.Decode(&s); err != nil {
 		return nil, err
@@ -216,14 +216,14 @@ func compileYAMLRule(n *yaml.Node, file, pack string) (*yamlRule, error) {
 	if s.Mode != "" && s.Mode != "inline" && s.Mode != "structured" {
 		return nil, fmt.Errorf("rule %s: mode must be inline or structured", s.ID)
 	}
-	r := &yamlRule{
+	r := &Rule{
 		Rule: rule.Rule{ID: s.ID, Title: s.Title, Severity: sev, Pack: pack, Kind: "yaml",
 			Description: strings.TrimSpace(s.Description), Source: fmt.Sprintf("%s:%d", file, n.Line),
 			Example: strings.TrimSpace(s.Example), Fix: strings.TrimSpace(s.Fix), Formats: s.Formats, Repairs: s.Repairs,
 			Profiles: s.Profiles, Scope: s.Scope},
 		formats: s.Formats,
 		mode:    s.Mode,
-		partOf:  s.PartOf,
+		PartOf:  s.PartOf,
 	}
 	if r.given, err = parseGiven(s.Given); err != nil {
 		return nil, fmt.Errorf("rule %s: given: %v", s.ID, err)
@@ -257,7 +257,7 @@ func compileYAMLRule(n *yaml.Node, file, pack string) (*yamlRule, error) {
 		if op, _ := s.Action["op"].(string); op == "" {
 			return nil, fmt.Errorf("rule %s: action needs an op", s.ID)
 		}
-		r.action = s.Action
+		r.Action = s.Action
 	}
 	return r, nil
 }
@@ -336,7 +336,7 @@ type test struct {
 	why func(v ast.Value) string
 	// el, when set, is used instead of ok: a test that reads another path
 	// of the element (a comparison with a path, not) gets the element too
-	// (yaml_eltest.go).
+	// (eltest.go).
 	el *elTest
 }
 
@@ -373,7 +373,7 @@ func compileCondition(n *yaml.Node) (condition, error) {
 				el: &elTest{kind: elNot, not: &inner}})
 			continue
 		}
-		if op == "extends" { // a list starts with another (yaml_session.go)
+		if op == "extends" { // a list starts with another (session.go)
 			t, err := extendsTest(arg)
 			if err != nil {
 				return c, fmt.Errorf("extends: %v", err)
@@ -671,3 +671,6 @@ func comparison(op string, a any) (test, bool, error) {
 	}
 	return test{desc: fmt.Sprintf("must be %s %v", word, a), el: t}, true, nil
 }
+
+// Relational reports whether r uses let, group or cases (rel.go).
+func (r *Rule) Relational() bool { return r.rel != nil }

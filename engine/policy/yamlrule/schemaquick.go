@@ -1,4 +1,4 @@
-package policy
+package yamlrule
 
 // A quick yes for schema_errors. Nearly every tool declares its arguments
 // with a handful of keywords (type, properties, required, enum of strings,

@@ -1,4 +1,4 @@
-package policy
+package yamlrule
 
 // A message's members, looked up once per document. The relational rules
 // read the same few members (role, text, tool_calls …) of every message,
@@ -118,7 +118,7 @@ func (m *memberRows) get(o ast.Object, row int, key *ast.Term, slot int) *ast.Te
 // member is o.Get(s.key), from sc's rows when o is sc's document or
 // message.
 func member(o ast.Object, s *seg, sc *scope) *ast.Term {
-	if v, ok := o.(*document.MessageValue); ok { // its slot, without the rows (yaml_views.go)
+	if v, ok := o.(*document.MessageValue); ok { // its slot, without the rows (views.go)
 		return v.Member(s.msgSlot, s.key)
 	}
 	return memberOf(o, s.key, s.slot, sc)

@@ -1,4 +1,4 @@
-package policy
+package yamlrule
 
 // The forms the integrity pack's proxy-log session rules and ShareGPT rules
 // needed when they moved from Rego (policies/integrity/session.rego,
@@ -323,7 +323,7 @@ func tokensAt(toks []ast.Value, l list, i int) bool {
 // --- template filters -------------------------------------------------------
 
 // knownFilter reports whether f is a template filter: {{q PATH}}, {{type
-// PATH}} (yaml_eval.go), {{json PATH}}, {{nth PATH}}, {{words PATH}},
+// PATH}} (eval.go), {{json PATH}}, {{nth PATH}}, {{words PATH}},
 // {{q:N PATH}}.
 func knownFilter(f string) bool {
 	switch f {
@@ -355,7 +355,7 @@ func quoteLimit(f string) (int, bool) {
 func renderFilter(filter string, v ast.Value) (string, bool) {
 	switch filter {
 	case "json":
-		return astjson.Compact(document.Plain(v)), true // yaml_views.go
+		return astjson.Compact(document.Plain(v)), true // views.go
 	case "nth":
 		n, ok := v.(ast.Number)
 		if !ok {

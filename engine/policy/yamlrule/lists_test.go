@@ -1,4 +1,4 @@
-package policy
+package yamlrule
 
 import (
 	"testing"
@@ -18,8 +18,8 @@ func TestNarrow(t *testing.T) {
 		t.Fatal(err)
 	}
 	doc := v.(ast.Object)
-	var c relCache
-	c.reset(doc)
+	var c Cache
+	c.Reset(doc)
 	calls, err := parseGiven("messages[*].calls[*]")
 	if err != nil {
 		t.Fatal(err)
@@ -43,8 +43,8 @@ func TestNarrow(t *testing.T) {
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("visited (-want +got):\n%s", d)
 	}
-	was := SetYAMLShortcuts(false)
-	defer SetYAMLShortcuts(was)
+	was := SetShortcuts(false)
+	defer SetShortcuts(was)
 	if got := c.narrow(calls, []int{1}); !cmp.Equal(got, []int{1}) {
 		t.Errorf("without the shortcuts: %v, want the role's messages", got)
 	}

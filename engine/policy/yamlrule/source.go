@@ -1,4 +1,4 @@
-package policy
+package yamlrule
 
 import (
 	"fmt"
@@ -10,14 +10,14 @@ import (
 // and its rego_when entries (compileGate) are both decoded from the one tree,
 // where each used to parse the file again (a sixth of start-up went to
 // parsing YAML).
-type yamlSource struct {
-	f    File
+type Source struct {
+	File File
 	root yaml.Node // the document node; zero for an empty file
 	err  error     // the file does not parse
 }
 
-func parseYAMLSource(f File) *yamlSource {
-	s := &yamlSource{f: f}
+func ParseSource(f File) *Source {
+	s := &Source{File: f}
 	// Into a yaml.Node nothing is decoded, so the only error is the
 	// parser's, the one yaml.Unmarshal into a struct would return.
 	s.err = yaml.Unmarshal(f.Source, &s.root)
@@ -27,13 +27,13 @@ func parseYAMLSource(f File) *yamlSource {
 // decode is yaml.Unmarshal of the file into v, as a *CompileError naming
 // the file: Node.Decode runs the decoder Unmarshal runs after parsing, with
 // the same type errors.
-func (s *yamlSource) decode(v any) error {
+func (s *Source) Decode(v any) error {
 	err := s.err
 	if err == nil && s.root.Kind != 0 { // an empty file: Unmarshal decodes nothing, v stays zero
 		err = s.root.Decode(v)
 	}
 	if err != nil {
-		return &CompileError{Errors: []string{fmt.Sprintf("%s: %v", s.f.Name, err)}}
+		return &CompileError{Errors: []string{fmt.Sprintf("%s: %v", s.File.Name, err)}}
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package policy
+package yamlrule
 
 // Value lets that call the Go functions behind chatlint's Rego builtins, so a
 // YAML rule can say what the finetune pack's default-profile rules say
@@ -15,7 +15,7 @@ package policy
 //     document paths given (`tools[*].name`, `raw.functions[*].name`),
 //     sorted and joined with ", "; absent when there is none.
 //
-// yaml_rel.go calls compileFnLet for every let and fnLet.value for a let
+// rel.go calls compileFnLet for every let and fnLet.value for a let
 // compiled here.
 
 import (
@@ -86,7 +86,7 @@ func (f *fnLet) value(v ast.Value, sc *scope) ast.Value {
 	}
 	cs := lastSchema.of(schema)
 	if yamlShortcuts {
-		if q := quickOf(cs); q != nil && q.valid(args) { // yaml_schemaquick.go
+		if q := quickOf(cs); q != nil && q.valid(args) { // schemaquick.go
 			return nil
 		}
 	}

@@ -1,4 +1,4 @@
-package policy
+package yamlrule
 
 // Two shortcuts that take conditions out of a rule's element loop, both
 // settled when the rule is compiled:
@@ -116,7 +116,7 @@ type hoisted struct {
 }
 
 // hoist splits r's conditions; r.where and r.rel are compiled.
-func (r *yamlRule) hoist() {
+func (r *Rule) hoist() {
 	h := &hoisted{where: splitDoc(r.where)}
 	h.plain = h.where.rest
 	h.filter, h.where.rest = roleFilterOf(r.given, h.where.rest)
@@ -143,7 +143,7 @@ func docHolds(cs []check, doc ast.Object, mem *memberRows) bool {
 
 // rolesPassing returns the indexes of the document's messages whose role
 // passes f, evaluated once per distinct role value.
-func (c *relCache) rolesPassing(f *roleFilter) []int {
+func (c *Cache) rolesPassing(f *roleFilter) []int {
 	for f.id >= len(c.filters) {
 		c.filters = append(c.filters, roleIndex{})
 	}
@@ -190,7 +190,7 @@ func (c *relCache) rolesPassing(f *roleFilter) []int {
 
 // walksByRole reports whether r's walk may visit the messages of a role
 // only, from the document's role index (which needs a relCache).
-func (r *yamlRule) walksByRole() bool {
+func (r *Rule) WalksByRole() bool {
 	return r.role != "" || (r.hoisted != nil && r.hoisted.filter != nil)
 }
 
@@ -198,7 +198,7 @@ func (r *yamlRule) walksByRole() bool {
 // checks on them: every message or those of r.role, and where; or with the
 // shortcuts those whose role passes the role condition, and where without
 // it or the conditions on the document (checked before the walk).
-func (r *yamlRule) only(cache *relCache) ([]int, []check) {
+func (r *Rule) only(cache *Cache) ([]int, []check) {
 	h := r.hoisted
 	switch {
 	case yamlShortcuts && h.filter != nil && cache != nil:
@@ -217,7 +217,7 @@ func (r *yamlRule) only(cache *relCache) ([]int, []check) {
 
 // unlessOf returns whether r's unless may leave elements of the document
 // out, and the conditions left to check on each.
-func (r *yamlRule) unlessOf(doc ast.Object, mem *memberRows) (bool, []check) {
+func (r *Rule) unlessOf(doc ast.Object, mem *memberRows) (bool, []check) {
 	if len(r.rel.unless) == 0 {
 		return false, nil
 	}
@@ -232,7 +232,7 @@ func (r *yamlRule) unlessOf(doc ast.Object, mem *memberRows) (bool, []check) {
 
 // casesFor records, for the document, which of r's cases its conditions on
 // the document allow (env.caseOK; nil when every case may apply).
-func (r *yamlRule) casesFor(env *relEnv) {
+func (r *Rule) casesFor(env *relEnv) {
 	env.caseOK = env.caseOK[:0]
 	if !yamlShortcuts || !r.hoisted.anyCases {
 		return
@@ -243,7 +243,7 @@ func (r *yamlRule) casesFor(env *relEnv) {
 }
 
 // firstCaseOf is firstCase over r's cases, with the verdicts of casesFor.
-func (r *yamlRule) firstCaseOf(env *relEnv, v ast.Value, sc *scope) int {
+func (r *Rule) firstCaseOf(env *relEnv, v ast.Value, sc *scope) int {
 	if len(env.caseOK) == 0 {
 		return firstCase(r.rel.cases, v, sc)
 	}

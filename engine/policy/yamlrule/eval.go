@@ -1,4 +1,4 @@
-package policy
+package yamlrule
 
 import (
 	"slices"
@@ -27,12 +27,12 @@ type scope struct {
 	message ast.Object
 	tool    ast.Object
 	entry   ast.Object
-	rel     *relEnv     // a relational rule's sets and group (yaml_rel.go), nil otherwise
+	rel     *relEnv     // a relational rule's sets and group (rel.go), nil otherwise
 	mem     *memberRows // the members of the document's messages already looked up, or nil
 	ptr     string
 	// given, when set, is the path a plain rule's walk follows, and at the
 	// positions it took at its [*] steps: ptr is then computed only when a
-	// finding asks for it (yaml_pointer.go)
+	// finding asks for it (pointer.go)
 	given *[]step
 	at    [lazyPtrDepth]int32
 	// int32 rather than int: a walk copies the scope for every element
@@ -47,18 +47,18 @@ type scope struct {
 }
 
 // eval runs the rule over one document and appends its hits.
-func (r *yamlRule) eval(doc ast.Object, hits []Hit) []Hit { return r.evalIn(doc, nil, hits) }
+func (r *Rule) Eval(doc ast.Object, hits []Hit) []Hit { return r.EvalIn(doc, nil, hits) }
 
 // evalIn is eval with the document's partner sets, which the relational
 // rules of one evaluation share (nil: the rule builds its own).
-func (r *yamlRule) evalIn(doc ast.Object, cache *relCache, hits []Hit) []Hit {
+func (r *Rule) EvalIn(doc ast.Object, cache *Cache, hits []Hit) []Hit {
 	if len(r.formats) > 0 && !slices.Contains(r.formats, stringOf(doc.Get(document.KeyFormat))) {
 		return hits
 	}
 	if r.mode != "" && stringOf(doc.Get(document.KeyMode)) != r.mode {
 		return hits
 	}
-	if len(r.Profiles) > 0 && !r.AppliesUnder(profileOf(stringOf(doc.Get(keyProfileTerm)))) {
+	if len(r.Profiles) > 0 && !r.AppliesUnder(pack.ProfileOf(stringOf(doc.Get(keyProfileTerm)))) {
 		return hits
 	}
 	if r.rel != nil {
@@ -71,7 +71,7 @@ func (r *yamlRule) evalIn(doc ast.Object, cache *relCache, hits []Hit) []Hit {
 	if cache != nil {
 		sc.mem = &cache.members
 	}
-	if yamlShortcuts && !docHolds(r.hoisted.where.doc, doc, sc.mem) { // yaml_hoist.go
+	if yamlShortcuts && !docHolds(r.hoisted.where.doc, doc, sc.mem) { // hoist.go
 		return hits
 	}
 	only, where := r.only(cache)
@@ -80,7 +80,7 @@ func (r *yamlRule) evalIn(doc ast.Object, cache *relCache, hits []Hit) []Hit {
 
 // walk follows steps from v to the elements and checks where (the rule's,
 // or what the shortcuts leave of it) and assert on each.
-func (r *yamlRule) walk(v ast.Value, steps []step, sc scope, only []int, where []check, hits []Hit) []Hit {
+func (r *Rule) walk(v ast.Value, steps []step, sc scope, only []int, where []check, hits []Hit) []Hit {
 	if len(steps) == 0 {
 		return r.check(v, &sc, where, hits)
 	}
@@ -160,7 +160,7 @@ func (r *yamlRule) walk(v ast.Value, steps []step, sc scope, only []int, where [
 // below one that already failed is not reported, nor one whose value lies at
 // or below the JSON Pointer of one that failed: a definition that is not an
 // object gives one finding, not one per member it lacks.
-func (r *yamlRule) check(v ast.Value, sc *scope, where []check, hits []Hit) []Hit {
+func (r *Rule) check(v ast.Value, sc *scope, where []check, hits []Hit) []Hit {
 	if !allHold(where, v, sc) { // values only: building their pointers would be wasted
 		return hits
 	}
@@ -168,7 +168,7 @@ func (r *yamlRule) check(v ast.Value, sc *scope, where []check, hits []Hit) []Hi
 }
 
 // asserts reports the failing assertions of an element that passed where.
-func (r *yamlRule) asserts(v ast.Value, sc *scope, hits []Hit) []Hit {
+func (r *Rule) asserts(v ast.Value, sc *scope, hits []Hit) []Hit {
 	var failed []check
 	var failedPtrs []string
 	for _, c := range r.assert {
@@ -361,7 +361,7 @@ func parseTemplate(s string) []piece {
 	return out
 }
 
-func (r *yamlRule) render(v ast.Value, sc *scope, failure string) string {
+func (r *Rule) render(v ast.Value, sc *scope, failure string) string {
 	if len(r.message) == 0 {
 		return failure
 	}
@@ -378,7 +378,7 @@ func renderPieces(message []piece, v ast.Value, sc *scope, failure string) strin
 			b.WriteString(failure)
 		default:
 			val, _ := resolve(v, p.path, sc)
-			if s, ok := renderFilter(p.filter, val); ok { // json, nth, words, q:N (yaml_session.go)
+			if s, ok := renderFilter(p.filter, val); ok { // json, nth, words, q:N (session.go)
 				b.WriteString(s)
 				continue
 			}

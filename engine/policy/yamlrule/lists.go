@@ -1,4 +1,4 @@
-package policy
+package yamlrule
 
 // A walk of messages[*].tool_calls[*] (or any messages[*].X[*]) visits
 // every message to find the few with calls; a document's rules and partner
@@ -12,7 +12,7 @@ import "github.com/open-policy-agent/opa/v1/ast"
 
 // narrow returns the top-level messages a walk of given visits: only (nil:
 // every message) without those that cannot give an element.
-func (c *relCache) narrow(given []step, only []int) []int {
+func (c *Cache) narrow(given []step, only []int) []int {
 	if !yamlShortcuts || len(given) < 2 || given[0].kind != stepMessages || !given[0].each || !given[1].each {
 		return only
 	}
@@ -38,7 +38,7 @@ func (c *relCache) narrow(given []step, only []int) []int {
 }
 
 // intBuf returns an empty, non-nil buffer valid for the current document.
-func (c *relCache) intBuf() []int {
+func (c *Cache) intBuf() []int {
 	if c.nints == len(c.ints) {
 		c.ints = append(c.ints, make([]int, 0, 8))
 	}
@@ -49,7 +49,7 @@ func (c *relCache) intBuf() []int {
 
 // messagesWithList returns the indexes of the messages whose member st is
 // a non-empty list.
-func (c *relCache) messagesWithList(st *step) []int {
+func (c *Cache) messagesWithList(st *step) []int {
 	for st.slot >= len(c.lists) {
 		c.lists = append(c.lists, roleIndex{})
 	}

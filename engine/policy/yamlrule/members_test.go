@@ -1,4 +1,4 @@
-package policy
+package yamlrule
 
 import (
 	"testing"
@@ -73,13 +73,13 @@ func TestMemberRowsNamed(t *testing.T) {
       - when: {$calls.count: 0, $previous.role: {not_equals: system}}
         message: 'orphan {{index}} after {{$previous.role}}'
 `
-	e := mustCompile(t, Options{}, packOf(t, map[string]string{"r.yaml": src}))
+	rules := compileRules(t, src)
 	doc := chatDoc(t, `{"messages":[{"role":"user","content":"q"},{"role":"assistant","tool_calls":[{"id":"a","type":"function","function":{"name":"f","arguments":"{}"}},{"id":"b","type":"function","function":{"name":"","arguments":"{}"}}]},{"role":"tool","tool_call_id":"a","content":"1"},{"role":"tool","tool_call_id":"x","content":"2"}]}`)
-	var c relCache
-	c.reset(doc.Value)
+	var c Cache
+	c.Reset(doc.Value)
 	var hits []Hit
-	for _, r := range e.yaml {
-		hits = r.evalIn(doc.Value, &c, hits)
+	for _, r := range rules {
+		hits = r.EvalIn(doc.Value, &c, hits)
 	}
 	if len(hits) != 2 {
 		t.Errorf("hits = %v, want the call without a name and the orphan result", hits)

@@ -1,4 +1,4 @@
-package policy
+package yamlrule
 
 // Relational forms of YAML rules (docs/writing-rules.md, "Relating
 // elements"). A plain YAML rule looks at one element at a time; the
@@ -22,8 +22,8 @@ package policy
 //   - unless: conditions that, when all hold, leave the element out.
 //   - part_of: an entry reporting under another rule's id.
 //
-// yaml_rel.go compiles them, yaml_rel_cache.go holds the per-document
-// partner sets and role index, yaml_rel_eval.go evaluates, yaml_truthy.go
+// rel.go compiles them, rel_cache.go holds the per-document
+// partner sets and role index, rel_eval.go evaluates, truthy.go
 // is truthy_keys' pre-scan.
 
 import (
@@ -47,8 +47,8 @@ type joinSpec struct {
 	sig          string // what identifies the partner set and its index
 	id           int    // setID(sig)
 	given        []step
-	rule         string    // rule:ID, the rule whose elements are the partners
-	ruleRef      *yamlRule // rule, once the file is compiled
+	rule         string // rule:ID, the rule whose elements are the partners
+	ruleRef      *Rule  // rule, once the file is compiled
 	where        []check
 	mine, theirs [][]seg
 	differMine   [][]seg
@@ -87,8 +87,8 @@ type letSpec struct {
 	truthy *truthySpec
 	tag    *tagSpec
 	count  *occurrencesSpec
-	fn     *fnLet // schema_errors, distinct (yaml_fns.go)
-	inst   []seg  // {instant: PATH} (yaml_session.go)
+	fn     *fnLet // schema_errors, distinct (fns.go)
+	inst   []seg  // {instant: PATH} (session.go)
 }
 
 type caseSpec struct {
@@ -145,7 +145,7 @@ type letYAML struct {
 	Tag        string      `yaml:"tag"`
 	Count      string      `yaml:"occurrences"`
 	In         string      `yaml:"in"`
-	// yaml_fns.go's forms
+	// fns.go's forms
 	SchemaErrors string   `yaml:"schema_errors"`
 	Schema       string   `yaml:"schema"`
 	Distinct     []string `yaml:"distinct"`
@@ -388,20 +388,20 @@ func pathPairs(n *yaml.Node, what string) (mine, theirs [][]seg, texts []string,
 
 // linkRules resolves the rule:ID joins and the part_of entries of one
 // file's rules.
-func linkRules(rules []*yamlRule) error {
-	byID := map[string]*yamlRule{}
+func LinkRules(rules []*Rule) error {
+	byID := map[string]*Rule{}
 	for _, r := range rules {
-		if r.partOf == "" {
+		if r.PartOf == "" {
 			byID[r.ID] = r
 		}
 	}
 	for _, r := range rules {
-		if r.partOf == "" {
+		if r.PartOf == "" {
 			continue
 		}
-		main := byID[r.partOf]
+		main := byID[r.PartOf]
 		if main == nil {
-			return fmt.Errorf("part_of: no rule %s in this file", r.partOf)
+			return fmt.Errorf("part_of: no rule %s in this file", r.PartOf)
 		}
 		src := r.Source
 		r.Rule = main.Rule

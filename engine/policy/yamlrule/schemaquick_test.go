@@ -1,4 +1,4 @@
-package policy
+package yamlrule
 
 import (
 	"testing"
@@ -89,7 +89,7 @@ func TestQuickSchemaFindingsUnchanged(t *testing.T) {
     cases:
       - message: '{{$violations}}'
 `
-	e := mustCompile(t, Options{}, packOf(t, map[string]string{"r.yaml": src}))
+	rules := compileRules(t, src)
 	doc := chatDoc(t, `{"messages":[{"role":"assistant","tool_calls":[`+
 		`{"id":"1","type":"function","function":{"name":"f","arguments":"{\"q\":\"a\",\"n\":2}"}},`+
 		`{"id":"2","type":"function","function":{"name":"f","arguments":"{\"n\":\"2\",\"z\":1}"}},`+
@@ -99,11 +99,11 @@ func TestQuickSchemaFindingsUnchanged(t *testing.T) {
 		was := yamlShortcuts
 		yamlShortcuts = on
 		defer func() { yamlShortcuts = was }()
-		var c relCache
-		c.reset(doc.Value)
+		var c Cache
+		c.Reset(doc.Value)
 		var msgs []string
-		for _, r := range e.yaml {
-			for _, h := range r.evalIn(doc.Value, &c, nil) {
+		for _, r := range rules {
+			for _, h := range r.EvalIn(doc.Value, &c, nil) {
 				msgs = append(msgs, h.Message)
 			}
 		}

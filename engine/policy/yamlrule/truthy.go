@@ -1,4 +1,4 @@
-package policy
+package yamlrule
 
 // truthy_keys lets: the JSON payload of a value, and a pre-scan that rules
 // out texts in which no key can be written, so that they are not parsed.
