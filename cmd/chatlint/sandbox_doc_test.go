@@ -6,13 +6,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chatlint/chatlint/engine/policy/builtins"
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/chatlint/chatlint/engine/policy"
 )
 
 // TestSandboxDocIsTheCapabilities: docs/ci.md's list of denied builtins is
-// the sandbox's own (policy.DeniedBuiltins); -update rewrites it. The docs
+// the sandbox's own (builtins.DeniedBuiltins); -update rewrites it. The docs
 // once said io.jwt.decode and net.cidr_contains were blocked, and they were
 // not.
 func TestSandboxDocIsTheCapabilities(t *testing.T) {
@@ -28,7 +27,7 @@ func TestSandboxDocIsTheCapabilities(t *testing.T) {
 		t.Fatalf("docs/ci.md lacks the %q … %q block", begin, end)
 	}
 	var b strings.Builder
-	for _, name := range policy.DeniedBuiltins() {
+	for _, name := range builtins.DeniedBuiltins() {
 		b.WriteString("- `" + name + "`\n")
 	}
 	want := b.String()

@@ -63,7 +63,7 @@ type lineVerdict struct {
 func (e *Engine) Validate(ctx context.Context, r io.Reader, opts Options) (*Report, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	run := &runner.Runner{Engine: e.eng, Opts: runner.Options{
+	run := &runner.Runner{Opts: runner.Options{
 		Format:      document.Contract,
 		Workers:     opts.Workers,
 		MaxLineSize: math.MaxInt, // Python reads a line of any length

@@ -1,7 +1,6 @@
 package convert
 
 import (
-	"bytes"
 	"encoding/json"
 	"math"
 	"strconv"
@@ -26,7 +25,7 @@ import (
 // Like Python's json.loads it also accepts the literals NaN, Infinity and
 // -Infinity (which Python's json.dumps writes for such floats).
 func decodePython(data []byte) (jsonv.Value, error) {
-	v, err := jsonv.Decode(nonFinite(data, nanNumber, "1e77777777777777777777", "-1e77777777777777777777"))
+	v, err := jsonv.Decode(py.ReplaceNonFinite(data, nanNumber, "1e77777777777777777777", "-1e77777777777777777777"))
 	if err != nil {
 		return nil, err
 	}
@@ -104,54 +103,8 @@ func digitValue(r rune) bool {
 // Infinity becomes a number too large for a float, which reads as infinite.
 const nanNumber = "-0e-77777777777777777777"
 
-// nonFinite rewrites the literals NaN, Infinity and -Infinity outside
-// strings: into numbers encoding/json accepts when reading, into strings
-// where a JSON value goes to the rule engine.
-func nonFinite(data []byte, nan, inf, negInf string) []byte {
-	if !bytes.Contains(data, []byte("NaN")) && !bytes.Contains(data, []byte("Infinity")) {
-		return data
-	}
-	var out []byte
-	last := 0
-	inString := false
-	for i := 0; i < len(data); i++ {
-		c := data[i]
-		if inString {
-			switch c {
-			case '\\':
-				i++
-			case '"':
-				inString = false
-			}
-			continue
-		}
-		var lit, repl string
-		switch {
-		case c == '"':
-			inString = true
-			continue
-		case c == 'N' && bytes.HasPrefix(data[i:], []byte("NaN")):
-			lit, repl = "NaN", nan
-		case c == 'I' && bytes.HasPrefix(data[i:], []byte("Infinity")):
-			lit, repl = "Infinity", inf
-		case c == '-' && bytes.HasPrefix(data[i:], []byte("-Infinity")):
-			lit, repl = "-Infinity", negInf
-		default:
-			continue
-		}
-		out = append(out, data[last:i]...)
-		out = append(out, repl...)
-		i += len(lit) - 1
-		last = i + 1
-	}
-	if out == nil {
-		return data
-	}
-	return append(out, data[last:]...)
-}
-
 // ruleJSON writes a value for the rule engine: compact JSON, with the
 // non-finite numbers Python allows written as strings.
 func ruleJSON(v jsonv.Value) []byte {
-	return nonFinite(jsonv.Marshal(v, jsonv.Compact), `"NaN"`, `"Infinity"`, `"-Infinity"`)
+	return py.ReplaceNonFinite(jsonv.Marshal(v, jsonv.Compact), `"NaN"`, `"Infinity"`, `"-Infinity"`)
 }

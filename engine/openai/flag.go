@@ -3,7 +3,7 @@ package openai
 import (
 	"strings"
 
-	"github.com/chatlint/chatlint/engine/policy"
+	"github.com/chatlint/chatlint/engine/policy/builtins"
 )
 
 // NoOutput is the text an empty tool result whose source says it succeeded
@@ -26,14 +26,14 @@ func (c *converter) flagged(line, i int, id string, m map[string]any, text strin
 	case isErr:
 		// Noted when the tool message will not read as failed: the
 		// failure is then in the example's words only.
-		if text != "" && len(policy.FlagPointers(text, FlagKeys)) == 0 {
+		if text != "" && len(builtins.FlagPointers(text, FlagKeys)) == 0 {
 			c.note(line, "tool result %d (tool_call_id %q) is marked failed in its source (is_error true); OpenAI chat has no error flag and its text no flag key: written as given, only its words tell the failure", i, id)
 		}
 	case text == "":
 		c.note(line, "tool result %d (tool_call_id %q) is empty and marked successful in its source (is_error false); an empty OpenAI tool message reads as a failure: written as %q", i, id, NoOutput)
 		return NoOutput
 	default:
-		if ptrs := policy.FlagPointers(text, FlagKeys); len(ptrs) > 0 {
+		if ptrs := builtins.FlagPointers(text, FlagKeys); len(ptrs) > 0 {
 			c.note(line, "tool result %d (tool_call_id %q) is marked successful in its source (is_error false) but its JSON has a truthy flag key at %s; OpenAI chat has no error flag, so check's tool-result-flagged will read it as failed: written as given", i, id, strings.Join(ptrs, ", "))
 		}
 	}

@@ -21,10 +21,6 @@ type actArgs = map[string]any
 // actionSet is the Rego set cleanup rules put their actions in.
 const actionSet = "actions"
 
-// KindCleanup is the pack kind (pack.yaml `kind: cleanup`) of packs whose
-// rules produce actions for fix; check does not load them by default.
-const KindCleanup = "cleanup"
-
 // Action is one change a cleanup rule asks for.
 type Action struct {
 	Op     string `json:"op"`
@@ -101,9 +97,9 @@ func actionFromHit(h Hit, args map[string]any) Action {
 func (e *Engine) yamlActions(doc *document.Document, hits []Hit, acts []Action) ([]Hit, []Action) {
 	for _, r := range e.actions {
 		n := len(hits)
-		hits = r.eval(doc.Materialized(), hits)
+		hits = r.Eval(doc.Materialized(), hits)
 		for _, h := range hits[n:] {
-			acts = append(acts, actionFromHit(h, r.action))
+			acts = append(acts, actionFromHit(h, r.Action))
 		}
 	}
 	return hits, acts

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/chatlint/chatlint/engine/policy/yamlrule"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -97,7 +98,7 @@ actions contains {"rule": "r"} if true`, "an action needs a rule id and an op"},
 			}
 		})
 	}
-	_, err := compileYAML(File{Name: "y.yaml", Source: []byte("rules:\n  - id: x\n    severity: info\n    description: d\n    assert: {role: present}\n    action: {reason: no op}\n")}, "p")
+	_, err := yamlrule.Compile(File{Name: "y.yaml", Source: []byte("rules:\n  - id: x\n    severity: info\n    description: d\n    assert: {role: present}\n    action: {reason: no op}\n")}, "p")
 	if err == nil || !strings.Contains(err.Error(), "action needs an op") {
 		t.Errorf("YAML action without op: %v", err)
 	}

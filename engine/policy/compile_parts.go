@@ -10,6 +10,7 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 
+	"github.com/chatlint/chatlint/engine/policy/yamlrule"
 	"github.com/chatlint/chatlint/engine/rule"
 )
 
@@ -67,7 +68,7 @@ type regoPart struct {
 
 // yamlPart is one YAML file compiled: its rules and its rego_when entries.
 type yamlPart struct {
-	rules []*yamlRule
+	rules []*yamlrule.Rule
 	err   error
 	gate  compiledGate
 }
@@ -93,9 +94,9 @@ func compileParts(ctx context.Context, packs []*Pack) *compiledParts {
 	for i, p := range packs {
 		c.yaml[i] = make([]yamlPart, len(p.YAML))
 		for j, f := range p.YAML {
-			src := parseYAMLSource(f)
+			src := yamlrule.ParseSource(f)
 			part := &c.yaml[i][j]
-			part.rules, part.err = compileYAMLSource(src, p.Name)
+			part.rules, part.err = yamlrule.CompileSource(src, p.Name)
 			part.gate.rules, part.gate.err = compileGate(src, p.Name)
 		}
 	}

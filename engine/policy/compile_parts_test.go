@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/chatlint/chatlint/engine/policy/yamlrule"
 	"github.com/chatlint/chatlint/engine/rule"
 	"github.com/chatlint/chatlint/policies"
 	"github.com/chatlint/chatlint/rules"
@@ -181,7 +182,7 @@ func TestCompileStable(t *testing.T) {
 		Gate, Sets, DatasetSets          []string
 		Lookup, Relational, RoleFiltered bool
 	}
-	ids := func(rs []*yamlRule) []string {
+	ids := func(rs []*yamlrule.Rule) []string {
 		var out []string
 		for _, r := range rs {
 			out = append(out, r.ID)

@@ -49,10 +49,10 @@ func (ev *Evaluator) EvaluateDataset(ctx context.Context, format, profile string
 	profile = profileOf(profile)
 	var hits []Hit
 	for _, r := range e.dataset {
-		if len(r.formats) > 0 && !slices.Contains(r.formats, format) {
+		if len(r.Formats) > 0 && !slices.Contains(r.Formats, format) {
 			continue
 		}
-		hits = r.eval(doc, hits)
+		hits = r.Eval(doc, hits)
 	}
 	if e.rego == nil || len(e.rego.datasetSets) == 0 {
 		return hits, nil

@@ -12,6 +12,8 @@ import (
 	"github.com/open-policy-agent/opa/v1/topdown"
 
 	"github.com/chatlint/chatlint/engine/document"
+	"github.com/chatlint/chatlint/engine/policy/pack"
+	"github.com/chatlint/chatlint/engine/policy/yamlrule"
 	"github.com/chatlint/chatlint/engine/rule"
 )
 
@@ -19,13 +21,13 @@ import (
 // use by many workers.
 type Engine struct {
 	rules        []rule.Rule
-	yaml         []*yamlRule // rules run on every document
-	toolYAML     []*yamlRule // rules that read only the tools: memoized
-	actions      []*yamlRule // rules with an action (actions.go)
-	dataset      []*yamlRule // rules over a file's dataset document
-	models       []Model     // the model tables of the packs (models.yaml)
+	yaml         []*yamlrule.Rule // rules run on every document
+	toolYAML     []*yamlrule.Rule // rules that read only the tools: memoized
+	actions      []*yamlrule.Rule // rules with an action (actions.go)
+	dataset      []*yamlrule.Rule // rules over a file's dataset document
+	models       []Model          // the model tables of the packs (models.yaml)
 	defaultModel string
-	memo         toolsMemo
+	memo         yamlrule.ToolsMemo
 	rego         *regoProgram // nil when no pack has Rego
 	disabled     map[string]bool
 	timeout      time.Duration
@@ -88,7 +90,7 @@ func Compile(ctx context.Context, packs []*Pack, opts Options) (*Engine, error) 
 		}
 		e.tokenReads.rego(mods, rules, parts.readsMember)
 		e.rules = append(e.rules, rules...)
-		e.models = mergeModels(e.models, p.Models)
+		e.models = pack.MergeModels(e.models, p.Models)
 		if e.defaultModel == "" {
 			e.defaultModel = p.DefaultModel
 		}
@@ -116,21 +118,21 @@ func Compile(ctx context.Context, packs []*Pack, opts Options) (*Engine, error) 
 				continue
 			}
 			for _, r := range yr {
-				if r.partOf == "" {
+				if r.PartOf == "" {
 					e.rules = append(e.rules, r.Rule)
 				}
 				switch {
 				case e.disabled[r.ID]: // compiled (so errors show) but never run
 				case r.Scope == rule.ScopeDataset:
 					e.dataset = append(e.dataset, r)
-				case r.action != nil:
+				case r.Action != nil:
 					e.actions = append(e.actions, r)
-				case r.toolsOnly():
+				case r.ToolsOnly():
 					e.toolYAML = append(e.toolYAML, r)
 				default:
 					e.yaml = append(e.yaml, r)
-					e.relational = e.relational || r.rel != nil
-					e.roleFiltered = e.roleFiltered || r.walksByRole()
+					e.relational = e.relational || r.Relational()
+					e.roleFiltered = e.roleFiltered || r.WalksByRole()
 				}
 			}
 		}
@@ -200,33 +202,33 @@ func (e *Engine) Evaluate(ctx context.Context, doc *document.Document) ([]Hit, e
 	return e.NewEvaluator().Evaluate(ctx, doc)
 }
 
-func (e *Engine) evaluate(ctx context.Context, doc *document.Document, cancel topdown.Cancel, tracer topdown.QueryTracer, rc *relCache, run *regoRun) ([]Hit, []Action, error) {
+func (e *Engine) evaluate(ctx context.Context, doc *document.Document, cancel topdown.Cancel, tracer topdown.QueryTracer, rc *yamlrule.Cache, run *regoRun) ([]Hit, []Action, error) {
 	var hits []Hit
 	var acts []Action
 	if len(e.toolYAML) > 0 {
-		var last *lastTools
+		var last *yamlrule.LastTools
 		if rc != nil {
-			last = &rc.lastTools
+			last = &rc.LastTools
 		}
-		hits = e.memo.eval(e.toolYAML, doc.Value, hits, last)
+		hits = e.memo.Eval(e.toolYAML, doc.Value, hits, last)
 	}
-	var cache *relCache // the partner sets relational rules share, the role index every rule
+	var cache *yamlrule.Cache // the partner sets relational rules share, the role index every rule
 	if e.relational || e.roleFiltered {
 		if rc == nil {
-			rc = &relCache{}
+			rc = &yamlrule.Cache{}
 		}
-		rc.reset(doc.Value)
+		rc.Reset(doc.Value)
 		cache = rc
 		// The worker keeps its cache from document to document; it must
 		// not keep the document too (a big record would stay alive beside
 		// the next one).
-		defer rc.reset(nil)
+		defer rc.Reset(nil)
 	}
 	for _, r := range e.yaml {
-		hits = r.evalIn(doc.Value, cache, hits)
+		hits = r.EvalIn(doc.Value, cache, hits)
 	}
-	if cache != nil && cache.err != nil { // a rule whose lets go round in a circle
-		return nil, nil, fmt.Errorf("evaluating policies: %w", cache.err)
+	if cache != nil && cache.Err != nil { // a rule whose lets go round in a circle
+		return nil, nil, fmt.Errorf("evaluating policies: %w", cache.Err)
 	}
 	if len(e.actions) > 0 {
 		hits, acts = e.yamlActions(doc, hits, acts)
@@ -261,10 +263,5 @@ func asOutputError(err error) *OutputError {
 	return nil
 }
 
-// profileOf is the profile a document is checked under.
-func profileOf(p string) string {
-	if p == "" {
-		return document.DefaultProfile
-	}
-	return p
-}
+// profileOf is the profile a document is checked under (pack.ProfileOf).
+func profileOf(p string) string { return pack.ProfileOf(p) }

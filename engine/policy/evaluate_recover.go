@@ -7,6 +7,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/topdown"
 
 	"github.com/chatlint/chatlint/engine/document"
+	"github.com/chatlint/chatlint/engine/policy/yamlrule"
 )
 
 // evaluateRecovered is evaluate with a panic in a rule's evaluation (OPA's,
@@ -14,7 +15,7 @@ import (
 // error: the record is reported as not checked, with file and line, and the
 // run goes on with the next one instead of the whole process dying on one
 // record.
-func (e *Engine) evaluateRecovered(ctx context.Context, doc *document.Document, cancel topdown.Cancel, tracer topdown.QueryTracer, rc *relCache, run *regoRun) (hits []Hit, acts []Action, err error) {
+func (e *Engine) evaluateRecovered(ctx context.Context, doc *document.Document, cancel topdown.Cancel, tracer topdown.QueryTracer, rc *yamlrule.Cache, run *regoRun) (hits []Hit, acts []Action, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			hits, acts = nil, nil

@@ -11,6 +11,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/topdown"
 
 	"github.com/chatlint/chatlint/engine/document"
+	"github.com/chatlint/chatlint/engine/policy/yamlrule"
 )
 
 // DefaultRuleTimeout bounds the evaluation of one conversation or session:
@@ -26,9 +27,9 @@ type Evaluator struct {
 	cancel  resettableCancel
 	timer   *time.Timer
 	timeout time.Duration
-	rel     relCache // the partner sets of the YAML rules' joins, reused from document to document
-	rego    regoRun  // the Rego sets' queries, reused from document to document
-	watch   memWatch // this evaluator's entry under the memory watchdog
+	rel     yamlrule.Cache // the partner sets of the YAML rules' joins, reused from document to document
+	rego    regoRun        // the Rego sets' queries, reused from document to document
+	watch   memWatch       // this evaluator's entry under the memory watchdog
 }
 
 // NewEvaluator returns an Evaluator; use one per goroutine.

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chatlint/chatlint/engine/policy/builtins"
 	"github.com/google/go-cmp/cmp"
 	"github.com/open-policy-agent/opa/v1/ast"
 )
@@ -35,7 +36,7 @@ func readProbes(s *fieldSet) []string {
 
 func regoFieldSet(t *testing.T, src string) *fieldSet {
 	t.Helper()
-	c := ast.NewCompiler().WithCapabilities(Capabilities())
+	c := ast.NewCompiler().WithCapabilities(builtins.Capabilities())
 	mod, err := ast.ParseModuleWithOpts("x.rego", src, ast.ParserOptions{RegoVersion: ast.RegoV1})
 	if err != nil {
 		t.Fatal(err)

@@ -14,25 +14,9 @@ import (
 
 	"github.com/chatlint/chatlint/engine/document"
 	"github.com/chatlint/chatlint/engine/finding"
+	"github.com/chatlint/chatlint/engine/policy/builtins"
 	"github.com/chatlint/chatlint/engine/rule"
 )
-
-// Builtins a pack may not call: packs are semi-trusted, and a linter must not
-// reach the network or leak the environment. Every builtin OPA marks
-// non-deterministic (time.now_ns, rand.intn, uuid.rfc4122, the JWT and JSON
-// Schema builtins that may fetch keys or $refs) is denied too: a check must
-// give the same findings on the same data.
-var deniedBuiltins = []string{"http.send", "net.lookup_ip_addr", "net.cidr_expand", "opa.runtime", "trace", "rego.parse_module", "providers.aws.sign_req"}
-
-// Capabilities returns the OPA capabilities packs are compiled with.
-func Capabilities() *ast.Capabilities {
-	caps := ast.CapabilitiesForThisVersion()
-	caps.Builtins = slices.DeleteFunc(caps.Builtins, func(b *ast.Builtin) bool {
-		return b.Nondeterministic || slices.Contains(deniedBuiltins, b.Name)
-	})
-	caps.AllowNet = []string{}
-	return caps
-}
 
 // setSeverity maps the finding sets of a package to their severity.
 var setSeverity = map[string]finding.Severity{"deny": finding.Error, "warn": finding.Warning, "info": finding.Info}
@@ -61,13 +45,6 @@ type regoProgram struct {
 	// as closures (regoc_*.go); nil: query does it all on topdown.
 	regoc *regocProgram
 }
-
-// CompileError is a policy that does not parse or compile.
-type CompileError struct {
-	Errors []string // each "file:line:col: message"
-}
-
-func (e *CompileError) Error() string { return strings.Join(e.Errors, "\n") }
 
 func compileErrors(err error) error {
 	var errs ast.Errors
@@ -359,7 +336,7 @@ func compileRego(ctx context.Context, modules map[string]*ast.Module, pkgPack ma
 		all[k] = v
 	}
 	all[gatherFile] = gather
-	compiler := ast.NewCompiler().WithCapabilities(Capabilities()).WithEnablePrintStatements(false)
+	compiler := ast.NewCompiler().WithCapabilities(builtins.Capabilities()).WithEnablePrintStatements(false)
 	if compiler.Compile(all); compiler.Failed() {
 		return nil, compileErrors(compiler.Errors)
 	}
@@ -437,7 +414,7 @@ func (p *regoProgram) hitFromObject(pack string, sev finding.Severity, v any) (H
 		}
 		return Hit{}, fmt.Errorf("pack %s: rule %s: a finding has %s", pack, id, what)
 	}
-	h := newHit(id, pack, sev, msg)
+	h := Hit{Rule: id, Pack: pack, Severity: sev, Message: msg}
 	if s, has := o["severity"]; has {
 		str, _ := s.(string)
 		v, err := finding.ParseSeverity(str)

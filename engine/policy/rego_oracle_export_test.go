@@ -12,6 +12,7 @@ import (
 
 	"github.com/chatlint/chatlint/engine/document"
 	"github.com/chatlint/chatlint/engine/finding"
+	"github.com/chatlint/chatlint/engine/policy/builtins"
 )
 
 // The evaluation of the Rego packs as it was before the sets were queried
@@ -63,7 +64,7 @@ func NewRegoOracle(ctx context.Context, e *Engine, packs []*Pack) (*RegoOracle, 
 		return nil, err
 	}
 	modules[gatherFile] = gather
-	compiler := ast.NewCompiler().WithCapabilities(Capabilities()).WithEnablePrintStatements(false)
+	compiler := ast.NewCompiler().WithCapabilities(builtins.Capabilities()).WithEnablePrintStatements(false)
 	if compiler.Compile(modules); compiler.Failed() {
 		return nil, compileErrors(compiler.Errors)
 	}

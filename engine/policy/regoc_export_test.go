@@ -8,7 +8,7 @@ func RegoCompiled(e *Engine) []string {
 	}
 	var out []string
 	for _, p := range e.rego.regoc.pkgs {
-		out = append(out, p.path)
+		out = append(out, p.Path)
 	}
 	return out
 }

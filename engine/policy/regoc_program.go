@@ -6,6 +6,7 @@ import (
 	"os"
 	"sync/atomic"
 
+	"github.com/chatlint/chatlint/engine/policy/regoc"
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/topdown"
 )
@@ -15,11 +16,11 @@ import (
 // join the others' before they are ordered and read (evalSets), so the
 // findings come in the order and with the dedupe topdown alone gives.
 type regocProgram struct {
-	pkgs []*regocPackage
+	pkgs []*regoc.Package
 	caps *ast.Capabilities
 	// sets names, for the (pack, set) of the compiled packages, the entry
 	// of regoProgram.sets that its elements are read as.
-	sets map[regocSetKey]*regoSet
+	sets map[regoc.SetKey]*regoSet
 	// fallbacks counts the documents left to topdown after an error (for
 	// the tests: a comparison where every document falls back proves
 	// nothing).
@@ -29,17 +30,17 @@ type regocProgram struct {
 // prepareRegoc compiles what it can of the record sets; nil when nothing
 // compiles or CHATLINT_REGO_EVAL=topdown.
 func prepareRegoc(c *ast.Compiler, pkgPack map[string]string) (*regocProgram, error) {
-	if regocDisabled() {
+	if regoc.Disabled() {
 		return nil, nil
 	}
-	compiled, rest := regocCompile(c, pkgPack)
-	if os.Getenv(regocEnvVar) == "explain" {
-		fmt.Fprint(os.Stderr, regocExplain(c, compiled, rest))
+	compiled, rest := regoc.CompilePackages(c, pkgPack)
+	if os.Getenv(regoc.EnvVar) == "explain" {
+		fmt.Fprint(os.Stderr, regoc.Explain(c, compiled, rest))
 	}
 	if len(compiled) == 0 {
 		return nil, nil
 	}
-	return &regocProgram{pkgs: compiled, caps: c.Capabilities(), sets: map[regocSetKey]*regoSet{}}, nil
+	return &regocProgram{pkgs: compiled, caps: c.Capabilities(), sets: map[regoc.SetKey]*regoSet{}}, nil
 }
 
 // take marks the sets of the compiled packages in sets, which topdown then
@@ -50,7 +51,7 @@ func (rp *regocProgram) take(sets []regoSet) {
 	}
 	mine := map[string]bool{}
 	for _, p := range rp.pkgs {
-		mine[p.path] = true
+		mine[p.Path] = true
 	}
 	for i := range sets {
 		s := &sets[i]
@@ -58,7 +59,7 @@ func (rp *regocProgram) take(sets []regoSet) {
 			continue
 		}
 		s.compiled = true
-		if k := (regocSetKey{s.pack, s.name}); rp.sets[k] == nil {
+		if k := (regoc.SetKey{Pack: s.pack, Set: s.name}); rp.sets[k] == nil {
 			rp.sets[k] = s
 		}
 	}
@@ -70,9 +71,9 @@ func (rp *regocProgram) take(sets []regoSet) {
 // evaluates those packages' sets too, and says what the error is in its own
 // words.
 func (rp *regocProgram) collect(ctx context.Context, run *regoRun, input ast.Value, cancel topdown.Cancel) (ok bool, err error) {
-	groups := map[regocSetKey]ast.Set{}
-	if err := regocEval(ctx, rp.pkgs, input, cancel, rp.caps, groups); err != nil {
-		if err == regocCancelled {
+	groups := map[regoc.SetKey]ast.Set{}
+	if err := regoc.Eval(ctx, rp.pkgs, input, cancel, rp.caps, groups); err != nil {
+		if err == regoc.ErrCancelled {
 			return false, err
 		}
 		rp.fallbacks.Add(1)
@@ -81,7 +82,7 @@ func (rp *regocProgram) collect(ctx context.Context, run *regoRun, input ast.Val
 	for k, s := range groups {
 		set := rp.sets[k]
 		if set == nil { // no rule tree node: cannot happen for a compiled rule, but never drop
-			set = &regoSet{pack: k.pack, name: k.set, sev: setSeverity[k.set]}
+			set = &regoSet{pack: k.Pack, name: k.Set, sev: setSeverity[k.Set]}
 			rp.sets[k] = set
 		}
 		s.Foreach(func(t *ast.Term) { run.items = append(run.items, regoItem{set, t.Value}) })

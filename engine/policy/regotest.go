@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/chatlint/chatlint/engine/policy/builtins"
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/tester"
 )
@@ -37,7 +38,7 @@ func RunRegoTests(ctx context.Context, packs []*Pack) ([]TestResult, error) {
 	if len(errs) > 0 {
 		return nil, &CompileError{Errors: errs}
 	}
-	compiler := ast.NewCompiler().WithCapabilities(Capabilities()).WithEnablePrintStatements(true)
+	compiler := ast.NewCompiler().WithCapabilities(builtins.Capabilities()).WithEnablePrintStatements(true)
 	ch, err := tester.NewRunner().SetCompiler(compiler).SetModules(modules).RunTests(ctx, nil)
 	if err != nil {
 		return nil, compileErrors(err)

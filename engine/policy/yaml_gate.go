@@ -6,6 +6,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/chatlint/chatlint/engine/document"
+	"github.com/chatlint/chatlint/engine/policy/yamlrule"
 )
 
 // A pack may say, in YAML, on which documents its Rego rules can produce
@@ -22,7 +23,7 @@ import (
 
 // regoGate holds the gate entries of the active packs.
 type regoGate struct {
-	when []*yamlRule
+	when []*yamlrule.Rule
 	// packs counts the packs with Rego; gated those of them with entries.
 	// Only when every pack with Rego is gated may OPA be skipped: the packs
 	// share one query.
@@ -36,7 +37,7 @@ type gateFile struct {
 // gatePack adds the compiled rego_when entries of p's YAML files (gates[i]
 // those of p.YAML[i], from compileGate) and counts p.
 func (e *Engine) gatePack(p *Pack, gates []compiledGate, errs []string) []string {
-	var when []*yamlRule
+	var when []*yamlrule.Rule
 	for _, g := range gates {
 		ws, err := g.rules, g.err
 		if err != nil {
@@ -56,8 +57,8 @@ func (e *Engine) gatePack(p *Pack, gates []compiledGate, errs []string) []string
 		e.gate.gated++
 		e.gate.when = append(e.gate.when, when...)
 		for _, r := range when {
-			e.relational = e.relational || r.rel != nil
-			e.roleFiltered = e.roleFiltered || r.walksByRole()
+			e.relational = e.relational || r.Relational()
+			e.roleFiltered = e.roleFiltered || r.WalksByRole()
 		}
 	}
 	return errs
@@ -65,19 +66,19 @@ func (e *Engine) gatePack(p *Pack, gates []compiledGate, errs []string) []string
 
 // compiledGate is what compileGate returns for one file.
 type compiledGate struct {
-	rules []*yamlRule
+	rules []*yamlrule.Rule
 	err   error
 }
 
 // compileGate compiles the rego_when entries of one YAML file, parsed once
-// for its rules and its entries (yaml_source.go).
-func compileGate(src *yamlSource, pack string) ([]*yamlRule, error) {
-	f := src.f
+// for its rules and its entries (yamlrule/source.go).
+func compileGate(src *yamlrule.Source, pack string) ([]*yamlrule.Rule, error) {
+	f := src.File
 	var doc gateFile
-	if err := src.decode(&doc); err != nil {
+	if err := src.Decode(&doc); err != nil {
 		return nil, err
 	}
-	var out []*yamlRule
+	var out []*yamlrule.Rule
 	var errs []string
 	for i := range doc.When {
 		n := &doc.When[i]
@@ -91,13 +92,13 @@ func compileGate(src *yamlSource, pack string) ([]*yamlRule, error) {
 	if len(errs) > 0 {
 		return nil, &CompileError{Errors: errs}
 	}
-	if err := linkRules(out); err != nil {
+	if err := yamlrule.LinkRules(out); err != nil {
 		return nil, &CompileError{Errors: []string{fmt.Sprintf("%s: rego_when: %v", f.Name, err)}}
 	}
 	return out, nil
 }
 
-func compileGateEntry(n *yaml.Node, file, pack string, i int) (*yamlRule, error) {
+func compileGateEntry(n *yaml.Node, file, pack string, i int) (*yamlrule.Rule, error) {
 	if n.Kind != yaml.MappingNode {
 		return nil, fmt.Errorf("an entry is a map: given, where, let, group, assert")
 	}
@@ -113,18 +114,18 @@ func compileGateEntry(n *yaml.Node, file, pack string, i int) (*yamlRule, error)
 		{Kind: yaml.ScalarNode, Value: "severity"}, {Kind: yaml.ScalarNode, Value: "info"},
 		{Kind: yaml.ScalarNode, Value: "description"}, {Kind: yaml.ScalarNode, Value: "gate of pack " + pack},
 	}, n.Content...)}
-	return compileYAMLRule(c, file, pack)
+	return yamlrule.CompileRule(c, file, pack)
 }
 
 // needsRego reports whether the Rego packs must be evaluated on doc: always,
 // unless every pack with Rego is gated and no entry fires.
-func (e *Engine) needsRego(doc *document.Document, cache *relCache) bool {
+func (e *Engine) needsRego(doc *document.Document, cache *yamlrule.Cache) bool {
 	if e.gate.gated == 0 || e.gate.gated < e.gate.packs {
 		return true
 	}
 	var buf [4]Hit
 	for _, r := range e.gate.when {
-		if len(r.evalIn(doc.Value, cache, buf[:0])) > 0 {
+		if len(r.EvalIn(doc.Value, cache, buf[:0])) > 0 {
 			return true
 		}
 	}

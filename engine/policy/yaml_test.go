@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/chatlint/chatlint/engine/policy/builtins"
 	"github.com/google/go-cmp/cmp"
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
@@ -138,7 +139,7 @@ func TestBuiltins(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.query, func(t *testing.T) {
-			rs, err := rego.New(rego.Query("x := "+tt.query), rego.Capabilities(Capabilities())).Eval(context.Background())
+			rs, err := rego.New(rego.Query("x := "+tt.query), rego.Capabilities(builtins.Capabilities())).Eval(context.Background())
 			if err != nil {
 				t.Fatal(err)
 			}

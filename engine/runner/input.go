@@ -106,15 +106,15 @@ func (p *producer) read(ctx context.Context, in Input) (finding.Input, error) {
 	}
 	switch {
 	case err != nil:
-		sum.Error = describe(err)
+		sum.Error = Describe(err)
 	case n == 0 && !st.skipped:
 		sum.Format, sum.Warning = "", finding.EmptyWarning
 	}
 	return sum, err
 }
 
-// describe words a read error the way users expect ("open x: no such file").
-func describe(err error) string {
+// Describe words a read error the way users expect ("open x: no such file").
+func Describe(err error) string {
 	var pe *os.PathError
 	if errors.As(err, &pe) {
 		return pe.Op + " " + pe.Path + ": " + pe.Err.Error()

@@ -30,27 +30,20 @@ func Loads(b []byte) (msg string, nulled []byte) {
 	if i = p.ws(i); i != len(b) {
 		return "Extra data", nil
 	}
-	if len(p.spans) == 0 {
+	if !p.nonFinite {
 		return "", nil
 	}
-	var out []byte
-	last := 0
-	for _, s := range p.spans {
-		out = append(out, b[last:s[0]]...)
-		out = append(out, "null"...)
-		last = s[1]
-	}
-	return "", append(out, b[last:]...)
+	return "", ReplaceNonFinite(b, "null", "null", "null")
 }
 
 // BOM is the UTF-8 byte order mark, which json.loads refuses on bytes.
 var BOM = []byte{0xEF, 0xBB, 0xBF}
 
 type pyParser struct {
-	b     []byte
-	msg   string   // set by the first error other than "Expecting value"
-	spans [][2]int // NaN / Infinity literals
-	depth int
+	b         []byte
+	msg       string // set by the first error other than "Expecting value"
+	nonFinite bool   // a NaN or Infinity literal was read
+	depth     int
 }
 
 func (p *pyParser) ws(i int) int {
@@ -106,7 +99,7 @@ func (p *pyParser) literal(i int, lit string, nonStandard bool) (int, bool) {
 		return 0, false
 	}
 	if nonStandard {
-		p.spans = append(p.spans, [2]int{i, i + len(lit)})
+		p.nonFinite = true
 	}
 	return i + len(lit), true
 }

@@ -193,7 +193,7 @@ func runCheck(cmd *cobra.Command, o *checkOptions) error {
 	}
 	sum = g.Summary(sum)
 	for _, err := range errs { // named inputs that could not be read at all
-		sum.Inputs = append(sum.Inputs, finding.Input{File: cmdutil.PathOf(err), Error: cmdutil.Describe(err)})
+		sum.Inputs = append(sum.Inputs, finding.Input{File: cmdutil.PathOf(err), Error: runner.Describe(err)})
 	}
 	sum.SortInputs()
 	if err := w.Close(sum); err != nil {
@@ -204,7 +204,7 @@ func runCheck(cmd *cobra.Command, o *checkOptions) error {
 	}
 	errs = append(errs, rerrs...)
 	for _, err := range errs {
-		fmt.Fprintln(o.IO.ErrOut, "chatlint:", report.EscapeControls(cmdutil.Describe(err)))
+		fmt.Fprintln(o.IO.ErrOut, "chatlint:", report.EscapeControls(runner.Describe(err)))
 	}
 	if unchecked > 0 {
 		// The findings say which, in whatever format the report has; stderr

@@ -13,12 +13,3 @@ func PathOf(err error) string {
 	}
 	return err.Error()
 }
-
-// Describe words a read error the way users expect ("open x: no such file").
-func Describe(err error) string {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Op + " " + pe.Path + ": " + pe.Err.Error()
-	}
-	return err.Error()
-}

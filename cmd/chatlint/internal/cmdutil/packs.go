@@ -18,6 +18,7 @@ import (
 	"github.com/chatlint/chatlint/engine/gate"
 	"github.com/chatlint/chatlint/engine/lint"
 	"github.com/chatlint/chatlint/engine/policy"
+	"github.com/chatlint/chatlint/engine/policy/builtins"
 )
 
 // PackOptions are the flags every command that evaluates rules shares.
@@ -212,5 +213,5 @@ func sandboxed(name string) bool {
 	has := func(caps *ast.Capabilities) bool {
 		return slices.ContainsFunc(caps.Builtins, func(b *ast.Builtin) bool { return b.Name == name })
 	}
-	return has(ast.CapabilitiesForThisVersion()) && !has(policy.Capabilities())
+	return has(ast.CapabilitiesForThisVersion()) && !has(builtins.Capabilities())
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/chatlint/chatlint/engine/document"
 	"github.com/chatlint/chatlint/engine/finding"
 	"github.com/chatlint/chatlint/engine/report"
+	"github.com/chatlint/chatlint/engine/runner"
 )
 
 // Rand, when set (by tests), gives the randomness for anonymizing the
@@ -207,7 +208,7 @@ func runConvert(cmd *cobra.Command, o *convertOptions) error {
 		return &cmdutil.ExitCode{Code: cmdutil.ExitError, Err: err}
 	}
 	for _, e := range res.Unreadable {
-		fmt.Fprintln(o.IO.ErrOut, "chatlint:", report.EscapeControls(cmdutil.Describe(e)))
+		fmt.Fprintln(o.IO.ErrOut, "chatlint:", report.EscapeControls(runner.Describe(e)))
 	}
 	switch {
 	case len(res.Unreadable) > 0:

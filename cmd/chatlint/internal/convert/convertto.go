@@ -133,7 +133,7 @@ func runConvertTo(cmd *cobra.Command, o *convertOptions, args []string) error {
 	fmt.Fprintf(o.IO.ErrOut, "converted %d document(s) of %d file(s) into %d %s example(s), written to %s; %d note(s)\n",
 		total.docs, tot.Files, total.exs, strings.ToLower(o.To), where, len(total.notes))
 	for _, err := range errs {
-		fmt.Fprintln(o.IO.ErrOut, "chatlint:", cmdutil.Describe(err))
+		fmt.Fprintln(o.IO.ErrOut, "chatlint:", runner.Describe(err))
 	}
 	switch {
 	case len(errs) > 0:

@@ -163,7 +163,7 @@ func runFix(cmd *cobra.Command, o *fixOptions) error {
 		}
 		inputs = append(inputs, in)
 	}
-	r := &runner.Runner{Engine: engines.Any(), Opts: ropts}
+	r := &runner.Runner{Opts: ropts}
 	fx := &fixer{ctx: cmd.Context(), s: o.IO, o: o, engines: engines, outputs: outputs}
 	if o.InPlace {
 		fx.before = statInputs(files) // before the runner reads a byte
@@ -176,7 +176,7 @@ func runFix(cmd *cobra.Command, o *fixOptions) error {
 	errs = append(errs, rerrs...)
 	errs = append(errs, fx.errs...)
 	for _, err := range errs {
-		fmt.Fprintln(o.IO.ErrOut, "chatlint:", report.EscapeControls(cmdutil.Describe(err)))
+		fmt.Fprintln(o.IO.ErrOut, "chatlint:", report.EscapeControls(runner.Describe(err)))
 	}
 	switch {
 	case len(errs) > 0 || fx.policyFailed:

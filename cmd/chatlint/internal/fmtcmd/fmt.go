@@ -16,6 +16,7 @@ import (
 
 	"github.com/chatlint/chatlint/cmd/chatlint/internal/cmdutil"
 	"github.com/chatlint/chatlint/engine/atomicfile"
+	"github.com/chatlint/chatlint/engine/runner"
 )
 
 type fmtOptions struct {
@@ -87,7 +88,7 @@ func runFmt(o *fmtOptions) error {
 	for _, f := range files {
 		src, err := os.ReadFile(f)
 		if err != nil {
-			fmt.Fprintln(o.IO.ErrOut, "chatlint:", cmdutil.Describe(err))
+			fmt.Fprintln(o.IO.ErrOut, "chatlint:", runner.Describe(err))
 			failed = true
 			continue
 		}

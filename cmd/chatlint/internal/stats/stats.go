@@ -139,7 +139,7 @@ func runStats(cmd *cobra.Command, o *statsOptions) error {
 	}
 	errs = append(errs, rerrs...)
 	for _, err := range errs {
-		fmt.Fprintln(o.IO.ErrOut, "chatlint:", cmdutil.Describe(err))
+		fmt.Fprintln(o.IO.ErrOut, "chatlint:", runner.Describe(err))
 	}
 	if len(errs) > 0 {
 		return &cmdutil.ExitCode{Code: cmdutil.ExitError}

@@ -13,6 +13,7 @@ import (
 	"github.com/chatlint/chatlint/cmd/chatlint/internal/cmdutil"
 	"github.com/chatlint/chatlint/engine/atomicfile"
 	"github.com/chatlint/chatlint/engine/contract"
+	"github.com/chatlint/chatlint/engine/runner"
 )
 
 type validateInputOptions struct {
@@ -104,7 +105,7 @@ func runValidateInput(cmd *cobra.Command, o *validateInputOptions) error {
 			return err
 		}
 		if err := atomicfile.WriteFile(o.ReportJSON, b.Bytes(), 0o644); err != nil {
-			return &cmdutil.ExitCode{Code: cmdutil.ExitError, Err: fmt.Errorf("--report-json: %v", cmdutil.Describe(err))}
+			return &cmdutil.ExitCode{Code: cmdutil.ExitError, Err: fmt.Errorf("--report-json: %v", runner.Describe(err))}
 		}
 	}
 	if err := rep.WriteText(o.IO.Out, o.ReportJSON); err != nil {
@@ -124,7 +125,7 @@ func openInput(name string, stdin io.Reader) (io.Reader, func(), error) {
 	}
 	f, err := os.Open(name)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s", cmdutil.Describe(err))
+		return nil, nil, fmt.Errorf("%s", runner.Describe(err))
 	}
 	if fi, err := f.Stat(); err == nil && fi.IsDir() {
 		f.Close()

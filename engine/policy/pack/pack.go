@@ -1,0 +1,136 @@
+// Package pack holds what every part of the policy engine shares: a pack's
+// sources as loaded (File, Pack, Profile, the model table), and what its
+// rules yield (Hit, CompileError). policy re-exports each under its own name.
+package pack
+
+import (
+	"fmt"
+	"io/fs"
+	"path"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// File is one source file of a pack.
+type File struct {
+	// Name is how the file is named in messages: a path on disk, or
+	// "builtin:policies/integrity/x.rego" for embedded files.
+	Name   string
+	Source []byte
+}
+
+// Pack is a named set of rules.
+type Pack struct {
+	Name        string
+	Description string
+	Kind        string // "" for checks; KindCleanup for cleanup rules (actions.go), which check leaves out
+	Rego        []File // policies, *_test.rego excluded
+	Tests       []File // *_test.rego: never evaluated by check
+	YAML        []File // YAML rule files (pack.yaml excluded)
+	// Profiles are the rule profiles the pack's rules know besides the
+	// default one (pack.yaml profiles).
+	Profiles []Profile
+	// Models is the pack's model table (models.yaml), DefaultModel the
+	// model it names as the default.
+	Models       []Model
+	DefaultModel string
+}
+
+// Profile is a named set of rule variants. A run checks documents under one
+// profile (check --profile), which rules read as the document's profile
+// field; a pack declares the profiles its rules know, so a misspelt profile
+// is an error rather than a silent default.
+type Profile struct {
+	Name        string `yaml:"name" json:"name"`
+	Description string `yaml:"description" json:"description"`
+}
+
+type packMeta struct {
+	Name        string    `yaml:"name"`
+	Description string    `yaml:"description"`
+	Profiles    []Profile `yaml:"profiles"`
+	Kind        string    `yaml:"kind"`
+}
+
+// LoadFS reads a pack from the tree rooted at dir in fsys: every *.rego and
+// *.yaml/*.yml file, at any depth, and the optional pack.yaml. prefix is put
+// before file paths in messages. The pack's name defaults to the folder name.
+func LoadFS(fsys fs.FS, dir, prefix string) (*Pack, error) {
+	p := &Pack{Name: path.Base(dir)}
+	if dir == "." {
+		p.Name = path.Base(strings.TrimRight(prefix, "/"))
+	}
+	err := fs.WalkDir(fsys, dir, func(name string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			return nil
+		}
+		base := path.Base(name)
+		if !strings.HasSuffix(base, ".rego") && !strings.HasSuffix(base, ".yaml") && !strings.HasSuffix(base, ".yml") {
+			return nil
+		}
+		src, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			return err
+		}
+		rel := strings.TrimPrefix(strings.TrimPrefix(name, dir), "/")
+		f := File{Name: path.Join(prefix, rel), Source: src}
+		switch {
+		case base == "pack.yaml" || base == "pack.yml":
+			var m packMeta
+			if err := yaml.Unmarshal(src, &m); err != nil {
+				return fmt.Errorf("%s: %v", f.Name, err)
+			}
+			if m.Name != "" {
+				p.Name = m.Name
+			}
+			p.Description = m.Description
+			for _, pr := range m.Profiles {
+				if pr.Name == "" || strings.TrimSpace(pr.Description) == "" {
+					return fmt.Errorf("%s: a profile needs a name and a description", f.Name)
+				}
+				pr.Description = strings.TrimSpace(pr.Description)
+				p.Profiles = append(p.Profiles, pr)
+			}
+			if m.Kind != "" && m.Kind != KindCleanup {
+				return fmt.Errorf("%s: kind must be %s or left out, not %q", f.Name, KindCleanup, m.Kind)
+			}
+			p.Kind = m.Kind
+		case base == ModelsFile:
+			ms, def, err := parseModels(f)
+			if err != nil {
+				return err
+			}
+			p.Models, p.DefaultModel = append(p.Models, ms...), def
+		case strings.HasSuffix(base, "_test.rego"):
+			p.Tests = append(p.Tests, f)
+		case strings.HasSuffix(base, ".rego"):
+			p.Rego = append(p.Rego, f)
+		default:
+			p.YAML = append(p.YAML, f)
+		}
+		return nil
+	})
+	return p, err
+}
+
+// Merge adds the files of other (the same pack, from another folder) to p.
+func (p *Pack) Merge(other *Pack) {
+	if p.Description == "" {
+		p.Description = other.Description
+	}
+	p.Profiles = append(p.Profiles, other.Profiles...)
+	p.Models = append(p.Models, other.Models...)
+	if p.DefaultModel == "" {
+		p.DefaultModel = other.DefaultModel
+	}
+	if p.Kind == "" {
+		p.Kind = other.Kind
+	}
+	p.Rego = append(p.Rego, other.Rego...)
+	p.Tests = append(p.Tests, other.Tests...)
+	p.YAML = append(p.YAML, other.YAML...)
+}

@@ -1,0 +1,329 @@
+package yamlrule
+
+// The per-document state of the relational YAML rules: partner sets built
+// once per document and shared by the rules that join the same set, the
+// index of message roles, and pooled environments. An Evaluator keeps one
+// relCache and resets it per document, so its memory is reused.
+
+import (
+	"fmt"
+	"slices"
+	"sync"
+
+	"github.com/chatlint/chatlint/engine/policy/builtins"
+	"github.com/open-policy-agent/opa/v1/ast"
+)
+
+// only returns the messages of role, or nil (all) when role is "".
+func (c *Cache) only(role string) []int {
+	if role == "" {
+		return nil
+	}
+	return c.messagesOf(role)
+}
+
+// relCache holds the partner sets of one document. An Evaluator keeps one
+// and resets it per document, so that the sets' memory is reused.
+type Cache struct {
+	doc  ast.Object
+	sets []*partnerSet // by joinSpec.id; nil when not built for this document
+	used []int         // the ids built for this document
+	busy []bool        // by joinSpec.id: the set is being built
+	Err  error         // the first error of this document (a let that depends on itself)
+	// lastTools is the worker's memory of the last tools array the
+	// tools-only rules saw (memo.go); it outlives reset.
+	LastTools LastTools
+	free      []*partnerSet
+	envFree   []*relEnv
+	walk      builtins.TruthyWalk // truthy_keys' walker, its buffers reused
+	// roles[i] is the role of message i (built on first use); byRole the
+	// indexes of the messages of each role asked for
+	roles     []string
+	roleVals  []ast.Value // the role of message i, nil when absent (hoist.go)
+	filters   []roleIndex // by roleFilter.id: the messages whose role passes it
+	lists     []roleIndex // by member slot: the messages whose member is a non-empty list (lists.go)
+	ints      [][]int     // buffers of narrow, the first nints in use for this document
+	nints     int
+	rolesDone bool
+	byRole    map[string]*roleIndex
+	gen       int // counts documents: a roleIndex of another gen is stale
+	members   memberRows
+}
+
+type roleIndex struct {
+	gen int
+	ix  []int
+}
+
+var keyRole = ast.StringTerm("role")
+
+// messagesOf returns the indexes of the document's messages whose role is
+// role.
+func (c *Cache) messagesOf(role string) []int {
+	ri := c.byRole[role]
+	if ri != nil && ri.gen == c.gen {
+		return ri.ix
+	}
+	c.loadRoles()
+	if ri == nil {
+		if c.byRole == nil {
+			c.byRole = map[string]*roleIndex{}
+		}
+		ri = &roleIndex{ix: []int{}} // never nil: nil means every message
+		c.byRole[role] = ri
+	}
+	ri.gen, ri.ix = c.gen, ri.ix[:0]
+	for i, r := range c.roles {
+		if r == role {
+			ri.ix = append(ri.ix, i)
+		}
+	}
+	return ri.ix
+}
+
+// loadRoles reads the role of every message of the document, once.
+func (c *Cache) loadRoles() {
+	if c.rolesDone {
+		return
+	}
+	c.rolesDone = true
+	clear(c.roleVals)
+	c.roles, c.roleVals = c.roles[:0], c.roleVals[:0]
+	t := c.doc.Get(keyMessages)
+	if t == nil {
+		return
+	}
+	arr, ok := t.Value.(*ast.Array)
+	if !ok {
+		return
+	}
+	for i := 0; i < arr.Len(); i++ {
+		var r string
+		var v ast.Value
+		if o, ok := arr.Elem(i).Value.(ast.Object); ok {
+			if rt := o.Get(keyRole); rt != nil {
+				v = rt.Value
+				s, _ := rt.Value.(ast.String)
+				r = string(s)
+			}
+		}
+		c.roles = append(c.roles, r)
+		c.roleVals = append(c.roleVals, v)
+	}
+}
+
+var keyMessages = ast.StringTerm("messages")
+
+// reset empties the cache for the next document.
+func (c *Cache) Reset(doc ast.Object) {
+	c.doc = doc
+	c.rolesDone = false
+	c.nints = 0
+	clear(c.roleVals) // drop references to the document
+	c.members.reset()
+	c.gen++
+	for _, id := range c.used {
+		ps := c.sets[id]
+		clear(ps.els) // drop references to the document
+		clear(ps.keys)
+		clear(ps.differ)
+		ps.els, ps.keys, ps.differ = ps.els[:0], ps.keys[:0], ps.differ[:0]
+		ps.index.reset()
+		clear(ps.aggs)
+		ps.aggs = ps.aggs[:0]
+		c.free = append(c.free, ps)
+		c.sets[id] = nil
+	}
+	c.used = c.used[:0]
+	c.Err = nil
+}
+
+type partnerSet struct {
+	els    []elem
+	keys   []ast.Value // the theirs values of each partner, len(theirs) per partner
+	differ []ast.Value // the differ values of each partner, len(differTheirs) per partner
+	index  keyIndex
+	aggs   []aggMemo // $name.max values of the whole set (session.go)
+}
+
+// keyIndex finds the positions whose key has a given hash: a scan of the
+// hashes for the few elements of most documents, a map beyond that.
+type keyIndex struct {
+	hashes []uint64
+	ok     []bool // the key has no absent value
+	byKey  map[uint64][]int32
+}
+
+const keyIndexScan = 64
+
+func (x *keyIndex) reset() {
+	x.hashes, x.ok, x.byKey = x.hashes[:0], x.ok[:0], nil
+}
+
+func (x *keyIndex) add(h uint64, ok bool) {
+	x.hashes = append(x.hashes, h)
+	x.ok = append(x.ok, ok)
+	if x.byKey != nil || len(x.hashes) > keyIndexScan {
+		if x.byKey == nil {
+			x.byKey = make(map[uint64][]int32, 2*keyIndexScan)
+			for i, h := range x.hashes[:len(x.hashes)-1] {
+				if x.ok[i] {
+					x.byKey[h] = append(x.byKey[h], int32(i))
+				}
+			}
+		}
+		if ok {
+			x.byKey[h] = append(x.byKey[h], int32(len(x.hashes)-1))
+		}
+	}
+}
+
+// each calls f with every position whose key hash is h, in order, until f
+// returns false.
+func (x *keyIndex) each(h uint64, f func(int) bool) {
+	if x.byKey != nil {
+		for _, i := range x.byKey[h] {
+			if !f(int(i)) {
+				return
+			}
+		}
+		return
+	}
+	for i, g := range x.hashes {
+		if g == h && x.ok[i] && !f(i) {
+			return
+		}
+	}
+}
+
+// getEnv returns an environment for rule r from the cache's free list;
+// putEnv gives it back when the rule is done with the document.
+func (c *Cache) getEnv(r *Rule) *relEnv {
+	var env *relEnv
+	if n := len(c.envFree); n > 0 {
+		env, c.envFree = c.envFree[n-1], c.envFree[:n-1]
+	} else {
+		env = &relEnv{}
+	}
+	env.r, env.cache, env.el = r, c, elem{}
+	env.memo = slices.Grow(env.memo[:0], len(r.rel.lets))[:len(r.rel.lets)]
+	clear(env.memo)
+	env.memoGen = 1 // the cleared entries (gen 0) are stale
+	return env
+}
+
+func (c *Cache) putEnv(env *relEnv) {
+	clear(env.els) // drop references to the document
+	env.els = env.els[:0]
+	env.first, env.el = nil, elem{}
+	clear(env.memo)
+	env.instants.reset()
+	c.envFree = append(c.envFree, env)
+}
+
+func (c *Cache) set(j *joinSpec) *partnerSet {
+	if j.id < len(c.sets) && c.sets[j.id] != nil {
+		return c.sets[j.id]
+	}
+	for j.id >= len(c.busy) {
+		c.busy = append(c.busy, false)
+	}
+	if c.busy[j.id] { // the set's where reads a let that joins this set
+		c.fail(fmt.Errorf("the partners of %s depend on themselves", j.sig))
+		return &partnerSet{}
+	}
+	c.busy[j.id] = true
+	defer func() { c.busy[j.id] = false }()
+	var ps *partnerSet
+	if n := len(c.free); n > 0 {
+		ps, c.free = c.free[n-1], c.free[:n-1]
+	} else {
+		ps = &partnerSet{}
+	}
+	add := func(v ast.Value, sc scope) {
+		if !allHold(j.where, v, &sc) {
+			return
+		}
+		ps.keys = appendValues(ps.keys, v, j.theirs, &sc)
+		ps.differ = appendValues(ps.differ, v, j.differTheirs, &sc)
+		sc.rel = nil
+		ps.els = append(ps.els, elem{v: v, sc: sc})
+	}
+	if j.ruleRef != nil {
+		env := c.getEnv(j.ruleRef)
+		for _, el := range j.ruleRef.collect(env) {
+			add(el.v, *env.at(el.v, &el.sc))
+		}
+		c.putEnv(env)
+	} else {
+		sc := newScope(c.doc)
+		sc.mem = &c.members
+		walkSteps(j.given, c.doc, j.given, sc, c.narrow(j.given, c.only(j.role)), add)
+	}
+	if k := len(j.theirs); k > 0 {
+		for i := range ps.els {
+			ps.index.add(hashValues(ps.keys[i*k : (i+1)*k]))
+		}
+	}
+	if j.id >= len(c.sets) {
+		c.sets = append(c.sets, make([]*partnerSet, j.id+1-len(c.sets))...)
+	}
+	c.sets[j.id] = ps
+	c.used = append(c.used, j.id)
+	return ps
+}
+
+// appendValues appends the values of paths on v to buf.
+func appendValues(buf []ast.Value, v ast.Value, paths [][]seg, sc *scope) []ast.Value {
+	for _, p := range paths {
+		buf = append(buf, lookupValue(v, p, sc))
+	}
+	return buf
+}
+
+// hashValues hashes a key; false when a value is absent.
+func hashValues(vs []ast.Value) (uint64, bool) {
+	var h uint64 = 17
+	for _, v := range vs {
+		if v == nil {
+			return 0, false
+		}
+		h = h*31 + uint64(v.Hash())
+	}
+	return h, true
+}
+
+func equalValues(a, b []ast.Value) bool {
+	for i := range a {
+		if a[i] == nil || b[i] == nil || !sameValue(a[i], b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// fail records the first error of the document.
+func (c *Cache) fail(err error) {
+	if c.Err == nil {
+		c.Err = err
+	}
+}
+
+// setIDs numbers the distinct partner sets (joinSpec.sig) of every compiled
+// rule, so that a document's sets are found by index rather than by
+// hashing the signature on every lookup.
+var setIDs = struct {
+	sync.Mutex
+	m map[string]int
+}{m: map[string]int{}}
+
+func setID(sig string) int {
+	setIDs.Lock()
+	defer setIDs.Unlock()
+	id, ok := setIDs.m[sig]
+	if !ok {
+		id = len(setIDs.m)
+		setIDs.m[sig] = id
+	}
+	return id
+}
