@@ -123,7 +123,8 @@ func TestConfigSuppression(t *testing.T) {
 // TestSandboxRefusesNetwork checks that a pack calling http.send (or any
 // builtin that reaches outside the document) fails to load, clearly.
 func TestSandboxRefusesNetwork(t *testing.T) {
-	for _, call := range []string{`http.send({"method": "get", "url": "http://127.0.0.1:1"})`, "time.now_ns()", `opa.runtime()`} {
+	for _, call := range []string{`http.send({"method": "get", "url": "http://127.0.0.1:1"})`, "time.now_ns()", `opa.runtime()`,
+		`crypto.x509.parse_and_verify_certificates("")`, `crypto.x509.parse_and_verify_certificates_with_options("", {})`} {
 		pack := t.TempDir()
 		writeFile(t, pack, "p.rego", "package chatlint.p\n\nx := "+call+"\n")
 		f := writeFile(t, t.TempDir(), "d.jsonl", cleanRecord+"\n")
@@ -188,5 +189,28 @@ deny contains {"rule": "slow", "msg": "slow"} if {
 				t.Errorf("%v: output lacks %q:\n%s", args, want, out)
 			}
 		}
+	}
+}
+
+// TestSandboxHasNoLocalZone: a pack reading the time zone "Local" (or a zone
+// abbreviation through time.parse_ns) sees UTC, whatever TZ says, so the
+// same pack gives the same findings on every machine.
+func TestSandboxHasNoLocalZone(t *testing.T) {
+	pack := t.TempDir()
+	writeFile(t, pack, "p.rego", `package chatlint.p
+
+# METADATA
+# description: the zone a pack sees
+# custom:
+#   id: zone
+#   severity: warning
+warn contains {"rule": "zone", "msg": sprintf("clock %v parsed %v", [time.clock([0, "Local"]), time.parse_ns("02 Jan 06 15:04 MST", "01 Jan 70 01:00 CET")])}
+`)
+	f := writeFile(t, t.TempDir(), "d.jsonl", cleanRecord+"\n")
+	cmd := chatlintProcess("check", "--no-builtin", "--pack", pack, f)
+	cmd.Env = append(cmd.Env, "TZ=Europe/Paris")
+	out, err := cmd.CombinedOutput()
+	if want := "clock [0, 0, 0] parsed 3600000000000"; !strings.Contains(string(out), want) {
+		t.Errorf("a pack reads the machine's zone: want %q in\n%s (%v)", want, out, err)
 	}
 }
