@@ -34,6 +34,7 @@ type statsOptions struct {
 // NewCmdStats returns the `chatlint stats` command writing to s.
 func NewCmdStats(s cmdutil.IOStreams) *cobra.Command {
 	o := &statsOptions{IO: s}
+	o.Notes = s.ErrOut
 	cmd := &cobra.Command{
 		Use:   "stats PATH...",
 		Short: "Count records, messages, tool calls and tokens of fine-tuning data, and the cost of training on it",
