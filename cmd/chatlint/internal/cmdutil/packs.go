@@ -33,8 +33,8 @@ type PackOptions struct {
 
 	LoadedConfig *config.Config // nil when there is no config file
 	// Notes, when set, is told which config file was read (stderr).
-	Notes io.Writer
-	cfgLoaded    bool
+	Notes     io.Writer
+	cfgLoaded bool
 	// Cleanup loads the built-in cleanup packs too (kind: cleanup), which
 	// only fix runs by default.
 	Cleanup bool
