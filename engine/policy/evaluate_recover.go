@@ -18,6 +18,10 @@ func (e *Engine) evaluateRecovered(ctx context.Context, doc *document.Document, 
 	defer func() {
 		if r := recover(); r != nil {
 			hits, acts = nil, nil
+			if le, ok := r.(*SchemaLimitError); ok { // a bound, not a bug (schemabounds.go)
+				err = le
+				return
+			}
 			err = fmt.Errorf("internal error evaluating policies: %v; the document was not checked", r)
 		}
 	}()

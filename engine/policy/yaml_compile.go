@@ -524,13 +524,13 @@ func operator(op string, a any) (test, error) {
 		if a != true {
 			return test{}, fmt.Errorf("want true")
 		}
-		return test{ok: func(v ast.Value) bool { return v != nil && schemas.get(v).problem == "" },
+		return test{ok: func(v ast.Value) bool { return v != nil && schemas.get(v).checked().problem == "" },
 			desc: "must be a valid JSON Schema",
 			why: func(v ast.Value) string {
 				if v == nil {
 					return "it is missing"
 				}
-				return schemas.get(v).problem
+				return schemas.get(v).checked().problem
 			}}, nil
 	case "matches":
 		s, ok := a.(string)

@@ -89,7 +89,10 @@ func (f *fnLet) value(v ast.Value, sc *scope) ast.Value {
 			return nil
 		}
 	}
-	errs := cs.errors(args)
+	errs, err := cs.errors(args)
+	if err != nil {
+		panic(err) // the record's error: evaluate_recover.go
+	}
 	arr, _ := errsValue(errs).(*ast.Array)
 	if arr == nil || arr.Len() == 0 {
 		return nil
@@ -146,7 +149,7 @@ func (c *schemaIdentity) of(v ast.Object) *compiledSchema {
 	}
 	e := schemas.get(v)
 	if e.value != ast.Value(v) { // the cache holds an equal schema object: remember this one
-		e = &compiledSchema{value: v, schema: e.schema, problem: e.problem}
+		e = &compiledSchema{value: v, schema: e.schema, problem: e.problem, limit: e.limit}
 	}
 	c.slots[c.next.Add(1)%recentSchemas].Store(e)
 	return e
