@@ -12,6 +12,7 @@ import (
 func teamRepo(t *testing.T, cfg string) string {
 	t.Helper()
 	root := t.TempDir()
+	os.Mkdir(filepath.Join(root, ".git"), 0o755)
 	pack := filepath.Join(root, "policies/team")
 	os.MkdirAll(pack, 0o755)
 	team := filepath.Join(repo, "fixtures/packs/team")
@@ -50,6 +51,9 @@ func TestConfigTeamPack(t *testing.T) {
 	out, errOut, code := chatlint(t, "", "check", ".")
 	if code != 1 {
 		t.Fatalf("exit %d, want 1\n%s%s", code, out, errOut)
+	}
+	if want := "chatlint: config: ../.chatlint.yaml\n"; errOut != want {
+		t.Errorf("stderr %q, want it to name the config: %q", errOut, want)
 	}
 	for _, want := range []string{
 		"legacy/old.jsonl:1: info no-empty-assistant", // override: info under data/legacy
@@ -123,7 +127,8 @@ func TestConfigSuppression(t *testing.T) {
 // TestSandboxRefusesNetwork checks that a pack calling http.send (or any
 // builtin that reaches outside the document) fails to load, clearly.
 func TestSandboxRefusesNetwork(t *testing.T) {
-	for _, call := range []string{`http.send({"method": "get", "url": "http://127.0.0.1:1"})`, "time.now_ns()", `opa.runtime()`} {
+	for _, call := range []string{`http.send({"method": "get", "url": "http://127.0.0.1:1"})`, "time.now_ns()", `opa.runtime()`,
+		`crypto.x509.parse_and_verify_certificates("")`, `crypto.x509.parse_and_verify_certificates_with_options("", {})`} {
 		pack := t.TempDir()
 		writeFile(t, pack, "p.rego", "package chatlint.p\n\nx := "+call+"\n")
 		f := writeFile(t, t.TempDir(), "d.jsonl", cleanRecord+"\n")
@@ -188,5 +193,58 @@ deny contains {"rule": "slow", "msg": "slow"} if {
 				t.Errorf("%v: output lacks %q:\n%s", args, want, out)
 			}
 		}
+	}
+}
+
+// TestSandboxHasNoLocalZone: a pack reading the time zone "Local" (or a zone
+// abbreviation through time.parse_ns) sees UTC, whatever TZ says, so the
+// same pack gives the same findings on every machine.
+func TestSandboxHasNoLocalZone(t *testing.T) {
+	pack := t.TempDir()
+	writeFile(t, pack, "p.rego", `package chatlint.p
+
+# METADATA
+# description: the zone a pack sees
+# custom:
+#   id: zone
+#   severity: warning
+warn contains {"rule": "zone", "msg": sprintf("clock %v parsed %v", [time.clock([0, "Local"]), time.parse_ns("02 Jan 06 15:04 MST", "01 Jan 70 01:00 CET")])}
+`)
+	f := writeFile(t, t.TempDir(), "d.jsonl", cleanRecord+"\n")
+	cmd := chatlintProcess("check", "--no-builtin", "--pack", pack, f)
+	cmd.Env = append(cmd.Env, "TZ=Europe/Paris")
+	out, err := cmd.CombinedOutput()
+	if want := "clock [0, 0, 0] parsed 3600000000000"; !strings.Contains(string(out), want) {
+		t.Errorf("a pack reads the machine's zone: want %q in\n%s (%v)", want, out, err)
+	}
+}
+
+// TestConfigPlanted: a config above the repository (a shared /tmp, a CI
+// runner's work root) is not read; one that others may write is refused
+// with exit 2 and a message saying what to do; --config takes a file as the
+// user names it.
+func TestConfigPlanted(t *testing.T) {
+	shared := t.TempDir()
+	writeFile(t, shared, ".chatlint.yaml", "fail_on: never\n")
+	root := filepath.Join(shared, "dataset")
+	os.MkdirAll(filepath.Join(root, ".git"), 0o755)
+	data := writeFile(t, root, "d.jsonl", cleanRecord+"\n{broken\n")
+	t.Chdir(root)
+	if _, errOut, code := chatlint(t, "", "check", data); code != 1 || strings.Contains(errOut, "config") {
+		t.Errorf("the config above the repository was read: exit %d, stderr %q", code, errOut)
+	}
+	os.RemoveAll(filepath.Join(root, ".git")) // outside a repository: the folder itself only
+	if _, errOut, code := chatlint(t, "", "check", data); code != 1 || strings.Contains(errOut, "config") {
+		t.Errorf("outside a repository a parent's config was read: exit %d, stderr %q", code, errOut)
+	}
+
+	cfg := writeFile(t, root, ".chatlint.yaml", "fail_on: never\n")
+	os.Chmod(cfg, 0o666)
+	_, errOut, code := chatlint(t, "", "check", data)
+	if want := "chatlint: config: .chatlint.yaml: refused: the file is writable by group or others (mode 0666)"; code != 2 || !strings.HasPrefix(errOut, want) {
+		t.Errorf("a world-writable config: exit %d, stderr %q; want 2 and %q", code, errOut, want)
+	}
+	if _, errOut, code := chatlint(t, "", "check", "--config", cfg, data); code != 0 || !strings.Contains(errOut, "chatlint: config: "+cfg) {
+		t.Errorf("--config names the file: exit %d, stderr %q", code, errOut)
 	}
 }

@@ -90,26 +90,63 @@ type Error struct {
 
 func (e *Error) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg) }
 
-// Find returns the config file in dir or its nearest parent, or "" when
-// there is none.
+// Find returns the config file in dir or its nearest parent up to the root
+// of the repository dir is in (the nearest folder holding .git), or ""
+// when there is none. Outside a repository only dir itself is looked in: a
+// shared parent (/tmp, a CI runner's work root) can hold a config anyone
+// planted, and it must not decide what a run reports or where it writes.
+// A config found is refused (an *UnsafeError) unless it is owned by the
+// user and writable by nobody else, as git refuses a repository another
+// user owns.
 func Find(dir string) (string, error) {
 	dir, err := filepath.Abs(dir)
 	if err != nil {
 		return "", err
 	}
+	top := repoRoot(dir)
+	if top == "" {
+		top = dir
+	}
 	for {
 		for _, n := range Names {
 			p := filepath.Join(dir, n)
 			if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
-				return p, nil
+				return p, checkOwner(p, fi)
 			}
 		}
 		parent := filepath.Dir(dir)
-		if parent == dir {
+		if dir == top || parent == dir {
 			return "", nil
 		}
 		dir = parent
 	}
+}
+
+// repoRoot returns the nearest folder from dir up that holds .git (a
+// folder, or a file in a worktree), or "".
+func repoRoot(dir string) string {
+	for {
+		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
+}
+
+// UnsafeError is a config file found by Find that another user could have
+// written.
+type UnsafeError struct {
+	Path   string
+	Reason string // "owned by uid 0, not by you (uid 1000)", "writable by group or others (mode 0666)"
+}
+
+func (e *UnsafeError) Error() string {
+	return fmt.Sprintf("%s: refused: the file is %s, so another user could have planted or changed it; "+
+		"make it yours and writable only by you (chown, chmod go-w), pass it with --config FILE, or run with --no-config", e.Path, e.Reason)
 }
 
 // Load reads and checks a config file.

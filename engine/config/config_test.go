@@ -147,14 +147,33 @@ func TestMatchGlob(t *testing.T) {
 	}
 }
 
+// TestFind: the lookup climbs to the repository root (a folder holding
+// .git) and no further; outside a repository only the folder itself counts.
 func TestFind(t *testing.T) {
 	root := t.TempDir()
-	sub := filepath.Join(root, "a", "b")
+	repo := filepath.Join(root, "repo")
+	sub := filepath.Join(repo, "a", "b")
 	os.MkdirAll(sub, 0o755)
-	cfg := filepath.Join(root, "a", ".chatlint.yaml")
-	os.WriteFile(cfg, nil, 0o644)
-	if p, err := Find(sub); err != nil || p != cfg {
-		t.Errorf("Find = %q, %v; want %q", p, err, cfg)
+	os.MkdirAll(filepath.Join(repo, ".git"), 0o755)
+	planted := filepath.Join(root, ".chatlint.yaml") // above the repository
+	os.WriteFile(planted, nil, 0o644)
+	inRepo := filepath.Join(repo, "a", ".chatlint.yaml")
+	loose := filepath.Join(root, "loose", "data")
+	os.MkdirAll(loose, 0o755)
+
+	if p, err := Find(sub); err != nil || p != "" {
+		t.Errorf("Find read the config above the repository: %q, %v", p, err)
+	}
+	if p, err := Find(loose); err != nil || p != "" {
+		t.Errorf("outside a repository Find climbed to %q, %v", p, err)
+	}
+	os.WriteFile(inRepo, nil, 0o644)
+	if p, err := Find(sub); err != nil || p != inRepo {
+		t.Errorf("Find = %q, %v; want %q", p, err, inRepo)
+	}
+	os.WriteFile(filepath.Join(loose, ".chatlint.yaml"), nil, 0o644)
+	if p, err := Find(loose); err != nil || p != filepath.Join(loose, ".chatlint.yaml") {
+		t.Errorf("Find = %q, %v; want the folder's own config", p, err)
 	}
 }
 

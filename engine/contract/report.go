@@ -10,10 +10,10 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"strings"
 
 	"github.com/chatlint/chatlint/engine/internal/py"
 	"github.com/chatlint/chatlint/engine/jsonv"
+	"github.com/chatlint/chatlint/engine/report"
 )
 
 // SchemaVersion is the version of the contract and of its report.
@@ -121,7 +121,7 @@ func (r *Report) WriteText(w io.Writer, reportPath string) error {
 	b.WriteString("Input validation complete.\n")
 	row := func(label string, v any) { fmt.Fprintf(&b, "  %-20s %v\n", label+":", v) }
 	row("Schema version", SchemaVersion)
-	row("Input path", r.InputPath)
+	row("Input path", report.EscapeControls(r.InputPath))
 	row("Total lines", r.TotalLines)
 	row("Non-empty lines", r.NonEmptyLines)
 	row("Valid conversations", r.Valid)
@@ -131,7 +131,7 @@ func (r *Report) WriteText(w io.Writer, reportPath string) error {
 	row("Total messages", r.Summary.Messages)
 	row("Avg turns", strconv.FormatFloat(r.Summary.AvgTurns, 'f', 2, 64))
 	if reportPath != "" {
-		row("Report JSON", reportPath)
+		row("Report JSON", report.EscapeControls(reportPath))
 	}
 	if r.IsValid {
 		b.WriteString("Validation passed: input JSONL matches the pipeline contract.\n")
@@ -142,7 +142,7 @@ func (r *Report) WriteText(w io.Writer, reportPath string) error {
 			b.WriteString("  Sample errors:\n")
 		}
 		for _, e := range r.Errors[:shown] {
-			fmt.Fprintf(&b, "    - line %d [%s] %s\n", e.Line, e.Code, oneLine(e.Message))
+			fmt.Fprintf(&b, "    - line %d [%s] %s\n", e.Line, report.EscapeControls(e.Code), report.EscapeControls(e.Message))
 		}
 		switch more := r.ErrorCount - shown; {
 		case more > 0 && shown == 0:
@@ -164,9 +164,4 @@ func plural(n int) string {
 		return ""
 	}
 	return "s"
-}
-
-// oneLine keeps a message on its line of the summary.
-func oneLine(s string) string {
-	return strings.NewReplacer("\n", `\n`, "\r", `\r`).Replace(s)
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/topdown"
 
 	"github.com/chatlint/chatlint/engine/document"
+	"github.com/chatlint/chatlint/engine/policy/builtins"
 	"github.com/chatlint/chatlint/engine/policy/yamlrule"
 )
 
@@ -19,6 +20,10 @@ func (e *Engine) evaluateRecovered(ctx context.Context, doc *document.Document, 
 	defer func() {
 		if r := recover(); r != nil {
 			hits, acts = nil, nil
+			if le, ok := r.(*builtins.SchemaLimitError); ok { // a bound, not a bug (schemabounds.go)
+				err = le
+				return
+			}
 			err = fmt.Errorf("internal error evaluating policies: %v; the document was not checked", r)
 		}
 	}()

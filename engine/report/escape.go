@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -26,14 +27,27 @@ func Clean(s string) string {
 // escapeControls writes C0 and C1 control characters, DEL, line and
 // paragraph separators, bidirectional overrides and invalid UTF-8 as Go
 // escapes (\n, \x1b, \u202e).
+//
+// It also defuses the GitHub Actions runner's workflow commands, which need
+// no control character: the runner takes a log line that starts with "::"
+// after its leading white space (any Unicode space) as a command (ActionCommand.TryParseV2),
+// and "##[" anywhere in a line as an old-style one (TryParse). A value that
+// opens with "::" may be printed first on its line (a file name in check's
+// text output), so its first colon is written \x3a; the "[" of "##[" is
+// written \x5b. Either way the runner sees text, not "::error file=…::".
 func escapeControls(s string) string {
 	if !needsEscape(s) {
 		return s
 	}
 	var b strings.Builder
+	lead := len(s) - len(strings.TrimLeftFunc(s, unicode.IsSpace))
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		switch {
+		case i == lead && strings.HasPrefix(s[i:], "::"):
+			b.WriteString(`\x3a`)
+		case r == '[' && i >= 2 && s[i-2:i] == "##":
+			b.WriteString(`\x5b`)
 		case r == utf8.RuneError && size == 1:
 			fmt.Fprintf(&b, `\x%02x`, s[i])
 		case r == '\n':
@@ -55,6 +69,9 @@ func escapeControls(s string) string {
 }
 
 func needsEscape(s string) bool {
+	if strings.HasPrefix(strings.TrimLeftFunc(s, unicode.IsSpace), "::") || strings.Contains(s, "##[") {
+		return true
+	}
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if (r == utf8.RuneError && size == 1) || unsafeRune(r) {

@@ -22,6 +22,10 @@ func TestClean(t *testing.T) {
 		{"long quoted value", `tool "` + long + `" x`, `tool "` + strings.Repeat("a", 99) + `…" x`},
 		{"long pointer", "at /" + long, "at /" + strings.Repeat("a", 198) + "…"},
 		{"escaped quote inside", `x "a\"b" y`, `x "a\"b" y`},
+		{"workflow command", "::error file=a.jsonl,line=1::forged", `\x3a:error file=a.jsonl,line=1::forged`},
+		{"workflow command after spaces", " \u00a0::warning::x", ` ` + "\u00a0" + `\x3a:warning::x`},
+		{"colons inside kept", "a::b", "a::b"},
+		{"old-style command", "x ##[error]forged", `x ##\x5berror]forged`},
 	}
 	for _, tc := range tests {
 		if got := Clean(tc.in); got != tc.want {
@@ -42,6 +46,13 @@ func TestOutputEscapes(t *testing.T) {
 	text := write(t, "text", []finding.Finding{f}, sum)
 	if want := `a\nb.jsonl:2: error legacy-function-call: assistant message 1 uses legacy function_call "\x1b[2J"; use tool_calls` + "\n"; !strings.HasPrefix(text, want) {
 		t.Errorf("text:\n%q\nwant prefix\n%q", text, want)
+	}
+	forged := finding.Finding{Rule: "r", Severity: finding.Error, File: "::error file=x.jsonl,line=1::forged", Line: 3, Message: "##[error]forged"}
+	if got, want := write(t, "text", []finding.Finding{forged}, sum), `\x3a:error file=x.jsonl,line=1::forged:3: error r: ##\x5berror]forged`+"\n"; !strings.HasPrefix(got, want) {
+		t.Errorf("text of a forged command:\n%q\nwant prefix\n%q", got, want)
+	}
+	if got, want := write(t, "github", []finding.Finding{forged}, sum), `::error file=\x3a%3Aerror file=x.jsonl%2Cline=1%3A%3Aforged,line=3,title=r::##\x5berror]forged`+"\n"; !strings.HasPrefix(got, want) {
+		t.Errorf("github of a forged command:\n%q\nwant prefix\n%q", got, want)
 	}
 	gh := write(t, "github", []finding.Finding{f}, sum)
 	if want := `::error file=a\nb.jsonl,line=2,title=legacy-function-call::assistant message 1 uses legacy function_call "\x1b[2J"; use tool_calls` + "\n"; !strings.HasPrefix(gh, want) {

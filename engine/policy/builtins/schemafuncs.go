@@ -39,6 +39,9 @@ func init() {
 // schemaProblem returns "" when x is a valid JSON Schema, otherwise why not.
 func schemaProblem(_ rego.BuiltinContext, x *ast.Term) (*ast.Term, error) {
 	c := Schemas.Get(x.Value)
+	if c.Limit != nil {
+		return nil, rego.NewHaltError(c.Limit)
+	}
 	return ast.StringTerm(c.Problem), nil
 }
 
@@ -49,28 +52,40 @@ func schemaProblem(_ rego.BuiltinContext, x *ast.Term) (*ast.Term, error) {
 // schema is not a valid JSON Schema (schema_problem says why), so a rule
 // does not report a broken schema as broken arguments.
 func schemaErrors(_ rego.BuiltinContext, schema, value *ast.Term) (*ast.Term, error) {
-	return Schemas.Get(schema.Value).Errors(value.Value), nil
+	t, err := Schemas.Get(schema.Value).Errors(value.Value)
+	if err != nil {
+		return nil, rego.NewHaltError(err)
+	}
+	return t, nil
 }
 
-// errors validates v as schemaErrors does: nil when the schema is broken
-// or v is not JSON.
-func (c *CompiledSchema) Errors(value ast.Value) *ast.Term {
+// Errors validates v as schemaErrors does: nil when the schema is broken
+// or v is not JSON; a *SchemaLimitError when the schema or the validation
+// is beyond the bounds of schemabounds.go. At most maxViolations are
+// listed, then one entry counting the rest.
+func (c *CompiledSchema) Errors(value ast.Value) (*ast.Term, error) {
+	if c.Limit != nil {
+		return nil, c.Limit
+	}
 	if c.Schema == nil {
-		return nil
+		return nil, nil
 	}
 	v, err := ast.JSON(document.Plain(value)) // ast.JSON does not know a view (yamlrule/views.go)
 	if err != nil {
-		return nil
+		return nil, nil
+	}
+	if err := checkValidationWork(c.Schema, v); err != nil {
+		return nil, err
 	}
 	err = c.Schema.Validate(v)
 	if err == nil {
-		return ast.ArrayTerm()
+		return ast.ArrayTerm(), nil
 	}
 	var ve *jsonschema.ValidationError
 	if !errors.As(err, &ve) {
 		return ast.ArrayTerm(ast.ObjectTerm(
 			ast.Item(ast.StringTerm("path"), ast.StringTerm("")),
-			ast.Item(ast.StringTerm("msg"), ast.StringTerm(err.Error()))))
+			ast.Item(ast.StringTerm("msg"), ast.StringTerm(err.Error())))), nil
 	}
 	leaves := leafErrors(ve, nil)
 	type leaf struct{ path, msg string }
@@ -90,13 +105,16 @@ func (c *CompiledSchema) Errors(value ast.Value) *ast.Term {
 		}
 		return strings.Compare(a.msg, b.msg)
 	})
+	if more := len(ls) - maxViolations; more > 0 {
+		ls = append(ls[:maxViolations], leaf{"", fmt.Sprintf("and %d more violations", more)})
+	}
 	out := make([]*ast.Term, len(ls))
 	for i, l := range ls {
 		out[i] = ast.ObjectTerm(
 			ast.Item(ast.StringTerm("path"), ast.StringTerm(l.path)),
 			ast.Item(ast.StringTerm("msg"), ast.StringTerm(l.msg)))
 	}
-	return ast.ArrayTerm(out...)
+	return ast.ArrayTerm(out...), nil
 }
 
 var printer = message.NewPrinter(language.English)
@@ -122,11 +140,22 @@ func pointerOf(tokens []string) string {
 	return b.String()
 }
 
-// compiledSchema is a schema compiled, or why it could not be.
+// CompiledSchema is a schema compiled, or why it could not be.
 type CompiledSchema struct {
 	Value   ast.Value
 	Schema  *jsonschema.Schema
 	Problem string
+	Limit   *SchemaLimitError // not compiled: beyond schemabounds.go's limits
+}
+
+// Checked returns c, or panics with its limit error: for the YAML rules,
+// whose evaluation turns that panic into the record's error
+// (evaluate_recover.go).
+func (c *CompiledSchema) Checked() *CompiledSchema {
+	if c.Limit != nil {
+		panic(c.Limit)
+	}
+	return c
 }
 
 // schemaCacheSize bounds the compiled schemas kept: a dataset declares few
@@ -193,6 +222,10 @@ func compileSchema(v ast.Value) *CompiledSchema {
 		out.Problem = fmt.Sprintf("a schema must be an object or a boolean, not %s", jsonTypeName(doc))
 		return out
 	}
+	if schemaDepth(v, maxSchemaDepth) > maxSchemaDepth {
+		out.Limit = &SchemaLimitError{Msg: fmt.Sprintf("the schema nests deeper than %d levels", maxSchemaDepth)}
+		return out
+	}
 	c := jsonschema.NewCompiler()
 	c.UseLoader(noLoader{})
 	c.DefaultDraft(jsonschema.Draft2020)
@@ -231,7 +264,11 @@ func schemaMessage(err error) string {
 				parts = append(parts, fmt.Sprintf("at %s: %s", p, l.ErrorKind.LocalizedString(printer)))
 			}
 			slices.Sort(parts)
-			return strings.Join(slices.Compact(parts), "; ")
+			parts = slices.Compact(parts)
+			if more := len(parts) - maxViolations; more > 0 {
+				parts = append(parts[:maxViolations], fmt.Sprintf("and %d more", more))
+			}
+			return strings.Join(parts, "; ")
 		}
 	}
 	return strings.ReplaceAll(err.Error(), schemaURL, "the schema")
@@ -284,23 +321,34 @@ var (
 )
 
 func callSchemaErrors(_ rego.BuiltinContext, doc *ast.Term) (*ast.Term, error) {
+	var limit error
+	t := callSchemaErrorsOf(doc, &limit)
+	if limit != nil {
+		return nil, rego.NewHaltError(limit)
+	}
+	return t, nil
+}
+
+// callSchemaErrorsOf is callSchemaErrors; a validation beyond the bounds
+// stops it and sets *limit.
+func callSchemaErrorsOf(doc *ast.Term, limit *error) *ast.Term {
 	o, ok := doc.Value.(ast.Object)
 	if !ok {
-		return nil, nil
+		return nil
 	}
 	byName := toolSchemas.of(o.Get(termTools))
 	if len(byName) == 0 { // no declared tool has a schema: nothing to validate
-		return emptyArrayTerm, nil
+		return emptyArrayTerm
 	}
 	msgs, _ := valueOf(o, termMessages).(*ast.Array)
 	if msgs == nil {
-		return emptyArrayTerm, nil
+		return emptyArrayTerm
 	}
 	var out []*ast.Term
 	visit := func(i int) {
 		m, _ := msgs.Elem(i).Value.(ast.Object)
 		calls, _ := valueOf(m, termToolCalls).(*ast.Array)
-		for j := 0; calls != nil && j < calls.Len(); j++ {
+		for j := 0; calls != nil && j < calls.Len() && *limit == nil; j++ {
 			c, _ := calls.Elem(j).Value.(ast.Object)
 			name, _ := valueOf(c, termName).(ast.String)
 			schema := byName[string(name)]
@@ -319,7 +367,11 @@ func callSchemaErrors(_ rego.BuiltinContext, doc *ast.Term) (*ast.Term, error) {
 			if _, isObj := args.(ast.Object); !isObj {
 				continue
 			}
-			errs := schema.Errors(args)
+			errs, err := schema.Errors(args)
+			if err != nil {
+				*limit = err
+				return
+			}
 			if errs == nil || errs.Value.(*ast.Array).Len() == 0 {
 				continue
 			}
@@ -335,7 +387,7 @@ func callSchemaErrors(_ rego.BuiltinContext, doc *ast.Term) (*ast.Term, error) {
 			visit(i)
 		}
 	}
-	return ast.ArrayTerm(out...), nil
+	return ast.ArrayTerm(out...)
 }
 
 // callMessages are the indexes, in order, of the messages that make tool

@@ -525,13 +525,13 @@ func operator(op string, a any) (test, error) {
 		if a != true {
 			return test{}, fmt.Errorf("want true")
 		}
-		return test{ok: func(v ast.Value) bool { return v != nil && builtins.Schemas.Get(v).Problem == "" },
+		return test{ok: func(v ast.Value) bool { return v != nil && builtins.Schemas.Get(v).Checked().Problem == "" },
 			desc: "must be a valid JSON Schema",
 			why: func(v ast.Value) string {
 				if v == nil {
 					return "it is missing"
 				}
-				return builtins.Schemas.Get(v).Problem
+				return builtins.Schemas.Get(v).Checked().Problem
 			}}, nil
 	case "matches":
 		s, ok := a.(string)

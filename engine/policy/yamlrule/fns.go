@@ -90,7 +90,10 @@ func (f *fnLet) value(v ast.Value, sc *scope) ast.Value {
 			return nil
 		}
 	}
-	errs := cs.Errors(args)
+	errs, err := cs.Errors(args)
+	if err != nil {
+		panic(err) // the record's error: evaluate_recover.go
+	}
 	arr, _ := errsValue(errs).(*ast.Array)
 	if arr == nil || arr.Len() == 0 {
 		return nil
@@ -147,7 +150,7 @@ func (c *schemaIdentity) of(v ast.Object) *builtins.CompiledSchema {
 	}
 	e := builtins.Schemas.Get(v)
 	if e.Value != ast.Value(v) { // the cache holds an equal schema object: remember this one
-		e = &builtins.CompiledSchema{Value: v, Schema: e.Schema, Problem: e.Problem}
+		e = &builtins.CompiledSchema{Value: v, Schema: e.Schema, Problem: e.Problem, Limit: e.Limit}
 	}
 	c.slots[c.next.Add(1)%recentSchemas].Store(e)
 	return e

@@ -65,9 +65,13 @@ func TestQuickSchema(t *testing.T) {
 		if got != c.valid {
 			t.Errorf("%s on %s: quick valid = %v, want %v", c.schema, c.args, got, c.valid)
 		}
-		libValid := cs.Errors(av).Value.(*ast.Array).Len() == 0
+		errs, err := cs.Errors(av)
+		if err != nil {
+			t.Fatal(err)
+		}
+		libValid := errs.Value.(*ast.Array).Len() == 0
 		if got && !libValid {
-			t.Errorf("%s on %s: quick form says valid, the validator finds %v", c.schema, c.args, cs.Errors(av))
+			t.Errorf("%s on %s: quick form says valid, the validator finds %v", c.schema, c.args, errs)
 		}
 	}
 }

@@ -38,6 +38,7 @@ type checkOptions struct {
 // NewCmdCheck returns the `chatlint check` command writing to s.
 func NewCmdCheck(s cmdutil.IOStreams) *cobra.Command {
 	o := &checkOptions{IO: s}
+	o.Notes = s.ErrOut
 	cmd := &cobra.Command{
 		Use:   "check PATH...",
 		Short: "Check files, directories or - (stdin) against the active rule packs",

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -19,6 +20,7 @@ import (
 	"github.com/chatlint/chatlint/engine/lint"
 	"github.com/chatlint/chatlint/engine/policy"
 	"github.com/chatlint/chatlint/engine/policy/builtins"
+	"github.com/chatlint/chatlint/engine/report"
 )
 
 // PackOptions are the flags every command that evaluates rules shares.
@@ -31,7 +33,9 @@ type PackOptions struct {
 	NoConfig   bool
 
 	LoadedConfig *config.Config // nil when there is no config file
-	cfgLoaded    bool
+	// Notes, when set, is told which config file was read (stderr).
+	Notes     io.Writer
+	cfgLoaded bool
 	// Cleanup loads the built-in cleanup packs too (kind: cleanup), which
 	// only fix runs by default.
 	Cleanup bool
@@ -45,7 +49,7 @@ func AddPackFlags(cmd *cobra.Command, o *PackOptions) {
 	f.StringArrayVar(&o.Packs, "pack", nil, "add the rule pack `REF`: a folder, builtin:NAME or an OPA bundle .tar.gz (repeatable)")
 	f.BoolVar(&o.NoBuiltin, "no-builtin", false, "do not load the built-in packs")
 	AddDisableFlag(cmd, &o.Disable)
-	f.StringVar(&o.ConfigPath, "config", "", "read the config `FILE` instead of the .chatlint.yaml found in the current folder or its nearest parent")
+	f.StringVar(&o.ConfigPath, "config", "", "read the config `FILE` instead of the .chatlint.yaml found in the current folder or its nearest parent within the repository")
 	f.BoolVar(&o.NoConfig, "no-config", false, "ignore .chatlint.yaml")
 }
 
@@ -83,19 +87,32 @@ func (o *PackOptions) Config() (*config.Config, error) {
 	}
 	path := o.ConfigPath
 	if path == "" {
-		var err error
-		if path, err = config.Find("."); err != nil || path == "" {
-			return nil, err
-		}
-		if wd, err := os.Getwd(); err == nil { // name it the way the user would
-			if rel, err := filepath.Rel(wd, path); err == nil {
-				path = rel
+		found, err := config.Find(".")
+		if wd, werr := os.Getwd(); werr == nil && found != "" { // name it the way the user would
+			if rel, rerr := filepath.Rel(wd, found); rerr == nil {
+				found = rel
 			}
 		}
+		var unsafe *config.UnsafeError
+		if errors.As(err, &unsafe) {
+			unsafe.Path = found
+		}
+		if err != nil {
+			return nil, &ExitCode{Code: ExitError, Err: fmt.Errorf("config: %w", err)}
+		}
+		if found == "" {
+			return nil, nil
+		}
+		path = found
 	}
 	cfg, err := config.Load(path)
 	if err != nil {
 		return nil, &ExitCode{Code: ExitError, Err: fmt.Errorf("config: %w", err)}
+	}
+	if o.Notes != nil {
+		// A config changes what a run reports and where it writes: say
+		// which one this run obeys, every time.
+		fmt.Fprintf(o.Notes, "chatlint: config: %s\n", report.EscapeControls(path))
 	}
 	o.LoadedConfig = cfg
 	return cfg, nil

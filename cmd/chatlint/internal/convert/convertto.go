@@ -17,6 +17,7 @@ import (
 	"github.com/chatlint/chatlint/engine/jsonl"
 	"github.com/chatlint/chatlint/engine/lint"
 	"github.com/chatlint/chatlint/engine/openai"
+	"github.com/chatlint/chatlint/engine/report"
 	"github.com/chatlint/chatlint/engine/runner"
 )
 
@@ -131,9 +132,9 @@ func runConvertTo(cmd *cobra.Command, o *convertOptions, args []string) error {
 		where = out
 	}
 	fmt.Fprintf(o.IO.ErrOut, "converted %d document(s) of %d file(s) into %d %s example(s), written to %s; %d note(s)\n",
-		total.docs, tot.Files, total.exs, strings.ToLower(o.To), where, len(total.notes))
+		total.docs, tot.Files, total.exs, strings.ToLower(o.To), report.EscapeControls(where), len(total.notes))
 	for _, err := range errs {
-		fmt.Fprintln(o.IO.ErrOut, "chatlint:", runner.Describe(err))
+		fmt.Fprintln(o.IO.ErrOut, "chatlint:", report.EscapeControls(runner.Describe(err)))
 	}
 	switch {
 	case len(errs) > 0:
@@ -186,5 +187,5 @@ func (c *convertedJob) add(f finding.Finding) {
 	if f.Severity == finding.Error {
 		c.errors++
 	}
-	c.notes = append(c.notes, fmt.Sprintf("%s:%d: %s %s: %s", f.File, f.Line, f.Severity, f.Rule, f.Message))
+	c.notes = append(c.notes, fmt.Sprintf("%s:%d: %s %s: %s", report.EscapeControls(f.File), f.Line, f.Severity, f.Rule, report.Clean(f.Message)))
 }

@@ -261,7 +261,7 @@ func (fx *fixer) printDiff(file string, line int, inputs []jsonl.Record, out *fi
 	for i, r := range rules {
 		parts[i] = fmt.Sprintf("%s (%d)", r, counts[r])
 	}
-	fmt.Fprintf(fx.s.Out, "%s:%d: record %s: %s\n", file, line, out.ID, strings.Join(parts, ", "))
+	fmt.Fprintf(fx.s.Out, "%s:%d: record %s: %s\n", report.EscapeControls(file), line, report.EscapeControls(out.ID), strings.Join(parts, ", "))
 	fx.s.Out.Write(lineDiff(inputs, out))
 }
 

@@ -53,7 +53,7 @@ the exit status is 1 when there is one, for CI.`,
 func runFmt(o *fmtOptions) error {
 	paths := o.Paths
 	if len(paths) == 0 {
-		var po cmdutil.PackOptions
+		po := cmdutil.PackOptions{Notes: o.IO.ErrOut}
 		cfg, err := po.Config()
 		if err != nil {
 			return err

@@ -10,6 +10,7 @@ import (
 
 	"github.com/chatlint/chatlint/cmd/chatlint/internal/cmdutil"
 	"github.com/chatlint/chatlint/engine/repair"
+	"github.com/chatlint/chatlint/engine/report"
 )
 
 type repairOptions struct {
@@ -149,14 +150,14 @@ func (t *repairText) result(r repair.Result) {
 	case repair.Clean:
 		line = "clean"
 	case repair.Repaired:
-		line = "repaired: " + changes(r.Stats) + ", backup " + r.Backup
+		line = "repaired: " + changes(r.Stats) + ", backup " + report.EscapeControls(r.Backup)
 	case repair.WouldRepair:
 		line = "would repair: " + changes(r.Stats) + " (dry run)"
 	default:
-		line = "skipped: " + r.Reason
+		line = "skipped: " + report.EscapeControls(r.Reason)
 	}
 	if t.err == nil {
-		_, t.err = fmt.Fprintf(t.w, "%s: %s\n", r.File, line)
+		_, t.err = fmt.Fprintf(t.w, "%s: %s\n", report.EscapeControls(r.File), line)
 	}
 }
 

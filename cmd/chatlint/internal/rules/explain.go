@@ -21,6 +21,7 @@ type explainOptions struct {
 
 func newExplainCmd(s cmdutil.IOStreams) *cobra.Command {
 	o := &explainOptions{IO: s}
+	o.Notes = s.ErrOut
 	cmd := &cobra.Command{
 		Use:   "explain RULE",
 		Short: "Explain one rule: description, severity, pack, source, a failing example, how to fix",

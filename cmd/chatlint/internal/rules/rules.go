@@ -26,6 +26,7 @@ type rulesOptions struct {
 // NewCmdRules returns the `chatlint rules` command writing to s.
 func NewCmdRules(s cmdutil.IOStreams) *cobra.Command {
 	o := &rulesOptions{IO: s}
+	o.Notes = s.ErrOut
 	cmd := &cobra.Command{
 		Use:   "rules",
 		Short: "List the active rules: id, severity, pack, description",

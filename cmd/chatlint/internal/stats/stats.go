@@ -34,6 +34,7 @@ type statsOptions struct {
 // NewCmdStats returns the `chatlint stats` command writing to s.
 func NewCmdStats(s cmdutil.IOStreams) *cobra.Command {
 	o := &statsOptions{IO: s}
+	o.Notes = s.ErrOut
 	cmd := &cobra.Command{
 		Use:   "stats PATH...",
 		Short: "Count records, messages, tool calls and tokens of fine-tuning data, and the cost of training on it",
@@ -139,7 +140,7 @@ func runStats(cmd *cobra.Command, o *statsOptions) error {
 	}
 	errs = append(errs, rerrs...)
 	for _, err := range errs {
-		fmt.Fprintln(o.IO.ErrOut, "chatlint:", runner.Describe(err))
+		fmt.Fprintln(o.IO.ErrOut, "chatlint:", report.EscapeControls(runner.Describe(err)))
 	}
 	if len(errs) > 0 {
 		return &cmdutil.ExitCode{Code: cmdutil.ExitError}
@@ -154,7 +155,7 @@ func writeStatsText(w io.Writer, res *stats.Result) error {
 	fmt.Fprintln(tw, "records\tmin\tmedian\tp95\tmax\ttokens\tover limit\tepochs\tbilled tokens\tcost\t\tfile")
 	rows := append(slices.Clone(res.Files), res.Total)
 	for i, f := range rows {
-		name, epochs := f.File, fmt.Sprint(f.Epochs)
+		name, epochs := report.EscapeControls(f.File), fmt.Sprint(f.Epochs)
 		if i == len(rows)-1 {
 			name = "total"
 			if f.Epochs == 0 {
@@ -187,7 +188,7 @@ func counts(m map[string]int) string {
 		if name == "" {
 			name = "<none>"
 		}
-		parts[i] = fmt.Sprintf("%s %d", name, c.Count)
+		parts[i] = fmt.Sprintf("%s %d", report.EscapeControls(name), c.Count)
 	}
 	return strings.Join(parts, ", ")
 }

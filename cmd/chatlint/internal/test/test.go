@@ -24,7 +24,7 @@ type testOptions struct {
 
 // NewCmdTest returns the `chatlint test` command writing to s.
 func NewCmdTest(s cmdutil.IOStreams) *cobra.Command {
-	o := &testOptions{IO: s, PackOptions: cmdutil.PackOptions{Cleanup: true}}
+	o := &testOptions{IO: s, PackOptions: cmdutil.PackOptions{Cleanup: true, Notes: s.ErrOut}}
 	cmd := &cobra.Command{
 		Use:   "test [PACK...]",
 		Short: "Run the packs' Rego unit tests and fixture tests",
