@@ -171,6 +171,15 @@ func runFix(cmd *cobra.Command, o *fixOptions) error {
 		}
 		inputs = append(inputs, in)
 	}
+	if o.Output != "" {
+		names := make([]string, len(inputs))
+		for i, in := range inputs {
+			names[i] = in.Name
+		}
+		if err := checkOutputs(o.Paths, names, outputs); err != nil {
+			return err
+		}
+	}
 	r := &runner.Runner{Engine: engines.Any(), Opts: ropts}
 	fx := &fixer{ctx: cmd.Context(), s: o.IO, o: o, engines: engines, outputs: outputs}
 	if o.InPlace {
