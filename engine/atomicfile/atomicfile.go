@@ -133,6 +133,12 @@ func WriteFile(path string, data []byte, perm fs.FileMode) error {
 // Backup copies path byte for byte to a new file PATH.bak-<UTC time>-<random>
 // in the same folder, with the same mode, and returns its name. It never
 // overwrites an existing file.
+//
+// The backup name only ever holds a complete copy: the bytes go to a
+// temporary file (named as Create names its own, so a later run removes
+// the leftover of a killed one), are synced, and only then is the file
+// linked to its name. A run killed while copying used to leave a 0-byte or
+// half-written file that looked exactly like a good backup.
 func Backup(path string, now time.Time) (string, error) {
 	src, err := os.Open(path)
 	if err != nil {
@@ -148,23 +154,51 @@ func Backup(path string, now time.Time) (string, error) {
 		return "", err
 	}
 	name := fmt.Sprintf("%s.bak-%s-%s", path, now.UTC().Format("20060102T150405Z"), hex.EncodeToString(rnd[:]))
-	dst, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, fi.Mode().Perm())
+	dir := filepath.Dir(name)
+	removeStale(dir)
+	tmp, err := os.CreateTemp(dir, TempPattern(filepath.Base(name)))
 	if err != nil {
 		return "", err
 	}
-	keepOwner(dst, fi)
-	_, err = io.Copy(dst, src)
+	keepOwner(tmp, fi)
+	err = tmp.Chmod(fi.Mode().Perm())
 	if err == nil {
-		err = sync(dst)
+		_, err = copyBackup(tmp, src)
 	}
-	if cerr := dst.Close(); err == nil {
+	if err == nil {
+		err = sync(tmp)
+	}
+	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
+	if err == nil {
+		err = linkNew(tmp.Name(), name)
+	}
+	os.Remove(tmp.Name())
 	if err != nil {
-		os.Remove(name)
 		return "", fmt.Errorf("backup of %s: %w", path, err)
 	}
+	syncDir(dir)
 	return name, nil
+}
+
+// copyBackup copies a backup's bytes; a test stops it halfway to look at
+// the folder as a kill would leave it.
+var copyBackup = io.Copy
+
+// linkNew gives the complete file tmp the name name, never replacing a
+// file already there: a hard link fails when name exists, where a rename
+// would replace it. Filesystems without hard links get a rename after a
+// check (the name is random, so the window does not matter).
+func linkNew(tmp, name string) error {
+	err := os.Link(tmp, name)
+	if err == nil || errors.Is(err, fs.ErrExist) {
+		return err
+	}
+	if _, serr := os.Lstat(name); serr == nil {
+		return fs.ErrExist
+	}
+	return rename(tmp, name)
 }
 
 // syncDir makes a rename durable; filesystems that cannot sync a folder are

@@ -154,6 +154,9 @@ func runCheck(cmd *cobra.Command, o *checkOptions) error {
 	if err != nil {
 		return err
 	}
+	if err := cmdutil.RefuseInputs(cmdutil.InputNames(inputs), cmdutil.Output{Flag: "--write-baseline", Path: o.WriteBaseline}); err != nil {
+		return err
+	}
 	w, err := cmdutil.OpenOutputs(specs, o.IO.Out, report.Options{
 		Rules: cmdutil.UnderProfile(cmdutil.Configured(cmdutil.ActiveRules(eng), o.LoadedConfig), o.Profile), Files: cmdutil.InputNames(inputs), FailOn: cmdutil.ReportFailOn(failOn), Version: cmdutil.Version(), Color: color, Verbose: o.Verbose,
 	})

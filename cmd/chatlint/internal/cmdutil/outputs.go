@@ -53,6 +53,15 @@ func ParseOutputs(values []string) ([]OutputSpec, error) {
 	return specs, nil
 }
 
+// SpecOutputs are the files specs write, for RefuseInputs.
+func SpecOutputs(specs []OutputSpec) []Output {
+	var outs []Output
+	for _, s := range specs {
+		outs = append(outs, Output{Flag: "-o " + s.Format, Path: s.File})
+	}
+	return outs
+}
+
 // Outputs fans findings out to every writer. A report file is replaced
 // atomically when the run closes it (engine/atomicfile: written to a
 // temporary file as the run streams, renamed at the end), so a failed run
@@ -88,7 +97,12 @@ func (rf *reportFile) finish(cause error) error {
 	return nil
 }
 
+// OpenOutputs starts every writer of specs. A report file that is one of
+// the inputs (opts.Files) is refused before anything is written.
 func OpenOutputs(specs []OutputSpec, stdout io.Writer, opts report.Options) (*Outputs, error) {
+	if err := RefuseInputs(opts.Files, SpecOutputs(specs)...); err != nil {
+		return nil, err
+	}
 	o := &Outputs{}
 	color := opts.Color
 	for _, s := range specs {

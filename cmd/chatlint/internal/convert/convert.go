@@ -171,6 +171,15 @@ func runConvert(cmd *cobra.Command, o *convertOptions) error {
 	if fi, err := os.Stat(o.Logs); err != nil || !fi.IsDir() {
 		return cmdutil.UsageError("--logs: logs directory %q does not exist or is not a directory", o.Logs)
 	}
+	// The dataset, its reports and the spool files go into --output: a
+	// folder that is the logs folder, inside it or holding it would write
+	// over the logs (with --group-by scenario, every one) or be read as
+	// logs by the next run. Nothing convert writes goes inside the logs,
+	// the tool report included.
+	if err := cmdutil.RefuseInputs([]string{o.Logs}, cmdutil.Output{Flag: "--output", Path: o.Output, Dir: true},
+		cmdutil.Output{Flag: "--tool-report-path", Path: o.ToolReportPath, Dir: true}); err != nil {
+		return err
+	}
 	if o.GroupBy != convert.GroupDate && o.GroupBy != convert.GroupScenario {
 		return cmdutil.UsageError("--group-by: want date or scenario, not %q", o.GroupBy)
 	}

@@ -78,6 +78,9 @@ func runConvertTo(cmd *cobra.Command, o *convertOptions, args []string) error {
 	if err != nil {
 		return err
 	}
+	if err := cmdutil.RefuseInputs(cmdutil.InputNames(inputs), cmdutil.Output{Flag: "-o", Path: out}); err != nil {
+		return err
+	}
 
 	var w io.Writer
 	var af *atomicfile.File

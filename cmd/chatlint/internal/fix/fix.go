@@ -34,6 +34,7 @@ type fixOptions struct {
 	ToolCalls string
 	Workers   int
 	MaxPasses int
+	MaxLine   string
 }
 
 // NewCmdFix returns the `chatlint fix` command writing to s.
@@ -57,7 +58,9 @@ other fields and their order. Everything dropped is appended to
 <output>.rejects.jsonl with its source file, line, record id, rule and reason.
 
 A line that is JSON but not an object goes to the rejects file too. A file
-whose records fit no known format is not fixed: nothing is written for it.
+whose records fit no known format is not fixed: nothing is written for it,
+nor for a file with a line longer than --max-line-size (fix cannot keep a
+line it did not read: raise the limit to fix that file).
 A record whose pieces the pack cannot read (parts keyed value, a tools
 field that is a JSON string) is left as it was, with a note. A .json array
 is written as JSON Lines, or as an array again to a .json file.
@@ -86,6 +89,7 @@ and files of no known format.`,
 	f.StringVar(&o.ToolCalls, "tool-calls", "", "force the tool-call representation: inline or structured (default: detect per record)")
 	cmdutil.AddWorkersFlag(cmd, &o.Workers)
 	f.IntVar(&o.MaxPasses, "max-passes", fix.DefaultMaxPasses, "most passes over one record before fix gives up on it")
+	f.StringVar(&o.MaxLine, "max-line-size", "64MiB", "longest line read; a file with a longer line is not written (bytes, or with KiB, MiB, GiB)")
 	return cmd
 }
 
@@ -102,7 +106,11 @@ func runFix(cmd *cobra.Command, o *fixOptions) error {
 	if modes != 1 {
 		return cmdutil.UsageError("fix needs exactly one of -o OUT, --in-place or --dry-run")
 	}
-	ropts := runner.Options{Workers: o.Workers, Document: document.Options{ToolCalls: o.ToolCalls}}
+	maxLine, err := cmdutil.ParseSize(o.MaxLine)
+	if err != nil {
+		return cmdutil.UsageError("--max-line-size: %v", err)
+	}
+	ropts := runner.Options{Workers: o.Workers, MaxLineSize: maxLine, Document: document.Options{ToolCalls: o.ToolCalls}}
 	format, err := cmdutil.ParseFormat(o.Format)
 	if err != nil {
 		return err
@@ -162,6 +170,15 @@ func runFix(cmd *cobra.Command, o *fixOptions) error {
 			outputs[in.Name] = o.Output
 		}
 		inputs = append(inputs, in)
+	}
+	if o.Output != "" {
+		names := make([]string, len(inputs))
+		for i, in := range inputs {
+			names[i] = in.Name
+		}
+		if err := checkOutputs(o.Paths, names, outputs); err != nil {
+			return err
+		}
 	}
 	r := &runner.Runner{Opts: ropts}
 	fx := &fixer{ctx: cmd.Context(), s: o.IO, o: o, engines: engines, outputs: outputs}

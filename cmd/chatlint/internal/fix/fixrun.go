@@ -57,6 +57,7 @@ type fixed struct {
 	known        bool
 	unrecognized string
 	brokenDoc    string // a .json document that is not one JSON value the reader could split
+	tooLong      string // a line the reader skipped for its length: the file cannot be written whole
 	dropNote     string // a line for stderr, unless the file is not written
 	refused      error  // the format cannot be rewritten in its layout: the file is refused
 }
@@ -74,6 +75,7 @@ type fileOut struct {
 	known        bool
 	unrecognized string
 	brokenDoc    string
+	tooLong      string
 	nonRecords   int
 	// layout and records: how the output is written (fixjson.go) and
 	// how many records it has so far.
@@ -111,14 +113,19 @@ func (fx *fixer) work(j runner.Job, w *fix.Fixer) fixed {
 		if res.file == "" {
 			res.file = f.File
 		}
-		if f.Rule == lint.RuleUnrecognized || jsonl.IsJSONDocument(f.File) {
+		if f.Rule == lint.RuleUnrecognized || f.Rule == lint.RuleLineTooLong || jsonl.IsJSONDocument(f.File) {
 			// A .json document the reader could not split into records
 			// (invalid JSON, too large) is not fixed either: what was
-			// read of it must not stand for it.
-			if f.Rule == lint.RuleUnrecognized {
+			// read of it must not stand for it. Nor is a file with a line
+			// over --max-line-size: the reader skipped it without keeping
+			// it, so an output would lack it.
+			switch {
+			case f.Rule == lint.RuleUnrecognized:
 				res.unrecognized = f.Message
-			} else {
+			case jsonl.IsJSONDocument(f.File):
 				res.brokenDoc = f.Message
+			default:
+				res.tooLong = fmt.Sprintf("line %d is over --max-line-size; raise it to fix this file", f.Line)
 			}
 			res.note = fmt.Sprintf("%s:%d: %s %s: %s (nothing is written for this file)", report.EscapeControls(f.File), f.Line, f.Severity, f.Rule, report.Clean(f.Message))
 		} else {
@@ -201,6 +208,9 @@ func (fx *fixer) emit(res fixed) {
 	}
 	if res.brokenDoc != "" {
 		c.brokenDoc = res.brokenDoc
+	}
+	if res.tooLong != "" && c.tooLong == "" {
+		c.tooLong = res.tooLong
 	}
 	fr := res.fixed
 	if !c.known && fr != nil {
@@ -307,11 +317,11 @@ func (fx *fixer) finish() {
 	if c.unlock != nil {
 		defer c.unlock()
 	}
-	if why := c.unknownFormat(); why != "" {
-		// No pack knows these records: fix would only pass them through,
+	if why := c.unwritable(); why != "" {
+		// No pack knows these records (fix would only pass them through,
 		// or drop the lines it can tell are no record and leave the rest,
-		// and an exit 0 would say the file was fixed. It is left alone,
-		// and nothing of it counts as fixed.
+		// and an exit 0 would say the file was fixed), or some line was
+		// not read. It is left alone, and nothing of it counts as fixed.
 		if c.out != nil {
 			c.out.abort()
 		}
@@ -386,15 +396,18 @@ func (fx *fixer) finish() {
 	fx.files = append(fx.files, line)
 }
 
-// unknownFormat says why the file is not to be written: a .json document
-// that could not be read whole, or records of no known format; "" when
+// unwritable says why the file is not to be written: a .json document
+// that could not be read whole, a line the reader skipped for its length,
+// or records of no known format; "" when
 // some are of a known format (or the file has no JSON value at all: empty,
 // or only lines that are not JSON, which fix passes through as it always
 // did).
-func (c *fileOut) unknownFormat() string {
+func (c *fileOut) unwritable() string {
 	switch {
 	case c.brokenDoc != "":
 		return "it could not be read whole as a JSON document: " + c.brokenDoc
+	case c.tooLong != "":
+		return c.tooLong
 	case c.known:
 		return ""
 	case c.unrecognized != "":

@@ -111,6 +111,9 @@ func runStats(cmd *cobra.Command, o *statsOptions) error {
 	if err != nil {
 		return err
 	}
+	if err := cmdutil.RefuseInputs(cmdutil.InputNames(inputs), cmdutil.SpecOutputs(pages)...); err != nil {
+		return err
+	}
 	r := &runner.Runner{Opts: ropts}
 	stop := cmdutil.ShowProgress(o.IO.ErrOut, r.Progress)
 	res, rerrs, err := stats.Compute(cmd.Context(), r, inputs, stats.Options{Model: model, Epochs: o.Epochs})

@@ -65,6 +65,10 @@ func runValidateInput(cmd *cobra.Command, o *validateInputOptions) error {
 	if o.MaxErrors < 0 {
 		return cmdutil.UsageError("--max-errors must be >= 0, got %d", o.MaxErrors)
 	}
+	if err := cmdutil.RefuseInputs([]string{o.Input},
+		cmdutil.Output{Flag: "--write-messages-only", Path: o.MessagesOnly}, cmdutil.Output{Flag: "--report-json", Path: o.ReportJSON}); err != nil {
+		return err
+	}
 	in, closeIn, err := openInput(o.Input, o.IO.In)
 	if err != nil {
 		return &cmdutil.ExitCode{Code: cmdutil.ExitError, Err: err}
