@@ -7,7 +7,6 @@ package repair
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"io"
 	"unicode/utf8"
@@ -97,7 +96,7 @@ func (s *Scanner) Next() (Record, error) {
 		return Record{}, err
 	}
 	s.line = rec.Line
-	if isObject(rec.Data) {
+	if jsonl.IsObject(rec.Data) {
 		return mend(Record{Line: rec.Line, Data: rec.Data, Kept: true}), nil
 	}
 	if splittable(rec.Data) {
@@ -132,15 +131,6 @@ func mend(r Record) Record {
 	return r
 }
 
-// isObject reports whether data is one valid JSON value that is an object.
-// A line holding another JSON value ([1, 2], "x", 42) is not a record of any
-// format: check reports it, fix rejects it, and repair drops it like a line
-// that is not JSON, so the three agree on what a record is.
-func isObject(data []byte) bool {
-	t := bytes.TrimLeft(data, " \t\r\n")
-	return len(t) > 0 && t[0] == '{' && json.Valid(data)
-}
-
 // splittable reports whether line holds a lone CR and every non-blank piece
 // between CRs is valid JSON. The caller has seen that the whole line is not
 // valid JSON, so at least two pieces are non-blank.
@@ -150,7 +140,7 @@ func splittable(line []byte) bool {
 	}
 	for rest := line; ; {
 		piece, after, found := bytes.Cut(rest, []byte{'\r'})
-		if !jsonl.IsBlank(piece) && !isObject(piece) {
+		if !jsonl.IsBlank(piece) && !jsonl.IsObject(piece) {
 			return false
 		}
 		if !found {
