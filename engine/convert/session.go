@@ -1,7 +1,6 @@
 package convert
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -26,15 +25,6 @@ type Skipped struct {
 
 func (s Skipped) String() string { return fmt.Sprintf("line %d skipped: %s", s.Line, s.Reason) }
 
-// parseSession reads the entries of one session file. Lines end at \n, \r\n
-// or \r, as jsonl.SplitUniversal splits them (the reference reads in
-// universal-newline mode, so line numbers count all three); white space around a line is stripped and blank lines
-// are skipped.
-func parseSession(data []byte) ([]*Entry, []Skipped) {
-	r := readSession(data)
-	return r.entries, r.skipped
-}
-
 // reading is what one session file holds.
 type reading struct {
 	entries []*Entry
@@ -44,21 +34,6 @@ type reading struct {
 	// format is the format check detects for the file (from its first line
 	// that is a JSON object), "" when no line is one or it fits no format.
 	format document.Format
-}
-
-// readSession reads a session file held in memory, with the reader the
-// runner reads the files of a run with.
-func readSession(data []byte) reading {
-	rd := newLineReader(bytes.NewReader(data))
-	var lines []jsonl.Record
-	for {
-		rec, err := rd.Next()
-		if err != nil { // io.EOF: a bytes.Reader fails in no other way and no line is over the bound
-			break
-		}
-		lines = append(lines, rec)
-	}
-	return readLines(lines)
 }
 
 // newLineReader reads lines as the reference does: every line (blank ones

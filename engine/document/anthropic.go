@@ -81,3 +81,12 @@ func toolParameters(def *ast.Term, defPath string) (*ast.Term, string) {
 	}
 	return nil, defPath + "/parameters"
 }
+
+// anthropicParts and anthropicIDs are the content blocks of Anthropic's
+// Messages API and where its tool results name their call, for the formats
+// that hold its messages.
+var (
+	anthropicParts = &PartKinds{ToolCalls: []string{"tool_use"}, ToolResults: []string{"tool_result"},
+		Reasoning: []string{"thinking", "redacted_thinking"}}
+	anthropicIDs = &IDMembers{Results: []string{"tool_use_id"}}
+)

@@ -90,6 +90,8 @@ var anthropicBatchAdapter = &Adapter{
 		return ""
 	},
 	UniqueKey: customID,
+	Parts:     anthropicParts,
+	IDs:       anthropicIDs,
 }
 
 type batchBuilder struct {

@@ -27,6 +27,9 @@ var claudeCodeAdapter = &Adapter{
 		Order: []string{"parentUuid", "isSidechain", "userType", "cwd", "sessionId", "version", "gitBranch", "type", "message", "uuid", "timestamp"},
 		Type:  func(role string) string { return role },
 	},
+	// Anthropic's content blocks.
+	Parts: anthropicParts,
+	IDs:   anthropicIDs,
 }
 
 var (

@@ -30,6 +30,8 @@ var codexAdapter = &Adapter{
 		Order:   []string{"timestamp", "type", "payload"},
 		Type:    func(string) string { return "response_item" },
 	},
+	// A call item names its call by call_id, as does its output item.
+	IDs: &IDMembers{Call: "call_id", Results: []string{"call_id"}},
 }
 
 var (

@@ -95,6 +95,11 @@ type Adapter struct {
 	// Header, when set, says that a file of the format opens with a header
 	// line, which repair holds the file to (see Header).
 	Header *Header
+	// Parts, when set, names the content parts the format's messages hold
+	// besides OpenAI's, and IDs where its raw records keep tool-call ids
+	// besides "id" and tool_call_id (parts.go); nil: OpenAI's alone.
+	Parts *PartKinds
+	IDs   *IDMembers
 }
 
 // Header is what repair knows of a format whose files open with a header

@@ -33,6 +33,11 @@ var geminiAdapter = &Adapter{
 	// Converted to OpenAI's messages when sent or trained on: the same
 	// tool-message rules, written back in its own layout (Layout).
 	Cleanup: []string{"openai-tools"},
+	// Parts without a type, named by their member; {"thought": true} is
+	// reasoning.
+	Parts: &PartKinds{ToolCalls: []string{"functionCall"}, ToolResults: []string{"function_response", "functionResponse"}, Thought: true,
+		Untyped: []UntypedPart{{"text", PartText}, {"functionCall", PartToolCall}, {"functionResponse", PartToolResult},
+			{"function_call", PartToolCall}, {"function_response", PartToolResult}}},
 }
 
 var (

@@ -18,6 +18,8 @@ var piSessionAdapter = &Adapter{
 	NewBuilder: func(file string, opts Options) Builder {
 		return &piSession{file: file, opts: opts}
 	},
+	Parts: &PartKinds{ToolCalls: []string{"toolCall"}, ToolResults: []string{"toolResult"}},
+	IDs:   &IDMembers{Results: []string{"toolCallId", "toolUseId"}},
 }
 
 // piSession gathers a session transcript (pi / OpenClaw style): a header

@@ -529,10 +529,7 @@ func (a *applier) rename(o *op, edits *[]func()) error {
 		}
 		*edits = append(*edits, func() { _ = lay.SetCallID(obj, id) })
 	} else {
-		key := "id"
-		if _, ok := obj.Get("call_id"); ok { // a Codex call item
-			key = "call_id"
-		}
+		key := document.CallIDMember(func(k string) bool { _, ok := obj.Get(k); return ok })
 		*edits = append(*edits, func() { obj.Set(key, id) })
 	}
 	a.dirty[i] = true
@@ -566,7 +563,7 @@ func (a *applier) rename(o *op, edits *[]func()) error {
 			a.dirty[ri] = true
 			continue
 		}
-		for _, k := range []string{"tool_call_id", "toolCallId", "toolUseId", "tool_use_id", "call_id"} {
+		for _, k := range document.ResultIDMembers() {
 			if x, ok := ro.Get(k); ok && x == c.id {
 				k := k
 				*edits = append(*edits, func() { ro.Set(k, id) })

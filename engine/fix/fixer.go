@@ -1,9 +1,7 @@
 package fix
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -121,7 +119,7 @@ func (f *Fixer) Fix(ctx context.Context, u lint.Unit) Fixed {
 		}
 		res.Notes = dropNotes(u.File, out)
 		for _, r := range res.Records {
-			if !jsonObject(r.Data) {
+			if !jsonl.IsObject(r.Data) {
 				res.Notes = append(res.Notes, notJSON(u.File, r.Line))
 			}
 		}
@@ -196,14 +194,6 @@ func dropNotes(file string, out *Outcome) []Note {
 		}
 	}
 	return notes
-}
-
-// jsonObject reports whether data is one JSON object. After Run, a record
-// of no known format that is not is no JSON at all (Run dropped the JSON
-// values that are no object).
-func jsonObject(data []byte) bool {
-	data = bytes.TrimLeft(data, " \t\r\n")
-	return len(data) > 0 && data[0] == '{' && json.Valid(data)
 }
 
 // notJSON is the note of a line that is not JSON, written back as it is.

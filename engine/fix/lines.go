@@ -2,7 +2,6 @@ package fix
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 
 	"github.com/chatlint/chatlint/engine/jsonl"
@@ -27,7 +26,7 @@ func dropNonObjects(recs []jsonl.Record) ([]jsonl.Record, []Reject, []policy.Act
 	var rejects []Reject
 	var acts []policy.Action
 	for i, r := range recs {
-		what, ok := nonObject(r.Data)
+		what, ok := jsonl.NonObject(r.Data)
 		if !ok {
 			if kept != nil {
 				kept = append(kept, r)
@@ -45,24 +44,4 @@ func dropNonObjects(recs []jsonl.Record) ([]jsonl.Record, []Reject, []policy.Act
 		return recs, nil, nil
 	}
 	return kept, rejects, acts
-}
-
-// nonObject reports whether data is one JSON value that is not an object,
-// and what it is. Most lines start with '{' and cost one byte here.
-func nonObject(data []byte) (string, bool) {
-	t := bytes.TrimLeft(data, " \t\r\n")
-	if len(t) == 0 || t[0] == '{' || !json.Valid(t) {
-		return "", false
-	}
-	switch t[0] {
-	case '[':
-		return "an array", true
-	case '"':
-		return "a string", true
-	case 't', 'f':
-		return "a boolean", true
-	case 'n':
-		return "null", true
-	}
-	return "a number", true
 }

@@ -4,21 +4,16 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/chatlint/chatlint/engine/document"
 )
 
 // The content parts the normalized document represents: text (a message's
 // text), tool calls and tool results (its tool_calls and the tool messages),
-// and reasoning (left out unless KeepReasoning). A part of any other kind — an
-// image, a file, audio, a part this table does not know — has no place in an
-// OpenAI chat example and is reported.
-var (
-	textParts      = []string{"text", "input_text", "output_text"}
-	toolParts      = []string{"tool_use", "tool_call", "toolCall", "toolUse", "function_call", "functionCall", "tool_result", "toolResult", "function_response", "functionResponse"}
-	reasoningParts = []string{"thinking", "redacted_thinking", "reasoning"}
-	// untypedParts are the members that name the kind of a part without a
-	// type (Gemini's parts: {"text"}, {"functionCall"}, {"functionResponse"}).
-	untypedParts = []string{"text", "functionCall", "functionResponse", "function_call", "function_response"}
-)
+// and reasoning (left out unless KeepReasoning), as the adapters name them
+// (document.ClassifyPart). A part of any other kind — an image, a file,
+// audio, a part no adapter knows — has no place in an OpenAI chat example
+// and is reported.
 
 // contentParts returns the parts of a raw message: its content (or Gemini's
 // parts) when that is a list, looking inside an entry that wraps the message
@@ -56,20 +51,14 @@ func unknownPart(p any) string {
 		}
 		return fmt.Sprintf("a JSON %T", p)
 	}
-	if t, ok := o["type"].(string); ok {
-		if slices.Contains(textParts, t) || slices.Contains(toolParts, t) || slices.Contains(reasoningParts, t) {
-			return ""
-		}
-		return "type " + t
+	if document.ClassifyPart(o) != document.PartUnknown {
+		return ""
 	}
-	if o["thought"] == true {
-		return "" // Gemini's reasoning part
+	if t, ok := o["type"].(string); ok {
+		return "type " + t
 	}
 	var keys []string
 	for k := range o {
-		if slices.Contains(untypedParts, k) {
-			return ""
-		}
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
@@ -81,8 +70,7 @@ func unknownPart(p any) string {
 func onlyToolResults(raw any) bool {
 	ps := contentParts(raw)
 	for _, p := range ps {
-		o, _ := p.(map[string]any)
-		if t, _ := o["type"].(string); t != "tool_result" && t != "toolResult" && o["functionResponse"] == nil {
+		if o, _ := p.(map[string]any); document.ClassifyPart(o) != document.PartToolResult {
 			return false
 		}
 	}

@@ -3,6 +3,7 @@ package policy
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -218,109 +219,88 @@ func ruleFromAnnotation(a *ast.Annotations, pack string, pkgSets []string) (rule
 	}
 	example, _ := a.Custom["example"].(string)
 	fix, _ := a.Custom["fix"].(string)
-	formats, err := customFormats(a.Custom["formats"])
-	if err != nil {
-		return rule.Rule{}, false, fmt.Errorf("%s:%d:%d: rule %s: custom.formats: %v", a.Location.File, a.Location.Row, a.Location.Col, id, err)
-	}
-	repairs, err := customRepairs(a.Custom["repairs"])
-	if err != nil {
-		return rule.Rule{}, false, fmt.Errorf("%s:%d:%d: rule %s: custom.repairs: %v", a.Location.File, a.Location.Row, a.Location.Col, id, err)
-	}
-	profiles, err := customProfiles(a.Custom["profiles"])
-	if err != nil {
-		return rule.Rule{}, false, fmt.Errorf("%s:%d:%d: rule %s: custom.profiles: %v", a.Location.File, a.Location.Row, a.Location.Col, id, err)
-	}
-	modes, err := customModes(a.Custom["modes"])
-	if err != nil {
-		return rule.Rule{}, false, fmt.Errorf("%s:%d:%d: rule %s: custom.modes: %v", a.Location.File, a.Location.Row, a.Location.Col, id, err)
+	var formats, repairs, profiles, modes []string
+	for _, l := range []struct {
+		key  string
+		dst  *[]string
+		want string
+		item func(any) (string, error)
+	}{
+		{"formats", &formats, "a list of formats (" + document.FormatNames() + ")", formatItem},
+		{"repairs", &repairs, "a list of rule ids", repairItem},
+		{"profiles", &profiles, "a list of profile names", profileItem},
+		{"modes", &modes, "a list of modes (inline, structured)", modeItem},
+	} {
+		list, err := customList(a.Custom[l.key], l.want, l.item)
+		if err != nil {
+			return rule.Rule{}, false, fmt.Errorf("%s:%d:%d: rule %s: custom.%s: %v", a.Location.File, a.Location.Row, a.Location.Col, id, l.key, err)
+		}
+		*l.dst = list
 	}
 	return rule.Rule{ID: id, Title: a.Title, Severity: sev, Pack: pack, Kind: "rego", Description: strings.TrimSpace(a.Description),
 		Example: strings.TrimSpace(example), Fix: strings.TrimSpace(fix), Formats: formats, Profiles: profiles, Scope: scope, Source: loc, Repairs: repairs, Modes: modes}, true, nil
 }
 
-// customRepairs reads the custom.repairs list of a cleanup rule's METADATA:
-// the ids of the checks it repairs.
-func customRepairs(v any) ([]string, error) {
+// customList reads a list of a rule's METADATA custom block (formats,
+// repairs, profiles, modes), each element checked and named by item; nil
+// when the rule gives none.
+func customList(v any, want string, item func(any) (string, error)) ([]string, error) {
 	if v == nil {
 		return nil, nil
 	}
 	list, ok := v.([]any)
 	if !ok {
-		return nil, fmt.Errorf("want a list of rule ids")
+		return nil, errors.New("want " + want)
 	}
-	out := make([]string, 0, len(list))
+	var out []string
 	for _, x := range list {
-		s, ok := x.(string)
-		if !ok || s == "" {
-			return nil, fmt.Errorf("want a list of rule ids, not %v", x)
+		s, err := item(x)
+		if err != nil {
+			return nil, err
 		}
 		out = append(out, s)
 	}
 	return out, nil
 }
 
-// customFormats reads the custom.formats list of a rule's METADATA: the
-// input formats the rule applies to (none: every format).
-func customFormats(v any) ([]string, error) {
-	if v == nil {
-		return nil, nil
-	}
-	list, ok := v.([]any)
+// formatItem is an input format the rule applies to (custom.formats; none:
+// every format).
+func formatItem(x any) (string, error) {
+	s, _ := x.(string)
+	f, ok := document.ParseFormat(s)
 	if !ok {
-		return nil, fmt.Errorf("want a list of formats (%s)", document.FormatNames())
+		return "", fmt.Errorf("unknown format %v (want %s)", x, document.FormatNames())
 	}
-	var out []string
-	for _, x := range list {
-		s, _ := x.(string)
-		f, ok := document.ParseFormat(s)
-		if !ok {
-			return nil, fmt.Errorf("unknown format %v (want %s)", x, document.FormatNames())
-		}
-		out = append(out, string(f))
-	}
-	return out, nil
+	return string(f), nil
 }
 
-// customModes reads the custom.modes list of a cleanup rule's METADATA: the
-// tool-call representations it acts in (none: both).
-func customModes(v any) ([]string, error) {
-	if v == nil {
-		return nil, nil
+// repairItem is the id of a check a cleanup rule repairs (custom.repairs).
+func repairItem(x any) (string, error) {
+	s, ok := x.(string)
+	if !ok || s == "" {
+		return "", fmt.Errorf("want a list of rule ids, not %v", x)
 	}
-	list, ok := v.([]any)
-	if !ok {
-		return nil, fmt.Errorf("want a list of modes (inline, structured)")
-	}
-	var out []string
-	for _, x := range list {
-		s, _ := x.(string)
-		if s != "inline" && s != "structured" {
-			return nil, fmt.Errorf("unknown mode %v (want inline or structured)", x)
-		}
-		out = append(out, s)
-	}
-	return out, nil
+	return s, nil
 }
 
-// customProfiles reads the custom.profiles list of a rule's METADATA: the
-// profiles the rule applies under (none: every profile).
-func customProfiles(v any) ([]string, error) {
-	if v == nil {
-		return nil, nil
+// profileItem is a profile the rule applies under (custom.profiles; none:
+// every profile).
+func profileItem(x any) (string, error) {
+	s, _ := x.(string)
+	if s == "" {
+		return "", fmt.Errorf("want a list of profile names, not %v", x)
 	}
-	list, ok := v.([]any)
-	if !ok {
-		return nil, fmt.Errorf("want a list of profile names")
+	return s, nil
+}
+
+// modeItem is a tool-call representation a cleanup rule acts in
+// (custom.modes; none: both).
+func modeItem(x any) (string, error) {
+	s, _ := x.(string)
+	if s != "inline" && s != "structured" {
+		return "", fmt.Errorf("unknown mode %v (want inline or structured)", x)
 	}
-	var out []string
-	for _, x := range list {
-		s, _ := x.(string)
-		if s == "" {
-			return nil, fmt.Errorf("want a list of profile names, not %v", x)
-		}
-		out = append(out, s)
-	}
-	return out, nil
+	return s, nil
 }
 
 // compileRego compiles every module once, with the gather module that

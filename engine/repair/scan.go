@@ -134,14 +134,6 @@ func mend(r Record) Record {
 	return r
 }
 
-// isObject reports whether data is one valid JSON value that is an object:
-// only objects are cut out of a line glued by lone CRs, where a piece that is
-// a number or a string is more likely a fragment than a value someone wrote.
-func isObject(data []byte) bool {
-	t := bytes.TrimLeft(data, " \t\r\n")
-	return len(t) > 0 && t[0] == '{' && json.Valid(data)
-}
-
 // splittable reports whether line holds a lone CR and every non-blank piece
 // between CRs is valid JSON. The caller has seen that the whole line is not
 // valid JSON, so at least two pieces are non-blank.
@@ -151,7 +143,7 @@ func splittable(line []byte) bool {
 	}
 	for rest := line; ; {
 		piece, after, found := bytes.Cut(rest, []byte{'\r'})
-		if !jsonl.IsBlank(piece) && !isObject(piece) {
+		if !jsonl.IsBlank(piece) && !jsonl.IsObject(piece) {
 			return false
 		}
 		if !found {

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/chatlint/chatlint/engine/finding"
+	"github.com/chatlint/chatlint/engine/spill"
 )
 
 // referenceJUnit is the JUnit report as it was written before it streamed:
@@ -97,7 +98,7 @@ func referenceJUnit(t *testing.T, o Options, fs []finding.Finding, s finding.Sum
 // files interleaved, an unreadable and an unrecognized input, in memory and
 // spilled to disk.
 func TestJUnitStreamedUnchanged(t *testing.T) {
-	defer func(n int) { spoolMemory = n }(spoolMemory)
+	defer func(n int) { spill.Memory = n }(spill.Memory)
 	sum := finding.Summary{Inputs: []finding.Input{
 		{File: "gone.jsonl", Error: "open gone.jsonl: no such file or directory"},
 		{File: "f1.jsonl", Format: "chat", Records: 3},
@@ -105,7 +106,7 @@ func TestJUnitStreamedUnchanged(t *testing.T) {
 	unknown := finding.Finding{Rule: "unrecognized-format", Severity: finding.Error, File: "odd.jsonl", Line: 1, Message: "unrecognized format"}
 	sum.Inputs = append(sum.Inputs, finding.Input{File: "odd.jsonl"})
 	for _, mem := range []int{4 << 20, 100} {
-		spoolMemory = mem
+		spill.Memory = mem
 		for _, n := range []int{0, 1, 7, 60} {
 			for _, failOn := range []finding.Severity{finding.Error, finding.Warning} {
 				o := Options{Rules: rules(), Files: []string{"f0.jsonl", "f1.jsonl", "f2.jsonl", "quiet.jsonl"}, FailOn: failOn}

@@ -13,6 +13,7 @@ import (
 	"github.com/owenrumney/go-sarif/v3/pkg/report/v210/sarif"
 
 	"github.com/chatlint/chatlint/engine/finding"
+	"github.com/chatlint/chatlint/engine/spill"
 )
 
 // manyFindings returns n findings, each with its own message of size bytes.
@@ -64,11 +65,11 @@ func referenceSARIF(t *testing.T, o Options, fs []finding.Finding, sum finding.S
 // TestStreamedReportsUnchanged: the streamed JSON and SARIF reports are the
 // bytes the buffered writers produced, in memory and spilled to disk.
 func TestStreamedReportsUnchanged(t *testing.T) {
-	defer func(n int) { spoolMemory = n }(spoolMemory)
+	defer func(n int) { spill.Memory = n }(spill.Memory)
 	sum := finding.Summary{Files: 3, Records: 9, Errors: 2}
 	o := Options{Rules: rules(), Version: "v1"}
 	for _, mem := range []int{4 << 20, 100} {
-		spoolMemory = mem
+		spill.Memory = mem
 		for _, n := range []int{0, 1, 2, 40} {
 			fs := append(findings(), streamFindings(n, 10)...)[:n]
 			t.Run(fmt.Sprintf("mem=%d/n=%d", mem, n), func(t *testing.T) {
@@ -110,7 +111,7 @@ func TestStreamedReportsBoundedMemory(t *testing.T) {
 			if err := w.Close(finding.Summary{}); err != nil {
 				t.Fatal(err)
 			}
-			if limit := int64(spoolMemory + 4<<20); grown > limit {
+			if limit := int64(spill.Memory + 4<<20); grown > limit {
 				t.Errorf("heap grew %d MB over %d findings of %d bytes, want at most %d MB", grown>>20, n, size, limit>>20)
 			}
 		})

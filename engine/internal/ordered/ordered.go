@@ -8,31 +8,21 @@ import (
 	"sync"
 )
 
-// Run calls produce, which sends jobs one by one, hands each job to one of
-// workers goroutines and passes the results to emit, on the caller's
-// goroutine, in the order the jobs were sent. At most window jobs are sent
-// and not yet emitted, so memory is bounded by window results; send blocks
-// until one is free. Each worker calls newWork once, on its own goroutine,
+// Weighted calls produce, which sends jobs one by one, hands each job to
+// one of workers goroutines and passes the results to emit, on the caller's
+// goroutine, in the order the jobs were sent. At most limit units of weight
+// (bytes, say, as weigh gives them) are sent and not yet emitted, so memory
+// stays bounded; send blocks until the weight is free. A job heavier than the
+// whole limit takes all of it, so it runs alone rather than never, and send
+// returns only once it was emitted, so that the producer does not read the
+// next job beside it. Each worker calls newWork once, on its own goroutine,
 // for the function it applies to its jobs, so per-worker state (an
 // evaluator) lives in that closure.
 //
 // emit returning false stops the run: send returns false from then on (as it
-// does when ctx is done), the results still in flight are dropped, and Run
-// returns once the running jobs finish. The work functions get a context
-// cancelled at that point. Run returns what produce returned.
-func Run[J, R any](ctx context.Context, workers, window int,
-	produce func(ctx context.Context, send func(J) bool) error,
-	newWork func() func(context.Context, J) R,
-	emit func(R) bool) error {
-	window = max(window, max(workers, 1))
-	return Weighted(ctx, workers, int64(window), func(J) int64 { return 1 }, produce, newWork, emit)
-}
-
-// Weighted is Run with the jobs in flight bounded by weight rather than by
-// count: at most limit units of weight (bytes, say) are sent and not yet
-// emitted. A job heavier than the whole limit takes all of it, so it runs
-// alone rather than never, and send returns only once it was emitted, so
-// that the producer does not read the next job beside it.
+// does when ctx is done), the results still in flight are dropped, and
+// Weighted returns once the running jobs finish. The work functions get a
+// context cancelled at that point. Weighted returns what produce returned.
 func Weighted[J, R any](ctx context.Context, workers int, limit int64, weigh func(J) int64,
 	produce func(ctx context.Context, send func(J) bool) error,
 	newWork func() func(context.Context, J) R,

@@ -15,6 +15,7 @@ import (
 	"github.com/chatlint/chatlint/engine/lint"
 	"github.com/chatlint/chatlint/engine/report"
 	"github.com/chatlint/chatlint/engine/runner"
+	"github.com/chatlint/chatlint/engine/setup"
 )
 
 type checkOptions struct {
@@ -22,17 +23,14 @@ type checkOptions struct {
 
 	cmdutil.PackOptions
 	gateOptions
-	Paths        []string
-	Outputs      []string
-	FailOn       string
-	Format       string
-	ToolCalls    string
-	AllowNoTools bool
-	Workers      int
-	Profile      string
-	Model        string
-	MaxLineSize  string
-	Verbose      bool
+	// Settings: --fail-on, --format, --tool-calls, --allow-no-tools,
+	// --profile, --max-line-size, which the config file may give too.
+	setup.Settings
+	Paths   []string
+	Outputs []string
+	Workers int
+	Model   string
+	Verbose bool
 }
 
 // NewCmdCheck returns the `chatlint check` command writing to s.
@@ -116,7 +114,7 @@ func runCheck(cmd *cobra.Command, o *checkOptions) error {
 	if err != nil {
 		return cmdutil.UsageError("--fail-on: %v", err)
 	}
-	maxLine, err := cmdutil.ParseSize(o.MaxLineSize)
+	maxLine, err := setup.ParseSize(o.MaxLineSize)
 	if err != nil {
 		return cmdutil.UsageError("--max-line-size: %v", err)
 	}

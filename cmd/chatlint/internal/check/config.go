@@ -29,24 +29,7 @@ func applyCheckConfig(cmd *cobra.Command, o *checkOptions) error {
 		return err
 	}
 	changed := cmd.Flags().Changed
-	if cfg.FailOn != "" && !changed("fail-on") {
-		o.FailOn = cfg.FailOn
-	}
-	if cfg.Format != "" && !changed("format") {
-		o.Format = cfg.Format
-	}
-	if cfg.ToolCalls != "" && !changed("tool-calls") {
-		o.ToolCalls = cfg.ToolCalls
-	}
-	if cfg.AllowNoTools && !changed("allow-no-tools") {
-		o.AllowNoTools = true
-	}
-	if cfg.Profile != "" && !changed("profile") {
-		o.Profile = cfg.Profile
-	}
-	if cfg.MaxLineSize != "" && !changed("max-line-size") {
-		o.MaxLineSize = cfg.MaxLineSize
-	}
+	o.Settings.FromConfig(cfg, changed)
 	if len(cfg.Output) > 0 && !changed("output") {
 		for _, v := range cfg.Output {
 			spec, err := cmdutil.ParseOutputs([]string{v})

@@ -1,10 +1,6 @@
 package cmdutil
 
 import (
-	"fmt"
-	"strconv"
-	"strings"
-
 	"github.com/chatlint/chatlint/engine/policy"
 )
 
@@ -19,25 +15,4 @@ func CheckActive(eng *policy.Engine, profile string) error {
 		return UsageError("--profile: %v", err)
 	}
 	return nil
-}
-
-// ParseSize reads a byte count: a number, optionally followed by KiB, MiB or
-// GiB (or K, M, G, KB, MB, GB, taken as powers of 1024 too).
-func ParseSize(s string) (int, error) {
-	t := strings.TrimSpace(s)
-	mult := 1
-	for _, u := range []struct {
-		suffix string
-		mult   int
-	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"KB", 1 << 10}, {"MB", 1 << 20}, {"GB", 1 << 30}, {"K", 1 << 10}, {"M", 1 << 20}, {"G", 1 << 30}, {"B", 1}} {
-		if rest, ok := strings.CutSuffix(t, u.suffix); ok {
-			t, mult = strings.TrimSpace(rest), u.mult
-			break
-		}
-	}
-	n, err := strconv.Atoi(t)
-	if err != nil || n <= 0 || n > (1<<40)/mult {
-		return 0, fmt.Errorf("want a positive size such as 65536, 512KiB or 64MiB, not %q", s)
-	}
-	return n * mult, nil
 }

@@ -5,22 +5,19 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/spf13/cobra"
 
 	"github.com/chatlint/chatlint/engine/config"
-	"github.com/chatlint/chatlint/engine/gate"
 	"github.com/chatlint/chatlint/engine/lint"
 	"github.com/chatlint/chatlint/engine/policy"
 	"github.com/chatlint/chatlint/engine/policy/builtins"
 	"github.com/chatlint/chatlint/engine/report"
+	"github.com/chatlint/chatlint/engine/setup"
 )
 
 // PackOptions are the flags every command that evaluates rules shares.
@@ -74,42 +71,19 @@ func AddRuleTimeoutFlag(cmd *cobra.Command, p *time.Duration, def time.Duration,
 	_ = f.MarkDeprecated("record-timeout", "use --rule-timeout")
 }
 
-// Config returns the config file's content, reading it on first use: the
-// --config file, else .chatlint.yaml in the current folder or the nearest
-// parent. nil means there is none.
+// Config returns the config file's content, reading it on first use
+// (setup.LoadConfig: the --config file, else .chatlint.yaml in the current
+// folder or the nearest parent). nil means there is none.
 func (o *PackOptions) Config() (*config.Config, error) {
 	if o.cfgLoaded {
 		return o.LoadedConfig, nil
 	}
 	o.cfgLoaded = true
-	if o.NoConfig {
-		return nil, nil
-	}
-	path := o.ConfigPath
-	if path == "" {
-		found, err := config.Find(".")
-		if wd, werr := os.Getwd(); werr == nil && found != "" { // name it the way the user would
-			if rel, rerr := filepath.Rel(wd, found); rerr == nil {
-				found = rel
-			}
-		}
-		var unsafe *config.UnsafeError
-		if errors.As(err, &unsafe) {
-			unsafe.Path = found
-		}
-		if err != nil {
-			return nil, &ExitCode{Code: ExitError, Err: fmt.Errorf("config: %w", err)}
-		}
-		if found == "" {
-			return nil, nil
-		}
-		path = found
-	}
-	cfg, err := config.Load(path)
+	cfg, path, err := setup.LoadConfig(o.ConfigPath, o.NoConfig)
 	if err != nil {
 		return nil, &ExitCode{Code: ExitError, Err: fmt.Errorf("config: %w", err)}
 	}
-	if o.Notes != nil {
+	if o.Notes != nil && cfg != nil {
 		// A config changes what a run reports and where it writes: say
 		// which one this run obeys, every time.
 		fmt.Fprintf(o.Notes, "chatlint: config: %s\n", report.EscapeControls(path))
@@ -134,14 +108,11 @@ func (o *PackOptions) CompilePacks(ctx context.Context, packs []*policy.Pack) (*
 	if err != nil {
 		return nil, err
 	}
-	timeout := o.Timeout
-	if timeout <= 0 && cfg != nil {
-		timeout = cfg.RuleTimeout
+	eng, err := setup.Engine(ctx, packs, cfg, o.Disable, o.Timeout)
+	var bad *setup.ConfigError
+	if errors.As(err, &bad) {
+		return nil, &ExitCode{Code: ExitError, Err: bad}
 	}
-	if timeout <= 0 {
-		timeout = policy.DefaultRuleTimeout
-	}
-	eng, err := policy.Compile(ctx, packs, policy.Options{Disable: o.Disable, RecordTimeout: timeout})
 	if err != nil {
 		return nil, CompileFailure(err)
 	}
@@ -154,9 +125,6 @@ func (o *PackOptions) CompilePacks(ctx context.Context, packs []*policy.Pack) (*
 		if err := CheckDisable(o.Disable, known, all); err != nil {
 			return nil, err
 		}
-	}
-	if err := gate.CheckRules(cfg, eng); err != nil {
-		return nil, &ExitCode{Code: ExitError, Err: fmt.Errorf("config: %w", err)}
 	}
 	return eng, nil
 }
@@ -171,32 +139,16 @@ func (o *PackOptions) load() ([]*policy.Pack, error) {
 	return l.Packs(), nil
 }
 
-// Loader loads the packs as load does and keeps where each came from.
+// Loader loads the packs as load does (setup.Packs) and keeps where each
+// came from.
 func (o *PackOptions) Loader() (*config.PackLoader, error) {
 	cfg, err := o.Config()
 	if err != nil {
 		return nil, err
 	}
-	l := config.NewPackLoader()
-	var refs []string
-	if cfg != nil && cfg.Packs != nil {
-		for _, r := range cfg.Packs {
-			refs = append(refs, cfg.Resolve(r))
-		}
-	} else if !o.NoBuiltin {
-		if err := l.AddBuiltins(); err != nil {
-			return nil, err
-		}
-	}
-	for i, r := range append(refs, o.Packs...) {
-		// --no-builtin drops the config's built-in packs; one named with
-		// --pack is still loaded.
-		if o.NoBuiltin && i < len(refs) && strings.HasPrefix(r, "builtin:") {
-			continue
-		}
-		if err := l.Add(r); err != nil {
-			return nil, &ExitCode{Code: ExitError, Err: fmt.Errorf("--pack: %w", err)}
-		}
+	l, err := setup.Packs(cfg, o.Packs, o.NoBuiltin)
+	if err != nil {
+		return nil, &ExitCode{Code: ExitError, Err: err}
 	}
 	return l, nil
 }

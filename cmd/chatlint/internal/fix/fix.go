@@ -18,6 +18,7 @@ import (
 	"github.com/chatlint/chatlint/engine/policy"
 	"github.com/chatlint/chatlint/engine/report"
 	"github.com/chatlint/chatlint/engine/runner"
+	"github.com/chatlint/chatlint/engine/setup"
 )
 
 type fixOptions struct {
@@ -106,7 +107,7 @@ func runFix(cmd *cobra.Command, o *fixOptions) error {
 	if modes != 1 {
 		return cmdutil.UsageError("fix needs exactly one of -o OUT, --in-place or --dry-run")
 	}
-	maxLine, err := cmdutil.ParseSize(o.MaxLine)
+	maxLine, err := setup.ParseSize(o.MaxLine)
 	if err != nil {
 		return cmdutil.UsageError("--max-line-size: %v", err)
 	}

@@ -1,55 +1,31 @@
 package fix
 
 import (
-	"bytes"
-	"io"
 	"os"
 	"path/filepath"
 
 	"github.com/chatlint/chatlint/engine/atomicfile"
+	"github.com/chatlint/chatlint/engine/spill"
 )
 
-// spoolMemory is how much of a file's rejects is held in memory before the
-// rest goes to a temporary file.
-const spoolMemory = 4 << 20
-
 // spool holds a file's rejects until its output is committed, so a failed
-// write leaves no rejects behind: in memory up to spoolMemory, then in a
-// temporary file beside the rejects file, so memory stays flat however much
-// a pack drops.
-type spool struct {
-	dir string // where the temporary file goes
-	buf bytes.Buffer
-	tmp *os.File
-	err error
+// write leaves no rejects behind: in memory, then in a temporary file beside
+// the rejects file (spill.Buffer), so memory stays flat however much a pack
+// drops.
+type spool struct{ spill.Buffer }
+
+func newSpool(dest string) *spool {
+	return &spool{spill.Buffer{Dir: filepath.Dir(dest), Pattern: atomicfile.TempPattern("chatlint-rejects")}}
 }
 
-func (s *spool) Write(p []byte) (int, error) {
-	if s.err != nil {
-		return 0, s.err
-	}
-	s.buf.Write(p)
-	if s.buf.Len() > spoolMemory {
-		if s.tmp == nil {
-			if s.tmp, s.err = os.CreateTemp(s.dir, atomicfile.TempPattern("chatlint-rejects")); s.err != nil {
-				return 0, s.err
-			}
-		}
-		if _, s.err = s.buf.WriteTo(s.tmp); s.err != nil {
-			return 0, s.err
-		}
-	}
-	return len(p), nil
-}
-
-func (s *spool) empty() bool { return s.buf.Len() == 0 && s.tmp == nil }
+func (s *spool) empty() bool { return s.Empty() }
 
 // appendTo appends everything spooled to path and syncs it; perm is the
 // file's mode when it is new.
 func (s *spool) appendTo(path string, perm os.FileMode) (err error) {
 	defer s.discard()
-	if s.err != nil {
-		return s.err
+	if err := s.Err(); err != nil {
+		return err
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, perm)
 	if err != nil {
@@ -60,28 +36,11 @@ func (s *spool) appendTo(path string, perm os.FileMode) (err error) {
 			err = cerr
 		}
 	}()
-	if s.tmp != nil {
-		if _, err = s.tmp.Seek(0, io.SeekStart); err != nil {
-			return err
-		}
-		if _, err = io.Copy(f, s.tmp); err != nil {
-			return err
-		}
-	}
-	if _, err = s.buf.WriteTo(f); err != nil {
+	if _, err = s.WriteTo(f); err != nil {
 		return err
 	}
 	return f.Sync()
 }
 
 // discard drops what was spooled.
-func (s *spool) discard() {
-	if s.tmp != nil {
-		s.tmp.Close()
-		os.Remove(s.tmp.Name())
-		s.tmp = nil
-	}
-	s.buf.Reset()
-}
-
-func newSpool(dest string) *spool { return &spool{dir: filepath.Dir(dest)} }
+func (s *spool) discard() { s.Release() }

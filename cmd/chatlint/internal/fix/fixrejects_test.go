@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/chatlint/chatlint/engine/spill"
 )
 
 // TestSpool: rejects past the memory limit go to a temporary file, and are
@@ -17,12 +19,12 @@ func TestSpool(t *testing.T) {
 	}
 	s := newSpool(dest)
 	line := strings.Repeat("x", 1000) + "\n"
-	n := spoolMemory/len(line) + 500
+	n := spill.Memory/len(line) + 500
 	for range n {
 		s.Write([]byte(line))
 	}
-	if s.tmp == nil || s.buf.Len() > spoolMemory {
-		t.Fatalf("not spilled: tmp %v, %d bytes in memory", s.tmp, s.buf.Len())
+	if !s.Spilled() {
+		t.Fatalf("%d bytes not spilled to a temporary file", n*len(line))
 	}
 	if err := s.appendTo(dest, 0o644); err != nil {
 		t.Fatal(err)
