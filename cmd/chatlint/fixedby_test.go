@@ -50,6 +50,7 @@ func TestRulesSayWhatFixRepairs(t *testing.T) {
 			"openai-tools/tool-result-missing-id (structured)", "openai-tools/tool-result-unknown-id (structured)",
 			"transcript/tool-result-pairing (structured)",
 		},
+		"tool-result-separated": {"openai-tools/tool-result-misplaced (structured)", "transcript/tool-result-pairing (structured)"},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("fixed_by (-want +got):\n%s", diff)

@@ -1,13 +1,7 @@
 package document
 
 import (
-	"regexp"
-	"strconv"
-	"strings"
-
 	"github.com/open-policy-agent/opa/v1/ast"
-
-	"github.com/chatlint/chatlint/engine/astjson"
 )
 
 // Codex is a Codex CLI rollout file: {timestamp, type, payload} lines.
@@ -39,8 +33,6 @@ var (
 	keyCallIDu     = ast.StringTerm("call_id")
 	keyOutput      = ast.StringTerm("output")
 	keyAction      = ast.StringTerm("action")
-	keyMetadata    = ast.StringTerm("metadata")
-	keyExitCode    = ast.StringTerm("exit_code")
 	keyPayloadType = ast.StringTerm("payload_type")
 	payloadPath    = ast.StringTerm("/payload")
 )
@@ -139,9 +131,10 @@ func (c *codex) item(line int, raw *ast.Term, p ast.Object, ptype string) {
 			}
 		}
 		m.callID = firstPresent(p, keyCallIDu)
-		if code, ok := exitCode(out); ok {
-			m.isError = boolTerm(code != 0)
-		}
+		// Whether the call failed (an exit code in the output text, or in
+		// the exec_command_end event of the call) is the integrity pack's
+		// decision (tool-result-flagged), not the adapter's: the output
+		// has no error flag of its own.
 		c.ms = append(c.ms, m)
 		c.open = false
 	}
@@ -149,40 +142,6 @@ func (c *codex) item(line int, raw *ast.Term, p ast.Object, ptype string) {
 
 // localShell names a local_shell_call, which has no name of its own.
 var localShell = ast.StringTerm("local_shell")
-
-var exitCodeLine = regexp.MustCompile(`^Exit code: (-?\d+)`)
-
-// exitCode reads the exit code a shell call's output reports: the
-// exit_code of its metadata (or of the output itself) when the output is, or
-// holds, a JSON object, or an "Exit code: N" first line.
-func exitCode(out *ast.Term) (int, bool) {
-	if out == nil {
-		return 0, false
-	}
-	o, _ := out.Value.(ast.Object)
-	if s, ok := out.Value.(ast.String); ok {
-		text := strings.TrimSpace(string(s))
-		if sub := exitCodeLine.FindStringSubmatch(text); sub != nil {
-			n, err := strconv.Atoi(sub[1])
-			return n, err == nil
-		}
-		if strings.HasPrefix(text, "{") {
-			if v, err := astjson.Decode([]byte(text)); err == nil {
-				o, _ = v.(ast.Object)
-			}
-		}
-	}
-	for _, holder := range []ast.Object{objectField(o, keyMetadata), o} {
-		if t := get(holder, keyExitCode); t != nil {
-			if n, ok := t.Value.(ast.Number); ok {
-				if i, ok := n.Int(); ok {
-					return i, true
-				}
-			}
-		}
-	}
-	return 0, false
-}
 
 func (c *codex) Finish() *Document {
 	if c.first == 0 {

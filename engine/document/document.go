@@ -94,6 +94,21 @@ func (d *Document) Tools() *ast.Array { return arrayField(d.goValue(), KeyTools)
 // Entries returns the normalized entries array.
 func (d *Document) Entries() *ast.Array { return arrayField(d.goValue(), keyEntries) }
 
+// Work is how much a rule has to look at in the document: the number of its
+// messages or of its entries, whichever is larger, at least 1. The rule
+// time limit is judged per unit of it (policy.WorkUnit), so that a long
+// session is given the time its length needs, as every record of a
+// dataset is.
+func (d *Document) Work() int {
+	n := 1
+	for _, k := range []*ast.Term{KeyMessages, keyEntries} {
+		if a := arrayField(d.Value, k); a != nil {
+			n = max(n, a.Len())
+		}
+	}
+	return n
+}
+
 // goValue is the document Go code reads: Value, or the whole document
 // built now when Value leaves members out.
 func (d *Document) goValue() ast.Object {

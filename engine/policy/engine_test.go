@@ -294,4 +294,10 @@ deny contains {"rule": "quick", "msg": "quick"} if true
 	if err != nil || len(hits) != 1 || hits[0].Rule != "quick" {
 		t.Fatalf("after a timeout: hits %v, err %v; want one quick hit", hits, err)
 	}
+	// The limit is per WorkUnit messages (or entries): a document of 2,500
+	// messages is given three.
+	long := `{"messages":[{"role":"user","content":"slow"}` + strings.Repeat(`,{"role":"assistant","content":"ok"}`, 2499) + `]}`
+	if _, err := ev.Evaluate(context.Background(), chatDoc(t, long)); err == nil || !strings.Contains(err.Error(), "took longer than 150ms (50ms per 1000 messages or entries)") {
+		t.Fatalf("err = %v, want the time limit of three units of work", err)
+	}
 }

@@ -14,10 +14,22 @@ import (
 	"github.com/chatlint/chatlint/engine/policy/yamlrule"
 )
 
-// DefaultRuleTimeout bounds the evaluation of one conversation or session:
-// packs are semi-trusted, and one pathological rule must not hang a CI job.
-// Every command and the Beam job use it unless told otherwise.
+// DefaultRuleTimeout bounds the evaluation of one conversation or session,
+// per WorkUnit messages or entries: packs are semi-trusted, and one
+// pathological rule must not hang a CI job. Every command and the Beam job
+// use it unless told otherwise.
 const DefaultRuleTimeout = 5 * time.Second
+
+// WorkUnit is how many messages or entries of a document one rule timeout
+// covers: a session of 3,000 entries is given three timeouts, as three
+// records of 1,000 messages would be, while a record of any usual length is
+// given one.
+const WorkUnit = 1000
+
+// budget is the time limit of a document with work messages or entries.
+func budget(timeout time.Duration, work int) time.Duration {
+	return timeout * time.Duration(max(1, (work+WorkUnit-1)/WorkUnit))
+}
 
 // Evaluator evaluates documents one at a time for one worker. It reuses one
 // cancellation flag and one timer across documents, where a plain Rego
@@ -76,7 +88,8 @@ func (ev *Evaluator) run(ctx context.Context, doc *document.Document, tracer top
 	if watched {
 		guard.watch(w, ev.e.memory)
 	}
-	ev.timer.Reset(ev.timeout)
+	limit := budget(ev.timeout, doc.Work())
+	ev.timer.Reset(limit)
 	hits, acts, err = ev.e.evaluateRecovered(ctx, doc, &ev.cancel, tracer, &ev.rel, &ev.rego)
 	timedOut := !ev.timer.Stop() && ev.cancel.Cancelled()
 	if watched {
@@ -86,6 +99,9 @@ func (ev *Evaluator) run(ctx context.Context, doc *document.Document, tracer top
 		return nil, nil, nil, true
 	}
 	if timedOut {
+		if limit != ev.timeout {
+			return nil, nil, fmt.Errorf("evaluating policies took longer than %s (%s per %d messages or entries); the document was not checked", limit, ev.timeout, WorkUnit), false
+		}
 		return nil, nil, fmt.Errorf("evaluating policies took longer than %s; the document was not checked", ev.timeout), false
 	}
 	if err != nil && cancelled(err) {

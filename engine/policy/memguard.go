@@ -11,13 +11,17 @@ import (
 // the time limit. OPA's evaluation stops at its next step when cancelled, and
 // its builtins that build big values (numbers.range, concat, replace, …)
 // check for cancellation as they go; so a watchdog samples the heap while
-// evaluations run and cancels them when it passes the limit. The heap is the
-// process's, not one evaluation's: every evaluation running at that moment is
-// cancelled and then evaluated again alone, so an innocent document beside a
-// hostile one is still checked, and only a document whose rules pass the
-// limit on their own is reported, naming the rule.
+// evaluations run and cancels one when the heap has grown past the limit
+// since it started (the document it evaluates, held before, is not counted:
+// a big valid session is not a rule's allocation). The heap is the
+// process's, not one evaluation's: every evaluation whose growth passes the
+// limit at that moment is cancelled and then evaluated again alone, after a
+// collection, so an innocent document beside a hostile one is still checked,
+// and only a document whose rules pass the limit on their own is reported,
+// naming the rule.
 
-// DefaultRuleMemory is the heap the rules may grow the process to.
+// DefaultRuleMemory is how much the rules may grow the heap by while they
+// evaluate one document.
 const DefaultRuleMemory = 512 << 20
 
 // memSampleEvery is the watchdog's period: fast enough that a rule
@@ -28,6 +32,11 @@ const memSampleEvery = 2 * time.Millisecond
 type memWatch struct {
 	cancel *resettableCancel
 	over   atomic.Bool // the watchdog cancelled it
+	// base is the heap when the evaluation started: what it holds then
+	// (the document itself, however big a valid session is, and the other
+	// workers' records) is not the rules' doing, so the limit bounds the
+	// growth past it.
+	base uint64
 }
 
 type memGuard struct {
@@ -44,6 +53,7 @@ var guard = &memGuard{active: map[*memWatch]struct{}{}}
 // heap bound (the smallest asked for wins while several engines run, as
 // tests do).
 func (g *memGuard) watch(w *memWatch, limit uint64) {
+	w.base = heapObjects()
 	g.mu.Lock()
 	g.active[w] = struct{}{}
 	if g.limit == 0 || limit < g.limit {
@@ -88,14 +98,21 @@ func (g *memGuard) run() {
 		// stopped for another's garbage: it is then evaluated again after
 		// a collection (Evaluator.evaluate), which costs time, not a
 		// wrong answer. A run within its memory never gets here.
-		if g.heap(sample) > g.limit {
-			for w := range g.active {
+		heap := g.heap(sample)
+		for w := range g.active {
+			if heap > w.base && heap-w.base > g.limit {
 				w.over.Store(true)
 				w.cancel.Cancel()
 			}
 		}
 		g.mu.Unlock()
 	}
+}
+
+// heapObjects reads the heap once, for an evaluation's base.
+func heapObjects() uint64 {
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	return guard.heap(sample)
 }
 
 func (g *memGuard) heap(sample []metrics.Sample) uint64 {

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"context"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -57,4 +58,38 @@ deny contains {"rule": "quick", "msg": "quick"} if true
 	if err != nil || len(hits) != 1 || hits[0].Rule != "quick" {
 		t.Fatalf("after the bound: hits %v, err %v; want one quick hit", hits, err)
 	}
+}
+
+// The bound is on what the rules allocate, not on the heap that holds the
+// document: a process already holding more than the limit (a big valid
+// session, here a ballast) still checks a document whose rules allocate
+// little. Before, the whole heap was compared with the limit and such a
+// document was reported as a rule using more than the limit.
+func TestRuleMemoryBoundIsTheRulesGrowth(t *testing.T) {
+	rules := `package chatlint.team
+
+# METADATA
+# description: Fires after some work that keeps little (the watchdog samples it meanwhile).
+# custom:
+#   id: quick
+deny contains {"rule": "quick", "msg": "quick"} if {
+	input.messages[0].text == "fine"
+	every i in numbers.range(1, 100000) {
+		i > 0
+	}
+}
+`
+	e := mustCompile(t, Options{RecordTimeout: time.Minute, RuleMemory: 32 << 20}, packOf(t, map[string]string{"team.rego": rules}))
+	ev := e.NewEvaluator()
+	ballast := make([]byte, 64<<20)
+	for i := range ballast {
+		ballast[i] = byte(i)
+	}
+	for range 3 {
+		hits, err := ev.Evaluate(context.Background(), chatDoc(t, `{"messages":[{"role":"user","content":"fine"}]}`))
+		if err != nil || len(hits) != 1 || hits[0].Rule != "quick" {
+			t.Fatalf("with 64 MiB held: hits %v, err %v; want one quick hit", hits, err)
+		}
+	}
+	runtime.KeepAlive(ballast)
 }

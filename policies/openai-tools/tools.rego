@@ -194,10 +194,21 @@ rid(r) := r.tool_call_id if {
 	r.tool_call_id != ""
 }
 
+# The issued calls sorted by [id, message, call], so the calls of one id, and of one id in one
+# message, are neighbours: the lookups below read a group, where a scan of every call for each
+# result or call would be quadratic in a long session.
+issued_by_id := sort([[x, m, c] | some [m, c, x] in issued])
+
+id_start := {k[0]: n | some n, k in issued_by_id; not same_id(n - 1, k)}
+
+id_last := {k[0]: n | some n, k in issued_by_id; not same_id(n + 1, k)}
+
+same_id(n, k) if issued_by_id[n][0] == k[0]
+
 # issuer(r) is the assistant message that issued r's id last before r.
 issuer(r) := max(ms) if {
 	x := rid(r)
-	ms := {m | some [m, _, y] in issued; y == x; m < r.index}
+	ms := {m | some n in numbers.range(id_start[x], id_last[x]); m := issued_by_id[n][1]; m < r.index}
 	count(ms) > 0
 }
 
@@ -216,7 +227,17 @@ unknown := {r.index | some r in results; rid(r); not issuer_of[r.index]}
 keyed := sort([[i, rid(r), r.index] | some r in results; i := issuer_of[r.index]])
 
 # The positions of the calls of message m with id x, in call order, keyed by [m, x].
-calls_of := {[m, x]: cs | some [m, _, x] in issued; cs := [c | some [m2, c, y] in issued; m2 == m; y == x]}
+mx_start := {[k[1], k[0]]: n | some n, k in issued_by_id; not same_mx(n - 1, k)}
+
+same_mx(n, k) if {
+	p := issued_by_id[n]
+	[p[0], p[1]] == [k[0], k[1]]
+}
+
+calls_of := {mx: cs |
+	some mx, s in mx_start
+	cs := [c | some n in numbers.range(s, id_last[mx[1]]); k := issued_by_id[n]; k[1] == mx[0]; c := k[2]]
+}
 
 group_start := {[k[0], k[1]]: n | some n, k in keyed; first_key(n, k)}
 
@@ -306,19 +327,45 @@ dropped(i) if duplicate[i]
 # The kept answers of the calls of message i, by message index.
 answer_of := {a: i | some [i, _, _], a in answers}
 
-# in_run(i, j) holds when message j may sit in the run of results right after message i.
-in_run(i, j) if dropped(j)
+# The run of results right after assistant message i: the kept messages after it that answer its
+# calls, up to the first that does not (dropped messages do not break a run). Found for every
+# assistant message at once from the kept messages in order (a scan from each message to the end
+# would be quadratic in a long session): each kept message is labelled with the assistant message
+# it answers (a message answering none with a label of its own), and a run ends where the label
+# changes.
+kept := [m.index | some m in msgs; not dropped(m.index)]
 
-in_run(i, j) if answer_of[j] == i
+kept_pos := {j: p | some p, j in kept}
+
+label(j) := l if {
+	l := answer_of[j]
+} else := -1 - j
+
+labels := [label(j) | some j in kept]
+
+# The positions in kept where the label differs from the one before, in order.
+changes := [p | some p, l in labels; p > 0; l != labels[p - 1]]
+
+change_at := {p: k | some k, p in changes}
+
+# The position in kept of the first message after i that breaks its run: the change after the run
+# of i's answers that starts right after it, or the message right after it when no answer of i
+# does.
+gap_pos(i) := g if {
+	p := kept_pos[i] + 1
+	labels[p] == i
+	g := changes[change_at[p] + 1]
+} else := count(kept) if {
+	labels[kept_pos[i] + 1] == i
+} else := kept_pos[i] + 1
 
 # The first message after i that breaks its run of results.
-first_gap(i) := min(gaps) if {
-	gaps := {j | some j in numbers.range(i + 1, count(msgs) - 1); not in_run(i, j)}
-	count(gaps) > 0
+first_gap(i) := j if {
+	j := kept[gap_pos(i)]
 } else := count(msgs)
 
 # The last kept message of the run: results moved back go after it.
-run_end(i) := max({j | some j in numbers.range(i, first_gap(i) - 1); not dropped(j)})
+run_end(i) := kept[gap_pos(i) - 1]
 
 # METADATA
 # title: tool-result-misplaced
@@ -329,6 +376,7 @@ run_end(i) := max({j | some j in numbers.range(i, first_gap(i) - 1); not dropped
 #   severity: info
 #   id: tool-result-misplaced
 #   modes: [structured]
+#   repairs: [tool-result-separated]
 #   example: '{"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}, {"role": "user", "content": "well?"}, {"role": "tool", "tool_call_id": "c1", "content": "1"}]}'
 cleanup_actions contains a if {
 	some j, i in answer_of
@@ -345,7 +393,9 @@ cleanup_actions contains a if {
 taken := {x | some [_, _, x] in issued}
 
 # The n-th issue of an id, in record order (1 for the first).
-nth(m, c, x) := 1 + count([1 | some [m2, c2, y] in issued; y == x; [m2, c2] < [m, c]])
+nth_of := {[k[1], k[2]]: v | some n, k in issued_by_id; v := (n - id_start[k[0]]) + 1}
+
+nth(m, c, _) := nth_of[[m, c]]
 
 new_id(m, c, x) := id if {
 	id := sprintf("%s_%d", [x, nth(m, c, x)])
