@@ -24,7 +24,7 @@ func TestSpool(t *testing.T) {
 	if s.tmp == nil || s.buf.Len() > spoolMemory {
 		t.Fatalf("not spilled: tmp %v, %d bytes in memory", s.tmp, s.buf.Len())
 	}
-	if err := s.appendTo(dest, 0o644); err != nil {
+	if _, err := s.appendTo(dest, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	b, err := os.ReadFile(dest)
