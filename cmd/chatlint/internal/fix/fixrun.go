@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/chatlint/chatlint/cmd/chatlint/internal/cmdutil"
+	"github.com/chatlint/chatlint/engine/atomicfile"
 	"github.com/chatlint/chatlint/engine/document"
 	"github.com/chatlint/chatlint/engine/fix"
 	"github.com/chatlint/chatlint/engine/jsonl"
@@ -362,7 +363,15 @@ func (fx *fixer) finish() {
 		}
 		c.closeLayout()
 		if fx.o.InPlace {
-			c.out.check = func() error { return unchangedSince(c.name, fx.before[c.name]) }
+			c.out.check = func() error {
+				if err := unchangedSince(c.name, fx.before[c.name]); err != nil {
+					return err
+				}
+				if fx.o.IgnoreWriters {
+					return nil
+				}
+				return atomicfile.RefuseWriters(c.name)
+			}
 		}
 		// The rejects are durable before the file they were taken from is
 		// replaced: a run killed between the two used to leave a fixed
