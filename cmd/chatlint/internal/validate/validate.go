@@ -23,6 +23,7 @@ type validateInputOptions struct {
 	MaxErrors    int
 	MessagesOnly string
 	Workers      int
+	MaxLine      string
 }
 
 // NewCmdValidateInput returns the `chatlint validate-input` command writing to s.
@@ -54,6 +55,7 @@ not valid), 2 for usage errors and an input that cannot be read.`,
 	f.IntVar(&o.MaxErrors, "max-errors", 100, "how many errors the report lists; the others are only counted")
 	f.StringVar(&o.MessagesOnly, "write-messages-only", "", "also write the valid records, reduced to conversation_id and messages, to this file")
 	cmdutil.AddWorkersFlag(cmd, &o.Workers)
+	f.StringVar(&o.MaxLine, "max-line-size", "64MiB", "longest line read; a longer one is a line_too_long error, not held in memory (bytes, or with KiB, MiB, GiB)")
 	return cmd
 }
 
@@ -63,6 +65,10 @@ func runValidateInput(cmd *cobra.Command, o *validateInputOptions) error {
 	}
 	if o.MaxErrors < 0 {
 		return cmdutil.UsageError("--max-errors must be >= 0, got %d", o.MaxErrors)
+	}
+	maxLine, err := cmdutil.ParseSize(o.MaxLine)
+	if err != nil {
+		return cmdutil.UsageError("--max-line-size: %v", err)
 	}
 	if err := cmdutil.RefuseInputs([]string{o.Input},
 		cmdutil.Output{Flag: "--write-messages-only", Path: o.MessagesOnly}, cmdutil.Output{Flag: "--report-json", Path: o.ReportJSON}); err != nil {
@@ -78,7 +84,7 @@ func runValidateInput(cmd *cobra.Command, o *validateInputOptions) error {
 		return err
 	}
 	progress := &contract.Progress{}
-	opts := contract.Options{InputPath: o.Input, MaxErrors: o.MaxErrors, Workers: o.Workers, Progress: progress}
+	opts := contract.Options{InputPath: o.Input, MaxErrors: o.MaxErrors, Workers: o.Workers, Progress: progress, MaxLineSize: maxLine}
 	var rep *contract.Report
 	validate := func() error {
 		stop := cmdutil.ShowProgress(o.IO.ErrOut, progress.Read)
