@@ -29,3 +29,17 @@ func TestValidateInputLineBound(t *testing.T) {
 		t.Errorf("default bound: exit %d\n%s", code, stdout)
 	}
 }
+
+// TestWorkersNote: --workers above runner.MaxWorkers is lowered to it with
+// a note on stderr, in every command that takes it; the result is the same.
+func TestWorkersNote(t *testing.T) {
+	dir := t.TempDir()
+	p := writeFile(t, dir, "a.jsonl", cleanRecord+"\n")
+	for _, args := range [][]string{{"check"}, {"stats"}, {"fix", "--dry-run"}, {"convert", "--to", "openai"}} {
+		want, _, wantCode := chatlint(t, "", append(args, p)...)
+		got, stderr, code := chatlint(t, "", append(args, "--workers", "1000000", p)...)
+		if code != wantCode || got != want || !strings.Contains(stderr, "note: --workers 1000000 lowered to ") {
+			t.Errorf("%v: exit %d (want %d), stderr %q", args, code, wantCode, stderr)
+		}
+	}
+}
