@@ -7,9 +7,11 @@ import (
 	"io"
 	"os"
 	"path"
+	"slices"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 
+	"github.com/chatlint/chatlint/engine/atomicfile"
 	"github.com/chatlint/chatlint/engine/jsonl"
 )
 
@@ -66,4 +68,50 @@ func ReadSummary(ctx context.Context, path string) (Summary, error) {
 		return s, fmt.Errorf("%s: %w", path, err)
 	}
 	return s, nil
+}
+
+// CheckOutputs refuses a job whose findings, records, rejects, notes or
+// summary would be written over one of its inputs: every file the input
+// globs match is compared with every output, by identity on this
+// machine's disk (links followed, as chatlint's commands do) and by name
+// on other filesystems. The job writes its outputs whole at its end, so
+// an output named like an input replaced the data it read.
+func CheckOutputs(ctx context.Context, job Options) error {
+	var inputs []string
+	for _, glob := range job.Inputs {
+		fs, err := filesystem.New(ctx, glob)
+		if err != nil {
+			return fmt.Errorf("--input %s: %w", glob, err)
+		}
+		files, err := fs.List(ctx, glob)
+		fs.Close()
+		if err != nil {
+			return fmt.Errorf("--input %s: %w", glob, err)
+		}
+		inputs = append(inputs, files...)
+	}
+	local := atomicfile.NewInputs(inputs...)
+	check := func(flag, out string) error {
+		if slices.Contains(inputs, out) {
+			return fmt.Errorf("%s: %s is an input of the job; refusing to write it (write the output elsewhere)", flag, out)
+		}
+		if err := local.CheckFile(out); err != nil {
+			return fmt.Errorf("%s: %w", flag, err)
+		}
+		return nil
+	}
+	for _, set := range []struct{ flag, path string }{{"--output", job.Output}, {"--output", job.Rejects}, {"--output", job.Notes}} {
+		if set.path == "" {
+			continue
+		}
+		for i := range max(job.Shards, 1) {
+			if err := check(set.flag, ShardName(set.path, i, job.Shards)); err != nil {
+				return err
+			}
+		}
+	}
+	if job.Summary != "" {
+		return check("--summary", job.Summary)
+	}
+	return nil
 }

@@ -93,7 +93,7 @@ func (f *File) Commit() (err error) {
 	if err = rename(f.tmp.Name(), f.path); err != nil {
 		return err
 	}
-	syncDir(filepath.Dir(f.path))
+	SyncDir(filepath.Dir(f.path))
 	return nil
 }
 
@@ -178,7 +178,7 @@ func Backup(path string, now time.Time) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("backup of %s: %w", path, err)
 	}
-	syncDir(dir)
+	SyncDir(dir)
 	return name, nil
 }
 
@@ -201,9 +201,9 @@ func linkNew(tmp, name string) error {
 	return rename(tmp, name)
 }
 
-// syncDir makes a rename durable; filesystems that cannot sync a folder are
+// SyncDir makes a rename or a new file's name durable; filesystems that cannot sync a folder are
 // not an error, since the file itself was synced.
-func syncDir(dir string) {
+func SyncDir(dir string) {
 	d, err := os.Open(dir)
 	if err != nil {
 		return

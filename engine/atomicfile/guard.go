@@ -17,6 +17,10 @@ import (
 type Inputs struct {
 	files []ident
 	dirs  []ident
+	// byKey indexes files and dirs by device and inode where the system
+	// gives them (fileKey), so that checking each output of a run over
+	// many inputs (fix -o DIR/) is not a scan of every input.
+	byKey map[fileID]ident
 }
 
 type ident struct {
@@ -38,10 +42,19 @@ func NewInputs(paths ...string) *Inputs {
 		if err != nil {
 			continue
 		}
+		id := ident{p, fi}
+		if k, ok := fileKey(fi); ok {
+			if in.byKey == nil {
+				in.byKey = map[fileID]ident{}
+			}
+			if _, dup := in.byKey[k]; !dup {
+				in.byKey[k] = id
+			}
+		}
 		if fi.IsDir() {
-			in.dirs = append(in.dirs, ident{p, fi})
+			in.dirs = append(in.dirs, id)
 		} else {
-			in.files = append(in.files, ident{p, fi})
+			in.files = append(in.files, id)
 		}
 	}
 	return in
@@ -68,6 +81,16 @@ func (in *Inputs) CheckFile(path string) error {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil
+	}
+	if k, ok := fileKey(fi); ok {
+		id, found := in.byKey[k]
+		switch {
+		case !found:
+			return nil
+		case id.fi.IsDir():
+			return &InputError{Output: path, Input: id.name, Why: "is the input folder"}
+		}
+		return &InputError{Output: path, Input: id.name, Why: "is the input"}
 	}
 	for _, f := range in.files {
 		if os.SameFile(fi, f.fi) {

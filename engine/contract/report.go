@@ -26,6 +26,10 @@ const (
 	CodeSchema      = "schema_validation_failed"
 	CodeDuplicateID = "duplicate_conversation_id"
 	CodeEmpty       = "empty_dataset"
+	// CodeLineTooLong is chatlint's own: a line over Options.MaxLineSize,
+	// skipped unread (the reference reads a line of any length, and one
+	// 600 MB line took 2.6 GB).
+	CodeLineTooLong = "line_too_long"
 )
 
 // Error is one reported problem.

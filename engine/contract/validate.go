@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"hash/maphash"
 	"io"
-	"math"
 	"sync/atomic"
 
 	"github.com/chatlint/chatlint/engine/document"
@@ -28,6 +27,9 @@ type Options struct {
 	Workers int
 	// Progress, when set, counts the lines and bytes read so far.
 	Progress *Progress
+	// MaxLineSize bounds a line; a longer one is read past without being
+	// held and reported as line_too_long. 0 means jsonl.DefaultMaxLineSize.
+	MaxLineSize int
 }
 
 // Progress counts what a validation has read; safe to read while it runs.
@@ -54,8 +56,9 @@ type lineVerdict struct {
 // Validate reads r line by line and checks every line against the contract.
 // It reads through the runner, as check does, with the splits of the
 // reference: Python's universal newlines, every line handed on (blank ones
-// too, the report counts them), no line bound, the format forced to
-// contract. Lines are checked in parallel in runner.Each's workers and
+// too, the report counts them), the format forced to
+// contract. Unlike the reference, a line is bounded (opts.MaxLineSize): a
+// longer one is a line_too_long error and the run goes on. Lines are checked in parallel in runner.Each's workers and
 // their verdicts consumed in input order; memory holds the lines in flight
 // plus the fold of conversation ids (lint.Dataset) and the user ids seen.
 // After the last line the pack's dataset rule judges the ids. A read error stops the
@@ -66,7 +69,7 @@ func (e *Engine) Validate(ctx context.Context, r io.Reader, opts Options) (*Repo
 	run := &runner.Runner{Opts: runner.Options{
 		Format:      document.Contract,
 		Workers:     opts.Workers,
-		MaxLineSize: math.MaxInt, // Python reads a line of any length
+		MaxLineSize: opts.MaxLineSize,
 		Split:       jsonl.SplitUniversal,
 		EveryLine:   true,
 		// Lines of a few hundred bytes checked by one rule: handed out one
@@ -108,7 +111,9 @@ func (e *evaluator) job(ctx context.Context, j runner.Job, snapshot bool) lineVe
 	switch {
 	case j.End:
 		return lineVerdict{end: true}
-	case j.Finding != nil: // the reader's own (a line over its bound): not expected without one
+	case j.Finding != nil && j.Finding.Rule == lint.RuleLineTooLong:
+		return lineVerdict{verdict: verdict{line: j.Finding.Line, code: CodeLineTooLong, msg: j.Finding.Message}}
+	case j.Finding != nil: // no other finding of the reader's is expected
 		return lineVerdict{err: fmt.Errorf("line %d: %s", j.Finding.Line, j.Finding.Message)}
 	}
 	rec := j.Records[0]

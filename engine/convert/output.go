@@ -10,8 +10,9 @@ import (
 )
 
 // outputs spools records per group (date or scenario) to temporary files in
-// the output folder, so memory does not grow with the number of sessions;
-// the dataset files are written from them only when the run succeeds.
+// the output folder, unlinked as soon as they are made, so memory does not
+// grow with the number of sessions; the dataset files are written from them
+// only when the run succeeds.
 type outputs struct {
 	dir     string
 	spools  map[string]*os.File
@@ -28,9 +29,15 @@ func (o *outputs) add(group string, line []byte) error {
 	f := o.spools[group]
 	if f == nil {
 		var err error
-		if f, err = os.CreateTemp(o.dir, ".chatlint-convert-*.spool"); err != nil {
+		if f, err = os.CreateTemp(o.dir, atomicfile.TempPattern("chatlint-convert")); err != nil {
 			return err
 		}
+		// Unlinked at once: the run reads it through f, and a run killed
+		// at any moment leaves nothing behind (leftovers piled up in the
+		// output folder, one per group of every killed run). Where an open
+		// file cannot be removed (Windows) it is removed by discard, and
+		// its name is the one atomicfile's stale sweep knows.
+		os.Remove(f.Name())
 		o.spools[group] = f
 		o.order = append(o.order, group)
 	}

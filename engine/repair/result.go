@@ -47,6 +47,10 @@ type Options struct {
 	// Force repairs a file even when more lines would be dropped than kept
 	// (a pretty-printed JSON document, say, would lose nearly everything).
 	Force bool
+	// IgnoreWriters replaces a file even while another process holds it
+	// open for writing (atomicfile.OpenWriters); by default such a file
+	// is left as it is, since the writer's later lines would be lost.
+	IgnoreWriters bool
 	// Now stamps backup names; time.Now when nil.
 	Now func() time.Time
 }

@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"time"
+
+	"github.com/chatlint/chatlint/engine/atomicfile"
 )
 
 var errChanged = errors.New("the file changed while it was being repaired")
@@ -40,7 +42,10 @@ func rewrite(real string, f source, fi fs.FileInfo, st Stats, opts Options) (bac
 		if got != st || now.Size() != fi.Size() || !now.ModTime().Equal(fi.ModTime()) {
 			return errChanged
 		}
-		return nil
+		if opts.IgnoreWriters {
+			return nil
+		}
+		return atomicfile.RefuseWriters(real)
 	})
 	if err != nil {
 		os.Remove(backup)

@@ -115,6 +115,9 @@ func main() {
 // stderr. It returns the exit status.
 func run(ctx context.Context, o *options, stderr io.Writer) int {
 	job, failOn, err := o.job(ctx)
+	if err == nil {
+		err = pipeline.CheckOutputs(ctx, job)
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "chatlint-beam:", err)
 		return exitError

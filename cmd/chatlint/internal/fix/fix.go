@@ -36,6 +36,9 @@ type fixOptions struct {
 	Workers   int
 	MaxPasses int
 	MaxLine   string
+	// IgnoreWriters replaces a file even while another process holds it
+	// open for writing.
+	IgnoreWriters bool
 }
 
 // NewCmdFix returns the `chatlint fix` command writing to s.
@@ -85,6 +88,7 @@ and files of no known format.`,
 	cmdutil.AddRuleTimeoutFlag(cmd, &o.Timeout, policy.DefaultRuleTimeout, "time limit for evaluating the rules on one conversation or session, per 1,000 of its messages or entries, per pass")
 	f.StringVarP(&o.Output, "output", "o", "", "write to this file; for several inputs, to this folder (an existing one, or a path ending in / to create)")
 	f.BoolVar(&o.InPlace, "in-place", false, "replace each input (after a backup FILE.bak-<UTC time>-<random>)")
+	f.BoolVar(&o.IgnoreWriters, "ignore-writers", false, "with --in-place: replace a file even while another process has it open for writing (what it writes afterwards is lost)")
 	f.BoolVar(&o.DryRun, "dry-run", false, "write nothing; print each changed record before (-) and after (+) as JSON lines, and the rules that fired")
 	cmdutil.AddFormatFlag(cmd, &o.Format, cmdutil.FormatUsage())
 	f.StringVar(&o.ToolCalls, "tool-calls", "", "force the tool-call representation: inline or structured (default: detect per record)")
@@ -122,6 +126,9 @@ func runFix(cmd *cobra.Command, o *fixOptions) error {
 	}
 	if o.MaxPasses < 1 {
 		return cmdutil.UsageError("--max-passes: want at least 1")
+	}
+	if o.IgnoreWriters && !o.InPlace {
+		return cmdutil.UsageError("--ignore-writers applies to --in-place only")
 	}
 	engines, err := o.compile(cmd)
 	if err != nil {

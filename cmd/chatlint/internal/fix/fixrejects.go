@@ -20,26 +20,54 @@ func newSpool(dest string) *spool {
 
 func (s *spool) empty() bool { return s.Empty() }
 
-// appendTo appends everything spooled to path and syncs it; perm is the
-// file's mode when it is new.
-func (s *spool) appendTo(path string, perm os.FileMode) (err error) {
+// appendTo appends everything spooled to path and syncs it (and, for a new
+// file, its folder); perm is the file's mode when it is new. undo takes the
+// rejects back out (truncates the file to its old size, or removes it when
+// it was new): for when the output they belong to is not written after all.
+func (s *spool) appendTo(path string, perm os.FileMode) (undo func(), err error) {
 	defer s.discard()
 	if err := s.Err(); err != nil {
-		return err
+		return nil, err
+	}
+	var old int64 = -1
+	if fi, err := os.Stat(path); err == nil {
+		old = fi.Size()
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, perm)
 	if err != nil {
-		return err
+		return nil, err
+	}
+	undo = func() {
+		if old < 0 {
+			os.Remove(path)
+			return
+		}
+		if err := os.Truncate(path, old); err == nil {
+			if f, err := os.OpenFile(path, os.O_WRONLY, 0); err == nil {
+				f.Sync()
+				f.Close()
+			}
+		}
 	}
 	defer func() {
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
+		if err != nil {
+			undo()
+			undo = nil
+		}
 	}()
 	if _, err = s.WriteTo(f); err != nil {
-		return err
+		return undo, err
 	}
-	return f.Sync()
+	if err = f.Sync(); err != nil {
+		return undo, err
+	}
+	if old < 0 {
+		atomicfile.SyncDir(filepath.Dir(path))
+	}
+	return undo, nil
 }
 
 // discard drops what was spooled.

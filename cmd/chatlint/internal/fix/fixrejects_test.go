@@ -26,7 +26,7 @@ func TestSpool(t *testing.T) {
 	if !s.Spilled() {
 		t.Fatalf("%d bytes not spilled to a temporary file", n*len(line))
 	}
-	if err := s.appendTo(dest, 0o644); err != nil {
+	if _, err := s.appendTo(dest, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	b, err := os.ReadFile(dest)

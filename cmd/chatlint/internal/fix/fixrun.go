@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/chatlint/chatlint/cmd/chatlint/internal/cmdutil"
+	"github.com/chatlint/chatlint/engine/atomicfile"
 	"github.com/chatlint/chatlint/engine/document"
 	"github.com/chatlint/chatlint/engine/fix"
 	"github.com/chatlint/chatlint/engine/jsonl"
@@ -305,9 +306,9 @@ func lineDiff(inputs []jsonl.Record, out *fix.Outcome) []byte {
 	return b.Bytes()
 }
 
-// finish completes the file being written: the output is committed (for
-// --in-place only when something changed, after a backup), then the
-// rejects are appended beside it.
+// finish completes the file being written: the rejects are appended beside
+// it and synced, then the output is committed (for --in-place only when
+// something changed, after a backup).
 func (fx *fixer) finish() {
 	c := fx.cur
 	if c == nil {
@@ -352,6 +353,7 @@ func (fx *fixer) finish() {
 		fx.files = append(fx.files, c.name+": not written (it could not be read to its end)")
 		return
 	}
+	rejected := false // rejects were appended beside the output
 	if c.out != nil {
 		if fx.o.InPlace && c.changed == 0 {
 			c.out.abort()
@@ -361,11 +363,35 @@ func (fx *fixer) finish() {
 		}
 		c.closeLayout()
 		if fx.o.InPlace {
-			c.out.check = func() error { return unchangedSince(c.name, fx.before[c.name]) }
+			c.out.check = func() error {
+				if err := unchangedSince(c.name, fx.before[c.name]); err != nil {
+					return err
+				}
+				if fx.o.IgnoreWriters {
+					return nil
+				}
+				return atomicfile.RefuseWriters(c.name)
+			}
+		}
+		// The rejects are durable before the file they were taken from is
+		// replaced: a run killed between the two used to leave a fixed
+		// file whose dropped pieces were in no rejects file, and a second
+		// run found nothing to fix. Killed now, the next run fixes the
+		// file again and appends its rejects a second time: a duplicate,
+		// never a loss. When the file is not written after all, the
+		// rejects are taken back out.
+		undo := func() {}
+		if rejected = !c.rejects.empty(); rejected {
+			var err error
+			if undo, err = c.rejects.appendTo(dest+jsonl.RejectsSuffix, inputPerm(c.name)); err != nil {
+				c.out.abort()
+				fx.errs = append(fx.errs, fmt.Errorf("%s: not written: its rejects could not be written: %v", c.name, err))
+				return
+			}
 		}
 		bak, err := c.out.commit(fx.o.InPlace)
 		if err != nil {
-			c.rejects.discard()
+			undo()
 			fx.errs = append(fx.errs, fmt.Errorf("%s: not written: %v", c.name, err))
 			return
 		}
@@ -386,12 +412,8 @@ func (fx *fixer) finish() {
 	switch {
 	case fx.o.DryRun && c.dropped > 0:
 		line += fmt.Sprintf(", %d dropped", c.dropped)
-	case !c.rejects.empty():
-		path := dest + jsonl.RejectsSuffix
-		if err := c.rejects.appendTo(path, inputPerm(c.name)); err != nil {
-			fx.errs = append(fx.errs, fmt.Errorf("%s: rejects not written: %v", c.name, err))
-		}
-		line += fmt.Sprintf(", %d dropped -> %s", c.dropped, path)
+	case rejected:
+		line += fmt.Sprintf(", %d dropped -> %s", c.dropped, dest+jsonl.RejectsSuffix)
 	}
 	fx.files = append(fx.files, line)
 }

@@ -19,8 +19,10 @@ type repairOptions struct {
 	Paths  []string
 	DryRun bool
 	Force  bool
-	Output string
-	Format string
+	// IgnoreWriters: see repair.Options.
+	IgnoreWriters bool
+	Output        string
+	Format        string
 }
 
 // NewCmdRepair returns the `chatlint repair` command writing to s.
@@ -62,6 +64,7 @@ for files that could not be read or rewritten.`,
 	f := cmd.Flags()
 	f.BoolVar(&o.DryRun, "dry-run", false, "report what would be repaired without writing anything")
 	f.BoolVar(&o.Force, "force", false, "repair a file even when most of its lines are not JSON")
+	f.BoolVar(&o.IgnoreWriters, "ignore-writers", false, "replace a file even while another process has it open for writing (what it writes afterwards is lost)")
 	f.StringVarP(&o.Output, "output", "o", "text", "output format: text or json")
 	cmdutil.AddFormatFlag(cmd, &o.Format, "treat every file as this format: a format whose files open with a header requires it, the others never do (default: detect per file)")
 	return cmd
@@ -74,7 +77,7 @@ func runRepair(cmd *cobra.Command, o *repairOptions) error {
 	if o.Output != "text" && o.Output != "json" {
 		return cmdutil.UsageError("--output: unknown output format %q (want text or json)", o.Output)
 	}
-	opts := repair.Options{DryRun: o.DryRun, Force: o.Force}
+	opts := repair.Options{DryRun: o.DryRun, Force: o.Force, IgnoreWriters: o.IgnoreWriters}
 	if o.Format != "" {
 		f, err := cmdutil.ParseFormat(o.Format)
 		if err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/chatlint/chatlint/engine/atomicfile"
 	"github.com/chatlint/chatlint/engine/contract"
 	"github.com/chatlint/chatlint/engine/runner"
+	"github.com/chatlint/chatlint/engine/setup"
 )
 
 type validateInputOptions struct {
@@ -24,6 +25,7 @@ type validateInputOptions struct {
 	MaxErrors    int
 	MessagesOnly string
 	Workers      int
+	MaxLine      string
 }
 
 // NewCmdValidateInput returns the `chatlint validate-input` command writing to s.
@@ -55,6 +57,7 @@ not valid), 2 for usage errors and an input that cannot be read.`,
 	f.IntVar(&o.MaxErrors, "max-errors", 100, "how many errors the report lists; the others are only counted")
 	f.StringVar(&o.MessagesOnly, "write-messages-only", "", "also write the valid records, reduced to conversation_id and messages, to this file")
 	cmdutil.AddWorkersFlag(cmd, &o.Workers)
+	f.StringVar(&o.MaxLine, "max-line-size", "64MiB", "longest line read; a longer one is a line_too_long error, not held in memory (bytes, or with KiB, MiB, GiB)")
 	return cmd
 }
 
@@ -64,6 +67,10 @@ func runValidateInput(cmd *cobra.Command, o *validateInputOptions) error {
 	}
 	if o.MaxErrors < 0 {
 		return cmdutil.UsageError("--max-errors must be >= 0, got %d", o.MaxErrors)
+	}
+	maxLine, err := setup.ParseSize(o.MaxLine)
+	if err != nil {
+		return cmdutil.UsageError("--max-line-size: %v", err)
 	}
 	if err := cmdutil.RefuseInputs([]string{o.Input},
 		cmdutil.Output{Flag: "--write-messages-only", Path: o.MessagesOnly}, cmdutil.Output{Flag: "--report-json", Path: o.ReportJSON}); err != nil {
@@ -79,7 +86,7 @@ func runValidateInput(cmd *cobra.Command, o *validateInputOptions) error {
 		return err
 	}
 	progress := &contract.Progress{}
-	opts := contract.Options{InputPath: o.Input, MaxErrors: o.MaxErrors, Workers: o.Workers, Progress: progress}
+	opts := contract.Options{InputPath: o.Input, MaxErrors: o.MaxErrors, Workers: o.Workers, Progress: progress, MaxLineSize: maxLine}
 	var rep *contract.Report
 	validate := func() error {
 		stop := cmdutil.ShowProgress(o.IO.ErrOut, progress.Read)
