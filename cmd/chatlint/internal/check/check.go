@@ -22,6 +22,7 @@ type checkOptions struct {
 
 	cmdutil.PackOptions
 	gateOptions
+	from         configFrom // the config keys behind some values (config.go)
 	Paths        []string
 	Outputs      []string
 	FailOn       string
@@ -144,7 +145,7 @@ func runCheck(cmd *cobra.Command, o *checkOptions) error {
 		return err
 	}
 	if err := cmdutil.CheckActive(eng, o.Profile); err != nil {
-		return err
+		return fromConfig(err, o.from.profile, "--profile")
 	}
 	if ropts.Document.Model, err = cmdutil.PickModel(eng, o.Model); err != nil {
 		return err
@@ -168,7 +169,7 @@ func runCheck(cmd *cobra.Command, o *checkOptions) error {
 	g, err := gate.New(cfg, gate.Options{Baseline: o.Baseline, WriteBaseline: o.WriteBaseline})
 	if err != nil {
 		w.Abort()
-		return &cmdutil.ExitCode{Code: cmdutil.ExitError, Err: err}
+		return &cmdutil.ExitCode{Code: cmdutil.ExitError, Err: fromConfig(err, o.from.baseline, "--baseline")}
 	}
 	defer g.Abort()
 	r := &runner.Runner{Engine: eng, Opts: ropts}

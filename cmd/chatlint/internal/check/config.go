@@ -2,6 +2,7 @@ package check
 
 import (
 	"github.com/spf13/cobra"
+	"strings"
 
 	"github.com/chatlint/chatlint/cmd/chatlint/internal/cmdutil"
 )
@@ -43,15 +44,19 @@ func applyCheckConfig(cmd *cobra.Command, o *checkOptions) error {
 	}
 	if cfg.Profile != "" && !changed("profile") {
 		o.Profile = cfg.Profile
+		o.from.profile = cfg.Where("profile")
 	}
 	if cfg.MaxLineSize != "" && !changed("max-line-size") {
+		if _, err := cmdutil.ParseSize(cfg.MaxLineSize); err != nil {
+			return cmdutil.UsageError("config: %s: %v", cfg.Where("max_line_size"), err)
+		}
 		o.MaxLineSize = cfg.MaxLineSize
 	}
 	if len(cfg.Output) > 0 && !changed("output") {
 		for _, v := range cfg.Output {
 			spec, err := cmdutil.ParseOutputs([]string{v})
 			if err != nil {
-				return cmdutil.UsageError("config %s: output: %v", cfg.Path, err)
+				return cmdutil.UsageError("config: %s: %v", cfg.Where("output"), err)
 			}
 			if spec[0].File != "" {
 				v = spec[0].Format + "=" + cfg.Resolve(spec[0].File)
@@ -61,6 +66,23 @@ func applyCheckConfig(cmd *cobra.Command, o *checkOptions) error {
 	}
 	if cfg.Baseline != "" && !changed("baseline") && !changed("write-baseline") {
 		o.Baseline = cfg.Resolve(cfg.Baseline)
+		o.from.baseline = cfg.Where("baseline")
 	}
 	return nil
+}
+
+// configFrom names the config keys that set values the command checks only
+// later, so that their errors point at the file, not at a flag never given.
+type configFrom struct {
+	profile, baseline string
+}
+
+// fromConfig rewords err, written for the flag, for the config key where
+// (when the value came from there).
+func fromConfig(err error, where, flag string) error {
+	if err == nil || where == "" {
+		return err
+	}
+	msg := strings.TrimPrefix(strings.TrimPrefix(err.Error(), flag+": "), flag+" ")
+	return cmdutil.UsageError("config: %s: %s", where, msg)
 }
