@@ -87,7 +87,7 @@ func (d *positiveDuration) String() string {
 	}
 	return time.Duration(*d).String()
 }
-func (d *positiveDuration) Type() string   { return "duration" }
+func (d *positiveDuration) Type() string { return "duration" }
 
 func (d *positiveDuration) Set(s string) error {
 	v, err := time.ParseDuration(s)
