@@ -93,6 +93,11 @@ func TestConfigErrors(t *testing.T) {
 		{"bad yaml", "rules: [\n", ".chatlint.yaml:"},
 		{"unknown pack", "packs: [builtin:nope]\n", `no built-in pack "nope"`},
 		{"bad fail_on", "fail_on: sometimes\n", ".chatlint.yaml:1: fail_on: \"sometimes\" is not one of"},
+		// Values check reads later are the config's, not flags never given.
+		{"bad max_line_size", "fail_on: error\nmax_line_size: banana\n", "config: .chatlint.yaml:2: max_line_size: want a positive size"},
+		{"bad profile", "fail_on: error\nprofile: nope\n", "config: .chatlint.yaml:2: profile: unknown profile \"nope\""},
+		{"bad output", "fail_on: error\noutput: [nope=x]\n", "config: .chatlint.yaml:2: output: unknown output format \"nope\""},
+		{"missing baseline", "fail_on: error\nbaseline: missing.json\n", "config: .chatlint.yaml:2: baseline: open "},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -246,5 +251,27 @@ func TestConfigPlanted(t *testing.T) {
 	}
 	if _, errOut, code := chatlint(t, "", "check", "--config", cfg, data); code != 0 || !strings.Contains(errOut, "chatlint: config: "+cfg) {
 		t.Errorf("--config names the file: exit %d, stderr %q", code, errOut)
+	}
+}
+
+// TestRuleTimeoutMustBePositive: --rule-timeout 0s used to mean the
+// default and -1s no limit, silently; both are usage errors now, in every
+// command that takes the flag.
+func TestRuleTimeoutMustBePositive(t *testing.T) {
+	f := writeFile(t, t.TempDir(), "d.jsonl", cleanRecord+"\n")
+	for _, cmd := range []string{"check", "fix"} {
+		for _, v := range []string{"0s", "-1s", "0"} {
+			args := []string{cmd, "--rule-timeout=" + v, f}
+			if cmd == "fix" {
+				args = append(args[:2], "--dry-run", f)
+			}
+			_, errOut, code := chatlint(t, "", args...)
+			if code != 2 || !strings.Contains(errOut, "want a positive duration") {
+				t.Errorf("%s --rule-timeout=%s: exit %d, stderr %q", cmd, v, code, errOut)
+			}
+		}
+	}
+	if _, errOut, code := chatlint(t, "", "check", "--rule-timeout", "2s", f); code != 0 {
+		t.Errorf("--rule-timeout 2s: exit %d, stderr %q", code, errOut)
 	}
 }

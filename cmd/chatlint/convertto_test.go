@@ -109,3 +109,18 @@ func TestConvertToUsageErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestConvertToNotesLoneSurrogates: a lone surrogate escape becomes U+FFFD
+// in the example; convert says so instead of "0 note(s)".
+func TestConvertToNotesLoneSurrogates(t *testing.T) {
+	dir := t.TempDir()
+	f := writeFile(t, dir, "s.jsonl", `{"messages":[{"role":"user","content":"a\ud83d b"},{"role":"assistant","content":"ok"}]}`+"\n"+cleanRecord+"\n")
+	out := filepath.Join(dir, "out.jsonl")
+	_, errOut, code := chatlint(t, "", "convert", "--to", "openai", "-o", out, f)
+	if want := "s.jsonl:1: warning convert-lossy: 1 lone surrogate escape(s) (the first \\ud83d) replaced with U+FFFD"; code != 0 || !strings.Contains(errOut, want) || !strings.Contains(errOut, "; 1 note(s)") {
+		t.Errorf("exit %d, stderr %q; want the note %q", code, errOut, want)
+	}
+	if b, _ := os.ReadFile(out); !strings.Contains(string(b), "a\uFFFD b") {
+		t.Errorf("the example does not hold U+FFFD: %s", b)
+	}
+}

@@ -58,6 +58,7 @@ type Config struct {
 	RuleTimeout  time.Duration
 
 	ruleLines map[string][]ref // rule id -> where the file names it
+	keyLines  map[string]int   // top-level key -> its line
 
 	// The last file LevelFor placed: not safe for concurrent use.
 	lastFile, lastRel string
@@ -192,7 +193,21 @@ func Parse(path string, src []byte) (*Config, error) {
 	if len(p.errs) > 0 {
 		return nil, errors.Join(p.errs...)
 	}
+	c.keyLines = map[string]int{}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		c.keyLines[root.Content[i].Value] = root.Content[i].Line
+	}
 	return c, nil
+}
+
+// Where names a top-level key as an error about its value should: "FILE:LINE: key".
+// A value the command checks later (a size, a profile, the baseline file) is
+// reported there, not as the flag it stands in for.
+func (c *Config) Where(key string) string {
+	if line, ok := c.keyLines[key]; ok {
+		return fmt.Sprintf("%s:%d: %s", c.Path, line, key)
+	}
+	return c.Path + ": " + key
 }
 
 // formatNames are the input formats, from the one list the document

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"bytes"
 	"fmt"
 	"io/fs"
 	"os"
@@ -203,9 +204,6 @@ func readExtends(dir string) ([]string, error) {
 	return nil, nil
 }
 
-// bundleLimit bounds what a bundle may unpack to: a pack is policy text.
-const bundleLimit = 64 << 20
-
 // loadBundle reads the Rego modules of an OPA bundle with OPA's bundle
 // reader. Signatures are not verified (chatlint has no keys to check them
 // with); data files in the bundle are not used, since rules see only the
@@ -216,10 +214,14 @@ func loadBundle(path string) (*policy.Pack, error) {
 		return nil, err
 	}
 	defer f.Close()
-	b, err := bundle.NewCustomReader(bundle.NewTarballLoaderWithBaseURL(f, "")).
+	kept, err := boundedBundle(f) // bundle_read.go
+	if err != nil {
+		return nil, fmt.Errorf("bundle %s: %w", path, err)
+	}
+	b, err := bundle.NewCustomReader(bundle.NewTarballLoaderWithBaseURL(bytes.NewReader(kept), "")).
 		WithSkipBundleVerification(true).
 		WithRegoVersion(ast.RegoV1).
-		WithSizeLimitBytes(bundleLimit).
+		WithSizeLimitBytes(bundleEntryLimit).
 		Read()
 	if err != nil {
 		return nil, fmt.Errorf("bundle %s: %w", path, err)

@@ -110,3 +110,21 @@ actions contains {"rule": "r"} if true`, "an action needs a rule id and an op"},
 func mapFS(name, src string) fstest.MapFS {
 	return fstest.MapFS{name: &fstest.MapFile{Data: []byte(src)}}
 }
+
+// TestPackYAMLUnknownKeys: a key pack.yaml does not have is an error at its
+// line (a typo such as "kinds: cleanup" loaded the pack as a check pack).
+func TestPackYAMLUnknownKeys(t *testing.T) {
+	for _, tt := range []struct{ src, want string }{
+		{"name: team\nkinds: cleanup\n", `p/pack.yaml:2: unknown key "kinds" in pack.yaml (valid keys: description, extends, kind, name, profiles)`},
+		{"name: team\nprofiles:\n  - name: strict\n    description: Strict.\n    severity: error\n", `p/pack.yaml:5: unknown key "severity" in a profile`},
+		{"name: team\nextends: [builtin:integrity]\nkind: cleanup\n", ""},
+	} {
+		_, err := LoadFS(mapFS("pack.yaml", tt.src), ".", "p")
+		switch {
+		case tt.want == "" && err != nil:
+			t.Errorf("%q: %v", tt.src, err)
+		case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+			t.Errorf("%q: error %v, want %q", tt.src, err, tt.want)
+		}
+	}
+}

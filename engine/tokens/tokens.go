@@ -19,6 +19,13 @@
 //
 // The platform's own count differs by a few tokens per example; the
 // estimate is for limits and costs, not for billing to the token.
+//
+// The tokenizer takes about a second per megabyte, and nothing can
+// interrupt it: one 10 MB message took 12-21 s, outside any rule's time
+// limit. So the first ExactBytes of an example's text are tokenized and
+// the rest is estimated at the rate those gave (tokens per byte). An
+// example that long is far past every model's limit, so the verdicts do
+// not change; its count is an estimate, as the platform's is.
 package tokens
 
 import (
@@ -26,6 +33,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unicode/utf8"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/tiktoken-go/tokenizer"
@@ -65,7 +73,14 @@ func Codec(encoding string) (tokenizer.Codec, error) {
 	return got.(tokenizer.Codec), nil
 }
 
-// Counter counts examples in one encoding.
+// ExactBytes is how many bytes of one example's text are tokenized; the
+// rest is estimated. 256 KiB is past the longest example a model takes
+// (65,536 tokens are about 260 KB of English) and tokenizes in well under
+// a second even in one word.
+const ExactBytes = 256 << 10
+
+// Counter counts examples in one encoding. It holds no state of a count:
+// workers share one.
 type Counter struct {
 	c        tokenizer.Codec
 	funcInit int
@@ -84,8 +99,13 @@ func NewCounter(encoding string) (*Counter, error) {
 	return &Counter{c: c, funcInit: fi}, nil
 }
 
-// Text counts the tokens of a string.
+// Text counts the tokens of a string: its first ExactBytes tokenized, the
+// rest estimated.
 func (c *Counter) Text(s string) int {
+	return c.budget().text(s)
+}
+
+func (c *Counter) exact(s string) int {
 	if s == "" {
 		return 0
 	}
@@ -96,10 +116,55 @@ func (c *Counter) Text(s string) int {
 	return n
 }
 
+// count is one count in progress: the bytes it may still tokenize and the
+// tokens and bytes it tokenized, whose ratio estimates the rest.
+type count struct {
+	c           *Counter
+	left        int
+	tokens, len int
+}
+
+func (c *Counter) budget() *count { return &count{c: c, left: ExactBytes} }
+
+func (k *count) text(s string) int {
+	if len(s) <= k.left {
+		n := k.c.exact(s)
+		k.left -= len(s)
+		k.tokens += n
+		k.len += len(s)
+		return n
+	}
+	head := s[:runeStart(s, k.left)]
+	n := k.c.exact(head)
+	k.left = 0
+	k.tokens += n
+	k.len += len(head)
+	rest := int64(len(s) - len(head))
+	if k.len == 0 || k.tokens == 0 { // nothing measured: tiktoken's rule of thumb, 4 bytes a token
+		return n + int((rest+3)/4)
+	}
+	return n + int((rest*int64(k.tokens)+int64(k.len)-1)/int64(k.len))
+}
+
+// runeStart is the largest i <= n that starts a rune of s (or len(s)).
+func runeStart(s string, n int) int {
+	if n >= len(s) {
+		return len(s)
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return n
+}
+
 // Document counts one training example: a normalized document (see the
 // package comment for what is counted).
 func (c *Counter) Document(doc ast.Object) int {
 	counted.Add(1)
+	return c.budget().document(doc)
+}
+
+func (c *count) document(doc ast.Object) int {
 	n := 3 // reply priming
 	if ms, ok := field(doc, "messages").(*ast.Array); ok {
 		for i := 0; i < ms.Len(); i++ {
@@ -114,11 +179,11 @@ func (c *Counter) Document(doc ast.Object) int {
 	return n
 }
 
-func (c *Counter) message(m ast.Object) int {
-	n := 3 + c.Text(str(m, "role")) + c.Text(str(m, "text")) + c.Text(str(m, "tool_call_id"))
+func (c *count) message(m ast.Object) int {
+	n := 3 + c.text(str(m, "role")) + c.text(str(m, "text")) + c.text(str(m, "tool_call_id"))
 	if raw, ok := field(m, "raw").(ast.Object); ok {
 		if name := str(raw, "name"); name != "" {
-			n += c.Text(name) + 1
+			n += c.text(name) + 1
 		}
 	}
 	if calls, ok := field(m, "tool_calls").(*ast.Array); ok {
@@ -127,13 +192,13 @@ func (c *Counter) message(m ast.Object) int {
 			if !ok {
 				continue
 			}
-			n += 3 + c.Text(str(call, "name"))
+			n += 3 + c.text(str(call, "name"))
 			switch a := field(call, "arguments").(type) {
 			case ast.String:
-				n += c.Text(string(a))
+				n += c.text(string(a))
 			case nil, ast.Null:
 			default:
-				n += c.Text(astjson.Compact(a))
+				n += c.text(astjson.Compact(a))
 			}
 		}
 	}
@@ -141,7 +206,7 @@ func (c *Counter) message(m ast.Object) int {
 }
 
 // tools is the cookbook's function-calling estimate of the definitions.
-func (c *Counter) tools(ts *ast.Array) int {
+func (c *count) tools(ts *ast.Array) int {
 	n := 0
 	for i := 0; i < ts.Len(); i++ {
 		t, ok := ts.Elem(i).Value.(ast.Object)
@@ -149,7 +214,7 @@ func (c *Counter) tools(ts *ast.Array) int {
 			continue
 		}
 		fn, _ := field(t, "function").(ast.Object)
-		n += c.funcInit + c.Text(str(t, "name")+":"+strings.TrimSuffix(str(fn, "description"), "."))
+		n += c.c.funcInit + c.text(str(t, "name")+":"+strings.TrimSuffix(str(fn, "description"), "."))
 		params, _ := field(t, "parameters").(ast.Object)
 		props, _ := field(params, "properties").(ast.Object)
 		if props == nil || props.Len() == 0 {
@@ -165,14 +230,14 @@ func (c *Counter) tools(ts *ast.Array) int {
 				for j := 0; j < enum.Len(); j++ {
 					n += 3
 					if s, ok := enum.Elem(j).Value.(ast.String); ok {
-						n += c.Text(string(s))
+						n += c.text(string(s))
 					} else {
-						n += c.Text(enum.Elem(j).String())
+						n += c.text(enum.Elem(j).String())
 					}
 				}
 			}
 			typ := str(p, "type")
-			n += c.Text(string(key) + ":" + typ + ":" + strings.TrimSuffix(str(p, "description"), "."))
+			n += c.text(string(key) + ":" + typ + ":" + strings.TrimSuffix(str(p, "description"), "."))
 		})
 	}
 	return n + 12

@@ -32,10 +32,11 @@ first_of_id(i) if {
 	ids[i - 1][0] != ids[i][0]
 }
 
-# A loop of links needs an entry whose parent comes after it in the file; Claude Code writes
-# a parent before its children, so the graph below is built only when some entry links
-# forward (building it costs a lookup per entry and uuid).
-forward := [e | some e in linked; p := parent_of(e); first_index[p] > e.index]
+# A loop of links needs an entry whose parent comes after it in the file, or is itself (an
+# entry whose parentUuid is its own uuid); Claude Code writes a parent before its children, so
+# the graph below is built only when some entry links forward (building it costs a lookup per
+# entry and uuid).
+forward := [e | some e in linked; p := parent_of(e); first_index[p] >= e.index]
 
 links := [[p, e.uuid] | forward != []; some e in linked; p := parent_of(e)]
 

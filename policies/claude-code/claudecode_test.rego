@@ -28,6 +28,14 @@ test_loop_is_reported_once if {
 	fs[0].entry_index == 1
 }
 
+test_self_parent_is_a_loop if {
+	d := session([entry(0, "u1", null, "user"), entry(1, "a1", "a1", "assistant")])
+	fs := [f | some f in claude_code.deny with input as d; f.rule == "claude-code-chain-broken"]
+	count(fs) == 1
+	fs[0].entry_index == 1
+	contains(fs[0].msg, "1 entries (from assistant entry \"a1\") are linked in a loop")
+}
+
 test_other_formats_are_not_checked if {
 	d := object.union(session([entry(0, "u1", "gone", "user")]), {"format": "pi-session"})
 	rules(d) == set()

@@ -475,8 +475,10 @@ unreadable contains sprintf("message %d: its tool_calls is %s, not a list", [m.i
 	not is_null(tcs)
 }
 
+# Only a list has numbered calls: tool_calls of another type is the rule above's.
 unreadable contains sprintf("message %d: tool call %d is %s, not an object", [m.index, k, type_name(c)]) if {
 	some m in input.messages
+	is_array(m.raw.tool_calls)
 	some k, c in m.raw.tool_calls
 	not is_object(c)
 }
@@ -496,6 +498,7 @@ unreadable contains sprintf("content parts keyed value instead of text (LLaMA-Fa
 
 unreadable contains sprintf("message %d: content part %d is of type %s, which fix does not know", [m.index, k, json.marshal(p.type)]) if {
 	some m in input.messages
+	is_array(m.raw.content)
 	some k, p in m.raw.content
 	is_object(p)
 	p.type
@@ -504,6 +507,17 @@ unreadable contains sprintf("message %d: content part %d is of type %s, which fi
 
 unreadable contains sprintf("message %d: content part %d is %s, not an object or a string", [m.index, k, type_name(p)]) if {
 	some m in input.messages
+	is_array(m.raw.content)
+	some k, p in m.raw.content
+	not is_object(p)
+	not is_string(p)
+}
+
+# A content object is read member by member, as it always was; its members are named, not
+# numbered.
+unreadable contains sprintf("message %d: content member %q is %s, not an object or a string", [m.index, k, type_name(p)]) if {
+	some m in input.messages
+	is_object(m.raw.content)
 	some k, p in m.raw.content
 	not is_object(p)
 	not is_string(p)

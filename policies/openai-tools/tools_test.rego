@@ -154,6 +154,14 @@ test_unknown_part_type_and_string_tool_calls_are_unreadable if {
 	acts(ms) == {["record-unreadable", "keep_record", -1]}
 }
 
+# tool_calls or content given as an object: its members are named, never printed with %d
+# ("tool call %!d(string=id)").
+test_object_tool_calls_and_content_are_worded if {
+	ms := [user({"type": "text", "n": 1}), {"role": "assistant", "content": null, "tool_calls": {"id": "c1"}}, tool("a", "1")]
+	reasons := openai_tools.unreadable with input as chat(ms)
+	reasons == {"message 0: content member \"n\" is number, not an object or a string", "message 1: its tool_calls is object, not a list"}
+}
+
 test_known_parts_are_readable if {
 	parts := [
 		"plain", {"text": "no type"}, {"type": "text", "text": "a"}, {"type": "input_text", "text": "b"},

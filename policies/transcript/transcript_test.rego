@@ -146,6 +146,12 @@ test_unreadable_record_is_kept if {
 	}]
 }
 
+# tool_calls given as an object: its keys are not call numbers ("tool call %!d(string=id)").
+test_object_tool_calls_are_worded if {
+	odd := {"role": "assistant", "tool_calls": [], "has_content": true, "raw": {"role": "assistant", "content": "x", "tool_calls": {"id": "c1"}}}
+	transcript.unreadable == {"message 1: its tool_calls is object, not a list"} with input as doc("chat", [user, odd])
+}
+
 # Parallel calls sharing an id: the second call and the second result are renamed together, in a
 # pass of their own (the pairing rules would take the second result for a duplicate).
 test_calls_sharing_an_id_are_renamed_with_their_results if {

@@ -1,6 +1,9 @@
 package builtins
 
 import (
+	"errors"
+	"strings"
+
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
 	"github.com/open-policy-agent/opa/v1/types"
@@ -41,4 +44,26 @@ func JSONText(v ast.Value) (ast.Value, bool) {
 		return nil, false
 	}
 	return parsedTexts.parse(string(s))
+}
+
+// RangeText reports whether v is a string holding valid JSON that jsonText
+// cannot build because it holds a number out of the policy engine's range
+// (1e999999: astjson.RangeError), and the first character of its value
+// ('{', '[', a digit...). Such text is JSON, as Python and JavaScript read
+// it (as inf): the json tests must not call it "not JSON text".
+func RangeText(v ast.Value) (byte, bool) {
+	s, ok := v.(ast.String)
+	if !ok {
+		return 0, false
+	}
+	_, err := astjson.Decode([]byte(s))
+	var re *astjson.RangeError
+	if !errors.As(err, &re) {
+		return 0, false
+	}
+	t := strings.TrimLeft(string(s), " \t\r\n")
+	if t == "" {
+		return 0, false
+	}
+	return t[0], true
 }

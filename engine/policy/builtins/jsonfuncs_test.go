@@ -28,3 +28,4 @@ func TestJSONParse(t *testing.T) {
 		}
 	}
 }
+

@@ -84,3 +84,29 @@ func TestSchemaBounds(t *testing.T) {
 		t.Errorf("200 violations: %d listed, the last %v; want %d and a count of the rest", arr.Len(), last, maxViolations+1)
 	}
 }
+
+// TestSchemaNumbersAsWritten: a failed bound names both numbers as the
+// arguments and the schema write them, not as float64 ("got ∞, want ∞").
+func TestSchemaNumbersAsWritten(t *testing.T) {
+	for _, tt := range []struct{ schema, args, want string }{
+		{`{"type": "object", "properties": {"x": {"maximum": 1e400}}}`, `{"x": 1e401}`, "maximum: got 1e401, want 1e400"},
+		{`{"type": "object", "properties": {"x": {"minimum": 100000000000000000000001}}}`, `{"x": 100000000000000000000000}`,
+			"minimum: got 100000000000000000000000, want 100000000000000000000001"},
+		{`{"type": "object", "properties": {"x": {"maximum": 2.5}}}`, `{"x": 3}`, "maximum: got 3, want 2.5"},
+		{`{"$defs": {"n": {"exclusiveMinimum": 0}}, "type": "object", "properties": {"x": {"items": {"$ref": "#/$defs/n"}}}}`, `{"x": [1, -0.5]}`, "exclusiveMinimum: got -0.5, want 0"},
+		{`{"type": "object", "properties": {"x": {"multipleOf": 0.3}}}`, `{"x": 1}`, "multipleOf: got 1, want 0.3"},
+	} {
+		res, err := schemaErrors(rego.BuiltinContext{}, mustValue(t, tt.schema), mustValue(t, tt.args))
+		if err != nil {
+			t.Fatal(err)
+		}
+		arr := res.Value.(*ast.Array)
+		if arr.Len() != 1 {
+			t.Errorf("%s on %s: %v", tt.schema, tt.args, res)
+			continue
+		}
+		if got := arr.Elem(0).Value.(ast.Object).Get(ast.StringTerm("msg")).Value; got.Compare(ast.String(tt.want)) != 0 {
+			t.Errorf("%s on %s: %v, want %q", tt.schema, tt.args, got, tt.want)
+		}
+	}
+}

@@ -94,7 +94,11 @@ func (c *CompiledSchema) Errors(value ast.Value) (*ast.Term, error) {
 		if k, ok := l.ErrorKind.(*kind.AdditionalProperties); ok {
 			slices.Sort(k.Properties)
 		}
-		ls[i] = leaf{pointerOf(l.InstanceLocation), l.ErrorKind.LocalizedString(printer)}
+		msg, ok := c.numberMessage(l, v) // schemanumbers.go
+		if !ok {
+			msg = l.ErrorKind.LocalizedString(printer)
+		}
+		ls[i] = leaf{pointerOf(l.InstanceLocation), msg}
 	}
 	// The validator walks the members of an object (and a schema's
 	// dependencies) in Go's map order, which changes from run to run: sorted,

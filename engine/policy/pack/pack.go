@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -46,6 +47,52 @@ type Profile struct {
 	Description string `yaml:"description" json:"description"`
 }
 
+// packKeys are the keys of pack.yaml; profileKeys those of a profile.
+// extends is engine/config's (it loads the packs a pack extends).
+var (
+	packKeys    = []string{"description", "extends", "kind", "name", "profiles"}
+	profileKeys = []string{"description", "name"}
+)
+
+// checkPackKeys refuses a key pack.yaml does not have, at its line: a typo
+// ("kinds: cleanup", "profile:") was ignored, and the pack silently loaded
+// as something else.
+func checkPackKeys(name string, src []byte) error {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(src, &doc); err != nil || len(doc.Content) == 0 {
+		return nil // Unmarshal into packMeta reported it; an empty file has no keys
+	}
+	root := doc.Content[0]
+	if root.Kind != yaml.MappingNode {
+		return fmt.Errorf("%s:%d: pack.yaml must be a mapping", name, root.Line)
+	}
+	unknown := func(m *yaml.Node, valid []string, what string) error {
+		for i := 0; i+1 < len(m.Content); i += 2 {
+			if k := m.Content[i]; !slices.Contains(valid, k.Value) {
+				return fmt.Errorf("%s:%d: unknown key %q in %s (valid keys: %s)", name, k.Line, k.Value, what, strings.Join(valid, ", "))
+			}
+		}
+		return nil
+	}
+	if err := unknown(root, packKeys, "pack.yaml"); err != nil {
+		return err
+	}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		if root.Content[i].Value != "profiles" || root.Content[i+1].Kind != yaml.SequenceNode {
+			continue
+		}
+		for _, pr := range root.Content[i+1].Content {
+			if pr.Kind != yaml.MappingNode {
+				continue
+			}
+			if err := unknown(pr, profileKeys, "a profile"); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 type packMeta struct {
 	Name        string    `yaml:"name"`
 	Description string    `yaml:"description"`
@@ -83,6 +130,9 @@ func LoadFS(fsys fs.FS, dir, prefix string) (*Pack, error) {
 			var m packMeta
 			if err := yaml.Unmarshal(src, &m); err != nil {
 				return fmt.Errorf("%s: %v", f.Name, err)
+			}
+			if err := checkPackKeys(f.Name, src); err != nil {
+				return err
 			}
 			if m.Name != "" {
 				p.Name = m.Name

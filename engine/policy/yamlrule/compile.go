@@ -496,13 +496,25 @@ func operator(op string, a any) (test, error) {
 		// (json: valid), an object (json: object) or a list (json: array).
 		kind, _ := a.(string)
 		switch kind {
+		// Text holding a number beyond the engine's range is JSON all the
+		// same: its kind is read from its first character (jsonfuncs.go).
 		case "valid":
-			return test{ok: func(v ast.Value) bool { _, ok := builtins.JSONText(v); return ok }, desc: "must be JSON text"}, nil
+			return test{ok: func(v ast.Value) bool {
+				if _, ok := builtins.JSONText(v); ok {
+					return true
+				}
+				_, big := builtins.RangeText(v)
+				return big
+			}, desc: "must be JSON text"}, nil
 		case "object":
 			return test{ok: func(v ast.Value) bool {
 				x, ok := builtins.JSONText(v)
 				_, obj := x.(ast.Object)
-				return ok && obj
+				if !ok {
+					c, _ := builtins.RangeText(v)
+					return c == '{'
+				}
+				return obj
 			}, desc: "must be the JSON text of an object",
 				why: func(v ast.Value) string {
 					x, ok := builtins.JSONText(v)
@@ -515,7 +527,11 @@ func operator(op string, a any) (test, error) {
 			return test{ok: func(v ast.Value) bool {
 				x, ok := builtins.JSONText(v)
 				_, arr := x.(*ast.Array)
-				return ok && arr
+				if !ok {
+					c, _ := builtins.RangeText(v)
+					return c == '['
+				}
+				return arr
 			}, desc: "must be the JSON text of a list"}, nil
 		}
 		return test{}, fmt.Errorf("want valid, object or array")

@@ -26,6 +26,7 @@ type checkOptions struct {
 	// Settings: --fail-on, --format, --tool-calls, --allow-no-tools,
 	// --profile, --max-line-size, which the config file may give too.
 	setup.Settings
+	from    configFrom // the config keys behind some values (config.go)
 	Paths   []string
 	Outputs []string
 	Workers int
@@ -142,7 +143,7 @@ func runCheck(cmd *cobra.Command, o *checkOptions) error {
 		return err
 	}
 	if err := cmdutil.CheckActive(eng, o.Profile); err != nil {
-		return err
+		return fromConfig(err, o.from.profile, "--profile")
 	}
 	if ropts.Document.Model, err = cmdutil.PickModel(eng, o.Model); err != nil {
 		return err
@@ -169,7 +170,7 @@ func runCheck(cmd *cobra.Command, o *checkOptions) error {
 	g, err := gate.New(cfg, gate.Options{Baseline: o.Baseline, WriteBaseline: o.WriteBaseline})
 	if err != nil {
 		w.Abort()
-		return &cmdutil.ExitCode{Code: cmdutil.ExitError, Err: err}
+		return &cmdutil.ExitCode{Code: cmdutil.ExitError, Err: fromConfig(err, o.from.baseline, "--baseline")}
 	}
 	defer g.Abort()
 	ropts.RecordHashes = o.Baseline != "" || o.WriteBaseline != ""

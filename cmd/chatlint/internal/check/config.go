@@ -2,8 +2,10 @@ package check
 
 import (
 	"github.com/spf13/cobra"
+	"strings"
 
 	"github.com/chatlint/chatlint/cmd/chatlint/internal/cmdutil"
+	"github.com/chatlint/chatlint/engine/setup"
 )
 
 // gateOptions are check's flags for adopting rules on existing data and
@@ -30,11 +32,19 @@ func applyCheckConfig(cmd *cobra.Command, o *checkOptions) error {
 	}
 	changed := cmd.Flags().Changed
 	o.Settings.FromConfig(cfg, changed)
+	if cfg.Profile != "" && !changed("profile") {
+		o.from.profile = cfg.Where("profile")
+	}
+	if cfg.MaxLineSize != "" && !changed("max-line-size") {
+		if _, err := setup.ParseSize(cfg.MaxLineSize); err != nil {
+			return cmdutil.UsageError("config: %s: %v", cfg.Where("max_line_size"), err)
+		}
+	}
 	if len(cfg.Output) > 0 && !changed("output") {
 		for _, v := range cfg.Output {
 			spec, err := cmdutil.ParseOutputs([]string{v})
 			if err != nil {
-				return cmdutil.UsageError("config %s: output: %v", cfg.Path, err)
+				return cmdutil.UsageError("config: %s: %v", cfg.Where("output"), err)
 			}
 			if spec[0].File != "" {
 				v = spec[0].Format + "=" + cfg.Resolve(spec[0].File)
@@ -44,6 +54,23 @@ func applyCheckConfig(cmd *cobra.Command, o *checkOptions) error {
 	}
 	if cfg.Baseline != "" && !changed("baseline") && !changed("write-baseline") {
 		o.Baseline = cfg.Resolve(cfg.Baseline)
+		o.from.baseline = cfg.Where("baseline")
 	}
 	return nil
+}
+
+// configFrom names the config keys that set values the command checks only
+// later, so that their errors point at the file, not at a flag never given.
+type configFrom struct {
+	profile, baseline string
+}
+
+// fromConfig rewords err, written for the flag, for the config key where
+// (when the value came from there).
+func fromConfig(err error, where, flag string) error {
+	if err == nil || where == "" {
+		return err
+	}
+	msg := strings.TrimPrefix(strings.TrimPrefix(err.Error(), flag+": "), flag+" ")
+	return cmdutil.UsageError("config: %s: %s", where, msg)
 }

@@ -66,9 +66,37 @@ func AddDisableFlag(cmd *cobra.Command, p *[]string) {
 // --record-timeout, with the command's default and help.
 func AddRuleTimeoutFlag(cmd *cobra.Command, p *time.Duration, def time.Duration, usage string) {
 	f := cmd.Flags()
-	f.DurationVar(p, "rule-timeout", def, usage)
-	f.DurationVar(p, "record-timeout", def, "deprecated: use --rule-timeout")
+	*p = def
+	f.Var((*positiveDuration)(p), "rule-timeout", usage)
+	f.Var((*positiveDuration)(p), "record-timeout", "deprecated: use --rule-timeout")
 	_ = f.MarkDeprecated("record-timeout", "use --rule-timeout")
+}
+
+// positiveDuration is a duration flag that refuses 0 and negative values:
+// "--rule-timeout 0s" used to mean the default and "-1s" no limit, silently.
+// There is no unlimited setting; a long limit (1h) is what a user who wants
+// none asks for.
+type positiveDuration time.Duration
+
+// String is "" when unset, so that help shows no "(default 0s)".
+func (d *positiveDuration) String() string {
+	if *d == 0 {
+		return ""
+	}
+	return time.Duration(*d).String()
+}
+func (d *positiveDuration) Type() string { return "duration" }
+
+func (d *positiveDuration) Set(s string) error {
+	v, err := time.ParseDuration(s)
+	if err != nil {
+		return errors.New("want a duration such as 5s or 500ms")
+	}
+	if v <= 0 {
+		return errors.New("want a positive duration such as 5s or 1h (there is no unlimited setting)")
+	}
+	*d = positiveDuration(v)
+	return nil
 }
 
 // Config returns the config file's content, reading it on first use

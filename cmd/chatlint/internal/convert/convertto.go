@@ -158,6 +158,12 @@ func convertJob(j runner.Job, opts openai.Options) convertedJob {
 		c.add(*j.Finding)
 		return c
 	}
+	for _, r := range j.Unit.Records {
+		if n, first := openai.LoneSurrogates(r.Data); n > 0 {
+			c.add(finding.Finding{File: j.Unit.File, Line: r.Line, Severity: finding.Warning, Rule: ruleConvertLossy,
+				Message: fmt.Sprintf("%d lone surrogate escape(s) (the first %s) replaced with U+FFFD: no UTF-8 text can hold half a UTF-16 pair", n, first)})
+		}
+	}
 	bad := lint.Documents(j.Unit, document.Options{}, func(d *document.Document, _ *jsonl.Record) {
 		c.docs++
 		exs, notes := openai.Convert(d, opts)
