@@ -11,8 +11,8 @@ import (
 
 	"github.com/chatlint/chatlint/engine/config"
 	"github.com/chatlint/chatlint/engine/document"
-	"github.com/chatlint/chatlint/engine/gate"
 	"github.com/chatlint/chatlint/engine/policy"
+	"github.com/chatlint/chatlint/engine/setup"
 )
 
 // Config is everything a worker needs to check records: the packs' source
@@ -38,21 +38,15 @@ type Config struct {
 	Settings Settings
 }
 
-// LoadPacks reads the packs the way `chatlint check` does (the config pack
-// loader): every built-in check pack unless noBuiltin is set, then each
-// source, "builtin:NAME", a pack folder or an OPA bundle, each pack once.
-// A source naming a built-in pack check already loads adds nothing.
-func LoadPacks(sources []string, noBuiltin bool) ([]*policy.Pack, error) {
-	l := config.NewPackLoader()
-	if !noBuiltin {
-		if err := l.AddBuiltins(); err != nil {
-			return nil, err
-		}
-	}
-	for _, src := range sources {
-		if err := l.Add(src); err != nil {
-			return nil, fmt.Errorf("--pack: %w", err)
-		}
+// LoadPacks reads the packs the way `chatlint check` does (setup.Packs):
+// the config's packs, or every built-in check pack unless noBuiltin is set,
+// then each source, "builtin:NAME", a pack folder or an OPA bundle, each
+// pack once. A source naming a built-in pack check already loads adds
+// nothing.
+func LoadPacks(cfg *config.Config, sources []string, noBuiltin bool) ([]*policy.Pack, error) {
+	l, err := setup.Packs(cfg, sources, noBuiltin)
+	if err != nil {
+		return nil, err
 	}
 	return withoutTests(l.Packs()), nil
 }
@@ -84,6 +78,10 @@ func (c Config) Validate(ctx context.Context) error {
 	if errors.As(err, &ce) {
 		return fmt.Errorf("policies do not compile:\n%s", ce.Error())
 	}
+	var bad *setup.ConfigError
+	if errors.As(err, &bad) {
+		return bad
+	}
 	if err != nil {
 		return err
 	}
@@ -92,13 +90,6 @@ func (c Config) Validate(ctx context.Context) error {
 	}
 	if _, err := c.options(eng); err != nil {
 		return fmt.Errorf("--model: %v", err)
-	}
-	cfg, err := c.Settings.Config()
-	if err == nil {
-		err = gate.CheckRules(cfg, eng)
-	}
-	if err != nil {
-		return fmt.Errorf("config: %v", err)
 	}
 	return nil
 }
@@ -127,7 +118,14 @@ func (c Config) engine(ctx context.Context) (*policy.Engine, error) {
 	v, _ := engines.LoadOrStore(sha256.Sum256(b), &compiled{})
 	e := v.(*compiled)
 	e.once.Do(func() {
-		e.eng, e.err = policy.Compile(ctx, c.Packs, policy.Options{Disable: c.Disable, RecordTimeout: c.RecordTimeout})
+		var cfg *config.Config
+		if cfg, e.err = c.Settings.Config(); e.err != nil {
+			e.err = fmt.Errorf("config: %v", e.err)
+			return
+		}
+		// As the CLI builds its engine (the same packs, options and check
+		// of the config's rule names), on the launcher and on each worker.
+		e.eng, e.err = setup.Engine(ctx, c.Packs, cfg, c.Disable, c.RecordTimeout)
 	})
 	return e.eng, e.err
 }

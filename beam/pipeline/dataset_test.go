@@ -44,7 +44,7 @@ func TestPipelineDatasetRulesMatchCheck(t *testing.T) {
 		{"default", nil},
 	} {
 		t.Run(tc.profile, func(t *testing.T) {
-			packs, err := LoadPacks(nil, false)
+			packs, err := LoadPacks(nil, nil, false)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -111,7 +111,7 @@ func TestPipelineMatchesCheck(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ctx := context.Background()
-			packs, err := LoadPacks(tt.packs, false)
+			packs, err := LoadPacks(nil, tt.packs, false)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -232,7 +232,7 @@ func TestPipelineCleanInputWritesEmptyFindings(t *testing.T) {
 	if err := os.WriteFile(in, []byte(`{"messages":[{"role":"user","content":"hi"},{"role":"assistant","content":"hello"}]}`+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	packs, err := LoadPacks([]string{"builtin:integrity"}, false)
+	packs, err := LoadPacks(nil, []string{"builtin:integrity"}, false)
 	if err != nil {
 		t.Fatal(err)
 	}

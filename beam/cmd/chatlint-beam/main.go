@@ -21,7 +21,9 @@ import (
 	"slices"
 	"time"
 
+	"github.com/chatlint/chatlint/engine/config"
 	"github.com/chatlint/chatlint/engine/jsonl"
+	"github.com/chatlint/chatlint/engine/setup"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local"
@@ -63,6 +65,18 @@ type options struct {
 	Profile      string
 	Model        string
 	ConfigPath   string
+	// given names the flags the command line set (noteGiven): a config
+	// file's key applies only where its flag was not given, as in check.
+	given map[string]bool
+}
+
+// noteGiven records which flags of fs the command line set.
+func (o *options) noteGiven(fs *flag.FlagSet) {
+	o.given = map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { o.given[f.Name] = true })
+	if o.given["record-timeout"] {
+		o.given["rule-timeout"] = true
+	}
 }
 
 func addFlags(fs *flag.FlagSet, o *options) {
@@ -92,7 +106,7 @@ func addFlags(fs *flag.FlagSet, o *options) {
 	fs.StringVar(&o.FailOn, "fail-on", "", "lowest severity that makes the exit status 1: error, warning, info or never (default error)")
 	fs.StringVar(&o.Profile, "profile", document.DefaultProfile, "rule profile: default, or one a pack declares (export, …), as check's --profile")
 	fs.StringVar(&o.Model, "model", "", "the model the data is for (token limit, encoding, price), as check's --model (default: the model tables' default)")
-	fs.StringVar(&o.ConfigPath, "config", "", "apply the rule levels, per-file overrides and suppressions of this .chatlint.yaml `FILE`, as check does (its baseline is not used: a distributed job cannot share one)")
+	fs.StringVar(&o.ConfigPath, "config", "", "apply this .chatlint.yaml `FILE` as check does: its packs, rule levels, per-file overrides, suppressions and settings (a flag given wins); a file with a baseline or outputs is refused, as a distributed job can use neither")
 	fs.BoolVar(&o.Fix, "fix", false, "apply cleanup packs instead of checking: --output gets the fixed records, OUTPUT.rejects.jsonl what was dropped, OUTPUT.notes.jsonl what was left as it was (--pack names the cleanup packs; default: each format's built-in one)")
 	fs.IntVar(&o.MaxPasses, "max-passes", fix.DefaultMaxPasses, "with --fix: most passes over one record before it is left as it was")
 }
@@ -105,6 +119,7 @@ func main() {
 		flag.PrintDefaults()
 	}
 	flag.Parse()
+	o.noteGiven(flag.CommandLine)
 	tuneGC()
 	// On a worker, Init runs the worker harness and never returns.
 	beam.Init()
@@ -173,6 +188,10 @@ func (o *options) job(ctx context.Context) (pipeline.Options, finding.Severity, 
 	if o.MaxPasses != fix.DefaultMaxPasses {
 		return pipeline.Options{}, 0, errors.New("--max-passes applies to --fix only")
 	}
+	cfg, err := o.config()
+	if err != nil {
+		return pipeline.Options{}, 0, err
+	}
 	if o.FailOn == "" {
 		o.FailOn = "error"
 	}
@@ -180,7 +199,7 @@ func (o *options) job(ctx context.Context) (pipeline.Options, finding.Severity, 
 	if err != nil {
 		return pipeline.Options{}, 0, fmt.Errorf("--fail-on: %v", err)
 	}
-	packs, err := pipeline.LoadPacks(o.Packs, o.NoBuiltin)
+	packs, err := pipeline.LoadPacks(cfg, o.Packs, o.NoBuiltin)
 	if err != nil {
 		return pipeline.Options{}, 0, err
 	}
@@ -192,15 +211,52 @@ func (o *options) job(ctx context.Context) (pipeline.Options, finding.Severity, 
 	if err != nil {
 		return pipeline.Options{}, 0, err
 	}
-	cfg := pipeline.Config{Packs: packs, Disable: disable, RecordTimeout: o.Timeout, Format: o.Format, ToolCalls: o.ToolCalls, MaxLineSize: o.MaxLineSize,
-		Profile: o.Profile, Model: o.Model, Settings: settings}
-	if err := cfg.Validate(ctx); err != nil {
+	timeout := o.Timeout
+	if !o.given["rule-timeout"] {
+		timeout = 0 // the config's rule_timeout, else the default
+	}
+	pc := pipeline.Config{Packs: packs, Disable: disable, RecordTimeout: setup.RuleTimeout(timeout, cfg), Format: o.Format, ToolCalls: o.ToolCalls,
+		MaxLineSize: o.MaxLineSize, Profile: o.Profile, Model: o.Model, Settings: settings}
+	if err := pc.Validate(ctx); err != nil {
 		return pipeline.Options{}, 0, err
 	}
 	if err := o.checkInputs(ctx, false); err != nil {
 		return pipeline.Options{}, 0, err
 	}
-	return o.options(cfg), failOn, nil
+	return o.options(pc), failOn, nil
+}
+
+// config reads --config (setup.LoadConfig) and applies its settings where
+// their flags were not given; it refuses the keys a distributed job cannot
+// honour rather than ignore them. nil without --config: unlike check,
+// chatlint-beam reads no .chatlint.yaml it is not given, as a job launched
+// from a checkout must not change with the folder it is launched from.
+func (o *options) config() (*config.Config, error) {
+	if o.ConfigPath == "" {
+		return nil, nil
+	}
+	cfg, err := setup.LoadConfig(o.ConfigPath, false)
+	if err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	if len(cfg.Output) > 0 {
+		return nil, fmt.Errorf("config %s: output: chatlint-beam writes its findings to --output only; use a config without output", cfg.Path)
+	}
+	if cfg.Baseline != "" {
+		return nil, fmt.Errorf("config %s: baseline: a distributed job cannot share a baseline's counts between workers; use a config without baseline", cfg.Path)
+	}
+	given := func(flag string) bool { return o.given[flag] }
+	s := setup.Settings{FailOn: o.FailOn, Format: o.Format, ToolCalls: o.ToolCalls, AllowNoTools: o.AllowNoTools, Profile: o.Profile}
+	s.FromConfig(cfg, given)
+	o.FailOn, o.Format, o.ToolCalls, o.AllowNoTools, o.Profile = s.FailOn, s.Format, s.ToolCalls, s.AllowNoTools, s.Profile
+	if s.MaxLineSize != "" {
+		n, err := setup.ParseSize(s.MaxLineSize)
+		if err != nil {
+			return nil, fmt.Errorf("config %s: max_line_size: %v", cfg.Path, err)
+		}
+		o.MaxLineSize = n
+	}
+	return cfg, nil
 }
 
 // checkInputs makes sure every glob matches a file, and, for fix, none a

@@ -6,10 +6,13 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
+	"github.com/chatlint/chatlint/engine/finding"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -26,6 +29,7 @@ func parse(t *testing.T, args ...string) *options {
 	if err := fs.Parse(args); err != nil {
 		t.Fatal(err)
 	}
+	o.noteGiven(fs)
 	return o
 }
 
@@ -273,5 +277,57 @@ deny contains {"rule": "slow", "msg": "slow"} if {
 	}
 	if !strings.Contains(string(notes), `"rule":"policy-error"`) {
 		t.Errorf("notes:\n%s", notes)
+	}
+}
+
+// TestConfigKeys: every key of a .chatlint.yaml applies to the job where
+// its flag was not given, as in check, and the keys a distributed job
+// cannot honour are refused.
+func TestConfigKeys(t *testing.T) {
+	write := func(src string) string {
+		path := filepath.Join(t.TempDir(), ".chatlint.yaml")
+		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	out := filepath.Join(t.TempDir(), "findings")
+	in := "../../../fixtures/sample/*.jsonl"
+	cfg := write("packs: [builtin:integrity]\nrule_timeout: 3s\nfail_on: warning\nformat: chat\ntool_calls: structured\nallow_no_tools: true\nmax_line_size: 1MiB\n")
+	job, failOn, err := parse(t, "--input", in, "--output", out, "--config", cfg).job(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var packs []string
+	for _, p := range job.Config.Packs {
+		packs = append(packs, p.Name)
+	}
+	got := []any{packs, job.Config.RecordTimeout, failOn, job.Config.Format, job.Config.ToolCalls, slices.Contains(job.Config.Disable, "tools-shape"), job.Config.MaxLineSize}
+	want := []any{[]string{"integrity"}, 3 * time.Second, finding.Warning, "chat", "structured", true, 1 << 20}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("from the config (-want +got):\n%s", d)
+	}
+	// A flag given wins over the file.
+	job, failOn, err = parse(t, "--input", in, "--output", out, "--config", cfg, "--rule-timeout", "1s", "--fail-on", "error", "--format", "proxy-log", "--max-line-size", "100").job(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = []any{job.Config.RecordTimeout, failOn, job.Config.Format, job.Config.MaxLineSize}
+	if d := cmp.Diff([]any{time.Second, finding.Error, "proxy-log", 100}, got); d != "" {
+		t.Errorf("flags over the config (-want +got):\n%s", d)
+	}
+	for _, c := range []struct{ src, want string }{
+		{"profile: exprot\n", `--profile: unknown profile "exprot"`},
+		{"format: csv\n", `format: "csv" is not one of`},
+		{"fail_on: fatal\n", `fail_on: "fatal" is not one of`},
+		{"max_line_size: lots\n", "max_line_size: want a positive size"},
+		{"output: [json=report.json]\n", "output: chatlint-beam writes its findings to --output only"},
+		{"baseline: base.json\n", "baseline: a distributed job cannot share a baseline"},
+		{"packs: [no/such/pack]\n", "--pack: "},
+	} {
+		_, _, err := parse(t, "--input", in, "--output", out, "--config", write(c.src)).job(context.Background())
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: error %v, want %q", c.src, err, c.want)
+		}
 	}
 }

@@ -17,7 +17,7 @@ import (
 	"github.com/chatlint/chatlint/engine/rule"
 )
 
-// yamlRule is a YAML rule compiled to Go matchers.
+// Rule is a YAML rule compiled to Go matchers.
 type Rule struct {
 	rule.Rule
 	given   []step
@@ -182,6 +182,8 @@ func CompileSource(src *Source, pack string) ([]*Rule, error) {
 	return out, nil
 }
 
+// CompileRule compiles one rule of a file (a rules entry, or a rego_when
+// entry of policy's gate).
 func CompileRule(n *yaml.Node, file, pack string) (*Rule, error) {
 	var s yamlRuleSpec
 	if err := n.Decode(&s); err != nil {

@@ -46,10 +46,10 @@ type scope struct {
 	depth   uint8
 }
 
-// eval runs the rule over one document and appends its hits.
+// Eval runs the rule over one document and appends its hits.
 func (r *Rule) Eval(doc ast.Object, hits []Hit) []Hit { return r.EvalIn(doc, nil, hits) }
 
-// evalIn is eval with the document's partner sets, which the relational
+// EvalIn is Eval with the document's partner sets, which the relational
 // rules of one evaluation share (nil: the rule builds its own).
 func (r *Rule) EvalIn(doc ast.Object, cache *Cache, hits []Hit) []Hit {
 	if len(r.formats) > 0 && !slices.Contains(r.formats, stringOf(doc.Get(document.KeyFormat))) {

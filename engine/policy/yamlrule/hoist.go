@@ -188,7 +188,7 @@ func (c *Cache) rolesPassing(f *roleFilter) []int {
 	return ri.ix
 }
 
-// walksByRole reports whether r's walk may visit the messages of a role
+// WalksByRole reports whether r's walk may visit the messages of a role
 // only, from the document's role index (which needs a relCache).
 func (r *Rule) WalksByRole() bool {
 	return r.role != "" || (r.hoisted != nil && r.hoisted.filter != nil)

@@ -14,7 +14,7 @@ import (
 // so rules that read nothing but the tool definitions run once per distinct
 // tools array and their hits are reused.
 
-// toolsOnly reports whether a YAML rule depends on the tool definitions
+// ToolsOnly reports whether a YAML rule depends on the tool definitions
 // alone (and the document's format and mode, which are part of the cache
 // key): it runs on tools[*] and none of its paths reach the document, a
 // message or the tool's line.
@@ -51,7 +51,7 @@ var (
 	memoSeed = maphash.MakeSeed()
 )
 
-// toolsMemo caches the hits of the tools-only rules per tools array.
+// ToolsMemo caches the hits of the tools-only rules per tools array.
 type ToolsMemo struct {
 	mu      sync.Mutex
 	entries map[uint64][]memoEntry
@@ -109,7 +109,7 @@ func sameTools(a, b *ast.Array) bool {
 	return true
 }
 
-// eval returns the hits of rules over doc's tools, from the cache when the
+// Eval returns the hits of rules over doc's tools, from the cache when the
 // same tools were seen before.
 // last, when not nil, is the worker's own memory of the tools array it saw
 // last: records that share their tools array (the decoder shares a repeated
@@ -151,7 +151,7 @@ func (m *ToolsMemo) Eval(rules []*Rule, doc ast.Object, hits []Hit, last *LastTo
 	return append(hits, own...)
 }
 
-// lastTools is one worker's last tools array and its hits.
+// LastTools is one worker's last tools array and its hits.
 type LastTools struct {
 	tools        *ast.Array
 	format, mode string

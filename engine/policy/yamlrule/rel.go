@@ -386,7 +386,7 @@ func pathPairs(n *yaml.Node, what string) (mine, theirs [][]seg, texts []string,
 	return mine, theirs, texts, nil
 }
 
-// linkRules resolves the rule:ID joins and the part_of entries of one
+// LinkRules resolves the rule:ID joins and the part_of entries of one
 // file's rules.
 func LinkRules(rules []*Rule) error {
 	byID := map[string]*Rule{}

@@ -22,7 +22,7 @@ func (c *Cache) only(role string) []int {
 	return c.messagesOf(role)
 }
 
-// relCache holds the partner sets of one document. An Evaluator keeps one
+// Cache holds the partner sets of one document. An Evaluator keeps one
 // and resets it per document, so that the sets' memory is reused.
 type Cache struct {
 	doc  ast.Object
@@ -114,7 +114,7 @@ func (c *Cache) loadRoles() {
 
 var keyMessages = ast.StringTerm("messages")
 
-// reset empties the cache for the next document.
+// Reset empties the cache for the next document.
 func (c *Cache) Reset(doc ast.Object) {
 	c.doc = doc
 	c.rolesDone = false

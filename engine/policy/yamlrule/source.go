@@ -6,8 +6,8 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// yamlSource is one YAML rule file parsed once: its rules (compileYAMLSource)
-// and its rego_when entries (compileGate) are both decoded from the one tree,
+// Source is one YAML rule file parsed once: its rules (CompileSource)
+// and its rego_when entries (policy's compileGate) are both decoded from the one tree,
 // where each used to parse the file again (a sixth of start-up went to
 // parsing YAML).
 type Source struct {
@@ -16,6 +16,8 @@ type Source struct {
 	err  error     // the file does not parse
 }
 
+// ParseSource parses one YAML file once, for its rules and its rego_when
+// entries.
 func ParseSource(f File) *Source {
 	s := &Source{File: f}
 	// Into a yaml.Node nothing is decoded, so the only error is the
