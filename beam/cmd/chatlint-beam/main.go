@@ -235,7 +235,7 @@ func (o *options) config() (*config.Config, error) {
 	if o.ConfigPath == "" {
 		return nil, nil
 	}
-	cfg, err := setup.LoadConfig(o.ConfigPath, false)
+	cfg, _, err := setup.LoadConfig(o.ConfigPath, false)
 	if err != nil {
 		return nil, fmt.Errorf("config: %w", err)
 	}
