@@ -48,7 +48,7 @@ func TestFineTuningProbe(t *testing.T) {
 			"1 error openai-weight",
 			"1 error role-unknown",
 			"1 error tool-arguments-invalid-json",
-			"1 error tool-call-undeclared",
+			"1 warning tool-call-undeclared",
 			"1 warning dataset-too-few-examples",
 			"1 info dataset-token-cost", // the file's cost, not a defect
 			"2 error openai-assistant-missing",

@@ -43,6 +43,16 @@ type Pack struct {
 type Profile struct {
 	Name        string `yaml:"name" json:"name"`
 	Description string `yaml:"description" json:"description"`
+	// Provider is true for a profile that stands for a provider's own
+	// validator (a fine-tuning upload): under it a file fails exactly when
+	// the provider would refuse it. The rules that run under every profile
+	// are chatlint's own checks there, and their errors are reported as
+	// warnings, except those named in Checks.
+	Provider bool `yaml:"provider" json:"provider,omitempty"`
+	// Checks, on a provider profile, names the rules shared with other
+	// profiles that implement one of the provider's own checks, and so
+	// keep their severity under it.
+	Checks []string `yaml:"checks" json:"checks,omitempty"`
 }
 
 type packMeta struct {

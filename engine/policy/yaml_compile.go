@@ -133,6 +133,7 @@ type yamlRuleSpec struct {
 	Given       string     `yaml:"given"`
 	Formats     []string   `yaml:"formats"`
 	Profiles    []string   `yaml:"profiles"`
+	Refs        []string   `yaml:"refs"`
 	Scope       string     `yaml:"scope"`
 	Mode        string     `yaml:"mode"`
 	Where       yaml.Node  `yaml:"where"`
@@ -219,7 +220,7 @@ func compileYAMLRule(n *yaml.Node, file, pack string) (*yamlRule, error) {
 		Rule: rule.Rule{ID: s.ID, Title: s.Title, Severity: sev, Pack: pack, Kind: "yaml",
 			Description: strings.TrimSpace(s.Description), Source: fmt.Sprintf("%s:%d", file, n.Line),
 			Example: strings.TrimSpace(s.Example), Fix: strings.TrimSpace(s.Fix), Formats: s.Formats, Repairs: s.Repairs,
-			Profiles: s.Profiles, Scope: s.Scope},
+			Profiles: s.Profiles, Scope: s.Scope, Refs: s.Refs},
 		formats: s.Formats,
 		mode:    s.Mode,
 		partOf:  s.PartOf,

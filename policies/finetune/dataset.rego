@@ -11,16 +11,22 @@ min_examples["bedrock"] := 32
 # METADATA
 # title: dataset-too-few-examples
 # description: >-
-#   The file has fewer examples than the provider trains on (OpenAI: at least 10 examples, which
-#   the fine-tuning job requires; 50 to 100 well-made ones are where it usually starts to help;
-#   Bedrock's Claude fine-tuning: at least 32 training records). A warning, as a file may be one
-#   part of a training set.
+#   The file has fewer examples than the provider trains on: OpenAI requires at least 10
+#   examples (50 to 100 well-made ones are where it usually starts to help); AWS's validation
+#   script for Claude fine-tuning on Bedrock wants between 32 and 10,000 lines in a training
+#   file. The job is refused, so an error; an empty file is file-empty's finding.
 # custom:
 #   id: dataset-too-few-examples
-#   severity: warning
+#   severity: error
 #   profiles: [openai, bedrock]
-dataset_warn contains f if {
+#   refs:
+#     - https://platform.openai.com/docs/guides/supervised-fine-tuning ("you are required to provide at least 10 examples")
+#     - aws-samples/amazon-bedrock-samples bedrock-fine-tuning/claude-haiku/DataValidation/data_validation.py (MIN_LINES = 32)
+#   fix: >-
+#     Add examples (or merge the file with the rest of its set before the upload).
+dataset_deny contains f if {
 	n := min_examples[input.profile]
+	input.records > 0
 	input.records < n
 	f := {"rule": "dataset-too-few-examples", "msg": sprintf("the file has %d examples; %s fine-tuning needs at least %d", [input.records, input.profile, n])}
 }
@@ -38,6 +44,8 @@ max_examples["bedrock"] := 10000
 #   id: dataset-too-many-examples
 #   severity: error
 #   profiles: [bedrock]
+#   refs:
+#     - aws-samples/amazon-bedrock-samples bedrock-fine-tuning/claude-haiku/DataValidation/data_validation.py (MAX_TRAINING_LINES = 10000)
 #   fix: >-
 #     Keep at most 10,000 records in the training file (sample it, or train on parts in turn).
 dataset_deny contains f if {
