@@ -24,7 +24,8 @@ import (
 type Facts struct {
 	Line int
 	// Type is the record type: chat (messages), preference (input and
-	// preferred_output), prompt_completion (prompt and completion), other;
+	// preferred_output), prompt_completion (prompt and completion), text
+	// (a text member and none of those), other;
 	// a session document's type is its format.
 	Type string
 	// Hash identifies the record's content: the record with its top-level
@@ -62,6 +63,7 @@ const (
 	TypeChat             = "chat"
 	TypePreference       = "preference"
 	TypePromptCompletion = "prompt_completion"
+	TypeText             = "text"
 	TypeOther            = "other"
 )
 
@@ -77,6 +79,8 @@ func recordType(f document.Format, raw ast.Object) string {
 		return TypeChat
 	case has("prompt") && has("completion"):
 		return TypePromptCompletion
+	case has("text"):
+		return TypeText
 	}
 	return TypeOther
 }
