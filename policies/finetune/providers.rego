@@ -105,24 +105,43 @@ leading_system(m) if {
 # METADATA
 # title: turns-alternate
 # description: >-
-#   Together (conversational format) and Bedrock's Claude format: after an optional system
-#   message (Bedrock: the top-level system string), user and assistant messages alternate,
-#   starting with the user's and, for Bedrock, ending with the assistant's. Records with tool
-#   messages are not judged.
+#   Together: no two messages in a row have the same role ("Invalid role turns", checked on
+#   every message; consecutive tool results of parallel calls excepted). Bedrock's Claude
+#   format: messages alternate user and assistant, starting with the user's and ending with the
+#   assistant's (the system prompt is the top-level string); records with tool messages are
+#   left to role-unknown.
 # custom:
 #   id: turns-alternate
 #   severity: error
 #   profiles: [together, bedrock]
-#   formats: [chat]
+#   formats: [chat, preference]
+#   refs:
+#     - togethercomputer/together-python src/together/utils/files.py@0890d35ff2b79b91bba7736d908a7ab58b806c10 (_check_message_role)
+#     - aws-samples/amazon-bedrock-samples bedrock-fine-tuning/claude-haiku/DataValidation/data_validation.py (check_message_structure)
+#     - https://docs.aws.amazon.com/bedrock/latest/userguide/model-customization-prepare.html
 #   example: |-
 #     {"messages": [{"role": "user", "content": "Hi"}, {"role": "user", "content": "Anyone?"}, {"role": "assistant", "content": "Hello!"}]}
 #   fix: >-
-#     Merge consecutive messages of one role, and start with the user's.
+#     Merge consecutive messages of one role (Bedrock: and start with the user's).
 deny contains f if {
-	input.profile in {"together", "bedrock"}
+	input.profile == "bedrock"
+	input.format == "chat"
 	not "tool" in input.lookup.roles
 	some problem in turn_problems
 	f := {"rule": "turns-alternate", "msg": problem}
+}
+
+deny contains f if {
+	input.profile == "together"
+	some i in numbers.range(1, count(input.messages) - 1)
+	r := input.messages[i].role
+	r == input.messages[i - 1].role
+	r != "tool"
+	f := {
+		"rule": "turns-alternate",
+		"msg": sprintf("messages %d and %d are both %s; Together wants the roles to alternate", [i - 1, i, label(r)]),
+		"message_index": i,
+	}
 }
 
 turn_problems contains sprintf("the conversation starts with a message of role %q; it must start with the user's", [turn_roles[0]]) if {
@@ -136,7 +155,6 @@ turn_problems contains sprintf("messages %d and %d are both %s; user and assista
 }
 
 turn_problems contains sprintf("the conversation ends on a message of role %q; Bedrock wants it to end on the assistant's", [turn_roles[count(turn_roles) - 1]]) if {
-	input.profile == "bedrock"
 	count(turn_roles) > 0
 	turn_roles[count(turn_roles) - 1] != "assistant"
 }
