@@ -69,23 +69,25 @@ mistral_id(id) if regex.match(`^[a-zA-Z0-9]{9}$`, id)
 # METADATA
 # title: message-content-string
 # description: >-
-#   Together (`together files check`) and Bedrock's Claude format: every message's content is a
-#   string (not a list of parts, not null); an assistant message that only calls tools is left to
-#   the tool rules.
+#   Bedrock's Claude format: every message's content is a string (not a list of parts, not
+#   null).
 # custom:
 #   id: message-content-string
 #   severity: error
-#   profiles: [together, bedrock]
+#   profiles: [bedrock]
+#   refs:
+#     - aws-samples/amazon-bedrock-samples bedrock-fine-tuning/claude-haiku/DataValidation/data_validation.py (Message.content str)
+#     - https://docs.aws.amazon.com/bedrock/latest/userguide/model-customization-prepare.html
 #   formats: [chat]
 #   example: |-
 #     {"messages": [{"role": "user", "content": [{"type": "text", "text": "Hi"}]}, {"role": "assistant", "content": "Hello!"}]}
 #   fix: >-
 #     Give the content as one string.
 deny contains f if {
-	input.profile in {"together", "bedrock"}
+	input.profile == "bedrock"
+	input.format == "chat"
 	some m in input.messages
 	is_object(m.raw)
-	count(m.tool_calls) == 0
 	not is_string(object.get(m.raw, "content", null))
 	f := {
 		"rule": "message-content-string",

@@ -92,18 +92,20 @@ together_image_prefixes := ["data:image/jpeg;base64,", "data:image/png;base64,",
 # together_max_image is MAX_BASE64_IMAGE_LENGTH: the data URL of a 10 MB image.
 together_max_image := count("data:image/jpeg;base64,") + floor((4 * 10485760) / 3)
 
-together_content_problem(c, _) := sprintf("is %s, not a string or a list of parts", [type_name(c)]) if {
+# together_content_problems(c, role) says what is wrong with a content of a message of the role.
+together_content_problems(c, _) := {sprintf("is %s, not a string or a list of parts", [type_name(c)])} if {
 	not is_string(c)
 	not is_array(c)
 }
 
-together_content_problem(c, role) := p if {
-	is_array(c)
-	some i, part in c
-	p := together_part_problem(i, part, role)
+together_content_problems(c, role) := {p | some i, part in c; p := together_part_problem(i, part, role)} if is_array(c)
+
+together_part_problem(i, part, _) := sprintf("has part %d that is not an object with a type", [i]) if {
+	not is_object(part)
 }
 
 together_part_problem(i, part, _) := sprintf("has part %d that is not an object with a type", [i]) if {
+	is_object(part)
 	not is_string(object.get(part, "type", null))
 }
 
@@ -165,7 +167,7 @@ together_image_url(url) if {
 deny contains f if {
 	input.profile == "together"
 	some [where, role, c, path] in together_sites
-	problem := together_content_problem(c, role)
+	some problem in together_content_problems(c, role)
 	f := {"rule": "together-content", "msg": sprintf("%s: the content %s", [where, problem]), "path": path}
 }
 
@@ -197,6 +199,7 @@ deny contains f if {
 
 deny contains f if {
 	input.profile == "together"
+	input.format != "instruction"
 	kinds := {is_array(m.raw.content) | some m in input.messages; is_object(m.raw); "content" in object.keys(m.raw); not is_null(m.raw.content)}
 	count(kinds) > 1
 	f := {"rule": "together-content", "msg": "the messages mix string content and lists of parts; an example's messages are all one or all the other"}
