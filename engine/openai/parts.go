@@ -17,7 +17,7 @@ var (
 	reasoningParts = []string{"thinking", "redacted_thinking", "reasoning"}
 	// untypedParts are the members that name the kind of a part without a
 	// type (Gemini's parts: {"text"}, {"functionCall"}, {"functionResponse"}).
-	untypedParts = []string{"text", "functionCall", "functionResponse", "function_call", "function_response"}
+	untypedParts = []string{"text", "functionCall", "functionResponse", "function_call", "function_response", "toolUse", "toolResult"}
 )
 
 // contentParts returns the parts of a raw message: its content (or Gemini's
@@ -82,7 +82,7 @@ func onlyToolResults(raw any) bool {
 	ps := contentParts(raw)
 	for _, p := range ps {
 		o, _ := p.(map[string]any)
-		if t, _ := o["type"].(string); t != "tool_result" && t != "toolResult" && o["functionResponse"] == nil {
+		if t, _ := o["type"].(string); t != "tool_result" && t != "toolResult" && o["functionResponse"] == nil && o["toolResult"] == nil {
 			return false
 		}
 	}

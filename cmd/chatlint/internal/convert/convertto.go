@@ -154,8 +154,15 @@ func convertJob(j runner.Job, opts openai.Options) convertedJob {
 		c.add(*j.Finding)
 		return c
 	}
-	bad := lint.Documents(j.Unit, document.Options{}, func(d *document.Document, _ *jsonl.Record) {
+	bad := lint.Documents(j.Unit, document.Options{}, func(d *document.Document, rec *jsonl.Record) {
 		c.docs++
+		if openai.AsIs(d.Format) && rec != nil {
+			// Already an OpenAI fine-tuning example (DPO): written byte
+			// for byte.
+			c.lines = append(c.lines, append(bytes.Clone(rec.Data), '\n'))
+			c.exs++
+			return
+		}
 		exs, notes := openai.Convert(d, opts)
 		for _, n := range notes {
 			f := finding.Finding{File: d.File, Line: n.Line, Severity: finding.Warning, Rule: ruleConvertLossy, Message: n.Message}
