@@ -167,3 +167,20 @@ func TestConvertProviderFormats(t *testing.T) {
 		t.Errorf("text: exit %d\n%s%s", code, out, errOut)
 	}
 }
+
+// rules explain names where a provider rule comes from, and under which
+// profiles a rule of chatlint's own reports warnings.
+func TestExplainShowsSourcesAndProfileSeverities(t *testing.T) {
+	out, _, code := chatlint(t, "", "rules", "explain", "together-weight")
+	if code != 0 || !strings.Contains(out, "refs:     togethercomputer/together-python src/together/utils/files.py@0890d35ff2b79b91bba7736d908a7ab58b806c10") {
+		t.Errorf("explain together-weight: exit %d\n%s", code, out)
+	}
+	out, _, code = chatlint(t, "", "rules", "explain", "tool-result-missing")
+	if code != 0 || !strings.Contains(out, "under:    bedrock, mistral, openai, together: warning") {
+		t.Errorf("explain tool-result-missing: exit %d\n%s", code, out)
+	}
+	out, _, _ = chatlint(t, "", "rules", "explain", "role-unknown")
+	if strings.Contains(out, "under:") {
+		t.Errorf("role-unknown is every provider's check, yet explain lists other severities:\n%s", out)
+	}
+}

@@ -73,6 +73,9 @@ dataset_deny contains f if {
 #   id: dataset-record-types-mixed
 #   severity: error
 #   profiles: [openai, together]
+#   refs:
+#     - https://platform.openai.com/docs/guides/supervised-fine-tuning
+#     - togethercomputer/together-python src/together/utils/files.py@0890d35ff2b79b91bba7736d908a7ab58b806c10 (_check_jsonl, one dataset format)
 dataset_deny contains f if {
 	count(input.record_types) > 1
 	first := min({l | some l in input.record_type_lines})

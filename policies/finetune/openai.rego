@@ -23,6 +23,8 @@ message_keys := {"role", "content", "name", "weight", "tool_calls", "tool_call_i
 #   severity: error
 #   profiles: [openai]
 #   formats: [chat, preference]
+#   refs:
+#     - openai/openai-cookbook examples/Chat_finetuning_data_prep.ipynb (message_unrecognized_key)
 #   example: |-
 #     {"messages": [{"role": "user", "content": "Hi", "timestamp": 1700000000}, {"role": "assistant", "content": "Hello!"}]}
 #   fix: >-
@@ -77,6 +79,9 @@ good_part(p) if {
 #   severity: error
 #   profiles: [openai]
 #   formats: [chat, preference]
+#   refs:
+#     - openai/openai-cookbook examples/Chat_finetuning_data_prep.ipynb (missing_content)
+#     - https://platform.openai.com/docs/guides/vision-fine-tuning
 #   example: |-
 #     {"messages": [{"role": "user", "content": {"text": "Hi"}}, {"role": "assistant", "content": "Hello!"}]}
 #   fix: >-
@@ -103,6 +108,8 @@ deny contains f if {
 #   severity: error
 #   profiles: [openai]
 #   formats: [chat]
+#   refs:
+#     - openai/openai-cookbook examples/Chat_finetuning_data_prep.ipynb (example_missing_assistant_message)
 #   example: |-
 #     {"messages": [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Hi"}]}
 #   fix: >-
@@ -125,6 +132,8 @@ deny contains f if {
 #   severity: error
 #   profiles: [openai]
 #   formats: [chat, preference]
+#   refs:
+#     - https://platform.openai.com/docs/guides/supervised-fine-tuning (weight on assistant messages, 0 or 1)
 #   example: |-
 #     {"messages": [{"role": "user", "content": "Hi"}, {"role": "assistant", "content": "Hello!", "weight": 7}]}
 #   fix: >-
@@ -159,6 +168,8 @@ weight_problem(m) := "has a weight, which only assistant messages may have" if {
 #   severity: error
 #   profiles: [openai]
 #   formats: [chat, preference]
+#   refs:
+#     - https://platform.openai.com/docs/guides/supervised-fine-tuning (function calling examples, arguments a JSON string)
 #   example: |-
 #     {"messages": [{"role": "user", "content": "Weather in Paris?"}, {"role": "assistant", "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": {"city": "Paris"}}}]}], "tools": [{"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}}]}
 #   fix: >-

@@ -13,6 +13,8 @@ package chatlint.finetune
 #   severity: error
 #   profiles: [mistral]
 #   formats: [chat]
+#   refs:
+#     - mistralai/mistral-common src/mistral_common/protocol/instruct/validator.py@039465db2bdc0486df36365c9bdb428188482a18 (_validate_last_message, finetuning mode)
 #   example: |-
 #     {"messages": [{"role": "user", "content": "Hi"}, {"role": "assistant", "content": "Hello!"}, {"role": "user", "content": "Bye"}]}
 #   fix: >-
@@ -39,6 +41,8 @@ deny contains f if {
 #   severity: error
 #   profiles: [mistral]
 #   formats: [chat]
+#   refs:
+#     - mistralai/mistral-common src/mistral_common/protocol/instruct/validator.py@039465db2bdc0486df36365c9bdb428188482a18 (MistralRequestValidatorV3._validate_tool_call, _validate_tool_message)
 #   example: |-
 #     {"messages": [{"role": "user", "content": "Weather?"}, {"role": "assistant", "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": "{}"}}]}, {"role": "tool", "tool_call_id": "call_1", "content": "18 C"}, {"role": "assistant", "content": "18 °C."}], "tools": [{"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object", "properties": {}}}}]}
 #   fix: >-
@@ -49,7 +53,15 @@ deny contains f if {
 	m := input.messages[i]
 	some c in m.tool_calls
 	not mistral_id(c.id)
+	not null_id_last(m, c)
 	f := call_finding("mistral-tool-call-id", m, c, sprintf("has id %q; mistral-finetune wants 9 alphanumeric characters", [c.id]))
+}
+
+# null_id_last holds for a call of the example's last message whose id is "null": mistral_common
+# takes it there (the last call's id is not trained on), and only there.
+null_id_last(m, c) if {
+	c.id == "null"
+	m.index == count(input.messages) - 1
 }
 
 deny contains f if {
@@ -174,6 +186,8 @@ else := 0
 #   id: bedrock-system
 #   severity: error
 #   profiles: [bedrock]
+#   refs:
+#     - aws-samples/amazon-bedrock-samples bedrock-fine-tuning/claude-haiku/DataValidation/data_validation.py (DataEntry.system)
 #   formats: [chat]
 #   example: |-
 #     {"system": ["Be brief."], "messages": [{"role": "user", "content": "Hi"}, {"role": "assistant", "content": "Hello!"}]}
