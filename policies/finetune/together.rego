@@ -32,6 +32,7 @@ together_matched := {n | some n, f in together_formats; every c in f.required { 
 #   id: together-columns
 #   severity: error
 #   profiles: [together]
+#   formats: [chat, preference, instruction, text]
 #   refs:
 #     - togethercomputer/together-python src/together/utils/files.py@0890d35ff2b79b91bba7736d908a7ab58b806c10 (_check_jsonl)
 #     - togethercomputer/together-python src/together/constants.py (JSONL_REQUIRED_COLUMNS_MAP, JSONL_EXTRA_COLUMNS_MAP)
@@ -155,6 +156,7 @@ together_image_url(url) if {
 #   id: together-content
 #   severity: error
 #   profiles: [together]
+#   formats: [chat, preference, instruction, text]
 #   refs:
 #     - togethercomputer/together-python src/together/utils/files.py@0890d35ff2b79b91bba7736d908a7ab58b806c10 (_check_message_content, validate_messages)
 #     - togethercomputer/together-python tests/unit/test_files_checks.py@0890d35ff2b79b91bba7736d908a7ab58b806c10
@@ -226,6 +228,7 @@ together_images contains [i, j] if {
 #   id: together-weight
 #   severity: error
 #   profiles: [together]
+#   formats: [chat, preference]
 #   refs:
 #     - togethercomputer/together-python src/together/utils/files.py@0890d35ff2b79b91bba7736d908a7ab58b806c10 (_check_message_weight)
 #     - togethercomputer/together-python tests/unit/test_files_checks.py@0890d35ff2b79b91bba7736d908a7ab58b806c10 (test_check_jsonl_invalid_weight_float, test_check_jsonl_invalid_weight)
