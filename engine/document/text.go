@@ -9,13 +9,25 @@ import (
 // most pre-training corpora. A record holds no conversation: its document
 // has no messages, and rules read the record as raw (raw.text).
 //
-// Detection asks for a text member and none that another format reads, so
-// that a record of a conversation format which also carries a text field is
-// still read as that format (the registry asks this adapter last).
+// Detection asks for a text member that is a string (or a list of parts, as
+// Together takes them), and the registry asks this adapter last, so that a
+// record of a conversation format which also carries a text field is still
+// read as that format, and a log line whose text is a number stays of no
+// format.
 var textAdapter = &Adapter{
-	Format:     Text,
-	Summary:    `plain text records: {"text": "..."} (Together's general format, pre-training corpora)`,
-	Detect:     func(rec ast.Object) bool { return get(rec, keyText) != nil },
+	Format:  Text,
+	Summary: `plain text records: {"text": "..."} (Together's general format, pre-training corpora)`,
+	Detect: func(rec ast.Object) bool {
+		t := get(rec, keyText)
+		if t == nil {
+			return false
+		}
+		switch t.Value.(type) {
+		case ast.String, *ast.Array:
+			return true
+		}
+		return false
+	},
 	Shape:      "a text member",
 	NewBuilder: func(file string, opts Options) Builder { return textBuilder{file: file, opts: opts} },
 	Unfixable: func(ast.Object) string {
