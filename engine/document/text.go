@@ -28,7 +28,7 @@ var textAdapter = &Adapter{
 		}
 		return false
 	},
-	Shape:      "a text member",
+	Shape:      "a text member holding a string (or a list of parts)",
 	NewBuilder: func(file string, opts Options) Builder { return textBuilder{file: file, opts: opts} },
 	Unfixable: func(ast.Object) string {
 		return "a text record has no messages for a cleanup rule to edit"
