@@ -16,11 +16,15 @@ import (
 // conversations, undeclared tools with legacy functions, schemas, unnamed
 // tools, Anthropic and inline calls, an empty pi session) and on every file
 // of the shared sample data.
+//
+// Under the default profile only: since issue 33 a provider profile is
+// that provider's verdict, so the shared rules' errors are warnings there
+// and the provider rules changed on purpose; providers_test.go holds them.
 func TestFinetuneYAMLMatchesRego(t *testing.T) {
 	equivalence{
 		pack:     "finetune",
 		before:   filepath.Join("testdata", "finetune-before"),
-		profiles: []string{"default", "openai", "mistral", "together", "bedrock"},
+		profiles: []string{"default"},
 		inputs: map[string][]string{
 			"cases": {filepath.Join("testdata", "finetune-cases.jsonl"), filepath.Join("testdata", "finetune-empty-session.jsonl")},
 		},

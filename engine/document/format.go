@@ -24,6 +24,11 @@ const (
 	OpenAIBatchOutput Format = "openai-batch-output"
 	AnthropicBatch    Format = "anthropic-batch"
 	GooseSession      Format = "goose-session"
+
+	Preference          Format = "preference"
+	Instruction         Format = "instruction"
+	Text                Format = "text"
+	BedrockConversation Format = "bedrock-conversation"
 )
 
 // Adapter is one input format: how a file in it is recognized and how its
@@ -156,8 +161,15 @@ func (a *Adapter) Misfit(rec ast.Object) string {
 // more specific member.
 // Claude Code and Codex sessions are told by members no other format has
 // (uuid/parentUuid/sessionId, {timestamp, type, payload}).
+//
+// Preference records (input and an output) and Bedrock conversation records
+// (schemaVersion) are told by members a plain chat record lacks, so they come
+// before chat. Instruction records (prompt and completion, or Alpaca's
+// instruction and output) and text records ({"text"}) have no conversation
+// member at all and come last, text the very last: a text member is the
+// loosest test of all.
 var registry = []*Adapter{piSessionAdapter, gooseSessionAdapter, claudeCodeAdapter, codexAdapter, openAIBatchInputAdapter, openAIBatchOutputAdapter, anthropicBatchAdapter,
-	proxyLogAdapter, contractAdapter, geminiAdapter, shareGPTAdapter, chatAdapter}
+	proxyLogAdapter, contractAdapter, geminiAdapter, shareGPTAdapter, preferenceAdapter, bedrockConversationAdapter, chatAdapter, instructionAdapter, textAdapter}
 
 // Formats lists every input format, in detection order.
 var Formats = func() []Format {

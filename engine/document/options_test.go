@@ -31,7 +31,11 @@ var formatSamples = map[Format][]string{
 	OpenAIBatchOutput: {
 		`{"id":"b","custom_id":"r1","response":{"status_code":200,"body":{"choices":[{"message":{"role":"assistant","content":"a"}}]}},"error":null}`,
 	},
-	AnthropicBatch: {`{"custom_id":"r1","params":{"model":"m","max_tokens":10,"messages":[{"role":"user","content":"hi"}]}}`},
+	AnthropicBatch:      {`{"custom_id":"r1","params":{"model":"m","max_tokens":10,"messages":[{"role":"user","content":"hi"}]}}`},
+	Preference:          {`{"input":{"messages":[{"role":"user","content":"hi"}]},"preferred_output":[{"role":"assistant","content":"a"}],"non_preferred_output":[{"role":"assistant","content":"b"}]}`},
+	Instruction:         {`{"prompt":"hi","completion":"a"}`},
+	Text:                {`{"text":"hi"}`},
+	BedrockConversation: {`{"schemaVersion":"bedrock-conversation-2024","messages":[{"role":"user","content":[{"text":"hi"}]}]}`},
 }
 
 // The run's options (the profile, check --model, leaving lookup out) reach

@@ -97,6 +97,8 @@ type Reader struct {
 	uni *universal
 	// keepBlank hands blank lines on as records (SetKeepBlank).
 	keepBlank bool
+	// layout is what the file holds besides records (layout.go).
+	layout Layout
 }
 
 // NewReader returns a Reader reading from r.
@@ -189,12 +191,14 @@ func (r *Reader) Next() (Record, error) {
 		offset := r.offset
 		r.offset += int64(len(raw))
 		line := bytes.TrimSuffix(raw, []byte{'\n'})
-		if r.line == 1 {
-			line = bytes.TrimPrefix(line, bom)
+		if r.line == 1 && bytes.HasPrefix(line, bom) {
+			line = line[len(bom):]
+			r.layout.BOM = true
 		}
 		full := len(line)
 		line = bytes.TrimRight(line, "\r") // CRLF, and CRCRLF from a double conversion
 		if IsBlank(line) && !r.keepBlank {
+			r.skipBlank(r.line)
 			continue
 		}
 		lf := bytes.HasSuffix(raw, []byte{'\n'})

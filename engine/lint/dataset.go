@@ -12,6 +12,7 @@ import (
 
 	"github.com/chatlint/chatlint/engine/document"
 	"github.com/chatlint/chatlint/engine/finding"
+	"github.com/chatlint/chatlint/engine/jsonl"
 	"github.com/chatlint/chatlint/engine/policy"
 )
 
@@ -23,7 +24,8 @@ import (
 type Facts struct {
 	Line int
 	// Type is the record type: chat (messages), preference (input and
-	// preferred_output), prompt_completion (prompt and completion), other;
+	// preferred_output), prompt_completion (prompt and completion), text
+	// (a text member and none of those), other;
 	// a session document's type is its format.
 	Type string
 	// Hash identifies the record's content: the record with its top-level
@@ -61,6 +63,7 @@ const (
 	TypeChat             = "chat"
 	TypePreference       = "preference"
 	TypePromptCompletion = "prompt_completion"
+	TypeText             = "text"
 	TypeOther            = "other"
 )
 
@@ -76,6 +79,8 @@ func recordType(f document.Format, raw ast.Object) string {
 		return TypeChat
 	case has("prompt") && has("completion"):
 		return TypePromptCompletion
+	case has("text"):
+		return TypeText
 	}
 	return TypeOther
 }
@@ -149,6 +154,11 @@ type Dataset struct {
 	ndups   int
 	tokens  tokenFold
 	keys    keyFold
+	// layout is what the file holds besides records (jsonl.Layout), and
+	// whole says the fold saw the file to its end (SetLayout): only then
+	// is a file without records judged, as an empty file.
+	layout jsonl.Layout
+	whole  bool
 	// KeyBound is how many repeated keys the document lists at most (the
 	// count goes on): MaxDuplicates unless the caller sets it, which it may
 	// do between Adds (validate-input lists only what its report can show).
@@ -196,6 +206,12 @@ func (d *Dataset) Add(f Facts) (keyFirst int) {
 	return keyFirst
 }
 
+// SetLayout gives the fold what the reader saw of the file besides its
+// records, once it has read the whole file.
+func (d *Dataset) SetLayout(l jsonl.Layout) {
+	d.layout, d.whole = l, true
+}
+
 // Records is the number of records folded so far.
 func (d *Dataset) Records() int { return d.records }
 
@@ -232,6 +248,9 @@ func (d *Dataset) Document() ast.Object {
 		ast.Item(ast.StringTerm("key_duplicates"), ast.ArrayTerm(d.keys.listed...)),
 		ast.Item(ast.StringTerm("key_duplicate_count"), ast.IntNumberTerm(d.keys.repeats)),
 		ast.Item(ast.StringTerm("distinct_keys"), ast.IntNumberTerm(len(d.keys.first))),
+		ast.Item(ast.StringTerm("bom"), ast.BooleanTerm(d.layout.BOM)),
+		ast.Item(ast.StringTerm("blank_lines"), intsTerm(d.layout.Blank)),
+		ast.Item(ast.StringTerm("blank_line_count"), ast.IntNumberTerm(d.layout.Blanks)),
 	)
 }
 
@@ -239,7 +258,7 @@ func (d *Dataset) Document() ast.Object {
 // their findings: on the line a finding names, else on the file's first
 // record.
 func (l *Linter) CheckDataset(ctx context.Context, d *Dataset) []finding.Finding {
-	if d == nil || d.records == 0 {
+	if d == nil || d.records == 0 && !d.whole {
 		return nil
 	}
 	hits, err := l.ev.EvaluateDataset(ctx, string(d.Format), d.opts.Profile, d.Document())
@@ -263,4 +282,12 @@ func (l *Linter) CheckDataset(ctx context.Context, d *Dataset) []finding.Finding
 	}
 	slices.SortFunc(out, finding.Compare)
 	return out
+}
+
+func intsTerm(ns []int) *ast.Term {
+	ts := make([]*ast.Term, len(ns))
+	for i, n := range ns {
+		ts[i] = ast.IntNumberTerm(n)
+	}
+	return ast.ArrayTerm(ts...)
 }

@@ -15,6 +15,9 @@ import (
 // assistant message with SplitTurns) and the notes on what they could not
 // hold. A document that gives no example has an Error note saying why.
 func Convert(d *document.Document, opts Options) ([]Example, []Note) {
+	if d.Format == document.Text {
+		return nil, []Note{{Line: d.Line, Error: true, Message: textNote}}
+	}
 	v, err := ast.JSON(d.Materialized())
 	doc, _ := v.(map[string]any)
 	c := &converter{opts: opts, line: d.Line, answered: map[turnID]bool{}, renamed: map[turnID]string{}, used: map[string]bool{}, emitted: map[turnID]bool{}}

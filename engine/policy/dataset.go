@@ -55,6 +55,7 @@ func (ev *Evaluator) EvaluateDataset(ctx context.Context, format, profile string
 		hits = r.Eval(doc, hits)
 	}
 	if e.rego == nil || len(e.rego.datasetSets) == 0 {
+		e.demote(profile, hits)
 		return hits, nil
 	}
 	ev.cancel.reset()
@@ -66,6 +67,7 @@ func (ev *Evaluator) EvaluateDataset(ctx context.Context, format, profile string
 	if len(e.disabled) > 0 {
 		hits = slices.DeleteFunc(hits, func(h Hit) bool { return e.disabled[h.Rule] })
 	}
+	e.demote(profile, hits)
 	var bad *OutputError
 	if err != nil && !errors.As(err, &bad) {
 		return hits, fmt.Errorf("evaluating dataset rules: %w", err)

@@ -33,6 +33,9 @@ type Engine struct {
 	timeout      time.Duration
 	memory       uint64 // heap bound while rules run (memguard.go)
 	profiles     []Profile
+	// demoted names, per provider profile, the rules whose errors are
+	// warnings under it (verdict.go).
+	demoted map[string]map[string]bool
 	// relational is set when a rule in yaml uses let, group or cases;
 	// roleFiltered when one walks only the messages of one role.
 	relational, roleFiltered bool
@@ -101,9 +104,7 @@ func Compile(ctx context.Context, packs []*Pack, opts Options) (*Engine, error) 
 			e.regoScope.add(r)
 		}
 		for _, pr := range p.Profiles {
-			if !slices.ContainsFunc(e.profiles, func(q Profile) bool { return q.Name == pr.Name }) {
-				e.profiles = append(e.profiles, pr)
-			}
+			e.profiles = mergeProfile(e.profiles, pr)
 		}
 		gates := make([]compiledGate, len(p.YAML))
 		for j, f := range p.YAML {
@@ -149,6 +150,7 @@ func Compile(ctx context.Context, packs []*Pack, opts Options) (*Engine, error) 
 		return nil, &CompileError{Errors: errs}
 	}
 	e.readsLookup = e.yamlReadsLookup || e.regoReadsLookup
+	e.demoted = demotions(e.profiles, e.rules)
 	if modules > 0 {
 		prog, err := parts.prog, parts.progErr
 		if err != nil {
@@ -190,6 +192,7 @@ func (e *Engine) Rules() []rule.Rule {
 	out := make([]rule.Rule, 0, len(e.rules))
 	for _, r := range e.rules {
 		if !e.disabled[r.ID] {
+			r.Severities = e.severities(r)
 			out = append(out, r)
 		}
 	}

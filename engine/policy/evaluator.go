@@ -56,6 +56,7 @@ func (e *Engine) NewEvaluator() *Evaluator {
 // evaluation outlasts the time limit gives an error and no hits.
 func (ev *Evaluator) Evaluate(ctx context.Context, doc *document.Document) ([]Hit, error) {
 	hits, _, err := ev.evaluate(ctx, doc)
+	ev.e.demote(doc.Profile, hits)
 	return hits, err
 }
 

@@ -237,8 +237,32 @@ func ruleFromAnnotation(a *ast.Annotations, pack string, pkgSets []string) (rule
 		}
 		*l.dst = list
 	}
+	refs, err := customStrings(a.Custom["refs"])
+	if err != nil {
+		return rule.Rule{}, false, fmt.Errorf("%s:%d:%d: rule %s: custom.refs: %v", a.Location.File, a.Location.Row, a.Location.Col, id, err)
+	}
 	return rule.Rule{ID: id, Title: a.Title, Severity: sev, Pack: pack, Kind: "rego", Description: strings.TrimSpace(a.Description),
-		Example: strings.TrimSpace(example), Fix: strings.TrimSpace(fix), Formats: formats, Profiles: profiles, Scope: scope, Source: loc, Repairs: repairs, Modes: modes}, true, nil
+		Example: strings.TrimSpace(example), Fix: strings.TrimSpace(fix), Formats: formats, Profiles: profiles, Scope: scope, Source: loc, Repairs: repairs, Modes: modes, Refs: refs}, true, nil
+}
+
+// customStrings reads a list of strings of a rule's METADATA (custom.refs).
+func customStrings(v any) ([]string, error) {
+	if v == nil {
+		return nil, nil
+	}
+	list, ok := v.([]any)
+	if !ok {
+		return nil, fmt.Errorf("want a list of strings")
+	}
+	out := make([]string, 0, len(list))
+	for _, x := range list {
+		s, ok := x.(string)
+		if !ok || strings.TrimSpace(s) == "" {
+			return nil, fmt.Errorf("want a list of strings, found %v", x)
+		}
+		out = append(out, strings.TrimSpace(s))
+	}
+	return out, nil
 }
 
 // customList reads a list of a rule's METADATA custom block (formats,

@@ -104,7 +104,7 @@ func compileGateEntry(n *yaml.Node, file, pack string, i int) (*yamlrule.Rule, e
 	}
 	for k := 0; k+1 < len(n.Content); k += 2 {
 		switch key := n.Content[k].Value; key {
-		case "id", "severity", "description", "message", "action", "repairs", "part_of", "profiles", "scope", "cases":
+		case "id", "severity", "description", "message", "action", "repairs", "part_of", "profiles", "refs", "scope", "cases":
 			return nil, fmt.Errorf("an entry has no %s: it only says when the pack's Rego runs", key)
 		}
 	}

@@ -30,6 +30,14 @@ type Rule struct {
 	Scope string `json:"scope,omitempty"`
 	// Source is the file:line where the rule is declared.
 	Source string `json:"source"`
+	// Refs name where a rule that implements someone else's check comes
+	// from: a provider's documentation (URL) or validator (repository,
+	// path and commit). Declared by the rule (YAML refs, Rego custom.refs).
+	Refs []string `json:"refs,omitempty"`
+	// Severities are the profiles under which the rule's findings have
+	// another severity than Severity (a check of chatlint's own is a
+	// warning under a provider profile); filled by the engine.
+	Severities map[string]finding.Severity `json:"severities,omitempty"`
 	// Repairs, on a cleanup rule, are the ids of the checks whose findings
 	// the rule's pack removes with it: after fix with the pack, check reports
 	// none of them. Declared by the rule (YAML repairs, Rego custom.repairs).

@@ -15,6 +15,7 @@ type checked struct {
 	file     string
 	format   document.Format
 	end      bool
+	layout   *FileLayout // with end: what the file held besides records
 }
 
 // folder folds each file's record facts into its dataset document and
@@ -47,8 +48,19 @@ func (f *folder) add(c checked) []finding.Finding {
 	for _, x := range c.facts {
 		f.cur.Add(x)
 	}
-	if !c.end || f.cur == nil || f.cur.File != c.file {
+	if !c.end {
 		return nil
+	}
+	if c.layout != nil && c.layout.Records == 0 && (f.cur == nil || f.cur.File != c.file) {
+		// A file without records has no facts: its fold is an empty
+		// file's, for the rules that judge one.
+		f.cur = lint.NewDataset(c.file, "", f.l.Options())
+	}
+	if f.cur == nil || f.cur.File != c.file {
+		return nil
+	}
+	if c.layout != nil {
+		f.cur.SetLayout(c.layout.Layout)
 	}
 	out := f.l.CheckDataset(f.ctx, f.cur)
 	f.cur = nil

@@ -34,6 +34,9 @@ type job struct {
 	finding *finding.Finding
 	end     bool  // the last job of an input (see Job.End)
 	err     error // with end: why the input could not be read to its end
+	// layout, with end: what the input held besides records, and how
+	// many it held (nil when it could not be read)
+	layout *FileLayout
 	// borrowed: the records' bytes are the reader's, valid only until it
 	// reads on; whoever takes the job copies them before that (the
 	// batcher, into its slab).
@@ -45,6 +48,8 @@ type producer struct {
 	opts   Options
 	sink   func(job)
 	counts *progress
+	// layout is what the input read last held besides records.
+	layout FileLayout
 	// waiting, when set, is called before each record is read, with
 	// wouldWait, which says whether reading it may wait on a stream for
 	// more input: the batcher then hands on what it gathered. It asks
@@ -123,6 +128,7 @@ func Describe(err error) string {
 }
 
 func (p *producer) readRecords(ctx context.Context, in Input) (int, *fileState, error) {
+	p.layout = FileLayout{}
 	r := in.Reader
 	if r == nil {
 		f, err := os.Open(in.Path)
@@ -166,6 +172,7 @@ func (p *producer) readRecords(ctx context.Context, in Input) (int, *fileState, 
 				st.skipped = true
 			}
 			p.finish(st)
+			p.layout = FileLayout{Records: len(recs)}
 			return len(recs), st, nil
 		}
 		r = bytes.NewReader(data) // several values: read as JSON Lines
@@ -216,6 +223,7 @@ func (p *producer) readRecords(ctx context.Context, in Input) (int, *fileState, 
 		p.record(st, rec, !rd.Owned())
 	}
 	p.finish(st)
+	p.layout = FileLayout{Records: n, Layout: rd.Layout()}
 	return n, st, nil
 }
 

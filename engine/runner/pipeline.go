@@ -7,6 +7,7 @@ import (
 
 	"github.com/chatlint/chatlint/engine/finding"
 	"github.com/chatlint/chatlint/engine/internal/ordered"
+	"github.com/chatlint/chatlint/engine/jsonl"
 	"github.com/chatlint/chatlint/engine/lint"
 )
 
@@ -22,6 +23,16 @@ type Job struct {
 	// a truncated one. Check ignores it.
 	End bool
 	Err error
+	// Layout, with End, is what the input held besides its records, for
+	// the dataset fold (nil when it could not be read).
+	Layout *FileLayout
+}
+
+// FileLayout is what an input held besides its records: its blank lines
+// and byte-order mark (jsonl.Layout), and how many records it held.
+type FileLayout struct {
+	Records int
+	jsonl.Layout
 }
 
 // Totals are what the reader read.
@@ -74,7 +85,12 @@ func Each[R any](ctx context.Context, r *Runner, inputs []Input, newWork func() 
 		p := producer{opts: r.Opts, counts: &r.read, sink: b.add, waiting: b.waiting}
 		for _, in := range inputs {
 			sum, err := p.read(ctx, in)
-			p.send(job{unit: lint.Unit{File: in.Name}, end: true, err: err})
+			var layout *FileLayout
+			if err == nil {
+				l := p.layout
+				layout = &l
+			}
+			p.send(job{unit: lint.Unit{File: in.Name}, end: true, err: err, layout: layout})
 			tot.Records += sum.Records
 			tot.Inputs = append(tot.Inputs, sum)
 			if err != nil {
@@ -92,7 +108,7 @@ func Each[R any](ctx context.Context, r *Runner, inputs []Input, newWork func() 
 			start := time.Now()
 			out := make([]R, len(b.jobs))
 			for i, j := range b.jobs {
-				out[i] = w(Job{Unit: j.unit, Finding: j.finding, End: j.end, Err: j.err})
+				out[i] = w(Job{Unit: j.unit, Finding: j.finding, End: j.end, Err: j.err, Layout: j.layout})
 			}
 			pc.measured(b.work, time.Since(start))
 			// A worker that finds the next batch waiting never blocks, so

@@ -82,7 +82,7 @@ func (r *Runner) Run(ctx context.Context, inputs []Input, emit func(finding.Find
 				return checked{findings: []finding.Finding{*j.Finding}}
 			}
 			fs, facts := l.CheckFacts(ctx, j.Unit)
-			return checked{findings: fs, facts: facts, file: j.File, format: j.Format, end: j.End}
+			return checked{findings: fs, facts: facts, file: j.File, format: j.Format, end: j.End, layout: j.Layout}
 		}
 	}
 	// Dataset rules: the facts of each file's records are folded, in

@@ -4,8 +4,8 @@ import data.chatlint.finetune
 
 # Bedrock's maximum is 10,000 training records: a file of exactly 10,000 passes.
 test_bedrock_at_most_10000 if {
-	count({f | some f in finetune.dataset_deny; f.rule == "dataset-too-many-examples"}) == 0 with input as {"profile": "bedrock", "records": 10000}
-	some f in finetune.dataset_deny with input as {"profile": "bedrock", "records": 10001}
+	count({f | some f in finetune.dataset_deny; f.rule == "dataset-too-many-examples"}) == 0 with input as {"profile": "bedrock", "format": "chat", "records": 10000}
+	some f in finetune.dataset_deny with input as {"profile": "bedrock", "format": "chat", "records": 10001}
 	f.rule == "dataset-too-many-examples"
 	f.msg == "the file has 10001 examples; bedrock fine-tuning takes at most 10000"
 }
@@ -22,4 +22,11 @@ test_default_epochs if {
 	finetune.default_epochs(103) == 3
 	finetune.default_epochs(10000) == 2
 	finetune.default_epochs(100000) == 1
+}
+
+# Bedrock's counts are those of Claude's records: a Bedrock conversation (Nova) file is not
+# held to them.
+test_bedrock_counts_claude_only if {
+	count({f | some f in finetune.dataset_deny; f.rule in {"dataset-too-many-examples", "dataset-too-few-examples"}}) == 0 with input as {"profile": "bedrock", "format": "bedrock-conversation", "records": 10001}
+	count({f | some f in finetune.dataset_deny; f.rule in {"dataset-too-many-examples", "dataset-too-few-examples"}}) == 0 with input as {"profile": "bedrock", "format": "bedrock-conversation", "records": 3}
 }

@@ -22,7 +22,9 @@ message_keys := {"role", "content", "name", "weight", "tool_calls", "tool_call_i
 #   id: openai-message-keys
 #   severity: error
 #   profiles: [openai]
-#   formats: [chat]
+#   formats: [chat, preference]
+#   refs:
+#     - openai/openai-cookbook examples/Chat_finetuning_data_prep.ipynb (message_unrecognized_key)
 #   example: |-
 #     {"messages": [{"role": "user", "content": "Hi", "timestamp": 1700000000}, {"role": "assistant", "content": "Hello!"}]}
 #   fix: >-
@@ -76,7 +78,10 @@ good_part(p) if {
 #   id: openai-content-type
 #   severity: error
 #   profiles: [openai]
-#   formats: [chat]
+#   formats: [chat, preference]
+#   refs:
+#     - openai/openai-cookbook examples/Chat_finetuning_data_prep.ipynb (missing_content)
+#     - https://platform.openai.com/docs/guides/vision-fine-tuning
 #   example: |-
 #     {"messages": [{"role": "user", "content": {"text": "Hi"}}, {"role": "assistant", "content": "Hello!"}]}
 #   fix: >-
@@ -103,6 +108,8 @@ deny contains f if {
 #   severity: error
 #   profiles: [openai]
 #   formats: [chat]
+#   refs:
+#     - openai/openai-cookbook examples/Chat_finetuning_data_prep.ipynb (example_missing_assistant_message)
 #   example: |-
 #     {"messages": [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Hi"}]}
 #   fix: >-
@@ -124,7 +131,9 @@ deny contains f if {
 #   id: openai-weight
 #   severity: error
 #   profiles: [openai]
-#   formats: [chat]
+#   formats: [chat, preference]
+#   refs:
+#     - https://platform.openai.com/docs/guides/supervised-fine-tuning (weight on assistant messages, 0 or 1)
 #   example: |-
 #     {"messages": [{"role": "user", "content": "Hi"}, {"role": "assistant", "content": "Hello!", "weight": 7}]}
 #   fix: >-
@@ -158,7 +167,9 @@ weight_problem(m) := "has a weight, which only assistant messages may have" if {
 #   id: tool-arguments-not-string
 #   severity: error
 #   profiles: [openai]
-#   formats: [chat]
+#   formats: [chat, preference]
+#   refs:
+#     - https://platform.openai.com/docs/guides/supervised-fine-tuning (function calling examples, arguments a JSON string)
 #   example: |-
 #     {"messages": [{"role": "user", "content": "Weather in Paris?"}, {"role": "assistant", "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": {"city": "Paris"}}}]}], "tools": [{"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}}]}
 #   fix: >-
@@ -182,35 +193,87 @@ deny contains f if {
 # METADATA
 # title: openai-preference-shape
 # description: >-
-#   OpenAI: a preference (DPO) record has input.messages (a non-empty list), and preferred_output
-#   and non_preferred_output, each a list of exactly one assistant message.
+#   The preference (DPO) format of OpenAI, which Together takes as is: input is an object whose
+#   messages are a non-empty list that does not end on the assistant's message, and
+#   preferred_output and non_preferred_output are each a list of exactly one assistant message
+#   with content (a string, or a list of parts).
 # custom:
 #   id: openai-preference-shape
 #   severity: error
-#   profiles: [openai]
-#   formats: [chat]
+#   profiles: [openai, together]
+#   formats: [chat, preference]
+#   refs:
+#     - https://platform.openai.com/docs/guides/direct-preference-optimization
+#     - togethercomputer/together-python src/together/utils/files.py@0890d35ff2b79b91bba7736d908a7ab58b806c10 (validate_preference_openai)
 #   example: |-
 #     {"input": {"messages": [{"role": "user", "content": "Hi"}]}, "preferred_output": [{"role": "assistant", "content": "Hello!"}], "non_preferred_output": {"role": "assistant", "content": "Go away."}}
 #   fix: >-
-#     Give each output as a list holding the one assistant message.
+#     Give each output as a list holding the one assistant message, and end the input on the
+#     user's message the outputs answer.
 deny contains f if {
-	input.profile == "openai"
+	input.profile in {"openai", "together"}
 	record_kind == "preference"
 	some problem in preference_problems
 	f := {"rule": "openai-preference-shape", "msg": sprintf("the preference record %s", [problem])}
 }
 
-preference_problems contains "has an empty input.messages" if count(input.messages) == 0
-
-preference_problems contains sprintf("has %s that is not a list of exactly one assistant message", [k]) if {
-	some k in ["preferred_output", "non_preferred_output"]
-	not one_assistant(object.get(input.raw, k, null))
+preference_problems contains sprintf("has input that is %s, not an object", [type_name(input.raw.input)]) if {
+	not is_object(input.raw.input)
 }
 
-one_assistant(x) if {
+preference_problems contains "has no input.messages list" if {
+	is_object(input.raw.input)
+	not is_array(object.get(input.raw.input, "messages", null))
+}
+
+preference_problems contains "has an empty input.messages" if {
+	is_array(object.get(object.get(input.raw, "input", {}), "messages", null))
+	count(input.messages) == 0
+}
+
+preference_problems contains "has an input whose last message is the assistant's; the outputs are the assistant's answer to it" if {
+	count(input.messages) > 0
+	input.messages[count(input.messages) - 1].role == "assistant"
+}
+
+preference_problems contains sprintf("has no %s", [k]) if {
+	some k in ["preferred_output", "non_preferred_output"]
+	not k in object.keys(input.raw)
+}
+
+preference_problems contains sprintf("has %s that is not a list of exactly one message", [k]) if {
+	some k in ["preferred_output", "non_preferred_output"]
+	k in object.keys(input.raw)
+	not one_message(input.raw[k])
+}
+
+preference_problems contains sprintf("has %s whose message is not the assistant's (role %v)", [k, object.get(input.raw[k][0], "role", null)]) if {
+	some k in ["preferred_output", "non_preferred_output"]
+	one_message(input.raw[k])
+	object.get(input.raw[k][0], "role", null) != "assistant"
+}
+
+preference_problems contains sprintf("has %s whose message has no content", [k]) if {
+	some k in ["preferred_output", "non_preferred_output"]
+	one_message(input.raw[k])
+	out := input.raw[k][0]
+	object.get(out, "content", null) == null
+	not has_calls(out)
+}
+
+preference_problems contains sprintf("has %s whose content is %s, not a string or a list of parts", [k, type_name(out.content)]) if {
+	some k in ["preferred_output", "non_preferred_output"]
+	one_message(input.raw[k])
+	out := input.raw[k][0]
+	not is_null(object.get(out, "content", null))
+	not is_string(out.content)
+	not is_array(out.content)
+}
+
+one_message(x) if {
 	is_array(x)
 	count(x) == 1
-	x[0].role == "assistant"
+	is_object(x[0])
 }
 
 # METADATA
@@ -218,19 +281,70 @@ one_assistant(x) if {
 # description: >-
 #   The example has more tokens than the model trains on per example (its training context, from
 #   the pack's model table: 65,536 for gpt-4o-mini-2024-07-18, 16,385 for gpt-3.5-turbo-0125);
-#   OpenAI truncates such examples. Tokens are counted as the OpenAI cookbook counts them
+#   OpenAI truncates such examples (its guide and the cookbook's data-preparation notebook say
+#   so, and the job runs), so a warning. Tokens are counted as the OpenAI cookbook counts them
 #   (docs/fine-tuning.md#tokens). The model is --model, or the table's default.
 # custom:
 #   id: example-too-long
-#   severity: error
+#   severity: warning
 #   profiles: [openai]
-#   formats: [chat]
+#   formats: [chat, preference]
+#   refs:
+#     - https://platform.openai.com/docs/guides/supervised-fine-tuning (examples longer than the limit are truncated)
+#     - openai/openai-cookbook examples/Chat_finetuning_data_prep.ipynb (token limit check)
 #   fix: >-
 #     Shorten or split the conversation, or drop the example.
-deny contains f if {
+warn contains f if {
 	input.profile == "openai"
 	m := input.model
 	n := chatlint.example_tokens(input, m.encoding)
 	n > m.limit
 	f := {"rule": "example-too-long", "msg": sprintf("the example has about %d tokens; %s trains on at most %d per example", [n, m.name, m.limit])}
+}
+
+# METADATA
+# title: openai-function-name
+# description: >-
+#   OpenAI: a function's name (in tools, the legacy functions list, a tool call or a legacy
+#   function_call) matches ^[a-zA-Z0-9_-]{1,64}$, as the Chat Completions API requires of a
+#   function name.
+# custom:
+#   id: openai-function-name
+#   severity: error
+#   profiles: [openai]
+#   formats: [chat, preference]
+#   refs:
+#     - https://platform.openai.com/docs/api-reference/chat/create (tools.function.name)
+#     - https://platform.openai.com/docs/guides/supervised-fine-tuning
+#   example: |-
+#     {"messages": [{"role": "user", "content": "Weather?"}, {"role": "assistant", "content": "Sunny."}], "tools": [{"type": "function", "function": {"name": "get weather", "parameters": {"type": "object", "properties": {}}}}]}
+#   fix: >-
+#     Use letters, digits, underscores and dashes only, at most 64 of them.
+deny contains f if {
+	input.profile == "openai"
+	some [where, name] in openai_names
+	not regex.match(`^[a-zA-Z0-9_-]{1,64}$`, name)
+	f := {"rule": "openai-function-name", "msg": sprintf("%s has the name %q; a function name is 1 to 64 letters, digits, underscores or dashes", [where, name])}
+}
+
+openai_names contains [sprintf("tool %d", [t.index]), t.name] if {
+	some t in input.tools
+	is_string(object.get(t.function, "name", null))
+}
+
+openai_names contains [sprintf("function %d of functions", [i]), fn.name] if {
+	some i, fn in object.get(input.raw, "functions", [])
+	is_string(object.get(fn, "name", null))
+}
+
+openai_names contains [sprintf("tool call %d of message %d", [c.index, m.index]), c.name] if {
+	some i in call_msgs
+	m := input.messages[i]
+	some c in m.tool_calls
+	c.name != ""
+}
+
+openai_names contains [sprintf("the function_call of message %d", [m.index]), m.raw.function_call.name] if {
+	some m in input.messages
+	is_string(object.get(object.get(m.raw, "function_call", {}), "name", null))
 }

@@ -13,6 +13,8 @@ package chatlint.finetune
 #   severity: error
 #   profiles: [mistral]
 #   formats: [chat]
+#   refs:
+#     - mistralai/mistral-common src/mistral_common/protocol/instruct/validator.py@039465db2bdc0486df36365c9bdb428188482a18 (_validate_last_message, finetuning mode)
 #   example: |-
 #     {"messages": [{"role": "user", "content": "Hi"}, {"role": "assistant", "content": "Hello!"}, {"role": "user", "content": "Bye"}]}
 #   fix: >-
@@ -39,6 +41,8 @@ deny contains f if {
 #   severity: error
 #   profiles: [mistral]
 #   formats: [chat]
+#   refs:
+#     - mistralai/mistral-common src/mistral_common/protocol/instruct/validator.py@039465db2bdc0486df36365c9bdb428188482a18 (MistralRequestValidatorV3._validate_tool_call, _validate_tool_message)
 #   example: |-
 #     {"messages": [{"role": "user", "content": "Weather?"}, {"role": "assistant", "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": "{}"}}]}, {"role": "tool", "tool_call_id": "call_1", "content": "18 C"}, {"role": "assistant", "content": "18 °C."}], "tools": [{"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object", "properties": {}}}}]}
 #   fix: >-
@@ -49,7 +53,15 @@ deny contains f if {
 	m := input.messages[i]
 	some c in m.tool_calls
 	not mistral_id(c.id)
+	not null_id_last(m, c)
 	f := call_finding("mistral-tool-call-id", m, c, sprintf("has id %q; mistral-finetune wants 9 alphanumeric characters", [c.id]))
+}
+
+# null_id_last holds for a call of the example's last message whose id is "null": mistral_common
+# takes it there (the last call's id is not trained on), and only there.
+null_id_last(m, c) if {
+	c.id == "null"
+	m.index == count(input.messages) - 1
 }
 
 deny contains f if {
@@ -69,23 +81,25 @@ mistral_id(id) if regex.match(`^[a-zA-Z0-9]{9}$`, id)
 # METADATA
 # title: message-content-string
 # description: >-
-#   Together (`together files check`) and Bedrock's Claude format: every message's content is a
-#   string (not a list of parts, not null); an assistant message that only calls tools is left to
-#   the tool rules.
+#   Bedrock's Claude format: every message's content is a string (not a list of parts, not
+#   null).
 # custom:
 #   id: message-content-string
 #   severity: error
-#   profiles: [together, bedrock]
+#   profiles: [bedrock]
+#   refs:
+#     - aws-samples/amazon-bedrock-samples bedrock-fine-tuning/claude-haiku/DataValidation/data_validation.py (Message.content str)
+#     - https://docs.aws.amazon.com/bedrock/latest/userguide/model-customization-prepare.html
 #   formats: [chat]
 #   example: |-
 #     {"messages": [{"role": "user", "content": [{"type": "text", "text": "Hi"}]}, {"role": "assistant", "content": "Hello!"}]}
 #   fix: >-
 #     Give the content as one string.
 deny contains f if {
-	input.profile in {"together", "bedrock"}
+	input.profile == "bedrock"
+	input.format == "chat"
 	some m in input.messages
 	is_object(m.raw)
-	count(m.tool_calls) == 0
 	not is_string(object.get(m.raw, "content", null))
 	f := {
 		"rule": "message-content-string",
@@ -105,24 +119,43 @@ leading_system(m) if {
 # METADATA
 # title: turns-alternate
 # description: >-
-#   Together (conversational format) and Bedrock's Claude format: after an optional system
-#   message (Bedrock: the top-level system string), user and assistant messages alternate,
-#   starting with the user's and, for Bedrock, ending with the assistant's. Records with tool
-#   messages are not judged.
+#   Together: no two messages in a row have the same role ("Invalid role turns", checked on
+#   every message; consecutive tool results of parallel calls excepted). Bedrock's Claude
+#   format: messages alternate user and assistant, starting with the user's and ending with the
+#   assistant's (the system prompt is the top-level string); records with tool messages are
+#   left to role-unknown.
 # custom:
 #   id: turns-alternate
 #   severity: error
 #   profiles: [together, bedrock]
-#   formats: [chat]
+#   formats: [chat, preference]
+#   refs:
+#     - togethercomputer/together-python src/together/utils/files.py@0890d35ff2b79b91bba7736d908a7ab58b806c10 (_check_message_role)
+#     - aws-samples/amazon-bedrock-samples bedrock-fine-tuning/claude-haiku/DataValidation/data_validation.py (check_message_structure)
+#     - https://docs.aws.amazon.com/bedrock/latest/userguide/model-customization-prepare.html
 #   example: |-
 #     {"messages": [{"role": "user", "content": "Hi"}, {"role": "user", "content": "Anyone?"}, {"role": "assistant", "content": "Hello!"}]}
 #   fix: >-
-#     Merge consecutive messages of one role, and start with the user's.
+#     Merge consecutive messages of one role (Bedrock: and start with the user's).
 deny contains f if {
-	input.profile in {"together", "bedrock"}
+	input.profile == "bedrock"
+	input.format == "chat"
 	not "tool" in input.lookup.roles
 	some problem in turn_problems
 	f := {"rule": "turns-alternate", "msg": problem}
+}
+
+deny contains f if {
+	input.profile == "together"
+	some i in numbers.range(1, count(input.messages) - 1)
+	r := input.messages[i].role
+	r == input.messages[i - 1].role
+	r != "tool"
+	f := {
+		"rule": "turns-alternate",
+		"msg": sprintf("messages %d and %d are both %s; Together wants the roles to alternate", [i - 1, i, label(r)]),
+		"message_index": i,
+	}
 }
 
 turn_problems contains sprintf("the conversation starts with a message of role %q; it must start with the user's", [turn_roles[0]]) if {
@@ -136,7 +169,6 @@ turn_problems contains sprintf("messages %d and %d are both %s; user and assista
 }
 
 turn_problems contains sprintf("the conversation ends on a message of role %q; Bedrock wants it to end on the assistant's", [turn_roles[count(turn_roles) - 1]]) if {
-	input.profile == "bedrock"
 	count(turn_roles) > 0
 	turn_roles[count(turn_roles) - 1] != "assistant"
 }
@@ -154,6 +186,8 @@ else := 0
 #   id: bedrock-system
 #   severity: error
 #   profiles: [bedrock]
+#   refs:
+#     - aws-samples/amazon-bedrock-samples bedrock-fine-tuning/claude-haiku/DataValidation/data_validation.py (DataEntry.system)
 #   formats: [chat]
 #   example: |-
 #     {"system": ["Be brief."], "messages": [{"role": "user", "content": "Hi"}, {"role": "assistant", "content": "Hello!"}]}

@@ -28,4 +28,3 @@ func TestJSONParse(t *testing.T) {
 		}
 	}
 }
-

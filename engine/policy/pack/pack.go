@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -45,14 +46,37 @@ type Pack struct {
 type Profile struct {
 	Name        string `yaml:"name" json:"name"`
 	Description string `yaml:"description" json:"description"`
+	// Provider is true for a profile that stands for a provider's own
+	// validator (a fine-tuning upload): under it a file fails exactly when
+	// the provider would refuse it. The rules that run under every profile
+	// are chatlint's own checks there, and their errors are reported as
+	// warnings, except those named in Checks.
+	Provider bool `yaml:"provider" json:"provider,omitempty"`
+	// Checks, on a provider profile, names the rules shared with other
+	// profiles that implement one of the provider's own checks, and so
+	// keep their severity under it.
+	Checks []string `yaml:"checks" json:"checks,omitempty"`
 }
 
-// packKeys are the keys of pack.yaml; profileKeys those of a profile.
+// packKeys are the keys of pack.yaml; profileKeys those of a profile,
+// read off Profile's yaml tags so that a new member is a valid key at once.
 // extends is engine/config's (it loads the packs a pack extends).
 var (
 	packKeys    = []string{"description", "extends", "kind", "name", "profiles"}
-	profileKeys = []string{"description", "name"}
+	profileKeys = yamlKeys(reflect.TypeFor[Profile]())
 )
+
+// yamlKeys lists the yaml keys of a struct's fields, sorted.
+func yamlKeys(t reflect.Type) []string {
+	var keys []string
+	for f := range t.Fields() {
+		if k, _, _ := strings.Cut(f.Tag.Get("yaml"), ","); k != "" && k != "-" {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	return keys
+}
 
 // checkPackKeys refuses a key pack.yaml does not have, at its line: a typo
 // ("kinds: cleanup", "profile:") was ignored, and the pack silently loaded

@@ -134,6 +134,7 @@ type yamlRuleSpec struct {
 	Given       string     `yaml:"given"`
 	Formats     []string   `yaml:"formats"`
 	Profiles    []string   `yaml:"profiles"`
+	Refs        []string   `yaml:"refs"`
 	Scope       string     `yaml:"scope"`
 	Mode        string     `yaml:"mode"`
 	Where       yaml.Node  `yaml:"where"`
@@ -222,7 +223,7 @@ func CompileRule(n *yaml.Node, file, pack string) (*Rule, error) {
 		Rule: rule.Rule{ID: s.ID, Title: s.Title, Severity: sev, Pack: pack, Kind: "yaml",
 			Description: strings.TrimSpace(s.Description), Source: fmt.Sprintf("%s:%d", file, n.Line),
 			Example: strings.TrimSpace(s.Example), Fix: strings.TrimSpace(s.Fix), Formats: s.Formats, Repairs: s.Repairs,
-			Profiles: s.Profiles, Scope: s.Scope},
+			Profiles: s.Profiles, Scope: s.Scope, Refs: s.Refs},
 		formats: s.Formats,
 		mode:    s.Mode,
 		PartOf:  s.PartOf,

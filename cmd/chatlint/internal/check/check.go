@@ -157,7 +157,7 @@ func runCheck(cmd *cobra.Command, o *checkOptions) error {
 		return err
 	}
 	w, err := cmdutil.OpenOutputs(specs, o.IO.Out, report.Options{
-		Rules: cmdutil.UnderProfile(cmdutil.Configured(cmdutil.ActiveRules(eng), o.LoadedConfig), o.Profile), Files: cmdutil.InputNames(inputs), FailOn: cmdutil.ReportFailOn(failOn), Version: cmdutil.Version(), Color: color, Verbose: o.Verbose,
+		Rules: cmdutil.Configured(cmdutil.UnderProfile(eng, cmdutil.ActiveRules(eng), o.Profile), o.LoadedConfig), Files: cmdutil.InputNames(inputs), FailOn: cmdutil.ReportFailOn(failOn), Version: cmdutil.Version(), Color: color, Verbose: o.Verbose,
 	})
 	if err != nil {
 		return err

@@ -9,12 +9,18 @@ import (
 )
 
 // UnderProfile keeps the rules that run under a profile (reports list
-// what the run checked, not the rules of other profiles).
-func UnderProfile(rules []rule.Rule, profile string) []rule.Rule {
+// what the run checked, not the rules of other profiles), each with the
+// severity its findings have under it. Apply it before the config's rule
+// levels, which check applies after the profile's.
+func UnderProfile(eng *policy.Engine, rules []rule.Rule, profile string) []rule.Rule {
 	if profile == "" {
 		profile = document.DefaultProfile
 	}
-	return slices.DeleteFunc(rules, func(r rule.Rule) bool { return !r.AppliesUnder(profile) })
+	rules = slices.DeleteFunc(rules, func(r rule.Rule) bool { return !r.AppliesUnder(profile) })
+	for i := range rules {
+		rules[i].Severity = eng.SeverityUnder(profile, rules[i])
+	}
+	return rules
 }
 
 // PickModel resolves --model against the packs' model tables: the named

@@ -164,8 +164,15 @@ func convertJob(j runner.Job, opts openai.Options) convertedJob {
 				Message: fmt.Sprintf("%d lone surrogate escape(s) (the first %s) replaced with U+FFFD: no UTF-8 text can hold half a UTF-16 pair", n, first)})
 		}
 	}
-	bad := lint.Documents(j.Unit, document.Options{}, func(d *document.Document, _ *jsonl.Record) {
+	bad := lint.Documents(j.Unit, document.Options{}, func(d *document.Document, rec *jsonl.Record) {
 		c.docs++
+		if openai.AsIs(d.Format) && rec != nil {
+			// Already an OpenAI fine-tuning example (DPO): written byte
+			// for byte.
+			c.lines = append(c.lines, append(bytes.Clone(rec.Data), '\n'))
+			c.exs++
+			return
+		}
 		exs, notes := openai.Convert(d, opts)
 		for _, n := range notes {
 			f := finding.Finding{File: d.File, Line: n.Line, Severity: finding.Warning, Rule: ruleConvertLossy, Message: n.Message}

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/chatlint/chatlint/cmd/chatlint/internal/cmdutil"
+	"github.com/chatlint/chatlint/engine/finding"
 	"github.com/chatlint/chatlint/engine/rule"
 )
 
@@ -63,6 +64,16 @@ func writeExplain(w io.Writer, r rule.Rule) error {
 	if len(r.Profiles) > 0 {
 		fmt.Fprintf(&b, "profiles: %s\n", strings.Join(r.Profiles, ", "))
 	}
+	if len(r.Severities) > 0 {
+		fmt.Fprintf(&b, "under:    %s (a check of chatlint's own: the provider does not make it)\n", severitiesText(r.Severities))
+	}
+	for i, ref := range r.Refs {
+		label := "refs:    "
+		if i > 0 {
+			label = "         "
+		}
+		fmt.Fprintf(&b, "%s %s\n", label, ref)
+	}
 	if r.Scope != "" {
 		fmt.Fprintf(&b, "scope:    %s (evaluated once per file, over its dataset document)\n", r.Scope)
 	}
@@ -93,4 +104,23 @@ func fixedBySentence(r rule.Rule) string {
 		return "chatlint fix: no cleanup rule repairs it."
 	}
 	return "chatlint fix: repaired by " + strings.Join(r.FixedBy, ", ") + "."
+}
+
+// severitiesText words a rule's per-profile severities: "openai, together: warning".
+func severitiesText(m map[string]finding.Severity) string {
+	by := map[finding.Severity][]string{}
+	var sevs []finding.Severity
+	for p, s := range m {
+		if _, ok := by[s]; !ok {
+			sevs = append(sevs, s)
+		}
+		by[s] = append(by[s], p)
+	}
+	slices.Sort(sevs)
+	parts := make([]string, len(sevs))
+	for i, s := range sevs {
+		slices.Sort(by[s])
+		parts[i] = strings.Join(by[s], ", ") + ": " + s.String()
+	}
+	return strings.Join(parts, "; ")
 }

@@ -65,15 +65,18 @@ func runRules(cmd *cobra.Command, o *rulesOptions) error {
 	if err != nil {
 		return err
 	}
-	rules, err := o.WithFixedBy(cmd.Context(), cmdutil.Configured(cmdutil.ActiveRules(eng), o.LoadedConfig))
-	if err != nil {
-		return err
-	}
+	active := cmdutil.ActiveRules(eng)
 	if o.Profile != "" {
 		if err := cmdutil.CheckActive(eng, o.Profile); err != nil {
 			return err
 		}
-		rules = cmdutil.UnderProfile(rules, o.Profile)
+		// The severities check applies under the profile, then the
+		// config's levels over them, as check applies them.
+		active = cmdutil.UnderProfile(eng, active, o.Profile)
+	}
+	rules, err := o.WithFixedBy(cmd.Context(), cmdutil.Configured(active, o.LoadedConfig))
+	if err != nil {
+		return err
 	}
 	switch o.Output {
 	case "text":
