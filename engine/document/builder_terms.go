@@ -1,6 +1,7 @@
 package document
 
 import (
+	"sync"
 	"sync/atomic"
 
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -11,27 +12,21 @@ import (
 // allocations per document; these terms are built once and shared instead
 // (terms are never mutated).
 
-// nameTerms holds a term per format name and per mode, built at init and
-// only read after. The registry cannot be ranged over here (its adapters
-// build documents: an initialization cycle), so the formats are listed;
-// TestNameTerms fails when one is missing.
-var nameTerms = func() map[string]*ast.Term {
-	m := map[string]*ast.Term{}
-	for _, s := range [...]string{
-		modeInline, modeStructured,
-		string(Chat), string(ProxyLog), string(PiSession), string(Contract), string(ShareGPT), string(Gemini),
-		string(OpenAIBatchInput), string(OpenAIBatchOutput), string(AnthropicBatch), string(GooseSession),
-		string(ClaudeCode), string(Codex),
-	} {
-		m[s] = ast.StringTerm(s)
+// nameTerms holds a term per format name and per mode, built on first use
+// and only read after: built at package init it could not range over the
+// registry (its adapters build documents: an initialization cycle).
+var nameTerms = sync.OnceValue(func() map[string]*ast.Term {
+	m := map[string]*ast.Term{modeInline: ast.StringTerm(modeInline), modeStructured: ast.StringTerm(modeStructured)}
+	for _, a := range registry {
+		m[string(a.Format)] = ast.StringTerm(string(a.Format))
 	}
 	return m
-}()
+})
 
 // nameTerm is strTerm for a format name or a mode: shared when it is a
 // known one.
 func nameTerm(s string) *ast.Term {
-	if t, ok := nameTerms[s]; ok {
+	if t, ok := nameTerms()[s]; ok {
 		return t
 	}
 	return strTerm(s)
