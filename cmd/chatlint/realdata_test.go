@@ -66,20 +66,21 @@ func TestCanonicalDataIsClean(t *testing.T) {
 }
 
 // The pi agent sessions report the calls that never got a result and their
-// aborted turns.
+// aborted turns: a call of a turn that ended aborted or in an error is
+// tool-call-not-executed (a warning), any other tool-result-missing.
 func TestPiSessionsReportUnansweredCalls(t *testing.T) {
 	needSharedData(t)
 	tests := []struct {
-		file             string
-		missing, aborted int
+		file                     string
+		missing, notRun, aborted int
 	}{
-		{"pi-large-session-v1.jsonl", 18, 14},
-		{"pi-before-compaction.jsonl", 6, 13},
+		{"pi-large-session-v1.jsonl", 0, 18, 14},
+		{"pi-before-compaction.jsonl", 1, 5, 13},
 	}
 	for _, tc := range tests {
 		counts, _ := checkJSON(t, filepath.Join(sharedData, "agent-sessions/pi", tc.file))
-		if counts["error tool-result-missing"] != tc.missing || counts["warning assistant-turn-aborted"] != tc.aborted {
-			t.Errorf("%s: %v; want %d tool-result-missing, %d assistant-turn-aborted", tc.file, counts, tc.missing, tc.aborted)
+		if counts["error tool-result-missing"] != tc.missing || counts["warning tool-call-not-executed"] != tc.notRun || counts["warning assistant-turn-aborted"] != tc.aborted {
+			t.Errorf("%s: %v; want %d tool-result-missing, %d tool-call-not-executed, %d assistant-turn-aborted", tc.file, counts, tc.missing, tc.notRun, tc.aborted)
 		}
 	}
 }

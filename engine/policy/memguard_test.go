@@ -62,7 +62,8 @@ deny contains {"rule": "quick", "msg": "quick"} if true
 
 // The bound is on what the rules allocate, not on the heap that holds the
 // document: a process already holding more than the limit (a big valid
-// session, here a ballast) still checks a document whose rules allocate
+// session, here a 96 MiB ballast against a 64 MiB limit) still checks a
+// document whose rules allocate
 // little. Before, the whole heap was compared with the limit and such a
 // document was reported as a rule using more than the limit.
 func TestRuleMemoryBoundIsTheRulesGrowth(t *testing.T) {
@@ -79,16 +80,16 @@ deny contains {"rule": "quick", "msg": "quick"} if {
 	}
 }
 `
-	e := mustCompile(t, Options{RecordTimeout: time.Minute, RuleMemory: 32 << 20}, packOf(t, map[string]string{"team.rego": rules}))
+	e := mustCompile(t, Options{RecordTimeout: time.Minute, RuleMemory: 64 << 20}, packOf(t, map[string]string{"team.rego": rules}))
 	ev := e.NewEvaluator()
-	ballast := make([]byte, 64<<20)
+	ballast := make([]byte, 96<<20)
 	for i := range ballast {
 		ballast[i] = byte(i)
 	}
 	for range 3 {
 		hits, err := ev.Evaluate(context.Background(), chatDoc(t, `{"messages":[{"role":"user","content":"fine"}]}`))
 		if err != nil || len(hits) != 1 || hits[0].Rule != "quick" {
-			t.Fatalf("with 64 MiB held: hits %v, err %v; want one quick hit", hits, err)
+			t.Fatalf("with 96 MiB held: hits %v, err %v; want one quick hit", hits, err)
 		}
 	}
 	runtime.KeepAlive(ballast)

@@ -262,7 +262,8 @@ deny contains f if {
 	doc := document.NewBuilder(document.Chat, "t.jsonl", document.Options{Fields: e.Fields()}).Add(1, v.(ast.Object))
 	start := time.Now()
 	_, err = e.NewEvaluator().Evaluate(context.Background(), doc)
-	want := "evaluating policies took longer than 100ms (50ms per 1000 messages or entries); the document was not checked" // 2,000 messages: two units
+	// 2,000 messages: twice the limit (it is per policy.WorkUnit messages).
+	want := "evaluating policies took longer than 100ms (50ms per 1000 messages or entries); the document was not checked"
 	if err == nil || err.Error() != want {
 		t.Errorf("error %v, want %q", err, want)
 	}

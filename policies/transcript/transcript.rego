@@ -8,7 +8,6 @@ package chatlint.transcript
 
 synthetic_text := "[chatlint] missing tool result in session history; inserted synthetic error result for transcript repair."
 
-
 # Inline tool calls live in a message's text: there is nothing to drop or pair as data.
 structured if input.mode == "structured"
 

@@ -57,6 +57,7 @@ blocks_clean if {
 	sum([count(input.messages[i].tool_calls) | some i in idx.assistant]) == n
 	results := [input.messages[i] | some i in idx.tool]
 	[1 | some r in results; r.is_error == true] == []
+	input.format != "codex" # a Codex output's exit status is read below (issue 37)
 	[1 | some r in results; not r.has_content] == []
 	texts := [r.text | some r in results]
 	count(texts) == n
@@ -133,9 +134,12 @@ answer_rank(i, a) := count([j | some j, b in answers; j < i; b[0] == a[0]; b[1] 
 unanswered := [[t, c] |
 	some t, calls in block_calls
 	t != training_target
+	not turn_stopped(t) # tool-call-not-executed since issue 32
 	some c in calls
 	not answered_calls[[t, c.id]]
 ]
+
+turn_stopped(t) if input.messages[t].stop_reason in {"aborted", "error"}
 
 # The training target of a fine-tuning record, under the default profile: its last message,
 # when that is an assistant message with tool calls. A function-calling fine-tuning example ends
@@ -214,7 +218,33 @@ flag_reason(r) := "its is_error flag is true" if {
 	r.is_error == true
 } else := reason if {
 	not is_boolean(object.get(r, "is_error", null))
+	reason := codex_reason(r)
+} else := reason if {
+	not is_boolean(object.get(r, "is_error", null))
 	reason := payload_reason(r)
+}
+
+# Mirrors the built-in pack since issue 37: a Codex output's exit status, from the call's
+# exec_command_end event or the output itself.
+codex_reason(r) := sprintf("its exec_command_end event reports exit code %v", [codes[0]]) if {
+	input.format == "codex"
+	codes := [code |
+		some e in input.entries
+		e.payload_type == "exec_command_end"
+		e.raw.payload.call_id == r.tool_call_id
+		code := e.raw.payload.exit_code
+		is_number(code)
+		code != 0
+	]
+	codes != []
+} else := "its output reports a non-zero exit code" if {
+	input.format == "codex"
+	regex.match(`\A(?:[^\n]*\n){0,3}[^\n]*?(?i:exit code:?|exited with code) *-?[1-9]|"exit_code": *-?[1-9]`, r.text)
+} else := "its output reports a non-zero exit code" if {
+	input.format == "codex"
+	some code in [r.raw.output.exit_code, r.raw.output.metadata.exit_code]
+	is_number(code)
+	code != 0
 }
 
 payload_reason(r) := "its content is empty" if {
