@@ -496,7 +496,8 @@ func operator(op string, a any) (test, error) {
 		kind, _ := a.(string)
 		switch kind {
 		// Text holding a number beyond the engine's range is JSON all the
-		// same: its kind is read from its first character (jsonfuncs.go).
+		// same (json: valid), and an object is still an object (json:
+		// object): its kind is read from its first character (jsonfuncs.go).
 		case "valid":
 			return test{ok: func(v ast.Value) bool {
 				if _, ok := jsonText(v); ok {
@@ -526,11 +527,7 @@ func operator(op string, a any) (test, error) {
 			return test{ok: func(v ast.Value) bool {
 				x, ok := jsonText(v)
 				_, arr := x.(*ast.Array)
-				if !ok {
-					c, _ := rangeText(v)
-					return c == '['
-				}
-				return arr
+				return ok && arr // a list is read for its items: one the engine cannot hold is no list it can use
 			}, desc: "must be the JSON text of a list"}, nil
 		}
 		return test{}, fmt.Errorf("want valid, object or array")
