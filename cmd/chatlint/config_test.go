@@ -190,7 +190,11 @@ deny contains {"rule": "slow", "msg": "slow"} if {
 		if code != 2 {
 			t.Errorf("%v: exit %d, want 2", args, code)
 		}
-		if want := "chatlint: 1 record(s) not checked: the rules failed on them (policy-error findings in the report)\n"; errOut != want {
+		want := "chatlint: 1 record(s) not checked: the rules failed on them (policy-error findings in the report)\n"
+		if args[0] == "--config" { // a run names the config it obeys
+			want = "chatlint: config: " + cfg + "\n" + want
+		}
+		if errOut != want {
 			t.Errorf("%v: stderr %q, want %q", args, errOut, want)
 		}
 		for _, want := range []string{"d.jsonl:1: error policy-error:", "evaluating policies took longer than 1s;", "d.jsonl:2: warning no-empty-assistant"} {

@@ -21,3 +21,44 @@ func Kind(v ast.Value) string {
 	}
 	return "a value"
 }
+
+// OpensObject reports whether the JSON text data starts (after white space)
+// with an object. Records are objects: a line that is not one is reported
+// and skipped, so callers ask this before building a value no one reads (a
+// 60 MB array of zeros built whole took over a gigabyte to be refused).
+func OpensObject(data []byte) bool {
+	c, _ := first(data)
+	return c == '{'
+}
+
+// KindOf validates data as Decode does, with the same errors, building
+// nothing, and names the kind of its value in Kind's words.
+func KindOf(data []byte) (string, error) {
+	if _, err := DecodeProjected(data, &Projection{Stub: true}); err != nil {
+		return "", err
+	}
+	switch c, _ := first(data); c {
+	case '{':
+		return "an object", nil
+	case '[':
+		return "an array", nil
+	case '"':
+		return "a string", nil
+	case 't', 'f':
+		return "a boolean", nil
+	case 'n':
+		return "null", nil
+	}
+	return "a number", nil
+}
+
+func first(data []byte) (byte, bool) {
+	for _, c := range data {
+		switch c {
+		case ' ', '\t', '\n', '\r':
+			continue
+		}
+		return c, true
+	}
+	return 0, false
+}

@@ -241,6 +241,10 @@ func build(recs []jsonl.Record, opts Options) (*document.Document, []int) {
 	var doc *document.Document
 	var invalid []int
 	for i, r := range recs {
+		if !astjson.OpensObject(r.Data) {
+			invalid = append(invalid, i)
+			continue
+		}
 		v, err := astjson.Decode(r.Data)
 		obj, ok := v.(ast.Object)
 		if err != nil || !ok {

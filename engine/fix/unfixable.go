@@ -31,6 +31,9 @@ func unfixable(f document.Format, recs []jsonl.Record) error {
 		return nil
 	}
 	for _, r := range recs {
+		if !astjson.OpensObject(r.Data) {
+			continue
+		}
 		v, err := astjson.Decode(r.Data)
 		obj, ok := v.(ast.Object)
 		if err != nil || !ok {

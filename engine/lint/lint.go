@@ -345,7 +345,14 @@ func Decode(file string, rec jsonl.Record) (ast.Object, *finding.Finding) {
 // decode is Decode building only what p keeps (astjson.DecodeProjected),
 // with the same findings.
 func decode(file string, rec jsonl.Record, p *astjson.Projection) (ast.Object, *finding.Finding) {
-	v, err := astjson.DecodeProjected(rec.Data, p)
+	var v ast.Value
+	var err error
+	var kind string
+	if astjson.OpensObject(rec.Data) {
+		v, err = astjson.DecodeProjected(rec.Data, p)
+	} else {
+		kind, err = astjson.KindOf(rec.Data) // validated, not built: no rule reads it
+	}
 	var re *astjson.RangeError
 	switch {
 	case errors.As(err, &re):
@@ -357,7 +364,10 @@ func decode(file string, rec jsonl.Record, p *astjson.Projection) (ast.Object, *
 	}
 	obj, ok := v.(ast.Object)
 	if !ok {
-		f := coreFinding(RuleSyntax, file, rec.Line, fmt.Sprintf("a record must be a JSON object, not %s", astjson.Kind(v)))
+		if kind == "" {
+			kind = astjson.Kind(v)
+		}
+		f := coreFinding(RuleSyntax, file, rec.Line, fmt.Sprintf("a record must be a JSON object, not %s", kind))
 		return nil, &f
 	}
 	return obj, nil
@@ -374,6 +384,9 @@ const DetectWindow = 16
 // to report once for the file. obj is the decoded record, to pass on as
 // Unit.First.
 func Detect(file string, rec jsonl.Record) (format document.Format, obj ast.Object, unrecognized *finding.Finding, ok bool) {
+	if !astjson.OpensObject(rec.Data) {
+		return "", nil, nil, false
+	}
 	v, err := astjson.Decode(rec.Data)
 	obj, isObj := v.(ast.Object)
 	if err != nil || !isObj {

@@ -29,6 +29,9 @@ func (k *uniqueKeys) mark(u *lint.Unit) {
 	rec := u.Records[0]
 	obj := u.First
 	if obj == nil {
+		if !astjson.OpensObject(rec.Data) {
+			return // the worker reports it
+		}
 		v, err := astjson.Decode(rec.Data)
 		o, ok := v.(ast.Object)
 		if err != nil || !ok {

@@ -500,7 +500,8 @@ func operator(op string, a any) (test, error) {
 		kind, _ := a.(string)
 		switch kind {
 		// Text holding a number beyond the engine's range is JSON all the
-		// same: its kind is read from its first character (jsonfuncs.go).
+		// same (json: valid), and an object is still an object (json:
+		// object): its kind is read from its first character (jsonfuncs.go).
 		case "valid":
 			return test{ok: func(v ast.Value) bool {
 				if _, ok := builtins.JSONText(v); ok {
@@ -530,11 +531,7 @@ func operator(op string, a any) (test, error) {
 			return test{ok: func(v ast.Value) bool {
 				x, ok := builtins.JSONText(v)
 				_, arr := x.(*ast.Array)
-				if !ok {
-					c, _ := builtins.RangeText(v)
-					return c == '['
-				}
-				return arr
+				return ok && arr // a list is read for its items: one the engine cannot hold is no list it can use
 			}, desc: "must be the JSON text of a list"}, nil
 		}
 		return test{}, fmt.Errorf("want valid, object or array")
