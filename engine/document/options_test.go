@@ -32,6 +32,7 @@ var formatSamples = map[Format][]string{
 		`{"id":"b","custom_id":"r1","response":{"status_code":200,"body":{"choices":[{"message":{"role":"assistant","content":"a"}}]}},"error":null}`,
 	},
 	AnthropicBatch: {`{"custom_id":"r1","params":{"model":"m","max_tokens":10,"messages":[{"role":"user","content":"hi"}]}}`},
+	GeminiCLI:      {`{"sessionId":"s","projectHash":"h","messages":[{"id":"m","type":"user","content":"hi"}]}`},
 }
 
 // The run's options (the profile, check --model, leaving lookup out) reach

@@ -32,6 +32,8 @@ func expectedFormat(rel string) Format {
 		return ClaudeCode
 	case strings.HasPrefix(rel, "agent-sessions/codex/"):
 		return Codex
+	case strings.HasPrefix(rel, "agent-sessions/gemini-cli/"):
+		return GeminiCLI
 	}
 	return map[string]Format{
 		"tool-tags-sharegpt/albicilla-conv-format-example.json": Chat,
