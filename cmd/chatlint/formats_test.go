@@ -35,6 +35,9 @@ func TestFormatFixtures(t *testing.T) {
 		{"goose-session.jsonl", "goose-session", false, 2, nil, 0},
 		{"gemini-cli-session.json", "gemini-cli", false, 2, nil, 0},
 		{"gemini-cli-session-lines.jsonl", "gemini-cli", false, 2, nil, 0},
+		{"swe-agent.traj", "swe-agent", false, 2, nil, 0},
+		{"mini-swe-agent.traj.json", "mini-swe-agent", false, 2, nil, 0},
+		{"mini-swe-agent-messages.json", "mini-swe-agent", false, 2, nil, 0},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			in := filepath.Join("fixtures/formats", tc.file)

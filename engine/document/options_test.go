@@ -33,6 +33,8 @@ var formatSamples = map[Format][]string{
 	},
 	AnthropicBatch: {`{"custom_id":"r1","params":{"model":"m","max_tokens":10,"messages":[{"role":"user","content":"hi"}]}}`},
 	GeminiCLI:      {`{"sessionId":"s","projectHash":"h","messages":[{"id":"m","type":"user","content":"hi"}]}`},
+	SWEAgent:       {`{"history":[{"role":"user","content":"hi"}],"info":{}}`},
+	MiniSWEAgent:   {`{"messages":[{"role":"user","content":"hi"}],"trajectory_format":"mini-swe-agent-1.1"}`},
 }
 
 // The run's options (the profile, check --model, leaving lookup out) reach

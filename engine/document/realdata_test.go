@@ -34,6 +34,10 @@ func expectedFormat(rel string) Format {
 		return Codex
 	case strings.HasPrefix(rel, "agent-sessions/gemini-cli/"):
 		return GeminiCLI
+	case strings.HasPrefix(rel, "agent-trajectories/swe-agent/"):
+		return SWEAgent
+	case strings.HasPrefix(rel, "agent-trajectories/mini-swe-agent/"):
+		return MiniSWEAgent
 	}
 	return map[string]Format{
 		"tool-tags-sharegpt/albicilla-conv-format-example.json": Chat,

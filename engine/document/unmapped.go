@@ -39,10 +39,13 @@ func (u *unmappedSet) add(line int, name string) {
 	}
 }
 
-// addOthers records every member of o whose name is not in known, under
+// addOthers records every member of o that is not null and whose name is not in known, under
 // prefix ("" for the top level, "messages[]." for a message's members).
 func (u *unmappedSet) addOthers(line int, o ast.Object, prefix string, known ...string) {
-	o.Foreach(func(k, _ *ast.Term) {
+	o.Foreach(func(k, v *ast.Term) {
+		if _, null := v.Value.(ast.Null); null {
+			return // a null member holds nothing to lose
+		}
 		s, ok := k.Value.(ast.String)
 		if ok && !slices.Contains(known, string(s)) {
 			u.add(line, prefix+string(s))
