@@ -38,6 +38,7 @@ func TestFormatFixtures(t *testing.T) {
 		{"swe-agent.traj", "swe-agent", false, 2, nil, 0},
 		{"mini-swe-agent.traj.json", "mini-swe-agent", false, 2, nil, 0},
 		{"mini-swe-agent-messages.json", "mini-swe-agent", false, 2, nil, 0},
+		{"openhands-events.json", "openhands", false, 2, nil, 0},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			in := filepath.Join("fixtures/formats", tc.file)

@@ -35,6 +35,7 @@ var formatSamples = map[Format][]string{
 	GeminiCLI:      {`{"sessionId":"s","projectHash":"h","messages":[{"id":"m","type":"user","content":"hi"}]}`},
 	SWEAgent:       {`{"history":[{"role":"user","content":"hi"}],"info":{}}`},
 	MiniSWEAgent:   {`{"messages":[{"role":"user","content":"hi"}],"trajectory_format":"mini-swe-agent-1.1"}`},
+	OpenHands:      {`{"id":0,"source":"user","action":"message","args":{"content":"hi"}}`},
 }
 
 // The run's options (the profile, check --model, leaving lookup out) reach

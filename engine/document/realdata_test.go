@@ -38,6 +38,8 @@ func expectedFormat(rel string) Format {
 		return SWEAgent
 	case strings.HasPrefix(rel, "agent-trajectories/mini-swe-agent/"):
 		return MiniSWEAgent
+	case strings.HasPrefix(rel, "agent-trajectories/openhands/"):
+		return OpenHands
 	}
 	return map[string]Format{
 		"tool-tags-sharegpt/albicilla-conv-format-example.json": Chat,
