@@ -37,7 +37,9 @@ func TestFormatFixtures(t *testing.T) {
 		{"gemini-cli-session-lines.jsonl", "gemini-cli", false, 2, nil, 0},
 		{"swe-agent.traj", "swe-agent", false, 2, nil, 0},
 		{"mini-swe-agent.traj.json", "mini-swe-agent", false, 2, nil, 0},
-		{"mini-swe-agent-messages.json", "mini-swe-agent", false, 2, nil, 0},
+		{"openai-responses-messages.json", "openai-responses", false, 2, nil, 0},
+		{"openai-responses-items.jsonl", "openai-responses", false, 2, nil, 0},
+		{"openai-agents-runstate.json", "openai-agents-runstate", false, 2, nil, 0},
 		{"openhands-events.json", "openhands", false, 2, nil, 0},
 	} {
 		t.Run(tc.file, func(t *testing.T) {

@@ -31,11 +31,13 @@ var formatSamples = map[Format][]string{
 	OpenAIBatchOutput: {
 		`{"id":"b","custom_id":"r1","response":{"status_code":200,"body":{"choices":[{"message":{"role":"assistant","content":"a"}}]}},"error":null}`,
 	},
-	AnthropicBatch: {`{"custom_id":"r1","params":{"model":"m","max_tokens":10,"messages":[{"role":"user","content":"hi"}]}}`},
-	GeminiCLI:      {`{"sessionId":"s","projectHash":"h","messages":[{"id":"m","type":"user","content":"hi"}]}`},
-	SWEAgent:       {`{"history":[{"role":"user","content":"hi"}],"info":{}}`},
-	MiniSWEAgent:   {`{"messages":[{"role":"user","content":"hi"}],"trajectory_format":"mini-swe-agent-1.1"}`},
-	OpenHands:      {`{"id":0,"source":"user","action":"message","args":{"content":"hi"}}`},
+	AnthropicBatch:  {`{"custom_id":"r1","params":{"model":"m","max_tokens":10,"messages":[{"role":"user","content":"hi"}]}}`},
+	GeminiCLI:       {`{"sessionId":"s","projectHash":"h","messages":[{"id":"m","type":"user","content":"hi"}]}`},
+	SWEAgent:        {`{"history":[{"role":"user","content":"hi"}],"info":{}}`},
+	MiniSWEAgent:    {`{"messages":[{"role":"user","content":"hi"}],"trajectory_format":"mini-swe-agent-1.1"}`},
+	OpenHands:       {`{"id":0,"source":"user","action":"message","args":{"content":"hi"}}`},
+	OpenAIResponses: {`{"type":"message","role":"user","content":[{"type":"input_text","text":"hi"}]}`},
+	AgentsRunState:  {`{"$schemaVersion":"1.13","original_input":"hi","generated_items":[]}`},
 }
 
 // The run's options (the profile, check --model, leaving lookup out) reach

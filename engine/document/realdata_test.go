@@ -36,8 +36,12 @@ func expectedFormat(rel string) Format {
 		return GeminiCLI
 	case strings.HasPrefix(rel, "agent-trajectories/swe-agent/"):
 		return SWEAgent
+	case rel == "agent-trajectories/mini-swe-agent/mini-swe-agent-github_issue.traj.json":
+		return OpenAIResponses // a bare list of messages
 	case strings.HasPrefix(rel, "agent-trajectories/mini-swe-agent/"):
 		return MiniSWEAgent
+	case strings.HasPrefix(rel, "framework-messages/openai-agents-sdk/"):
+		return AgentsRunState
 	case strings.HasPrefix(rel, "agent-trajectories/openhands/"):
 		return OpenHands
 	}
@@ -435,10 +439,11 @@ func checkInvariants(t *testing.T, name string, d *Document) {
 		}
 		for j := 0; j < calls.Len(); j++ {
 			c := calls.Elem(j).Value.(ast.Object)
-			// A call is inside its message, or (a Codex call item) is a
-			// payload of its own.
+			// A call is inside its message, or (a Codex call item, a
+			// Responses function_call item) is an item of its own.
 			cp, mp := stringField(c, KeyPath), stringField(m, KeyPath)
-			if intField(c, KeyIndex) != j || !strings.HasPrefix(cp, mp+"/") && !(d.Format == Codex && cp == mp) {
+			ownItem := d.Format == Codex && cp == mp || d.Format == OpenAIResponses || d.Format == AgentsRunState
+			if intField(c, KeyIndex) != j || !strings.HasPrefix(cp, mp+"/") && !ownItem {
 				t.Errorf("%s: message %d call %d: %v", name, i, j, c)
 			}
 		}

@@ -35,8 +35,7 @@ func TestSWEAgentTrajectory(t *testing.T) {
 }
 
 // A mini-swe-agent trajectory: its messages, the exit message read as the
-// result of the submitting call it closes; a bare list of messages is one
-// conversation, its exit message (no call open) left out.
+// result of the submitting call it closes.
 func TestMiniSWEAgentTrajectory(t *testing.T) {
 	d := one(t, MiniSWEAgent, Options{}, `{"info":{"mini_version":"1.0"},"messages":[`+
 		`{"role":"user","content":"Fix add."},`+
@@ -59,18 +58,6 @@ func TestMiniSWEAgentTrajectory(t *testing.T) {
 		t.Errorf("unmapped (-want +got):\n%s", diff)
 	}
 
-	bare := one(t, MiniSWEAgent, Options{},
-		`{"role":"user","content":"Fix greet.py."}`,
-		`{"role":"assistant","content":"`+"```mswea_bash_command\\nsed -i s/Helo/Hello/ greet.py\\n```"+`"}`,
-		`{"role":"exit","content":"done"}`)
-	got = project(list(t, bare, "messages"), "role", "line", "path")
-	want = js(t, `[{"role":"user","line":1,"path":""},{"role":"assistant","line":2,"path":""}]`)
-	if diff := cmp.Diff(asMaps(t, want), got); diff != "" {
-		t.Errorf("bare list (-want +got):\n%s", diff)
-	}
-	if len(bare.Unmapped) != 1 || bare.Unmapped[0].Line != 3 {
-		t.Errorf("bare list unmapped %v", bare.Unmapped)
-	}
 }
 
 func TestDetectTrajectories(t *testing.T) {
@@ -85,9 +72,7 @@ func TestDetectTrajectories(t *testing.T) {
 		{`{"instruction":"q","output":"a","history":[["q0","a0"]]}`, ""},
 		{`{"messages":[],"trajectory_format":"mini-swe-agent-1.1"}`, MiniSWEAgent},
 		{`{"messages":[],"info":{"mini_version":"2.2.7"}}`, MiniSWEAgent},
-		{`{"role":"system","content":"s"}`, MiniSWEAgent},
-		{`{"role":"user","content":"s","created":1}`, ""},
-		{`{"role":"human","content":"s"}`, ""},
+		{`{"messages":[],"trajectory_format":"swe-agent"}`, Chat},
 	} {
 		if got, _ := Detect(obj(t, tc.rec)); got != tc.want {
 			t.Errorf("Detect(%s) = %q, want %q", tc.rec, got, tc.want)

@@ -39,12 +39,22 @@ func (u *unmappedSet) add(line int, name string) {
 	}
 }
 
-// addOthers records every member of o that is not null and whose name is not in known, under
+// addOthers records every member of o that holds something (not null, not
+// an empty list or object) and whose name is not in known, under
 // prefix ("" for the top level, "messages[]." for a message's members).
 func (u *unmappedSet) addOthers(line int, o ast.Object, prefix string, known ...string) {
 	o.Foreach(func(k, v *ast.Term) {
-		if _, null := v.Value.(ast.Null); null {
+		switch x := v.Value.(type) {
+		case ast.Null:
 			return // a null member holds nothing to lose
+		case *ast.Array:
+			if x.Len() == 0 {
+				return // nor an empty list
+			}
+		case ast.Object:
+			if x.Len() == 0 {
+				return // nor an empty object
+			}
 		}
 		s, ok := k.Value.(ast.String)
 		if ok && !slices.Contains(known, string(s)) {
