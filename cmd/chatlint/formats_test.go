@@ -40,6 +40,8 @@ func TestFormatFixtures(t *testing.T) {
 		{"openai-responses-messages.json", "openai-responses", false, 2, nil, 0},
 		{"openai-responses-items.jsonl", "openai-responses", false, 2, nil, 0},
 		{"openai-agents-runstate.json", "openai-agents-runstate", false, 2, nil, 0},
+		{"langchain-state.json", "langchain", false, 2, nil, 0},
+		{"langchain-runs.jsonl", "langchain", false, 2, nil, 0},
 		{"openhands-events.json", "openhands", false, 2, nil, 0},
 	} {
 		t.Run(tc.file, func(t *testing.T) {

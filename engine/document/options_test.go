@@ -38,6 +38,7 @@ var formatSamples = map[Format][]string{
 	OpenHands:       {`{"id":0,"source":"user","action":"message","args":{"content":"hi"}}`},
 	OpenAIResponses: {`{"type":"message","role":"user","content":[{"type":"input_text","text":"hi"}]}`},
 	AgentsRunState:  {`{"$schemaVersion":"1.13","original_input":"hi","generated_items":[]}`},
+	LangChain:       {`{"messages":[{"type":"human","content":"hi"}]}`},
 }
 
 // The run's options (the profile, check --model, leaving lookup out) reach

@@ -43,6 +43,9 @@ func (u *unmappedSet) add(line int, name string) {
 // an empty list or object) and whose name is not in known, under
 // prefix ("" for the top level, "messages[]." for a message's members).
 func (u *unmappedSet) addOthers(line int, o ast.Object, prefix string, known ...string) {
+	if o == nil {
+		return
+	}
 	o.Foreach(func(k, v *ast.Term) {
 		switch x := v.Value.(type) {
 		case ast.Null:
