@@ -42,6 +42,7 @@ func TestFormatFixtures(t *testing.T) {
 		{"openai-agents-runstate.json", "openai-agents-runstate", false, 2, nil, 0},
 		{"langchain-state.json", "langchain", false, 2, nil, 0},
 		{"langchain-runs.jsonl", "langchain", false, 2, nil, 0},
+		{"cline-api-conversation-history.json", "cline", false, 2, nil, 0},
 		{"openhands-events.json", "openhands", false, 2, nil, 0},
 	} {
 		t.Run(tc.file, func(t *testing.T) {

@@ -48,7 +48,7 @@ type agentsRunState struct {
 
 func (b agentsRunState) Add(line int, rec ast.Object) *Document {
 	var un unmappedSet
-	un.addOthers(line, rec, "", "$schemaVersion", "original_input", "generated_items", "current_agent", "current_turn", "max_turns")
+	un.addOthers(line, rec, "", "original_input", "generated_items")
 	r := responseItems{un: &un}
 	seen := map[string]bool{} // the ids of the input's items
 	in := get(rec, keyRSOriginal)
@@ -61,7 +61,7 @@ func (b agentsRunState) Add(line int, rec ast.Object) *Document {
 		m.text, m.hasContent, m.textTerm = string(v), v != "", in
 		r.ms = append(r.ms, m)
 	case *ast.Array:
-		r.prefix = "original_input "
+		r.prefix = "original_input[] "
 		for i := 0; i < v.Len(); i++ {
 			r.add(line, v.Elem(i), pointerIndex("/original_input", i))
 			item, _ := v.Elem(i).Value.(ast.Object)
@@ -70,7 +70,7 @@ func (b agentsRunState) Add(line int, rec ast.Object) *Document {
 			}
 		}
 	}
-	r.prefix = "generated_items "
+	r.prefix = "generated_items[] "
 	gen := arrayField(rec, keyRSGenerated)
 	for i := 0; gen != nil && i < gen.Len(); i++ {
 		g, _ := gen.Elem(i).Value.(ast.Object)

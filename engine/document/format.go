@@ -151,7 +151,7 @@ func (a *Adapter) Misfit(rec ast.Object) string {
 // more specific member.
 // Claude Code and Codex sessions are told by members no other format has
 // (uuid/parentUuid/sessionId, {timestamp, type, payload}).
-var registry = []*Adapter{piSessionAdapter, gooseSessionAdapter, claudeCodeAdapter, codexAdapter, geminiCLIAdapter, sweAgentAdapter, miniSWEAgentAdapter, openHandsAdapter, openAIResponsesAdapter, agentsRunStateAdapter, langChainAdapter, openAIBatchInputAdapter, openAIBatchOutputAdapter, anthropicBatchAdapter,
+var registry = []*Adapter{piSessionAdapter, gooseSessionAdapter, claudeCodeAdapter, codexAdapter, geminiCLIAdapter, sweAgentAdapter, miniSWEAgentAdapter, openHandsAdapter, openAIResponsesAdapter, agentsRunStateAdapter, langChainAdapter, clineAdapter, openAIBatchInputAdapter, openAIBatchOutputAdapter, anthropicBatchAdapter,
 	proxyLogAdapter, contractAdapter, geminiAdapter, shareGPTAdapter, chatAdapter}
 
 // Formats lists every input format, in detection order.

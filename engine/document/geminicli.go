@@ -97,7 +97,7 @@ func (g *geminiCLI) Add(line int, rec ast.Object) *Document {
 	case g.header == nil && isGeminiCLI(rec):
 		g.header = ast.NewTerm(rec)
 		g.id = stringField(rec, keyGCLISessionID)
-		g.un.addOthers(line, rec, "", "sessionId", "projectHash", "startTime", "lastUpdated", "kind", "messages")
+		g.un.addOthers(line, rec, "", "messages")
 		if msgs := arrayField(rec, KeyMessages); msgs != nil {
 			for i := 0; i < msgs.Len(); i++ {
 				o, _ := msgs.Elem(i).Value.(ast.Object)
@@ -177,7 +177,7 @@ func (g *geminiCLI) messages() []message {
 			}
 		}
 		if r.obj != nil {
-			g.un.addOthers(r.line, r.obj, "messages[].", "id", "timestamp", "type", "content", "parts", "toolCalls", "thoughts")
+			g.un.addOthers(r.line, r.obj, "messages[].", "type", "content", "parts", "toolCalls", "thoughts")
 		}
 		calls := arrayField(r.obj, keyGCLIToolCalls)
 		var results []message

@@ -44,7 +44,7 @@ func TestGeminiCLISession(t *testing.T) {
 	if diff := cmp.Diff(wantCalls, calls(t, d)); diff != "" {
 		t.Errorf("calls (-want +got):\n%s", diff)
 	}
-	wantUn := []Unmapped{{Line: 1, What: "Gemini CLI members info messages (notices the CLI showed, never sent to the model), messages[].model, messages[].tokens, toolCalls[].resultDisplay"}}
+	wantUn := []Unmapped{{Line: 1, What: "Gemini CLI members info messages (notices the CLI showed, never sent to the model), lastUpdated, messages[].id, messages[].model, messages[].timestamp, messages[].tokens, projectHash, sessionId, startTime, toolCalls[].resultDisplay"}}
 	if diff := cmp.Diff(wantUn, d.Unmapped); diff != "" {
 		t.Errorf("unmapped (-want +got):\n%s", diff)
 	}
@@ -77,8 +77,9 @@ func TestGeminiCLISessionLines(t *testing.T) {
 	if diff := cmp.Diff(asMaps(t, wantEntries), entries); diff != "" {
 		t.Errorf("entries (-want +got):\n%s", diff)
 	}
-	if len(d.Unmapped) != 0 {
-		t.Errorf("unmapped %v", d.Unmapped)
+	wantUn := []Unmapped{{Line: 1, What: "Gemini CLI members kind, lastUpdated, messages[].id, messages[].timestamp, projectHash, sessionId, startTime"}}
+	if diff := cmp.Diff(wantUn, d.Unmapped); diff != "" {
+		t.Errorf("unmapped (-want +got):\n%s", diff)
 	}
 }
 

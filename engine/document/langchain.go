@@ -143,7 +143,7 @@ func (langChain) Finish() *Document { return nil }
 // hold them (they begin with the inputs' messages), else the input messages
 // and the generation or output after them.
 func langChainRun(rec ast.Object, line int, un *unmappedSet) []message {
-	un.addOthers(line, rec, "", "inputs", "outputs", "id")
+	un.addOthers(line, rec, "", "inputs", "outputs")
 	in, out := objectField(rec, keyLCInputs), objectField(rec, keyLCOutputs)
 	if list := arrayField(out, KeyMessages); isLangChainList(list) {
 		un.addOthers(line, in, "inputs.", "messages")

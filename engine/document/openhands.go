@@ -98,6 +98,7 @@ func (o *openHands) Add(line int, rec ast.Object) *Document {
 	e.Insert(KeyRaw, ast.NewTerm(rec))
 	o.entries = append(o.entries, ast.NewTerm(e))
 
+	o.un.addOthers(line, rec, "events[].", "action", "observation", "args", "content", "tool_call_metadata")
 	meta := objectField(rec, keyOHMeta)
 	args := objectField(rec, keyOHArgs)
 	switch {

@@ -39,6 +39,7 @@ var formatSamples = map[Format][]string{
 	OpenAIResponses: {`{"type":"message","role":"user","content":[{"type":"input_text","text":"hi"}]}`},
 	AgentsRunState:  {`{"$schemaVersion":"1.13","original_input":"hi","generated_items":[]}`},
 	LangChain:       {`{"messages":[{"type":"human","content":"hi"}]}`},
+	Cline:           {`{"role":"user","content":"hi","ts":1}`},
 }
 
 // The run's options (the profile, check --model, leaving lookup out) reach

@@ -95,9 +95,11 @@ func (r *responseItems) add(line int, raw *ast.Term, path string) {
 	case "message":
 		// A chat message's tool_calls and tool_call_id are read as in chat
 		// (the second pass reads its calls); a Responses message has none.
-		m := readMessage(raw, line, pathTerm, -1)
-		r.un.addOthers(line, p, r.prefix+"message.", "type", "role", "content", "id", "status", "tool_calls", "tool_call_id", "name")
-		r.ms = append(r.ms, m)
+		// (An Anthropic message's tool_result blocks are tool messages, as
+		// in chat.)
+		r.ms = appendMessages(r.ms, raw, line, pathTerm, -1)
+		r.un.addOthers(line, p, r.prefix+"message.", "type", "role", "content", "tool_calls", "tool_call_id", "name")
+		m := r.ms[len(r.ms)-1]
 		r.open = m.role == "assistant" && m.toolCalls == nil
 	case "function_call", "custom_tool_call", "local_shell_call":
 		if !r.open {
@@ -122,7 +124,7 @@ func (r *responseItems) add(line int, raw *ast.Term, path string) {
 		if typ == "custom_tool_call" {
 			m.calls[len(m.calls)-1].Value.(ast.Object).Insert(keyFreeForm, ast.BooleanTerm(true))
 		}
-		r.un.addOthers(line, p, r.prefix+typ+".", "type", "call_id", "name", "arguments", "input", "action", "id", "status")
+		r.un.addOthers(line, p, r.prefix+typ+".", "type", "call_id", "name", "arguments", "input", "action")
 	case "function_call_output", "custom_tool_call_output", "local_shell_call_output":
 		m := message{raw: raw, obj: p, role: "tool", line: line, path: path, pathTerm: pathTerm, chatIndex: -1, ownCalls: true}
 		out := get(p, keyOutput)
@@ -133,7 +135,7 @@ func (r *responseItems) add(line int, raw *ast.Term, path string) {
 			}
 		}
 		m.callID = firstPresent(p, keyCallIDu)
-		r.un.addOthers(line, p, r.prefix+typ+".", "type", "call_id", "output", "id", "status")
+		r.un.addOthers(line, p, r.prefix+typ+".", "type", "call_id", "output")
 		r.ms = append(r.ms, m)
 		r.open = false
 	case "reasoning":

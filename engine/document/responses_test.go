@@ -35,7 +35,7 @@ func TestOpenAIResponsesItems(t *testing.T) {
 	if diff := cmp.Diff(js(t, `[[2, "c1", "weather", "{}", "", null], [2, "c2", "time", "{}", "", null]]`), calls(t, d)); diff != "" {
 		t.Errorf("calls (-want +got):\n%s", diff)
 	}
-	wantUn := []Unmapped{{Line: 3, What: "Responses API members items of type web_search_call, reasoning items"}}
+	wantUn := []Unmapped{{Line: 3, What: "Responses API members function_call.id, items of type web_search_call, reasoning items"}}
 	if diff := cmp.Diff(wantUn, d.Unmapped); diff != "" {
 		t.Errorf("unmapped (-want +got):\n%s", diff)
 	}
@@ -62,7 +62,7 @@ func TestAgentsRunState(t *testing.T) {
 	if diff := cmp.Diff(js(t, `[[1, "c1", "refund", "{\"id\":5}", "/generated_items/1/raw_item", null]]`), calls(t, d)); diff != "" {
 		t.Errorf("calls (-want +got):\n%s", diff)
 	}
-	wantUn := []Unmapped{{Line: 1, What: "Agents SDK RunState members current_step"}}
+	wantUn := []Unmapped{{Line: 1, What: "Agents SDK RunState members $schemaVersion, current_step, generated_items[] function_call.id, original_input[] message.id"}}
 	if diff := cmp.Diff(wantUn, d.Unmapped); diff != "" {
 		t.Errorf("unmapped (-want +got):\n%s", diff)
 	}
