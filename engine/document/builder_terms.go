@@ -22,6 +22,8 @@ var nameTerms = func() map[string]*ast.Term {
 		string(Chat), string(ProxyLog), string(PiSession), string(Contract), string(ShareGPT), string(Gemini),
 		string(OpenAIBatchInput), string(OpenAIBatchOutput), string(AnthropicBatch), string(GooseSession),
 		string(ClaudeCode), string(Codex),
+		string(GeminiCLI), string(SWEAgent), string(MiniSWEAgent), string(OpenHands), string(OpenAIResponses),
+		string(AgentsRunState), string(LangChain), string(Cline),
 	} {
 		m[s] = ast.StringTerm(s)
 	}
