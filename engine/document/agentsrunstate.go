@@ -75,14 +75,17 @@ func (b agentsRunState) Add(line int, rec ast.Object) *Document {
 	for i := 0; gen != nil && i < gen.Len(); i++ {
 		g, _ := gen.Elem(i).Value.(ast.Object)
 		raw := get(g, keyRSRawItem)
-		item, _ := raw.Value.(ast.Object)
+		var item ast.Object
+		if raw != nil {
+			item, _ = raw.Value.(ast.Object)
+		}
 		switch typ := stringField(g, keyType); {
 		case typ == "tool_approval_item":
 			continue // the call of the tool_call_item before it
 		case raw == nil:
 			un.add(line, "generated_items without a raw_item ("+typ+")")
 			continue
-		case seen[stringField(item, keyID)]:
+		case stringField(item, keyID) != "" && seen[stringField(item, keyID)]:
 			// An item the input holds already (a resumed run's history):
 			// the same item, by its id, not a second turn.
 			continue
