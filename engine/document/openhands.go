@@ -135,6 +135,10 @@ func (o *openHands) Add(line int, rec ast.Object) *Document {
 		m.callID = stringTerm(meta, keyToolCallID)
 		m.isError = boolTerm(observation == "error")
 		o.ms = append(o.ms, m)
+	case action == "" && observation == "":
+		// Not an OpenHands event: a message without a role, for the rules
+		// to report rather than a guess.
+		o.ms = append(o.ms, o.msg(line, rec, ""))
 	default:
 		kind := "observation " + observation
 		if action != "" {

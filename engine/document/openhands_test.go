@@ -51,3 +51,21 @@ func TestOpenHandsEvents(t *testing.T) {
 		t.Errorf("an event with a string id detected as %q", got)
 	}
 }
+
+// A record that is no event of the stream, or no item of a Responses list,
+// is a message without a role, for the rules to report, not an entry
+// passed over.
+func TestAgentRecordsThatDoNotFit(t *testing.T) {
+	d := one(t, OpenHands, Options{},
+		`{"id":0,"source":"user","action":"message","args":{"content":"hi"}}`,
+		`{"foo":1}`)
+	got := project(list(t, d, "messages"), "role", "line")
+	if diff := cmp.Diff(asMaps(t, js(t, `[{"role":"user","line":1},{"role":"","line":2}]`)), got); diff != "" {
+		t.Errorf("openhands (-want +got):\n%s", diff)
+	}
+	r := one(t, OpenAIResponses, Options{}, `{"role":"user","content":"hi"}`, `{"foo":1}`)
+	got = project(list(t, r, "messages"), "role", "line")
+	if diff := cmp.Diff(asMaps(t, js(t, `[{"role":"user","line":1},{"role":"","line":2}]`)), got); diff != "" {
+		t.Errorf("openai-responses (-want +got):\n%s", diff)
+	}
+}

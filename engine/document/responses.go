@@ -142,10 +142,12 @@ func (r *responseItems) add(line int, raw *ast.Term, path string) {
 		// Reasoning is the model's, between its turns: it does not end the
 		// assistant turn, and an example has no place for it.
 		r.un.add(line, r.prefix+"reasoning items")
+	case "":
+		// Neither an item nor a message: a message without a role, for
+		// the rules to report rather than a guess.
+		r.ms = append(r.ms, message{raw: raw, obj: p, line: line, path: path, pathTerm: pathTerm, chatIndex: -1, ownCalls: true})
+		r.open = false
 	default:
-		if typ == "" {
-			typ = "without a type"
-		}
 		r.un.add(line, r.prefix+"items of type "+typ)
 		r.open = false
 	}
