@@ -33,7 +33,6 @@ var openAIResponsesAdapter = &Adapter{
 
 var (
 	keyRespSummary = ast.StringTerm("summary")
-	keyRespRole    = keyRole
 )
 
 // responsesMessageKeys are the members a message without a type may
@@ -59,7 +58,7 @@ func isResponsesItem(rec ast.Object) bool {
 		})
 		return fits
 	case "message":
-		return isStringMember(rec, keyRespRole) && get(rec, keyContent) != nil
+		return isStringMember(rec, keyRole) && get(rec, keyContent) != nil
 	case "function_call":
 		return isStringMember(rec, keyCallIDu) && isStringMember(rec, keyName) && get(rec, keyArguments) != nil
 	case "function_call_output":
@@ -88,7 +87,7 @@ func (r *responseItems) add(line int, raw *ast.Term, path string) {
 		pathTerm = strTerm(path)
 	}
 	typ := stringField(p, keyType)
-	if typ == "" && get(p, keyRespRole) != nil {
+	if typ == "" && get(p, keyRole) != nil {
 		typ = "message" // an easy input message {"role", "content"}
 	}
 	switch typ {
