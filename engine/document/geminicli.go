@@ -33,6 +33,7 @@ var geminiCLIAdapter = &Adapter{
 	Detect:     isGeminiCLI,
 	Shape:      `a Gemini CLI session {"sessionId": string, "projectHash": string, "messages": [...]} or its header line {"sessionId", "projectHash", "startTime"}`,
 	NewBuilder: func(file string, opts Options) Builder { return &geminiCLI{file: file, opts: opts} },
+	Header:     geminiCLIHeader,
 	Unfixable: func(ast.Object) string {
 		return "a Gemini CLI session keeps each message with its tool calls and their results in one object, which fix does not rewrite; check it, or convert it with convert --to openai"
 	},
@@ -67,6 +68,21 @@ func isGeminiCLI(rec ast.Object) bool {
 		return false
 	}
 	return arrayField(rec, KeyMessages) != nil || (get(rec, keyGCLIStartTime) != nil && get(rec, KeyMessages) == nil)
+}
+
+// geminiCLIHeader holds a JSON Lines session to its header line, for
+// repair: a file whose first line is a message record or a $set patch lost
+// its header, which a reader needs to know the session.
+var geminiCLIHeader = &Header{
+	Valid: isGeminiCLI,
+	Entry: func(rec ast.Object) bool {
+		if get(rec, keyGCLISet) != nil {
+			return rec.Len() == 1
+		}
+		_, message := geminiCLIRoles[stringField(rec, keyType)]
+		return (message || geminiCLINotices[stringField(rec, keyType)]) && isStringMember(rec, keyID) &&
+			isStringMember(rec, keyTimestamp) && get(rec, keyContent) != nil && get(rec, keyRole) == nil && get(rec, keyMessage) == nil
+	},
 }
 
 type geminiCLI struct {

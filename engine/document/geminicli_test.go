@@ -101,3 +101,24 @@ func TestDetectGeminiCLI(t *testing.T) {
 		}
 	}
 }
+
+// repair holds a JSON Lines session to its header: the header is valid, and
+// a message record or a $set patch is a line only such a session holds
+// after it.
+func TestGeminiCLIHeader(t *testing.T) {
+	h := Lookup(GeminiCLI).Header
+	for rec, want := range map[string][2]bool{
+		`{"sessionId":"s","projectHash":"h","startTime":"t"}`:                   {true, false},
+		`{"$set":{"lastUpdated":"t"}}`:                                          {false, true},
+		`{"$set":{},"x":1}`:                                                     {false, false},
+		`{"id":"m","timestamp":"t","type":"gemini","content":""}`:               {false, true},
+		`{"id":"m","timestamp":"t","type":"user","content":"x","uuid":"u"}`:     {false, true},
+		`{"id":"m","timestamp":"t","type":"user","message":{"role":"user"}}`:    {false, false},
+		`{"timestamp":"t","type":"response_item","payload":{"type":"message"}}`: {false, false},
+	} {
+		o := obj(t, rec)
+		if got := [2]bool{h.Valid(o), h.Entry(o)}; got != want {
+			t.Errorf("%s: Valid, Entry = %v, want %v", rec, got, want)
+		}
+	}
+}
