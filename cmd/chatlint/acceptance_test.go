@@ -34,7 +34,7 @@ func TestCheckSharedData(t *testing.T) {
 	}
 	var files int
 	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && (strings.HasSuffix(p, ".jsonl") || strings.HasSuffix(p, ".json")) {
+		if err == nil && !d.IsDir() && (strings.HasSuffix(p, ".jsonl") || strings.HasSuffix(p, ".json") || strings.HasSuffix(p, ".traj")) {
 			files++
 		}
 		return nil

@@ -38,6 +38,17 @@ func TestFormatFixtures(t *testing.T) {
 		{"instruction-alpaca.jsonl", "instruction", false, 2, nil, 0},
 		{"text.jsonl", "text", false, 2, nil, 0},
 		{"bedrock-conversation.jsonl", "bedrock-conversation", false, 2, nil, 0},
+		{"gemini-cli-session.json", "gemini-cli", false, 2, nil, 0},
+		{"gemini-cli-session-lines.jsonl", "gemini-cli", false, 2, nil, 0},
+		{"swe-agent.traj", "swe-agent", false, 2, nil, 0},
+		{"mini-swe-agent.traj.json", "mini-swe-agent", false, 2, nil, 0},
+		{"openai-responses-messages.json", "openai-responses", false, 2, nil, 0},
+		{"openai-responses-items.jsonl", "openai-responses", false, 2, nil, 0},
+		{"openai-agents-runstate.json", "openai-agents-runstate", false, 2, nil, 0},
+		{"langchain-state.json", "langchain", false, 2, nil, 0},
+		{"langchain-runs.jsonl", "langchain", false, 2, nil, 0},
+		{"cline-api-conversation-history.json", "cline", false, 2, nil, 0},
+		{"openhands-events.json", "openhands", false, 2, nil, 0},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			in := filepath.Join("fixtures/formats", tc.file)

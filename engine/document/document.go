@@ -75,6 +75,10 @@ type Document struct {
 	toolLines []int
 	// model is the model examples are judged for (Options.Model), or nil.
 	model *Model
+	// Unmapped lists what the adapter read into no message, call, result or
+	// tool (agent run metadata, per-message counters), for a conversion to
+	// name what it leaves out (unmapped.go).
+	Unmapped []Unmapped
 }
 
 // newDoc starts a document of format f as opts ask for it. Every builder

@@ -168,7 +168,11 @@ func (a *Adapter) Misfit(rec ast.Object) string {
 // instruction and output) and text records ({"text"}) have no conversation
 // member at all and come last, text the very last: a text member is the
 // loosest test of all.
-var registry = []*Adapter{piSessionAdapter, gooseSessionAdapter, claudeCodeAdapter, codexAdapter, openAIBatchInputAdapter, openAIBatchOutputAdapter, anthropicBatchAdapter,
+//
+// The agent and framework formats (Gemini CLI, SWE-agent, mini-swe-agent,
+// OpenHands, the Responses API and Agents SDK, LangChain, Cline) are told by
+// members of their own and come before the generic chat shapes.
+var registry = []*Adapter{piSessionAdapter, gooseSessionAdapter, claudeCodeAdapter, codexAdapter, geminiCLIAdapter, sweAgentAdapter, miniSWEAgentAdapter, openHandsAdapter, openAIResponsesAdapter, agentsRunStateAdapter, langChainAdapter, clineAdapter, openAIBatchInputAdapter, openAIBatchOutputAdapter, anthropicBatchAdapter,
 	proxyLogAdapter, contractAdapter, geminiAdapter, shareGPTAdapter, preferenceAdapter, bedrockConversationAdapter, chatAdapter, instructionAdapter, textAdapter}
 
 // Formats lists every input format, in detection order.

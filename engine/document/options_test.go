@@ -36,6 +36,14 @@ var formatSamples = map[Format][]string{
 	Instruction:         {`{"prompt":"hi","completion":"a"}`},
 	Text:                {`{"text":"hi"}`},
 	BedrockConversation: {`{"schemaVersion":"bedrock-conversation-2024","messages":[{"role":"user","content":[{"text":"hi"}]}]}`},
+	GeminiCLI:           {`{"sessionId":"s","projectHash":"h","messages":[{"id":"m","type":"user","content":"hi"}]}`},
+	SWEAgent:            {`{"history":[{"role":"user","content":"hi"}],"info":{}}`},
+	MiniSWEAgent:        {`{"messages":[{"role":"user","content":"hi"}],"trajectory_format":"mini-swe-agent-1.1"}`},
+	OpenHands:           {`{"id":0,"source":"user","action":"message","args":{"content":"hi"}}`},
+	OpenAIResponses:     {`{"type":"message","role":"user","content":[{"type":"input_text","text":"hi"}]}`},
+	AgentsRunState:      {`{"$schemaVersion":"1.13","original_input":"hi","generated_items":[]}`},
+	LangChain:           {`{"messages":[{"type":"human","content":"hi"}]}`},
+	Cline:               {`{"role":"user","content":"hi","ts":1}`},
 }
 
 // The run's options (the profile, check --model, leaving lookup out) reach

@@ -32,6 +32,18 @@ func expectedFormat(rel string) Format {
 		return ClaudeCode
 	case strings.HasPrefix(rel, "agent-sessions/codex/"):
 		return Codex
+	case strings.HasPrefix(rel, "agent-sessions/gemini-cli/"):
+		return GeminiCLI
+	case strings.HasPrefix(rel, "agent-trajectories/swe-agent/"):
+		return SWEAgent
+	case rel == "agent-trajectories/mini-swe-agent/mini-swe-agent-github_issue.traj.json":
+		return OpenAIResponses // a bare list of messages
+	case strings.HasPrefix(rel, "agent-trajectories/mini-swe-agent/"):
+		return MiniSWEAgent
+	case strings.HasPrefix(rel, "framework-messages/openai-agents-sdk/"):
+		return AgentsRunState
+	case strings.HasPrefix(rel, "agent-trajectories/openhands/"):
+		return OpenHands
 	}
 	return map[string]Format{
 		"tool-tags-sharegpt/albicilla-conv-format-example.json": Chat,
@@ -46,6 +58,16 @@ func expectedFormat(rel string) Format {
 		"proxy-logs/groq-batch-input.jsonl":                                  OpenAIBatchInput,
 		"proxy-logs/groq-batch-output.jsonl":                                 OpenAIBatchOutput,
 		"agent-sessions/goose/agentscribe-goose-sample-session.jsonl":        GooseSession,
+
+		"llamafactory/llamafactory-dpo_zh_demo.first40.json":                    ShareGPT, // chosen/rejected beside conversations
+		"llamafactory/llamafactory-identity.json":                               Instruction,
+		"llamafactory/axolotl-alpaca-fixture.json":                              Instruction,
+		"llamafactory/llamafactory-v1_multimodal_demo.jsonl":                    Chat,
+		"llamafactory/llamafactory-mllm_video_audio_demo.json":                  Chat,
+		"finetune-formats/mlx-examples-wwdc25-valid-prompt-completion.jsonl":    Instruction,
+		"finetune-formats/mlx-examples-lora-valid-text.jsonl":                   Text,
+		"finetune-formats/together-cookbook-small_coqa_10.jsonl":                Chat,
+		"finetune-formats/together-cookbook-rewardbench2_dpo_val.first40.jsonl": Preference,
 	}[rel]
 }
 
@@ -427,10 +449,11 @@ func checkInvariants(t *testing.T, name string, d *Document) {
 		}
 		for j := 0; j < calls.Len(); j++ {
 			c := calls.Elem(j).Value.(ast.Object)
-			// A call is inside its message, or (a Codex call item) is a
-			// payload of its own.
+			// A call is inside its message, or (a Codex call item, a
+			// Responses function_call item) is an item of its own.
 			cp, mp := stringField(c, KeyPath), stringField(m, KeyPath)
-			if intField(c, KeyIndex) != j || !strings.HasPrefix(cp, mp+"/") && !(d.Format == Codex && cp == mp) {
+			ownItem := d.Format == Codex && cp == mp || d.Format == OpenAIResponses || d.Format == AgentsRunState
+			if intField(c, KeyIndex) != j || !strings.HasPrefix(cp, mp+"/") && !ownItem {
 				t.Errorf("%s: message %d call %d: %v", name, i, j, c)
 			}
 		}

@@ -128,11 +128,13 @@ const RejectsSuffix = ".rejects.jsonl"
 // IsDataFile reports whether a directory walk picks up the file.
 func IsDataFile(path string) bool {
 	ext := strings.ToLower(filepath.Ext(path))
-	return (ext == ".jsonl" || ext == ".json") && !strings.HasSuffix(path, RejectsSuffix)
+	return (ext == ".jsonl" || ext == ".json" || ext == ".traj") && !strings.HasSuffix(path, RejectsSuffix)
 }
 
 // IsJSONDocument reports whether the file is read as one JSON document
-// (a .json file) rather than as JSON Lines.
+// (a .json file, or a SWE-agent .traj trajectory, which is one
+// pretty-printed JSON object) rather than as JSON Lines.
 func IsJSONDocument(path string) bool {
-	return strings.EqualFold(filepath.Ext(path), ".json")
+	ext := filepath.Ext(path)
+	return strings.EqualFold(ext, ".json") || strings.EqualFold(ext, ".traj")
 }

@@ -24,6 +24,9 @@ func Convert(d *document.Document, opts Options) ([]Example, []Note) {
 	if err != nil || doc == nil {
 		return nil, []Note{{Line: d.Line, Error: true, Message: "the document could not be read"}}
 	}
+	for _, u := range d.Unmapped {
+		c.note(u.Line, "%s: not kept in an OpenAI chat example", u.What)
+	}
 	c.inline = doc["mode"] == "inline"
 	msgs, _ := doc["messages"].([]any)
 	c.index(msgs)

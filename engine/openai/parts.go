@@ -98,5 +98,17 @@ func reasoning(raw any) string {
 			out = append(out, s)
 		}
 	}
+	// Gemini CLI keeps a turn's thought summaries beside its content:
+	// {"thoughts": [{"subject", "description"}]}.
+	m, _ := raw.(map[string]any)
+	thoughts, _ := m["thoughts"].([]any)
+	for _, t := range thoughts {
+		o, _ := t.(map[string]any)
+		subject, _ := o["subject"].(string)
+		desc, _ := o["description"].(string)
+		if s := strings.TrimSpace(strings.TrimSpace(subject) + "\n" + strings.TrimSpace(desc)); s != "" {
+			out = append(out, s)
+		}
+	}
 	return strings.Join(out, "\n")
 }
