@@ -57,8 +57,16 @@ func TestConvertToSharedData(t *testing.T) {
 		rel, _ := filepath.Rel(root, f)
 		rel = filepath.ToSlash(rel)
 		out := filepath.Join(dir, fmt.Sprintf("%d.jsonl", i))
+		args := []string{f}
+		// A Batch output is converted with its input (alone it is
+		// refused): the examples are the requests joined with their answers.
+		if in := strings.Replace(f, "batch-output", "batch-input", 1); in != f {
+			if _, err := os.Stat(in); err == nil {
+				args = []string{in, f}
+			}
+		}
 		var stderr bytes.Buffer
-		code := run(context.Background(), []string{"convert", "--to", "openai", "-o", out, f}, cmdutil.IOStreams{Out: &bytes.Buffer{}, ErrOut: &stderr})
+		code := run(context.Background(), append([]string{"convert", "--to", "openai", "-o", out}, args...), cmdutil.IOStreams{Out: &bytes.Buffer{}, ErrOut: &stderr})
 		if code == 2 {
 			t.Errorf("%s: exit 2:\n%s", rel, stderr.String())
 			continue
