@@ -96,11 +96,15 @@ func (c *Counter) Text(s string) int {
 	return n
 }
 
+// Priming is the tokens Document counts once per example, for the reply's
+// priming, whatever its messages.
+const Priming = 3
+
 // Document counts one training example: a normalized document (see the
 // package comment for what is counted).
 func (c *Counter) Document(doc ast.Object) int {
 	counted.Add(1)
-	n := 3 // reply priming
+	n := Priming
 	if ms, ok := field(doc, "messages").(*ast.Array); ok {
 		for i := 0; i < ms.Len(); i++ {
 			if m, ok := ms.Elem(i).Value.(ast.Object); ok {
