@@ -33,6 +33,7 @@ func TestFormatFixtures(t *testing.T) {
 		{"anthropic-batch-requests.jsonl", "anthropic-batch", true, 0, []string{"tool-result-orphan"}, 0},
 		{"anthropic-batch-results.jsonl", "anthropic-batch", false, 2, nil, 0},
 		{"goose-session.jsonl", "goose-session", false, 2, nil, 0},
+		{"xlam.jsonl", "xlam", false, 2, nil, 0},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			in := filepath.Join("fixtures/formats", tc.file)

@@ -152,7 +152,7 @@ func (a *Adapter) Misfit(rec ast.Object) string {
 // Claude Code and Codex sessions are told by members no other format has
 // (uuid/parentUuid/sessionId, {timestamp, type, payload}).
 var registry = []*Adapter{piSessionAdapter, gooseSessionAdapter, claudeCodeAdapter, codexAdapter, openAIBatchInputAdapter, openAIBatchOutputAdapter, anthropicBatchAdapter,
-	proxyLogAdapter, contractAdapter, geminiAdapter, shareGPTAdapter, chatAdapter}
+	proxyLogAdapter, contractAdapter, geminiAdapter, shareGPTAdapter, xlamAdapter, chatAdapter}
 
 // Formats lists every input format, in detection order.
 var Formats = func() []Format {

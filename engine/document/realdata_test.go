@@ -46,6 +46,7 @@ func expectedFormat(rel string) Format {
 		"proxy-logs/groq-batch-input.jsonl":                                  OpenAIBatchInput,
 		"proxy-logs/groq-batch-output.jsonl":                                 OpenAIBatchOutput,
 		"agent-sessions/goose/agentscribe-goose-sample-session.jsonl":        GooseSession,
+		"llamafactory/llamafactory-dpo_zh_demo.first40.json":                 ShareGPT, // preference: chosen/rejected
 	}[rel]
 }
 
