@@ -21,6 +21,23 @@ var (
 // first is the number of messages before them, so that the calls of an
 // answer get ids of their own.
 func shareGPTPreference(doc ast.Object, rec ast.Object, line, first int, opts Options) {
+	addAnswers(doc, rec, line, opts, func(t *ast.Term, path string, k int) []message {
+		return []message{shareGPTTurn(t, line, path, first+k)}
+	})
+}
+
+// chatPreference does the same for a chat record whose answers sit beside
+// its messages as {role, content} messages (LLaMA-Factory's preference data
+// in its OpenAI-style layout: {"messages", "chosen", "rejected"}).
+func chatPreference(doc ast.Object, rec ast.Object, line int, opts Options) {
+	addAnswers(doc, rec, line, opts, func(t *ast.Term, path string, _ int) []message {
+		return appendMessages(nil, t, line, strTerm(path), -1)
+	})
+}
+
+// addAnswers adds the members chosen and rejected, each answer's turns read
+// by turn.
+func addAnswers(doc ast.Object, rec ast.Object, line int, opts Options, turn func(t *ast.Term, path string, k int) []message) {
 	ch, rj := get(rec, keyChosen), get(rec, keyRejected)
 	if ch == nil && rj == nil {
 		return
@@ -34,10 +51,10 @@ func shareGPTPreference(doc ast.Object, rec ast.Object, line, first int, opts Op
 		switch v := termValue(a.term).(type) {
 		case *ast.Array:
 			for k := 0; k < v.Len(); k++ {
-				ms = append(ms, shareGPTTurn(v.Elem(k), line, pointerIndex("/"+name, k), first+len(ms)))
+				ms = append(ms, turn(v.Elem(k), pointerIndex("/"+name, k), len(ms))...)
 			}
 		case ast.Object:
-			ms = append(ms, shareGPTTurn(a.term, line, "/"+name, first))
+			ms = append(ms, turn(a.term, "/"+name, 0)...)
 		case ast.String:
 			ms = append(ms, message{raw: a.term, role: "assistant", text: string(v), textTerm: a.term, hasContent: v != "",
 				line: line, path: "/" + name, pathTerm: strTerm("/" + name), chatIndex: -1})

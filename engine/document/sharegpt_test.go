@@ -165,3 +165,18 @@ func TestShareGPTPreference(t *testing.T) {
 		t.Error("a record without answers has a chosen member")
 	}
 }
+
+// The same answers beside a chat record's messages (LLaMA-Factory's
+// OpenAI-style layout) are read as {role, content} messages.
+func TestChatPreference(t *testing.T) {
+	d := one(t, Chat, Options{}, `{"messages":[{"role":"user","content":"Hi"}],"chosen":{"role":"assistant","content":"Hello."},"rejected":[{"role":"assistant","content":"Go away."}]}`)
+	m := docMap(t, d)
+	got := []any{project(m["chosen"], "role", "text", "path"), project(m["rejected"], "role", "text", "path")}
+	want := []any{
+		asMaps(t, js(t, `[{"role":"assistant","text":"Hello.","path":"/chosen"}]`)),
+		asMaps(t, js(t, `[{"role":"assistant","text":"Go away.","path":"/rejected/0"}]`)),
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}

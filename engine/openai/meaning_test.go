@@ -78,6 +78,12 @@ func TestConvertKeepsTrainingMeaning(t *testing.T) {
 			want:   []string{`{"input":{"messages":[{"role":"user","content":"Name a prime."}]},"preferred_output":[{"role":"assistant","content":"7"}],"non_preferred_output":[{"role":"assistant","content":"8"}]}`},
 		},
 		{
+			name:   "LLaMA-Factory preference record in its OpenAI-style layout: messages, chosen and rejected messages",
+			format: document.Chat,
+			in:     `{"messages":[{"role":"user","content":"Name a prime."}],"chosen":{"role":"assistant","content":"7"},"rejected":[{"role":"assistant","content":"8"}]}`,
+			want:   []string{`{"input":{"messages":[{"role":"user","content":"Name a prime."}]},"preferred_output":[{"role":"assistant","content":"7"}],"non_preferred_output":[{"role":"assistant","content":"8"}]}`},
+		},
+		{
 			name:   "a preference record missing an answer gives no example",
 			format: document.ShareGPT,
 			in:     `{"conversations":[{"from":"human","value":"Name a prime."}],"chosen":{"from":"gpt","value":"7"}}`,
