@@ -22,16 +22,10 @@ import (
 // so does an entry that no longer happens (the list stays true). Each allowed
 // error must also be one convert noted: see noteFor.
 var convertAllowed = map[string]map[string]string{
-	"tool-tags-sharegpt/llamafactory-glaive-toolcall-sharegpt.json": {
-		"tool-arguments-schema": "the source's own defect (a track_calories call with an array for a number); convert carries data, fix repairs it",
-	},
-	"agent-sessions/pi/pi-large-session-v1.jsonl": {
-		"tool-result-flagged": "reads of JSON theme files holding a truthy colors.error, marked successful (isError false) in the source; OpenAI chat has no flag, and changing the file's text would teach what the model never saw",
-		"example-too-long":    "a 145k-token session; cutting a conversation is its owner's decision",
-	},
-	"agent-sessions/pi/pi-before-compaction.jsonl": {
-		"example-too-long": "a 380k-token session; cutting a conversation is its owner's decision",
-	},
+	// Under --profile openai the source defects these files carry are
+	// warnings now (a provider profile fails only what OpenAI refuses):
+	// the glaive file's schema-breaking arguments, the pi sessions' flagged
+	// results and their over-long examples, which OpenAI truncates.
 }
 
 // TestConvertToSharedData converts every file of ../shared/data with --to
@@ -57,8 +51,16 @@ func TestConvertToSharedData(t *testing.T) {
 		rel, _ := filepath.Rel(root, f)
 		rel = filepath.ToSlash(rel)
 		out := filepath.Join(dir, fmt.Sprintf("%d.jsonl", i))
+		args := []string{f}
+		// A Batch output is converted with its input (alone it is
+		// refused): the examples are the requests joined with their answers.
+		if in := strings.Replace(f, "batch-output", "batch-input", 1); in != f {
+			if _, err := os.Stat(in); err == nil {
+				args = []string{in, f}
+			}
+		}
 		var stderr bytes.Buffer
-		code := run(context.Background(), []string{"convert", "--to", "openai", "-o", out, f}, cmdutil.IOStreams{Out: &bytes.Buffer{}, ErrOut: &stderr})
+		code := run(context.Background(), append([]string{"convert", "--to", "openai", "-o", out}, args...), cmdutil.IOStreams{Out: &bytes.Buffer{}, ErrOut: &stderr})
 		if code == 2 {
 			t.Errorf("%s: exit 2:\n%s", rel, stderr.String())
 			continue
@@ -110,7 +112,9 @@ func openaiErrors(t *testing.T, file string) []checkError {
 	}
 	var out []checkError
 	for _, f := range r.Findings {
-		if f.Severity == "error" {
+		// The file's size is the dataset's business, not the conversion's:
+		// one converted session is one example, under OpenAI's minimum.
+		if f.Severity == "error" && f.Rule != "dataset-too-few-examples" {
 			out = append(out, checkError{f.Rule, f.Message})
 		}
 	}

@@ -124,3 +124,61 @@ func TestConvertToNotesLoneSurrogates(t *testing.T) {
 		t.Errorf("the example does not hold U+FFFD: %s", b)
 	}
 }
+
+// TestConvertToBatchJoin: a Batch input and its output, given together,
+// give one example per answered request, joined by custom_id whatever the
+// order of the files and lines; an output alone is refused (exit 2), and
+// an answer no request asked for is noted.
+func TestConvertToBatchJoin(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "input.jsonl")
+	os.WriteFile(in, []byte(`{"custom_id":"q1","method":"POST","url":"/v1/chat/completions","body":{"model":"m","messages":[{"role":"user","content":"Capital of Peru?"}]}}
+{"custom_id":"q2","method":"POST","url":"/v1/chat/completions","body":{"model":"m","messages":[{"role":"user","content":"Capital of Chile?"}]}}
+`), 0o644)
+	out := filepath.Join(dir, "output.jsonl")
+	os.WriteFile(out, []byte(`{"id":"b2","custom_id":"q2","response":{"status_code":200,"body":{"choices":[{"index":0,"message":{"role":"assistant","content":"Santiago."},"finish_reason":"stop"}]}},"error":null}
+{"id":"b1","custom_id":"q1","response":{"status_code":200,"body":{"choices":[{"index":0,"message":{"role":"assistant","content":"Lima."},"finish_reason":"stop"}]}},"error":null}
+{"id":"b9","custom_id":"q9","response":{"status_code":200,"body":{"choices":[{"index":0,"message":{"role":"assistant","content":"?"},"finish_reason":"stop"}]}},"error":null}
+`), 0o644)
+	want := `{"messages":[{"role":"user","content":"Capital of Peru?"},{"role":"assistant","content":"Lima."}]}
+{"messages":[{"role":"user","content":"Capital of Chile?"},{"role":"assistant","content":"Santiago."}]}
+`
+	for _, args := range [][]string{{in, out}, {out, in}} {
+		var stdout, stderr bytes.Buffer
+		code := run(context.Background(), append([]string{"convert", "--to", "openai"}, args...), cmdutil.IOStreams{Out: &stdout, ErrOut: &stderr})
+		if code != 0 {
+			t.Errorf("%v: exit %d\n%s", args, code, stderr.String())
+		}
+		if diff := cmp.Diff(want, stdout.String()); diff != "" {
+			t.Errorf("%v: examples (-want +got):\n%s", args, diff)
+		}
+		if note := out + `:3: warning convert-lossy: the answer to custom_id "q9" has no request in the Batch input files: left out`; !strings.Contains(stderr.String(), note) {
+			t.Errorf("%v: stderr lacks %q:\n%s", args, note, stderr.String())
+		}
+	}
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"convert", "--to", "openai", out}, cmdutil.IOStreams{Out: &stdout, ErrOut: &stderr})
+	if code != 2 || stdout.Len() > 0 || !strings.Contains(stderr.String(), "an OpenAI Batch output holds the answers without the requests they answer") {
+		t.Errorf("output alone: exit %d, stdout %q, stderr:\n%s", code, stdout.String(), stderr.String())
+	}
+}
+
+// TestConvertToKTONegatives: --kto-negatives error makes an undesirable
+// KTO record an error (exit 1); a value it does not know is a usage error.
+func TestConvertToKTONegatives(t *testing.T) {
+	kto := filepath.Join(repo, "fixtures/convert-openai/in/kto.jsonl")
+	for _, tt := range []struct {
+		args []string
+		code int
+		has  string
+	}{
+		{[]string{"--kto-negatives", "error", kto}, 1, "kto.jsonl:2: error convert-no-example: a KTO record marked undesirable (label false)"},
+		{[]string{"--kto-negatives", "keep", kto}, 2, `--kto-negatives: want skip or error, not "keep"`},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := run(context.Background(), append([]string{"convert", "--to", "openai"}, tt.args...), cmdutil.IOStreams{Out: &stdout, ErrOut: &stderr})
+		if code != tt.code || !strings.Contains(stderr.String(), tt.has) {
+			t.Errorf("%v: exit %d, stderr:\n%s\nwant exit %d and %q", tt.args, code, stderr.String(), tt.code, tt.has)
+		}
+	}
+}

@@ -49,6 +49,7 @@ func TestFormatFixtures(t *testing.T) {
 		{"langchain-runs.jsonl", "langchain", false, 2, nil, 0},
 		{"cline-api-conversation-history.json", "cline", false, 2, nil, 0},
 		{"openhands-events.json", "openhands", false, 2, nil, 0},
+		{"xlam.jsonl", "xlam", false, 2, nil, 0},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			in := filepath.Join("fixtures/formats", tc.file)

@@ -84,6 +84,9 @@ func fromRecord(format Format, file string, line int, rec ast.Object, opts Optio
 	d := newDoc(format, file, line, id, opts)
 	d.fields = opts.Fields
 	d.Value = newDocument(d, mode, ms, tools, emptyArray, ast.NewTerm(rec))
+	if format == Chat && opts.Fields.All() {
+		chatPreference(d.Value, rec, line, opts)
+	}
 	if pooled != nil {
 		putMessages(pooled, ms)
 	}

@@ -173,7 +173,7 @@ func (a *Adapter) Misfit(rec ast.Object) string {
 // OpenHands, the Responses API and Agents SDK, LangChain, Cline) are told by
 // members of their own and come before the generic chat shapes.
 var registry = []*Adapter{piSessionAdapter, gooseSessionAdapter, claudeCodeAdapter, codexAdapter, geminiCLIAdapter, sweAgentAdapter, miniSWEAgentAdapter, openHandsAdapter, openAIResponsesAdapter, agentsRunStateAdapter, langChainAdapter, clineAdapter, openAIBatchInputAdapter, openAIBatchOutputAdapter, anthropicBatchAdapter,
-	proxyLogAdapter, contractAdapter, geminiAdapter, shareGPTAdapter, preferenceAdapter, bedrockConversationAdapter, chatAdapter, instructionAdapter, textAdapter}
+	proxyLogAdapter, contractAdapter, geminiAdapter, shareGPTAdapter, xlamAdapter, preferenceAdapter, bedrockConversationAdapter, chatAdapter, instructionAdapter, textAdapter}
 
 // Formats lists every input format, in detection order.
 var Formats = func() []Format {

@@ -24,6 +24,7 @@ var formatSamples = map[Format][]string{
 	ClaudeCode: {cc("a1", "", "user", `{"role":"user","content":"hi"}`)},
 	Codex:      {`{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"hi"}]}}`},
 	ShareGPT:   {`{"conversations":[{"from":"human","value":"hi"}]}`},
+	XLAM:       {`{"query":"hi","tools":"[]","answers":"[]"}`},
 	Gemini:     {`{"contents":[{"role":"user","parts":[{"text":"hi"}]}]}`},
 	OpenAIBatchInput: {
 		`{"custom_id":"r1","method":"POST","url":"/v1/chat/completions","body":{"model":"m","messages":[{"role":"user","content":"hi"}]}}`,

@@ -73,6 +73,7 @@ func (b shareGPTBuilder) Add(line int, rec ast.Object) *Document {
 	}
 	d := newDoc(ShareGPT, b.file, line, id, b.opts)
 	d.Value = newDocument(d, mode, ms, shareGPTTools(rec), emptyArray, ast.NewTerm(rec))
+	shareGPTPreference(d.Value, rec, line, len(ms), b.opts)
 	return d
 }
 

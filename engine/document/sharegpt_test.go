@@ -129,3 +129,54 @@ func TestShareGPTRoleContent(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
+
+// LLaMA-Factory's preference data (../shared/data): every record's two
+// answers are read as one assistant message each, beside the prompt.
+func TestShareGPTPreferenceRealData(t *testing.T) {
+	rf := loadRealData(t)["llamafactory/llamafactory-dpo_zh_demo.first40.json"]
+	if rf == nil || len(rf.docs) != 40 {
+		t.Fatalf("the preference file is absent or not read: %+v", rf)
+	}
+	for _, d := range rf.docs {
+		m := docMap(t, d)
+		for _, k := range []string{"chosen", "rejected"} {
+			ans, _ := m[k].([]any)
+			if len(ans) != 1 || ans[0].(map[string]any)["role"] != "assistant" || ans[0].(map[string]any)["text"] == "" {
+				t.Fatalf("line %d: %s is %v", d.Line, k, m[k])
+			}
+		}
+	}
+}
+
+// A preference record's answers: a turn, a list of turns, or a string,
+// each a list of messages with its own paths.
+func TestShareGPTPreference(t *testing.T) {
+	d := one(t, ShareGPT, Options{}, `{"conversations":[{"from":"human","value":"Hi"}],"chosen":[{"from":"gpt","value":"Hello."}],"rejected":"Go away."}`)
+	m := docMap(t, d)
+	got := []any{project(m["chosen"], "role", "text", "path"), project(m["rejected"], "role", "text", "path")}
+	want := []any{
+		asMaps(t, js(t, `[{"role":"assistant","text":"Hello.","path":"/chosen/0"}]`)),
+		asMaps(t, js(t, `[{"role":"assistant","text":"Go away.","path":"/rejected"}]`)),
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	if _, ok := docMap(t, one(t, ShareGPT, Options{}, `{"conversations":[{"from":"human","value":"Hi"}]}`))["chosen"]; ok {
+		t.Error("a record without answers has a chosen member")
+	}
+}
+
+// The same answers beside a chat record's messages (LLaMA-Factory's
+// OpenAI-style layout) are read as {role, content} messages.
+func TestChatPreference(t *testing.T) {
+	d := one(t, Chat, Options{}, `{"messages":[{"role":"user","content":"Hi"}],"chosen":{"role":"assistant","content":"Hello."},"rejected":[{"role":"assistant","content":"Go away."}]}`)
+	m := docMap(t, d)
+	got := []any{project(m["chosen"], "role", "text", "path"), project(m["rejected"], "role", "text", "path")}
+	want := []any{
+		asMaps(t, js(t, `[{"role":"assistant","text":"Hello.","path":"/chosen"}]`)),
+		asMaps(t, js(t, `[{"role":"assistant","text":"Go away.","path":"/rejected/0"}]`)),
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}

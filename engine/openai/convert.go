@@ -20,24 +20,30 @@ func Convert(d *document.Document, opts Options) ([]Example, []Note) {
 	}
 	v, err := ast.JSON(d.Materialized())
 	doc, _ := v.(map[string]any)
-	c := &converter{opts: opts, line: d.Line, answered: map[turnID]bool{}, renamed: map[turnID]string{}, used: map[string]bool{}, emitted: map[turnID]bool{}}
+	c := newConverter(opts, d.Line)
 	if err != nil || doc == nil {
 		return nil, []Note{{Line: d.Line, Error: true, Message: "the document could not be read"}}
 	}
 	for _, u := range d.Unmapped {
 		c.note(u.Line, "%s: not kept in an OpenAI chat example", u.What)
 	}
-	c.inline = doc["mode"] == "inline"
-	msgs, _ := doc["messages"].([]any)
-	c.index(msgs)
-	var out []Message
-	for i, m := range msgs {
-		if mo, ok := m.(map[string]any); ok {
-			out = c.message(out, i, mo, i == len(msgs)-1)
-		}
+	raw, _ := doc["raw"].(map[string]any)
+	if d.Format == document.OpenAIBatchInput || d.Format == document.OpenAIBatchOutput {
+		return c.joined(d, raw)
 	}
+	if n, negative := c.ktoNegative(raw); negative {
+		return nil, []Note{n}
+	}
+	c.inline = doc["mode"] == "inline"
+	c.images = recordImages(raw)
+	msgs, _ := doc["messages"].([]any)
+	out := c.messages(msgs)
 	out = c.system(out, doc["raw"])
+	c.leftoverImages(out)
 	tools := c.undefined(out, c.tools(doc["tools"]))
+	if chosen, rejected, ok := preference(doc); ok {
+		return c.preference(out, tools, chosen, rejected)
+	}
 	if !hasAssistant(out) {
 		c.notes = append(c.notes, Note{Line: d.Line, Error: true, Message: "no assistant message to train on: no example written"})
 		return nil, c.notes
@@ -53,6 +59,22 @@ func Convert(d *document.Document, opts Options) ([]Example, []Note) {
 	}
 	c.overLimit(exs)
 	return exs, c.notes
+}
+
+func newConverter(opts Options, line int) *converter {
+	return &converter{opts: opts, line: line, answered: map[turnID]bool{}, renamed: map[turnID]string{}, used: map[string]bool{}, emitted: map[turnID]bool{}}
+}
+
+// messages converts a list of normalized messages.
+func (c *converter) messages(msgs []any) []Message {
+	c.index(msgs)
+	var out []Message
+	for i, m := range msgs {
+		if mo, ok := m.(map[string]any); ok {
+			out = c.message(out, i, mo, i == len(msgs)-1)
+		}
+	}
+	return out
 }
 
 type turnID struct {
@@ -84,6 +106,10 @@ type converter struct {
 	// blockEnd is the position in the output after the last assistant
 	// message with its results so far: where its next result goes.
 	blockEnd int
+	// images are the record's own images (LLaMA-Factory "images"), which
+	// its <image> tokens place; nextImage is the first not placed yet.
+	images    []string
+	nextImage int
 }
 
 func (c *converter) note(line int, format string, args ...any) {
@@ -110,11 +136,18 @@ func (c *converter) message(out []Message, i int, m map[string]any, last bool) [
 		line = c.line
 	}
 	text, _ := m["text"].(string)
-	c.parts(line, i, m["raw"])
+	c.parts(line, i, role, m["raw"])
 	switch role {
 	case "system", "developer", "user":
 		if role == "developer" {
 			role = "system"
+		}
+		if role == "user" {
+			if parts := c.userParts(line, i, m["raw"], text); parts != nil {
+				return append(out, Message{Role: role, Parts: parts})
+			}
+		} else {
+			text = c.noImageTokens(line, i, role, text)
 		}
 		if strings.TrimSpace(text) == "" {
 			if !onlyToolResults(m["raw"]) {
@@ -207,9 +240,11 @@ func (c *converter) assistant(out []Message, i int, m map[string]any, line int, 
 		}
 		msg.ToolCalls = append(msg.ToolCalls, ToolCall{ID: written, Type: "function", Function: Function{Name: name, Arguments: c.arguments(argLine, i, k, call)}})
 	}
+	text = c.noImageTokens(line, i, "assistant", text)
 	if strings.TrimSpace(text) != "" {
 		msg.Content = &text
 	}
+	msg.Weight = c.weight(line, i, m["raw"])
 	if msg.Content == nil && len(msg.ToolCalls) == 0 {
 		c.note(line, "assistant message %d has neither text nor tool calls: left out", i)
 		return out

@@ -57,7 +57,7 @@ func TestConvert(t *testing.T) {
 			format: document.Chat,
 			in:     `{"system":[{"type":"text","text":"Be brief."}],"messages":[{"role":"user","content":[{"type":"text","text":"Paris?"},{"type":"image","source":{"type":"base64","data":"AAA"}}]},{"role":"assistant","content":[{"type":"thinking","thinking":"Use the tool."},{"type":"text","text":"Checking."},{"type":"tool_use","id":"tu1","name":"get_weather","input":{"city":"Paris"}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"tu1","content":"18 C"}]},{"role":"assistant","content":"18 °C."}],"tools":[{"name":"get_weather","description":"Weather of a city.","input_schema":{"type":"object","properties":{"city":{"type":"string"}}}}]}`,
 			want:   []string{`{"messages":[{"role":"system","content":"Be brief."},{"role":"user","content":"Paris?"},{"role":"assistant","content":"Checking.","tool_calls":[{"id":"tu1","type":"function","function":{"name":"get_weather","arguments":"{\"city\":\"Paris\"}"}}]},{"role":"tool","content":"18 C","tool_call_id":"tu1"},{"role":"assistant","content":"18 °C."}],"tools":[` + weatherTool + `]}`},
-			notes:  []string{"1: part 1 of message 0 (type image) cannot be represented in an OpenAI chat example: left out"},
+			notes:  []string{"1: part 1 of message 0 is an image, but its base64 source has no media_type or data: left out"},
 		},
 		{
 			name:   "--keep-reasoning: thinking in front of the text",

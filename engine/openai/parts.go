@@ -32,9 +32,18 @@ func contentParts(raw any) []any {
 	return nil
 }
 
-// parts reports each part of message i the example cannot hold.
-func (c *converter) parts(line, i int, raw any) {
+// parts reports each part of message i the example cannot hold. An image
+// goes into a user message's parts (userParts); in a message of another
+// role it is left out, as OpenAI's examples hold images in user messages
+// only.
+func (c *converter) parts(line, i int, role string, raw any) {
 	for k, p := range contentParts(raw) {
+		if _, ok, _ := imagePart(p); ok {
+			if role != "user" {
+				c.note(line, "part %d of message %d is an image; OpenAI examples hold images in user messages only, not %s messages: left out", k, i, role)
+			}
+			continue
+		}
 		if kind := unknownPart(p); kind != "" {
 			c.note(line, "part %d of message %d (%s) cannot be represented in an OpenAI chat example: left out", k, i, kind)
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/chatlint/chatlint/engine/finding"
 	"github.com/chatlint/chatlint/engine/jsonl"
 	"github.com/chatlint/chatlint/engine/lint"
+	"github.com/chatlint/chatlint/engine/parquetrows"
 )
 
 // Input is one thing to read: a file, or a stream such as stdin.
@@ -129,6 +130,9 @@ func Describe(err error) string {
 
 func (p *producer) readRecords(ctx context.Context, in Input) (int, *fileState, error) {
 	p.layout = FileLayout{}
+	if in.Reader == nil && parquetrows.IsParquet(in.Path) {
+		return p.readParquet(ctx, in)
+	}
 	r := in.Reader
 	if r == nil {
 		f, err := os.Open(in.Path)

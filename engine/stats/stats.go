@@ -18,6 +18,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 
 	"github.com/chatlint/chatlint/engine/document"
+	"github.com/chatlint/chatlint/engine/finding"
 	"github.com/chatlint/chatlint/engine/jsonl"
 	"github.com/chatlint/chatlint/engine/lint"
 	"github.com/chatlint/chatlint/engine/runner"
@@ -55,6 +56,15 @@ type File struct {
 	Messages  map[string]int `json:"messages"`
 	ToolCalls map[string]int `json:"tool_calls"`
 	Tokens    Tokens         `json:"tokens"`
+	// Kinds counts the examples by what they train: "chat", "preference"
+	// (a prompt with a chosen and a rejected answer), "kto-desirable" and
+	// "kto-undesirable" (a KTO record's label).
+	Kinds map[string]int `json:"kinds"`
+	// Untrained counts the assistant messages a weight of 0 keeps out of
+	// training; Images the images of the examples (image parts of the
+	// messages, and a record's own images list).
+	Untrained int `json:"untrained_messages"`
+	Images    int `json:"images"`
 	// OverLimit counts the examples with more tokens than the model's limit.
 	OverLimit int `json:"over_limit"`
 	// Epochs is the number of epochs billed (given, or the default for the
@@ -64,6 +74,9 @@ type File struct {
 	// times the epochs; Cost is their price in USD.
 	BilledTokens int64   `json:"billed_tokens"`
 	Cost         float64 `json:"cost_usd"`
+	// Unrecognized, set on a file no format claims, is check's finding
+	// on it (unrecognized-format): nothing of the file was counted.
+	Unrecognized *finding.Finding `json:"unrecognized,omitempty"`
 
 	counts []int32
 }
@@ -113,14 +126,18 @@ type example struct {
 	tokens    int
 	roles     []string
 	toolCalls []string
+	kind      string
+	untrained int
+	images    int
 }
 
 type unitStats struct {
-	file     string
-	format   document.Format
-	examples []example
-	skipped  int
-	end      bool
+	file         string
+	format       document.Format
+	examples     []example
+	skipped      int
+	end          bool
+	unrecognized *finding.Finding
 }
 
 // Compute reads the inputs with r (its options: format, workers, line size;
@@ -138,6 +155,13 @@ func Compute(ctx context.Context, r *runner.Runner, inputs []runner.Input, o Opt
 		return func(j runner.Job) unitStats {
 			u := unitStats{file: j.File, format: j.Format, end: j.End}
 			if j.Finding != nil {
+				if u.file == "" {
+					u.file = j.Finding.File
+				}
+				if j.Finding.Rule == lint.RuleUnrecognized {
+					f := *j.Finding
+					u.unrecognized = &f
+				}
 				u.skipped++
 				return u
 			}
@@ -157,6 +181,12 @@ func Compute(ctx context.Context, r *runner.Runner, inputs []runner.Input, o Opt
 		if cur == nil {
 			f := newFile(u.file)
 			cur = &f
+		}
+		if cur.File == "" {
+			cur.File = u.file
+		}
+		if u.unrecognized != nil {
+			cur.Unrecognized = u.unrecognized
 		}
 		if cur.Format == "" && u.format != "" {
 			cur.Format = string(u.format)
@@ -185,21 +215,37 @@ func Compute(ctx context.Context, r *runner.Runner, inputs []runner.Input, o Opt
 }
 
 func newFile(name string) File {
-	return File{File: name, Messages: map[string]int{}, ToolCalls: map[string]int{}}
+	return File{File: name, Messages: map[string]int{}, ToolCalls: map[string]int{}, Kinds: map[string]int{}}
 }
 
 func describe(c *tokens.Counter, d *document.Document) example {
-	e := example{tokens: c.Document(d.Materialized())}
-	ms := d.Messages()
+	doc := d.Materialized()
+	e := example{tokens: c.Document(doc), kind: kind(doc)}
+	e.add(d.Messages())
+	for _, ans := range answers(d, doc) {
+		e.tokens += c.Document(ast.NewObject(ast.Item(ast.StringTerm("messages"), ast.NewTerm(ans)))) - tokens.Priming
+		e.add(ans)
+	}
+	e.images += recordImages(doc)
+	return e
+}
+
+// add counts a list of normalized messages.
+func (e *example) add(ms *ast.Array) {
 	for i := 0; ms != nil && i < ms.Len(); i++ {
 		m, ok := ms.Elem(i).Value.(ast.Object)
 		if !ok {
 			continue
 		}
-		e.roles = append(e.roles, str(m, "role"))
+		role := str(m, "role")
+		e.roles = append(e.roles, role)
 		e.toolCalls = append(e.toolCalls, callNames(m)...)
+		raw, _ := field(m, "raw").(ast.Object)
+		if role == "assistant" && isZero(raw, "weight") {
+			e.untrained++
+		}
+		e.images += imageParts(raw)
 	}
-	return e
 }
 
 func (f *File) add(e example, limit int) {
@@ -210,6 +256,9 @@ func (f *File) add(e example, limit int) {
 	for _, t := range e.toolCalls {
 		f.ToolCalls[t]++
 	}
+	f.Kinds[e.kind]++
+	f.Untrained += e.untrained
+	f.Images += e.images
 	f.counts = append(f.counts, int32(e.tokens))
 	f.Tokens.Total += int64(e.tokens)
 	if e.tokens > limit {

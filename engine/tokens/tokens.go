@@ -157,6 +157,10 @@ func runeStart(s string, n int) int {
 	return n
 }
 
+// Priming is the tokens Document counts once per example, for the reply's
+// priming, whatever its messages.
+const Priming = 3
+
 // Document counts one training example: a normalized document (see the
 // package comment for what is counted).
 func (c *Counter) Document(doc ast.Object) int {
@@ -165,7 +169,7 @@ func (c *Counter) Document(doc ast.Object) int {
 }
 
 func (c *count) document(doc ast.Object) int {
-	n := 3 // reply priming
+	n := Priming
 	if ms, ok := field(doc, "messages").(*ast.Array); ok {
 		for i := 0; i < ms.Len(); i++ {
 			if m, ok := ms.Elem(i).Value.(ast.Object); ok {

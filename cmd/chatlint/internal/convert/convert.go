@@ -17,6 +17,7 @@ import (
 	"github.com/chatlint/chatlint/engine/convert"
 	"github.com/chatlint/chatlint/engine/document"
 	"github.com/chatlint/chatlint/engine/finding"
+	"github.com/chatlint/chatlint/engine/openai"
 	"github.com/chatlint/chatlint/engine/report"
 	"github.com/chatlint/chatlint/engine/runner"
 )
@@ -48,6 +49,7 @@ type convertOptions struct {
 	Split         string
 	Format        string
 	Model         string
+	KTONegatives  string
 }
 
 // NewCmdConvert returns the `chatlint convert` command writing to s.
@@ -74,7 +76,10 @@ With --to openai, convert instead reads INPUT... (files, folders, -) of any
 format check recognizes and writes OpenAI chat fine-tuning JSONL, one example
 per conversation ({"messages", "tools"}), to -o FILE (atomically) or standard
 output; what an example cannot hold is a note on standard error
-(file:line: warning convert-lossy: ...). See docs/convert.md.
+(file:line: warning convert-lossy: ...). Preference records (ShareGPT
+chosen/rejected) become preference (DPO) examples; KTO records marked
+undesirable are never written as examples (--kto-negatives); a Batch input is
+joined with its output by custom_id (give both files). See docs/convert.md.
 
 Exit status: 0 (also with ERROR findings, unless --fail-on), 1 when a session
 aborted the run, no record was written from files that are not empty, or
@@ -92,7 +97,7 @@ do not compile.`,
 			if len(args) > 0 {
 				return cmdutil.UsageError("unknown command %q for \"chatlint convert\" (the drop-in reads --logs DIR; give inputs with --to openai)", args[0])
 			}
-			for _, name := range []string{"keep-reasoning", "split", "format", "model"} {
+			for _, name := range []string{"keep-reasoning", "split", "format", "model", "kto-negatives"} {
 				if cmd.Flags().Changed(name) {
 					return cmdutil.UsageError("--%s applies to convert --to only", name)
 				}
@@ -120,6 +125,7 @@ do not compile.`,
 	f.BoolVar(&o.KeepReasoning, "keep-reasoning", false, "with --to: keep thinking and reasoning blocks as <think>...</think> before the assistant's text")
 	f.StringVar(&o.Split, "split", "", "with --to: turns writes one example per assistant message")
 	cmdutil.AddFormatFlag(cmd, &o.Format, "with --to: force the input format ("+document.FormatNames()+")")
+	f.StringVar(&o.KTONegatives, "kto-negatives", openai.KTOSkip, "with --to: what a KTO record marked undesirable (label false) gives: skip (no example, a warning) or error (no example, exit 1); never a positive example")
 	f.StringVar(&o.Model, "model", "", "with --to: the model the examples are for; an example over its token limit is noted (default: the built-in model table's default)")
 	return cmd
 }

@@ -61,6 +61,9 @@ func runConvertTo(cmd *cobra.Command, o *convertOptions, args []string) error {
 	if len(args) == 0 {
 		return cmdutil.UsageError("convert --to needs at least one file, directory or - (stdin)")
 	}
+	if o.KTONegatives != openai.KTOSkip && o.KTONegatives != openai.KTOError {
+		return cmdutil.UsageError("--kto-negatives: want %s or %s, not %q", openai.KTOSkip, openai.KTOError, o.KTONegatives)
+	}
 	if o.Split != "" && o.Split != "turns" {
 		return cmdutil.UsageError("--split: want turns, not %q", o.Split)
 	}
@@ -101,13 +104,15 @@ func runConvertTo(cmd *cobra.Command, o *convertOptions, args []string) error {
 	if err != nil {
 		return err
 	}
-	copts := openai.Options{KeepReasoning: o.KeepReasoning, SplitTurns: o.Split == "turns", Model: model}
+	copts := openai.Options{KeepReasoning: o.KeepReasoning, SplitTurns: o.Split == "turns", Model: model, KTONegatives: o.KTONegatives}
+	outputs, inputs, err := splitBatchOutputs(inputs, format)
+	if err != nil {
+		return err
+	}
 	r := &runner.Runner{Opts: ropts}
 	var total convertedJob
 	var werr error
-	tot, rerrs := runner.Each(cmd.Context(), r, inputs, func() func(runner.Job) convertedJob {
-		return func(j runner.Job) convertedJob { return convertJob(j, copts) }
-	}, func(c convertedJob) {
+	collect := func(c convertedJob) {
 		for _, n := range c.notes {
 			fmt.Fprintln(o.IO.ErrOut, n)
 		}
@@ -120,7 +125,18 @@ func runConvertTo(cmd *cobra.Command, o *convertOptions, args []string) error {
 		total.exs += c.exs
 		total.errors += c.errors
 		total.notes = append(total.notes, c.notes...)
-	})
+	}
+	if len(outputs) > 0 {
+		answers, aerrs := readAnswers(cmd.Context(), r, outputs, collect)
+		errs = append(errs, aerrs...)
+		copts.Answers = answers
+	}
+	tot, rerrs := runner.Each(cmd.Context(), r, inputs, func() func(runner.Job) convertedJob {
+		return func(j runner.Job) convertedJob { return convertJob(j, copts) }
+	}, collect)
+	if copts.Answers != nil {
+		collect(unusedAnswers(copts.Answers))
+	}
 	if werr != nil {
 		return &cmdutil.ExitCode{Code: cmdutil.ExitError, Err: werr}
 	}

@@ -137,6 +137,9 @@ func runFix(cmd *cobra.Command, o *fixOptions) error {
 
 	files, skipped, errs := jsonl.ExpandSkipping(o.Paths)
 	cmdutil.NoteSkipped(o.IO.ErrOut, skipped)
+	if err := cmdutil.RefuseParquet("fix", files); err != nil {
+		return err
+	}
 	var inputs []runner.Input
 	outputs := map[string]string{}
 	// -o names a folder for several inputs, a folder given as input, or an

@@ -91,6 +91,9 @@ func runRepair(cmd *cobra.Command, o *repairOptions) error {
 		}
 	}
 
+	if err := cmdutil.RefuseParquet("repair", o.Paths); err != nil {
+		return err
+	}
 	files, results := repair.Expand(o.Paths)
 	var rw repairWriter = &repairText{w: o.IO.Out}
 	if o.Output == "json" {

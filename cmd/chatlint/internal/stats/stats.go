@@ -142,11 +142,23 @@ func runStats(cmd *cobra.Command, o *statsOptions) error {
 		}
 	}
 	errs = append(errs, rerrs...)
+	// A file no format claims was not counted: say so as check does, and
+	// do not let a zero row pass for a count.
+	unrecognized := 0
+	for _, f := range res.Files {
+		if u := f.Unrecognized; u != nil {
+			unrecognized++
+			fmt.Fprintf(o.IO.ErrOut, "%s:%d: %s %s: %s\n", u.File, u.Line, u.Severity, u.Rule, u.Message)
+		}
+	}
 	for _, err := range errs {
 		fmt.Fprintln(o.IO.ErrOut, "chatlint:", report.EscapeControls(runner.Describe(err)))
 	}
-	if len(errs) > 0 {
+	switch {
+	case len(errs) > 0:
 		return &cmdutil.ExitCode{Code: cmdutil.ExitError}
+	case unrecognized > 0:
+		return &cmdutil.ExitCode{Code: cmdutil.ExitFindings}
 	}
 	return nil
 }
@@ -165,6 +177,9 @@ func writeStatsText(w io.Writer, res *stats.Result) error {
 				epochs = "-"
 			}
 		}
+		if f.Unrecognized != nil {
+			name += " (unrecognized format: not counted)"
+		}
 		fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%d\t%s\t%d\t%s\t%s\t$%.2f\t\t%s\n", f.Records, f.Tokens.Min, f.Tokens.Median, f.Tokens.P95,
 			f.Tokens.Max, thousands(f.Tokens.Total), f.OverLimit, epochs, thousands(f.BilledTokens), f.Cost, name)
 	}
@@ -175,6 +190,18 @@ func writeStatsText(w io.Writer, res *stats.Result) error {
 	fmt.Fprintf(w, "\nmessages: %s\n", counts(t.Messages))
 	if len(t.ToolCalls) > 0 {
 		fmt.Fprintf(w, "tool calls: %s\n", counts(t.ToolCalls))
+	}
+	if len(t.Kinds) > 1 || (len(t.Kinds) == 1 && t.Kinds["chat"] == 0) {
+		fmt.Fprintf(w, "examples: %s\n", counts(t.Kinds))
+	}
+	if t.Kinds["kto-undesirable"] > 0 {
+		fmt.Fprintf(w, "kto-undesirable examples hold answers to avoid: convert --to openai writes none of them (--kto-negatives)\n")
+	}
+	if t.Untrained > 0 {
+		fmt.Fprintf(w, "untrained: %d assistant messages with weight 0 (counted in the tokens, as they are billed)\n", t.Untrained)
+	}
+	if t.Images > 0 {
+		fmt.Fprintf(w, "images: %d (not counted in the tokens)\n", t.Images)
 	}
 	if t.Skipped > 0 {
 		fmt.Fprintf(w, "skipped: %d lines that are not records (see chatlint check)\n", t.Skipped)
