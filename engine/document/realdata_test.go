@@ -46,6 +46,15 @@ func expectedFormat(rel string) Format {
 		"proxy-logs/groq-batch-input.jsonl":                                  OpenAIBatchInput,
 		"proxy-logs/groq-batch-output.jsonl":                                 OpenAIBatchOutput,
 		"agent-sessions/goose/agentscribe-goose-sample-session.jsonl":        GooseSession,
+
+		"llamafactory/llamafactory-mllm_video_audio_demo.json":                  Chat, // {role, content} with <video>/<audio> tokens
+		"llamafactory/llamafactory-v1_multimodal_demo.jsonl":                    Chat, // content parts {type, value}
+		"finetune-formats/together-cookbook-small_coqa_10.jsonl":                Chat,
+		"finetune-formats/together-cookbook-rewardbench2_dpo_val.first40.jsonl": Chat, // preference: input.messages
+		"llamafactory/llamafactory-dpo_zh_demo.first40.json":                    ShareGPT,
+		// Its messages are {role, content}: chat, until a mini-swe-agent
+		// adapter claims the trajectory first.
+		"agent-trajectories/mini-swe-agent/mini-swe-agent-sqlfluff__sqlfluff-2419.traj.json": Chat,
 	}[rel]
 }
 

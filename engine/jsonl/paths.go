@@ -132,7 +132,10 @@ func IsDataFile(path string) bool {
 }
 
 // IsJSONDocument reports whether the file is read as one JSON document
-// (a .json file) rather than as JSON Lines.
+// rather than as JSON Lines: a .json file, or a .traj file (an agent
+// trajectory, one pretty-printed JSON object). Every reader of documents
+// asks here, so a document extension is added in one place.
 func IsJSONDocument(path string) bool {
-	return strings.EqualFold(filepath.Ext(path), ".json")
+	ext := filepath.Ext(path)
+	return strings.EqualFold(ext, ".json") || strings.EqualFold(ext, ".traj")
 }

@@ -57,6 +57,7 @@ type fixed struct {
 	known        bool
 	unrecognized string
 	brokenDoc    string // a .json document that is not one JSON value the reader could split
+	notJSONL     string // the reader's word that the file is not JSON Lines at all
 	dropNote     string // a line for stderr, unless the file is not written
 	refused      error  // the format cannot be rewritten in its layout: the file is refused
 }
@@ -74,6 +75,7 @@ type fileOut struct {
 	known        bool
 	unrecognized string
 	brokenDoc    string
+	notJSONL     string
 	nonRecords   int
 	// layout and records: how the output is written (fixjson.go) and
 	// how many records it has so far.
@@ -111,13 +113,16 @@ func (fx *fixer) work(j runner.Job, w *fix.Fixer) fixed {
 		if res.file == "" {
 			res.file = f.File
 		}
-		if f.Rule == lint.RuleUnrecognized || jsonl.IsJSONDocument(f.File) {
+		if f.Rule == lint.RuleUnrecognized || f.Rule == lint.RuleNotJSONL || jsonl.IsJSONDocument(f.File) {
 			// A .json document the reader could not split into records
 			// (invalid JSON, too large) is not fixed either: what was
 			// read of it must not stand for it.
-			if f.Rule == lint.RuleUnrecognized {
+			switch f.Rule {
+			case lint.RuleUnrecognized:
 				res.unrecognized = f.Message
-			} else {
+			case lint.RuleNotJSONL:
+				res.notJSONL = f.Message
+			default:
 				res.brokenDoc = f.Message
 			}
 			res.note = fmt.Sprintf("%s:%d: %s %s: %s (nothing is written for this file)", report.EscapeControls(f.File), f.Line, f.Severity, f.Rule, report.Clean(f.Message))
@@ -201,6 +206,9 @@ func (fx *fixer) emit(res fixed) {
 	}
 	if res.brokenDoc != "" {
 		c.brokenDoc = res.brokenDoc
+	}
+	if res.notJSONL != "" {
+		c.notJSONL = res.notJSONL
 	}
 	fr := res.fixed
 	if !c.known && fr != nil {
@@ -395,6 +403,8 @@ func (c *fileOut) unknownFormat() string {
 	switch {
 	case c.brokenDoc != "":
 		return "it could not be read whole as a JSON document: " + c.brokenDoc
+	case c.notJSONL != "":
+		return c.notJSONL
 	case c.known:
 		return ""
 	case c.unrecognized != "":
