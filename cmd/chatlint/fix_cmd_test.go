@@ -283,10 +283,10 @@ func TestFixWorkersDoNotChangeOutput(t *testing.T) {
 	for _, w := range []string{"1", "2", "4"} {
 		out := filepath.Join(dir, "out"+w+".jsonl")
 		stdout, stderr, code := chatlint(t, "", "fix", "--workers", w, "-o", out, in)
-		if code != 0 {
+		if code != 0 && code != 1 { // 1: some records (messages without a role) are left as they were
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
-		got := mustRead(t, out) + mustRead(t, out+".rejects.jsonl") + strings.ReplaceAll(stdout, "out"+w, "outN")
+		got := mustRead(t, out) + mustRead(t, out+".rejects.jsonl") + strings.ReplaceAll(stdout, "out"+w, "outN") + stderr
 		if first == "" {
 			first = got
 			if !strings.Contains(stdout, "records changed") {

@@ -136,6 +136,8 @@ func TestFixUnrecognizedFormat(t *testing.T) {
 // results without ids, tools as a JSON string.
 const llamaFactory = `{"messages":[{"role":"user","content":[{"type":"text","value":"What is 6*8?"}]},{"role":"assistant","content":[{"type":"tool_call","value":"{\"name\": \"multiply\", \"arguments\": {\"a\": 6, \"b\": 8}}"}]},{"role":"tool","content":[{"type":"text","value":"48"}]},{"role":"assistant","content":[{"type":"text","value":"48."}]}],"tools":"[{\"type\": \"function\", \"function\": {\"name\": \"multiply\"}}]"}`
 
+const unknownPart = `{"messages":[{"role":"user","content":[{"type":"hologram","data":"x"}]},{"role":"tool","tool_call_id":"zz","content":"lost result"},{"role":"assistant","content":"ok"}]}`
+
 // TestFixLeavesUnreadableRecords: a record whose parts fix cannot read is
 // written as it was, with a note, by either pack; nothing is dropped, and
 // the run says some record was left as it was (exit 1).
@@ -143,19 +145,23 @@ func TestFixLeavesUnreadableRecords(t *testing.T) {
 	for _, pack := range []string{"builtin:openai-tools", "builtin:transcript"} {
 		t.Run(pack, func(t *testing.T) {
 			dir := t.TempDir()
-			in := writeFile(t, dir, "lf.jsonl", llamaFactory+"\n"+needsFix+"\n")
+			// The LLaMA-Factory record is read (its call and result paired by
+			// order) and clean: it is written as it was, with no note. The
+			// record with a part of an unknown type and a stray result is
+			// left as it was, with a note.
+			in := writeFile(t, dir, "lf.jsonl", llamaFactory+"\n"+unknownPart+"\n"+needsFix+"\n")
 			out := filepath.Join(dir, "out.jsonl")
 			stdout, stderr, code := chatlint(t, "", "fix", "--pack", pack, "-o", out, in)
 			if code != cmdutil.ExitFindings {
 				t.Errorf("exit %d, want 1\n%s%s", code, stdout, stderr)
 			}
-			if got := mustRead(t, out); got != llamaFactory+"\n"+fixedRec+"\n" {
+			if got := mustRead(t, out); got != llamaFactory+"\n"+unknownPart+"\n"+fixedRec+"\n" {
 				t.Errorf("output:\n%s", got)
 			}
-			if strings.Contains(mustRead(t, out+".rejects.jsonl"), "multiply") {
-				t.Error("a piece of the unreadable record is in the rejects")
+			if r := mustRead(t, out+".rejects.jsonl"); strings.Contains(r, "multiply") || strings.Contains(r, "hologram") || strings.Contains(r, "lost result") {
+				t.Errorf("a piece of a record fix does not change is in the rejects:\n%s", r)
 			}
-			if !strings.Contains(stderr, "lf.jsonl:1: warning ") || !strings.Contains(stderr, "unreadable: content parts keyed value instead of text (LLaMA-Factory) in message 0, 1, 2, 3; its tools is string, not a list; the record was left as it was") {
+			if strings.Contains(stderr, "lf.jsonl:1:") || !strings.Contains(stderr, "lf.jsonl:2: warning ") || !strings.Contains(stderr, `unreadable: message 0: content part 0 is of type "hologram", which fix does not know; the record was left as it was`) {
 				t.Errorf("stderr:\n%s", stderr)
 			}
 		})

@@ -23,33 +23,41 @@ func TestFormatFixtures(t *testing.T) {
 		fixCode  int
 		settled  []string // rules fix is to silence
 		dropsRec int      // records fix drops whole
+		clean    bool     // check finds nothing
 	}{
-		{"sharegpt.jsonl", "sharegpt", true, 0, []string{"tool-result-orphan"}, 0},
-		{"sharegpt-hermes.jsonl", "sharegpt", true, 0, nil, 0},
-		{"sharegpt-array.json", "sharegpt", true, 0, nil, 0},
-		{"gemini.jsonl", "gemini", true, 0, nil, 0},
-		{"openai-batch-input.jsonl", "openai-batch-input", true, 0, []string{"tool-result-orphan"}, 0},
-		{"openai-batch-output.jsonl", "openai-batch-output", false, 2, nil, 0},
-		{"anthropic-batch-requests.jsonl", "anthropic-batch", true, 0, []string{"tool-result-orphan"}, 0},
-		{"anthropic-batch-results.jsonl", "anthropic-batch", false, 2, nil, 0},
-		{"goose-session.jsonl", "goose-session", false, 2, nil, 0},
-		{"preference.jsonl", "preference", true, 0, nil, 0},
-		{"instruction.jsonl", "instruction", false, 2, nil, 0},
-		{"instruction-alpaca.jsonl", "instruction", false, 2, nil, 0},
-		{"text.jsonl", "text", false, 2, nil, 0},
-		{"bedrock-conversation.jsonl", "bedrock-conversation", false, 2, nil, 0},
-		{"gemini-cli-session.json", "gemini-cli", false, 2, nil, 0},
-		{"gemini-cli-session-lines.jsonl", "gemini-cli", false, 2, nil, 0},
-		{"swe-agent.traj", "swe-agent", false, 2, nil, 0},
-		{"mini-swe-agent.traj.json", "mini-swe-agent", false, 2, nil, 0},
-		{"openai-responses-messages.json", "openai-responses", false, 2, nil, 0},
-		{"openai-responses-items.jsonl", "openai-responses", false, 2, nil, 0},
-		{"openai-agents-runstate.json", "openai-agents-runstate", false, 2, nil, 0},
-		{"langchain-state.json", "langchain", false, 2, nil, 0},
-		{"langchain-runs.jsonl", "langchain", false, 2, nil, 0},
-		{"cline-api-conversation-history.json", "cline", false, 2, nil, 0},
-		{"openhands-events.json", "openhands", false, 2, nil, 0},
-		{"xlam.jsonl", "xlam", false, 2, nil, 0},
+		{"sharegpt.jsonl", "sharegpt", true, 0, []string{"tool-result-orphan"}, 0, false},
+		{"sharegpt-hermes.jsonl", "sharegpt", true, 0, nil, 0, false},
+		{"sharegpt-array.json", "sharegpt", true, 0, nil, 0, false},
+		{"gemini.jsonl", "gemini", true, 0, nil, 0, false},
+		{"openai-batch-input.jsonl", "openai-batch-input", true, 0, []string{"tool-result-orphan"}, 0, false},
+		{"openai-batch-output.jsonl", "openai-batch-output", false, 2, nil, 0, false},
+		{"anthropic-batch-requests.jsonl", "anthropic-batch", true, 0, []string{"tool-result-orphan"}, 0, false},
+		{"anthropic-batch-results.jsonl", "anthropic-batch", false, 2, nil, 0, false},
+		{"goose-session.jsonl", "goose-session", false, 2, nil, 0, false},
+		{"preference.jsonl", "preference", true, 0, nil, 0, false},
+		{"instruction.jsonl", "instruction", false, 2, nil, 0, false},
+		{"instruction-alpaca.jsonl", "instruction", false, 2, nil, 0, false},
+		{"text.jsonl", "text", false, 2, nil, 0, false},
+		{"bedrock-conversation.jsonl", "bedrock-conversation", false, 2, nil, 0, false},
+		{"gemini-cli-session.json", "gemini-cli", false, 2, nil, 0, false},
+		{"gemini-cli-session-lines.jsonl", "gemini-cli", false, 2, nil, 0, false},
+		{"swe-agent.traj", "swe-agent", false, 2, nil, 0, false},
+		{"mini-swe-agent.traj.json", "mini-swe-agent", false, 2, nil, 0, false},
+		{"openai-responses-messages.json", "openai-responses", false, 2, nil, 0, false},
+		{"openai-responses-items.jsonl", "openai-responses", false, 2, nil, 0, false},
+		{"openai-agents-runstate.json", "openai-agents-runstate", false, 2, nil, 0, false},
+		{"langchain-state.json", "langchain", false, 2, nil, 0, false},
+		{"langchain-runs.jsonl", "langchain", false, 2, nil, 0, false},
+		{"cline-api-conversation-history.json", "cline", false, 2, nil, 0, false},
+		{"openhands-events.json", "openhands", false, 2, nil, 0, false},
+		{"xlam.jsonl", "xlam", false, 2, nil, 0, false},
+		// Tool calls without ids answered by results by order (TRL), calls
+		// as LLaMA-Factory content parts, Hermes calls written as Python
+		// dicts: clean, and fix changes nothing (it leaves the record whose one
+		// result answers two calls as it is, with a note: exit 1).
+		{"trl-tool-calls.jsonl", "chat", true, 0, nil, 0, true},
+		{"llamafactory-v1.jsonl", "chat", true, 1, nil, 0, true}, // one result for two calls: left as it is, with a note
+		{"sharegpt-hermes-python.jsonl", "sharegpt", true, 0, nil, 0, true},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			in := filepath.Join("fixtures/formats", tc.file)
@@ -63,6 +71,9 @@ func TestFormatFixtures(t *testing.T) {
 				t.Errorf("check -v does not name the format %s:\n%s", tc.format, stdout)
 			}
 			golden(t, dir, base+".check.txt", []byte(stdout))
+			if tc.clean && code != 0 {
+				t.Errorf("check: exit %d, want a clean file:\n%s", code, stdout)
+			}
 
 			out := filepath.Join(t.TempDir(), "out.jsonl")
 			_, stderr, code = chatlint(t, "", "fix", "-o", out, in)

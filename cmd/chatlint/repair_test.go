@@ -83,8 +83,8 @@ func TestRepairGolden(t *testing.T) {
 	}
 
 	out, errOut, code := chatlint(t, "", "repair", dir)
-	if errOut != "" || code != cmdutil.ExitFindings {
-		t.Errorf("exit %d (want 1: some files are skipped), stderr %q", code, errOut)
+	if errOut != "" || code != cmdutil.ExitError {
+		t.Errorf("exit %d (want 2: not-json and pretty-printed are not JSON Lines, refused), stderr %q", code, errOut)
 	}
 	repairGolden(t, "repair.txt", normalize(out, dir))
 
@@ -123,7 +123,7 @@ func TestRepairGolden(t *testing.T) {
 	}
 
 	again, _, code := chatlint(t, "", "repair", dir)
-	if code != cmdutil.ExitFindings {
+	if code != cmdutil.ExitError { // the refused files are still there
 		t.Errorf("second run: exit %d", code)
 	}
 	repairGolden(t, "again.txt", normalize(again, dir))
@@ -141,8 +141,8 @@ func TestRepairGoldenJSONAndDryRun(t *testing.T) {
 		before[name] = fi.ModTime()
 	}
 	out, _, code := chatlint(t, "", "repair", "--dry-run", dir)
-	if code != cmdutil.ExitFindings {
-		t.Errorf("dry run: exit %d, want 1", code)
+	if code != cmdutil.ExitError {
+		t.Errorf("dry run: exit %d, want 2 (files refused)", code)
 	}
 	repairGolden(t, "dry-run.txt", normalize(out, dir))
 	names := mustReadDir(t, dir)

@@ -9,6 +9,7 @@ var chatAdapter = &Adapter{
 	Summary: `one conversation per line: {"messages": [...], "tools": [...]}, OpenAI tool calls or inline <tool_call> tags; or a preference record {"input": {"messages"}, "preferred_output", "non_preferred_output"}`,
 	Detect:  func(rec ast.Object) bool { return get(rec, KeyMessages) != nil || preferenceInput(rec) != nil },
 	Shape:   "a messages member",
+	Unread:  chatUnread,
 	// Sent to a chat API as is: OpenAI's tool-message rules.
 	Cleanup: []string{"openai-tools"},
 	NewBuilder: func(file string, opts Options) Builder {
@@ -76,10 +77,9 @@ func fromRecord(format Format, file string, line int, rec ast.Object, opts Optio
 	tools := emptyArray
 	if f := opts.Fields; !f.All() && !f.tools && !f.lookup {
 		// no rule reads them (the lookup names them)
-	} else if raw := get(rec, KeyTools); raw != nil {
-		if arr, ok := raw.Value.(*ast.Array); ok {
-			tools = recordTools(raw, arr)
-		}
+	} else if get(rec, KeyTools) != nil {
+		// A list, or a JSON string holding one (LLaMA-Factory's records).
+		tools = shareGPTTools(rec)
 	}
 	d := newDoc(format, file, line, id, opts)
 	d.fields = opts.Fields
@@ -194,4 +194,39 @@ func preferenceInput(rec ast.Object) ast.Object {
 		return nil
 	}
 	return in
+}
+
+// chatUnread says why a chat or contract record's messages are not chat
+// messages: a list of objects none of which has a string role is some other
+// shape (a Gemini CLI session's {type: user|gemini}, a LangChain dump's
+// {type: human|ai}) that reading as chat would empty. A list where some
+// message has a role is chat, and a message without one is the role rules'
+// to report.
+func chatUnread(rec ast.Object) string {
+	msgs, where := arrayField(rec, KeyMessages), "messages"
+	if msgs == nil {
+		if in := preferenceInput(rec); in != nil {
+			msgs, where = arrayField(in, KeyMessages), "input.messages"
+		}
+	}
+	if msgs == nil {
+		return ""
+	}
+	objects := 0
+	for i := 0; i < msgs.Len(); i++ {
+		m, ok := msgs.Elem(i).Value.(ast.Object)
+		if !ok {
+			continue
+		}
+		if r := get(m, keyRole); r != nil {
+			if _, ok := r.Value.(ast.String); ok {
+				return ""
+			}
+		}
+		objects++
+	}
+	if objects == 0 {
+		return ""
+	}
+	return "messages with a role: none of the objects in " + where + " has a string role"
 }

@@ -8,12 +8,25 @@ import "github.com/open-policy-agent/opa/v1/ast"
 var contractAdapter = &Adapter{
 	Format:  Contract,
 	Summary: `exported conversation records: {"conversation_id", "user_id", "timestamp", "messages", "metadata"}`,
+	// Detection claims a record by an id that is a string, or by either id
+	// beside a messages list: other shapes carry a conversation_id that is
+	// null (an OpenAI Agents SDK RunState) and no messages.
 	Detect: func(rec ast.Object) bool {
-		return get(rec, keyConvID) != nil || get(rec, keyUserID) != nil
+		if isString(get(rec, keyConvID)) || isString(get(rec, keyUserID)) {
+			return true
+		}
+		return (get(rec, keyConvID) != nil || get(rec, keyUserID) != nil) && arrayField(rec, KeyMessages) != nil
 	},
 	// A record with either id is a contract record; what else it lacks is
 	// the contract pack's to say, field by field.
-	Shape: "a conversation_id or user_id member",
+	Fits: func(rec ast.Object) string {
+		if get(rec, keyConvID) != nil || get(rec, keyUserID) != nil {
+			return ""
+		}
+		return "a conversation_id or user_id member"
+	},
+	Shape:  "a conversation_id or user_id member",
+	Unread: chatUnread,
 	// Its messages are OpenAI's {role, content}: the tool-message rules.
 	Cleanup: []string{"openai-tools"},
 	NewBuilder: func(file string, opts Options) Builder {
@@ -30,4 +43,13 @@ var contractAdapter = &Adapter{
 		}
 		return "", ""
 	},
+}
+
+// isString reports whether t is a string.
+func isString(t *ast.Term) bool {
+	if t == nil {
+		return false
+	}
+	_, ok := t.Value.(ast.String)
+	return ok
 }

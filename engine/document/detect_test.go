@@ -65,6 +65,15 @@ func TestDetect(t *testing.T) {
 		{"goose message line", `{"role":"user","created":1,"content":[{"type":"text","text":"hi"}]}`, ""},
 		{"working_dir without message_count", `{"working_dir":"/"}`, ""},
 		{"Hermes example", `{"example":"SYSTEM: ..."}`, ""},
+		// Strict shapes: the members are there, but not messages chat reads.
+		{"Gemini CLI session is not chat", `{"sessionId":"s","projectHash":"h","messages":[{"id":"1","type":"user","content":"hi"},{"id":"2","type":"gemini","content":"hello"}]}`, ""},
+		{"LangChain dump is not chat", `{"messages":[{"type":"human","content":"hi"},{"type":"ai","content":"","tool_calls":[]}]}`, ""},
+		{"chat with one message lacking a role is chat", `{"messages":[{"content":"hi"},{"role":"assistant","content":"hello"}]}`, Chat},
+		{"chat with messages of strings is chat", `{"messages":["hi"]}`, Chat},
+		{"preference record whose input has no roles", `{"input":{"messages":[{"type":"human","content":"hi"}]},"preferred_output":[]}`, ""},
+		{"Agents SDK run state is not contract", `{"$schemaVersion":"1.13","conversation_id":null,"generated_items":[]}`, ""},
+		{"contract with null id and messages", `{"conversation_id":null,"messages":[{"role":"user","content":"hi"}]}`, Contract},
+		{"contract with null id and no messages", `{"conversation_id":null}`, ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -137,6 +146,30 @@ func TestFits(t *testing.T) {
 	for _, a := range Adapters() {
 		if a.Fits == nil && a.Shape == "" {
 			t.Errorf("adapter %s says neither its Shape nor how a record Fits", a.Format)
+		}
+	}
+}
+
+// TestResemble: each shape chatlint does not read is named by its own
+// example, and no adapter claims it. When an adapter for one of them is
+// registered, this fails for its example: delete the entry from
+// unreadShapes (resemble.go).
+func TestResemble(t *testing.T) {
+	for _, u := range unreadShapes {
+		t.Run(u.Like, func(t *testing.T) {
+			rec := obj(t, u.Example)
+			if f, ok := Detect(rec); ok {
+				t.Fatalf("%s is read as %s: delete its entry from unreadShapes", u.Like, f)
+			}
+			like, do, ok := Resemble(rec)
+			if !ok || like != u.Like || do == "" {
+				t.Errorf("Resemble = %q, %q, %v; want %q", like, do, ok, u.Like)
+			}
+		})
+	}
+	for _, rec := range []string{`{}`, `{"foo":1}`, `{"role":"user","created":1,"content":[]}`} {
+		if like, _, ok := Resemble(obj(t, rec)); ok {
+			t.Errorf("Resemble(%s) = %q, want none", rec, like)
 		}
 	}
 }

@@ -53,6 +53,16 @@ type Adapter struct {
 	// looser than detection); it returns what the record lacks, "" when it
 	// fits.
 	Fits func(rec ast.Object) (missing string)
+	// Unread, when set, says what of rec the builder cannot read although
+	// the record has the format's members (messages with no role at all,
+	// say), "" when it reads it all. Detection claims a file only by a
+	// record it reads, and every later record it cannot read (every record
+	// of a per-record format, the first of a whole-file one) is reported
+	// as format-mismatch and left as it is, rather than guessed at: check
+	// does not check it, fix does not touch it. It reads only members the
+	// format's projection keeps (Reads) when they matter: a member the
+	// projection left out reads as absent, which must fit.
+	Unread func(rec ast.Object) string
 	// NewBuilder returns the builder of one file's documents.
 	NewBuilder func(file string, opts Options) Builder
 	// Reads, when set, says what the builder reads of each raw record to
@@ -134,6 +144,21 @@ type EntryLayout struct {
 	Order []string
 	// Type gives an inserted entry's type from its message's role.
 	Type func(role string) string
+}
+
+// Unreadable returns what of rec the format's builder cannot read (see
+// Adapter.Unread), "" when it reads it all.
+func (a *Adapter) Unreadable(rec ast.Object) string {
+	if a == nil || a.Unread == nil {
+		return ""
+	}
+	return a.Unread(rec)
+}
+
+// claims reports whether detection takes a file for this format by rec: the
+// format's members are there, and the builder reads them.
+func (a *Adapter) claims(rec ast.Object) bool {
+	return a.Detect(rec) && a.Unreadable(rec) == ""
 }
 
 // Misfit returns what rec lacks to be a record of the format, or "" when it
@@ -232,7 +257,7 @@ func (f Format) PerFile() bool {
 // object. ok is false when the record matches no format.
 func Detect(rec ast.Object) (f Format, ok bool) {
 	for _, a := range registry {
-		if a.Detect(rec) {
+		if a.claims(rec) {
 			return a.Format, true
 		}
 	}

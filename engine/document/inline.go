@@ -110,6 +110,13 @@ func (m *message) addInlineCall(payload, defaultID string) {
 		at = m.path + "/" + m.textMember
 	}
 	v, err := astjson.Decode([]byte(strings.TrimSpace(payload)))
+	if err != nil {
+		// A body written as a Python dict (str(dict), not json.dumps) is
+		// read as the literal it is: the call is named exactly.
+		if js, ok := pyLiteralJSON(strings.TrimSpace(payload)); ok {
+			v, err = astjson.Decode([]byte(js))
+		}
+	}
 	o, isObj := v.(ast.Object)
 	if err != nil || !isObj {
 		msg := "payload is not a JSON object"

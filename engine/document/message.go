@@ -37,6 +37,10 @@ type message struct {
 	// ownCalls marks calls the adapter read itself (each with its own line):
 	// the structured pass leaves them as they are.
 	ownCalls bool
+	// orderIDs are the positional ids of the calls without an id that a
+	// result answers, in order (orderIDs), and orderNext the next to give.
+	orderIDs  []*ast.Term
+	orderNext int
 	// fields, when set, leaves the call members no rule reads out of the
 	// calls the second pass builds (Options.Fields).
 	fields *Fields
@@ -219,7 +223,7 @@ func (m *message) structuredCalls() {
 					args, hasInput = a, ok
 				}
 			}
-			m.addCall(stringTerm(c, keyID), name, args, hasInput, m.callPath(i), "")
+			m.addCall(m.nextOrderID(stringTerm(c, keyID)), name, args, hasInput, m.callPath(i), "")
 		}
 	}
 	if parts := arrayField(m.obj, keyContent); parts != nil {
@@ -229,8 +233,13 @@ func (m *message) structuredCalls() {
 			if !ok || !callBlockTypes[stringField(b, keyType)] {
 				continue
 			}
+			id, path := m.nextOrderID(stringTerm(b, keyID)), strTerm(pointerIndex(base, i))
+			if v := get(b, keyValue); v != nil && get(b, keyName) == nil {
+				m.addValueCall(id, v, path) // LLaMA-Factory: the call as a JSON string
+				continue
+			}
 			args, hasInput := callInput(b)
-			m.addCall(stringTerm(b, keyID), stringTerm(b, keyName), args, hasInput, strTerm(pointerIndex(base, i)), "")
+			m.addCall(id, stringTerm(b, keyName), args, hasInput, path, "")
 		}
 	}
 }
@@ -295,7 +304,10 @@ func buildMessagesFields(ms []message, mode string, f *Fields) *ast.Term {
 	}
 	if mode == modeInline {
 		parseInline(ms) // also gives inline results their tool_call_id
-	} else if f.All() || f.toolCalls || f.lookup {
+	} else {
+		orderIDs(ms) // results answer calls without ids by order
+	}
+	if mode != modeInline && (f.All() || f.toolCalls || f.lookup) {
 		for i := range ms {
 			if !ms[i].ownCalls {
 				ms[i].structuredCalls()

@@ -1,6 +1,7 @@
 package document
 
 import (
+	"encoding/json"
 	"fmt"
 	"testing"
 
@@ -399,7 +400,10 @@ func TestTools(t *testing.T) {
 			want: `[{"index":0,"name":"get_weather","path":"/tools/0","function":{"name":"get_weather","description":"d","input_schema":{"type":"object","properties":{}}},"function_path":"/tools/0",
 				"parameters":{"type":"object","properties":{}},"parameters_path":"/tools/0/input_schema"}]`,
 		},
-		{name: "tools as a JSON string (LLaMA-Factory)", tools: `"[{\"name\":\"x\"}]"`, want: `[]`},
+		// LLaMA-Factory writes the list as a JSON string: the tools are the
+		// list it holds, each named by the member (no pointer reaches inside).
+		{name: "tools as a JSON string (LLaMA-Factory)", tools: `"[{\"name\":\"x\"}]"`, want: `[{"index":0,"name":"x","path":"/tools","function":{"name":"x"},"function_path":"/tools","parameters_path":"/tools/parameters"}]`},
+		{name: "tools as a string holding no list", tools: `"not json"`, want: `[]`},
 		{name: "tools null", tools: `null`, want: `[]`},
 	}
 	for _, tc := range tests {
@@ -409,6 +413,9 @@ func TestTools(t *testing.T) {
 			var raws []any
 			if a, ok := js(t, tc.tools).([]any); ok {
 				raws = a
+			}
+			if s, ok := js(t, tc.tools).(string); ok && json.Valid([]byte(s)) { // a JSON string holding the list
+				raws, _ = js(t, s).([]any)
 			}
 			for i, tl := range tools {
 				m := tl.(map[string]any)

@@ -171,7 +171,10 @@ func (res *Fixed) leave(u lint.Unit, err error) {
 	res.Tally = Tally{Documents: 1, Unfixed: 1}
 	var pe *PolicyError
 	var ke *KeptError
+	var ur *UnreadError
 	switch {
+	case errors.As(err, &ur):
+		note.Rule, note.Pack, note.Line = lint.RuleMismatch, lint.CorePack, ur.Line
 	case errors.As(err, &pe):
 		note.Rule, note.Pack = lint.RulePolicyError, lint.CorePack
 		res.Tally = Tally{Documents: 1, PolicyErrors: 1}

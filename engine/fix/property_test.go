@@ -3,6 +3,7 @@ package fix
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -100,12 +101,23 @@ func TestPacksOnRandomRecords(t *testing.T) {
 		for _, st := range stages {
 			recs := []jsonl.Record{{Line: 1, Data: rec, End: "\n"}}
 			out, err := Run(context.Background(), st.evs, recs, Options{Format: document.Chat, File: "r"})
+			var kept *KeptError
+			var unread *UnreadError
+			if errors.As(err, &kept) || errors.As(err, &unread) {
+				continue // a message without a role: the record is left as it is
+			}
 			if err != nil {
 				t.Fatalf("record %d, %s: %v\n%s", i, st.name, err, rec)
 			}
 			again, err := Run(context.Background(), st.evs, out.Records, Options{Format: document.Chat, File: "r"})
-			if err != nil || again.AnyChange() {
-				t.Fatalf("record %d, %s: a second run: %v %+v\n%s", i, st.name, err, again.Applied, rec)
+			if errors.As(err, &unread) {
+				continue // only messages without a role are left: fix leaves the record alone
+			}
+			if err != nil {
+				t.Fatalf("record %d, %s: a second run: %v\n%s\n%s", i, st.name, err, rec, out.Records[0].Data)
+			}
+			if again.AnyChange() {
+				t.Fatalf("record %d, %s: a second run: %+v\n%s", i, st.name, again.Applied, rec)
 			}
 			if out.AnyChange() {
 				changed[st.name]++

@@ -159,8 +159,11 @@ func (st *passes) settle(ctx context.Context, ev *policy.Evaluator, first bool) 
 	applied := 0
 	for {
 		renumber(st.cur, st.src, st.opts.Format)
-		doc, invalid := build(st.cur, st.opts)
+		doc, invalid, unread := build(st.cur, st.opts)
 		st.doc = doc
+		if unread != nil && first && applied == 0 {
+			return 0, unread // not read as the format reads it: left as it is
+		}
 		if first && applied == 0 {
 			for _, i := range invalid {
 				st.out.Invalid = append(st.out.Invalid, st.src[i])
@@ -235,11 +238,16 @@ func renumber(recs []jsonl.Record, src []int, f document.Format) {
 
 // build normalizes the records into their document; records that are not
 // JSON objects are skipped (they are written back as they are) and their
-// indexes returned.
-func build(recs []jsonl.Record, opts Options) (*document.Document, []int) {
+// indexes returned. A record the format's reader cannot read (the record of
+// a per-record format, the first object of a session; Adapter.Unread) is
+// unread: fix leaves what it does not understand as it is, as check reports
+// it (format-mismatch) rather than checking it.
+func build(recs []jsonl.Record, opts Options) (*document.Document, []int, *UnreadError) {
 	b := document.NewBuilder(opts.Format, opts.File, opts.Document)
+	ad := document.Lookup(opts.Format)
 	var doc *document.Document
 	var invalid []int
+	asked := false
 	for i, r := range recs {
 		if !astjson.OpensObject(r.Data) {
 			invalid = append(invalid, i)
@@ -251,6 +259,12 @@ func build(recs []jsonl.Record, opts Options) (*document.Document, []int) {
 			invalid = append(invalid, i)
 			continue
 		}
+		if !asked || !opts.Format.PerFile() {
+			asked = true
+			if why := ad.Unreadable(obj); why != "" {
+				return nil, invalid, &UnreadError{Format: opts.Format, Line: r.Line, Reason: why}
+			}
+		}
 		if d := b.Add(r.Line, obj); d != nil {
 			doc = d
 		}
@@ -258,5 +272,5 @@ func build(recs []jsonl.Record, opts Options) (*document.Document, []int) {
 	if d := b.Finish(); d != nil {
 		doc = d
 	}
-	return doc, invalid
+	return doc, invalid, nil
 }

@@ -46,3 +46,16 @@ func unfixable(f document.Format, recs []jsonl.Record) error {
 	}
 	return nil
 }
+
+// UnreadError is a record of the file's format that the format's reader
+// cannot read (document.Adapter.Unread): it is left as it is, with a note,
+// rather than rewritten from a reading that would lose it.
+type UnreadError struct {
+	Format document.Format
+	Line   int
+	Reason string
+}
+
+func (e *UnreadError) Error() string {
+	return fmt.Sprintf("the record does not fit %s: it lacks %s; left as it is", e.Format, e.Reason)
+}

@@ -132,8 +132,9 @@ func IsDataFile(path string) bool {
 }
 
 // IsJSONDocument reports whether the file is read as one JSON document
-// (a .json file, or a SWE-agent .traj trajectory, which is one
-// pretty-printed JSON object) rather than as JSON Lines.
+// rather than as JSON Lines: a .json file, or a .traj file (an agent
+// trajectory, one pretty-printed JSON object). Every reader of documents
+// asks here, so a document extension is added in one place.
 func IsJSONDocument(path string) bool {
 	ext := filepath.Ext(path)
 	return strings.EqualFold(ext, ".json") || strings.EqualFold(ext, ".traj")

@@ -14,6 +14,7 @@ const (
 	RulePolicyError  = "policy-error"
 	RuleMismatch     = "format-mismatch"
 	RuleLineTooLong  = "line-too-long"
+	RuleNotJSONL     = "not-jsonl"
 	CorePack         = "core"
 )
 
@@ -26,7 +27,9 @@ var CoreRules = []rule.Rule{
 	{ID: RulePolicyError, Severity: finding.Error, Pack: CorePack, Kind: "go", Source: "engine/lint/core.go",
 		Description: "A policy failed while evaluating a document (for example a builtin error or the per-record time limit), or produced a malformed finding: an undeclared rule id, a msg that is not a string, an unknown severity, or a target the document does not have. The message names the rule and the record."},
 	{ID: RuleMismatch, Severity: finding.Error, Pack: CorePack, Kind: "go", Source: "engine/lint/core.go",
-		Description: "With --format forced, a record (for a session format, the file's first line) does not have the shape of that format; the message says what it lacks. The record is not checked further."},
+		Description: "A record (for a session format, the file's first line) does not have the shape of the file's format: with --format forced, it lacks that format's members; in a file whose format was detected from its first records, it has the members but not a shape the format's reader understands (a chat record whose messages have no role at all). The message says what it lacks. The record is not checked further, and fix leaves it as it is."},
+	{ID: RuleNotJSONL, Severity: finding.Error, Pack: CorePack, Kind: "go", Source: "engine/lint/core.go",
+		Description: "The file is not JSON Lines: binary (a Parquet file, an archive), text in which most lines near its start are not JSON (a Markdown chat history), or one pretty-printed JSON document under a name not read as one (.json and .traj are). It is reported once, on line 1, and not read further; fix and repair refuse it (exit 2, nothing written)."},
 	{ID: RuleLineTooLong, Severity: finding.Error, Pack: CorePack, Kind: "go", Source: "engine/lint/core.go",
 		Description: "A line is longer than --max-line-size (64 MiB by default); it is skipped without being held in memory, and the message gives its length. A .json document is read whole, so the bound applies to the whole file."},
 }
@@ -45,4 +48,10 @@ func SyntaxFinding(file string, line int, msg string) finding.Finding {
 // length.
 func LineTooLongFinding(file string, line int, msg string) finding.Finding {
 	return coreFinding(RuleLineTooLong, file, line, msg)
+}
+
+// NotJSONLFinding is the finding for a file that is not JSON Lines at all
+// (jsonl.Sniff): one for the file, on its first line.
+func NotJSONLFinding(file, msg string) finding.Finding {
+	return coreFinding(RuleNotJSONL, file, 1, msg)
 }

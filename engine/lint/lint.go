@@ -210,10 +210,14 @@ func documents(u Unit, opts document.Options, proj *astjson.Projection, each fun
 		if skip {
 			continue
 		}
-		if u.Forced && adapter != nil && (!fitted || !adapter.PerFile) {
+		if adapter != nil && (!fitted || !adapter.PerFile) {
 			fitted = true // a session's first object decides for the file
-			if missing := adapter.Misfit(obj); missing != "" {
-				out = append(out, mismatch(u.File, rec.Line, u.Format, obj, missing))
+			missing := adapter.Unreadable(obj)
+			if missing == "" && u.Forced {
+				missing = adapter.Misfit(obj)
+			}
+			if missing != "" {
+				out = append(out, mismatch(u.File, rec.Line, u.Format, u.Forced, obj, missing))
 				skip = adapter.PerFile // a session that does not fit is not checked
 				continue
 			}
@@ -257,13 +261,19 @@ func identify(fs []finding.Finding, recs []jsonl.Record) {
 }
 
 // mismatch is the finding for a record that does not fit a forced format.
-func mismatch(file string, line int, f document.Format, obj ast.Object, missing string) finding.Finding {
+// A record of a detected format that its adapter cannot read (Adapter.Unread)
+// is one too: it is reported rather than guessed at.
+func mismatch(file string, line int, f document.Format, forced bool, obj ast.Object, missing string) finding.Finding {
 	what := "record"
 	if f.PerFile() {
 		what = "file"
 	}
+	by := "--format " + string(f)
+	if !forced {
+		by = "the file was taken for " + string(f) + " by its first records, but"
+	}
 	return coreFinding(RuleMismatch, file, line, fmt.Sprintf(
-		"--format %s: the %s does not fit: it lacks %s (its keys: {%s})", f, what, missing, document.Keys(obj)))
+		"%s: the %s does not fit: it lacks %s (its keys: {%s})", by, what, missing, document.Keys(obj)))
 }
 
 // onLines moves the findings of a record that spans several lines (an
@@ -395,9 +405,13 @@ func Detect(file string, rec jsonl.Record) (format document.Format, obj ast.Obje
 	if f, known := document.Detect(obj); known {
 		return f, obj, nil, true
 	}
-	u := coreFinding(RuleUnrecognized, file, rec.Line, fmt.Sprintf(
-		"unrecognized format: the first record has keys {%s}; expected %s (force one with --format)",
-		document.Keys(obj), document.FormatNames()))
+	msg := fmt.Sprintf("unrecognized format: the first record has keys {%s}; expected %s (force one with --format)",
+		document.Keys(obj), document.FormatNames())
+	if like, do, ok := document.Resemble(obj); ok {
+		msg = fmt.Sprintf("unrecognized format: the first record (keys {%s}) looks like %s, which chatlint does not read; %s",
+			document.Keys(obj), like, do)
+	}
+	u := coreFinding(RuleUnrecognized, file, rec.Line, msg)
 	u.RecordHash = recordHash(rec)
 	return "", obj, &u, true
 }

@@ -48,6 +48,7 @@ func Convert(d *document.Document, opts Options) ([]Example, []Note) {
 		c.notes = append(c.notes, Note{Line: d.Line, Error: true, Message: "no assistant message to train on: no example written"})
 		return nil, c.notes
 	}
+	c.leftOut(d.Format, doc["raw"])
 	exs := []Example{{Messages: out, Tools: tools}}
 	if opts.SplitTurns {
 		exs = nil

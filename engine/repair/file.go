@@ -69,6 +69,13 @@ func File(path string, opts Options) Result {
 		return fail(errChanged) // replaced between the stat and the open
 	}
 
+	if what, err := notJSONL(path, f, fi.Size()); err != nil {
+		return fail(fmt.Errorf("read error: %s", describe(err)))
+	} else if what != "" {
+		res.Outcome, res.Reason = Refused, "the file is "+what
+		return res
+	}
+
 	var first []byte
 	var next [][]byte
 	res.Stats, err = Scan(f, func(r Record) error {

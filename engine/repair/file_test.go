@@ -105,7 +105,12 @@ func TestFileLeavesUntouched(t *testing.T) {
 			Result{Outcome: Clean, Stats: Stats{Records: 4}}},
 		{"header required by --format pi-session", `{"messages":[]}` + "\n{\n", Options{Format: document.PiSession},
 			Result{Outcome: Skipped, Reason: ReasonHeader, Stats: Stats{Records: 1, Dropped: 1}}},
-		{"no line is JSON", "not json\n{\n", Options{}, Result{Outcome: Skipped, Reason: ReasonNoJSON, Stats: Stats{Dropped: 2}}},
+		// Not JSON Lines at all: refused whole, even with --force (exit 2).
+		{"no line is JSON", "not json\n{\n", Options{}, Result{Outcome: Refused, Reason: "the file is text, not JSON Lines (no line near its start is a JSON object)"}},
+		{"markdown", "# Chat\n\n**User:** hi\n\n**Assistant:** hello\n", Options{Force: true}, Result{Outcome: Refused, Reason: "the file is a Markdown document, not JSON Lines"}},
+		{"parquet", "PAR1\x15\x04\x00\x00PAR1", Options{Force: true}, Result{Outcome: Refused, Reason: "the file is a Parquet file (binary; export it to JSON Lines first, e.g. with pandas or DuckDB)"}},
+		{"pretty-printed document", "{\n  \"messages\": []\n}\n", Options{Force: true}, Result{Outcome: Refused, Reason: "the file is one pretty-printed JSON object (keys: messages), not JSON Lines"}},
+		{"a line of NUL bytes among records is JSON Lines", "\x00\x00\x00\n" + `{"a":1}` + "\n" + `{"b":2}` + "\n", Options{DryRun: true}, Result{Outcome: WouldRepair, Stats: Stats{Records: 2, Dropped: 1}}},
 		{"mostly not JSON", "{\n  \"a\": 1,\n  \"b\": [2]\n}\n" + `{"c":3}` + "\n", Options{},
 			Result{Outcome: Skipped, Reason: "most lines are not valid JSON (4 of 5); --force repairs it anyway", Stats: Stats{Records: 1, Dropped: 4}}},
 		{"dry run", header + "\n" + message + "\n{\"type\":\"mess", Options{DryRun: true},

@@ -16,6 +16,10 @@ const (
 	Empty                      // only blank lines: not touched
 	Skipped                    // not repaired, for Result.Reason; not touched
 	Failed                     // could not be read or rewritten; not touched
+	// Refused: the file is not JSON Lines at all (binary, Markdown, one
+	// pretty-printed JSON document; jsonl.Sniff): dropping its "lines"
+	// would destroy it. Not touched; Result.Reason says what it is.
+	Refused
 )
 
 // Result reports one file.

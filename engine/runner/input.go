@@ -148,6 +148,9 @@ func (p *producer) readRecords(ctx context.Context, in Input) (int, *fileState, 
 		max = jsonl.DefaultMaxLineSize
 	}
 	n := 0
+	if done, err := p.sniff(in.Name, r, st, max); done || err != nil {
+		return 0, st, err
+	}
 	if jsonl.IsJSONDocument(in.Name) && !p.opts.EveryLine {
 		// A .json document is one value, read whole: the line bound
 		// applies to the whole file.

@@ -60,18 +60,6 @@ structured if input.mode == "structured"
 # where a lookup into a partial set would evaluate its body again for each key.
 no_role := {m.index | some m in msgs; m.role == ""}
 
-# METADATA
-# title: message-missing-role
-# description: Drops a message without a role (or whose role is not a string, or is empty).
-# custom:
-#   severity: info
-#   id: message-missing-role
-#   example: '{"messages": [{"content": "hi"}, {"role": "user", "content": "hi"}]}'
-cleanup_actions contains a if {
-	some i in no_role
-	a := {"op": "drop_message", "rule": "message-missing-role", "message_index": i, "reason": sprintf("message %d has no role", [i])}
-}
-
 absent := {"chatlint: absent": true}
 
 # same(a, b) holds when two messages have the same role, content, tool calls and tool_call_id
@@ -109,8 +97,6 @@ cleanup_actions contains a if {
 	some i in repeat
 	a := {"op": "drop_message", "rule": "message-repeated", "message_index": i, "reason": sprintf("message %d repeats message %d exactly", [i, i - 1])}
 }
-
-gone(i) if no_role[i]
 
 gone(i) if repeat[i]
 
@@ -460,6 +446,17 @@ known_part(p) if {
 known_part(p) if known_part_types[p.type]
 
 known_part(p) if endswith(p.type, "_text")
+
+# A message without a role (missing, null, empty, not a string, or no object at all) is one fix
+# does not understand: dropping it would lose its content, guessing a role would invent one. The
+# record is left as it is; check reports the message (role-unknown).
+unreadable contains sprintf("message %s has no role", [numbers_list(no_role)]) if {
+	count(no_role) == 1
+}
+
+unreadable contains sprintf("messages %s have no role", [numbers_list(no_role)]) if {
+	count(no_role) > 1
+}
 
 unreadable contains sprintf("its tools is %s, not a list", [type_name(t)]) if {
 	input.format in {"chat", "contract"}

@@ -44,8 +44,10 @@ test_clean_record_has_no_actions if {
 	acts([user("q"), calls(["a", "b"]), tool("a", "1"), tool("b", "2"), {"role": "assistant", "content": "ok"}]) == set()
 }
 
-test_message_without_role_is_dropped if {
-	acts([user("q"), {"content": "x"}, "text"]) == {["message-missing-role", "drop_message", 1], ["message-missing-role", "drop_message", 2]}
+# A message without a role is not dropped: the record is left as it is, with a note.
+test_message_without_role_keeps_the_record if {
+	acts([user("q"), {"content": "x"}, "text"]) == {["record-unreadable", "keep_record", -1]}
+	openai_tools.unreadable with input as chat([user("q"), {"content": "x"}, "text"]) == {"messages 1, 2 have no role"}
 }
 
 test_tool_messages_without_or_with_unknown_ids if {

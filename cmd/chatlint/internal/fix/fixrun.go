@@ -59,6 +59,7 @@ type fixed struct {
 	unrecognized string
 	brokenDoc    string // a .json document that is not one JSON value the reader could split
 	tooLong      string // a line the reader skipped for its length: the file cannot be written whole
+	notJSONL     string // the reader's word that the file is not JSON Lines at all
 	dropNote     string // a line for stderr, unless the file is not written
 	refused      error  // the format cannot be rewritten in its layout: the file is refused
 }
@@ -77,6 +78,7 @@ type fileOut struct {
 	unrecognized string
 	brokenDoc    string
 	tooLong      string
+	notJSONL     string
 	nonRecords   int
 	// layout and records: how the output is written (fixjson.go) and
 	// how many records it has so far.
@@ -114,7 +116,7 @@ func (fx *fixer) work(j runner.Job, w *fix.Fixer) fixed {
 		if res.file == "" {
 			res.file = f.File
 		}
-		if f.Rule == lint.RuleUnrecognized || f.Rule == lint.RuleLineTooLong || jsonl.IsJSONDocument(f.File) {
+		if f.Rule == lint.RuleUnrecognized || f.Rule == lint.RuleNotJSONL || f.Rule == lint.RuleLineTooLong || jsonl.IsJSONDocument(f.File) {
 			// A .json document the reader could not split into records
 			// (invalid JSON, too large) is not fixed either: what was
 			// read of it must not stand for it. Nor is a file with a line
@@ -123,6 +125,8 @@ func (fx *fixer) work(j runner.Job, w *fix.Fixer) fixed {
 			switch {
 			case f.Rule == lint.RuleUnrecognized:
 				res.unrecognized = f.Message
+			case f.Rule == lint.RuleNotJSONL:
+				res.notJSONL = f.Message
 			case jsonl.IsJSONDocument(f.File):
 				res.brokenDoc = f.Message
 			default:
@@ -212,6 +216,9 @@ func (fx *fixer) emit(res fixed) {
 	}
 	if res.tooLong != "" && c.tooLong == "" {
 		c.tooLong = res.tooLong
+	}
+	if res.notJSONL != "" {
+		c.notJSONL = res.notJSONL
 	}
 	fr := res.fixed
 	if !c.known && fr != nil {
@@ -430,6 +437,8 @@ func (c *fileOut) unwritable() string {
 		return "it could not be read whole as a JSON document: " + c.brokenDoc
 	case c.tooLong != "":
 		return c.tooLong
+	case c.notJSONL != "":
+		return c.notJSONL
 	case c.known:
 		return ""
 	case c.unrecognized != "":

@@ -51,8 +51,10 @@ skipped with "invalid session header" and left as it is.
 Directories are walked recursively for *.jsonl files.
 
 Exit status: 0 when every file is clean, empty or repaired; 1 when a file
-was skipped (or, with --dry-run, would be repaired); 2 for usage errors and
-for files that could not be read or rewritten.`,
+was skipped (or, with --dry-run, would be repaired); 2 for usage errors,
+for files that could not be read or rewritten, and for files that are not
+JSON Lines at all (binary such as Parquet, Markdown, one pretty-printed
+JSON document): those are refused and left as they are.`,
 		Example: `  chatlint repair --dry-run sessions/
   chatlint repair sessions/2026-11-20.jsonl
   chatlint repair -o json data/ > repair.json`,
@@ -122,7 +124,7 @@ func repairExit(results []repair.Result) error {
 	code := cmdutil.ExitClean
 	for _, r := range results {
 		switch r.Outcome {
-		case repair.Failed:
+		case repair.Failed, repair.Refused:
 			return &cmdutil.ExitCode{Code: cmdutil.ExitError}
 		case repair.Skipped, repair.WouldRepair:
 			code = cmdutil.ExitFindings
@@ -159,6 +161,8 @@ func (t *repairText) result(r repair.Result) {
 		line = "repaired: " + changes(r.Stats) + ", backup " + report.EscapeControls(r.Backup)
 	case repair.WouldRepair:
 		line = "would repair: " + changes(r.Stats) + " (dry run)"
+	case repair.Refused:
+		line = "refused: " + r.Reason + "; it was not touched"
 	default:
 		line = "skipped: " + report.EscapeControls(r.Reason)
 	}
@@ -191,7 +195,7 @@ func (t *repairText) close() error {
 		repaired = fmt.Sprintf("%d to repair", n)
 	}
 	_, err := fmt.Fprintf(t.w, "%d file(s): %s, %d clean, %d skipped\n", total, repaired,
-		t.n[repair.Clean], t.n[repair.Empty]+t.n[repair.Skipped]+t.n[repair.Failed])
+		t.n[repair.Clean], t.n[repair.Empty]+t.n[repair.Skipped]+t.n[repair.Failed]+t.n[repair.Refused])
 	return err
 }
 

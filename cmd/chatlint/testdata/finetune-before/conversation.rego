@@ -89,14 +89,18 @@ deny contains f if {
 	}
 }
 
+# A message without a role is an error under every profile (changed with the YAML rule, issue 37).
 deny contains f if {
 	"" in input.lookup.roles
-	provider
 	some m in input.messages
 	m.role == ""
 	f := {
 		"rule": "role-unknown",
-		"msg": sprintf("message %d has no role (a string); it must be %s", [m.index, role_scope]),
+		"msg": no_role_msg(m.index),
 		"message_index": m.index,
 	}
 }
+
+no_role_msg(i) := sprintf("message %d has no role (a string); it must be %s", [i, role_scope]) if provider
+
+else := sprintf("message %d has no role (a string); every message needs %s", [i, role_scope])

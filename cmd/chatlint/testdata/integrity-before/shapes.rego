@@ -117,6 +117,11 @@ tools_problem := sprintf("the record's tools is %s, not a list", [type_name(tool
 	tools := object.get(input.raw, "tools", null)
 	tools != null
 	not is_array(tools)
+	not is_string(tools)
+} else := "the record's tools is a string that holds no JSON list of tools" if {
+	# LLaMA-Factory writes the list as a JSON string (changed with the YAML rule, issue 37)
+	is_string(input.raw.tools)
+	input.tools == []
 } else := "the record's tools list is empty" if {
 	input.raw.tools == []
 	tools_required
