@@ -21,7 +21,7 @@ var nameTerms = func() map[string]*ast.Term {
 		modeInline, modeStructured,
 		string(Chat), string(ProxyLog), string(PiSession), string(Contract), string(ShareGPT), string(Gemini),
 		string(OpenAIBatchInput), string(OpenAIBatchOutput), string(AnthropicBatch), string(GooseSession),
-		string(ClaudeCode), string(Codex),
+		string(ClaudeCode), string(Codex), string(Preference), string(Instruction), string(Text), string(BedrockConversation),
 	} {
 		m[s] = ast.StringTerm(s)
 	}

@@ -46,6 +46,13 @@ func expectedFormat(rel string) Format {
 		"proxy-logs/groq-batch-input.jsonl":                                  OpenAIBatchInput,
 		"proxy-logs/groq-batch-output.jsonl":                                 OpenAIBatchOutput,
 		"agent-sessions/goose/agentscribe-goose-sample-session.jsonl":        GooseSession,
+
+		// the formats fine-tuning providers take besides chat
+		"llamafactory/llamafactory-identity.json":                               Instruction, // Alpaca
+		"llamafactory/axolotl-alpaca-fixture.json":                              Instruction,
+		"finetune-formats/mlx-examples-lora-valid-text.jsonl":                   Text,
+		"finetune-formats/mlx-examples-wwdc25-valid-prompt-completion.jsonl":    Instruction,
+		"finetune-formats/together-cookbook-rewardbench2_dpo_val.first40.jsonl": Preference,
 	}[rel]
 }
 
