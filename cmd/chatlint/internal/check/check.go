@@ -127,7 +127,7 @@ func runCheck(cmd *cobra.Command, o *checkOptions) error {
 	if err := document.CheckToolCalls(o.ToolCalls); err != nil {
 		return cmdutil.UsageError("--tool-calls: %v", err)
 	}
-	specs, err := cmdutil.ParseOutputs(o.Outputs)
+	specs, err := cmdutil.ParseOutputs("check", o.Outputs)
 	if err != nil {
 		return cmdutil.UsageError("--output: %v", err)
 	}

@@ -19,7 +19,7 @@ type rulesOptions struct {
 	IO cmdutil.IOStreams
 
 	cmdutil.PackOptions
-	Output  string
+	Outputs []string
 	Profile string
 }
 
@@ -46,10 +46,10 @@ deprecated: everywhere else --format names the input format.)`,
 			return runRules(cmd, o)
 		},
 	}
-	cmd.Flags().StringVarP(&o.Output, "output", "o", "text", "output format: text, json or markdown")
+	cmd.Flags().StringArrayVarP(&o.Outputs, "output", "o", nil, "output `FORMAT[=FILE]`: text (default), json or markdown, on stdout or to a file (repeatable)")
 	// Before -o, this command's --format named its output; --format names
 	// the input format everywhere else. The old spelling keeps working.
-	cmd.Flags().StringVar(&o.Output, "format", "text", "output format (deprecated: use -o)")
+	cmd.Flags().StringArrayVar(&o.Outputs, "format", nil, "output format (deprecated: use -o)")
 	_ = cmd.Flags().MarkHidden("format")
 	cmdutil.AddProfileFlag(cmd, &o.Profile, "", "list only the rules that run under this profile (default, or one a pack declares)")
 	cmdutil.AddPackFlags(cmd, &o.PackOptions)
@@ -60,6 +60,10 @@ deprecated: everywhere else --format names the input format.)`,
 func runRules(cmd *cobra.Command, o *rulesOptions) error {
 	if cmd.Flags().Changed("format") {
 		fmt.Fprintln(o.IO.ErrOut, "chatlint: rules --format is deprecated: use -o (--format names the input format in the other commands)")
+	}
+	specs, err := cmdutil.ParseOutputs("rules", o.Outputs)
+	if err != nil {
+		return cmdutil.UsageError("--output: %v", err)
 	}
 	eng, err := o.Compile(cmd.Context())
 	if err != nil {
@@ -75,17 +79,17 @@ func runRules(cmd *cobra.Command, o *rulesOptions) error {
 		}
 		rules = cmdutil.UnderProfile(rules, o.Profile)
 	}
-	switch o.Output {
-	case "text":
-		return writeRulesText(o.IO.Out, rules)
-	case "json":
-		enc := json.NewEncoder(o.IO.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rules)
-	case "markdown":
-		return writeRulesMarkdown(o.IO.Out, rules, eng.Profiles())
-	}
-	return cmdutil.UsageError("--output: want text, json or markdown, not %q", o.Output)
+	return cmdutil.WriteOutputs(specs, o.IO.Out, nil, func(format string, w io.Writer) error {
+		switch format {
+		case "json":
+			enc := json.NewEncoder(w)
+			enc.SetIndent("", "  ")
+			return enc.Encode(rules)
+		case "markdown":
+			return writeRulesMarkdown(w, rules, eng.Profiles())
+		}
+		return writeRulesText(w, rules)
+	})
 }
 
 func writeRulesText(w io.Writer, rules []rule.Rule) error {

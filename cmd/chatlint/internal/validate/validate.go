@@ -3,7 +3,6 @@ package validate
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -72,8 +71,16 @@ func runValidateInput(cmd *cobra.Command, o *validateInputOptions) error {
 	if err != nil {
 		return cmdutil.UsageError("--max-line-size: %v", err)
 	}
+	var reports []cmdutil.OutputSpec
+	if o.ReportJSON != "" {
+		// --report-json FILE is the contract validator's spelling of -o json=FILE.
+		if reports, err = cmdutil.ParseOutputs("validate-input", []string{"json=" + o.ReportJSON}); err != nil {
+			return cmdutil.UsageError("--report-json: %v", err)
+		}
+		reports[0].Flag = "--report-json"
+	}
 	if err := cmdutil.RefuseInputs([]string{o.Input},
-		cmdutil.Output{Flag: "--write-messages-only", Path: o.MessagesOnly}, cmdutil.Output{Flag: "--report-json", Path: o.ReportJSON}); err != nil {
+		append([]cmdutil.Output{{Flag: "--write-messages-only", Path: o.MessagesOnly}}, cmdutil.SpecOutputs(reports)...)...); err != nil {
 		return err
 	}
 	in, closeIn, err := openInput(o.Input, o.IO.In)
@@ -110,14 +117,9 @@ func runValidateInput(cmd *cobra.Command, o *validateInputOptions) error {
 	if err != nil {
 		return &cmdutil.ExitCode{Code: cmdutil.ExitError, Err: err}
 	}
-	if o.ReportJSON != "" {
-		var b bytes.Buffer
-		if err := rep.WriteJSON(&b); err != nil {
-			return err
-		}
-		if err := atomicfile.WriteFile(o.ReportJSON, b.Bytes(), 0o644); err != nil {
-			return &cmdutil.ExitCode{Code: cmdutil.ExitError, Err: fmt.Errorf("--report-json: %v", runner.Describe(err))}
-		}
+	err = cmdutil.WriteOutputs(reports, o.IO.Out, []string{o.Input}, func(_ string, w io.Writer) error { return rep.WriteJSON(w) })
+	if err != nil {
+		return &cmdutil.ExitCode{Code: cmdutil.ExitError, Err: err}
 	}
 	if err := rep.WriteText(o.IO.Out, o.ReportJSON); err != nil {
 		return err
