@@ -35,7 +35,8 @@ type checkOptions struct {
 }
 
 // NewCmdCheck returns the `chatlint check` command writing to s.
-func NewCmdCheck(s cmdutil.IOStreams) *cobra.Command {
+// runF, when not nil, receives the parsed options instead of the run (tests).
+func NewCmdCheck(s cmdutil.IOStreams, runF func(*checkOptions) error) *cobra.Command {
 	o := &checkOptions{IO: s}
 	o.Notes = s.ErrOut
 	cmd := &cobra.Command{
@@ -84,6 +85,9 @@ rule active.`,
   chatlint check --profile export -v exports/`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Paths = args
+			if runF != nil {
+				return runF(o)
+			}
 			return runCheck(cmd, o)
 		},
 	}

@@ -19,7 +19,7 @@ import (
 func TestRunCheckOwnStreams(t *testing.T) {
 	var out, errOut bytes.Buffer
 	in := `{"messages":[{"role":"user","content":"hi"},{"role":"assistant","content":""}]}` + "\n"
-	cmd := NewCmdCheck(cmdutil.IOStreams{In: strings.NewReader(in), Out: &out, ErrOut: &errOut})
+	cmd := NewCmdCheck(cmdutil.IOStreams{In: strings.NewReader(in), Out: &out, ErrOut: &errOut}, nil)
 	cmd.SetArgs([]string{"--no-config", "--no-builtin", "--pack", "../../../../fixtures/packs/team", "--fail-on", "warning", "-"})
 	cmd.SilenceErrors, cmd.SilenceUsage = true, true
 	err := cmd.ExecuteContext(context.Background())

@@ -42,7 +42,8 @@ type fixOptions struct {
 }
 
 // NewCmdFix returns the `chatlint fix` command writing to s.
-func NewCmdFix(s cmdutil.IOStreams) *cobra.Command {
+// runF, when not nil, receives the parsed options instead of the run (tests).
+func NewCmdFix(s cmdutil.IOStreams, runF func(*fixOptions) error) *cobra.Command {
 	o := &fixOptions{IO: s}
 	cmd := &cobra.Command{
 		Use:   "fix PATH...",
@@ -79,6 +80,9 @@ and files of no known format.`,
   chatlint fix --pack ./team-cleanup -o out/ data/`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Paths = args
+			if runF != nil {
+				return runF(o)
+			}
 			return runFix(cmd, o)
 		},
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/chatlint/chatlint/cmd/chatlint/internal/cmdutil"
+	"github.com/chatlint/chatlint/engine/document"
 	"github.com/chatlint/chatlint/engine/repair"
 	"github.com/chatlint/chatlint/engine/report"
 )
@@ -23,10 +24,15 @@ type repairOptions struct {
 	IgnoreWriters bool
 	Outputs       []string
 	Format        string
+
+	specs  []cmdutil.OutputSpec // Outputs, parsed
+	format document.Format      // Format, parsed
 }
 
 // NewCmdRepair returns the `chatlint repair` command writing to s.
-func NewCmdRepair(s cmdutil.IOStreams) *cobra.Command {
+// runF, when not nil, receives the parsed and validated options instead of
+// the run (tests).
+func NewCmdRepair(s cmdutil.IOStreams, runF func(*repairOptions) error) *cobra.Command {
 	o := &repairOptions{IO: s}
 	cmd := &cobra.Command{
 		Use:   "repair FILE|DIR...",
@@ -58,6 +64,12 @@ for files that could not be read or rewritten.`,
   chatlint repair -o json data/ > repair.json`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Paths = args
+			if err := o.validate(); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(o)
+			}
 			return runRepair(cmd, o)
 		},
 	}
@@ -70,27 +82,29 @@ for files that could not be read or rewritten.`,
 	return cmd
 }
 
-func runRepair(cmd *cobra.Command, o *repairOptions) error {
+// validate checks the arguments and flags before any file is touched.
+func (o *repairOptions) validate() error {
 	if len(o.Paths) == 0 {
 		return cmdutil.UsageError("repair needs at least one file or directory")
 	}
-	specs, err := cmdutil.ParseOutputs("repair", o.Outputs)
-	if err != nil {
+	var err error
+	if o.specs, err = cmdutil.ParseOutputs("repair", o.Outputs); err != nil {
 		return cmdutil.UsageError("--output: %v", err)
 	}
-	opts := repair.Options{DryRun: o.DryRun, Force: o.Force, IgnoreWriters: o.IgnoreWriters}
-	if o.Format != "" {
-		f, err := cmdutil.ParseFormat(o.Format)
-		if err != nil {
-			return err
-		}
-		opts.Format = f
+	if o.format, err = cmdutil.ParseFormat(o.Format); err != nil {
+		return err
 	}
 	for _, p := range o.Paths {
 		if p == "-" {
 			return cmdutil.UsageError("repair rewrites files in place: it cannot read standard input")
 		}
 	}
+	return nil
+}
+
+func runRepair(cmd *cobra.Command, o *repairOptions) error {
+	specs := o.specs
+	opts := repair.Options{DryRun: o.DryRun, Force: o.Force, IgnoreWriters: o.IgnoreWriters, Format: o.format}
 
 	files, results := repair.Expand(o.Paths)
 	// The reports are opened before any file is rewritten: a report that

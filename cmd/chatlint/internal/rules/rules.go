@@ -21,10 +21,14 @@ type rulesOptions struct {
 	cmdutil.PackOptions
 	Outputs []string
 	Profile string
+
+	specs []cmdutil.OutputSpec // Outputs, parsed
 }
 
 // NewCmdRules returns the `chatlint rules` command writing to s.
-func NewCmdRules(s cmdutil.IOStreams) *cobra.Command {
+// runF, when not nil, receives the parsed and validated options instead of
+// the run (tests).
+func NewCmdRules(s cmdutil.IOStreams, runF func(*rulesOptions) error) *cobra.Command {
 	o := &rulesOptions{IO: s}
 	o.Notes = s.ErrOut
 	cmd := &cobra.Command{
@@ -43,6 +47,13 @@ deprecated: everywhere else --format names the input format.)`,
   chatlint rules explain tool-result-missing`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			var err error
+			if o.specs, err = cmdutil.ParseOutputs("rules", o.Outputs); err != nil {
+				return cmdutil.UsageError("--output: %v", err)
+			}
+			if runF != nil {
+				return runF(o)
+			}
 			return runRules(cmd, o)
 		},
 	}
@@ -53,17 +64,13 @@ deprecated: everywhere else --format names the input format.)`,
 	_ = cmd.Flags().MarkHidden("format")
 	cmdutil.AddProfileFlag(cmd, &o.Profile, "", "list only the rules that run under this profile (default, or one a pack declares)")
 	cmdutil.AddPackFlags(cmd, &o.PackOptions)
-	cmd.AddCommand(newExplainCmd(s))
+	cmd.AddCommand(newExplainCmd(s, nil))
 	return cmd
 }
 
 func runRules(cmd *cobra.Command, o *rulesOptions) error {
 	if cmd.Flags().Changed("format") {
 		fmt.Fprintln(o.IO.ErrOut, "chatlint: rules --format is deprecated: use -o (--format names the input format in the other commands)")
-	}
-	specs, err := cmdutil.ParseOutputs("rules", o.Outputs)
-	if err != nil {
-		return cmdutil.UsageError("--output: %v", err)
 	}
 	eng, err := o.Compile(cmd.Context())
 	if err != nil {
@@ -79,7 +86,7 @@ func runRules(cmd *cobra.Command, o *rulesOptions) error {
 		}
 		rules = cmdutil.UnderProfile(rules, o.Profile)
 	}
-	return cmdutil.WriteOutputs(specs, o.IO.Out, nil, func(format string, w io.Writer) error {
+	return cmdutil.WriteOutputs(o.specs, o.IO.Out, nil, func(format string, w io.Writer) error {
 		switch format {
 		case "json":
 			enc := json.NewEncoder(w)

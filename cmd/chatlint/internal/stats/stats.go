@@ -29,10 +29,14 @@ type statsOptions struct {
 	Outputs []string
 	Format  string
 	Workers int
+
+	specs []cmdutil.OutputSpec // Outputs, parsed
 }
 
 // NewCmdStats returns the `chatlint stats` command writing to s.
-func NewCmdStats(s cmdutil.IOStreams) *cobra.Command {
+// runF, when not nil, receives the parsed and validated options instead of
+// the run (tests).
+func NewCmdStats(s cmdutil.IOStreams, runF func(*statsOptions) error) *cobra.Command {
 	o := &statsOptions{IO: s}
 	o.Notes = s.ErrOut
 	cmd := &cobra.Command{
@@ -55,6 +59,12 @@ the OpenAI cookbook counts them (docs/fine-tuning.md#tokens).
   chatlint stats -o json data/ | jq .total.cost_usd`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Paths = args
+			if err := o.validate(); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(o)
+			}
 			return runStats(cmd, o)
 		},
 	}
@@ -68,17 +78,23 @@ the OpenAI cookbook counts them (docs/fine-tuning.md#tokens).
 	return cmd
 }
 
-func runStats(cmd *cobra.Command, o *statsOptions) error {
+// validate checks the arguments and flags before anything is read.
+func (o *statsOptions) validate() error {
 	if len(o.Paths) == 0 {
 		return cmdutil.UsageError("stats needs at least one file, directory or - (stdin)")
 	}
-	specs, err := cmdutil.ParseOutputs("stats", o.Outputs)
-	if err != nil {
+	var err error
+	if o.specs, err = cmdutil.ParseOutputs("stats", o.Outputs); err != nil {
 		return cmdutil.UsageError("--output: %v", err)
 	}
 	if o.Epochs < 0 {
 		return cmdutil.UsageError("--epochs: want a positive number")
 	}
+	return nil
+}
+
+func runStats(cmd *cobra.Command, o *statsOptions) error {
+	specs := o.specs
 	eng, err := o.Compile(cmd.Context())
 	if err != nil {
 		return err
