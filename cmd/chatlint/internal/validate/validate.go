@@ -84,8 +84,14 @@ func (o *validateInputOptions) validate() error {
 		return cmdutil.UsageError("--max-line-size: %v", err)
 	}
 	if o.ReportJSON != "" {
-		// --report-json FILE is the contract validator's spelling of -o json=FILE.
-		if o.reports, err = cmdutil.ParseOutputs("validate-input", []string{"json=" + o.ReportJSON}); err != nil {
+		// --report-json FILE is the contract validator's spelling of -o
+		// json=FILE. The validator writes even "-" as a file name, and so
+		// does this drop-in (-o would read it as standard output).
+		file := o.ReportJSON
+		if file == "-" {
+			file = "./-"
+		}
+		if o.reports, err = cmdutil.ParseOutputs("validate-input", []string{"json=" + file}); err != nil {
 			return cmdutil.UsageError("--report-json: %v", err)
 		}
 		o.reports[0].Flag = "--report-json"

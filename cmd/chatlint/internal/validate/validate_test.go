@@ -25,7 +25,10 @@ func TestNewCmdValidateInput(t *testing.T) {
 		{"no input", nil, nil, "usage: validate-input needs --input FILE (or --input - for standard input)"},
 		{"negative max errors", []string{"--input", "c", "--max-errors", "-1"}, nil, "usage: --max-errors must be >= 0, got -1"},
 		{"bad line size", []string{"--input", "c", "--max-line-size", "big"}, nil, "usage: --max-line-size: "},
-		{"report on stdout", []string{"--input", "c", "--report-json", "-"}, nil, "usage: --report-json: validate-input json goes to a file: -o json=FILE"},
+		// The contract validator writes its report to a file named "-".
+		{"report named -", []string{"--input", "c", "--report-json", "-"},
+			&validateInputOptions{Input: "c", ReportJSON: "-", MaxErrors: 100, MaxLine: "64MiB", maxLine: 64 << 20,
+				reports: []cmdutil.OutputSpec{{Format: "json", File: "./-", Flag: "--report-json"}}}, ""},
 		{"arguments", []string{"c.jsonl"}, nil, `unknown command "c.jsonl" for "validate-input"`},
 	}
 	for _, tt := range tests {
