@@ -85,6 +85,11 @@ rule active.`,
   chatlint check --profile export -v exports/`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Paths = args
+			// The rest is checked in runCheck, once the config file has
+			// filled in the flags not given.
+			if len(o.Paths) == 0 {
+				return cmdutil.UsageError("check needs at least one file, directory or - (stdin)")
+			}
 			if runF != nil {
 				return runF(o)
 			}
@@ -109,9 +114,6 @@ rule active.`,
 }
 
 func runCheck(cmd *cobra.Command, o *checkOptions) error {
-	if len(o.Paths) == 0 {
-		return cmdutil.UsageError("check needs at least one file, directory or - (stdin)")
-	}
 	if err := applyCheckConfig(cmd, o); err != nil {
 		return err
 	}
