@@ -44,8 +44,8 @@ evaluated over one normalized document per conversation.`,
 		return &cmdutil.ExitCode{Code: cmdutil.ExitError, Err: err}
 	})
 	root.SetVersionTemplate(cmdutil.ReadBuildInfo().String())
-	root.AddCommand(check.NewCmdCheck(s), stats.NewCmdStats(s), rules.NewCmdRules(s), test.NewCmdTest(s), fmtcmd.NewCmdFmt(s), version.NewCmdVersion(s),
-		repair.NewCmdRepair(s), fix.NewCmdFix(s), convert.NewCmdConvert(s), validate.NewCmdValidateInput(s))
+	root.AddCommand(check.NewCmdCheck(s, nil), stats.NewCmdStats(s, nil), rules.NewCmdRules(s, nil), test.NewCmdTest(s, nil), fmtcmd.NewCmdFmt(s, nil), version.NewCmdVersion(s, nil),
+		repair.NewCmdRepair(s, nil), fix.NewCmdFix(s, nil), convert.NewCmdConvert(s, nil), validate.NewCmdValidateInput(s, nil))
 	addCompletion(root)
 	return root
 }

@@ -119,6 +119,3 @@ func (t *ruleTable) add(r rule.Rule) int {
 func (t *ruleTable) of(f finding.Finding) int {
 	return t.add(rule.Rule{ID: f.Rule, Severity: f.Severity, Pack: f.Pack})
 }
-
-// IsFormat reports whether name is an output format.
-func IsFormat(name string) bool { return slices.Contains(Formats(), name) }

@@ -35,7 +35,8 @@ type checkOptions struct {
 }
 
 // NewCmdCheck returns the `chatlint check` command writing to s.
-func NewCmdCheck(s cmdutil.IOStreams) *cobra.Command {
+// runF, when not nil, receives the parsed options instead of the run (tests).
+func NewCmdCheck(s cmdutil.IOStreams, runF func(*checkOptions) error) *cobra.Command {
 	o := &checkOptions{IO: s}
 	o.Notes = s.ErrOut
 	cmd := &cobra.Command{
@@ -84,6 +85,14 @@ rule active.`,
   chatlint check --profile export -v exports/`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Paths = args
+			// The rest is checked in runCheck, once the config file has
+			// filled in the flags not given.
+			if len(o.Paths) == 0 {
+				return cmdutil.UsageError("check needs at least one file, directory or - (stdin)")
+			}
+			if runF != nil {
+				return runF(o)
+			}
 			return runCheck(cmd, o)
 		},
 	}
@@ -105,9 +114,6 @@ rule active.`,
 }
 
 func runCheck(cmd *cobra.Command, o *checkOptions) error {
-	if len(o.Paths) == 0 {
-		return cmdutil.UsageError("check needs at least one file, directory or - (stdin)")
-	}
 	if err := applyCheckConfig(cmd, o); err != nil {
 		return err
 	}
@@ -127,7 +133,7 @@ func runCheck(cmd *cobra.Command, o *checkOptions) error {
 	if err := document.CheckToolCalls(o.ToolCalls); err != nil {
 		return cmdutil.UsageError("--tool-calls: %v", err)
 	}
-	specs, err := cmdutil.ParseOutputs(o.Outputs)
+	specs, err := cmdutil.ParseOutputs("check", o.Outputs)
 	if err != nil {
 		return cmdutil.UsageError("--output: %v", err)
 	}

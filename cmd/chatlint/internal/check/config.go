@@ -42,7 +42,7 @@ func applyCheckConfig(cmd *cobra.Command, o *checkOptions) error {
 	}
 	if len(cfg.Output) > 0 && !changed("output") {
 		for _, v := range cfg.Output {
-			spec, err := cmdutil.ParseOutputs([]string{v})
+			spec, err := cmdutil.ParseOutputs("check", []string{v})
 			if err != nil {
 				return cmdutil.UsageError("config: %s: %v", cfg.Where("output"), err)
 			}

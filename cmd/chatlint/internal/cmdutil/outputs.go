@@ -17,14 +17,29 @@ import (
 // OutputSpec is one -o value: a format, written to stdout or to a file.
 type OutputSpec struct {
 	Format string
-	File   string // "" or "-" for stdout
+	File   string // "" for stdout
+	// Flag names the output in errors when it is not -o (validate-input's
+	// --report-json); "" means -o FORMAT=FILE.
+	Flag string
 }
 
-// ParseOutputs reads -o FORMAT and -o FORMAT=FILE values. At most one may
-// go to stdout, and a file may be named once: two writers interleaving in one
-// stream would give neither format.
-func ParseOutputs(values []string) ([]OutputSpec, error) {
-	if len(values) == 0 {
+// label names the output in an error.
+func (s OutputSpec) label() string {
+	if s.Flag != "" {
+		return s.Flag
+	}
+	if s.File == "" {
+		return "-o " + s.Format
+	}
+	return "-o " + s.Format + "=" + s.File
+}
+
+// ParseOutputs reads command's -o FORMAT and -o FORMAT=FILE values against
+// the formats it allows (AllowedOutputs); none means text on stdout. At most
+// one may go to stdout, and a file may be named once: two writers
+// interleaving in one stream would give neither format.
+func ParseOutputs(command string, values []string) ([]OutputSpec, error) {
+	if len(values) == 0 && checkAllowed(command, "text", false) == nil {
 		values = []string{"text"}
 	}
 	var specs []OutputSpec
@@ -32,15 +47,17 @@ func ParseOutputs(values []string) ([]OutputSpec, error) {
 	files := map[string]bool{}
 	for _, v := range values {
 		format, file, _ := strings.Cut(v, "=")
-		if !report.IsFormat(format) {
-			return nil, fmt.Errorf("unknown output format %q (want %s, optionally =FILE)", format, strings.Join(report.Formats(), ", "))
+		if file == "-" {
+			file = ""
 		}
-		if file == "" || file == "-" {
+		if err := checkAllowed(command, format, file != ""); err != nil {
+			return nil, err
+		}
+		if file == "" {
 			if stdout != "" {
 				return nil, fmt.Errorf("both %s and %s would write to stdout; give one of them a file: -o %s=FILE", stdout, format, format)
 			}
 			stdout = format
-			file = ""
 		} else {
 			abs, _ := filepath.Abs(file)
 			if files[abs] {
@@ -57,77 +74,121 @@ func ParseOutputs(values []string) ([]OutputSpec, error) {
 func SpecOutputs(specs []OutputSpec) []Output {
 	var outs []Output
 	for _, s := range specs {
-		outs = append(outs, Output{Flag: "-o " + s.Format, Path: s.File})
+		flag := s.Flag
+		if flag == "" {
+			flag = "-o " + s.Format
+		}
+		outs = append(outs, Output{Flag: flag, Path: s.File})
 	}
 	return outs
 }
 
-// Outputs fans findings out to every writer. A report file is replaced
-// atomically when the run closes it (engine/atomicfile: written to a
-// temporary file as the run streams, renamed at the end), so a failed run
-// never leaves half a report where CI uploads it.
-type Outputs struct {
-	writers []report.Writer
-	files   []*reportFile // parallel to writers; nil for stdout
+// Dest is where one output goes: stdout, or a file replaced atomically when
+// it is finished (engine/atomicfile: written to a temporary file as the run
+// streams, renamed at the end), so a failed run never leaves half a report
+// where CI uploads it.
+type Dest struct {
+	Spec OutputSpec
+	io.Writer
+	file *atomicfile.File // nil for stdout
 }
 
-// reportFile is a report being written to path.
-type reportFile struct {
-	path string
-	f    *atomicfile.File
-}
-
-func createReport(path string) (*reportFile, error) {
-	f, err := atomicfile.Create(path, 0o644)
-	if err != nil {
+// OpenDests opens a destination per spec, in order. An output that is one
+// of the inputs is refused before anything is written; so is a file in a
+// folder that does not exist.
+func OpenDests(specs []OutputSpec, stdout io.Writer, inputs []string) ([]*Dest, error) {
+	if err := RefuseInputs(inputs, SpecOutputs(specs)...); err != nil {
 		return nil, err
 	}
-	return &reportFile{path: path, f: f}, nil
+	var ds []*Dest
+	for _, s := range specs {
+		d := &Dest{Spec: s, Writer: stdout}
+		if s.File != "" {
+			if dir := filepath.Dir(s.File); !IsDir(dir) {
+				AbortDests(ds)
+				return nil, fmt.Errorf("%s: folder %s does not exist", s.label(), dir)
+			}
+			f, err := atomicfile.Create(s.File, 0o644)
+			if err != nil {
+				AbortDests(ds)
+				return nil, fmt.Errorf("%s: %w", s.label(), err)
+			}
+			d.Writer, d.file = f, f
+		}
+		ds = append(ds, d)
+	}
+	return ds, nil
 }
 
-// finish commits the file, or discards it when cause is not nil.
-func (rf *reportFile) finish(cause error) error {
-	if cause != nil {
-		rf.f.Abort()
+// Finish moves a file into place, or discards it when cause is not nil
+// (and returns cause). Finishing twice does nothing.
+func (d *Dest) Finish(cause error) error {
+	f := d.file
+	d.file = nil
+	if f == nil {
 		return cause
 	}
-	if err := rf.f.Commit(); err != nil {
-		return fmt.Errorf("writing %s: %w", rf.path, err)
+	if cause != nil {
+		f.Abort()
+		return cause
+	}
+	if err := f.Commit(); err != nil {
+		return fmt.Errorf("writing %s: %w", d.Spec.File, err)
 	}
 	return nil
 }
 
-// OpenOutputs starts every writer of specs. A report file that is one of
-// the inputs (opts.Files) is refused before anything is written.
+// AbortDests discards the files of a run that will not finish.
+func AbortDests(ds []*Dest) {
+	for _, d := range ds {
+		d.Finish(errors.New("run aborted"))
+	}
+}
+
+// WriteOutputs writes each spec's output at once through write (given the
+// format and where it goes) and finishes it; the first error is returned,
+// and a file whose write failed is discarded.
+func WriteOutputs(specs []OutputSpec, stdout io.Writer, inputs []string, write func(format string, w io.Writer) error) error {
+	ds, err := OpenDests(specs, stdout, inputs)
+	if err != nil {
+		return err
+	}
+	var first error
+	for _, d := range ds {
+		err := first // after a failed write, the rest are discarded unwritten
+		if err == nil {
+			err = write(d.Spec.Format, d)
+		}
+		if err = d.Finish(err); first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// Outputs fans findings out to the report writer of every spec.
+type Outputs struct {
+	writers []report.Writer
+	dests   []*Dest // parallel to writers
+}
+
+// OpenOutputs starts every report writer of specs. A report file that is
+// one of the inputs (opts.Files) is refused before anything is written.
 func OpenOutputs(specs []OutputSpec, stdout io.Writer, opts report.Options) (*Outputs, error) {
-	if err := RefuseInputs(opts.Files, SpecOutputs(specs)...); err != nil {
+	ds, err := OpenDests(specs, stdout, opts.Files)
+	if err != nil {
 		return nil, err
 	}
-	o := &Outputs{}
+	o := &Outputs{dests: ds}
 	color := opts.Color
-	for _, s := range specs {
-		var w io.Writer = stdout
-		var rf *reportFile
-		opts.Color = color && s.File == "" // never colour a file
-		if s.File != "" {
-			if dir := filepath.Dir(s.File); !IsDir(dir) {
-				o.Abort()
-				return nil, fmt.Errorf("-o %s=%s: folder %s does not exist", s.Format, s.File, dir)
-			}
-			var err error
-			if rf, err = createReport(s.File); err != nil {
-				o.Abort()
-				return nil, fmt.Errorf("-o %s=%s: %w", s.Format, s.File, err)
-			}
-			w = rf.f
-		}
-		wr, err := report.NewWith(s.Format, w, opts)
+	for _, d := range ds {
+		opts.Color = color && d.file == nil // never colour a file
+		wr, err := report.NewWith(d.Spec.Format, d, opts)
 		if err != nil {
 			o.Abort()
 			return nil, err
 		}
 		o.writers = append(o.writers, wr)
-		o.files = append(o.files, rf)
 	}
 	return o, nil
 }
@@ -150,11 +211,7 @@ func (o *Outputs) Finding(f finding.Finding) error {
 func (o *Outputs) Close(s finding.Summary) error {
 	var first error
 	for i, w := range o.writers {
-		err := w.Close(s)
-		if rf := o.files[i]; rf != nil {
-			err = rf.finish(err)
-			o.files[i] = nil
-		}
+		err := o.dests[i].Finish(w.Close(s))
 		if first == nil {
 			first = err
 		}
@@ -163,14 +220,7 @@ func (o *Outputs) Close(s finding.Summary) error {
 }
 
 // Abort discards the report files of a run that will not finish.
-func (o *Outputs) Abort() {
-	for i, rf := range o.files {
-		if rf != nil {
-			rf.finish(errors.New("run aborted"))
-			o.files[i] = nil
-		}
-	}
-}
+func (o *Outputs) Abort() { AbortDests(o.dests) }
 
 // InputNames are the names findings carry for each input, for formats that
 // list the files checked.

@@ -50,10 +50,17 @@ type convertOptions struct {
 	Format        string
 	Model         string
 	KTONegatives  string
+	Inputs        []string // the arguments, which only --to reads
+
+	toMode bool             // --to given: Inputs to Format, not the drop-in
+	failOn finding.Severity // FailOn, parsed (0 for never)
+	format document.Format  // Format, parsed
 }
 
 // NewCmdConvert returns the `chatlint convert` command writing to s.
-func NewCmdConvert(s cmdutil.IOStreams) *cobra.Command {
+// runF, when not nil, receives the parsed and validated options instead of
+// the run (tests).
+func NewCmdConvert(s cmdutil.IOStreams, runF func(*convertOptions) error) *cobra.Command {
 	o := &convertOptions{IO: s}
 	cmd := &cobra.Command{
 		Use:   "convert [--to openai [-o FILE] INPUT...]",
@@ -91,16 +98,21 @@ do not compile.`,
   chatlint convert --to openai -o train.jsonl sessions/ chats.jsonl`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if o.To != "" || cmd.Flags().Changed("to") {
-				return runConvertTo(cmd, o, args)
+			o.Inputs = args
+			o.toMode = o.To != "" || cmd.Flags().Changed("to")
+			var err error
+			if o.toMode {
+				err = o.validateTo(cmd.Flags())
+			} else {
+				err = o.validateDropIn(cmd.Flags())
 			}
-			if len(args) > 0 {
-				return cmdutil.UsageError("unknown command %q for \"chatlint convert\" (the drop-in reads --logs DIR; give inputs with --to openai)", args[0])
-			}
-			for _, name := range []string{"keep-reasoning", "split", "format", "model", "kto-negatives"} {
-				if cmd.Flags().Changed(name) {
-					return cmdutil.UsageError("--%s applies to convert --to only", name)
-				}
+			switch {
+			case err != nil:
+				return err
+			case runF != nil:
+				return runF(o)
+			case o.toMode:
+				return runConvertTo(cmd, o)
 			}
 			return runConvert(cmd, o)
 		},
@@ -159,6 +171,32 @@ func (n negated) Set(s string) error {
 }
 func (n negated) IsBoolFlag() bool { return true }
 
+// validateDropIn checks the drop-in's arguments and flags before anything
+// is read.
+func (o *convertOptions) validateDropIn(flags *pflag.FlagSet) error {
+	if len(o.Inputs) > 0 {
+		return cmdutil.UsageError("unknown command %q for \"chatlint convert\" (the drop-in reads --logs DIR; give inputs with --to openai)", o.Inputs[0])
+	}
+	for _, name := range []string{"keep-reasoning", "split", "format", "model", "kto-negatives"} {
+		if flags.Changed(name) {
+			return cmdutil.UsageError("--%s applies to convert --to only", name)
+		}
+	}
+	if o.GroupBy != convert.GroupDate && o.GroupBy != convert.GroupScenario {
+		return cmdutil.UsageError("--group-by: want date or scenario, not %q", o.GroupBy)
+	}
+	if o.SingleFile && o.GroupBy == convert.GroupScenario {
+		return cmdutil.UsageError("--single-file cannot be combined with --group-by scenario")
+	}
+	if o.FailOn != "never" {
+		var err error
+		if o.failOn, err = finding.ParseSeverity(o.FailOn); err != nil || o.failOn == finding.Info {
+			return cmdutil.UsageError("--fail-on: want error, warning or never, not %q", o.FailOn)
+		}
+	}
+	return nil
+}
+
 func runConvert(cmd *cobra.Command, o *convertOptions) error {
 	flags := cmd.Flags()
 	cwd, err := os.Getwd()
@@ -186,18 +224,7 @@ func runConvert(cmd *cobra.Command, o *convertOptions) error {
 		cmdutil.Output{Flag: "--tool-report-path", Path: o.ToolReportPath, Dir: true}); err != nil {
 		return err
 	}
-	if o.GroupBy != convert.GroupDate && o.GroupBy != convert.GroupScenario {
-		return cmdutil.UsageError("--group-by: want date or scenario, not %q", o.GroupBy)
-	}
-	if o.SingleFile && o.GroupBy == convert.GroupScenario {
-		return cmdutil.UsageError("--single-file cannot be combined with --group-by scenario")
-	}
-	var failOn finding.Severity
-	if o.FailOn != "never" {
-		if failOn, err = finding.ParseSeverity(o.FailOn); err != nil || failOn == finding.Info {
-			return cmdutil.UsageError("--fail-on: want error, warning or never, not %q", o.FailOn)
-		}
-	}
+	failOn := o.failOn
 	// --cleanup packs load as fix's --pack ones do, the packs they extend
 	// included, so a pack runs the same under both commands.
 	loader := config.NewPackLoader()

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/chatlint/chatlint/cmd/chatlint/internal/cmdutil"
 	"github.com/chatlint/chatlint/engine/atomicfile"
@@ -44,12 +45,9 @@ type convertedJob struct {
 	errors    int
 }
 
-// runConvertTo runs convert --to: every input read as check reads it (the
-// runner and the format adapters), each document turned into examples of
-// the target format, written atomically to --output (standard output
-// without it), notes on standard error.
-func runConvertTo(cmd *cobra.Command, o *convertOptions, args []string) error {
-	flags := cmd.Flags()
+// validateTo checks convert --to's arguments and flags before anything is
+// read.
+func (o *convertOptions) validateTo(flags *pflag.FlagSet) error {
 	if !strings.EqualFold(o.To, "openai") {
 		return cmdutil.UsageError("--to: want %s, not %q", strings.Join(convertTargets, " or "), o.To)
 	}
@@ -58,7 +56,7 @@ func runConvertTo(cmd *cobra.Command, o *convertOptions, args []string) error {
 			return cmdutil.UsageError("--%s is a flag of the proxy-log drop-in (convert -l DIR -o DIR), not of --to", name)
 		}
 	}
-	if len(args) == 0 {
+	if len(o.Inputs) == 0 {
 		return cmdutil.UsageError("convert --to needs at least one file, directory or - (stdin)")
 	}
 	if o.KTONegatives != openai.KTOSkip && o.KTONegatives != openai.KTOError {
@@ -67,12 +65,18 @@ func runConvertTo(cmd *cobra.Command, o *convertOptions, args []string) error {
 	if o.Split != "" && o.Split != "turns" {
 		return cmdutil.UsageError("--split: want turns, not %q", o.Split)
 	}
-	ropts := runner.Options{Workers: o.Workers}
-	format, err := cmdutil.ParseFormat(o.Format)
-	if err != nil {
-		return err
-	}
-	ropts.Format = format
+	var err error
+	o.format, err = cmdutil.ParseFormat(o.Format)
+	return err
+}
+
+// runConvertTo runs convert --to: every input read as check reads it (the
+// runner and the format adapters), each document turned into examples of
+// the target format, written atomically to --output (standard output
+// without it), notes on standard error.
+func runConvertTo(cmd *cobra.Command, o *convertOptions) error {
+	flags, args := cmd.Flags(), o.Inputs
+	ropts := runner.Options{Workers: o.Workers, Format: o.format}
 	out := "-"
 	if flags.Changed("output") {
 		out = o.Output
@@ -105,7 +109,7 @@ func runConvertTo(cmd *cobra.Command, o *convertOptions, args []string) error {
 		return err
 	}
 	copts := openai.Options{KeepReasoning: o.KeepReasoning, SplitTurns: o.Split == "turns", Model: model, KTONegatives: o.KTONegatives}
-	outputs, inputs, err := splitBatchOutputs(inputs, format)
+	outputs, inputs, err := splitBatchOutputs(inputs, o.format)
 	if err != nil {
 		return err
 	}

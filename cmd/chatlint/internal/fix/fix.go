@@ -39,10 +39,14 @@ type fixOptions struct {
 	// IgnoreWriters replaces a file even while another process holds it
 	// open for writing.
 	IgnoreWriters bool
+
+	maxLine int             // MaxLine, parsed
+	format  document.Format // Format, parsed
 }
 
 // NewCmdFix returns the `chatlint fix` command writing to s.
-func NewCmdFix(s cmdutil.IOStreams) *cobra.Command {
+// runF, when not nil, receives the parsed options instead of the run (tests).
+func NewCmdFix(s cmdutil.IOStreams, runF func(*fixOptions) error) *cobra.Command {
 	o := &fixOptions{IO: s}
 	cmd := &cobra.Command{
 		Use:   "fix PATH...",
@@ -79,6 +83,12 @@ and files of no known format.`,
   chatlint fix --pack ./team-cleanup -o out/ data/`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Paths = args
+			if err := o.validate(); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(o)
+			}
 			return runFix(cmd, o)
 		},
 	}
@@ -98,7 +108,8 @@ and files of no known format.`,
 	return cmd
 }
 
-func runFix(cmd *cobra.Command, o *fixOptions) error {
+// validate checks the arguments and flags before any pack or file is read.
+func (o *fixOptions) validate() error {
 	if len(o.Paths) == 0 {
 		return cmdutil.UsageError("fix needs at least one file or directory")
 	}
@@ -111,16 +122,13 @@ func runFix(cmd *cobra.Command, o *fixOptions) error {
 	if modes != 1 {
 		return cmdutil.UsageError("fix needs exactly one of -o OUT, --in-place or --dry-run")
 	}
-	maxLine, err := setup.ParseSize(o.MaxLine)
-	if err != nil {
+	var err error
+	if o.maxLine, err = setup.ParseSize(o.MaxLine); err != nil {
 		return cmdutil.UsageError("--max-line-size: %v", err)
 	}
-	ropts := runner.Options{Workers: o.Workers, MaxLineSize: maxLine, Document: document.Options{ToolCalls: o.ToolCalls}}
-	format, err := cmdutil.ParseFormat(o.Format)
-	if err != nil {
+	if o.format, err = cmdutil.ParseFormat(o.Format); err != nil {
 		return err
 	}
-	ropts.Format = format
 	if err := document.CheckToolCalls(o.ToolCalls); err != nil {
 		return cmdutil.UsageError("--tool-calls: %v", err)
 	}
@@ -130,6 +138,11 @@ func runFix(cmd *cobra.Command, o *fixOptions) error {
 	if o.IgnoreWriters && !o.InPlace {
 		return cmdutil.UsageError("--ignore-writers applies to --in-place only")
 	}
+	return nil
+}
+
+func runFix(cmd *cobra.Command, o *fixOptions) error {
+	ropts := runner.Options{Workers: o.Workers, MaxLineSize: o.maxLine, Format: o.format, Document: document.Options{ToolCalls: o.ToolCalls}}
 	engines, err := o.compile(cmd)
 	if err != nil {
 		return err

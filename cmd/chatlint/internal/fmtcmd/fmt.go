@@ -27,7 +27,8 @@ type fmtOptions struct {
 }
 
 // NewCmdFmt returns the `chatlint fmt` command writing to s.
-func NewCmdFmt(s cmdutil.IOStreams) *cobra.Command {
+// runF, when not nil, receives the parsed options instead of the run (tests).
+func NewCmdFmt(s cmdutil.IOStreams, runF func(*fmtOptions) error) *cobra.Command {
 	o := &fmtOptions{IO: s}
 	cmd := &cobra.Command{
 		Use:   "fmt [--check] [PACK|FILE...]",
@@ -43,6 +44,9 @@ the exit status is 1 when there is one, for CI.`,
   chatlint fmt --check ./policies/team     # in CI: exit 1 when a file is not formatted`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Paths = args
+			if runF != nil {
+				return runF(o)
+			}
 			return runFmt(o)
 		},
 	}

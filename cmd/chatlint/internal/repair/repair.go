@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/chatlint/chatlint/cmd/chatlint/internal/cmdutil"
+	"github.com/chatlint/chatlint/engine/document"
 	"github.com/chatlint/chatlint/engine/repair"
 	"github.com/chatlint/chatlint/engine/report"
 )
@@ -21,12 +22,17 @@ type repairOptions struct {
 	Force  bool
 	// IgnoreWriters: see repair.Options.
 	IgnoreWriters bool
-	Output        string
+	Outputs       []string
 	Format        string
+
+	specs  []cmdutil.OutputSpec // Outputs, parsed
+	format document.Format      // Format, parsed
 }
 
 // NewCmdRepair returns the `chatlint repair` command writing to s.
-func NewCmdRepair(s cmdutil.IOStreams) *cobra.Command {
+// runF, when not nil, receives the parsed and validated options instead of
+// the run (tests).
+func NewCmdRepair(s cmdutil.IOStreams, runF func(*repairOptions) error) *cobra.Command {
 	o := &repairOptions{IO: s}
 	cmd := &cobra.Command{
 		Use:   "repair FILE|DIR...",
@@ -60,6 +66,12 @@ JSON document): those are refused and left as they are.`,
   chatlint repair -o json data/ > repair.json`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Paths = args
+			if err := o.validate(); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(o)
+			}
 			return runRepair(cmd, o)
 		},
 	}
@@ -67,53 +79,77 @@ JSON document): those are refused and left as they are.`,
 	f.BoolVar(&o.DryRun, "dry-run", false, "report what would be repaired without writing anything")
 	f.BoolVar(&o.Force, "force", false, "repair a file even when most of its lines are not JSON")
 	f.BoolVar(&o.IgnoreWriters, "ignore-writers", false, "replace a file even while another process has it open for writing (what it writes afterwards is lost)")
-	f.StringVarP(&o.Output, "output", "o", "text", "output format: text or json")
+	f.StringArrayVarP(&o.Outputs, "output", "o", nil, "output `FORMAT[=FILE]`: text (default) or json, on stdout or to a file (repeatable)")
 	cmdutil.AddFormatFlag(cmd, &o.Format, "treat every file as this format: a format whose files open with a header requires it, the others never do (default: detect per file)")
 	return cmd
 }
 
-func runRepair(cmd *cobra.Command, o *repairOptions) error {
+// validate checks the arguments and flags before any file is touched.
+func (o *repairOptions) validate() error {
 	if len(o.Paths) == 0 {
 		return cmdutil.UsageError("repair needs at least one file or directory")
 	}
-	if o.Output != "text" && o.Output != "json" {
-		return cmdutil.UsageError("--output: unknown output format %q (want text or json)", o.Output)
+	var err error
+	if o.specs, err = cmdutil.ParseOutputs("repair", o.Outputs); err != nil {
+		return cmdutil.UsageError("--output: %v", err)
 	}
-	opts := repair.Options{DryRun: o.DryRun, Force: o.Force, IgnoreWriters: o.IgnoreWriters}
-	if o.Format != "" {
-		f, err := cmdutil.ParseFormat(o.Format)
-		if err != nil {
-			return err
-		}
-		opts.Format = f
+	if o.format, err = cmdutil.ParseFormat(o.Format); err != nil {
+		return err
 	}
 	for _, p := range o.Paths {
 		if p == "-" {
 			return cmdutil.UsageError("repair rewrites files in place: it cannot read standard input")
 		}
 	}
+	return nil
+}
+
+func runRepair(cmd *cobra.Command, o *repairOptions) error {
+	specs := o.specs
+	opts := repair.Options{DryRun: o.DryRun, Force: o.Force, IgnoreWriters: o.IgnoreWriters, Format: o.format}
 
 	if err := cmdutil.RefuseParquet("repair", o.Paths); err != nil {
 		return err
 	}
 	files, results := repair.Expand(o.Paths)
-	var rw repairWriter = &repairText{w: o.IO.Out}
-	if o.Output == "json" {
-		rw = &repairJSON{w: o.IO.Out}
+	// The reports are opened before any file is rewritten: a report that
+	// names one of them is refused while nothing is changed yet.
+	dests, err := cmdutil.OpenDests(specs, o.IO.Out, files)
+	if err != nil {
+		return err
+	}
+	rws := make([]repairWriter, len(dests))
+	for i, d := range dests {
+		rws[i] = &repairText{w: d}
+		if d.Spec.Format == "json" {
+			rws[i] = &repairJSON{w: d}
+		}
+	}
+	each := func(r repair.Result) {
+		for _, rw := range rws {
+			rw.result(r)
+		}
 	}
 	for _, r := range results {
-		rw.result(r)
+		each(r)
 	}
 	for _, f := range files {
 		if err := cmd.Context().Err(); err != nil {
+			cmdutil.AbortDests(dests)
 			return err
 		}
 		r := repair.File(f, opts)
 		results = append(results, r)
-		rw.result(r)
+		each(r)
 	}
-	if err := rw.close(); err != nil {
-		return err
+	var first error
+	for i, rw := range rws {
+		if err := dests[i].Finish(rw.close()); first == nil {
+			first = err
+		}
+	}
+	if first != nil {
+		return first
 	}
 	return repairExit(results)
 }

@@ -20,7 +20,8 @@ type explainOptions struct {
 	Rule string
 }
 
-func newExplainCmd(s cmdutil.IOStreams) *cobra.Command {
+// runF, when not nil, receives the parsed options instead of the run (tests).
+func newExplainCmd(s cmdutil.IOStreams, runF func(*explainOptions) error) *cobra.Command {
 	o := &explainOptions{IO: s}
 	o.Notes = s.ErrOut
 	cmd := &cobra.Command{
@@ -31,6 +32,9 @@ func newExplainCmd(s cmdutil.IOStreams) *cobra.Command {
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Rule = args[0]
+			if runF != nil {
+				return runF(o)
+			}
 			return runExplain(cmd, o)
 		},
 	}

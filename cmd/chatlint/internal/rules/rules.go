@@ -19,12 +19,16 @@ type rulesOptions struct {
 	IO cmdutil.IOStreams
 
 	cmdutil.PackOptions
-	Output  string
+	Outputs []string
 	Profile string
+
+	specs []cmdutil.OutputSpec // Outputs, parsed
 }
 
 // NewCmdRules returns the `chatlint rules` command writing to s.
-func NewCmdRules(s cmdutil.IOStreams) *cobra.Command {
+// runF, when not nil, receives the parsed and validated options instead of
+// the run (tests).
+func NewCmdRules(s cmdutil.IOStreams, runF func(*rulesOptions) error) *cobra.Command {
 	o := &rulesOptions{IO: s}
 	o.Notes = s.ErrOut
 	cmd := &cobra.Command{
@@ -43,17 +47,24 @@ deprecated: everywhere else --format names the input format.)`,
   chatlint rules explain tool-result-missing`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			var err error
+			if o.specs, err = cmdutil.ParseOutputs("rules", o.Outputs); err != nil {
+				return cmdutil.UsageError("--output: %v", err)
+			}
+			if runF != nil {
+				return runF(o)
+			}
 			return runRules(cmd, o)
 		},
 	}
-	cmd.Flags().StringVarP(&o.Output, "output", "o", "text", "output format: text, json or markdown")
+	cmd.Flags().StringArrayVarP(&o.Outputs, "output", "o", nil, "output `FORMAT[=FILE]`: text (default), json or markdown, on stdout or to a file (repeatable)")
 	// Before -o, this command's --format named its output; --format names
 	// the input format everywhere else. The old spelling keeps working.
-	cmd.Flags().StringVar(&o.Output, "format", "text", "output format (deprecated: use -o)")
+	cmd.Flags().StringArrayVar(&o.Outputs, "format", nil, "output format (deprecated: use -o)")
 	_ = cmd.Flags().MarkHidden("format")
 	cmdutil.AddProfileFlag(cmd, &o.Profile, "", "list only the rules that run under this profile (default, or one a pack declares)")
 	cmdutil.AddPackFlags(cmd, &o.PackOptions)
-	cmd.AddCommand(newExplainCmd(s))
+	cmd.AddCommand(newExplainCmd(s, nil))
 	return cmd
 }
 
@@ -78,17 +89,17 @@ func runRules(cmd *cobra.Command, o *rulesOptions) error {
 	if err != nil {
 		return err
 	}
-	switch o.Output {
-	case "text":
-		return writeRulesText(o.IO.Out, rules)
-	case "json":
-		enc := json.NewEncoder(o.IO.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rules)
-	case "markdown":
-		return writeRulesMarkdown(o.IO.Out, rules, eng.Profiles())
-	}
-	return cmdutil.UsageError("--output: want text, json or markdown, not %q", o.Output)
+	return cmdutil.WriteOutputs(o.specs, o.IO.Out, nil, func(format string, w io.Writer) error {
+		switch format {
+		case "json":
+			enc := json.NewEncoder(w)
+			enc.SetIndent("", "  ")
+			return enc.Encode(rules)
+		case "markdown":
+			return writeRulesMarkdown(w, rules, eng.Profiles())
+		}
+		return writeRulesText(w, rules)
+	})
 }
 
 func writeRulesText(w io.Writer, rules []rule.Rule) error {

@@ -29,10 +29,14 @@ type statsOptions struct {
 	Outputs []string
 	Format  string
 	Workers int
+
+	specs []cmdutil.OutputSpec // Outputs, parsed
 }
 
 // NewCmdStats returns the `chatlint stats` command writing to s.
-func NewCmdStats(s cmdutil.IOStreams) *cobra.Command {
+// runF, when not nil, receives the parsed and validated options instead of
+// the run (tests).
+func NewCmdStats(s cmdutil.IOStreams, runF func(*statsOptions) error) *cobra.Command {
 	o := &statsOptions{IO: s}
 	o.Notes = s.ErrOut
 	cmd := &cobra.Command{
@@ -55,43 +59,42 @@ the OpenAI cookbook counts them (docs/fine-tuning.md#tokens).
   chatlint stats -o json data/ | jq .total.cost_usd`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Paths = args
+			if err := o.validate(); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(o)
+			}
 			return runStats(cmd, o)
 		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.Model, "model", "", "the model: encoding, token limit and price from the packs' model tables (default: the table's default)")
 	f.IntVar(&o.Epochs, "epochs", 0, "training epochs (default: the platform's choice for each file's size)")
-	f.StringArrayVarP(&o.Outputs, "output", "o", nil, "output `FORMAT[=FILE]`: text (default) or json on stdout, html=FILE for the report page with charts (repeatable)")
+	f.StringArrayVarP(&o.Outputs, "output", "o", nil, "output `FORMAT[=FILE]`: text (default) or json, on stdout or to a file, html=FILE for the report page with charts (repeatable)")
 	cmdutil.AddFormatFlag(cmd, &o.Format, cmdutil.FormatUsage())
 	cmdutil.AddWorkersFlag(cmd, &o.Workers)
 	cmdutil.AddPackFlags(cmd, &o.PackOptions)
 	return cmd
 }
 
-func runStats(cmd *cobra.Command, o *statsOptions) error {
+// validate checks the arguments and flags before anything is read.
+func (o *statsOptions) validate() error {
 	if len(o.Paths) == 0 {
 		return cmdutil.UsageError("stats needs at least one file, directory or - (stdin)")
 	}
-	if len(o.Outputs) == 0 {
-		o.Outputs = []string{"text"}
-	}
-	specs, err := cmdutil.ParseOutputs(o.Outputs)
-	if err != nil {
+	var err error
+	if o.specs, err = cmdutil.ParseOutputs("stats", o.Outputs); err != nil {
 		return cmdutil.UsageError("--output: %v", err)
-	}
-	var pages []cmdutil.OutputSpec // report pages (html), written through the report writers
-	for _, sp := range specs {
-		switch {
-		case sp.Format == "html" && sp.File != "":
-			pages = append(pages, sp)
-		case (sp.Format == "text" || sp.Format == "json") && sp.File == "":
-		default:
-			return cmdutil.UsageError("--output: stats writes text or json to stdout, or html=FILE, not %q", sp.Format+map[bool]string{true: "=" + sp.File}[sp.File != ""])
-		}
 	}
 	if o.Epochs < 0 {
 		return cmdutil.UsageError("--epochs: want a positive number")
 	}
+	return nil
+}
+
+func runStats(cmd *cobra.Command, o *statsOptions) error {
+	specs := o.specs
 	eng, err := o.Compile(cmd.Context())
 	if err != nil {
 		return err
@@ -111,7 +114,7 @@ func runStats(cmd *cobra.Command, o *statsOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := cmdutil.RefuseInputs(cmdutil.InputNames(inputs), cmdutil.SpecOutputs(pages)...); err != nil {
+	if err := cmdutil.RefuseInputs(cmdutil.InputNames(inputs), cmdutil.SpecOutputs(specs)...); err != nil {
 		return err
 	}
 	r := &runner.Runner{Opts: ropts}
@@ -121,25 +124,19 @@ func runStats(cmd *cobra.Command, o *statsOptions) error {
 	if err != nil {
 		return err
 	}
-	for _, sp := range specs {
-		switch {
-		case sp.File != "":
-			continue
-		case sp.Format == "json":
-			enc := json.NewEncoder(o.IO.Out)
+	err = cmdutil.WriteOutputs(specs, o.IO.Out, cmdutil.InputNames(inputs), func(format string, w io.Writer) error {
+		switch format {
+		case "json":
+			enc := json.NewEncoder(w)
 			enc.SetIndent("", "  ")
-			err = enc.Encode(res)
-		default:
-			err = writeStatsText(o.IO.Out, res)
+			return enc.Encode(res)
+		case "html":
+			return writeStatsPage(w, inputs, res)
 		}
-		if err != nil {
-			return err
-		}
-	}
-	if len(pages) > 0 {
-		if err := writeStatsPages(pages, o.IO.Out, inputs, res); err != nil {
-			return err
-		}
+		return writeStatsText(w, res)
+	})
+	if err != nil {
+		return err
 	}
 	errs = append(errs, rerrs...)
 	// A file no format claims was not counted: say so as check does, and
@@ -239,20 +236,20 @@ func thousands(n int64) string {
 	return b.String()
 }
 
-// writeStatsPages writes the HTML report of a stats run: the summary and the
+// writeStatsPage writes the HTML report of a stats run: the summary and the
 // statistics section (a histogram of tokens per example with the model's
 // limit, messages per role, tool calls per tool), no findings.
-func writeStatsPages(pages []cmdutil.OutputSpec, stdout io.Writer, inputs []runner.Input, res *stats.Result) error {
-	w, err := cmdutil.OpenOutputs(pages, stdout, report.Options{Files: cmdutil.InputNames(inputs), FailOn: report.NoFailure, Version: cmdutil.Version()})
+func writeStatsPage(w io.Writer, inputs []runner.Input, res *stats.Result) error {
+	page, err := report.NewWith("html", w, report.Options{Files: cmdutil.InputNames(inputs), FailOn: report.NoFailure, Version: cmdutil.Version()})
 	if err != nil {
 		return err
 	}
-	w.SetStats(statsSection(res))
+	page.(report.StatsReceiver).SetStats(statsSection(res))
 	sum := finding.Summary{Files: len(res.Files), Records: res.Total.Records}
 	for _, f := range res.Files {
 		sum.Inputs = append(sum.Inputs, finding.Input{File: f.File, Format: f.Format, Records: f.Records})
 	}
-	return w.Close(sum)
+	return page.Close(sum)
 }
 
 // statsSection is the report page's view of a stats result.

@@ -23,7 +23,8 @@ type testOptions struct {
 }
 
 // NewCmdTest returns the `chatlint test` command writing to s.
-func NewCmdTest(s cmdutil.IOStreams) *cobra.Command {
+// runF, when not nil, receives the parsed options instead of the run (tests).
+func NewCmdTest(s cmdutil.IOStreams, runF func(*testOptions) error) *cobra.Command {
 	o := &testOptions{IO: s, PackOptions: cmdutil.PackOptions{Cleanup: true, Notes: s.ErrOut}}
 	cmd := &cobra.Command{
 		Use:   "test [PACK...]",
@@ -46,6 +47,9 @@ when a test fails, 2 when a pack does not load or compile.`,
   chatlint test builtin:integrity`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Targets = args
+			if runF != nil {
+				return runF(o)
+			}
 			return runTest(cmd, o)
 		},
 	}

@@ -3,7 +3,6 @@ package validate
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -26,10 +25,15 @@ type validateInputOptions struct {
 	MessagesOnly string
 	Workers      int
 	MaxLine      string
+
+	maxLine int                  // MaxLine, parsed
+	reports []cmdutil.OutputSpec // ReportJSON as an output
 }
 
 // NewCmdValidateInput returns the `chatlint validate-input` command writing to s.
-func NewCmdValidateInput(s cmdutil.IOStreams) *cobra.Command {
+// runF, when not nil, receives the parsed and validated options instead of
+// the run (tests).
+func NewCmdValidateInput(s cmdutil.IOStreams, runF func(*validateInputOptions) error) *cobra.Command {
 	o := &validateInputOptions{IO: s}
 	cmd := &cobra.Command{
 		Use:   "validate-input --input FILE|-",
@@ -48,6 +52,12 @@ not valid), 2 for usage errors and an input that cannot be read.`,
   chatlint validate-input --input - --max-errors 0 --write-messages-only conversation.jsonl`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := o.validate(); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(o)
+			}
 			return runValidateInput(cmd, o)
 		},
 	}
@@ -61,19 +71,38 @@ not valid), 2 for usage errors and an input that cannot be read.`,
 	return cmd
 }
 
-func runValidateInput(cmd *cobra.Command, o *validateInputOptions) error {
+// validate checks the flags before anything is read.
+func (o *validateInputOptions) validate() error {
 	if o.Input == "" {
 		return cmdutil.UsageError("validate-input needs --input FILE (or --input - for standard input)")
 	}
 	if o.MaxErrors < 0 {
 		return cmdutil.UsageError("--max-errors must be >= 0, got %d", o.MaxErrors)
 	}
-	maxLine, err := setup.ParseSize(o.MaxLine)
-	if err != nil {
+	var err error
+	if o.maxLine, err = setup.ParseSize(o.MaxLine); err != nil {
 		return cmdutil.UsageError("--max-line-size: %v", err)
 	}
+	if o.ReportJSON != "" {
+		// --report-json FILE is the contract validator's spelling of -o
+		// json=FILE. The validator writes even "-" as a file name, and so
+		// does this drop-in (-o would read it as standard output).
+		file := o.ReportJSON
+		if file == "-" {
+			file = "./-"
+		}
+		if o.reports, err = cmdutil.ParseOutputs("validate-input", []string{"json=" + file}); err != nil {
+			return cmdutil.UsageError("--report-json: %v", err)
+		}
+		o.reports[0].Flag = "--report-json"
+	}
+	return nil
+}
+
+func runValidateInput(cmd *cobra.Command, o *validateInputOptions) error {
+	maxLine, reports := o.maxLine, o.reports
 	if err := cmdutil.RefuseInputs([]string{o.Input},
-		cmdutil.Output{Flag: "--write-messages-only", Path: o.MessagesOnly}, cmdutil.Output{Flag: "--report-json", Path: o.ReportJSON}); err != nil {
+		append([]cmdutil.Output{{Flag: "--write-messages-only", Path: o.MessagesOnly}}, cmdutil.SpecOutputs(reports)...)...); err != nil {
 		return err
 	}
 	in, closeIn, err := openInput(o.Input, o.IO.In)
@@ -110,14 +139,9 @@ func runValidateInput(cmd *cobra.Command, o *validateInputOptions) error {
 	if err != nil {
 		return &cmdutil.ExitCode{Code: cmdutil.ExitError, Err: err}
 	}
-	if o.ReportJSON != "" {
-		var b bytes.Buffer
-		if err := rep.WriteJSON(&b); err != nil {
-			return err
-		}
-		if err := atomicfile.WriteFile(o.ReportJSON, b.Bytes(), 0o644); err != nil {
-			return &cmdutil.ExitCode{Code: cmdutil.ExitError, Err: fmt.Errorf("--report-json: %v", runner.Describe(err))}
-		}
+	err = cmdutil.WriteOutputs(reports, o.IO.Out, []string{o.Input}, func(_ string, w io.Writer) error { return rep.WriteJSON(w) })
+	if err != nil {
+		return &cmdutil.ExitCode{Code: cmdutil.ExitError, Err: err}
 	}
 	if err := rep.WriteText(o.IO.Out, o.ReportJSON); err != nil {
 		return err
