@@ -82,7 +82,7 @@ func TestDetectLangChain(t *testing.T) {
 		{`{"messages":[{"lc":1,"type":"constructor","id":["langchain_core","messages","HumanMessage"],"kwargs":{"content":"hi"}}]}`, LangChain},
 		{`{"inputs":{"messages":[[{"lc":1,"type":"constructor","id":["x","SystemMessage"],"kwargs":{"content":"s"}}]]},"outputs":{}}`, LangChain},
 		{`{"messages":[{"role":"user","type":"human","content":"hi"}]}`, Chat},
-		{`{"messages":[{"type":"text","content":"hi"}]}`, Chat},
+		{`{"messages":[{"type":"text","content":"hi"}]}`, ""}, // no message has a role: not chat either
 		{`{"inputs":{"question":"q"},"outputs":{"answer":"a"}}`, ""},
 	} {
 		if got, _ := Detect(obj(t, tc.rec)); got != tc.want {

@@ -13,10 +13,13 @@ import (
 // ShareGPT system prompt). Every other member of such a record has no place
 // in an OpenAI example: a note names it, so that nothing is lost without a
 // word. A member the conversion learns to carry is added here.
+// Besides the conversation: images become image_url parts, chosen and
+// rejected a preference (DPO) example, and a KTO label decides whether
+// the record gives an example at all (meaning.go, images.go).
 var carried = map[document.Format]map[string]bool{
-	document.Chat:     {"messages": true, "tools": true, "system": true}, // system: Anthropic's prompt
+	document.Chat:     {"messages": true, "tools": true, "system": true, "images": true, "chosen": true, "rejected": true, "label": true, "kto_tag": true}, // system: Anthropic's prompt
 	document.Contract: {"messages": true, "tools": true, "system": true},
-	document.ShareGPT: {"conversations": true, "tools": true, "system": true},
+	document.ShareGPT: {"conversations": true, "tools": true, "system": true, "images": true, "chosen": true, "rejected": true, "label": true, "kto_tag": true},
 }
 
 // leftOut notes the top-level members of the record (raw) that no example
