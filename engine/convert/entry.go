@@ -64,7 +64,7 @@ func parseEntry(line int, v jsonv.Value) (*Entry, error) {
 	if e.Time, ok = parseTimestamp(ts); !ok {
 		return nil, reject("timestamp", "is not a date-time: "+short(ts))
 	}
-	sid, ok := o.Get("session_id")
+	sid, _ := o.Get("session_id")
 	if e.SessionID, ok = sid.(string); !ok {
 		return nil, reject("session_id", missingOr(o, "session_id", "is not a string"))
 	}

@@ -310,7 +310,7 @@ func geminiParts(v jsonv.Value) (jsonv.Value, error) {
 	case nil:
 		return []jsonv.Value{}, nil
 	}
-	return nil, errors.New("Gemini parts are a list; this content is neither a string nor a list")
+	return nil, errors.New("the content of a Gemini message is a list of parts; this is neither a string nor a list")
 }
 
 // geminiMessage turns an inserted message into a content: a message already

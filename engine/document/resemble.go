@@ -55,23 +55,3 @@ func Resemble(rec ast.Object) (like, do string, ok bool) {
 
 // has reports whether rec has the member k.
 func has(rec ast.Object, k string) bool { return get(rec, ast.StringTerm(k)) != nil }
-
-// messagesTyped reports whether rec's messages are objects told by a type
-// among types, with no role: another framework's message list.
-func messagesTyped(rec ast.Object, types ...string) bool {
-	msgs := arrayField(rec, KeyMessages)
-	if msgs == nil || msgs.Len() == 0 {
-		return false
-	}
-	m, ok := msgs.Elem(0).Value.(ast.Object)
-	if !ok || get(m, keyRole) != nil {
-		return false
-	}
-	t := stringField(m, keyType)
-	for _, want := range types {
-		if t == want {
-			return true
-		}
-	}
-	return false
-}

@@ -41,20 +41,19 @@ const (
 // op is an action checked against the document, with its arguments read.
 type op struct {
 	policy.Action
-	seq        int // position among the record's actions, for a stable order
-	kind       targetKind
-	msg, call  int
-	entry      int
-	content    jsonv.Value
-	member     string // set_content: the member of the element it replaces
-	message    jsonv.Value
-	before     bool
-	anchor     int // move_message: the message to move after
-	rank       float64
-	id         string
-	results    []int  // rename_tool_call_id: the results to rename; nil means find them
-	key        string // op, target and arguments: identical actions of two rules are one
-	hasContent bool
+	seq       int // position among the record's actions, for a stable order
+	kind      targetKind
+	msg, call int
+	entry     int
+	content   jsonv.Value
+	member    string // set_content: the member of the element it replaces
+	message   jsonv.Value
+	before    bool
+	anchor    int // move_message: the message to move after
+	rank      float64
+	id        string
+	results   []int  // rename_tool_call_id: the results to rename; nil means find them
+	key       string // op, target and arguments: identical actions of two rules are one
 	// Entry layouts: block is a dropped message that is a block of an entry
 	// holding more (removed in place); lines are the lines a drop takes whole.
 	block bool

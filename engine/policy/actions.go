@@ -15,9 +15,6 @@ import (
 // it, a reason, the element it targets and the operation's arguments; the
 // fix command applies them (engine/fix). Rules decide, Go only applies.
 
-// actArgs is a YAML rule's `action:` map: op and arguments.
-type actArgs = map[string]any
-
 // actionSet is the Rego set cleanup rules put their actions in.
 const actionSet = "actions"
 

@@ -9,8 +9,6 @@ import (
 	"testing/iotest"
 	"unicode/utf8"
 
-	"github.com/open-policy-agent/opa/v1/ast"
-
 	"github.com/chatlint/chatlint/engine/astjson"
 	"github.com/chatlint/chatlint/engine/jsonl"
 )
@@ -102,5 +100,3 @@ func FuzzScan(f *testing.F) {
 		}
 	})
 }
-
-func isASTObject(v ast.Value) bool { _, ok := v.(ast.Object); return ok }

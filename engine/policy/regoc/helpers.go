@@ -137,7 +137,8 @@ func (pc *regocPkgCompiler) virtual(path string, rules []*ast.Rule) (*regocVirtu
 			err = fmt.Errorf("%v: not a complete rule", r.Location)
 		case r.Default:
 			if !r.Head.Value.IsGround() || len(r.Head.Args) > 0 {
-				err = fmt.Errorf("%v: default", r.Location)
+				err = fmt.Errorf("%v: a default that is not a ground value", r.Location)
+				break // the helper does not compile: topdown evaluates it
 			}
 			v.def = r.Head.Value
 			continue
@@ -169,9 +170,9 @@ type regocVirtual struct {
 	err      error     // why it does not compile
 }
 
-// regocConflict is a complete rule with two values: the closures leave
+// errConflict is a complete rule with two values: the closures leave
 // the document to topdown, which reports the conflict its own way.
-var regocConflict = errors.New("conflicting values")
+var errConflict = errors.New("conflicting values")
 
 func (v *regocVirtual) val(env *regocEnv) (*ast.Term, error) {
 	if t, ok := env.virt[v]; ok {
@@ -191,7 +192,7 @@ func (v *regocVirtual) val(env *regocEnv) (*ast.Term, error) {
 		case value == nil:
 			value = t
 		case !value.Equal(t):
-			return regocConflict
+			return errConflict
 		}
 		return nil
 	}
@@ -244,7 +245,7 @@ func (f *regocFunc) call(env *regocEnv, args []*ast.Term) (*ast.Term, error) {
 		case value == nil:
 			value = t
 		case !value.Equal(t):
-			return regocConflict
+			return errConflict
 		}
 		return nil
 	}

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/chatlint/chatlint/engine/policy/builtins"
-	"github.com/open-policy-agent/opa/ast"
+	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
 )
 
