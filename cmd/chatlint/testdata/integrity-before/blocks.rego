@@ -150,7 +150,7 @@ turn_stopped(t) if input.messages[t].stop_reason in {"aborted", "error"}
 # tuning records) and for a batch result, whose one message is the model's answer: a call there
 # is what the model asked for, and no result can follow it. A batch request is sent as it is,
 # and the API refuses a call without its result.
-ends_on_target if input.format in {"chat", "sharegpt", "gemini", "openai-batch-output"}
+ends_on_target if input.format in {"chat", "sharegpt", "gemini", "xlam", "openai-batch-output", "openhands", "openai-agents-runstate"}
 
 ends_on_target if {
 	input.format == "anthropic-batch"
