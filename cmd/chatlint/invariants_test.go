@@ -19,9 +19,8 @@ import (
 // says where it does not. A check rule for one takes it off the list (the
 // test says so).
 var unreportedFixes = map[string]string{
-	"fixtures/fix/openai-call-missing-id/input.jsonl":  "tool-call-missing-id drops a call without id or result; calls without ids are not judged by check",
-	"fixtures/fix/openai-repeat/input.jsonl":           "message-repeated drops an exact repeat of the message before it; no check rule reports repeats",
-	"fixtures/fix/transcript-out-of-order/input.jsonl": "the transcript pack moves pi results into call order; only Claude Code sessions have a check rule for it",
+	"fixtures/fix/openai-call-missing-id/input.jsonl": "tool-call-missing-id drops a call without id or result; calls without ids are not judged by check",
+	"fixtures/fix/openai-repeat/input.jsonl":          "message-repeated drops an exact repeat of the message before it; no check rule reports repeats",
 }
 
 // invariantFiles lists every data file of the repository's fixtures and of
@@ -229,7 +228,10 @@ func convertMembers(t *testing.T, file string) {
 	if code == 2 {
 		return // nothing to convert (no record of a known format)
 	}
-	carried := map[string]bool{"messages": true, "tools": true, "conversations": true, "system": true}
+	// images become image_url parts, chosen/rejected a preference example,
+	// a KTO label decides whether there is an example (engine/openai).
+	carried := map[string]bool{"messages": true, "tools": true, "conversations": true, "system": true,
+		"images": true, "chosen": true, "rejected": true, "label": true, "kto_tag": true}
 	recs := records(t, file)
 	if len(recs) == 0 {
 		return

@@ -46,11 +46,17 @@ func TestCheckHostileSchemas(t *testing.T) {
 			t.Errorf("%s: check took %v", profile, took)
 		}
 		name := filepath.Base(f)
+		// Under a provider profile, argument schemas are chatlint's own
+		// check: a warning.
+		sev := "error"
+		if profile == "openai" {
+			sev = "warning"
+		}
 		for _, want := range []string{
 			name + ":1: error policy-error: JSON Schema not applied: validating the arguments would take more than",
 			name + ":2: error policy-error: JSON Schema not applied: the schema nests deeper than 128 levels",
 			name + ":3: error policy-error: JSON Schema not applied: validating the arguments would take more than",
-			name + ":4: error tool-arguments-schema",
+			name + ":4: " + sev + " tool-arguments-schema",
 		} {
 			if !strings.Contains(out, want) {
 				t.Errorf("%s: output lacks %q:\n%s", profile, want, out)

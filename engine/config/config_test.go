@@ -68,7 +68,7 @@ func TestParseErrors(t *testing.T) {
 		{"unknown key", "packs: []\nfailon: error\n", `c.yaml:2: unknown key "failon" in the config (valid keys: allow_no_tools, baseline, fail_on, format, max_line_size, output, overrides, packs, profile, rule_timeout, rules, suppressions, tool_calls)`},
 		{"not a mapping", "- a\n", "c.yaml:1: the config must be a mapping"},
 		{"twice", "fail_on: error\nfail_on: info\n", `c.yaml:2: key "fail_on" is given twice`},
-		{"every error at once", "format: csv\nrule_timeout: soon\n", "c.yaml:1: format: \"csv\" is not one of pi-session, goose-session, claude-code, codex, openai-batch-input, openai-batch-output, anthropic-batch, proxy-log, contract, gemini, sharegpt, xlam, chat\nc.yaml:2: rule_timeout: \"soon\" is not a positive duration such as 5s or 500ms"},
+		{"every error at once", "format: csv\nrule_timeout: soon\n", "c.yaml:1: format: \"csv\" is not one of " + strings.Join(formatNames(), ", ") + "\nc.yaml:2: rule_timeout: \"soon\" is not a positive duration such as 5s or 500ms"},
 		{"override key", "overrides:\n  - files: [a]\n    rule: {x: off}\n", "c.yaml:3: unknown key \"rule\" in an override (valid keys: files, rules)\nc.yaml:2: an override needs rules: a map of rule id to level"},
 		{"bad glob", "overrides:\n  - files: [\"[\"]\n    rules: {x: off}\n", `c.yaml:2: files: bad glob "[": syntax error in pattern`},
 		{"suppression", "suppressions:\n  - rule: x\n", "c.yaml:2: a suppression needs record\nc.yaml:2: a suppression needs reason"},
