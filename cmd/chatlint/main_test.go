@@ -281,3 +281,32 @@ func TestBenchFloorPack(t *testing.T) {
 		t.Errorf("exit %d\n%s%s", code, out, errOut)
 	}
 }
+
+// TestBenchTeamPacks: scripts/bench matrix fills in the team rules of
+// scripts/bench-team at a finding density; both must load, and the one in
+// the compiled subset and the one on topdown must find the same records.
+func TestBenchTeamPacks(t *testing.T) {
+	counts := map[string]string{}
+	for _, src := range []string{"compiled", "outside"} {
+		in, err := os.ReadFile(filepath.Join(repo, "scripts/bench-team", src+".rego.in"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "team.rego"), []byte(strings.Replace(string(in), "MOD == REM", "2 == 0", 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out, errOut, code := chatlint(t, "", "check", "--no-config", "--fail-on", "never", "--no-builtin", "--pack", dir, filepath.Join(repo, "fixtures/bench/chat.jsonl"))
+		lines := strings.Split(strings.TrimSpace(out), "\n")
+		if code != 0 || len(lines) < 2 {
+			t.Fatalf("%s: exit %d, %d lines\n%s%s", src, code, len(lines), out, errOut)
+		}
+		counts[src] = lines[len(lines)-1]
+		if strings.HasPrefix(counts[src], "0 errors") {
+			t.Errorf("%s: no finding at about half the records: %s", src, counts[src])
+		}
+	}
+	if counts["compiled"] != counts["outside"] {
+		t.Errorf("the two team rules disagree:\n%s\n%s", counts["compiled"], counts["outside"])
+	}
+}

@@ -84,6 +84,7 @@ const ExactBytes = 256 << 10
 type Counter struct {
 	c        tokenizer.Codec
 	funcInit int
+	cache    *cache // counts of the strings already tokenized
 }
 
 // NewCounter returns a counter for the encoding.
@@ -96,7 +97,24 @@ func NewCounter(encoding string) (*Counter, error) {
 	if encoding == string(tokenizer.Cl100kBase) {
 		fi = 10 // gpt-3.5-turbo, gpt-4
 	}
-	return &Counter{c: c, funcInit: fi}, nil
+	return &Counter{c: c, funcInit: fi, cache: newCache()}, nil
+}
+
+var shared sync.Map // encoding name → *Counter
+
+// Shared returns the counter of the encoding that the whole program shares,
+// so that its cache of counts outlives one call: a rule that counts each
+// document (chatlint.example_tokens) uses it.
+func Shared(encoding string) (*Counter, error) {
+	if c, ok := shared.Load(encoding); ok {
+		return c.(*Counter), nil
+	}
+	c, err := NewCounter(encoding)
+	if err != nil {
+		return nil, err
+	}
+	got, _ := shared.LoadOrStore(encoding, c)
+	return got.(*Counter), nil
 }
 
 // Text counts the tokens of a string: its first ExactBytes tokenized, the
@@ -109,6 +127,11 @@ func (c *Counter) exact(s string) int {
 	if s == "" {
 		return 0
 	}
+	return c.cache.count(s, c.tokenize)
+}
+
+// tokenize runs the tokenizer over s.
+func (c *Counter) tokenize(s string) int {
 	n, err := c.c.Count(s)
 	if err != nil {
 		return 0

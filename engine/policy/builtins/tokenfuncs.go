@@ -31,7 +31,7 @@ func exampleTokens(bctx rego.BuiltinContext, doc, enc *ast.Term) (*ast.Term, err
 	if n, ok := tokens.CountFrom(bctx.Context, o, string(s)); ok { // the dataset fold counted it
 		return ast.IntNumberTerm(n), nil
 	}
-	c, err := tokens.NewCounter(string(s))
+	c, err := tokens.Shared(string(s))
 	if err != nil {
 		return nil, err
 	}

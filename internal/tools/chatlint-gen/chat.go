@@ -29,7 +29,12 @@ func (g *generator) chatRecord(i uint64, kind string) ([]byte, defectInfo) {
 		g.addTurn(ts, rounds[t])
 	}
 	info := g.applyDefect(kind, ts)
+	return g.encodeChat(ts, info), info
+}
 
+// encodeChat serializes the current record's messages and tools as one
+// line. The line is valid until the next call.
+func (g *generator) encodeChat(ts *toolSet, info defectInfo) []byte {
 	b := append(g.out[:0], `{"messages":[`...)
 	for k := range g.msgs {
 		if k > 0 {
@@ -41,5 +46,5 @@ func (g *generator) chatRecord(i uint64, kind string) ([]byte, defectInfo) {
 	b = append(b, g.toolsJSON(ts, info)...)
 	b = append(b, "}\n"...)
 	g.out = b
-	return b, info
+	return b
 }

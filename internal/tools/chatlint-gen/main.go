@@ -10,8 +10,11 @@
 //
 // Flags:
 //
-//	-format chat|proxy-log|contract  what to generate (default chat); contract
-//	                        records are described in contract.go
+//	-format chat|proxy-log|contract|codex  what to generate (default chat); contract
+//	                        records are described in contract.go, codex sessions (long
+//	                        agent rollouts, a directory of files) in codex.go
+//	-shape dense            chat: message-dense records, 4-50 short messages each, tool
+//	                        arguments and results mostly under 100 bytes (dense.go)
 //	-size SIZE              stop when the output reaches SIZE: plain bytes, or a number
 //	                        with B, KB, MB, GB (1000-based) or KiB, MiB, GiB (1024-based)
 //	-records N              chat, contract: exactly N records (default 1000 when -size is not given)
@@ -104,6 +107,7 @@ func main() {
 
 type options struct {
 	format   string
+	shape    string
 	size     int64
 	records  int
 	sessions int
@@ -148,6 +152,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 		st, man, err = writeProxy(o, stdout)
 	case "contract":
 		st, man, err = writeContract(o, stdout)
+	case "codex":
+		st, man, err = writeCodex(o, stdout)
 	}
 	if err != nil {
 		return err
@@ -161,7 +167,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		d := time.Since(start).Seconds()
 		what := fmt.Sprintf("%d records", st.records)
 		per := "record"
-		if o.format == "proxy-log" {
+		if o.format == "proxy-log" || o.format == "codex" {
 			what = fmt.Sprintf("%d sessions, %d lines", st.sessions, st.records)
 			per = "line"
 		}
@@ -178,17 +184,18 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	o := &options{}
 	var size string
 	var seed int64
-	fs.StringVar(&o.format, "format", "chat", "chat, proxy-log or contract")
+	fs.StringVar(&o.format, "format", "chat", "chat, proxy-log, contract or codex")
+	fs.StringVar(&o.shape, "shape", "", `chat: "dense" for 4-50 short messages per record`)
 	fs.StringVar(&size, "size", "", "target output size: bytes, or with B/KB/MB/GB (1000-based) or KiB/MiB/GiB")
 	fs.IntVar(&o.records, "records", 0, "chat: number of records (default 1000 without -size)")
-	fs.IntVar(&o.sessions, "sessions", 0, "proxy-log: number of sessions (default 100 without -size)")
+	fs.IntVar(&o.sessions, "sessions", 0, "proxy-log, codex: number of sessions (default 100 without -size)")
 	fs.Int64Var(&seed, "seed", 1, "random seed")
 	fs.StringVar(&o.out, "o", "-", `output file, "-" for stdout, or a directory for proxy-log`)
 	fs.Float64Var(&o.defects, "defects", 0.01, "fraction of defective records (chat) or sessions (proxy-log)")
 	fs.StringVar(&o.manifest, "manifest", "", "write the defect locations to this JSON file")
 	fs.BoolVar(&o.quiet, "q", false, "do not print a summary to stderr")
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: chatlint-gen [-format chat|proxy-log|contract] [-size SIZE | -records N | -sessions N] [-seed N] [-o PATH] [-defects F] [-manifest FILE]\n")
+		fmt.Fprintf(fs.Output(), "usage: chatlint-gen [-format chat|proxy-log|contract|codex] [-shape dense] [-size SIZE | -records N | -sessions N] [-seed N] [-o PATH] [-defects F] [-manifest FILE]\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -198,8 +205,11 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 		return nil, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
 	o.seed = uint64(seed)
-	if o.format != "chat" && o.format != "proxy-log" && o.format != "contract" {
-		return nil, fmt.Errorf("-format must be chat, proxy-log or contract, not %q", o.format)
+	if o.format != "chat" && o.format != "proxy-log" && o.format != "contract" && o.format != "codex" {
+		return nil, fmt.Errorf("-format must be chat, proxy-log, contract or codex, not %q", o.format)
+	}
+	if o.shape != "" && (o.shape != "dense" || o.format != "chat") {
+		return nil, fmt.Errorf("-shape %q: the only shape is dense, for -format chat", o.shape)
 	}
 	if size != "" {
 		n, err := parseSize(size)
@@ -211,17 +221,18 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	if o.records < 0 || o.sessions < 0 {
 		return nil, errors.New("-records and -sessions must not be negative")
 	}
-	if o.format != "proxy-log" && o.sessions > 0 {
+	sessions := o.format == "proxy-log" || o.format == "codex"
+	if !sessions && o.sessions > 0 {
 		return nil, errors.New("-sessions applies to -format proxy-log; use -records")
 	}
-	if o.format == "proxy-log" && o.records > 0 {
+	if sessions && o.records > 0 {
 		return nil, errors.New("-records applies to -format chat; use -sessions")
 	}
 	if o.size > 0 && (o.records > 0 || o.sessions > 0) {
 		return nil, errors.New("give either -size or a count, not both")
 	}
 	if o.size == 0 && o.records == 0 && o.sessions == 0 {
-		if o.format != "proxy-log" {
+		if !sessions {
 			o.records = 1000
 		} else {
 			o.sessions = 100
@@ -277,7 +288,11 @@ func intPtr(i int) *int {
 
 func writeChat(o *options, stdout io.Writer) (st stats, man []manifestEntry, err error) {
 	return writeRecords(o, stdout, chatDefects, func(g *generator, i uint64, kind string) ([]byte, manifestEntry) {
-		rec, info := g.chatRecord(i, kind)
+		record := g.chatRecord
+		if o.shape == "dense" {
+			record = g.denseRecord
+		}
+		rec, info := record(i, kind)
 		return rec, manifestEntry{
 			Defect:       kind,
 			MessageIndex: intPtr(info.messageIndex), ToolCallIndex: intPtr(info.toolCallIndex), ToolIndex: intPtr(info.toolIndex),
