@@ -7,8 +7,8 @@ import "github.com/open-policy-agent/opa/v1/ast"
 // value. Blocks start small and double, which bounds the unused tail of the
 // last block to about half of what was used.
 //
-// Against one allocation per term this saves about 7% of Decode's
-// instructions on the benchmark record, at the same number of bytes.
+// Against one allocation per term this saves instructions of Decode at the
+// same number of bytes.
 //
 // A block stays alive while any term in it does. Blocks are therefore never
 // carried over from one Decode call to the next: that would tie unrelated

@@ -14,9 +14,8 @@ import (
 	"github.com/chatlint/chatlint/engine/rule"
 )
 
-// Compiling the packs is most of chatlint's start-up (issue 25: a
-// one-record check spent ~30 ms of CPU in Compile, serially, with the other
-// core idle). Its parts are independent until Compile assembles the Engine:
+// Compiling the packs is most of chatlint's start-up, and run serially it
+// left the other cores idle. Its parts are independent until Compile assembles the Engine:
 // the Rego files parse one by one, OPA compiles them as a whole, the YAML
 // files compile without the Rego. So compileParts parses the Rego files on
 // every core; then OPA compiles them on one goroutine while the caller

@@ -17,8 +17,8 @@ import (
 var htmlAssets embed.FS
 
 // htmlTemplate is parsed on first use, not when the binary starts: parsing
-// it was the costliest init of chatlint's own packages (~1.5 ms of every
-// run, issue 25), and most runs write no HTML.
+// it was the costliest init of chatlint's own packages, paid by every run,
+// and most runs write no HTML.
 var htmlTemplate = sync.OnceValue(func() *template.Template {
 	return template.Must(template.New("report.html.tmpl").Funcs(template.FuncMap{
 		"count":     formatCount,

@@ -59,9 +59,9 @@ func newBatcher(fixed int, limit int64, p *pace, send func(batch) bool) *batcher
 
 // add appends a job to the current batch, and sends the batch when full.
 // A whole session (a unit of a per-file format) goes alone, with its
-// file's End job: batching them cost proxy-log sessions 3–9% CPU (2,589
-// session files of 100 MB, interleaved runs), and a session takes long
-// enough that handing it over costs nothing beside it.
+// file's End job: batching sessions cost measurable CPU (see the
+// performance log), and a session takes long enough that handing it over
+// costs nothing beside it.
 func (b *batcher) add(j job) {
 	whole := len(j.unit.Records) > 0 && j.unit.Format.PerFile()
 	if (b.whole && !j.end) || (whole && len(b.cur.jobs) > 0) {

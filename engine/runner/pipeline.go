@@ -113,10 +113,9 @@ func Each[R any](ctx context.Context, r *Runner, inputs []Input, newWork func() 
 			pc.measured(b.work, time.Since(start))
 			// A worker that finds the next batch waiting never blocks, so
 			// the producer and the emitter it woke (queued to run next on
-			// its core) would wait for the scheduler to preempt it, 10 ms
-			// later by a signal: 8% of a check's CPU in asyncPreempt on
-			// chat, more than the batches saved. Yielding after each batch
-			// lets them run at once.
+			// its core) would wait for the scheduler to preempt it by a
+			// signal, which cost more than the batches saved. Yielding
+			// after each batch lets them run at once.
 			runtime.Gosched()
 			return out
 		}

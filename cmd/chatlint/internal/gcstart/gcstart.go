@@ -1,7 +1,7 @@
 // Package gcstart sets the binary's GC target before the other packages'
 // init runs. Set in main (tuneGC), it came after their init had allocated
-// past Go's default first goal of 4 MB and paid a collection on every run,
-// 1–2 ms of CPU of a one-record check (issue 25). It imports nothing but
+// past Go's default first goal of 4 MB and paid a collection on every run.
+// It imports nothing but
 // the runtime's packages, so it is initialized before every package that
 // allocates much (Go initializes the packages ready first, by import path).
 package gcstart
