@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/chatlint/chatlint/internal/sweep"
 )
 
 // vmHWM reads the peak RSS from a copy of /proc/self/status.
@@ -37,8 +39,8 @@ func vmHWM(t *testing.T, status string) int64 {
 // reader read the next huge record beside the one being checked, kept its
 // own copy of each, and the repeat cache pinned two copies of one.
 func TestBigLinesPeakMemory(t *testing.T) {
-	if testing.Short() {
-		t.Skip("writes 240 MB")
+	if testing.Short() || !sweep.Full() {
+		t.Skip("writes 240 MB: runs under -tags exhaustive (.ci/run)")
 	}
 	dir := t.TempDir()
 	in := filepath.Join(dir, "big.jsonl")

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/chatlint/chatlint/engine/jsonl"
+	"github.com/chatlint/chatlint/internal/sweep"
 )
 
 // unreportedFixes are the fixtures in which fix changes what no check rule
@@ -148,7 +149,18 @@ func TestInvariants(t *testing.T) {
 	if len(files) < 100 {
 		t.Fatalf("only %d files found", len(files))
 	}
-	for _, file := range files {
+	// Every real file of ../shared/data, and a sample of the fixtures in the
+	// default run (each file is four runs of the binary); -tags exhaustive
+	// takes every fixture.
+	var shared, fixtures []string
+	for _, f := range files {
+		if strings.HasPrefix(f, sharedData) {
+			shared = append(shared, f)
+		} else {
+			fixtures = append(fixtures, f)
+		}
+	}
+	for _, file := range append(shared, sweep.Strings(fixtures, 30)...) {
 		rel := strings.TrimPrefix(file, repo+"/")
 		t.Run(rel, func(t *testing.T) {
 			before := checkFile(t, file)
