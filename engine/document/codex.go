@@ -96,31 +96,8 @@ func (c *codex) item(line int, raw *ast.Term, p ast.Object, ptype string) {
 		c.ms = append(c.ms, m)
 		c.open = m.role == "assistant"
 	case "function_call", "custom_tool_call", "local_shell_call":
-		if !c.open {
-			c.ms = append(c.ms, message{raw: raw, obj: p, role: "assistant", line: line, path: "/payload",
-				pathTerm: payloadPath, chatIndex: -1, ownCalls: true})
-			c.open = true
-		}
-		m := &c.ms[len(c.ms)-1]
-		if m.line != line {
-			if len(m.lines) == 0 {
-				m.lines = []int{m.line}
-			}
-			m.lines = append(m.lines, line)
-		}
-		name := stringTerm(p, keyName)
-		args, hasInput := callInput(p)
-		if ptype == "local_shell_call" {
-			name = localShell
-			args, hasInput = get(p, keyAction), get(p, keyAction) != nil
-		}
-		m.addCallAt(line, stringTerm(p, keyCallIDu), name, args, hasInput, payloadPath)
-		if ptype == "custom_tool_call" {
-			// A custom tool takes free-form text (an apply_patch body), not
-			// JSON arguments: the document says so, for the rules on
-			// arguments to leave it alone and convert to wrap it.
-			m.calls[len(m.calls)-1].Value.(ast.Object).Insert(keyFreeForm, ast.BooleanTerm(true))
-		}
+		c.ms = addCallItem(c.ms, c.open, raw, p, ptype, line, "/payload", payloadPath)
+		c.open = true
 	case "function_call_output", "custom_tool_call_output":
 		m := message{raw: raw, obj: p, role: "tool", line: line, path: "/payload", pathTerm: payloadPath, chatIndex: -1, ownCalls: true}
 		out := get(p, keyOutput)
@@ -157,4 +134,36 @@ func (c *codex) Finish() *Document {
 	}
 	d.Value = newDocument(d, mode, c.ms, emptyArray, ast.ArrayTerm(c.entries...), ast.NullTerm())
 	return d
+}
+
+// addCallItem adds a Responses API call item p (function_call,
+// custom_tool_call, local_shell_call: a Codex rollout's payload, or an item
+// of a Responses input list) to the assistant turn open at the end of ms,
+// opening one when none is, so that parallel calls are one message.
+func addCallItem(ms []message, open bool, raw *ast.Term, p ast.Object, typ string, line int, path string, pathTerm *ast.Term) []message {
+	if !open {
+		ms = append(ms, message{raw: raw, obj: p, role: "assistant", line: line, path: path,
+			pathTerm: pathTerm, chatIndex: -1, ownCalls: true})
+	}
+	m := &ms[len(ms)-1]
+	if m.line != line {
+		if len(m.lines) == 0 {
+			m.lines = []int{m.line}
+		}
+		m.lines = append(m.lines, line)
+	}
+	name := stringTerm(p, keyName)
+	args, hasInput := callInput(p)
+	if typ == "local_shell_call" {
+		name = localShell
+		args, hasInput = get(p, keyAction), get(p, keyAction) != nil
+	}
+	m.addCallAt(line, stringTerm(p, keyCallIDu), name, args, hasInput, pathTerm)
+	if typ == "custom_tool_call" {
+		// A custom tool takes free-form text (an apply_patch body), not
+		// JSON arguments: the document says so, for the rules on
+		// arguments to leave it alone and convert to wrap it.
+		m.calls[len(m.calls)-1].Value.(ast.Object).Insert(keyFreeForm, ast.BooleanTerm(true))
+	}
+	return ms
 }

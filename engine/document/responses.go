@@ -101,28 +101,8 @@ func (r *responseItems) add(line int, raw *ast.Term, path string) {
 		m := r.ms[len(r.ms)-1]
 		r.open = m.role == "assistant" && m.toolCalls == nil
 	case "function_call", "custom_tool_call", "local_shell_call":
-		if !r.open {
-			r.ms = append(r.ms, message{raw: raw, obj: p, role: "assistant", line: line, path: path,
-				pathTerm: pathTerm, chatIndex: -1, ownCalls: true})
-			r.open = true
-		}
-		m := &r.ms[len(r.ms)-1]
-		if m.line != line {
-			if len(m.lines) == 0 {
-				m.lines = []int{m.line}
-			}
-			m.lines = append(m.lines, line)
-		}
-		name := stringTerm(p, keyName)
-		args, hasInput := callInput(p)
-		if typ == "local_shell_call" {
-			name = localShell
-			args, hasInput = get(p, keyAction), get(p, keyAction) != nil
-		}
-		m.addCallAt(line, stringTerm(p, keyCallIDu), name, args, hasInput, pathTerm)
-		if typ == "custom_tool_call" {
-			m.calls[len(m.calls)-1].Value.(ast.Object).Insert(keyFreeForm, ast.BooleanTerm(true))
-		}
+		r.ms = addCallItem(r.ms, r.open, raw, p, typ, line, path, pathTerm)
+		r.open = true
 		r.un.addOthers(line, p, r.prefix+typ+".", "type", "call_id", "name", "arguments", "input", "action")
 	case "function_call_output", "custom_tool_call_output", "local_shell_call_output":
 		m := message{raw: raw, obj: p, role: "tool", line: line, path: path, pathTerm: pathTerm, chatIndex: -1, ownCalls: true}
