@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/chatlint/chatlint/engine/jsonl"
 )
 
 // readAndFix is a fixing job without Beam: ReadFn's reading, then FixFn on
@@ -69,6 +71,15 @@ func FuzzFixKeepsUntouchedLines(f *testing.F) {
 			t.Errorf("%d rejects, the summary says %d dropped", len(rejects), sum.Fix.Dropped)
 		}
 		if sum.Fix.Changed > 0 {
+			return
+		}
+		// A file that is not JSON Lines at all (text with no JSON object
+		// near its start, binary) is refused whole, as chatlint fix refuses
+		// it: the reader gives no records, the output holds none.
+		if k := jsonl.Sniff("f.jsonl", []byte(data), true).Kind; k == jsonl.Binary || k == jsonl.Text {
+			if len(got) > 0 {
+				t.Errorf("a file that is not JSON Lines gave output lines %q", got)
+			}
 			return
 		}
 		// Nothing changed: the output is the input's lines, each with its
