@@ -1,11 +1,7 @@
 package openai
 
 import (
-	"encoding/json"
-	"strings"
 	"testing"
-
-	"github.com/google/go-cmp/cmp"
 
 	"github.com/chatlint/chatlint/engine/document"
 )
@@ -15,14 +11,7 @@ import (
 // metadata, counters, UI copies) is named in a note, never dropped without
 // a word.
 func TestConvertAgentFormats(t *testing.T) {
-	tests := []struct {
-		name   string
-		format document.Format
-		in     string
-		opts   Options
-		want   []string
-		notes  []string
-	}{
+	tests := []convertCase{
 		{
 			name:   "Gemini CLI: calls with their functionResponse results; thoughts kept as reasoning; tokens and the info notice named",
 			format: document.GeminiCLI,
@@ -74,31 +63,6 @@ func TestConvertAgentFormats(t *testing.T) {
 		},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var got, notes []string
-			for _, d := range documents(t, tt.format, tt.in) {
-				exs, ns := Convert(d, tt.opts)
-				for _, ex := range exs {
-					b, err := json.Marshal(ex)
-					if err != nil {
-						t.Fatal(err)
-					}
-					got = append(got, string(b))
-				}
-				for _, n := range ns {
-					s := ""
-					if n.Error {
-						s = "!"
-					}
-					notes = append(notes, s+itoa(n.Line)+": "+n.Message)
-				}
-			}
-			if diff := cmp.Diff(decodeAll(t, tt.want), decodeAll(t, got)); diff != "" {
-				t.Errorf("examples (-want +got):\n%s\ngot:\n%s", diff, strings.Join(got, "\n"))
-			}
-			if diff := cmp.Diff(tt.notes, notes); diff != "" {
-				t.Errorf("notes (-want +got):\n%s", diff)
-			}
-		})
+		t.Run(tt.name, tt.run)
 	}
 }

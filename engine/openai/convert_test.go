@@ -38,14 +38,7 @@ var tiny = &document.Model{Name: "tiny", Encoding: "o200k_base", Limit: 20}
 const weatherTool = `{"type":"function","function":{"name":"get_weather","description":"Weather of a city.","parameters":{"type":"object","properties":{"city":{"type":"string"}}}}}`
 
 func TestConvert(t *testing.T) {
-	tests := []struct {
-		name   string
-		format document.Format
-		in     string
-		opts   Options
-		want   []string // the examples, as JSON lines
-		notes  []string // "line: message", "!" in front for an error note
-	}{
+	tests := []convertCase{
 		{
 			name:   "chat: calls and results as they are",
 			format: document.Chat,
@@ -228,33 +221,7 @@ func TestConvert(t *testing.T) {
 		},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var got, notes []string
-			for _, d := range documents(t, tt.format, tt.in) {
-				exs, ns := Convert(d, tt.opts)
-				for _, ex := range exs {
-					b, err := json.Marshal(ex)
-					if err != nil {
-						t.Fatal(err)
-					}
-					got = append(got, string(b))
-				}
-				for _, n := range ns {
-					s := ""
-					if n.Error {
-						s = "!"
-					}
-					notes = append(notes, s+itoa(n.Line)+": "+n.Message)
-				}
-			}
-			// Compare as JSON values: key order inside schemas is not kept.
-			if diff := cmp.Diff(decodeAll(t, tt.want), decodeAll(t, got)); diff != "" {
-				t.Errorf("examples (-want +got):\n%s\ngot:\n%s", diff, strings.Join(got, "\n"))
-			}
-			if diff := cmp.Diff(tt.notes, notes); diff != "" {
-				t.Errorf("notes (-want +got):\n%s", diff)
-			}
-		})
+		t.Run(tt.name, tt.run)
 	}
 }
 
