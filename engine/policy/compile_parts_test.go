@@ -95,6 +95,7 @@ func TestCompileErrorsStable(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			var first []string
 			for i := range 30 {
+				forgetCompiled()
 				_, err := Compile(context.Background(), c.packs(), Options{})
 				var ce *CompileError
 				if !errors.As(err, &ce) {
@@ -198,6 +199,7 @@ func TestCompileStable(t *testing.T) {
 	}
 	var first view
 	for i := range 10 {
+		forgetCompiled()
 		e, err := Compile(context.Background(), packs, Options{})
 		if err != nil {
 			t.Fatal(err)

@@ -78,7 +78,7 @@ func Compile(ctx context.Context, packs []*Pack, opts Options) (*Engine, error) 
 	for _, id := range opts.Disable {
 		e.disabled[id] = true
 	}
-	parts := compileParts(ctx, packs)
+	parts := memoCompileParts(ctx, packs)
 	modules := 0
 	var errs []string
 	for i, p := range packs {
@@ -152,10 +152,11 @@ func Compile(ctx context.Context, packs []*Pack, opts Options) (*Engine, error) 
 	e.readsLookup = e.yamlReadsLookup || e.regoReadsLookup
 	e.demoted = demotions(e.profiles, e.rules)
 	if modules > 0 {
-		prog, err := parts.prog, parts.progErr
-		if err != nil {
-			return nil, err
+		if parts.progErr != nil {
+			return nil, parts.progErr
 		}
+		prog := new(regoProgram)
+		*prog = *parts.prog // parts may be shared (memoCompileParts): the rule table is this engine's
 		prog.rules = make(map[string]rule.Rule, len(e.rules))
 		for _, r := range e.rules {
 			prog.rules[r.ID] = r
