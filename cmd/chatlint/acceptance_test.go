@@ -34,7 +34,8 @@ func TestCheckSharedData(t *testing.T) {
 	}
 	var files int
 	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && (strings.HasSuffix(p, ".jsonl") || strings.HasSuffix(p, ".json") || strings.HasSuffix(p, ".traj")) {
+		// A folder walk reads JSON Lines, JSON documents and Parquet shards.
+		if err == nil && !d.IsDir() && (strings.HasSuffix(p, ".jsonl") || strings.HasSuffix(p, ".json") || strings.HasSuffix(p, ".traj") || strings.HasSuffix(p, ".parquet")) {
 			files++
 		}
 		return nil

@@ -21,8 +21,10 @@ func TestIntegrityYAMLBlocksMatchRego(t *testing.T) {
 		before:   filepath.Join("testdata", "integrity-before"),
 		profiles: []string{"default", "export"},
 		// Written after the move: issue 32 (aborted turns) and 37 (results
-		// fix moves back, xLAM records).
-		newer: map[string]bool{"tool-call-not-executed": true, "tool-result-separated": true, "xlam-answers-invalid": true, "xlam-tools-invalid": true},
+		// fix moves back, xLAM records, what fix changes: repeats, calls
+		// without id, results out of call order).
+		newer: map[string]bool{"tool-call-not-executed": true, "tool-result-separated": true, "xlam-answers-invalid": true, "xlam-tools-invalid": true,
+			"message-repeated": true, "tool-call-missing-id": true, "tool-results-out-of-order": true},
 		inputs: map[string][]string{
 			"blocks-cases": {filepath.Join("testdata", "blocks-cases.jsonl")},
 			"shapes-cases": {filepath.Join("testdata", "shapes-cases.jsonl")},

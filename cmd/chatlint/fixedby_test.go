@@ -40,8 +40,10 @@ func TestRulesSayWhatFixRepairs(t *testing.T) {
 	)
 	want := map[string][]string{
 		"inline-tool-result-wrapper": {inlineOrphan, inlineWrap},
+		"message-repeated":           {"openai-tools/message-repeated"},
 		"tool-call-id-duplicate":     {"openai-tools/tool-call-id-reused (structured)"},
 		"tool-call-id-reused":        {"openai-tools/tool-call-id-reused (structured)"},
+		"tool-call-missing-id":       {"openai-tools/tool-call-missing-id (structured)"},
 		"tool-call-missing-input":    {"transcript/tool-call-missing-input (structured)"},
 		"tool-result-duplicate":      {"openai-tools/tool-result-repeated (structured)", "transcript/tool-result-pairing (structured)"},
 		"tool-result-missing":        {"transcript/tool-result-pairing (structured)"},
@@ -50,7 +52,8 @@ func TestRulesSayWhatFixRepairs(t *testing.T) {
 			"openai-tools/tool-result-missing-id (structured)", "openai-tools/tool-result-unknown-id (structured)",
 			"transcript/tool-result-pairing (structured)",
 		},
-		"tool-result-separated": {"openai-tools/tool-result-misplaced (structured)", "transcript/tool-result-pairing (structured)"},
+		"tool-result-separated":     {"openai-tools/tool-result-misplaced (structured)", "transcript/tool-result-pairing (structured)"},
+		"tool-results-out-of-order": {"transcript/tool-result-pairing (structured)"},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("fixed_by (-want +got):\n%s", diff)

@@ -14,16 +14,6 @@ import (
 	"github.com/chatlint/chatlint/internal/sweep"
 )
 
-// unreportedFixes are the fixtures in which fix changes what no check rule
-// reports yet, each with the cleanup rule that does it: the invariant
-// "check reports whatever fix changes" does not hold for them, and the list
-// says where it does not. A check rule for one takes it off the list (the
-// test says so).
-var unreportedFixes = map[string]string{
-	"fixtures/fix/openai-call-missing-id/input.jsonl": "tool-call-missing-id drops a call without id or result; calls without ids are not judged by check",
-	"fixtures/fix/openai-repeat/input.jsonl":          "message-repeated drops an exact repeat of the message before it; no check rule reports repeats",
-}
-
 // invariantFiles lists every data file of the repository's fixtures and of
 // ../shared/data (when it is there): the files read as records (.jsonl,
 // .json, .traj) and the ones that are not JSON Lines at all (.md, .parquet).
@@ -190,12 +180,6 @@ func TestInvariants(t *testing.T) {
 			// Changed records, not layout: blank lines, a byte-order mark or
 			// a .json array written as JSON Lines are no change.
 			changed := !slices.Equal(canonical(records(t, file)), canonical(records(t, out)))
-			if why, known := unreportedFixes[rel]; known {
-				if !changed || before.any {
-					t.Errorf("listed in unreportedFixes (%s), but check now reports what fix changes: take it off the list", why)
-				}
-				changed = false
-			}
 			if changed && !before.any {
 				t.Errorf("fix changed the file, but check reported nothing in it:\n%s", fixErr)
 			}

@@ -39,7 +39,8 @@ func TestIntegrityYAMLSessionsMatchRego(t *testing.T) {
 		before:   filepath.Join("testdata", "integrity-session-before"),
 		profiles: []string{"default", "export"},
 		// Written after the move (issue 37: xLAM records).
-		newer: map[string]bool{"xlam-answers-invalid": true, "xlam-tools-invalid": true},
+		newer: map[string]bool{"xlam-answers-invalid": true, "xlam-tools-invalid": true,
+			"message-repeated": true, "tool-call-missing-id": true, "tool-results-out-of-order": true},
 		inputs: map[string][]string{
 			"session cases": {sessions},
 			"role traces":   {traces},

@@ -56,6 +56,9 @@ type codex struct {
 	entries []*ast.Term
 	ms      []message
 	open    bool // the last message is an assistant turn later call items join
+	// un names the reasoning items, which no message holds (convert notes
+	// them: Document.Unmapped).
+	un unmappedSet
 }
 
 func (c *codex) Add(line int, rec ast.Object) *Document {
@@ -114,6 +117,11 @@ func (c *codex) item(line int, raw *ast.Term, p ast.Object, ptype string) {
 		// has no error flag of its own.
 		c.ms = append(c.ms, m)
 		c.open = false
+	case "reasoning":
+		// The model's reasoning between its turns (a summary, and the
+		// encrypted content): no message of the conversation, and no
+		// place in an example.
+		c.un.add(line, "reasoning items")
 	}
 }
 
@@ -133,6 +141,7 @@ func (c *codex) Finish() *Document {
 		mode = c.opts.ToolCalls
 	}
 	d.Value = newDocument(d, mode, c.ms, emptyArray, ast.ArrayTerm(c.entries...), ast.NullTerm())
+	d.Unmapped = c.un.list("Codex")
 	return d
 }
 

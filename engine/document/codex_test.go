@@ -65,6 +65,10 @@ func TestCodexMessages(t *testing.T) {
 	if n := len(m["entries"].([]any)); n != len(lines) {
 		t.Errorf("%d entries, want one per line (%d)", n, len(lines))
 	}
+	// The reasoning item is no message: named for convert to note.
+	if diff := cmp.Diff([]Unmapped{{Line: 4, What: "Codex reasoning items"}}, d.Unmapped); diff != "" {
+		t.Errorf("unmapped (-want +got):\n%s", diff)
+	}
 	checkInvariants(t, "codex", d)
 }
 

@@ -75,6 +75,7 @@ func (c *converter) messages(msgs []any) []Message {
 			out = c.message(out, i, mo, i == len(msgs)-1)
 		}
 	}
+	c.reasoningLeft()
 	return out
 }
 
@@ -111,6 +112,15 @@ type converter struct {
 	// its <image> tokens place; nextImage is the first not placed yet.
 	images    []string
 	nextImage int
+	// droppedReasoning lists the messages whose reasoning was left out
+	// (without KeepReasoning), reasoningKinds where it was held, redacted
+	// the messages holding encrypted reasoning: one note per conversation
+	// (trainflags.go).
+	droppedReasoning []int
+	reasoningKinds   []string
+	redacted         []int
+	reasoningLine    int
+	redactedLine     int
 }
 
 func (c *converter) note(line int, format string, args ...any) {
@@ -138,6 +148,9 @@ func (c *converter) message(out []Message, i int, m map[string]any, last bool) [
 	}
 	text, _ := m["text"].(string)
 	c.parts(line, i, role, m["raw"])
+	if role != "assistant" && role != "reasoning" && role != "thinking" {
+		c.inputFlags(line, i, role, m["raw"])
+	}
 	switch role {
 	case "system", "developer", "user":
 		if role == "developer" {
@@ -165,9 +178,15 @@ func (c *converter) message(out []Message, i int, m map[string]any, last bool) [
 		// A reasoning item of its own (agent logs that keep it apart from
 		// the reply): kept, with --keep-reasoning, in front of the next
 		// assistant message's text.
-		if c.opts.KeepReasoning {
-			if r := strings.TrimSpace(text + "\n" + reasoning(m["raw"])); r != "" {
+		own, kinds, redacted := reasoningOf(m["raw"])
+		if redacted {
+			c.sawRedacted(line, i)
+		}
+		if r := strings.TrimSpace(text + "\n" + own); r != "" {
+			if c.opts.KeepReasoning {
 				c.pending = strings.TrimSpace(c.pending + "\n" + r)
+			} else {
+				c.sawReasoning(line, i, append([]string{role + " messages"}, kinds...))
 			}
 		}
 		return out
@@ -187,12 +206,18 @@ func (c *converter) assistant(out []Message, i int, m map[string]any, line int, 
 	if c.inline {
 		text = strings.TrimSpace(inlineCall.ReplaceAllString(text, ""))
 	}
+	own, kinds, redacted := reasoningOf(m["raw"])
+	if redacted {
+		c.sawRedacted(line, i)
+	}
 	if c.opts.KeepReasoning {
-		r := strings.TrimSpace(c.pending + "\n" + reasoning(m["raw"]))
+		r := strings.TrimSpace(c.pending + "\n" + own)
 		c.pending = ""
 		if r != "" {
 			text = strings.TrimSpace("<think>\n" + r + "\n</think>\n" + text)
 		}
+	} else {
+		c.sawReasoning(line, i, kinds)
 	}
 	msg := Message{Role: "assistant"}
 	calls, _ := m["tool_calls"].([]any)

@@ -50,7 +50,10 @@ func TestConvert(t *testing.T) {
 			format: document.Chat,
 			in:     `{"system":[{"type":"text","text":"Be brief."}],"messages":[{"role":"user","content":[{"type":"text","text":"Paris?"},{"type":"image","source":{"type":"base64","data":"AAA"}}]},{"role":"assistant","content":[{"type":"thinking","thinking":"Use the tool."},{"type":"text","text":"Checking."},{"type":"tool_use","id":"tu1","name":"get_weather","input":{"city":"Paris"}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"tu1","content":"18 C"}]},{"role":"assistant","content":"18 °C."}],"tools":[{"name":"get_weather","description":"Weather of a city.","input_schema":{"type":"object","properties":{"city":{"type":"string"}}}}]}`,
 			want:   []string{`{"messages":[{"role":"system","content":"Be brief."},{"role":"user","content":"Paris?"},{"role":"assistant","content":"Checking.","tool_calls":[{"id":"tu1","type":"function","function":{"name":"get_weather","arguments":"{\"city\":\"Paris\"}"}}]},{"role":"tool","content":"18 C","tool_call_id":"tu1"},{"role":"assistant","content":"18 °C."}],"tools":[` + weatherTool + `]}`},
-			notes:  []string{"1: part 1 of message 0 is an image, but its base64 source has no media_type or data: left out"},
+			notes: []string{
+				"1: part 1 of message 0 is an image, but its base64 source has no media_type or data: left out",
+				"1: the reasoning of message 1 (thinking parts) is left out: --keep-reasoning writes it as <think> text before the assistant's answer",
+			},
 		},
 		{
 			name:   "--keep-reasoning: thinking in front of the text",
@@ -60,10 +63,11 @@ func TestConvert(t *testing.T) {
 			want:   []string{`{"messages":[{"role":"user","content":"Hi"},{"role":"assistant","content":"<think>\nGreet back.\n</think>\nHello!"}]}`},
 		},
 		{
-			name:   "a reasoning message of its own: dropped by default",
+			name:   "a reasoning message of its own: dropped by default, with a note",
 			format: document.Chat,
 			in:     `{"messages":[{"role":"user","content":"Hi"},{"role":"reasoning","content":"Greet back."},{"role":"assistant","content":"Hello!"}]}`,
 			want:   []string{`{"messages":[{"role":"user","content":"Hi"},{"role":"assistant","content":"Hello!"}]}`},
+			notes:  []string{"1: the reasoning of message 1 (reasoning messages) is left out: --keep-reasoning writes it as <think> text before the assistant's answer"},
 		},
 		{
 			name:   "a reasoning message of its own: --keep-reasoning puts it in front of the next reply",
@@ -158,8 +162,11 @@ func TestConvert(t *testing.T) {
 {"type":"message","id":"m2","message":{"role":"assistant","content":[{"type":"thinking","thinking":"ls it."},{"type":"toolCall","id":"t1","name":"bash","arguments":{"command":"ls /tmp"}}],"stopReason":"toolUse"}}
 {"type":"message","id":"m3","message":{"role":"toolResult","toolCallId":"t1","toolName":"bash","content":[{"type":"text","text":"a b"}],"isError":false}}
 {"type":"message","id":"m4","message":{"role":"assistant","content":[{"type":"text","text":"a and b."}],"stopReason":"stop"}}`,
-			want:  []string{`{"messages":[{"role":"user","content":"List /tmp."},{"role":"assistant","tool_calls":[{"id":"t1","type":"function","function":{"name":"bash","arguments":"{\"command\":\"ls /tmp\"}"}}]},{"role":"tool","content":"a b","tool_call_id":"t1"},{"role":"assistant","content":"a and b."}],"tools":[{"type":"function","function":{"name":"bash","parameters":{"properties":{},"type":"object"}}}]}`},
-			notes: []string{"1: the conversation calls tools it does not define (bash): each is written with a schema that takes any object"},
+			want: []string{`{"messages":[{"role":"user","content":"List /tmp."},{"role":"assistant","tool_calls":[{"id":"t1","type":"function","function":{"name":"bash","arguments":"{\"command\":\"ls /tmp\"}"}}]},{"role":"tool","content":"a b","tool_call_id":"t1"},{"role":"assistant","content":"a and b."}],"tools":[{"type":"function","function":{"name":"bash","parameters":{"properties":{},"type":"object"}}}]}`},
+			notes: []string{
+				"3: the reasoning of message 1 (thinking parts) is left out: --keep-reasoning writes it as <think> text before the assistant's answer",
+				"1: the conversation calls tools it does not define (bash): each is written with a schema that takes any object",
+			},
 		},
 		{
 			name:   "claude-code: an empty result marked successful gets a neutral text, a failed one and a successful JSON one are noted; each result noted on its own line",

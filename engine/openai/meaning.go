@@ -4,23 +4,6 @@ import (
 	"fmt"
 )
 
-// weight reads an assistant message's training weight (OpenAI's weight: 0
-// leaves the message out of training, 1 trains on it) from the message as
-// given. A weight that is not 0 or 1 is noted and left out: OpenAI refuses
-// any other value.
-func (c *converter) weight(line, i int, raw any) *int {
-	r, _ := raw.(map[string]any)
-	v, ok := r["weight"]
-	if !ok || v == nil {
-		return nil
-	}
-	if w := num(v); (w == 0 || w == 1) && fmt.Sprint(v) == fmt.Sprint(w) {
-		return &w
-	}
-	c.note(line, "assistant message %d has weight %v; OpenAI takes 0 or 1: left out", i, v)
-	return nil
-}
-
 // ktoLabels are the members a KTO record marks its answer with: TRL's and
 // LLaMA-Factory's label, and kto_tag, the column LLaMA-Factory maps it to.
 var ktoLabels = []string{"label", "kto_tag"}

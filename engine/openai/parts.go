@@ -86,38 +86,71 @@ func onlyToolResults(raw any) bool {
 	return len(ps) > 0
 }
 
-// reasoning joins the text of a raw message's reasoning parts.
+// reasoning joins the text of a raw message's reasoning.
 func reasoning(raw any) string {
-	var out []string
+	text, _, _ := reasoningOf(raw)
+	return text
+}
+
+// reasoningMembers are the members a message keeps its reasoning in beside
+// its content: reasoning_content (DeepSeek's deepseek-reasoner API, "at the
+// same level as content"; vLLM's reasoning parsers; distilled datasets
+// written from them), reasoning (vLLM's newer name, OpenRouter) and
+// thinking (Ollama's chat messages).
+var reasoningMembers = []string{"reasoning_content", "reasoning", "thinking"}
+
+// reasoningOf returns the text of a raw message's reasoning — its
+// reasoning parts (thinking, reasoning, Gemini's thought parts, LLaMA-
+// Factory's reasoning parts keyed value), its reasoning members and a
+// Gemini CLI message's thoughts — the kinds it found them in, and whether
+// it holds encrypted reasoning (redacted_thinking), which has no text.
+func reasoningOf(raw any) (string, []string, bool) {
+	var out, kinds []string
+	redacted := false
+	add := func(kind, s string) {
+		if strings.TrimSpace(s) == "" {
+			return
+		}
+		out = append(out, s)
+		if !slices.Contains(kinds, kind) {
+			kinds = append(kinds, kind)
+		}
+	}
 	for _, p := range contentParts(raw) {
 		o, _ := p.(map[string]any)
-		var s string
 		switch t, _ := o["type"].(string); {
 		case t == "thinking":
-			s, _ = o["thinking"].(string)
+			s, _ := o["thinking"].(string)
+			add("thinking parts", s)
+		case t == "redacted_thinking":
+			redacted = true
 		case t == "reasoning":
-			s, _ = o["text"].(string)
+			s, _ := o["text"].(string)
 			if s == "" {
 				s, _ = o["reasoning"].(string)
 			}
+			if s == "" {
+				s, _ = o["value"].(string)
+			}
+			add("reasoning parts", s)
 		case o["thought"] == true:
-			s, _ = o["text"].(string)
+			s, _ := o["text"].(string)
+			add("thought parts", s)
 		}
-		if strings.TrimSpace(s) != "" {
-			out = append(out, s)
-		}
+	}
+	m := messageMembers(raw)
+	for _, k := range reasoningMembers {
+		s, _ := m[k].(string)
+		add(k, s)
 	}
 	// Gemini CLI keeps a turn's thought summaries beside its content:
 	// {"thoughts": [{"subject", "description"}]}.
-	m, _ := raw.(map[string]any)
 	thoughts, _ := m["thoughts"].([]any)
 	for _, t := range thoughts {
 		o, _ := t.(map[string]any)
 		subject, _ := o["subject"].(string)
 		desc, _ := o["description"].(string)
-		if s := strings.TrimSpace(strings.TrimSpace(subject) + "\n" + strings.TrimSpace(desc)); s != "" {
-			out = append(out, s)
-		}
+		add("thoughts", strings.TrimSpace(strings.TrimSpace(subject)+"\n"+strings.TrimSpace(desc)))
 	}
-	return strings.Join(out, "\n")
+	return strings.Join(out, "\n"), kinds, redacted
 }

@@ -92,6 +92,7 @@ repeat := {m.index |
 # custom:
 #   severity: info
 #   id: message-repeated
+#   repairs: [message-repeated]
 #   example: '{"messages": [{"role": "user", "content": "hi"}, {"role": "user", "content": "hi"}]}'
 cleanup_actions contains a if {
 	some i in repeat
@@ -148,13 +149,26 @@ issued := [[m.index, c.index, c.id] |
 	c.id != ""
 ]
 
+# A fine-tuning record that ends on an assistant message with calls teaches those calls (under the
+# default profile): records of transformers, TRL and LLaMA-Factory carry no ids, and their
+# templates need none. The integrity pack's tool-call-missing-id leaves them alone too.
+training_target(m) if {
+	input.format in {"chat", "sharegpt", "gemini", "xlam"}
+	object.get(input, "profile", "default") != "export"
+	m.index == count(msgs) - 1
+}
+
 # METADATA
 # title: tool-call-missing-id
-# description: Drops a tool call without an id; no tool message can answer it.
+# description: >-
+#   Drops an entry of an assistant message's tool_calls without an id (no tool message can answer
+#   it), except in the last message of a fine-tuning record (chat, ShareGPT, xLAM, Gemini), whose
+#   calls are its training target. A call block of the content without an id is left alone.
 # custom:
 #   severity: info
 #   id: tool-call-missing-id
 #   modes: [structured]
+#   repairs: [tool-call-missing-id]
 #   example: '{"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": null, "tool_calls": [{"type": "function", "function": {"name": "f", "arguments": "{}"}}]}]}'
 cleanup_actions contains a if {
 	structured
@@ -162,8 +176,10 @@ cleanup_actions contains a if {
 	some m in msgs
 	m.role == "assistant"
 	not gone(m.index)
+	not training_target(m)
 	some c in m.tool_calls
 	c.id == ""
+	contains(c.path, "/tool_calls/")
 	a := {
 		"op": "drop_tool_call", "rule": "tool-call-missing-id", "message_index": m.index, "tool_call_index": c.index,
 		"reason": sprintf("tool call %d (tool %q) of message %d has no id", [c.index, c.name, m.index]),

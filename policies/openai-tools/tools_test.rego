@@ -9,7 +9,7 @@ chat(ms) := {"format": "chat", "mode": "structured", "messages": [norm(ms, i, m)
 norm(ms, i, m) := object.union(
 	{
 		"index": i, "role": role(m), "text": text(m), "turn": turn(ms, i), "raw": m,
-		"tool_calls": [{"index": k, "id": object.get(c, "id", ""), "name": "f"} | some k, c in object.get(m, "tool_calls", [])],
+		"tool_calls": [{"index": k, "id": object.get(c, "id", ""), "name": "f", "path": sprintf("/messages/%d/tool_calls/%d", [i, k])} | some k, c in object.get(m, "tool_calls", [])],
 	},
 	id_of(m),
 )
@@ -69,10 +69,28 @@ test_separated_result_is_moved_back if {
 	a.after == 2
 }
 
+idless := {"role": "assistant", "content": null, "tool_calls": [{"type": "function", "function": {"name": "f", "arguments": "{}"}}]}
+
 test_call_without_id_is_dropped if {
-	m := {"role": "assistant", "content": null, "tool_calls": [{"type": "function", "function": {"name": "f", "arguments": "{}"}}]}
-	some a in openai_tools.actions with input as chat([user("q"), m])
+	some a in openai_tools.actions with input as chat([user("q"), idless, {"role": "assistant", "content": "ok"}])
 	[a.rule, a.op, a.message_index, a.tool_call_index] == ["tool-call-missing-id", "drop_tool_call", 1, 0]
+}
+
+# A fine-tuning record ending on calls without ids (transformers, TRL) teaches them: kept, except
+# under the export profile and in formats that are no fine-tuning records.
+test_call_without_id_of_the_training_target_is_kept if {
+	acts([user("q"), idless]) == set()
+	acts([user("q"), idless]) with input.profile as "export" == {["tool-call-missing-id", "drop_tool_call", 1]}
+	acts([user("q"), idless]) with input.format as "contract" == {["tool-call-missing-id", "drop_tool_call", 1]}
+}
+
+# A call block of the content without an id is not an OpenAI tool_calls entry: not dropped
+# (LLaMA-Factory's tool_call parts are such blocks, and one tool message may answer several).
+test_call_block_without_id_is_kept if {
+	block := {"role": "assistant", "content": [{"type": "tool_use", "name": "f", "input": {}}]}
+	doc := chat([user("q"), block, {"role": "assistant", "content": "ok"}])
+	blocked := json.patch(doc, [{"op": "add", "path": "/messages/1/tool_calls", "value": [{"index": 0, "id": "", "name": "f", "path": "/messages/1/content/0"}]}])
+	{a | some a in openai_tools.actions with input as blocked} == set()
 }
 
 test_reused_ids_are_renamed_in_order if {

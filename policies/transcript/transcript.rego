@@ -239,7 +239,7 @@ orphan_reason(r) := sprintf("tool result at message %d has no tool call id", [r.
 #   severity: info
 #   id: tool-result-pairing
 #   modes: [structured]
-#   repairs: [tool-result-missing, tool-result-orphan, tool-result-duplicate, tool-result-separated]
+#   repairs: [tool-result-missing, tool-result-orphan, tool-result-duplicate, tool-result-separated, tool-results-out-of-order]
 #   example: |-
 #     {"type": "message", "message": {"role": "assistant", "content": [{"type": "toolCall", "id": "a", "name": "read", "arguments": {}}, {"type": "toolCall", "id": "b", "name": "read", "arguments": {}}]}}
 cleanup_actions contains a if {

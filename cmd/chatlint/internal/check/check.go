@@ -44,8 +44,8 @@ func NewCmdCheck(s cmdutil.IOStreams, runF func(*checkOptions) error) *cobra.Com
 		Short: "Check files, directories or - (stdin) against the active rule packs",
 		Long: `Check evaluates every active rule over each conversation of the inputs.
 
-Inputs are files, directories (walked recursively for *.jsonl and *.json, in
-sorted order) or - for standard input. The format of each file is detected
+Inputs are files, directories (walked recursively for *.jsonl, *.json, *.traj
+and *.parquet, in sorted order) or - for standard input. The format of each file is detected
 from its leading records (the first one a format recognizes, among the
 first 16) unless --format forces one:
 

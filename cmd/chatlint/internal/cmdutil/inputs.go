@@ -56,18 +56,18 @@ func EscapeLines(s string) string {
 
 // ExpandInputs turns the paths of a command line into the runner's inputs,
 // the same way for every command that reads records (check, stats, convert
-// --to): folders walked for *.jsonl and *.json, "-" read from stdin, skipped
-// entries noted on stderr. It returns the inputs and the paths that could
+// --to): folders walked for *.jsonl, *.json, *.traj and *.parquet
+// (IsInputFile), "-" read from stdin, skipped entries noted on stderr. It returns the inputs and the paths that could
 // not be read; a usage error when nothing named exists or nothing is found.
 func ExpandInputs(paths []string, s IOStreams) ([]runner.Input, []error, error) {
-	files, skipped, errs := jsonl.ExpandSkipping(paths)
+	files, skipped, errs := jsonl.ExpandFunc(paths, IsInputFile)
 	NoteSkipped(s.ErrOut, skipped)
 	if len(files) == 0 {
 		if err := missingInputs(paths, errs); err != nil {
 			return nil, nil, err
 		}
 		if len(errs) == 0 {
-			return nil, nil, UsageError("no input files found in %s (directories are searched for *.jsonl and *.json files)", strings.Join(paths, ", "))
+			return nil, nil, UsageError("no input files found in %s (directories are searched for *.jsonl, *.json, *.traj and *.parquet files)", strings.Join(paths, ", "))
 		}
 	}
 	inputs := make([]runner.Input, 0, len(files))

@@ -1,6 +1,22 @@
 package cmdutil
 
-import "github.com/chatlint/chatlint/engine/parquetrows"
+import (
+	"fmt"
+	"io"
+	"slices"
+
+	"github.com/chatlint/chatlint/engine/jsonl"
+	"github.com/chatlint/chatlint/engine/parquetrows"
+	"github.com/chatlint/chatlint/engine/report"
+)
+
+// IsInputFile reports whether a folder walk of a command that reads
+// records picks up the file: JSON Lines and JSON documents
+// (jsonl.IsDataFile), and Parquet files, the shards Hugging Face datasets
+// are stored in, read row by row.
+func IsInputFile(path string) bool {
+	return jsonl.IsDataFile(path) || parquetrows.IsParquet(path)
+}
 
 // RefuseParquet refuses a command that rewrites files (fix, repair) when a
 // Parquet file is among its inputs: they are read row by row as JSON
@@ -13,4 +29,20 @@ func RefuseParquet(command string, files []string) error {
 		}
 	}
 	return nil
+}
+
+// LeaveWalkedParquet takes out of files the Parquet files a folder walk
+// found (those not named in paths), with a note on stderr for each: a
+// command that rewrites files leaves them as they are, and fixes the rest
+// of the folder. A Parquet file named on the command line stays, for
+// RefuseParquet to refuse the run.
+func LeaveWalkedParquet(command string, paths, files []string, stderr io.Writer) []string {
+	return slices.DeleteFunc(files, func(f string) bool {
+		if !parquetrows.IsParquet(f) || slices.Contains(paths, f) {
+			return false
+		}
+		fmt.Fprintf(stderr, "chatlint: note: %s left as it is: %s cannot write a Parquet file back (convert it to JSON Lines first: chatlint convert --to openai -o FILE.jsonl %s)\n",
+			report.EscapeControls(f), command, report.EscapeControls(f))
+		return true
+	})
 }

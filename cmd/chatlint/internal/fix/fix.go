@@ -148,8 +148,11 @@ func runFix(cmd *cobra.Command, o *fixOptions) error {
 		return err
 	}
 
-	files, skipped, errs := jsonl.ExpandSkipping(o.Paths)
+	// A Parquet file a folder walk finds is left as it is, with a note; one
+	// named on the command line refuses the run (nothing written).
+	files, skipped, errs := jsonl.ExpandFunc(o.Paths, cmdutil.IsInputFile)
 	cmdutil.NoteSkipped(o.IO.ErrOut, skipped)
+	files = cmdutil.LeaveWalkedParquet("fix", o.Paths, files, o.IO.ErrOut)
 	if err := cmdutil.RefuseParquet("fix", files); err != nil {
 		return err
 	}
