@@ -60,7 +60,7 @@ func fromRecord(format Format, file string, line int, rec ast.Object, opts Optio
 		raw := arrayField(in, KeyMessages)
 		pooled, ms = getMessages(raw.Len())
 		for i := 0; i < raw.Len(); i++ {
-			ms = appendMessages(ms, raw.Elem(i), line, ast.StringTerm(pointerIndex("/input/messages", i)), i)
+			ms = appendMessages(ms, raw.Elem(i), line, ast.StringTerm(pointerIndex("/input/messages", i)), -1)
 		}
 	}
 	mode := ""
