@@ -108,19 +108,20 @@ dataset_warn contains f if {
 
 # provider_types[p] are the record types a provider's fine-tuning takes (the dataset document's
 # record_types): OpenAI chat, preference and, for its legacy models, prompt/completion;
-# Together its four formats; mistral-finetune instruct (chat) and pretraining (text) data;
+# Together its four formats; mistral-finetune instruct (chat, or its interactions) and
+# pretraining (text) data;
 # Bedrock Claude's and Nova's chat records and other models' prompt/completion.
 provider_types := {
 	"openai": {"chat", "preference", "prompt_completion"},
 	"together": {"chat", "preference", "prompt_completion", "text"},
-	"mistral": {"chat", "text"},
+	"mistral": {"chat", "interactions", "text"},
 	"bedrock": {"chat", "prompt_completion"},
 }
 
 provider_formats_note := {
 	"openai": "chat, preference (DPO) or prompt/completion records",
 	"together": "conversational, preference, instruction (prompt/completion) or text records",
-	"mistral": "instruct (messages) or pretraining (text) records",
+	"mistral": "instruct (messages or interactions) or pretraining (text) records",
 	"bedrock": "Claude {system, messages}, Bedrock conversation (Nova) or prompt/completion records",
 }
 
