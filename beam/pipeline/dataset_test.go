@@ -22,14 +22,18 @@ import (
 // checked wherever the runner puts them (here every unit goes through a
 // shuffle), their facts are brought together per file and folded in line
 // order, and the dataset findings (duplicates naming the line of the first
-// copy, too few examples, mixed record types, the token summary's cost) are
-// check's, line for line, under each profile.
+// copy, too few examples, mixed record types, the token summary's cost, and
+// the provider profiles' file rules: a byte-order mark, blank lines, an
+// empty file) are check's, line for line, under each profile.
 func TestPipelineDatasetRulesMatchCheck(t *testing.T) {
 	inputs := []string{
 		"../../fixtures/finetune/probe.jsonl",
 		"../../policies/finetune/tests/dataset-duplicate/bad.jsonl",
 		"../../policies/finetune/tests/dataset-record-types-mixed/bad.jsonl",
 		"../../policies/finetune/tests/dataset-too-few-examples--bedrock/bad.jsonl",
+		"../../policies/finetune/tests/file-bom/bad.jsonl",
+		"../../policies/finetune/tests/file-blank-line/bad.jsonl",
+		"../../policies/finetune/tests/file-empty/bad.jsonl",
 		"../../fixtures/sample/*.jsonl",
 	}
 	if _, err := os.Stat("../../../shared/data/openai-finetune"); err == nil {
@@ -39,8 +43,8 @@ func TestPipelineDatasetRulesMatchCheck(t *testing.T) {
 		profile string
 		wantIn  []string
 	}{
-		{"openai", []string{`"rule":"dataset-duplicate"`, `"rule":"dataset-too-few-examples"`, `"rule":"dataset-record-types-mixed"`, `"rule":"dataset-token-cost"`}},
-		{"bedrock", []string{`"rule":"dataset-duplicate"`, `"rule":"dataset-too-few-examples"`}},
+		{"openai", []string{`"rule":"dataset-duplicate"`, `"rule":"dataset-too-few-examples"`, `"rule":"dataset-record-types-mixed"`, `"rule":"dataset-token-cost"`, `"rule":"file-bom"`, `"rule":"file-blank-line"`, `"rule":"file-empty"`}},
+		{"bedrock", []string{`"rule":"dataset-duplicate"`, `"rule":"dataset-too-few-examples"`, `"rule":"file-bom"`, `"rule":"file-blank-line"`, `"rule":"file-empty"`}},
 		{"default", nil},
 	} {
 		t.Run(tc.profile, func(t *testing.T) {
@@ -76,8 +80,10 @@ func TestPipelineDatasetRulesMatchCheck(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if n := sum.Errors + sum.Warnings + sum.Infos; n != len(got) {
-				t.Errorf("the summary counts %d findings, the output holds %d", n, len(got))
+			// The empty file is a warning of the summary without a finding,
+			// as in check.
+			if n := sum.Errors + sum.Warnings + sum.Infos; n != len(got)+1 {
+				t.Errorf("the summary counts %d findings and warnings, the output holds %d findings and one empty file", n, len(got))
 			}
 		})
 	}

@@ -2,9 +2,9 @@
 // one job checks a dataset too large for one machine on any Beam runner
 // (the local prism runner, Dataflow, Flink, Spark).
 //
-//	match files ─▶ ReadFn (per file: format, units) ─▶ Reshuffle
+//	match files ─▶ ReadFn (per file: format, units, layout) ─▶ Reshuffle
 //	  ─▶ CheckFn (lint.Linter.Check) ─▶ findings as JSON lines ─▶ output files
-//	       └─▶ facts per file ─▶ GroupByKey ─▶ DatasetFn (dataset rules) ─▶ findings
+//	       └─▶ facts per file (and ReadFn's layout) ─▶ GroupByKey ─▶ DatasetFn (dataset rules) ─▶ findings
 //	  tallies ─▶ Combine(SummaryFn) ─▶ summary file
 //
 // With Options.Fix, FixFn (fix.Fixer.Fix over the cleanup stages) takes CheckFn's
@@ -79,7 +79,7 @@ func Build(s beam.Scope, o Options) error {
 	// given twice once.
 	matched := filter.Distinct(s, fileio.MatchAll(s, globs, fileio.MatchEmptyDisallow()))
 	files := fileio.ReadMatches(s, matched, fileio.ReadDirectorySkip())
-	units, readFindings, readTallies := beam.ParDo3(s, &ReadFn{Format: o.Config.Format, MaxLineSize: o.Config.MaxLineSize, Fix: o.Fix != nil, Settings: o.Config.Settings}, files)
+	units, readFindings, readTallies, layouts := beam.ParDo4(s, &ReadFn{Format: o.Config.Format, MaxLineSize: o.Config.MaxLineSize, Fix: o.Fix != nil, Settings: o.Config.Settings}, files)
 	if o.Reshuffle {
 		units = beam.Reshuffle(s, units)
 	}
@@ -88,7 +88,7 @@ func Build(s beam.Scope, o Options) error {
 		return nil
 	}
 	checked, checkTallies, facts := beam.ParDo3(s, &CheckFn{Config: o.Config}, units)
-	datasetFindings, datasetTallies := buildDataset(s, o.Config, facts)
+	datasetFindings, datasetTallies := buildDataset(s, o.Config, beam.Flatten(s, layouts, facts))
 
 	findings := beam.Flatten(s, readFindings, checked, datasetFindings)
 	writeLines(s.Scope("Findings"), o.Output, shards, findings)

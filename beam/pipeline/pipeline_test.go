@@ -30,7 +30,8 @@ const chat = `{"messages":[{"role":"user","content":"hi"},{"role":"assistant","t
 
 // edgeFiles writes inputs the fixtures lack: a .json array, a broken .json
 // document, an agent session with a corrupt line, a file of no known
-// format, an empty file, and CRLF lines after a byte-order mark.
+// format, an empty file, CRLF lines after a byte-order mark, and lines
+// longer than a small --max-line-size.
 func edgeFiles(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
@@ -44,6 +45,10 @@ func edgeFiles(t *testing.T) string {
 		"unknown.jsonl": "not json\n" + `{"dialogue":[]}` + "\n" + "[1]\n",
 		"empty.jsonl":   "",
 		"crlf.jsonl":    "\xEF\xBB\xBF" + "[]\r\n\r\n" + chat + "\r\n",
+		// Lines 1 and 3 are over 300 bytes, line 2 is not (and not JSON).
+		"long.jsonl": `{"messages":[{"role":"user","content":"` + strings.Repeat("a", 575) + `"},{"role":"assistant","content":"ok"}]}` + "\n" +
+			"{oops\n" +
+			`{"messages":[{"role":"user","content":"` + strings.Repeat("b", 575) + `"},{"role":"assistant","content":"ok"}]}` + "\n",
 	}
 	for name, data := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
@@ -67,6 +72,8 @@ func TestPipelineMatchesCheck(t *testing.T) {
 		// reshuffle sends every unit through a shuffle, so its encoding is
 		// tested too.
 		reshuffle bool
+		// maxLine bounds a line, as --max-line-size does (0: the default).
+		maxLine int
 		// wantIn are texts some finding must hold (a file, a rule), so that
 		// a pipeline and a runner both seeing nothing cannot pass.
 		wantIn []string
@@ -102,6 +109,18 @@ func TestPipelineMatchesCheck(t *testing.T) {
 			wantIn: []string{file(filepath.Join(edge, "unknown.jsonl")), `"rule":"format-mismatch"`},
 		},
 		{
+			// A line over --max-line-size is check's finding, and the rest
+			// of the file is checked.
+			name:    "lines over --max-line-size",
+			inputs:  []string{filepath.Join(edge, "long.jsonl")},
+			maxLine: 300,
+			wantIn: []string{
+				`"rule":"line-too-long","severity":"error","message":"the line is 654 bytes long, over the limit of 300 bytes (--max-line-size); it was skipped","file":"` + filepath.Join(edge, "long.jsonl") + `","line":1,`,
+				`"rule":"jsonl-syntax","severity":"error"`,
+				`over the limit of 300 bytes (--max-line-size); it was skipped","file":"` + filepath.Join(edge, "long.jsonl") + `","line":3,`,
+			},
+		},
+		{
 			name:   "a pack folder travels with the job",
 			inputs: []string{"../../fixtures/sample/*.jsonl"},
 			packs:  []string{"../../fixtures/packs/team"},
@@ -115,7 +134,7 @@ func TestPipelineMatchesCheck(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			cfg := Config{Packs: packs, Format: tt.format}
+			cfg := Config{Packs: packs, Format: tt.format, MaxLineSize: tt.maxLine}
 			out := filepath.Join(t.TempDir(), "findings")
 			o := Options{Inputs: tt.inputs, Output: out, Shards: tt.shards, Reshuffle: tt.reshuffle, Summary: out + ".summary.json", Config: cfg}
 			p, s := beam.NewPipelineWithRoot()
@@ -177,7 +196,7 @@ func check(t *testing.T, cfg Config, globs []string) ([]string, Summary) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &runner.Runner{Engine: eng, Opts: runner.Options{Format: document.Format(cfg.Format), Document: cfg.documentOptions()}}
+	r := &runner.Runner{Engine: eng, Opts: runner.Options{Format: document.Format(cfg.Format), MaxLineSize: cfg.MaxLineSize, Document: cfg.documentOptions()}}
 	var lines []string
 	acc := SummaryFn{}.CreateAccumulator()
 	sum, errs := r.Run(context.Background(), inputs, func(f finding.Finding) {

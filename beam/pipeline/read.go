@@ -73,6 +73,9 @@ func unitOf(u lint.Unit) Unit {
 // reader makes itself (an unrecognized format, a broken .json document, a
 // line over the bound) and one tally of the file and its records. A corrupt
 // line is not an error here: it travels as a unit and the linter reports it.
+// A checking job's reader also emits the file's layout (its byte-order mark
+// and blank lines, its number of records) as a fact for the file's dataset
+// fold, which the records' facts cannot tell (dataset.go).
 type ReadFn struct {
 	// Format forces the input format; empty means detect it per file.
 	Format string
@@ -98,7 +101,7 @@ func (fn *ReadFn) Setup() error {
 
 // ProcessElement reads one file. Only failing to read it is an error (the
 // runner then retries the bundle, as for any I/O failure).
-func (fn *ReadFn) ProcessElement(ctx context.Context, file fileio.ReadableFile, emitUnit func(Unit), emitFinding func(string), emitTally func(Tally)) error {
+func (fn *ReadFn) ProcessElement(ctx context.Context, file fileio.ReadableFile, emitUnit func(Unit), emitFinding func(string), emitTally func(Tally), emitFact func(string, Fact)) error {
 	name := file.Metadata.Path
 	if fn.Fix && jsonl.IsJSONDocument(name) {
 		return fmt.Errorf("%s: %w", name, ErrFixJSON)
@@ -109,13 +112,16 @@ func (fn *ReadFn) ProcessElement(ctx context.Context, file fileio.ReadableFile, 
 	}
 	defer rc.Close()
 	out := &output{finding: emitFinding, tally: emitTally, gate: fn.gate}
+	if !fn.Fix {
+		out.fact = emitFact
+	}
 	return fn.read(ctx, name, rc, emitUnit, out)
 }
 
 // read reads one input's units and tallies it.
 func (fn *ReadFn) read(ctx context.Context, name string, r io.Reader, emitUnit func(Unit), out *output) error {
 	opts := runner.Options{Format: document.Format(fn.Format), MaxLineSize: fn.MaxLineSize}
-	in, err := runner.ReadInput(ctx, runner.Input{Name: name, Reader: r}, opts, func(j runner.Job) {
+	in, layout, err := runner.ReadInputLayout(ctx, runner.Input{Name: name, Reader: r}, opts, func(j runner.Job) {
 		if j.Finding != nil {
 			out.emit(*j.Finding)
 			return
@@ -124,6 +130,9 @@ func (fn *ReadFn) read(ctx context.Context, name string, r io.Reader, emitUnit f
 	})
 	if err != nil {
 		return err
+	}
+	if out.fact != nil {
+		out.fact(name, layoutFact(in.Format, layout))
 	}
 	t := Tally{Files: 1, Records: in.Records}
 	if in.Warning != "" { // an empty file: a warning of the summary, as in check
@@ -140,7 +149,8 @@ var ErrFixJSON = errors.New("--fix writes JSON Lines; a .json document is not fi
 type output struct {
 	finding func(string)
 	tally   func(Tally)
-	gate    *gate.Gate // nil: every finding passes
+	fact    func(string, Fact) // nil: the file's layout is not emitted
+	gate    *gate.Gate         // nil: every finding passes
 }
 
 func (o *output) emit(f finding.Finding) {

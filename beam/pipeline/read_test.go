@@ -125,7 +125,7 @@ func shorten(s string) string {
 func TestReadFnFixRefusesJSONDocument(t *testing.T) {
 	file := fileio.ReadableFile{Metadata: fileio.FileMetadata{Path: filepath.Join(t.TempDir(), "d.json")}}
 	none := func(string) {}
-	err := (&ReadFn{Fix: true}).ProcessElement(context.Background(), file, func(Unit) {}, none, func(Tally) {})
+	err := (&ReadFn{Fix: true}).ProcessElement(context.Background(), file, func(Unit) {}, none, func(Tally) {}, func(string, Fact) {})
 	if !errors.Is(err, ErrFixJSON) {
 		t.Errorf("error %v, want %v", err, ErrFixJSON)
 	}

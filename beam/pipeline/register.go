@@ -12,7 +12,7 @@ import (
 // Registration lets a worker find every DoFn, function, element type and
 // emitter by name, and use generated, reflection-free calls.
 func init() {
-	register.DoFn5x1[context.Context, fileio.ReadableFile, func(Unit), func(string), func(Tally), error](&ReadFn{})
+	register.DoFn6x1[context.Context, fileio.ReadableFile, func(Unit), func(string), func(Tally), func(string, Fact), error](&ReadFn{})
 	register.DoFn5x0[context.Context, Unit, func(string), func(Tally), func(string, Fact)](&CheckFn{})
 	register.DoFn5x0[context.Context, string, func(*Fact) bool, func(string), func(Tally)](&DatasetFn{})
 	register.DoFn6x0[context.Context, Unit, func(string), func(string), func(string), func(Tally)](&FixFn{})

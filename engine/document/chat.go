@@ -6,10 +6,12 @@ import (
 
 var chatAdapter = &Adapter{
 	Format:  Chat,
-	Summary: `one conversation per line: {"messages": [...], "tools": [...]}, OpenAI tool calls or inline <tool_call> tags; or a preference record {"input": {"messages"}, "preferred_output", "non_preferred_output"}`,
-	Detect:  func(rec ast.Object) bool { return get(rec, KeyMessages) != nil || preferenceInput(rec) != nil },
-	Shape:   "a messages member",
-	Unread:  chatUnread,
+	Summary: `one conversation per line: {"messages": [...], "tools": [...]}, OpenAI tool calls or inline <tool_call> tags (mistral-finetune's "interactions" read as messages); or a preference record {"input": {"messages"}, "preferred_output", "non_preferred_output"}`,
+	Detect: func(rec ast.Object) bool {
+		return get(rec, KeyMessages) != nil || interactions(rec) != nil || preferenceInput(rec) != nil
+	},
+	Shape:  "a messages member",
+	Unread: chatUnread,
 	// Sent to a chat API as is: OpenAI's tool-message rules.
 	Cleanup: []string{"openai-tools"},
 	NewBuilder: func(file string, opts Options) Builder {
@@ -54,13 +56,19 @@ func fromRecord(format Format, file string, line int, rec ast.Object, opts Optio
 		for i := 0; i < raw.Len(); i++ {
 			ms = appendMessages(ms, raw.Elem(i), line, messagePath(i), i)
 		}
+	} else if raw := interactions(rec); raw != nil {
+		// mistral-finetune's other name for the messages list.
+		pooled, ms = getMessages(raw.Len())
+		for i := 0; i < raw.Len(); i++ {
+			ms = appendMessages(ms, raw.Elem(i), line, ast.StringTerm(pointerIndex("/interactions", i)), -1)
+		}
 	} else if in := preferenceInput(rec); in != nil {
 		// A preference (DPO) record: the conversation is its input's
 		// messages; rules read the outputs from raw.
 		raw := arrayField(in, KeyMessages)
 		pooled, ms = getMessages(raw.Len())
 		for i := 0; i < raw.Len(); i++ {
-			ms = appendMessages(ms, raw.Elem(i), line, ast.StringTerm(pointerIndex("/input/messages", i)), i)
+			ms = appendMessages(ms, raw.Elem(i), line, ast.StringTerm(pointerIndex("/input/messages", i)), -1)
 		}
 	}
 	mode := ""
@@ -196,6 +204,19 @@ func preferenceInput(rec ast.Object) ast.Object {
 	return in
 }
 
+// keyInteractions is mistral-finetune's other name for a record's messages
+// (build_instruct_sample reads "messages" or "interactions", never both).
+var keyInteractions = ast.StringTerm("interactions")
+
+// interactions is the messages list of a record that names it
+// "interactions" and has no messages member; otherwise nil.
+func interactions(rec ast.Object) *ast.Array {
+	if get(rec, KeyMessages) != nil {
+		return nil
+	}
+	return arrayField(rec, keyInteractions)
+}
+
 // chatUnread says why a chat or contract record's messages are not chat
 // messages: a list of objects none of which has a string role is some other
 // shape (a Gemini CLI session's {type: user|gemini}, a LangChain dump's
@@ -204,6 +225,9 @@ func preferenceInput(rec ast.Object) ast.Object {
 // to report.
 func chatUnread(rec ast.Object) string {
 	msgs, where := arrayField(rec, KeyMessages), "messages"
+	if msgs == nil && get(rec, KeyMessages) == nil {
+		msgs, where = arrayField(rec, keyInteractions), "interactions"
+	}
 	if msgs == nil {
 		if in := preferenceInput(rec); in != nil {
 			msgs, where = arrayField(in, KeyMessages), "input.messages"

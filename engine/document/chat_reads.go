@@ -6,7 +6,8 @@ import "github.com/chatlint/chatlint/engine/astjson"
 // document with the members f keeps (Adapter.Reads):
 //
 //   - conversation_id and id, always: they name the document;
-//   - the messages (or a preference record's input.messages) when a rule
+//   - the messages (or a preference record's input.messages, or
+//     mistral-finetune's interactions) when a rule
 //     reads them, the mode or the lookup: every member of each message, but
 //     a string content only as far as the record's mode depends on it
 //     (whether it is empty, whether it holds an inline tool-call tag) unless
@@ -57,6 +58,7 @@ func chatProjection(k int) *astjson.Projection {
 	if k&readMessages != 0 {
 		msgs := &astjson.Projection{Elem: messageReads(k)}
 		top["messages"] = msgs
+		top["interactions"] = msgs
 		top["input"] = &astjson.Projection{Object: true, Members: map[string]*astjson.Projection{"messages": msgs}}
 	}
 	if k&readTools != 0 {

@@ -23,9 +23,10 @@ import (
 // by one hash per record, never by records.
 type Facts struct {
 	Line int
-	// Type is the record type: chat (messages), preference (input and
-	// preferred_output), prompt_completion (prompt and completion), text
-	// (a text member and none of those), other;
+	// Type is the record type: chat (messages), interactions
+	// (mistral-finetune's interactions instead of messages), preference
+	// (input and preferred_output), prompt_completion (prompt and
+	// completion), text (a text member and none of those), other;
 	// a session document's type is its format.
 	Type string
 	// Hash identifies the record's content: the record with its top-level
@@ -61,6 +62,7 @@ func facts(d *document.Document) Facts {
 // Record types of the dataset document.
 const (
 	TypeChat             = "chat"
+	TypeInteractions     = "interactions"
 	TypePreference       = "preference"
 	TypePromptCompletion = "prompt_completion"
 	TypeText             = "text"
@@ -77,6 +79,8 @@ func recordType(f document.Format, raw ast.Object) string {
 		return TypePreference
 	case has("messages"):
 		return TypeChat
+	case f == document.Chat && has("interactions"):
+		return TypeInteractions
 	case has("prompt") && has("completion"):
 		return TypePromptCompletion
 	case has("text"):

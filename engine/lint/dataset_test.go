@@ -16,6 +16,7 @@ func TestDatasetFold(t *testing.T) {
 		`{"messages": [{"role": "user", "content": "Hi!"}, {"role": "assistant", "content": "Hello"}]}`,
 		`{"input": {"messages": [{"role": "user", "content": "Hi"}]}, "preferred_output": [{"role": "assistant", "content": "Hello"}], "non_preferred_output": [{"role": "assistant", "content": "No"}]}`,
 		`{"messages": [{"role": "user", "content": "Hi"}, {"role": "assistant", "content": "Hello"}]}`,
+		`{"interactions": [{"role": "user", "content": "Hi"}, {"role": "assistant", "content": "Hello"}]}`, // mistral-finetune's other name
 	}
 	b := document.NewBuilder(document.Chat, "f.jsonl", document.Options{})
 	ds := NewDataset("f.jsonl", document.Chat, document.Options{})
@@ -40,11 +41,11 @@ func TestDatasetFold(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := got
-	want.Records, want.FirstLine, want.Profile = 5, 1, "default"
-	want.Types = map[string]int{"chat": 4, "preference": 1}
-	want.TypeLines = map[string]int{"chat": 1, "preference": 4}
+	want.Records, want.FirstLine, want.Profile = 6, 1, "default"
+	want.Types = map[string]int{"chat": 4, "preference": 1, "interactions": 1}
+	want.TypeLines = map[string]int{"chat": 1, "preference": 4, "interactions": 6}
 	want.Duplicates = []map[string]int{{"line": 2, "first_line": 1}, {"line": 5, "first_line": 1}}
-	want.DupCount, want.Distinct = 2, 3
+	want.DupCount, want.Distinct = 2, 4
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("dataset document (-want +got):\n%s", d)
 	}

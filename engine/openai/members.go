@@ -17,7 +17,7 @@ import (
 // rejected a preference (DPO) example, and a KTO label decides whether
 // the record gives an example at all (meaning.go, images.go).
 var carried = map[document.Format]map[string]bool{
-	document.Chat:     {"messages": true, "tools": true, "system": true, "images": true, "chosen": true, "rejected": true, "label": true, "kto_tag": true}, // system: Anthropic's prompt
+	document.Chat:     {"messages": true, "interactions": true, "tools": true, "system": true, "images": true, "chosen": true, "rejected": true, "label": true, "kto_tag": true}, // system: Anthropic's prompt
 	document.Contract: {"messages": true, "tools": true, "system": true},
 	document.ShareGPT: {"conversations": true, "tools": true, "system": true, "images": true, "chosen": true, "rejected": true, "label": true, "kto_tag": true},
 }
@@ -32,7 +32,9 @@ func (c *converter) leftOut(f document.Format, raw any) {
 	}
 	var out []string
 	for k := range rec {
-		if !keep[k] {
+		// interactions is the conversation only where there are no
+		// messages (mistral-finetune's other name for them).
+		if !keep[k] || k == "interactions" && rec["messages"] != nil {
 			out = append(out, k)
 		}
 	}

@@ -77,11 +77,21 @@ func (j job) weight() int64 {
 // summary says of the input. A pipeline that spreads the checking elsewhere
 // (the Beam job) reads with it, so it reads exactly as check does.
 func ReadInput(ctx context.Context, in Input, opts Options, emit func(Job)) (finding.Input, error) {
+	sum, _, err := ReadInputLayout(ctx, in, opts, emit)
+	return sum, err
+}
+
+// ReadInputLayout is ReadInput that also returns what the input held
+// besides its records (its byte-order mark and blank lines, and how many
+// records it held), which the dataset fold of a pipeline that reads with it
+// needs, as Each's fold gets it with the input's last job.
+func ReadInputLayout(ctx context.Context, in Input, opts Options, emit func(Job)) (finding.Input, FileLayout, error) {
 	p := producer{opts: opts, counts: &progress{}, sink: func(j job) {
 		j.own()
 		emit(Job{Unit: j.unit, Finding: j.finding})
 	}}
-	return p.read(ctx, in)
+	sum, err := p.read(ctx, in)
+	return sum, p.layout, err
 }
 
 // fileState follows one file: its format once known, and the session being

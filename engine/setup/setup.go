@@ -87,6 +87,22 @@ func RuleTimeout(flag time.Duration, cfg *config.Config) time.Duration {
 	return policy.DefaultRuleTimeout
 }
 
+// ParseRuleTimeout reads a --rule-timeout value: a positive duration.
+// 0 and negative values are refused rather than read as "the default" or
+// "no limit": there is no unlimited setting, and a long limit (1h) is what
+// a user who wants none asks for. check and chatlint-beam both read the
+// flag with it.
+func ParseRuleTimeout(s string) (time.Duration, error) {
+	v, err := time.ParseDuration(s)
+	if err != nil {
+		return 0, errors.New("want a duration such as 5s or 500ms")
+	}
+	if v <= 0 {
+		return 0, errors.New("want a positive duration such as 5s or 1h (there is no unlimited setting)")
+	}
+	return v, nil
+}
+
 // ConfigError is a config file whose content does not fit the packs (a rule
 // it names that no pack has).
 type ConfigError struct{ Err error }

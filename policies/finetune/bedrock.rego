@@ -47,26 +47,27 @@ deny contains f if {
 }
 
 # METADATA
-# title: bedrock-record-size
+# title: bedrock-record-tokens-estimate
 # description: >-
-#   Claude fine-tuning on Bedrock: a record fits in 32,000 tokens, estimated as AWS's validation
-#   script estimates them: the characters of the system prompt and of every message's content,
-#   divided by 3 (rounded down).
+#   Claude fine-tuning on Bedrock: a record fits in 32,000 tokens of Claude's tokenizer, which is
+#   not public, so this is AWS's validation script's estimate, copied as it is: the characters
+#   of the system prompt and of each message's content, each divided by 3 and rounded down,
+#   then summed. Bedrock's own count can differ either way; a record near the limit may pass
+#   here and fail there, or the other way.
 # custom:
-#   id: bedrock-record-size
+#   id: bedrock-record-tokens-estimate
 #   severity: error
 #   profiles: [bedrock]
 #   formats: [chat]
 #   refs:
-#     - aws-samples/amazon-bedrock-samples bedrock-fine-tuning/claude-haiku/DataValidation/data_validation.py (count_tokens, MAX_TOKENS = 32000, CHARS_PER_TOKEN = 3)
+#     - aws-samples/amazon-bedrock-samples bedrock-fine-tuning/claude-haiku/DataValidation/data_validation.py@60d1ae35debe42bea2e09c5a1c9c9bb710c46e2a (count_tokens, MAX_TOKENS = 32000, CHARS_PER_TOKEN = 3)
 #   fix: >-
 #     Shorten the conversation or split it into several records.
 deny contains f if {
 	input.profile == "bedrock"
-	chars := bedrock_chars
-	tokens := floor(chars / 3)
+	tokens := sum([floor(count(s) / 3) | some [_, s] in bedrock_texts])
 	tokens > 32000
-	f := {"rule": "bedrock-record-size", "msg": sprintf("the record has about %d tokens (%d characters / 3); Claude fine-tuning on Bedrock takes at most 32000", [tokens, chars])}
+	f := {"rule": "bedrock-record-tokens-estimate", "msg": sprintf("the record has about %d tokens by AWS's estimate (each text's characters / 3); Claude fine-tuning on Bedrock takes at most 32000", [tokens])}
 }
 
 bedrock_texts contains ["system", input.raw.system] if is_string(input.raw.system)
@@ -75,8 +76,6 @@ bedrock_texts contains [i, m.content] if {
 	some i, m in object.get(input.raw, "messages", [])
 	is_string(object.get(m, "content", null))
 }
-
-bedrock_chars := sum([count(s) | some [_, s] in bedrock_texts])
 
 # Bedrock conversation records (Amazon Nova).
 
@@ -98,9 +97,10 @@ nova_blocks := {
 # METADATA
 # title: nova-record
 # description: >-
-#   Bedrock conversation records (Amazon Nova): schemaVersion is "bedrock-conversation-2024";
-#   the record has no key besides schemaVersion, system, messages and toolConfig, a message none
-#   besides role and content; system, when given, is a list of {"text": string} blocks.
+#   Bedrock conversation records (Amazon Nova): the record has no key besides schemaVersion,
+#   system, messages and toolConfig, a message none besides role and content; system, when
+#   given, is a list of {"text": string} blocks. schemaVersion may be any string (the Nova
+#   guide's "schemaVersion can be any string value"; AWS's validator: an optional string).
 # custom:
 #   id: nova-record
 #   severity: error
@@ -109,20 +109,16 @@ nova_blocks := {
 #   refs:
 #     - https://docs.aws.amazon.com/nova/latest/nova2-userguide/nova-data-prep-sft-2.html
 #     - https://docs.aws.amazon.com/bedrock/latest/userguide/nova-2-sft-data-prep.html
+#     - https://docs.aws.amazon.com/nova/latest/userguide/fine-tune-prepare-data-understanding.html (schemaVersion any string)
 #   example: |-
-#     {"schemaVersion": "bedrock-conversation-2023", "system": "Be brief.", "messages": [{"role": "user", "content": [{"text": "Hi"}]}, {"role": "assistant", "content": [{"text": "Hello!"}]}]}
+#     {"schemaVersion": "bedrock-conversation-2024", "system": "Be brief.", "messages": [{"role": "user", "content": [{"text": "Hi"}]}, {"role": "assistant", "content": [{"text": "Hello!"}]}]}
 #   fix: >-
-#     Write schemaVersion "bedrock-conversation-2024", the system prompt as [{"text": "..."}], and
-#     keep other data out of the record.
+#     Write the system prompt as [{"text": "..."}], and keep other data out of the record.
 deny contains f if {
 	input.profile == "bedrock"
 	input.format == "bedrock-conversation"
 	some [problem, path] in nova_record_problems
 	f := {"rule": "nova-record", "msg": sprintf("the record %s", [problem]), "path": path}
-}
-
-nova_record_problems contains [sprintf("has schemaVersion %s; want \"bedrock-conversation-2024\"", [json.marshal(input.raw.schemaVersion)]), "/schemaVersion"] if {
-	input.raw.schemaVersion != "bedrock-conversation-2024"
 }
 
 nova_record_problems contains [sprintf("has keys a Bedrock conversation record does not take: %s", [concat(", ", sort(extra))]), ""] if {
@@ -251,4 +247,114 @@ nova_turn_problems contains sprintf("messages %d and %d are both %s turns; turns
 	r := nova_roles[i]
 	r == nova_roles[i - 1]
 	r in {"user", "assistant"}
+}
+
+# nova_validator is AWS's dataset validator for Nova fine-tuning on Bedrock, the source of the
+# media limits below (its Message and ConverseDatasetSample models, MAX_NUM_IMAGES and the
+# format lists).
+nova_validator := "aws-samples/amazon-nova-samples customization/bedrock-finetuning/understanding/dataset_validation/nova_ft_dataset_validator.py@1e88f2450a00a3a24933765ae96159a55ad02a90"
+
+# nova_media_formats are the formats each kind of media block may name.
+nova_media_formats := {
+	"image": {"jpeg", "png", "gif", "webp"},
+	"video": {"mov", "mkv", "mp4", "webm"},
+	"document": {"pdf"},
+}
+
+# nova_media lists the record's media blocks: [message index, block index, kind, block].
+nova_media contains [i, j, k, b[k]] if {
+	some i, m in input.raw.messages
+	is_object(m)
+	some j, b in object.get(m, "content", [])
+	is_object(b)
+	some k, _ in b
+	nova_media_formats[k]
+}
+
+nova_count(kind) := count([1 | some [_, _, k, _] in nova_media; k == kind])
+
+# METADATA
+# title: nova-media
+# description: >-
+#   Bedrock conversation records (Amazon Nova): the media a record may hold. A record holds
+#   images or a video, not both ("the dataset can either be text with images or text with
+#   videos"), at most one video ("One sample can have only 1 video") and at most one document;
+#   a message at most 10 images, and no video beside a document; an image is jpeg, png, gif or
+#   webp, a video mov, mkv, mp4 or webm, a document pdf, each from an s3:// location
+#   (source.s3Location.uri). The guide states the modality and video rules; AWS's validator
+#   adds the counts of images and documents and the formats. The guide's rule is per dataset:
+#   chatlint checks it within each record.
+# custom:
+#   id: nova-media
+#   severity: error
+#   profiles: [bedrock]
+#   formats: [bedrock-conversation]
+#   refs:
+#     - https://docs.aws.amazon.com/nova/latest/userguide/fine-tune-prepare-data-understanding.html (image and video constraints)
+#     - aws-samples/amazon-nova-samples customization/bedrock-finetuning/understanding/dataset_validation/nova_ft_dataset_validator.py@1e88f2450a00a3a24933765ae96159a55ad02a90 (Message.validate_content, validate_one_document_per_sample, MAX_NUM_IMAGES = 10)
+#   example: |-
+#     {"schemaVersion": "bedrock-conversation-2024", "messages": [{"role": "user", "content": [{"text": "Same scene?"}, {"image": {"format": "png", "source": {"s3Location": {"uri": "s3://bucket/a.png"}}}}, {"video": {"format": "mp4", "source": {"s3Location": {"uri": "s3://bucket/b.mp4"}}}}]}, {"role": "assistant", "content": [{"text": "Yes."}]}]}
+#   fix: >-
+#     Keep images and videos in separate records (and files), one video and one document per
+#     record, at most 10 images per message, in the formats listed, stored in S3.
+deny contains f if {
+	input.profile == "bedrock"
+	input.format == "bedrock-conversation"
+	some [problem, path] in nova_media_problems
+	f := {"rule": "nova-media", "msg": problem, "path": path}
+}
+
+nova_media_problems contains [sprintf("the record holds %d images and a video; a Nova fine-tuning record holds images or a video, not both", [nova_count("image")]), ""] if {
+	nova_count("image") > 0
+	nova_count("video") > 0
+}
+
+nova_media_problems contains [sprintf("the record holds %d videos; a Nova fine-tuning record holds at most one", [n]), ""] if {
+	n := nova_count("video")
+	n > 1
+}
+
+nova_media_problems contains [sprintf("the record holds %d documents; a Nova fine-tuning record holds at most one", [n]), ""] if {
+	n := nova_count("document")
+	n > 1
+}
+
+nova_media_problems contains [sprintf("message %d holds %d images; Nova fine-tuning takes at most 10 per message", [i, n]), sprintf("/messages/%d/content", [i])] if {
+	some i in {x | some [x, _, "image", _] in nova_media}
+	n := count([1 | some [y, _, "image", _] in nova_media; y == i])
+	n > 10
+}
+
+nova_media_problems contains [sprintf("message %d holds a video and a document; Nova fine-tuning takes a video without images or documents", [i]), sprintf("/messages/%d/content", [i])] if {
+	some [i, _, "video", _] in nova_media
+	some [d, _, "document", _] in nova_media
+	d == i
+}
+
+nova_media_problems contains [sprintf("the %s block is %s; want an object with format and source", [k, type_name(v)]), sprintf("/messages/%d/content/%d/%s", [i, j, k])] if {
+	some [i, j, k, v] in nova_media
+	not is_object(v)
+}
+
+nova_media_problems contains [sprintf("the %s block has format %s; Nova fine-tuning takes %s", [k, json.marshal(fmt), concat(", ", sort(nova_media_formats[k]))]), sprintf("/messages/%d/content/%d/%s/format", [i, j, k])] if {
+	some [i, j, k, v] in nova_media
+	is_object(v)
+	fmt := object.get(v, "format", null)
+	not lower_in(fmt, nova_media_formats[k])
+}
+
+nova_media_problems contains [sprintf("the %s block's source is not an S3 location (source.s3Location.uri starting with s3://); Nova fine-tuning reads media from S3", [k]), sprintf("/messages/%d/content/%d/%s/source", [i, j, k])] if {
+	some [i, j, k, v] in nova_media
+	is_object(v)
+	not s3_uri(object.get(v, ["source", "s3Location", "uri"], null))
+}
+
+lower_in(s, set) if {
+	is_string(s)
+	lower(s) in set
+}
+
+s3_uri(u) if {
+	is_string(u)
+	startswith(u, "s3://")
 }

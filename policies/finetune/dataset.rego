@@ -3,10 +3,20 @@ package chatlint.finetune
 # Dataset rules: evaluated once per file, after its records, over the file's dataset document
 # (docs/document.md#the-dataset-document): record counts, record types, duplicate copies.
 
-# min_examples[p] is the fewest examples a file may hold under a provider profile.
-min_examples["openai"] := 10
+# example_counts[[profile, format]] are the fewest and the most examples a training file may
+# hold under a provider profile, for a file of that format ("*": any format): OpenAI's minimum
+# of 10; Bedrock's 32 to 10,000 of Claude's records (chat) and 8 to 20,000 of Amazon Nova's
+# (bedrock-conversation). Bedrock's other models' prompt/completion records are not counted.
+example_counts[["openai", "*"]] := {"min": 10, "who": "openai fine-tuning"}
 
-min_examples["bedrock"] := 32
+example_counts[["bedrock", "chat"]] := {"min": 32, "max": 10000, "who": "Claude fine-tuning on Bedrock"}
+
+example_counts[["bedrock", "bedrock-conversation"]] := {"min": 8, "max": 20000, "who": "Amazon Nova fine-tuning on Bedrock"}
+
+# counts are the limits that hold for this file.
+counts := c if {
+	c := example_counts[[input.profile, input.format]]
+} else := example_counts[[input.profile, "*"]]
 
 # METADATA
 # title: dataset-too-few-examples
@@ -14,7 +24,8 @@ min_examples["bedrock"] := 32
 #   The file has fewer examples than the provider trains on: OpenAI requires at least 10
 #   examples (50 to 100 well-made ones are where it usually starts to help); AWS's validation
 #   script for Claude fine-tuning on Bedrock wants between 32 and 10,000 lines in a training
-#   file. The job is refused, so an error; an empty file is file-empty's finding.
+#   file, AWS's validator for Amazon Nova on Bedrock between 8 and 20,000 records. The job is
+#   refused, so an error; an empty file is file-empty's finding.
 # custom:
 #   id: dataset-too-few-examples
 #   severity: error
@@ -22,44 +33,35 @@ min_examples["bedrock"] := 32
 #   refs:
 #     - https://platform.openai.com/docs/guides/supervised-fine-tuning ("you are required to provide at least 10 examples")
 #     - aws-samples/amazon-bedrock-samples bedrock-fine-tuning/claude-haiku/DataValidation/data_validation.py (MIN_LINES = 32)
+#     - aws-samples/amazon-nova-samples customization/bedrock-finetuning/understanding/dataset_validation/nova_ft_dataset_validator.py@1e88f2450a00a3a24933765ae96159a55ad02a90 (MODEL_TO_NUM_SAMPLES_MAP, 8 to 20000 samples)
 #   fix: >-
 #     Add examples (or merge the file with the rest of its set before the upload).
 dataset_deny contains f if {
-	n := min_examples[input.profile]
-	counted
+	n := counts.min
 	input.records > 0
 	input.records < n
-	f := {"rule": "dataset-too-few-examples", "msg": sprintf("the file has %d examples; %s fine-tuning needs at least %d", [input.records, input.profile, n])}
+	f := {"rule": "dataset-too-few-examples", "msg": sprintf("the file has %d examples; %s needs at least %d", [input.records, counts.who, n])}
 }
-
-# counted holds for a file whose example counts the profile's limits are about: Bedrock's 32 to
-# 10,000 are those of Claude's records (chat), not of Amazon Nova's or of other models'.
-counted if input.profile != "bedrock"
-
-counted if input.format == "chat"
-
-# max_examples[p] is the most examples a file may hold under a provider profile.
-max_examples["bedrock"] := 10000
 
 # METADATA
 # title: dataset-too-many-examples
 # description: >-
-#   The file has more examples than the provider takes in one training file (Bedrock's Claude
-#   fine-tuning: at most 10,000 records in the training dataset; a job whose file holds more is
-#   not started). An error: split the file or sample it down.
+#   The file has more examples than the provider takes in one training file (Claude on
+#   Bedrock: at most 10,000 records; Amazon Nova on Bedrock: at most 20,000); a job whose file
+#   holds more is not started. An error: split the file or sample it down.
 # custom:
 #   id: dataset-too-many-examples
 #   severity: error
 #   profiles: [bedrock]
 #   refs:
 #     - aws-samples/amazon-bedrock-samples bedrock-fine-tuning/claude-haiku/DataValidation/data_validation.py (MAX_TRAINING_LINES = 10000)
+#     - aws-samples/amazon-nova-samples customization/bedrock-finetuning/understanding/dataset_validation/nova_ft_dataset_validator.py@1e88f2450a00a3a24933765ae96159a55ad02a90 (MODEL_TO_NUM_SAMPLES_MAP, 8 to 20000 samples)
 #   fix: >-
-#     Keep at most 10,000 records in the training file (sample it, or train on parts in turn).
+#     Keep at most the provider's maximum in the training file (sample it, or train on parts in turn).
 dataset_deny contains f if {
-	n := max_examples[input.profile]
-	counted
+	n := counts.max
 	input.records > n
-	f := {"rule": "dataset-too-many-examples", "msg": sprintf("the file has %d examples; %s fine-tuning takes at most %d", [input.records, input.profile, n])}
+	f := {"rule": "dataset-too-many-examples", "msg": sprintf("the file has %d examples; %s takes at most %d", [input.records, counts.who, n])}
 }
 
 # METADATA
@@ -108,19 +110,20 @@ dataset_warn contains f if {
 
 # provider_types[p] are the record types a provider's fine-tuning takes (the dataset document's
 # record_types): OpenAI chat, preference and, for its legacy models, prompt/completion;
-# Together its four formats; mistral-finetune instruct (chat) and pretraining (text) data;
+# Together its four formats; mistral-finetune instruct (chat, or its interactions) and
+# pretraining (text) data;
 # Bedrock Claude's and Nova's chat records and other models' prompt/completion.
 provider_types := {
 	"openai": {"chat", "preference", "prompt_completion"},
 	"together": {"chat", "preference", "prompt_completion", "text"},
-	"mistral": {"chat", "text"},
+	"mistral": {"chat", "interactions", "text"},
 	"bedrock": {"chat", "prompt_completion"},
 }
 
 provider_formats_note := {
 	"openai": "chat, preference (DPO) or prompt/completion records",
 	"together": "conversational, preference, instruction (prompt/completion) or text records",
-	"mistral": "instruct (messages) or pretraining (text) records",
+	"mistral": "instruct (messages or interactions) or pretraining (text) records",
 	"bedrock": "Claude {system, messages}, Bedrock conversation (Nova) or prompt/completion records",
 }
 

@@ -18,6 +18,30 @@ mistral_content(m) := m.content if {
 mistral_calls(m) if not is_null(object.get(m, "tool_calls", null))
 
 # METADATA
+# title: mistral-conversation-key
+# description: >-
+#   mistral-finetune: a record holds its conversation in messages or in interactions (both
+#   names are read, as the same list of messages), not in both. chatlint reads an interactions
+#   record as a chat record whose messages are its interactions, so every mistral rule checks it.
+# custom:
+#   id: mistral-conversation-key
+#   severity: error
+#   profiles: [mistral]
+#   formats: [chat]
+#   refs:
+#     - mistralai/mistral-finetune finetune/data/tokenize.py@a8ba3281962ee560ea5c69073212620ceb032869 (build_instruct_sample, messages_keys = ["messages", "interactions"])
+#   example: |-
+#     {"messages": [{"role": "user", "content": "Hi"}, {"role": "assistant", "content": "Hello!"}], "interactions": [{"role": "user", "content": "Hi"}, {"role": "assistant", "content": "Hello!"}]}
+#   fix: >-
+#     Keep one of the two lists (mistral-finetune refuses the record otherwise).
+deny contains f if {
+	input.profile == "mistral"
+	"messages" in object.keys(input.raw)
+	"interactions" in object.keys(input.raw)
+	f := {"rule": "mistral-conversation-key", "msg": "the record has both messages and interactions; mistral-finetune takes one of the two", "path": "/interactions"}
+}
+
+# METADATA
 # title: mistral-message-content
 # description: >-
 #   mistral-finetune: a message has content ("content", or "text", never both); only an

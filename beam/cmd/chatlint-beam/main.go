@@ -97,10 +97,12 @@ func addFlags(fs *flag.FlagSet, o *options) {
 		o.Disable = append(o.Disable, v)
 		return nil
 	})
-	fs.DurationVar(&o.Timeout, "rule-timeout", policy.DefaultRuleTimeout, "time limit for evaluating the rules on one conversation or session")
-	fs.DurationVar(&o.Timeout, "record-timeout", policy.DefaultRuleTimeout, "deprecated: use --rule-timeout")
+	o.Timeout = policy.DefaultRuleTimeout
+	fs.Var((*ruleTimeout)(&o.Timeout), "rule-timeout", "time limit for evaluating the rules on one conversation or session (a positive duration)")
+	fs.Var((*ruleTimeout)(&o.Timeout), "record-timeout", "deprecated: use --rule-timeout")
 	fs.StringVar(&o.Format, "format", "", "force the input format (default: detect per file)")
-	fs.IntVar(&o.MaxLineSize, "max-line-size", jsonl.DefaultMaxLineSize, "longest line read, in bytes; a longer one is a line-too-long finding")
+	o.MaxLineSize = jsonl.DefaultMaxLineSize
+	fs.Var((*lineSize)(&o.MaxLineSize), "max-line-size", "longest line read; a longer one is a line-too-long finding (bytes, or with KiB, MiB, GiB)")
 	fs.StringVar(&o.ToolCalls, "tool-calls", "", "force the tool-call representation: inline or structured (default: detect per record)")
 	fs.BoolVar(&o.AllowNoTools, "allow-no-tools", false, "do not require a tools list (turns off tools-shape)")
 	fs.StringVar(&o.FailOn, "fail-on", "", "lowest severity that makes the exit status 1: error, warning, info or never (default error)")

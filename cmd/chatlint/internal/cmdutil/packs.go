@@ -88,12 +88,9 @@ func (d *positiveDuration) String() string {
 func (d *positiveDuration) Type() string { return "duration" }
 
 func (d *positiveDuration) Set(s string) error {
-	v, err := time.ParseDuration(s)
+	v, err := setup.ParseRuleTimeout(s)
 	if err != nil {
-		return errors.New("want a duration such as 5s or 500ms")
-	}
-	if v <= 0 {
-		return errors.New("want a positive duration such as 5s or 1h (there is no unlimited setting)")
+		return err
 	}
 	*d = positiveDuration(v)
 	return nil
