@@ -37,7 +37,9 @@ func (d *decoder) object(i int, p *Projection) (*ast.Term, int) {
 		var node *Projection
 		if p != nil {
 			var keep bool
-			if node, keep = p.Members[string(s)]; !keep && !p.KeepOthers {
+			if node, keep = p.Members[string(s)]; !keep && p.KeepOthers {
+				node = p.Others
+			} else if !keep {
 				end := d.skip(j)
 				if end < 0 {
 					return nil, end
@@ -164,9 +166,26 @@ func (d *decoder) array(i int, elem *Projection) (*ast.Term, int) {
 		copy(elems, local[:n])
 	} else {
 		copy(elems, d.elems[base:])
-		d.elems = d.elems[:base]
+		d.elems = d.dropScratch(d.elems[:base])
 	}
 	return d.alloc.term(ast.NewArray(elems...)), j
+}
+
+// hugeScratch is the capacity past which the elements' scratch stack is let
+// go once its array is built, rather than kept to the end of the decode.
+const hugeScratch = 1 << 20
+
+// dropScratch returns pending, the elements still pending below a huge array
+// just built, on a stack of its own, so that the huge stack is garbage
+// before ast.NewArray allocates the array's hashes: the array's elements,
+// its hashes and the stack they were gathered on (some 16 bytes each, and
+// up to twice that for the stack) are never all live at once. Below
+// hugeScratch the stack is kept for reuse.
+func (d *decoder) dropScratch(pending []*ast.Term) []*ast.Term {
+	if cap(pending) < hugeScratch {
+		return pending
+	}
+	return append(make([]*ast.Term, 0, len(pending)+smallContainer), pending...)
 }
 
 // dedupeMapMin is the member count from which dedupe switches from comparing
