@@ -161,31 +161,33 @@ func (d *decoder) array(i int, elem *Projection) (*ast.Term, int) {
 			return nil, j
 		}
 	}
+	if n >= hugeArray && base <= n/8 {
+		return d.alloc.term(ast.NewArray(d.takeScratch(base)...)), j
+	}
 	elems := d.alloc.slice(n)
 	if n <= len(local) {
 		copy(elems, local[:n])
 	} else {
 		copy(elems, d.elems[base:])
-		d.elems = d.dropScratch(d.elems[:base])
+		d.elems = d.elems[:base]
 	}
 	return d.alloc.term(ast.NewArray(elems...)), j
 }
 
-// hugeScratch is the capacity past which the elements' scratch stack is let
-// go once its array is built, rather than kept to the end of the decode.
-const hugeScratch = 1 << 20
+// hugeArray is the length from which an array keeps the scratch stack its
+// elements were gathered on instead of a copy.
+const hugeArray = 1 << 20
 
-// dropScratch returns pending, the elements still pending below a huge array
-// just built, on a stack of its own, so that the huge stack is garbage
-// before ast.NewArray allocates the array's hashes: the array's elements,
-// its hashes and the stack they were gathered on (some 16 bytes each, and
-// up to twice that for the stack) are never all live at once. Below
-// hugeScratch the stack is kept for reuse.
-func (d *decoder) dropScratch(pending []*ast.Term) []*ast.Term {
-	if cap(pending) < hugeScratch {
-		return pending
-	}
-	return append(make([]*ast.Term, 0, len(pending)+smallContainer), pending...)
+// takeScratch returns the elements gathered on the scratch stack from base
+// up, as the array's own slice: the stack moves to a new one holding the
+// elements still pending below base (few: base is at most an eighth of the
+// array). A copy would have the stack, the copy and the array's hashes
+// live at once, 24 bytes per element and more; the stack's spare capacity
+// (at most a quarter, as append grows it) is the price.
+func (d *decoder) takeScratch(base int) []*ast.Term {
+	elems := d.elems[base:len(d.elems):len(d.elems)]
+	d.elems = append(make([]*ast.Term, 0, base+smallContainer), d.elems[:base]...)
+	return elems
 }
 
 // dedupeMapMin is the member count from which dedupe switches from comparing

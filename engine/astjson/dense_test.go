@@ -62,3 +62,33 @@ func TestDenseArraysNotBuilt(t *testing.T) {
 		t.Errorf("DecodeShape of a list of %d: whole %v, err %v, equal %v", shapeDense, whole, err, v.Compare(want) == 0)
 	}
 }
+
+// TestHugeArrayKeepsItsScratch: an array of a million elements and more
+// keeps the stack it was gathered on (takeScratch) instead of a copy; its
+// value is the reference's, below other pending elements too, and a later
+// decode by the same pooled decoder does not write into it.
+func TestHugeArrayKeepsItsScratch(t *testing.T) {
+	if testing.Short() {
+		t.Skip("decodes 2 million elements twice")
+	}
+	huge := dense(hugeArray)
+	for _, in := range []string{
+		huge,
+		`{"a":` + huge + `,"b":[1,2]}`,
+		`[1,2,3,4,5,6,7,8,9,10,` + huge + `,11]`, // ten elements pending below it
+		`[` + strings.Repeat(`"x",`, hugeArray) + huge + `]`,
+	} {
+		got, err := Decode([]byte(in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Decode([]byte(strings.ReplaceAll(in, "0", "1"))); err != nil {
+			t.Fatal(err)
+		}
+		want, err := reference([]byte(in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkSame(t, []byte(in), got, want)
+	}
+}
