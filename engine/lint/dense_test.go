@@ -3,6 +3,7 @@ package lint
 import (
 	"context"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -126,4 +127,27 @@ func allocated(f func()) uint64 {
 	f()
 	runtime.ReadMemStats(&after)
 	return after.TotalAlloc - before.TotalAlloc
+}
+
+// TestProjectedMessageMembers: the members of a message the chat builder
+// reads in any of the conventions chat records carry (OpenAI, Anthropic
+// blocks, pi / OpenClaw's camelCase) are kept by the projection, and every
+// other member stubbed, so a document that leaves out only raw is the one
+// the whole record gives.
+func TestProjectedMessageMembers(t *testing.T) {
+	notRaw := document.NewFields(func(path ...string) bool { return !slices.Contains(path, "raw") })
+	opts := document.Options{Fields: notRaw}
+	for _, rec := range []string{
+		`{"messages":[{"role":"user","content":"x","extra":[1,2,3],"name":"u"},{"role":"assistant","content":[{"type":"toolCall","id":"c1","name":"f","arguments":{"a":1}}],"stopReason":"toolUse"},{"role":"assistant","content":"y","stop_reason":"end_turn"},{"role":"toolResult","toolCallId":"c1","isError":false,"content":"r"},{"role":"tool","tool_use_id":"c1","content":"r"},{"role":"tool","toolUseId":"c1","content":[0,1]}]}`,
+		`{"messages":[{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{}"},"extra":{"x":[0,0]}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"c1","is_error":true,"content":"no"},{"type":"text","text":"next"}],"metadata":{"a":1}},{"role":"tool","tool_call_id":"c1","content":"r"}]}`,
+		`{"messages":[{"role":"assistant","content":"<tool_call>{\"name\":\"f\",\"arguments\":{}}</tool_call>","weight":0},{"role":"tool","content":"<tool_result>ok</tool_result>"}]}`,
+	} {
+		whole, _ := Decode("f", jsonl.Record{Data: []byte(rec)})
+		proj, _ := decode("f", jsonl.Record{Data: []byte(rec)}, document.Projection(document.Chat, opts))
+		want := document.NewBuilder(document.Chat, "f", opts).Add(1, whole)
+		got := document.NewBuilder(document.Chat, "f", opts).Add(1, proj)
+		if ast.Compare(document.Plain(got.Materialized()), document.Plain(want.Materialized())) != 0 {
+			t.Errorf("%s:\nprojected %v\nwhole     %v", rec, got.Materialized(), want.Materialized())
+		}
+	}
 }
