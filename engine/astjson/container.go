@@ -37,7 +37,9 @@ func (d *decoder) object(i int, p *Projection) (*ast.Term, int) {
 		var node *Projection
 		if p != nil {
 			var keep bool
-			if node, keep = p.Members[string(s)]; !keep && !p.KeepOthers {
+			if node, keep = p.Members[string(s)]; !keep && p.KeepOthers {
+				node = p.Others
+			} else if !keep {
 				end := d.skip(j)
 				if end < 0 {
 					return nil, end
@@ -159,6 +161,9 @@ func (d *decoder) array(i int, elem *Projection) (*ast.Term, int) {
 			return nil, j
 		}
 	}
+	if n >= hugeArray && base <= n/8 {
+		return d.alloc.term(ast.NewArray(d.takeScratch(base)...)), j
+	}
 	elems := d.alloc.slice(n)
 	if n <= len(local) {
 		copy(elems, local[:n])
@@ -167,6 +172,22 @@ func (d *decoder) array(i int, elem *Projection) (*ast.Term, int) {
 		d.elems = d.elems[:base]
 	}
 	return d.alloc.term(ast.NewArray(elems...)), j
+}
+
+// hugeArray is the length from which an array keeps the scratch stack its
+// elements were gathered on instead of a copy.
+const hugeArray = 1 << 20
+
+// takeScratch returns the elements gathered on the scratch stack from base
+// up, as the array's own slice: the stack moves to a new one holding the
+// elements still pending below base (few: base is at most an eighth of the
+// array). A copy would have the stack, the copy and the array's hashes
+// live at once, 24 bytes per element and more; the stack's spare capacity
+// (at most a quarter, as append grows it) is the price.
+func (d *decoder) takeScratch(base int) []*ast.Term {
+	elems := d.elems[base:len(d.elems):len(d.elems)]
+	d.elems = append(make([]*ast.Term, 0, base+smallContainer), d.elems[:base]...)
+	return elems
 }
 
 // dedupeMapMin is the member count from which dedupe switches from comparing

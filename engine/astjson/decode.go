@@ -25,6 +25,7 @@ const maxDepth = jsonlex.MaxDepth
 type decoder struct {
 	jsonlex.Lexer
 	rng *RangeError // the first number OPA refuses; decoding goes on to find syntax errors
+	cut bool        // a projection's Dense left elements of an array out
 
 	kvs   [][2]*ast.Term // pending object members, shared by all nesting levels
 	elems []*ast.Term    // pending array elements, shared by all nesting levels
@@ -46,8 +47,16 @@ func Decode(data []byte) (ast.Value, error) { return decode(data, nil) }
 
 // decode is Decode, or DecodeProjected when p is not nil.
 func decode(data []byte, p *Projection) (ast.Value, error) {
+	v, _, err := decodeCut(data, p)
+	return v, err
+}
+
+// decodeCut is decode, also reporting whether a Dense projection left
+// elements of an array out.
+func decodeCut(data []byte, p *Projection) (ast.Value, bool, error) {
 	d := decoderPool.Get().(*decoder)
 	d.Reset(data)
+	d.cut = false
 
 	var v ast.Value
 	var t *ast.Term
@@ -64,15 +73,15 @@ func decode(data []byte, p *Projection) (ast.Value, error) {
 	if d.Failed() {
 		err = d.Err()
 	}
-	rng := d.rng
+	rng, cut := d.rng, d.cut
 	d.release()
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if rng != nil {
-		return nil, rng
+		return nil, false, rng
 	}
-	return v, nil
+	return v, cut, nil
 }
 
 // release drops every reference to the input and result and returns d to the

@@ -27,6 +27,12 @@ var projections = map[string]*Projection{
 			}}},
 		}}},
 	}},
+	"others stubbed, dense content": {Object: true, KeepOthers: true, Others: &Projection{Stub: true}, Members: map[string]*Projection{
+		"role":    nil,
+		"content": {Probe: true, Needles: []string{"<tool_call>"}, Dense: 1},
+		"a":       {Dense: 2, Elem: &Projection{Object: true, Members: map[string]*Projection{"x": nil}}},
+	}},
+	"shape": shapeProjection,
 }
 
 // project is the reference for DecodeProjected: the whole value cut down by
@@ -46,12 +52,18 @@ func project(v ast.Value, p *Projection) ast.Value {
 		out := ast.NewObject()
 		x.Foreach(func(k, e *ast.Term) {
 			node, keep := p.Members[string(k.Value.(ast.String))]
-			if keep || p.KeepOthers {
+			if !keep && p.KeepOthers {
+				node, keep = p.Others, true
+			}
+			if keep {
 				out.Insert(k, ast.NewTerm(project(e.Value, node)))
 			}
 		})
 		return out
 	case *ast.Array:
+		if p.Dense > 0 && x.Len() > p.Dense && denseElems(x) {
+			return x.Slice(0, p.Dense)
+		}
 		if p.Elem == nil {
 			return v
 		}
@@ -90,6 +102,20 @@ func checkProjected(t *testing.T, data []byte, p *Projection) {
 	}
 }
 
+// denseElems reports whether every element of a is a number, a boolean or
+// null.
+func denseElems(a *ast.Array) bool {
+	dense := true
+	a.Foreach(func(e *ast.Term) {
+		switch e.Value.(type) {
+		case ast.Number, ast.Boolean, ast.Null:
+		default:
+			dense = false
+		}
+	})
+	return dense
+}
+
 func errorType(err error) string {
 	var re *RangeError
 	if errors.As(err, &re) {
@@ -110,7 +136,15 @@ func TestDecodeProjected(t *testing.T) {
 		"{\"b\":\"\xff\",\"a\":1}",                // invalid UTF-8 in a left-out string
 		`{"a":1,"a":{"x":2},"b":3,"a":[{"x":4}]}`, // a kept key repeated: the last value wins
 		`{"messages":[{"role":"assistant","content":"<tool_call>{}</tool_call>","tool_calls":[{"function":{"arguments":"{}"}},{"function":{"arguments":null}}]},{"role":"tool","content":""}],"id":"x","tools":[{"big":"`+strings.Repeat("x", 300)+`"}]}`,
-		strings.Repeat(`{"b":`, 10001)+"1"+strings.Repeat("}", 10001), // too deep, inside a left-out member
+		strings.Repeat(`{"b":`, 10001)+"1"+strings.Repeat("}", 10001),  // too deep, inside a left-out member
+		`{"a":[1,2,3,null,true],"content":[0,false,null],"x":[0,0,0]}`, // dense arrays
+		`{"a":[1,2,3,{"x":1,"y":2}],"content":[0,0,"<tool_call>"]}`,    // not dense: after scalars, built whole again
+		`{"a":[1,2,3,1e999999,{"x":1}],"b":1e999998}`,                  // a refused number read before the array is built again
+		`{"a":[1,2,3,1e999999,4],"content":[1,2,}]}`,                   // a refused number in the part left out, a syntax error later
+		`{"a":[1,2,3,tru]}`, // an error in the part left out
+		`{"a":[1,2,3 4]}`,   // a missing comma
+		`{"a":[1,2,[`+strings.Repeat("[", 10001)+`]]}`, // too deep after scalars
+		`{"content":[`+strings.TrimSuffix(strings.Repeat("0,", 100), ",")+`],"role":"user","extra":[[0,0],{"y":[0,0,0]}]}`,
 	)
 	for name, p := range projections {
 		t.Run(name, func(t *testing.T) {

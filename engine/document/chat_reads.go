@@ -8,7 +8,8 @@ import "github.com/chatlint/chatlint/engine/astjson"
 //   - conversation_id and id, always: they name the document;
 //   - the messages (or a preference record's input.messages, or
 //     mistral-finetune's interactions) when a rule
-//     reads them, the mode or the lookup: every member of each message, but
+//     reads them, the mode or the lookup: of each message the members the
+//     builder reads (messageReads; any other only as "there and not null"),
 //     a string content only as far as the record's mode depends on it
 //     (whether it is empty, whether it holds an inline tool-call tag) unless
 //     a rule reads the text, and a tool call's arguments only as "present and
@@ -67,13 +68,24 @@ func chatProjection(k int) *astjson.Projection {
 	return &astjson.Projection{Object: true, Members: top}
 }
 
-// messageReads is what readMessage and structuredCalls read of a message.
+// messageReads is what readMessage and structuredCalls read of a message:
+// the members messageMembers names; any other member only as "there and not
+// null" (nothing reads it: its value is in the document only as the
+// message's raw, and a rule reading raw gets the record whole), so that a
+// 60 MB list in a member chat does not know is not built.
 func messageReads(k int) *astjson.Projection {
 	members := map[string]*astjson.Projection{}
+	for _, m := range messageMembers {
+		members[m] = nil
+	}
+	// A content list whose parts are all numbers, booleans or null holds no
+	// text and no call: its first part tells as much as all of them
+	// (astjson's Dense), and a 60 MB one is not built.
+	members["content"] = &astjson.Projection{Dense: 1}
 	if k&readText == 0 {
 		// detectMode and parseInline look for these tags in the text; a
 		// content list is read whole, as its parts' texts are joined.
-		members["content"] = &astjson.Projection{Probe: true, Needles: []string{tagCallOpen, tagResultStart}}
+		members["content"] = &astjson.Projection{Probe: true, Needles: []string{tagCallOpen, tagResultStart}, Dense: 1}
 	}
 	if k&readArguments == 0 {
 		// callInput only asks whether the arguments are there and not null.
@@ -85,5 +97,15 @@ func messageReads(k int) *astjson.Projection {
 		fn := withArgs(map[string]*astjson.Projection{})
 		members["tool_calls"] = &astjson.Projection{Elem: withArgs(map[string]*astjson.Projection{"function": fn})}
 	}
-	return &astjson.Projection{Object: true, KeepOthers: true, Members: members}
+	return &astjson.Projection{Object: true, KeepOthers: true, Members: members, Others: stub}
 }
+
+// stub builds a value as "there and not null" only.
+var stub = &astjson.Projection{Stub: true}
+
+// messageMembers are the members of a message the builder reads as they are
+// (readMessage, appendMessages, structuredCalls), besides content and
+// tool_calls; a few more that rules name are kept too, although a rule
+// reading them reads the message's raw and so the record whole.
+var messageMembers = []string{"role", "stop_reason", "stopReason", "tool_call_id", "toolCallId",
+	"toolUseId", "tool_use_id", "isError", "is_error", "tool_calls", "name", "type", "id", "function_call"}

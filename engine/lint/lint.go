@@ -392,18 +392,27 @@ const DetectWindow = 16
 // record is not a JSON object (detection waits for the next record); when it
 // is one but matches no format, format is "" and unrecognized is the finding
 // to report once for the file. obj is the decoded record, to pass on as
-// Unit.First.
+// Unit.First; nil when detection did not build it whole.
+//
+// Detection reads the record's shape: a long list of numbers in it (a
+// 60 MB line of [0,0,...]) keeps only its first elements
+// (astjson.DecodeShape), and the record is then decoded again by its check
+// as the format's projection says, rather than built whole here.
 func Detect(file string, rec jsonl.Record) (format document.Format, obj ast.Object, unrecognized *finding.Finding, ok bool) {
 	if !astjson.OpensObject(rec.Data) {
 		return "", nil, nil, false
 	}
-	v, err := astjson.Decode(rec.Data)
+	v, whole, err := astjson.DecodeShape(rec.Data)
 	obj, isObj := v.(ast.Object)
 	if err != nil || !isObj {
 		return "", nil, nil, false
 	}
+	first := obj
+	if !whole {
+		first = nil
+	}
 	if f, known := document.Detect(obj); known {
-		return f, obj, nil, true
+		return f, first, nil, true
 	}
 	msg := fmt.Sprintf("unrecognized format: the first record has keys {%s}; expected %s (force one with --format)",
 		document.Keys(obj), document.FormatNames())
@@ -413,7 +422,7 @@ func Detect(file string, rec jsonl.Record) (format document.Format, obj ast.Obje
 	}
 	u := coreFinding(RuleUnrecognized, file, rec.Line, msg)
 	u.RecordHash = recordHash(rec)
-	return "", obj, &u, true
+	return "", first, &u, true
 }
 
 // recordHash is finding.HashRecord of a record as read (Raw; Data for a

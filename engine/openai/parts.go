@@ -36,18 +36,36 @@ func contentParts(raw any) []any {
 // goes into a user message's parts (userParts); in a message of another
 // role it is left out, as OpenAI's examples hold images in user messages
 // only.
+//
+// Consecutive parts of one unknown kind are one note: a list of 30 million
+// numbers as content made as many notes, and 12 GB.
 func (c *converter) parts(line, i int, role string, raw any) {
+	from, run := 0, ""
+	flush := func(to int) {
+		switch {
+		case run == "":
+		case to == from:
+			c.note(line, "part %d of message %d (%s) cannot be represented in an OpenAI chat example: left out", from, i, run)
+		default:
+			c.note(line, "parts %d to %d of message %d (each %s) cannot be represented in an OpenAI chat example: left out", from, to, i, run)
+		}
+		run = ""
+	}
 	for k, p := range contentParts(raw) {
 		if _, ok, _ := imagePart(p); ok {
+			flush(k - 1)
 			if role != "user" {
 				c.note(line, "part %d of message %d is an image; OpenAI examples hold images in user messages only, not %s messages: left out", k, i, role)
 			}
 			continue
 		}
-		if kind := unknownPart(p); kind != "" {
-			c.note(line, "part %d of message %d (%s) cannot be represented in an OpenAI chat example: left out", k, i, kind)
+		kind := unknownPart(p)
+		if kind != run {
+			flush(k - 1)
+			from, run = k, kind
 		}
 	}
+	flush(len(contentParts(raw)) - 1)
 }
 
 // unknownPart names the kind of a part that is none of the known ones, ""
