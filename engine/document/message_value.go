@@ -232,11 +232,44 @@ func (v *MessageValue) Hash() int {
 	}
 	h := 0
 	for s, t := range v.slots {
-		if t != nil {
+		if t == nil {
+			continue
+		}
+		if n, ok := t.Value.(ast.Number); ok {
+			h += msgSlotKeyHashes[s] + numberHash(n)
+		} else {
 			h += msgSlotKeyHashes[s] + t.Value.Hash()
 		}
 	}
 	return h
+}
+
+// numberHash is n.Hash() without OPA's float parse for an integer of at
+// most 15 digits (a message's index, turn and line): such an integer is
+// exact as a float64, so the int of its float is the integer itself. Every
+// view's hash is taken when the messages array is built, and a line number
+// of four digits or more sends OPA's Number.Hash through ParseFloat.
+func numberHash(n ast.Number) int {
+	d := string(n)
+	neg := len(d) > 0 && d[0] == '-'
+	if neg {
+		d = d[1:]
+	}
+	if len(d) == 0 || len(d) > 15 {
+		return n.Hash()
+	}
+	x := 0
+	for i := 0; i < len(d); i++ {
+		c := d[i]
+		if c < '0' || c > '9' {
+			return n.Hash()
+		}
+		x = x*10 + int(c-'0')
+	}
+	if neg {
+		return -x
+	}
+	return x
 }
 
 // IsGround is the built object's, from the slots: ast.NewArray asks every

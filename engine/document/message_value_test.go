@@ -198,3 +198,18 @@ func FuzzMessageViews(f *testing.F) {
 		}
 	})
 }
+
+// TestNumberHash: the views' number hash is OPA's on every shape of number
+// a slot or JSON may hold.
+func TestNumberHash(t *testing.T) {
+	for _, s := range []string{
+		"0", "-0", "7", "42", "999", "1000", "12345", "-12345", "007", "0123",
+		"999999999999999", "-999999999999999", "1234567890123456", "9007199254740993",
+		"1.5", "1e3", "-2.0", "1E400", "-", "",
+	} {
+		n := ast.Number(s)
+		if got, want := numberHash(n), n.Hash(); got != want {
+			t.Errorf("numberHash(%q) = %d, want %d", s, got, want)
+		}
+	}
+}
