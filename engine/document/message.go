@@ -48,8 +48,16 @@ type message struct {
 
 // readMessage does the first pass over one message as given.
 func readMessage(raw *ast.Term, line int, path *ast.Term, chatIndex int) message {
+	o, _ := raw.Value.(ast.Object)
+	return readMessageContent(raw, o, get(o, keyContent), line, path, chatIndex)
+}
+
+// readMessageContent is readMessage for a caller that has looked up the
+// message's object o and its content member already: an OPA object hashes
+// the key on every lookup, and chat reads every message.
+func readMessageContent(raw *ast.Term, o ast.Object, content *ast.Term, line int, path *ast.Term, chatIndex int) message {
 	m := message{raw: raw, line: line, path: string(path.Value.(ast.String)), pathTerm: path, chatIndex: chatIndex}
-	m.obj, _ = raw.Value.(ast.Object)
+	m.obj = o
 	if m.obj == nil {
 		return m
 	}
@@ -58,7 +66,6 @@ func readMessage(raw *ast.Term, line int, path *ast.Term, chatIndex int) message
 			m.role, m.roleTerm = string(r), t
 		}
 	}
-	content := get(m.obj, keyContent)
 	m.text, m.hasContent = contentText(content)
 	if content != nil {
 		if _, ok := content.Value.(ast.String); ok {

@@ -272,16 +272,13 @@ func numberHash(n ast.Number) int {
 	return x
 }
 
-// IsGround is the built object's, from the slots: ast.NewArray asks every
-// element.
+// IsGround is the built object's: ast.NewArray asks every element. Every
+// slot holds a value decoded from JSON or one the builder made (numbers,
+// strings, booleans, arrays and objects of them), and no such value holds a
+// variable, so a view is ground until something is inserted.
 func (v *MessageValue) IsGround() bool {
 	if v.inserted {
 		return v.Object.IsGround()
-	}
-	for _, t := range v.slots {
-		if t != nil && !t.IsGround() {
-			return false
-		}
 	}
 	return true
 }
