@@ -17,6 +17,9 @@ import "github.com/chatlint/chatlint/engine/astjson"
 // A rule reading raw (the record's or a message's) gets the record whole.
 func chatReads(f *Fields) *astjson.Projection {
 	if f.raw || f.msgRaw {
+		if f.messages && !f.plainMessages {
+			return rawMessageViews
+		}
 		return nil
 	}
 	k := 0
@@ -85,3 +88,12 @@ func messageReads(k int) *astjson.Projection {
 	}
 	return &astjson.Projection{Object: true, KeepOthers: true, Members: members}
 }
+
+// rawMessageViews decodes a record whole, the elements of its messages
+// array as astjson.ObjectViews: the record's raw messages are read by the
+// builder and by a few rules, each by a few lookups, and no Rego sees them
+// (the document's messages are MessageValues, and Document.Materialized
+// gives everything else plain objects).
+var rawMessageViews = &astjson.Projection{Object: true, KeepOthers: true, Members: map[string]*astjson.Projection{
+	"messages": {Elem: &astjson.Projection{Object: true, KeepOthers: true, View: true}},
+}}

@@ -3,6 +3,7 @@ package document
 import (
 	"sync"
 
+	"github.com/chatlint/chatlint/engine/astjson"
 	"github.com/open-policy-agent/opa/v1/ast"
 )
 
@@ -131,6 +132,9 @@ func slotsObject(s *[msgSlots]*ast.Term) ast.Object {
 	n := 0
 	for i, t := range s {
 		if t != nil {
+			if v, ok := t.Value.(*astjson.ObjectView); ok { // the raw message
+				t = ast.NewTerm(v.Materialize())
+			}
 			kv[n] = [2]*ast.Term{msgSlotKeys[i], t}
 			n++
 		}
@@ -147,6 +151,8 @@ func Plain(v ast.Value) ast.Value {
 	switch x := v.(type) {
 	case *MessageValue:
 		return x.Materialize()
+	case *astjson.ObjectView:
+		return x.Materialize()
 	case *ast.Array:
 		return plainArray(x)
 	case ast.Object:
@@ -160,14 +166,21 @@ func plainArray(arr *ast.Array) *ast.Array {
 	var out []*ast.Term
 	for i := 0; i < arr.Len(); i++ {
 		e := arr.Elem(i)
-		if v, ok := e.Value.(*MessageValue); ok {
+		var o ast.Object
+		switch v := e.Value.(type) {
+		case *MessageValue:
+			o = v.Materialize()
+		case *astjson.ObjectView:
+			o = v.Materialize()
+		}
+		if o != nil {
 			if out == nil {
 				out = make([]*ast.Term, arr.Len())
 				for j := 0; j < i; j++ {
 					out[j] = arr.Elem(j)
 				}
 			}
-			e = ast.NewTerm(v.Materialize())
+			e = ast.NewTerm(o)
 		}
 		if out != nil {
 			out[i] = e
@@ -360,22 +373,33 @@ func (d *Document) Materialized() ast.Object {
 // materialize returns doc with the views of its messages array replaced by
 // their objects, the members in the same order; doc itself when it has none.
 func materialize(doc ast.Object) ast.Object {
-	t := doc.Get(KeyMessages)
-	if t == nil {
-		return doc
+	var msgs, raw ast.Value
+	if t := doc.Get(KeyMessages); t != nil {
+		if arr, _ := t.Value.(*ast.Array); arr != nil {
+			if p := plainArray(arr); p != arr {
+				msgs = p
+			}
+		}
 	}
-	arr, _ := t.Value.(*ast.Array)
-	if arr == nil {
-		return doc
+	// The record (a document's raw) holds the raw messages, which the
+	// decoder may have built as views (rawMessageViews).
+	if t := doc.Get(KeyRaw); t != nil {
+		if o, _ := t.Value.(ast.Object); o != nil {
+			if p := materialize(o); p != o {
+				raw = p
+			}
+		}
 	}
-	msgs := plainArray(arr)
-	if msgs == arr {
+	if msgs == nil && raw == nil {
 		return doc
 	}
 	kv := make([][2]*ast.Term, 0, doc.Len())
 	doc.Foreach(func(k, v *ast.Term) {
-		if k.Value.Compare(KeyMessages.Value) == 0 {
+		switch {
+		case msgs != nil && k.Value.Compare(KeyMessages.Value) == 0:
 			v = ast.NewTerm(msgs)
+		case raw != nil && k.Value.Compare(KeyRaw.Value) == 0:
+			v = ast.NewTerm(raw)
 		}
 		kv = append(kv, [2]*ast.Term{k, v})
 	})
