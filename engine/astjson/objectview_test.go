@@ -25,7 +25,7 @@ func TestObjectViewSameAsObject(t *testing.T) {
 		`{"messages":[{"role":"user","content":"hi there, a question longer than thirty-two bytes"},{"role":"assistant","content":null,"tool_calls":[{"id":"call_0123456789abcdefghijklmnopq","type":"function","function":{"name":"f","arguments":"{\"a\":1}"}}]},{"role":"tool","tool_call_id":"call_0123456789abcdefghijklmnopq","content":"1"}],"tools":[]}`,
 		`{"messages":[{"role":"user","content":[{"type":"text","text":"x"}],"n":1.5,"b":true,"z":null,"id":"msg_0123456789abcdefghijklmnopqrstuv"}]}`,
 		`{"messages":[{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9,"j":"a string longer than thirty-two bytes"}]}`, // more members than a view holds inline
-		`{"messages":[{"role":"user","role":"assistant","content":"dup, in a string longer than thirty-two bytes"}]}`,              // a repeated key keeps the last value
+		`{"messages":[{"role":"user","role":"assistant","content":"dup, in a string longer than thirty-two bytes"}]}`,        // a repeated key keeps the last value
 		`{"messages":["not an object", 3, null, {"role":"user","content":"a string longer than thirty-two bytes"}]}`,
 		`{"id":"x","messages":{"role":"user"}}`, // not a list: no views
 	} {
