@@ -28,6 +28,7 @@ type ObjectView struct {
 	kvs        [][2]*ast.Term
 	hash       int
 	inserted   bool // a member was inserted: the built object answers
+	nested     bool // a member is a view, or an array holding views
 	small      [4][2]*ast.Term
 }
 
@@ -46,14 +47,56 @@ func newObjectView(kvs [][2]*ast.Term) *ObjectView {
 	// messages array asks every element's hash when it is built.
 	for _, kv := range kvs {
 		v.hash += kv[0].Value.Hash() + kv[1].Value.Hash()
+		v.nested = v.nested || holdsView(kv[1].Value)
 	}
 	return v
 }
 
+// holdsView reports whether x is a view or an array with a view among its
+// elements: where a projection puts views (a message's tool calls, a
+// call's function).
+func holdsView(x ast.Value) bool {
+	switch x := x.(type) {
+	case *ObjectView:
+		return true
+	case *ast.Array:
+		for i := 0; i < x.Len(); i++ {
+			if _, ok := x.Elem(i).Value.(*ObjectView); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// plainTerm is t with the views in its value (holdsView) replaced by their
+// objects.
+func plainTerm(t *ast.Term) *ast.Term {
+	switch x := t.Value.(type) {
+	case *ObjectView:
+		return ast.NewTerm(x.Materialize())
+	case *ast.Array:
+		if p := PlainArray(x); p != x {
+			return ast.NewTerm(p)
+		}
+	}
+	return t
+}
+
 // Materialize returns the OPA object of the view's members, building it on
-// first use.
+// first use; the views among its members are built too, so the object holds
+// none.
 func (v *ObjectView) Materialize() ast.Object {
-	v.once.Do(func() { v.Object = ast.NewObject(v.kvs...) })
+	v.once.Do(func() {
+		kvs := v.kvs
+		if v.nested {
+			kvs = make([][2]*ast.Term, len(v.kvs))
+			for i, kv := range v.kvs {
+				kvs[i] = [2]*ast.Term{kv[0], plainTerm(kv[1])}
+			}
+		}
+		v.Object = ast.NewObject(kvs...)
+	})
 	return v.Object
 }
 

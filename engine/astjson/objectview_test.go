@@ -7,10 +7,32 @@ import (
 )
 
 // messageViews is the projection chat documents decode with when rules read
-// the raw record: every member whole, the messages as views.
+// the raw record: every member whole, the messages, their tool calls and
+// the calls' functions as views.
 var messageViews = &Projection{Object: true, KeepOthers: true, Members: map[string]*Projection{
-	"messages": {Elem: &Projection{Object: true, KeepOthers: true, View: true}},
+	"messages": {Elem: &Projection{Object: true, KeepOthers: true, View: true, Members: map[string]*Projection{
+		"tool_calls": {Elem: &Projection{Object: true, KeepOthers: true, View: true, Members: map[string]*Projection{
+			"function": {Object: true, KeepOthers: true, View: true},
+		}}},
+	}}},
 }}
+
+// anyView reports whether v holds a view anywhere.
+func anyView(v ast.Value) bool {
+	switch x := v.(type) {
+	case *ObjectView:
+		return true
+	case *ast.Array:
+		for i := 0; i < x.Len(); i++ {
+			if anyView(x.Elem(i).Value) {
+				return true
+			}
+		}
+	case ast.Object:
+		return x.Until(func(_, e *ast.Term) bool { return anyView(e.Value) })
+	}
+	return false
+}
 
 // TestObjectViewSameAsObject: a record decoded with views is, member for
 // member, the record Decode builds: the views answer Get, Len, Hash and
@@ -28,6 +50,7 @@ func TestObjectViewSameAsObject(t *testing.T) {
 		`{"messages":[{"role":"user","role":"assistant","content":"dup, in a string longer than thirty-two bytes"}]}`,        // a repeated key keeps the last value
 		`{"messages":["not an object", 3, null, {"role":"user","content":"a string longer than thirty-two bytes"}]}`,
 		`{"id":"x","messages":{"role":"user"}}`, // not a list: no views
+		`{"messages":[{"role":"assistant","tool_calls":[{"id":"call_0123456789abcdefghijklmnopq","function":{"name":"f","arguments":"{\"path\": \"/a/path/longer/than/thirty-two/bytes\"}"}},{"id":"call_1123456789abcdefghijklmnopq","type":"function","function":"not an object"},"not a call"]}]}`,
 	} {
 		want, err := Decode([]byte(in))
 		if err != nil {
@@ -72,6 +95,9 @@ func TestObjectViewSameAsObject(t *testing.T) {
 			}
 			if v.Object != nil {
 				t.Errorf("%s: message %d: Len, Hash, IsGround and Get built the object", in, i)
+			}
+			if anyView(v.Materialize()) {
+				t.Errorf("%s: message %d: the built object holds a view: %v", in, i, v.Materialize())
 			}
 			if ast.Compare(PlainView(v), o) != 0 || v.Compare(o) != 0 || ast.Compare(o, v.Materialize()) != 0 {
 				t.Errorf("%s: message %d: built object %v, want %v", in, i, v.Materialize(), o)

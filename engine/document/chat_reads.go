@@ -90,10 +90,15 @@ func messageReads(k int) *astjson.Projection {
 }
 
 // rawMessageViews decodes a record whole, the elements of its messages
-// array as astjson.ObjectViews: the record's raw messages are read by the
-// builder and by a few rules, each by a few lookups, and no Rego sees them
-// (the document's messages are MessageValues, and Document.Materialized
-// gives everything else plain objects).
+// array, their tool calls and the calls' functions as astjson.ObjectViews:
+// the record's raw messages are read by the builder and by a few rules,
+// each by a few lookups, and no Rego sees them (the document's messages are
+// MessageValues, and Document.Materialized gives everything else plain
+// objects).
 var rawMessageViews = &astjson.Projection{Object: true, KeepOthers: true, Members: map[string]*astjson.Projection{
-	"messages": {Elem: &astjson.Projection{Object: true, KeepOthers: true, View: true}},
+	"messages": {Elem: &astjson.Projection{Object: true, KeepOthers: true, View: true, Members: map[string]*astjson.Projection{
+		"tool_calls": {Elem: &astjson.Projection{Object: true, KeepOthers: true, View: true, Members: map[string]*astjson.Projection{
+			"function": {Object: true, KeepOthers: true, View: true},
+		}}},
+	}}},
 }}
