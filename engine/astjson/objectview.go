@@ -20,8 +20,9 @@ import (
 // overrides every exported method of Object and Value. OPA's *object
 // methods do not know it (object.Compare(view) panics), so code that hands
 // a value that may hold views to OPA's Compare, Equal or to Rego calls
-// Plain first. The decoder builds views only where a Projection asks
-// (Projection.View), and only for objects whose members are plain values.
+// document.Plain first. The decoder builds views only where a Projection asks
+// (Projection.View); a view whose members hold views builds them too when
+// it is built, so its object holds none.
 type ObjectView struct {
 	ast.Object // the built object, nil until something needs it
 	once       sync.Once
@@ -29,8 +30,13 @@ type ObjectView struct {
 	hash       int
 	inserted   bool // a member was inserted: the built object answers
 	nested     bool // a member is a view, or an array holding views
-	small      [4][2]*ast.Term
+	small      [5][2]*ast.Term
 }
+
+// NewObjectView is the view of members kvs, whose keys are distinct
+// strings (as ast.NewObject is given them), for an object a builder makes
+// that only the YAML evaluator reads (document's normalized tool calls).
+func NewObjectView(kvs ...[2]*ast.Term) *ObjectView { return newObjectView(kvs) }
 
 // newObjectView is the view of members kvs (deduplicated, as ast.NewObject
 // is given them), which it copies: a message's few members into the view

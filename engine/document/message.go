@@ -3,6 +3,7 @@ package document
 import (
 	"strings"
 
+	"github.com/chatlint/chatlint/engine/astjson"
 	"github.com/open-policy-agent/opa/v1/ast"
 )
 
@@ -44,6 +45,9 @@ type message struct {
 	// fields, when set, leaves the call members no rule reads out of the
 	// calls the second pass builds (Options.Fields).
 	fields *Fields
+	// callViews builds the calls as astjson views: only the YAML evaluator
+	// reads them (the messages are MessageValues, see buildMessagesFields).
+	callViews bool
 }
 
 // readMessage does the first pass over one message as given.
@@ -293,6 +297,10 @@ func (m *message) addCall(id, name, args *ast.Term, hasInput bool, path *ast.Ter
 		kv[n] = [2]*ast.Term{keyParseError, strTerm(parseErr)}
 		n++
 	}
+	if m.callViews {
+		m.calls = append(m.calls, ast.NewTerm(astjson.NewObjectView(kv[:n]...)))
+		return
+	}
 	o := ast.NewObject(kv[:n]...)
 	m.calls = append(m.calls, ast.NewTerm(o))
 }
@@ -307,6 +315,11 @@ func buildMessagesFields(ms []message, mode string, f *Fields) *ast.Term {
 	if !f.All() && !f.lookup { // the lookup reads the calls' ids and names
 		for i := range ms {
 			ms[i].fields = f
+		}
+	}
+	if !f.All() && !f.plainMessages && f.messages {
+		for i := range ms {
+			ms[i].callViews = true
 		}
 	}
 	if mode == modeInline {

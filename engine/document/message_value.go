@@ -132,8 +132,13 @@ func slotsObject(s *[msgSlots]*ast.Term) ast.Object {
 	n := 0
 	for i, t := range s {
 		if t != nil {
-			if v, ok := t.Value.(*astjson.ObjectView); ok { // the raw message
+			switch v := t.Value.(type) {
+			case *astjson.ObjectView: // the raw message
 				t = ast.NewTerm(v.Materialize())
+			case *ast.Array: // the calls, views (addPrunedCall)
+				if p := astjson.PlainArray(v); p != v {
+					t = ast.NewTerm(p)
+				}
 			}
 			kv[n] = [2]*ast.Term{msgSlotKeys[i], t}
 			n++
