@@ -93,7 +93,12 @@ func (d *decoder) object(i int, p *Projection) (*ast.Term, int) {
 			return t, j
 		}
 	}
-	obj := ast.NewObject(kvs...)
+	var obj ast.Object
+	if p != nil && p.View {
+		obj = newObjectView(kvs)
+	} else {
+		obj = ast.NewObject(kvs...)
+	}
 	d.kvs = d.kvs[:base] // a no-op unless members spilled
 	return d.alloc.term(obj), j
 }

@@ -34,6 +34,9 @@ import (
 // as Decode validates it, and it fails with the same errors at the same
 // offsets; left-out values are only not built.
 type Projection struct {
+	// View, with Object, builds the object as an ObjectView (objectview.go)
+	// rather than an OPA object.
+	View       bool
 	Object     bool
 	Members    map[string]*Projection
 	KeepOthers bool

@@ -15,9 +15,13 @@ import "github.com/open-policy-agent/opa/v1/ast"
 // the rest of its content when there is any.
 func appendMessages(ms []message, raw *ast.Term, line int, path *ast.Term, chatIndex int) []message {
 	o, _ := raw.Value.(ast.Object)
-	parts := arrayField(o, keyContent)
+	content := get(o, keyContent)
+	var parts *ast.Array
+	if content != nil {
+		parts, _ = content.Value.(*ast.Array)
+	}
 	if parts == nil || stringField(o, keyRole) != "user" || !hasToolResult(parts) {
-		return append(ms, readMessage(raw, line, path, chatIndex))
+		return append(ms, readMessageContent(raw, o, content, line, path, chatIndex))
 	}
 	rest := false
 	for j := 0; j < parts.Len(); j++ {

@@ -1,6 +1,9 @@
 package document
 
-import "github.com/open-policy-agent/opa/v1/ast"
+import (
+	"github.com/chatlint/chatlint/engine/astjson"
+	"github.com/open-policy-agent/opa/v1/ast"
+)
 
 // prunedDocument is newDocument under Options.Fields: only the members some
 // rule may read. Go code reads the whole document instead (d.whole, which
@@ -128,6 +131,10 @@ func (m *message) addPrunedCall(id, name, args *ast.Term, hasInput bool, path *a
 	}
 	if parseErr != "" {
 		add(keyParseError, strTerm(parseErr))
+	}
+	if m.callViews {
+		m.calls = append(m.calls, ast.NewTerm(astjson.NewObjectView(kv[:n]...)))
+		return
 	}
 	m.calls = append(m.calls, ast.NewTerm(ast.NewObject(kv[:n]...)))
 }

@@ -19,6 +19,9 @@ import "github.com/chatlint/chatlint/engine/astjson"
 // A rule reading raw (the record's or a message's) gets the record whole.
 func chatReads(f *Fields) *astjson.Projection {
 	if f.raw || f.msgRaw {
+		if f.messages && !f.plainMessages {
+			return rawMessageViews
+		}
 		return nil
 	}
 	k := 0
@@ -109,3 +112,17 @@ var stub = &astjson.Projection{Stub: true}
 // reading them reads the message's raw and so the record whole.
 var messageMembers = []string{"role", "stop_reason", "stopReason", "tool_call_id", "toolCallId",
 	"toolUseId", "tool_use_id", "isError", "is_error", "tool_calls", "name", "type", "id", "function_call"}
+
+// rawMessageViews decodes a record whole, the elements of its messages
+// array, their tool calls and the calls' functions as astjson.ObjectViews:
+// the record's raw messages are read by the builder and by a few rules,
+// each by a few lookups, and no Rego sees them (the document's messages are
+// MessageValues, and Document.Materialized gives everything else plain
+// objects).
+var rawMessageViews = &astjson.Projection{Object: true, KeepOthers: true, Members: map[string]*astjson.Projection{
+	"messages": {Elem: &astjson.Projection{Object: true, KeepOthers: true, View: true, Members: map[string]*astjson.Projection{
+		"tool_calls": {Elem: &astjson.Projection{Object: true, KeepOthers: true, View: true, Members: map[string]*astjson.Projection{
+			"function": {Object: true, KeepOthers: true, View: true},
+		}}},
+	}}},
+}}

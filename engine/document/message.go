@@ -3,6 +3,7 @@ package document
 import (
 	"strings"
 
+	"github.com/chatlint/chatlint/engine/astjson"
 	"github.com/open-policy-agent/opa/v1/ast"
 )
 
@@ -44,12 +45,23 @@ type message struct {
 	// fields, when set, leaves the call members no rule reads out of the
 	// calls the second pass builds (Options.Fields).
 	fields *Fields
+	// callViews builds the calls as astjson views: only the YAML evaluator
+	// reads them (the messages are MessageValues, see buildMessagesFields).
+	callViews bool
 }
 
 // readMessage does the first pass over one message as given.
 func readMessage(raw *ast.Term, line int, path *ast.Term, chatIndex int) message {
+	o, _ := raw.Value.(ast.Object)
+	return readMessageContent(raw, o, get(o, keyContent), line, path, chatIndex)
+}
+
+// readMessageContent is readMessage for a caller that has looked up the
+// message's object o and its content member already: an OPA object hashes
+// the key on every lookup, and chat reads every message.
+func readMessageContent(raw *ast.Term, o ast.Object, content *ast.Term, line int, path *ast.Term, chatIndex int) message {
 	m := message{raw: raw, line: line, path: string(path.Value.(ast.String)), pathTerm: path, chatIndex: chatIndex}
-	m.obj, _ = raw.Value.(ast.Object)
+	m.obj = o
 	if m.obj == nil {
 		return m
 	}
@@ -58,7 +70,6 @@ func readMessage(raw *ast.Term, line int, path *ast.Term, chatIndex int) message
 			m.role, m.roleTerm = string(r), t
 		}
 	}
-	content := get(m.obj, keyContent)
 	m.text, m.hasContent = contentText(content)
 	if content != nil {
 		if _, ok := content.Value.(ast.String); ok {
@@ -286,6 +297,10 @@ func (m *message) addCall(id, name, args *ast.Term, hasInput bool, path *ast.Ter
 		kv[n] = [2]*ast.Term{keyParseError, strTerm(parseErr)}
 		n++
 	}
+	if m.callViews {
+		m.calls = append(m.calls, ast.NewTerm(astjson.NewObjectView(kv[:n]...)))
+		return
+	}
 	o := ast.NewObject(kv[:n]...)
 	m.calls = append(m.calls, ast.NewTerm(o))
 }
@@ -300,6 +315,11 @@ func buildMessagesFields(ms []message, mode string, f *Fields) *ast.Term {
 	if !f.All() && !f.lookup { // the lookup reads the calls' ids and names
 		for i := range ms {
 			ms[i].fields = f
+		}
+	}
+	if !f.All() && !f.plainMessages && f.messages {
+		for i := range ms {
+			ms[i].callViews = true
 		}
 	}
 	if mode == modeInline {

@@ -3,6 +3,7 @@ package document
 import (
 	"sync"
 
+	"github.com/chatlint/chatlint/engine/astjson"
 	"github.com/open-policy-agent/opa/v1/ast"
 )
 
@@ -131,6 +132,14 @@ func slotsObject(s *[msgSlots]*ast.Term) ast.Object {
 	n := 0
 	for i, t := range s {
 		if t != nil {
+			switch v := t.Value.(type) {
+			case *astjson.ObjectView: // the raw message
+				t = ast.NewTerm(v.Materialize())
+			case *ast.Array: // the calls, views (addPrunedCall)
+				if p := astjson.PlainArray(v); p != v {
+					t = ast.NewTerm(p)
+				}
+			}
 			kv[n] = [2]*ast.Term{msgSlotKeys[i], t}
 			n++
 		}
@@ -147,6 +156,8 @@ func Plain(v ast.Value) ast.Value {
 	switch x := v.(type) {
 	case *MessageValue:
 		return x.Materialize()
+	case *astjson.ObjectView:
+		return x.Materialize()
 	case *ast.Array:
 		return plainArray(x)
 	case ast.Object:
@@ -160,14 +171,21 @@ func plainArray(arr *ast.Array) *ast.Array {
 	var out []*ast.Term
 	for i := 0; i < arr.Len(); i++ {
 		e := arr.Elem(i)
-		if v, ok := e.Value.(*MessageValue); ok {
+		var o ast.Object
+		switch v := e.Value.(type) {
+		case *MessageValue:
+			o = v.Materialize()
+		case *astjson.ObjectView:
+			o = v.Materialize()
+		}
+		if o != nil {
 			if out == nil {
 				out = make([]*ast.Term, arr.Len())
 				for j := 0; j < i; j++ {
 					out[j] = arr.Elem(j)
 				}
 			}
-			e = ast.NewTerm(v.Materialize())
+			e = ast.NewTerm(o)
 		}
 		if out != nil {
 			out[i] = e
@@ -232,23 +250,53 @@ func (v *MessageValue) Hash() int {
 	}
 	h := 0
 	for s, t := range v.slots {
-		if t != nil {
+		if t == nil {
+			continue
+		}
+		if n, ok := t.Value.(ast.Number); ok {
+			h += msgSlotKeyHashes[s] + numberHash(n)
+		} else {
 			h += msgSlotKeyHashes[s] + t.Value.Hash()
 		}
 	}
 	return h
 }
 
-// IsGround is the built object's, from the slots: ast.NewArray asks every
-// element.
+// numberHash is n.Hash() without OPA's float parse for an integer of at
+// most 15 digits (a message's index, turn and line): such an integer is
+// exact as a float64, so the int of its float is the integer itself. Every
+// view's hash is taken when the messages array is built, and a line number
+// of four digits or more sends OPA's Number.Hash through ParseFloat.
+func numberHash(n ast.Number) int {
+	d := string(n)
+	neg := len(d) > 0 && d[0] == '-'
+	if neg {
+		d = d[1:]
+	}
+	if len(d) == 0 || len(d) > 15 {
+		return n.Hash()
+	}
+	x := 0
+	for i := 0; i < len(d); i++ {
+		c := d[i]
+		if c < '0' || c > '9' {
+			return n.Hash()
+		}
+		x = x*10 + int(c-'0')
+	}
+	if neg {
+		return -x
+	}
+	return x
+}
+
+// IsGround is the built object's: ast.NewArray asks every element. Every
+// slot holds a value decoded from JSON or one the builder made (numbers,
+// strings, booleans, arrays and objects of them), and no such value holds a
+// variable, so a view is ground until something is inserted.
 func (v *MessageValue) IsGround() bool {
 	if v.inserted {
 		return v.Object.IsGround()
-	}
-	for _, t := range v.slots {
-		if t != nil && !t.IsGround() {
-			return false
-		}
 	}
 	return true
 }
@@ -330,22 +378,33 @@ func (d *Document) Materialized() ast.Object {
 // materialize returns doc with the views of its messages array replaced by
 // their objects, the members in the same order; doc itself when it has none.
 func materialize(doc ast.Object) ast.Object {
-	t := doc.Get(KeyMessages)
-	if t == nil {
-		return doc
+	var msgs, raw ast.Value
+	if t := doc.Get(KeyMessages); t != nil {
+		if arr, _ := t.Value.(*ast.Array); arr != nil {
+			if p := plainArray(arr); p != arr {
+				msgs = p
+			}
+		}
 	}
-	arr, _ := t.Value.(*ast.Array)
-	if arr == nil {
-		return doc
+	// The record (a document's raw) holds the raw messages, which the
+	// decoder may have built as views (rawMessageViews).
+	if t := doc.Get(KeyRaw); t != nil {
+		if o, _ := t.Value.(ast.Object); o != nil {
+			if p := materialize(o); p != o {
+				raw = p
+			}
+		}
 	}
-	msgs := plainArray(arr)
-	if msgs == arr {
+	if msgs == nil && raw == nil {
 		return doc
 	}
 	kv := make([][2]*ast.Term, 0, doc.Len())
 	doc.Foreach(func(k, v *ast.Term) {
-		if k.Value.Compare(KeyMessages.Value) == 0 {
+		switch {
+		case msgs != nil && k.Value.Compare(KeyMessages.Value) == 0:
 			v = ast.NewTerm(msgs)
+		case raw != nil && k.Value.Compare(KeyRaw.Value) == 0:
+			v = ast.NewTerm(raw)
 		}
 		kv = append(kv, [2]*ast.Term{k, v})
 	})

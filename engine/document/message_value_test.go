@@ -58,6 +58,9 @@ func TestMessageValueSameAsObject(t *testing.T) {
 				checkView(t, name, v, plain.Elem(i).Value.(ast.Object))
 			}
 			mat := d.Materialized()
+			if holdsView(mat) { // a message, a raw message or a call (raw_views_test.go)
+				t.Errorf("%s, record %d: Materialized holds a view: %v", name, ri, mat)
+			}
 			if ast.Compare(mat, p.Value) != 0 || mat.String() != p.Value.String() || !keysEqual(mat, p.Value) {
 				t.Errorf("%s, record %d: Materialized\n%v\nwant\n%v", name, ri, mat, p.Value)
 			}
@@ -197,4 +200,19 @@ func FuzzMessageViews(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestNumberHash: the views' number hash is OPA's on every shape of number
+// a slot or JSON may hold.
+func TestNumberHash(t *testing.T) {
+	for _, s := range []string{
+		"0", "-0", "7", "42", "999", "1000", "12345", "-12345", "007", "0123",
+		"999999999999999", "-999999999999999", "1234567890123456", "9007199254740993",
+		"1.5", "1e3", "-2.0", "1E400", "-", "",
+	} {
+		n := ast.Number(s)
+		if got, want := numberHash(n), n.Hash(); got != want {
+			t.Errorf("numberHash(%q) = %d, want %d", s, got, want)
+		}
+	}
 }

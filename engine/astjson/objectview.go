@@ -1,0 +1,231 @@
+package astjson
+
+import (
+	"sync"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+)
+
+// An ObjectView is a decoded JSON object held as its members in the order
+// the record gives them, for objects that are many, small and read by a
+// few lookups each: the messages of a chat record. OPA's object makes a Go
+// map per object and hashes every key on insert and again on every Get;
+// a view keeps the member terms in one slice, answers Get by comparing
+// keys (the decoder's keys are interned terms, so mostly by pointer), and
+// builds the OPA object, with the same members and the same terms, the
+// first time anything else is asked of it.
+//
+// A view is an ast.Object as document.MessageValue is (see there): it
+// embeds the interface, holding the built object once there is one, and
+// overrides every exported method of Object and Value. OPA's *object
+// methods do not know it (object.Compare(view) panics), so code that hands
+// a value that may hold views to OPA's Compare, Equal or to Rego calls
+// document.Plain first. The decoder builds views only where a Projection asks
+// (Projection.View); a view whose members hold views builds them too when
+// it is built, so its object holds none.
+type ObjectView struct {
+	ast.Object // the built object, nil until something needs it
+	once       sync.Once
+	kvs        [][2]*ast.Term
+	hash       int
+	inserted   bool // a member was inserted: the built object answers
+	nested     bool // a member is a view, or an array holding views
+	small      [5][2]*ast.Term
+}
+
+// NewObjectView is the view of members kvs, whose keys are distinct
+// strings (as ast.NewObject is given them), for an object a builder makes
+// that only the YAML evaluator reads (document's normalized tool calls).
+func NewObjectView(kvs ...[2]*ast.Term) *ObjectView { return newObjectView(kvs) }
+
+// newObjectView is the view of members kvs (deduplicated, as ast.NewObject
+// is given them), which it copies: a message's few members into the view
+// itself, one allocation.
+func newObjectView(kvs [][2]*ast.Term) *ObjectView {
+	v := &ObjectView{}
+	if len(kvs) <= len(v.small) {
+		v.kvs = v.small[:len(kvs)]
+	} else {
+		v.kvs = make([][2]*ast.Term, len(kvs))
+	}
+	copy(v.kvs, kvs)
+	// OPA's object hash is the sum of its keys' and values' hashes; the
+	// messages array asks every element's hash when it is built.
+	for _, kv := range kvs {
+		v.hash += kv[0].Value.Hash() + kv[1].Value.Hash()
+		v.nested = v.nested || holdsView(kv[1].Value)
+	}
+	return v
+}
+
+// holdsView reports whether x is a view or an array with a view among its
+// elements: where a projection puts views (a message's tool calls, a
+// call's function).
+func holdsView(x ast.Value) bool {
+	switch x := x.(type) {
+	case *ObjectView:
+		return true
+	case *ast.Array:
+		for i := 0; i < x.Len(); i++ {
+			if _, ok := x.Elem(i).Value.(*ObjectView); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// plainTerm is t with the views in its value (holdsView) replaced by their
+// objects.
+func plainTerm(t *ast.Term) *ast.Term {
+	switch x := t.Value.(type) {
+	case *ObjectView:
+		return ast.NewTerm(x.Materialize())
+	case *ast.Array:
+		if p := PlainArray(x); p != x {
+			return ast.NewTerm(p)
+		}
+	}
+	return t
+}
+
+// Materialize returns the OPA object of the view's members, building it on
+// first use; the views among its members are built too, so the object holds
+// none.
+func (v *ObjectView) Materialize() ast.Object {
+	v.once.Do(func() {
+		kvs := v.kvs
+		if v.nested {
+			kvs = make([][2]*ast.Term, len(v.kvs))
+			for i, kv := range v.kvs {
+				kvs[i] = [2]*ast.Term{kv[0], plainTerm(kv[1])}
+			}
+		}
+		v.Object = ast.NewObject(kvs...)
+	})
+	return v.Object
+}
+
+// Get compares k with each member's key: the members of a message are few.
+func (v *ObjectView) Get(k *ast.Term) *ast.Term {
+	if v.inserted {
+		return v.Object.Get(k)
+	}
+	s, ok := k.Value.(ast.String)
+	if !ok {
+		return nil // a JSON object's keys are strings
+	}
+	for i := range v.kvs {
+		if kk := v.kvs[i][0]; kk == k || kk.Value.(ast.String) == s {
+			return v.kvs[i][1]
+		}
+	}
+	return nil
+}
+
+func (v *ObjectView) Len() int {
+	if v.inserted {
+		return v.Object.Len()
+	}
+	return len(v.kvs)
+}
+
+func (v *ObjectView) Hash() int {
+	if v.inserted {
+		return v.Object.Hash()
+	}
+	return v.hash
+}
+
+// IsGround: decoded JSON holds no variables.
+func (v *ObjectView) IsGround() bool {
+	if v.inserted {
+		return v.Object.IsGround()
+	}
+	return true
+}
+
+// Insert adds a member to the built object, which is then the truth, not
+// the members.
+func (v *ObjectView) Insert(k, t *ast.Term) {
+	v.Materialize().Insert(k, t)
+	v.inserted = true
+}
+
+// The other methods of ast.Value and ast.Object answer from the built
+// object.
+
+func (v *ObjectView) Compare(other ast.Value) int {
+	return ast.Compare(v.Materialize(), PlainView(other))
+}
+func (v *ObjectView) Find(path ast.Ref) (ast.Value, error) { return v.Materialize().Find(path) }
+func (v *ObjectView) String() string                       { return v.Materialize().String() }
+func (v *ObjectView) StringLength() int                    { return v.Materialize().StringLength() }
+func (v *ObjectView) Copy() ast.Object                     { return v.Materialize().Copy() }
+func (v *ObjectView) Iter(f func(*ast.Term, *ast.Term) error) error {
+	return v.Materialize().Iter(f)
+}
+func (v *ObjectView) Until(f func(*ast.Term, *ast.Term) bool) bool {
+	return v.Materialize().Until(f)
+}
+func (v *ObjectView) Foreach(f func(*ast.Term, *ast.Term)) { v.Materialize().Foreach(f) }
+func (v *ObjectView) Map(f func(*ast.Term, *ast.Term) (*ast.Term, *ast.Term, error)) (ast.Object, error) {
+	return v.Materialize().Map(f)
+}
+func (v *ObjectView) Diff(other ast.Object) ast.Object {
+	return v.Materialize().Diff(plainViewObject(other))
+}
+func (v *ObjectView) Intersect(other ast.Object) [][3]*ast.Term {
+	return v.Materialize().Intersect(plainViewObject(other))
+}
+func (v *ObjectView) Merge(other ast.Object) (ast.Object, bool) {
+	return v.Materialize().Merge(plainViewObject(other))
+}
+func (v *ObjectView) MergeWith(other ast.Object, f func(v1, v2 *ast.Term) (*ast.Term, bool)) (ast.Object, bool) {
+	return v.Materialize().MergeWith(plainViewObject(other), f)
+}
+func (v *ObjectView) Filter(filter ast.Object) (ast.Object, error) {
+	return v.Materialize().Filter(plainViewObject(filter))
+}
+func (v *ObjectView) Keys() []*ast.Term                    { return v.Materialize().Keys() }
+func (v *ObjectView) KeysIterator() ast.ObjectKeysIterator { return v.Materialize().KeysIterator() }
+
+func plainViewObject(o ast.Object) ast.Object {
+	if v, ok := o.(*ObjectView); ok {
+		return v.Materialize()
+	}
+	return o
+}
+
+// PlainView returns x's built object when x is a view, else x.
+func PlainView(x ast.Value) ast.Value {
+	if v, ok := x.(*ObjectView); ok {
+		return v.Materialize()
+	}
+	return x
+}
+
+// PlainArray returns arr with its views replaced by their objects: arr
+// itself when it holds none.
+func PlainArray(arr *ast.Array) *ast.Array {
+	var out []*ast.Term
+	for i := 0; i < arr.Len(); i++ {
+		e := arr.Elem(i)
+		if v, ok := e.Value.(*ObjectView); ok {
+			if out == nil {
+				out = make([]*ast.Term, arr.Len())
+				for j := 0; j < i; j++ {
+					out[j] = arr.Elem(j)
+				}
+			}
+			e = ast.NewTerm(v.Materialize())
+		}
+		if out != nil {
+			out[i] = e
+		}
+	}
+	if out == nil {
+		return arr
+	}
+	return ast.NewArray(out...)
+}

@@ -1,0 +1,125 @@
+package astjson
+
+import (
+	"testing"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+)
+
+// messageViews is the projection chat documents decode with when rules read
+// the raw record: every member whole, the messages, their tool calls and
+// the calls' functions as views.
+var messageViews = &Projection{Object: true, KeepOthers: true, Members: map[string]*Projection{
+	"messages": {Elem: &Projection{Object: true, KeepOthers: true, View: true, Members: map[string]*Projection{
+		"tool_calls": {Elem: &Projection{Object: true, KeepOthers: true, View: true, Members: map[string]*Projection{
+			"function": {Object: true, KeepOthers: true, View: true},
+		}}},
+	}}},
+}}
+
+// anyView reports whether v holds a view anywhere.
+func anyView(v ast.Value) bool {
+	switch x := v.(type) {
+	case *ObjectView:
+		return true
+	case *ast.Array:
+		for i := 0; i < x.Len(); i++ {
+			if anyView(x.Elem(i).Value) {
+				return true
+			}
+		}
+	case ast.Object:
+		return x.Until(func(_, e *ast.Term) bool { return anyView(e.Value) })
+	}
+	return false
+}
+
+// TestObjectViewSameAsObject: a record decoded with views is, member for
+// member, the record Decode builds: the views answer Get, Len, Hash and
+// IsGround as the objects do without building them, and their built
+// objects (and Plain) equal Decode's. Every message here holds a string too
+// long to intern, so that it is not a shared object (shared.go), which
+// stays an OPA object; an empty object is one too.
+func TestObjectViewSameAsObject(t *testing.T) {
+	for _, in := range []string{
+		`{"messages":[]}`,
+		`{"messages":[{}]}`,
+		`{"messages":[{"role":"user","content":"hi there, a question longer than thirty-two bytes"},{"role":"assistant","content":null,"tool_calls":[{"id":"call_0123456789abcdefghijklmnopq","type":"function","function":{"name":"f","arguments":"{\"a\":1}"}}]},{"role":"tool","tool_call_id":"call_0123456789abcdefghijklmnopq","content":"1"}],"tools":[]}`,
+		`{"messages":[{"role":"user","content":[{"type":"text","text":"x"}],"n":1.5,"b":true,"z":null,"id":"msg_0123456789abcdefghijklmnopqrstuv"}]}`,
+		`{"messages":[{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9,"j":"a string longer than thirty-two bytes"}]}`, // more members than a view holds inline
+		`{"messages":[{"role":"user","role":"assistant","content":"dup, in a string longer than thirty-two bytes"}]}`,        // a repeated key keeps the last value
+		`{"messages":["not an object", 3, null, {"role":"user","content":"a string longer than thirty-two bytes"}]}`,
+		`{"id":"x","messages":{"role":"user"}}`, // not a list: no views
+		`{"messages":[{"role":"assistant","tool_calls":[{"id":"call_0123456789abcdefghijklmnopq","function":{"name":"f","arguments":"{\"path\": \"/a/path/longer/than/thirty-two/bytes\"}"}},{"id":"call_1123456789abcdefghijklmnopq","type":"function","function":"not an object"},"not a call"]}]}`,
+	} {
+		want, err := Decode([]byte(in))
+		if err != nil {
+			t.Fatalf("%s: %v", in, err)
+		}
+		got, err := DecodeProjected([]byte(in), messageViews)
+		if err != nil {
+			t.Fatalf("%s: %v", in, err)
+		}
+		wantMsgs := want.(ast.Object).Get(ast.StringTerm("messages"))
+		gotMsgs := got.(ast.Object).Get(ast.StringTerm("messages"))
+		if got.Hash() != want.Hash() {
+			t.Errorf("%s: record hash %d, want %d", in, got.Hash(), want.Hash())
+		}
+		arr, ok := gotMsgs.Value.(*ast.Array)
+		if !ok {
+			if ast.Compare(gotMsgs.Value, wantMsgs.Value) != 0 {
+				t.Errorf("%s: messages %v, want %v", in, gotMsgs, wantMsgs)
+			}
+			continue
+		}
+		views := 0
+		for i := 0; i < arr.Len(); i++ {
+			w := wantMsgs.Value.(*ast.Array).Elem(i).Value
+			v, isView := arr.Elem(i).Value.(*ObjectView)
+			if !isView {
+				if o, isObj := w.(ast.Object); isObj && o.Len() > 0 {
+					t.Errorf("%s: message %d is %T, want a view", in, i, arr.Elem(i).Value)
+				}
+				continue
+			}
+			views++
+			o := w.(ast.Object)
+			if v.Len() != o.Len() || v.Hash() != o.Hash() || v.IsGround() != o.IsGround() {
+				t.Errorf("%s: message %d: view len %d hash %d ground %v, object %d %d %v", in, i, v.Len(), v.Hash(), v.IsGround(), o.Len(), o.Hash(), o.IsGround())
+			}
+			for _, k := range append(o.Keys(), ast.StringTerm("absent"), ast.IntNumberTerm(1)) {
+				g, w := v.Get(k), o.Get(k)
+				if (g == nil) != (w == nil) || (g != nil && ast.Compare(g.Value, w.Value) != 0) {
+					t.Errorf("%s: message %d: Get(%v) = %v, want %v", in, i, k, g, w)
+				}
+			}
+			if v.Object != nil {
+				t.Errorf("%s: message %d: Len, Hash, IsGround and Get built the object", in, i)
+			}
+			if anyView(v.Materialize()) {
+				t.Errorf("%s: message %d: the built object holds a view: %v", in, i, v.Materialize())
+			}
+			if ast.Compare(PlainView(v), o) != 0 || v.Compare(o) != 0 || ast.Compare(o, v.Materialize()) != 0 {
+				t.Errorf("%s: message %d: built object %v, want %v", in, i, v.Materialize(), o)
+			}
+		}
+		if plain := PlainArray(arr); views > 0 && (plain == arr || ast.Compare(plain, wantMsgs.Value) != 0) {
+			t.Errorf("%s: PlainArray = %v, want %v", in, plain, wantMsgs)
+		}
+	}
+}
+
+// TestObjectViewInsert: once a member is inserted the built object answers.
+func TestObjectViewInsert(t *testing.T) {
+	got, err := DecodeProjected([]byte(`{"messages":[{"role":"user","content":"a string longer than thirty-two bytes"}]}`), messageViews)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := got.(ast.Object).Get(ast.StringTerm("messages")).Value.(*ast.Array).Elem(0).Value.(*ObjectView)
+	v.Insert(ast.StringTerm("name"), ast.StringTerm("bob"))
+	v.Insert(ast.StringTerm("role"), ast.StringTerm("tool"))
+	want := ast.MustParseTerm(`{"role":"tool","content":"a string longer than thirty-two bytes","name":"bob"}`).Value.(ast.Object)
+	if v.Len() != 3 || v.Hash() != want.Hash() || ast.Compare(v.Get(ast.StringTerm("role")).Value, ast.String("tool")) != 0 || v.Compare(want) != 0 {
+		t.Errorf("after Insert: len %d, hash %d (want %d), %v", v.Len(), v.Hash(), want.Hash(), v)
+	}
+}

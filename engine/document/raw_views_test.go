@@ -1,0 +1,88 @@
+package document
+
+import (
+	"testing"
+
+	"github.com/chatlint/chatlint/engine/astjson"
+	"github.com/open-policy-agent/opa/v1/ast"
+)
+
+// rawViewRecords hold strings too long to intern, so that their messages
+// are decoded as views rather than shared objects (astjson's shared.go).
+var rawViewRecords = []string{
+	`{"messages": [{"role": "system", "content": "you are a careful assistant, be brief"},
+		{"role": "assistant", "content": null, "tool_calls": [{"id": "call_0123456789abcdefghijklmnop", "type": "function", "function": {"name": "shell", "arguments": "{\"cmd\": \"ls -la /tmp/some/where\"}"}}]},
+		{"role": "tool", "tool_call_id": "call_0123456789abcdefghijklmnop", "content": "a listing longer than thirty-two bytes"},
+		{"role": "assistant", "content": "the answer, longer than thirty-two bytes", "stop_reason": "end_turn"}],
+	  "tools": [{"type": "function", "function": {"name": "shell", "parameters": {"type": "object"}}}]}`,
+	`{"messages": [{"role": "user", "content": [{"type": "text", "text": "a part longer than thirty-two bytes"}]},
+		{"role": "assistant", "content": [{"type": "tool_use", "id": "tu_1", "name": "shell", "input": {"cmd": "ls"}}]},
+		{"role": "user", "content": [{"type": "tool_result", "tool_use_id": "tu_1", "is_error": true, "content": "no such file, longer than thirty-two bytes"}]}]}`,
+}
+
+// TestRawMessageViews: where rules read the raw record and the messages are
+// views, chat records decode with their raw messages as astjson views
+// (rawMessageViews). The document built from them reads as the one built
+// from the record decoded whole, and Materialized, what Rego and Go readers
+// get, is that document exactly and holds no view.
+func TestRawMessageViews(t *testing.T) {
+	views := 0
+	for name, f := range map[string]*Fields{
+		"text and raw": fieldsOf("messages.*.text", "messages.*.raw", "raw"),
+		"raw only":     fieldsOf("messages.*.role", "raw"),
+	} {
+		opts := Options{Fields: f}
+		p := Projection(Chat, opts)
+		if p == nil || p.Members["messages"] == nil || !p.Members["messages"].Elem.View {
+			t.Fatalf("%s: projection %+v does not build the raw messages as views", name, p)
+		}
+		if q := Projection(Chat, Options{Fields: f.PlainMessages()}); q != nil {
+			t.Errorf("%s: plain messages decode with projection %+v, want the record whole", name, q)
+		}
+		for ri, rec := range rawViewRecords {
+			v, err := astjson.DecodeProjected([]byte(rec), p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			raw := v.(ast.Object).Get(KeyMessages).Value.(*ast.Array)
+			for i := 0; i < raw.Len(); i++ {
+				if _, ok := raw.Elem(i).Value.(*astjson.ObjectView); ok {
+					views++
+				}
+			}
+			d := NewBuilder(Chat, "f.jsonl", opts).Add(3, v.(ast.Object))
+			want := NewBuilder(Chat, "f.jsonl", Options{Fields: f.PlainMessages()}).Add(3, obj(t, rec))
+			if d.Value.Hash() != want.Value.Hash() {
+				t.Errorf("%s, record %d: document hash %d, want %d", name, ri, d.Value.Hash(), want.Value.Hash())
+			}
+			mat := d.Materialized()
+			if holdsView(mat) {
+				t.Errorf("%s, record %d: Materialized holds a view: %v", name, ri, mat)
+			}
+			if ast.Compare(want.Value, mat) != 0 || mat.String() != want.Value.String() {
+				t.Errorf("%s, record %d: Materialized\n%v\nwant\n%v", name, ri, mat, want.Value)
+			}
+		}
+	}
+	if views == 0 {
+		t.Fatal("no raw message was decoded as a view: the test proves nothing")
+	}
+}
+
+// holdsView reports whether v holds a MessageValue or an astjson view
+// anywhere.
+func holdsView(v ast.Value) bool {
+	switch x := v.(type) {
+	case *MessageValue, *astjson.ObjectView:
+		return true
+	case *ast.Array:
+		for i := 0; i < x.Len(); i++ {
+			if holdsView(x.Elem(i).Value) {
+				return true
+			}
+		}
+	case ast.Object:
+		return x.Until(func(_, e *ast.Term) bool { return holdsView(e.Value) })
+	}
+	return false
+}
