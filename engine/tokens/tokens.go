@@ -186,34 +186,34 @@ func (c *Counter) Document(doc ast.Object) int {
 
 func (c *count) document(doc ast.Object) int {
 	n := Priming
-	if ms, ok := field(doc, "messages").(*ast.Array); ok {
+	if ms, ok := field(doc, kMessages).(*ast.Array); ok {
 		for i := 0; i < ms.Len(); i++ {
 			if m, ok := ms.Elem(i).Value.(ast.Object); ok {
 				n += c.message(m)
 			}
 		}
 	}
-	if ts, ok := field(doc, "tools").(*ast.Array); ok && ts.Len() > 0 {
+	if ts, ok := field(doc, kTools).(*ast.Array); ok && ts.Len() > 0 {
 		n += c.tools(ts)
 	}
 	return n
 }
 
 func (c *count) message(m ast.Object) int {
-	n := 3 + c.text(str(m, "role")) + c.text(str(m, "text")) + c.text(str(m, "tool_call_id"))
-	if raw, ok := field(m, "raw").(ast.Object); ok {
-		if name := str(raw, "name"); name != "" {
+	n := 3 + c.text(str(m, kRole)) + c.text(str(m, kText)) + c.text(str(m, kToolCallId))
+	if raw, ok := field(m, kRaw).(ast.Object); ok {
+		if name := str(raw, kName); name != "" {
 			n += c.text(name) + 1
 		}
 	}
-	if calls, ok := field(m, "tool_calls").(*ast.Array); ok {
+	if calls, ok := field(m, kToolCalls).(*ast.Array); ok {
 		for i := 0; i < calls.Len(); i++ {
 			call, ok := calls.Elem(i).Value.(ast.Object)
 			if !ok {
 				continue
 			}
-			n += 3 + c.text(str(call, "name"))
-			switch a := field(call, "arguments").(type) {
+			n += 3 + c.text(str(call, kName))
+			switch a := field(call, kArguments).(type) {
 			case ast.String:
 				n += c.text(string(a))
 			case nil, ast.Null:
@@ -233,10 +233,10 @@ func (c *count) tools(ts *ast.Array) int {
 		if !ok {
 			continue
 		}
-		fn, _ := field(t, "function").(ast.Object)
-		n += c.c.funcInit + c.text(str(t, "name")+":"+strings.TrimSuffix(str(fn, "description"), "."))
-		params, _ := field(t, "parameters").(ast.Object)
-		props, _ := field(params, "properties").(ast.Object)
+		fn, _ := field(t, kFunction).(ast.Object)
+		n += c.c.funcInit + c.text(str(t, kName)+":"+strings.TrimSuffix(str(fn, kDescription), "."))
+		params, _ := field(t, kParameters).(ast.Object)
+		props, _ := field(params, kProperties).(ast.Object)
 		if props == nil || props.Len() == 0 {
 			continue
 		}
@@ -245,7 +245,7 @@ func (c *count) tools(ts *ast.Array) int {
 			key, _ := k.Value.(ast.String)
 			p, _ := v.Value.(ast.Object)
 			n += 3
-			if enum, ok := field(p, "enum").(*ast.Array); ok {
+			if enum, ok := field(p, kEnum).(*ast.Array); ok {
 				n -= 3
 				for j := 0; j < enum.Len(); j++ {
 					n += 3
@@ -256,25 +256,45 @@ func (c *count) tools(ts *ast.Array) int {
 					}
 				}
 			}
-			typ := str(p, "type")
-			n += c.text(string(key) + ":" + typ + ":" + strings.TrimSuffix(str(p, "description"), "."))
+			typ := str(p, kType)
+			n += c.text(string(key) + ":" + typ + ":" + strings.TrimSuffix(str(p, kDescription), "."))
 		})
 	}
 	return n + 12
 }
 
-func field(o ast.Object, k string) ast.Value {
+// The keys Document reads, made once: a lookup with a new term each time
+// allocated it for every field of every message.
+var (
+	kMessages    = ast.StringTerm("messages")
+	kTools       = ast.StringTerm("tools")
+	kRole        = ast.StringTerm("role")
+	kText        = ast.StringTerm("text")
+	kToolCallId  = ast.StringTerm("tool_call_id")
+	kRaw         = ast.StringTerm("raw")
+	kName        = ast.StringTerm("name")
+	kToolCalls   = ast.StringTerm("tool_calls")
+	kArguments   = ast.StringTerm("arguments")
+	kFunction    = ast.StringTerm("function")
+	kDescription = ast.StringTerm("description")
+	kParameters  = ast.StringTerm("parameters")
+	kProperties  = ast.StringTerm("properties")
+	kEnum        = ast.StringTerm("enum")
+	kType        = ast.StringTerm("type")
+)
+
+func field(o ast.Object, k *ast.Term) ast.Value {
 	if o == nil {
 		return nil
 	}
-	t := o.Get(ast.StringTerm(k))
+	t := o.Get(k)
 	if t == nil {
 		return nil
 	}
 	return t.Value
 }
 
-func str(o ast.Object, k string) string {
+func str(o ast.Object, k *ast.Term) string {
 	s, _ := field(o, k).(ast.String)
 	return string(s)
 }
