@@ -31,6 +31,7 @@ message_keys := {"role", "content", "name", "weight", "tool_calls", "tool_call_i
 #     Remove the key (keep metadata outside the messages, or in a separate file).
 deny contains f if {
 	input.profile == "openai"
+	count(input.lookup.message_keys - message_keys) > 0 # the messages' keys, all of them: most documents stop here
 	some m in input.messages
 	is_object(m.raw)
 	extra := {k | some k, _ in m.raw; not message_keys[k]}
@@ -88,7 +89,8 @@ good_part(p) if {
 #     Give the content as a string (or a list of `{"type": "text", "text": ...}` parts).
 deny contains f if {
 	input.profile == "openai"
-	some m in input.messages
+	some i in input.lookup.content_not_string # content_problem holds of no string content
+	m := input.messages[i]
 	is_object(m.raw)
 	problem := content_problem(m.raw)
 	f := {
@@ -140,6 +142,7 @@ deny contains f if {
 #     Use `"weight": 0` to leave an assistant message out of training, 1 (or no weight) to train on it.
 deny contains f if {
 	input.profile == "openai"
+	"weight" in input.lookup.message_keys
 	some m in input.messages
 	is_object(m.raw)
 	"weight" in object.keys(m.raw)
@@ -345,6 +348,7 @@ openai_names contains [sprintf("tool call %d of message %d", [c.index, m.index])
 }
 
 openai_names contains [sprintf("the function_call of message %d", [m.index]), m.raw.function_call.name] if {
+	"function_call" in input.lookup.message_keys
 	some m in input.messages
 	is_string(object.get(object.get(m.raw, "function_call", {}), "name", null))
 }
