@@ -11,9 +11,11 @@ import (
 // messages as given look at the lookup's message_keys and
 // content_not_string before they visit messages, so that a document without
 // an unknown key, a weight, a function_call or a content that is not a
-// string costs no walk over its messages. The finetune pack with those gates
-// taken out (its rules as they were) must report exactly the same findings
-// under the openai profile, on every rule fixture and the shared data.
+// string costs no walk over its messages, and openai-function-name tests a
+// name before it spells out where the name is. The finetune pack with those
+// gates and tests taken out (its rules as they were) must report exactly the
+// same findings under the openai profile, on every rule fixture and the
+// shared data.
 func TestOpenAILookupGatesKeepFindings(t *testing.T) {
 	dir := t.TempDir()
 	files, err := filepath.Glob("../../policies/finetune/*")
@@ -58,11 +60,14 @@ func TestOpenAILookupGatesKeepFindings(t *testing.T) {
 func ungated(t *testing.T, src string) string {
 	t.Helper()
 	var out []string
-	gates := 0
+	gates, names := 0, 0
 	for _, line := range strings.Split(src, "\n") {
 		switch {
 		case strings.Contains(line, "input.lookup.message_keys"):
 			gates++
+			continue
+		case strings.Contains(line, "not openai_name_ok("):
+			names++
 			continue
 		case strings.Contains(line, "some i in input.lookup.content_not_string"):
 			gates++
@@ -72,8 +77,8 @@ func ungated(t *testing.T, src string) string {
 		}
 		out = append(out, line)
 	}
-	if gates != 4 {
-		t.Fatalf("openai.rego: %d lookup gates found, want 4: update the test with the rules", gates)
+	if gates != 4 || names != 4 {
+		t.Fatalf("openai.rego: %d lookup gates and %d name tests found, want 4 and 4: update the test with the rules", gates, names)
 	}
 	return strings.Join(out, "\n")
 }

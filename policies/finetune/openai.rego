@@ -330,14 +330,18 @@ deny contains f if {
 	f := {"rule": "openai-function-name", "msg": sprintf("%s has the name %q; a function name is 1 to 64 letters, digits, underscores or dashes", [where, name])}
 }
 
+# openai_names are the names that break the pattern, each with where it is: only those need
+# their place spelled out for a message, so the test comes before the sprintf.
 openai_names contains [sprintf("tool %d", [t.index]), t.name] if {
 	some t in input.tools
 	is_string(object.get(t.function, "name", null))
+	not openai_name_ok(t.name)
 }
 
 openai_names contains [sprintf("function %d of functions", [i]), fn.name] if {
 	some i, fn in object.get(input.raw, "functions", [])
 	is_string(object.get(fn, "name", null))
+	not openai_name_ok(fn.name)
 }
 
 openai_names contains [sprintf("tool call %d of message %d", [c.index, m.index]), c.name] if {
@@ -345,10 +349,14 @@ openai_names contains [sprintf("tool call %d of message %d", [c.index, m.index])
 	m := input.messages[i]
 	some c in m.tool_calls
 	c.name != ""
+	not openai_name_ok(c.name)
 }
 
 openai_names contains [sprintf("the function_call of message %d", [m.index]), m.raw.function_call.name] if {
 	"function_call" in input.lookup.message_keys
 	some m in input.messages
 	is_string(object.get(object.get(m.raw, "function_call", {}), "name", null))
+	not openai_name_ok(m.raw.function_call.name)
 }
+
+openai_name_ok(name) if regex.match(`^[a-zA-Z0-9_-]{1,64}$`, name)
