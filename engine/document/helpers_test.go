@@ -127,4 +127,4 @@ func asMaps(t testing.TB, v any) []map[string]any {
 }
 
 // emptyLookupJSON is the lookup member of a document without messages.
-const emptyLookupJSON = `"lookup":{"assistant":[],"tool":[],"calls":[],"call_ids":[],"call_names":[],"results":[],"tool_call_lists":[],"roles":[],"tool_names":[]}`
+const emptyLookupJSON = `"lookup":{"assistant":[],"tool":[],"calls":[],"call_ids":[],"call_names":[],"results":[],"tool_call_lists":[],"roles":[],"tool_names":[],"message_keys":[],"content_not_string":[]}`

@@ -18,6 +18,8 @@ var (
 	keyCallLists = ast.StringTerm("tool_call_lists")
 	keyRoleSet   = ast.StringTerm("roles")
 	keyToolNames = ast.StringTerm("tool_names")
+	keyMsgKeys   = ast.StringTerm("message_keys")
+	keyOddText   = ast.StringTerm("content_not_string")
 	emptySet     = ast.NewTerm(ast.NewSet())
 )
 
@@ -32,9 +34,13 @@ var (
 //	tool_call_lists: indexes of the messages with a tool_calls member that is not null, in order
 //	roles:     the set of the roles of the messages ("" for a message without one)
 //	tool_names: the set of the names of the tools ("" for a tool without one)
+//	message_keys: the set of the keys of the messages given as objects (raw)
+//	content_not_string: indexes of the messages given as objects whose content
+//	           is absent or not a string, in order
 func lookupTerm(ms []message, tools *ast.Term) *ast.Term {
 	roles := rolesTerm(ms)
 	toolNames := toolNamesTerm(tools)
+	given := givenTerms(ms)
 	// Counted first, so that each list is allocated once.
 	na, nt, nc, nl := 0, 0, 0, 0
 	for i := range ms {
@@ -50,10 +56,10 @@ func lookupTerm(ms []message, tools *ast.Term) *ast.Term {
 		}
 	}
 	if na+nt+nc+nl == 0 {
-		if roles == emptySet && toolNames == emptySet {
+		if roles == emptySet && toolNames == emptySet && given == noGiven {
 			return emptyLookup
 		}
-		return noCallsLookup(roles, toolNames)
+		return noCallsLookup(roles, toolNames, given)
 	}
 	assistant := make([]*ast.Term, 0, na)
 	tool := make([]*ast.Term, 0, nt)
@@ -100,7 +106,51 @@ func lookupTerm(ms []message, tools *ast.Term) *ast.Term {
 		[2]*ast.Term{keyCallLists, arrayOrEmpty(lists)},
 		[2]*ast.Term{keyRoleSet, roles},
 		[2]*ast.Term{keyToolNames, toolNames},
+		[2]*ast.Term{keyMsgKeys, given.keys},
+		[2]*ast.Term{keyOddText, given.oddText},
 	))
+}
+
+// given are the lookup fields on the messages as given: the keys they use,
+// and which have a content that is not a string. A rule on unknown keys or
+// on content shapes (the openai profile's) looks at them first, and visits
+// messages only in the few documents where they point at something.
+type given struct {
+	keys, oddText *ast.Term
+}
+
+var noGiven = given{emptySet, emptyArray}
+
+func givenTerms(ms []message) given {
+	if len(ms) == 0 {
+		return noGiven
+	}
+	var seen [12]*ast.Term
+	keys := seen[:0]
+	var odd []*ast.Term
+	for i := range ms {
+		if ms[i].raw == nil {
+			continue
+		}
+		o, ok := ms[i].raw.Value.(ast.Object)
+		if !ok {
+			continue
+		}
+		if c := o.Get(keyContent); c == nil {
+			odd = append(odd, intTerm(i))
+		} else if _, ok := c.Value.(ast.String); !ok {
+			odd = append(odd, intTerm(i))
+		}
+		o.Foreach(func(k, _ *ast.Term) {
+			for _, x := range keys {
+				if x.Value.Compare(k.Value) == 0 {
+					return
+				}
+			}
+			keys = append(keys, k)
+		})
+	}
+	return given{setOrEmpty(keys), arrayOrEmpty(odd)}
 }
 
 // sharedToolNames maps a normalized tools term, by identity, to the set of
@@ -198,11 +248,11 @@ func (p *pairs) next(a, b *ast.Term) *ast.Term {
 
 // emptyLookup is the lookup of a document without messages or tools,
 // shared.
-var emptyLookup = noCallsLookup(emptySet, emptySet)
+var emptyLookup = noCallsLookup(emptySet, emptySet, noGiven)
 
 // noCallsLookup is the lookup of a document without assistant messages,
 // tool results or calls: only its roles and declared tool names.
-func noCallsLookup(roles, toolNames *ast.Term) *ast.Term {
+func noCallsLookup(roles, toolNames *ast.Term, g given) *ast.Term {
 	return ast.NewTerm(ast.NewObject(
 		[2]*ast.Term{keyAssistant, emptyArray},
 		[2]*ast.Term{keyTool, emptyArray},
@@ -213,6 +263,8 @@ func noCallsLookup(roles, toolNames *ast.Term) *ast.Term {
 		[2]*ast.Term{keyCallLists, emptyArray},
 		[2]*ast.Term{keyRoleSet, roles},
 		[2]*ast.Term{keyToolNames, toolNames},
+		[2]*ast.Term{keyMsgKeys, g.keys},
+		[2]*ast.Term{keyOddText, g.oddText},
 	))
 }
 

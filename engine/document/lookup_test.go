@@ -82,13 +82,27 @@ func TestLookup(t *testing.T) {
 		lines: []string{`{"messages": [{"role": "user", "content": "x"}],
 			"tools": [{"type": "function", "function": {"name": "f"}}, {"name": "g", "input_schema": {}}, {"type": "function", "function": {}}, {"type": "function", "function": {"name": "f"}}]}`},
 		want: `{"assistant": [], "tool": [], "calls": [], "call_ids": [], "call_names": [], "results": [], "tool_call_lists": [], "tool_names": ["", "f", "g"]}`,
+	}, {
+		name:   "message keys and content",
+		format: Chat,
+		lines: []string{`{"messages": [{"role": "system", "content": "Be brief.", "weight": 0},
+			{"role": "user", "content": [{"type": "text", "text": "x"}], "name": "u"},
+			{"role": "assistant", "content": null, "tool_calls": [{"id": "a", "function": {"name": "f"}}]},
+			{"role": "tool", "tool_call_id": "a"}, {"role": "assistant", "content": "ok"}]}`},
+		want: `{"assistant": [2, 4], "tool": [3], "calls": [[2, "a"]], "call_ids": ["a"], "call_names": ["f"], "results": [[2, "a"]], "tool_call_lists": [2], "tool_names": [],
+			"roles": ["assistant", "system", "tool", "user"], "message_keys": ["content", "name", "role", "tool_call_id", "tool_calls", "weight"], "content_not_string": [1, 2, 3]}`,
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			d := one(t, tc.format, Options{}, tc.lines...)
 			got := docMap(t, d)["lookup"]
-			// roles are checked against the messages below
+			// roles and the fields on the messages as given are checked
+			// against the messages below (and in "message keys and content")
 			withoutRoles := maps.Clone(got.(map[string]any))
-			delete(withoutRoles, "roles")
+			if tc.name != "message keys and content" {
+				delete(withoutRoles, "roles")
+				delete(withoutRoles, "message_keys")
+				delete(withoutRoles, "content_not_string")
+			}
 			if diff := cmp.Diff(js(t, tc.want), any(withoutRoles)); diff != "" {
 				t.Errorf("lookup (-want +got):\n%s", diff)
 			}
@@ -152,8 +166,8 @@ func lookupOf(t testing.TB, ms, tools []any) any {
 	t.Helper()
 	assistant, tool := []any{}, []any{}
 	calls, ids, names, results := map[string]any{}, map[string]any{}, map[string]any{}, map[string]any{}
-	lists := []any{}
-	roles := map[string]any{}
+	lists, oddText := []any{}, []any{}
+	roles, msgKeys := map[string]any{}, map[string]any{}
 	for i, x := range ms {
 		m := x.(map[string]any)
 		roles[key(t, m["role"])] = m["role"]
@@ -175,6 +189,14 @@ func lookupOf(t testing.TB, ms, tools []any) any {
 		if raw, ok := m["raw"].(map[string]any); ok && raw["tool_calls"] != nil {
 			lists = append(lists, float64(i))
 		}
+		if raw, ok := m["raw"].(map[string]any); ok {
+			for k := range raw {
+				msgKeys[key(t, k)] = k
+			}
+			if _, ok := raw["content"].(string); !ok {
+				oddText = append(oddText, float64(i))
+			}
+		}
 	}
 	toolNames := map[string]any{}
 	for _, x := range tools {
@@ -184,7 +206,7 @@ func lookupOf(t testing.TB, ms, tools []any) any {
 	}
 	return map[string]any{"assistant": assistant, "tool": tool, "calls": sorted(t, calls), "call_ids": sorted(t, ids),
 		"call_names": sorted(t, names), "results": sorted(t, results), "tool_call_lists": lists, "roles": sorted(t, roles),
-		"tool_names": sorted(t, toolNames)}
+		"tool_names": sorted(t, toolNames), "message_keys": sorted(t, msgKeys), "content_not_string": oddText}
 }
 
 // key is a value's JSON, for deduplicating; sorted orders a set's members

@@ -58,7 +58,8 @@ func TestChatWholeDocument(t *testing.T) {
 		"entries": [],
 		"raw": `+rec+`,
 		"lookup": {"assistant": [1, 3], "tool": [2], "calls": [[1, "call_1"]], "call_ids": ["call_1"], "call_names": ["shell"],
-			"results": [[1, "call_1"]], "tool_call_lists": [1], "roles": ["assistant", "tool", "user"], "tool_names": ["shell"]}
+			"results": [[1, "call_1"]], "tool_call_lists": [1], "roles": ["assistant", "tool", "user"], "tool_names": ["shell"],
+			"message_keys": ["content", "role", "tool_call_id", "tool_calls"], "content_not_string": []}
 	}`)
 	if diff := cmp.Diff(want, goValue(t, d.Value)); diff != "" {
 		t.Errorf("document (-want +got):\n%s", diff)
@@ -480,7 +481,7 @@ func TestContractDocument(t *testing.T) {
 			{"index":0,"role":"user","text":"q","has_content":true,"tool_calls":[],"turn":-1,"line":3,"path":"/messages/0","raw":{"role":"user","content":"q"}},
 			{"index":1,"role":"assistant","text":"a","has_content":true,"tool_calls":[],"turn":1,"line":3,"path":"/messages/1","raw":{"role":"assistant","content":"a"}}],
 		"tools":[],"entries":[],"raw":`+rec+`,
-		"lookup":{"assistant":[1],"tool":[],"calls":[],"call_ids":[],"call_names":[],"results":[],"tool_call_lists":[],"roles":["assistant","user"],"tool_names":[]}}`)
+		"lookup":{"assistant":[1],"tool":[],"calls":[],"call_ids":[],"call_names":[],"results":[],"tool_call_lists":[],"roles":["assistant","user"],"tool_names":[],"message_keys":["content","role"],"content_not_string":[]}}`)
 	if diff := cmp.Diff(want, goValue(t, d.Value)); diff != "" {
 		t.Errorf("document (-want +got):\n%s", diff)
 	}

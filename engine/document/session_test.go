@@ -313,7 +313,7 @@ func TestPiSessionWithoutHeader(t *testing.T) {
 		"entries":[
 			{"index":0,"line":3,"type":"message","raw":{"type":"message","message":{"role":"user","content":"hi"}}},
 			{"index":1,"line":4,"type":"session","id":"late","raw":{"type":"session","id":"late"}}],
-		"raw":null,`+strings.Replace(emptyLookupJSON, `"roles":[]`, `"roles":["user"]`, 1)+`}`)
+		"raw":null,`+strings.NewReplacer(`"roles":[]`, `"roles":["user"]`, `"message_keys":[]`, `"message_keys":["content","role"]`).Replace(emptyLookupJSON)+`}`)
 	if diff := cmp.Diff(want, any(m)); diff != "" {
 		t.Errorf("document (-want +got):\n%s", diff)
 	}

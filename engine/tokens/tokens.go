@@ -20,58 +20,37 @@
 // The platform's own count differs by a few tokens per example; the
 // estimate is for limits and costs, not for billing to the token.
 //
-// The tokenizer takes about a second per megabyte, and nothing can
-// interrupt it: one 10 MB message took 12-21 s, outside any rule's time
-// limit. So the first ExactBytes of an example's text are tokenized and
-// the rest is estimated at the rate those gave (tokens per byte). An
-// example that long is far past every model's limit, so the verdicts do
+// Tokens are counted offline with tiktoken's split and byte-pair merge over
+// tiktoken-go's rank tables (split.go, bpe.go, ranks.go); the counts are
+// tiktoken-go's to the token. Nothing can interrupt a count: one 10 MB
+// message took 12-21 s with tiktoken-go, outside any rule's time limit. So
+// the first ExactBytes of an example's text are tokenized and the rest is
+// estimated at the rate those gave (tokens per byte). An example that long
+// is far past every model's limit, so the verdicts do
 // not change; its count is an estimate, as the platform's is.
 package tokens
 
 import (
-	"fmt"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/open-policy-agent/opa/v1/ast"
-	"github.com/tiktoken-go/tokenizer"
 
 	"github.com/chatlint/chatlint/engine/astjson"
 )
 
 // Encodings are the encodings a model table may name.
-var Encodings = []string{string(tokenizer.O200kBase), string(tokenizer.Cl100kBase)}
+var Encodings = []string{"o200k_base", "cl100k_base"}
 
-var (
-	codecs sync.Map // encoding name → tokenizer.Codec
-	// counted is the number of examples counted since the program started.
-	counted atomic.Int64
-)
+// counted is the number of examples counted since the program started.
+var counted atomic.Int64
 
 // Examples returns how many examples were counted since the program
 // started: a test proves with it that a run whose rules never ask for
 // tokens never tokenizes.
 func Examples() int64 { return counted.Load() }
-
-// Codec returns the tokenizer of an encoding (o200k_base or cl100k_base).
-func Codec(encoding string) (tokenizer.Codec, error) {
-	if c, ok := codecs.Load(encoding); ok {
-		return c.(tokenizer.Codec), nil
-	}
-	switch encoding {
-	case string(tokenizer.O200kBase), string(tokenizer.Cl100kBase):
-	default:
-		return nil, fmt.Errorf("unknown encoding %q (want %s)", encoding, strings.Join(Encodings, " or "))
-	}
-	c, err := tokenizer.Get(tokenizer.Encoding(encoding))
-	if err != nil {
-		return nil, err
-	}
-	got, _ := codecs.LoadOrStore(encoding, c)
-	return got.(tokenizer.Codec), nil
-}
 
 // ExactBytes is how many bytes of one example's text are tokenized; the
 // rest is estimated. 256 KiB is past the longest example a model takes
@@ -82,22 +61,24 @@ const ExactBytes = 256 << 10
 // Counter counts examples in one encoding. It holds no state of a count:
 // workers share one.
 type Counter struct {
-	c        tokenizer.Codec
+	ranks    *ranks
+	next     splitter
+	classes  *classTable
 	funcInit int
 	cache    *cache // counts of the strings already tokenized
 }
 
 // NewCounter returns a counter for the encoding.
 func NewCounter(encoding string) (*Counter, error) {
-	c, err := Codec(encoding)
+	r, err := rankTable(encoding)
 	if err != nil {
 		return nil, err
 	}
-	fi := 7 // the cookbook's gpt-4o figures
-	if encoding == string(tokenizer.Cl100kBase) {
-		fi = 10 // gpt-3.5-turbo, gpt-4
+	c := &Counter{ranks: r, next: nextO200k, classes: classes(), funcInit: 7, cache: newCache()} // the cookbook's gpt-4o figures
+	if encoding == "cl100k_base" {
+		c.next, c.funcInit = nextCl100k, 10 // gpt-3.5-turbo, gpt-4
 	}
-	return &Counter{c: c, funcInit: fi, cache: newCache()}, nil
+	return c, nil
 }
 
 var shared sync.Map // encoding name → *Counter
@@ -130,11 +111,23 @@ func (c *Counter) exact(s string) int {
 	return c.cache.count(s, c.tokenize)
 }
 
-// tokenize runs the tokenizer over s.
+// tokenize counts the tokens of s as tiktoken-go's Count does: split in
+// pieces, each piece merged.
 func (c *Counter) tokenize(s string) int {
-	n, err := c.c.Count(s)
-	if err != nil {
-		return 0
+	if !utf8.ValidString(s) {
+		// What regexp2 reads: one U+FFFD per byte of an invalid sequence.
+		s = string([]rune(s))
+	}
+	n := 0
+	for i := 0; i < len(s); {
+		j := c.next(c.classes, s, i)
+		if j == i {
+			_, w := utf8.DecodeRuneInString(s[i:])
+			i += w
+			continue
+		}
+		n += c.ranks.count(s[i:j])
+		i = j
 	}
 	return n
 }
@@ -193,34 +186,34 @@ func (c *Counter) Document(doc ast.Object) int {
 
 func (c *count) document(doc ast.Object) int {
 	n := Priming
-	if ms, ok := field(doc, "messages").(*ast.Array); ok {
+	if ms, ok := field(doc, kMessages).(*ast.Array); ok {
 		for i := 0; i < ms.Len(); i++ {
 			if m, ok := ms.Elem(i).Value.(ast.Object); ok {
 				n += c.message(m)
 			}
 		}
 	}
-	if ts, ok := field(doc, "tools").(*ast.Array); ok && ts.Len() > 0 {
+	if ts, ok := field(doc, kTools).(*ast.Array); ok && ts.Len() > 0 {
 		n += c.tools(ts)
 	}
 	return n
 }
 
 func (c *count) message(m ast.Object) int {
-	n := 3 + c.text(str(m, "role")) + c.text(str(m, "text")) + c.text(str(m, "tool_call_id"))
-	if raw, ok := field(m, "raw").(ast.Object); ok {
-		if name := str(raw, "name"); name != "" {
+	n := 3 + c.text(str(m, kRole)) + c.text(str(m, kText)) + c.text(str(m, kToolCallId))
+	if raw, ok := field(m, kRaw).(ast.Object); ok {
+		if name := str(raw, kName); name != "" {
 			n += c.text(name) + 1
 		}
 	}
-	if calls, ok := field(m, "tool_calls").(*ast.Array); ok {
+	if calls, ok := field(m, kToolCalls).(*ast.Array); ok {
 		for i := 0; i < calls.Len(); i++ {
 			call, ok := calls.Elem(i).Value.(ast.Object)
 			if !ok {
 				continue
 			}
-			n += 3 + c.text(str(call, "name"))
-			switch a := field(call, "arguments").(type) {
+			n += 3 + c.text(str(call, kName))
+			switch a := field(call, kArguments).(type) {
 			case ast.String:
 				n += c.text(string(a))
 			case nil, ast.Null:
@@ -240,10 +233,10 @@ func (c *count) tools(ts *ast.Array) int {
 		if !ok {
 			continue
 		}
-		fn, _ := field(t, "function").(ast.Object)
-		n += c.c.funcInit + c.text(str(t, "name")+":"+strings.TrimSuffix(str(fn, "description"), "."))
-		params, _ := field(t, "parameters").(ast.Object)
-		props, _ := field(params, "properties").(ast.Object)
+		fn, _ := field(t, kFunction).(ast.Object)
+		n += c.c.funcInit + c.text(str(t, kName)+":"+strings.TrimSuffix(str(fn, kDescription), "."))
+		params, _ := field(t, kParameters).(ast.Object)
+		props, _ := field(params, kProperties).(ast.Object)
 		if props == nil || props.Len() == 0 {
 			continue
 		}
@@ -252,7 +245,7 @@ func (c *count) tools(ts *ast.Array) int {
 			key, _ := k.Value.(ast.String)
 			p, _ := v.Value.(ast.Object)
 			n += 3
-			if enum, ok := field(p, "enum").(*ast.Array); ok {
+			if enum, ok := field(p, kEnum).(*ast.Array); ok {
 				n -= 3
 				for j := 0; j < enum.Len(); j++ {
 					n += 3
@@ -263,25 +256,45 @@ func (c *count) tools(ts *ast.Array) int {
 					}
 				}
 			}
-			typ := str(p, "type")
-			n += c.text(string(key) + ":" + typ + ":" + strings.TrimSuffix(str(p, "description"), "."))
+			typ := str(p, kType)
+			n += c.text(string(key) + ":" + typ + ":" + strings.TrimSuffix(str(p, kDescription), "."))
 		})
 	}
 	return n + 12
 }
 
-func field(o ast.Object, k string) ast.Value {
+// The keys Document reads, made once: a lookup with a new term each time
+// allocated it for every field of every message.
+var (
+	kMessages    = ast.StringTerm("messages")
+	kTools       = ast.StringTerm("tools")
+	kRole        = ast.StringTerm("role")
+	kText        = ast.StringTerm("text")
+	kToolCallId  = ast.StringTerm("tool_call_id")
+	kRaw         = ast.StringTerm("raw")
+	kName        = ast.StringTerm("name")
+	kToolCalls   = ast.StringTerm("tool_calls")
+	kArguments   = ast.StringTerm("arguments")
+	kFunction    = ast.StringTerm("function")
+	kDescription = ast.StringTerm("description")
+	kParameters  = ast.StringTerm("parameters")
+	kProperties  = ast.StringTerm("properties")
+	kEnum        = ast.StringTerm("enum")
+	kType        = ast.StringTerm("type")
+)
+
+func field(o ast.Object, k *ast.Term) ast.Value {
 	if o == nil {
 		return nil
 	}
-	t := o.Get(ast.StringTerm(k))
+	t := o.Get(k)
 	if t == nil {
 		return nil
 	}
 	return t.Value
 }
 
-func str(o ast.Object, k string) string {
+func str(o ast.Object, k *ast.Term) string {
 	s, _ := field(o, k).(ast.String)
 	return string(s)
 }

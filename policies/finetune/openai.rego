@@ -31,6 +31,7 @@ message_keys := {"role", "content", "name", "weight", "tool_calls", "tool_call_i
 #     Remove the key (keep metadata outside the messages, or in a separate file).
 deny contains f if {
 	input.profile == "openai"
+	count(input.lookup.message_keys - message_keys) > 0 # the messages' keys, all of them: most documents stop here
 	some m in input.messages
 	is_object(m.raw)
 	extra := {k | some k, _ in m.raw; not message_keys[k]}
@@ -88,7 +89,8 @@ good_part(p) if {
 #     Give the content as a string (or a list of `{"type": "text", "text": ...}` parts).
 deny contains f if {
 	input.profile == "openai"
-	some m in input.messages
+	some i in input.lookup.content_not_string # content_problem holds of no string content
+	m := input.messages[i]
 	is_object(m.raw)
 	problem := content_problem(m.raw)
 	f := {
@@ -140,6 +142,7 @@ deny contains f if {
 #     Use `"weight": 0` to leave an assistant message out of training, 1 (or no weight) to train on it.
 deny contains f if {
 	input.profile == "openai"
+	"weight" in input.lookup.message_keys
 	some m in input.messages
 	is_object(m.raw)
 	"weight" in object.keys(m.raw)
@@ -327,14 +330,18 @@ deny contains f if {
 	f := {"rule": "openai-function-name", "msg": sprintf("%s has the name %q; a function name is 1 to 64 letters, digits, underscores or dashes", [where, name])}
 }
 
+# openai_names are the names that break the pattern, each with where it is: only those need
+# their place spelled out for a message, so the test comes before the sprintf.
 openai_names contains [sprintf("tool %d", [t.index]), t.name] if {
 	some t in input.tools
 	is_string(object.get(t.function, "name", null))
+	not openai_name_ok(t.name)
 }
 
 openai_names contains [sprintf("function %d of functions", [i]), fn.name] if {
 	some i, fn in object.get(input.raw, "functions", [])
 	is_string(object.get(fn, "name", null))
+	not openai_name_ok(fn.name)
 }
 
 openai_names contains [sprintf("tool call %d of message %d", [c.index, m.index]), c.name] if {
@@ -342,9 +349,14 @@ openai_names contains [sprintf("tool call %d of message %d", [c.index, m.index])
 	m := input.messages[i]
 	some c in m.tool_calls
 	c.name != ""
+	not openai_name_ok(c.name)
 }
 
 openai_names contains [sprintf("the function_call of message %d", [m.index]), m.raw.function_call.name] if {
+	"function_call" in input.lookup.message_keys
 	some m in input.messages
 	is_string(object.get(object.get(m.raw, "function_call", {}), "name", null))
+	not openai_name_ok(m.raw.function_call.name)
 }
+
+openai_name_ok(name) if regex.match(`^[a-zA-Z0-9_-]{1,64}$`, name)
