@@ -13,7 +13,8 @@ import (
 //
 //   - an object, when Object is set, keeps the members Members names (each
 //     built by its own node, nil meaning whole) and, with KeepOthers, every
-//     other member whole; without Object it is built whole;
+//     other member whole but those Omit names; without Object it is built
+//     whole;
 //   - an array keeps every element, each built by Elem (nil: whole);
 //   - a string, when Probe is set, is kept only when it contains one of
 //     Needles; any other string becomes a placeholder that is empty when the
@@ -30,6 +31,7 @@ type Projection struct {
 	Object     bool
 	Members    map[string]*Projection
 	KeepOthers bool
+	Omit       map[string]bool
 	Elem       *Projection
 	Probe      bool
 	Needles    []string

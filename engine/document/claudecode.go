@@ -27,6 +27,8 @@ var claudeCodeAdapter = &Adapter{
 		Order: []string{"parentUuid", "isSidechain", "userType", "cwd", "sessionId", "version", "gitBranch", "type", "message", "uuid", "timestamp"},
 		Type:  func(role string) string { return role },
 	},
+	// Every entry's raw but the members no rule reads.
+	Reads: claudeCodeReads,
 	// Anthropic's content blocks.
 	Parts: anthropicParts,
 	IDs:   anthropicIDs,

@@ -1,5 +1,7 @@
 package document
 
+import "github.com/chatlint/chatlint/engine/astjson"
+
 // Fields says which members of the document the active rules may read, so
 // that the builder leaves out the ones no rule reads (Options.Fields; see
 // policy.Engine.Fields for the analysis). A member a rule may read is always
@@ -20,6 +22,11 @@ type Fields struct {
 	msgIndex, role, text, hasContent, toolCalls, turn, msgLine, msgPath, msgRaw, toolCallID, stopReason, isError, msgLines bool
 	// members of each tool call
 	callIndex, callID, callName, callArguments, callHasInput, callPath bool
+	// entryRawOmit are the members of a Claude Code entry that an
+	// entry's raw leaves out (claudecode_reads.go), and
+	// entryRawProjection the projection that leaves them out.
+	entryRawOmit       map[string]bool
+	entryRawProjection *astjson.Projection
 	// plainMessages builds pruned messages as OPA objects rather than
 	// MessageValues (PlainMessages).
 	plainMessages bool
@@ -51,6 +58,9 @@ func NewFields(reads func(path ...string) bool) *Fields {
 	}
 	if !f.readsOwn() {
 		f.shared = &sharedMessages{}
+	}
+	if f.entryRawOmit = entryRawOmit(reads); f.entryRawOmit != nil {
+		f.entryRawProjection = &astjson.Projection{Object: true, KeepOthers: true, Omit: f.entryRawOmit}
 	}
 	return f
 }
