@@ -263,8 +263,9 @@ func (s *claudeCode) Finish() *Document {
 	}
 	ms := s.messages(s.chain())
 	entries := make([]*ast.Term, len(s.entries))
+	ints := &intTerms{}
 	for i, e := range s.entries {
-		entries[i] = s.entryTerm(i, e)
+		entries[i] = s.entryTerm(i, e, ints)
 	}
 	mode := modeStructured
 	if s.opts.ToolCalls != "" {
@@ -341,21 +342,52 @@ func (s *claudeCode) assistant(lines []*ccEntry) message {
 	return m
 }
 
-func (s *claudeCode) entryTerm(i int, e *ccEntry) *ast.Term {
-	o := ast.NewObjectWithCapacity(12)
-	o.Insert(KeyIndex, intTerm(i))
-	o.Insert(KeyLine, intTerm(e.line))
-	o.Insert(keyType, strTerm(e.typ))
+// entryTerm is entry i's object, with the members a rule may read
+// (Options.Fields): a long session has one per line, so it is made in one
+// allocation, and its index and line share the terms of ints.
+func (s *claudeCode) entryTerm(i int, e *ccEntry, ints *intTerms) *ast.Term {
+	var kvs [11][2]*ast.Term
+	n := 0
+	add := func(k, v *ast.Term) {
+		kvs[n] = [2]*ast.Term{k, v}
+		n++
+	}
+	f := s.opts.Fields
+	add(KeyIndex, ints.of(i))
+	add(KeyLine, ints.of(e.line))
+	add(keyType, strTerm(e.typ))
 	for _, kv := range [...][2]*ast.Term{{keyUUID, keyUUID}, {keyParentUUID, keyParentUUIDn}, {keyIsSidechain, keyIsSidechainN},
 		{keySessionIDc, keySessionID}, {keyTimestamp, keyTimestamp}} {
+		if !f.readsEntry(kv[1]) {
+			continue
+		}
 		if t := get(e.obj, kv[0]); t != nil {
-			o.Insert(kv[1], t)
+			add(kv[1], t)
 		}
 	}
-	if e.msgID != "" {
-		o.Insert(keyMessageIDn, strTerm(e.msgID))
+	if e.msgID != "" && f.readsEntry(keyMessageIDn) {
+		add(keyMessageIDn, strTerm(e.msgID))
 	}
-	o.Insert(keyOnChain, boolTerm(e.onChain))
-	o.Insert(KeyRaw, ast.NewTerm(e.obj))
-	return ast.NewTerm(o)
+	add(keyOnChain, boolTerm(e.onChain))
+	if f.readsEntry(KeyRaw) {
+		add(KeyRaw, ast.NewTerm(e.obj))
+	}
+	return ast.NewTerm(ast.NewObject(kvs[:n]...))
+}
+
+// intTerms shares the terms of the numbers a session's entries carry: an
+// entry's line is, in a file without blank lines, the next entry's index.
+type intTerms struct{ terms []*ast.Term }
+
+func (t *intTerms) of(i int) *ast.Term {
+	if i < 0 || i > 1<<24 {
+		return intTerm(i)
+	}
+	if i >= len(t.terms) {
+		t.terms = append(t.terms, make([]*ast.Term, i+1-len(t.terms)+len(t.terms)/2)...)
+	}
+	if t.terms[i] == nil {
+		t.terms[i] = intTerm(i)
+	}
+	return t.terms[i]
 }

@@ -1,6 +1,7 @@
 package document
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -69,5 +70,32 @@ func TestClaudeCodeRawLeavesOutUnread(t *testing.T) {
 				t.Errorf("document\n got %v\nwant %v", got, want)
 			}
 		})
+	}
+}
+
+// TestClaudeCodeEntriesLeaveOutUnread: an entry's members no rule reads
+// (message_id, timestamp, session_id, raw) are left out; the others stay.
+func TestClaudeCodeEntriesLeaveOutUnread(t *testing.T) {
+	line := `{"parentUuid":null,"isSidechain":false,"sessionId":"s-1","type":"assistant","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"hi"}]},"uuid":"a1","timestamp":"t1"}`
+	v, err := astjson.Decode([]byte(line))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, unread := range []string{"message_id", "timestamp", "session_id", "raw"} {
+		f := NewFields(func(path ...string) bool { return !(len(path) == 3 && path[0] == "entries" && path[2] == unread) })
+		b := NewBuilder(ClaudeCode, "s.jsonl", Options{Fields: f})
+		b.Add(1, v.(ast.Object))
+		e := arrayField(b.Finish().Value, keyEntries).Elem(0).Value.(ast.Object)
+		var got []string
+		for _, k := range e.Keys() {
+			got = append(got, string(k.Value.(ast.String)))
+		}
+		want := []string{"index", "line", "type", "uuid", "parent_uuid", "is_sidechain", "session_id", "timestamp", "message_id", "on_chain", "raw"}
+		want = slices.DeleteFunc(want, func(s string) bool { return s == unread })
+		slices.Sort(got)
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			t.Errorf("%s unread: entry members %v, want %v", unread, got, want)
+		}
 	}
 }

@@ -1,6 +1,10 @@
 package document
 
-import "github.com/chatlint/chatlint/engine/astjson"
+import (
+	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/chatlint/chatlint/engine/astjson"
+)
 
 // Fields says which members of the document the active rules may read, so
 // that the builder leaves out the ones no rule reads (Options.Fields; see
@@ -27,6 +31,9 @@ type Fields struct {
 	// entryRawProjection the projection that leaves them out.
 	entryRawOmit       map[string]bool
 	entryRawProjection *astjson.Projection
+	// entryUnread are the members of a session's entries (entries.*.NAME)
+	// no rule reads, of those the Claude Code builder may leave out.
+	entryUnread map[string]bool
 	// plainMessages builds pruned messages as OPA objects rather than
 	// MessageValues (PlainMessages).
 	plainMessages bool
@@ -58,6 +65,14 @@ func NewFields(reads func(path ...string) bool) *Fields {
 	}
 	if !f.readsOwn() {
 		f.shared = &sharedMessages{}
+	}
+	for _, name := range []string{"session_id", "timestamp", "message_id", "raw"} {
+		if !reads("entries", "*", name) {
+			if f.entryUnread == nil {
+				f.entryUnread = map[string]bool{}
+			}
+			f.entryUnread[name] = true
+		}
 	}
 	if f.entryRawOmit = entryRawOmit(reads); f.entryRawOmit != nil {
 		f.entryRawProjection = &astjson.Projection{Object: true, KeepOthers: true, Omit: f.entryRawOmit}
@@ -94,4 +109,14 @@ func (f *Fields) PlainMessages() *Fields {
 		g.shared = &sharedMessages{}
 	}
 	return &g
+}
+
+// readsEntry reports whether a rule may read the member key of a session's
+// entries: every member is kept but those NewFields found unread.
+func (f *Fields) readsEntry(key *ast.Term) bool {
+	if f.All() || f.entryUnread == nil {
+		return true
+	}
+	name, _ := key.Value.(ast.String)
+	return !f.entryUnread[string(name)]
 }
