@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/chatlint/chatlint/engine/builtin"
 	"github.com/chatlint/chatlint/engine/document"
 	"github.com/chatlint/chatlint/engine/jsonl"
@@ -102,5 +104,37 @@ func BenchmarkSessionCheck(b *testing.B) {
 				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(u.Records)), "ns/entry")
 			})
 		}
+	}
+}
+
+// TestReleaseDropsSessionLines: with Release, Check drops each line of a
+// session once decoded (the rules run without the text beside the decoded
+// entries) and finds what it finds without; with record hashes, which read
+// the lines after the rules, it keeps them.
+func TestReleaseDropsSessionLines(t *testing.T) {
+	l := defaultLinter(t)
+	kept := sessionUnit(document.ClaudeCode, 300)
+	want := l.Check(context.Background(), kept)
+	released := sessionUnit(document.ClaudeCode, 300)
+	released.Release = true
+	if diff := cmp.Diff(want, l.Check(context.Background(), released)); diff != "" {
+		t.Errorf("findings (-kept +released):\n%s", diff)
+	}
+	for _, r := range released.Records {
+		if r.Data != nil || r.Raw != nil {
+			t.Fatalf("line %d still held after a released check", r.Line)
+		}
+	}
+	for _, r := range kept.Records {
+		if r.Data == nil {
+			t.Fatalf("line %d dropped without Release", r.Line)
+		}
+	}
+	l.HashRecords(true)
+	hashed := sessionUnit(document.ClaudeCode, 300)
+	hashed.Release = true
+	l.Check(context.Background(), hashed)
+	if hashed.Records[0].Data == nil {
+		t.Error("a check hashing records dropped the lines")
 	}
 }
