@@ -320,11 +320,11 @@ func (s *claudeCode) assistant(lines []*ccEntry) message {
 			parts.Foreach(func(b *ast.Term) { blocks = append(blocks, b) })
 		}
 	}
-	raw := lines[0].msg.Copy()
-	raw.Insert(keyContent, ast.ArrayTerm(blocks...))
-	if sr := get(lines[len(lines)-1].msg, keyStopReason); sr != nil {
-		raw.Insert(keyStopReason, sr)
-	}
+	// The first line's members, shared rather than copied (a long session
+	// has thousands of such messages), with the content and stop reason of
+	// all the lines.
+	raw := withMembers(lines[0].msg, [2]*ast.Term{keyContent, ast.ArrayTerm(blocks...)},
+		[2]*ast.Term{keyStopReason, get(lines[len(lines)-1].msg, keyStopReason)})
 	m := readMessage(ast.NewTerm(raw), lines[0].line, messageKeyPath, -1)
 	m.ownCalls = true
 	for _, e := range lines {
@@ -390,4 +390,26 @@ func (t *intTerms) of(i int) *ast.Term {
 		t.terms[i] = intTerm(i)
 	}
 	return t.terms[i]
+}
+
+// withMembers is o with the members kvs set, in o's order (a member o lacks
+// goes last; a nil value leaves o's member as it is): the object
+// o.Copy() then Insert would make, sharing o's terms instead of copying them.
+func withMembers(o ast.Object, kvs ...[2]*ast.Term) ast.Object {
+	out := make([][2]*ast.Term, 0, o.Len()+len(kvs))
+	set := make([]bool, len(kvs))
+	o.Foreach(func(k, v *ast.Term) {
+		for i, kv := range kvs {
+			if kv[1] != nil && k.Equal(kv[0]) {
+				v, set[i] = kv[1], true
+			}
+		}
+		out = append(out, [2]*ast.Term{k, v})
+	})
+	for i, kv := range kvs {
+		if kv[1] != nil && !set[i] {
+			out = append(out, kv)
+		}
+	}
+	return ast.NewObject(out...)
 }

@@ -99,3 +99,29 @@ func TestClaudeCodeEntriesLeaveOutUnread(t *testing.T) {
 		}
 	}
 }
+
+// TestWithMembersIsCopyAndInsert: withMembers makes the object Copy and
+// Insert make, in the same order.
+func TestWithMembersIsCopyAndInsert(t *testing.T) {
+	v, err := astjson.Decode([]byte(`{"id":"m","role":"assistant","content":[1],"stop_reason":null,"usage":{"a":1}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := v.(ast.Object)
+	for _, kvs := range [][][2]*ast.Term{
+		{{keyContent, ast.ArrayTerm(ast.IntNumberTerm(2))}, {keyStopReason, ast.StringTerm("tool_use")}},
+		{{keyContent, ast.ArrayTerm()}, {keyStopReason, nil}},
+		{{ast.StringTerm("new"), ast.BooleanTerm(true)}},
+	} {
+		want := o.Copy()
+		for _, kv := range kvs {
+			if kv[1] != nil {
+				want.Insert(kv[0], kv[1])
+			}
+		}
+		got := withMembers(o, kvs...)
+		if got.Compare(want) != 0 || got.String() != want.String() {
+			t.Errorf("withMembers = %v, want %v", got, want)
+		}
+	}
+}
