@@ -37,7 +37,7 @@ func (d *decoder) object(i int, p *Projection) (*ast.Term, int) {
 		var node *Projection
 		if p != nil {
 			var keep bool
-			if node, keep = p.Members[string(s)]; !keep && p.KeepOthers {
+			if node, keep = p.Members[string(s)]; !keep && p.KeepOthers && !p.Omit[string(s)] {
 				node = p.Others
 			} else if !keep {
 				end := d.skip(j)

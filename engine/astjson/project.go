@@ -13,9 +13,10 @@ import (
 //
 //   - an object, when Object is set, keeps the members Members names (each
 //     built by its own node, nil meaning whole) and, with KeepOthers, every
-//     other member whole; without Object it is built whole;
-//   - an object's members that Members does not name are built by Others
-//     (nil: whole) when KeepOthers is set;
+//     other member whole but those Omit names; without Object it is built
+//     whole;
+//   - an object's members that Members does not name (nor Omit) are built
+//     by Others (nil: whole) when KeepOthers is set;
 //   - an array keeps every element, each built by Elem (nil: whole), but
 //     when Dense is above zero an array of more than Dense elements that
 //     are all numbers, booleans or null keeps only its first Dense: a
@@ -41,6 +42,7 @@ type Projection struct {
 	Members    map[string]*Projection
 	KeepOthers bool
 	Others     *Projection
+	Omit       map[string]bool
 	Elem       *Projection
 	Dense      int
 	Probe      bool

@@ -17,6 +17,7 @@ var projections = map[string]*Projection{
 	"a's elements keep x": {Object: true, Members: map[string]*Projection{
 		"a": {Elem: &Projection{Object: true, Members: map[string]*Projection{"x": nil}}}}},
 	"others whole, a stubbed": {Object: true, KeepOthers: true, Members: map[string]*Projection{"a": {Stub: true}}},
+	"others whole but b":      {Object: true, KeepOthers: true, Omit: map[string]bool{"b": true}},
 	"probe everything":        {Probe: true, Needles: []string{"<tool_call>", "é"}, Elem: &Projection{Probe: true, Needles: []string{"<tool_call>"}}},
 	"chat": {Object: true, Members: map[string]*Projection{
 		"id": nil,
@@ -52,7 +53,7 @@ func project(v ast.Value, p *Projection) ast.Value {
 		out := ast.NewObject()
 		x.Foreach(func(k, e *ast.Term) {
 			node, keep := p.Members[string(k.Value.(ast.String))]
-			if !keep && p.KeepOthers {
+			if !keep && p.KeepOthers && !p.Omit[string(k.Value.(ast.String))] {
 				node, keep = p.Others, true
 			}
 			if keep {

@@ -27,6 +27,8 @@ var claudeCodeAdapter = &Adapter{
 		Order: []string{"parentUuid", "isSidechain", "userType", "cwd", "sessionId", "version", "gitBranch", "type", "message", "uuid", "timestamp"},
 		Type:  func(role string) string { return role },
 	},
+	// Every entry's raw but the members no rule reads.
+	Reads: claudeCodeReads,
 	// Anthropic's content blocks.
 	Parts: anthropicParts,
 	IDs:   anthropicIDs,
@@ -261,8 +263,9 @@ func (s *claudeCode) Finish() *Document {
 	}
 	ms := s.messages(s.chain())
 	entries := make([]*ast.Term, len(s.entries))
+	ints := &intTerms{}
 	for i, e := range s.entries {
-		entries[i] = s.entryTerm(i, e)
+		entries[i] = s.entryTerm(i, e, ints)
 	}
 	mode := modeStructured
 	if s.opts.ToolCalls != "" {
@@ -317,11 +320,11 @@ func (s *claudeCode) assistant(lines []*ccEntry) message {
 			parts.Foreach(func(b *ast.Term) { blocks = append(blocks, b) })
 		}
 	}
-	raw := lines[0].msg.Copy()
-	raw.Insert(keyContent, ast.ArrayTerm(blocks...))
-	if sr := get(lines[len(lines)-1].msg, keyStopReason); sr != nil {
-		raw.Insert(keyStopReason, sr)
-	}
+	// The first line's members, shared rather than copied (a long session
+	// has thousands of such messages), with the content and stop reason of
+	// all the lines.
+	raw := withMembers(lines[0].msg, [2]*ast.Term{keyContent, ast.ArrayTerm(blocks...)},
+		[2]*ast.Term{keyStopReason, get(lines[len(lines)-1].msg, keyStopReason)})
 	m := readMessage(ast.NewTerm(raw), lines[0].line, messageKeyPath, -1)
 	m.ownCalls = true
 	for _, e := range lines {
@@ -339,21 +342,74 @@ func (s *claudeCode) assistant(lines []*ccEntry) message {
 	return m
 }
 
-func (s *claudeCode) entryTerm(i int, e *ccEntry) *ast.Term {
-	o := ast.NewObjectWithCapacity(12)
-	o.Insert(KeyIndex, intTerm(i))
-	o.Insert(KeyLine, intTerm(e.line))
-	o.Insert(keyType, strTerm(e.typ))
+// entryTerm is entry i's object, with the members a rule may read
+// (Options.Fields): a long session has one per line, so it is made in one
+// allocation, and its index and line share the terms of ints.
+func (s *claudeCode) entryTerm(i int, e *ccEntry, ints *intTerms) *ast.Term {
+	var kvs [11][2]*ast.Term
+	n := 0
+	add := func(k, v *ast.Term) {
+		kvs[n] = [2]*ast.Term{k, v}
+		n++
+	}
+	f := s.opts.Fields
+	add(KeyIndex, ints.of(i))
+	add(KeyLine, ints.of(e.line))
+	add(keyType, strTerm(e.typ))
 	for _, kv := range [...][2]*ast.Term{{keyUUID, keyUUID}, {keyParentUUID, keyParentUUIDn}, {keyIsSidechain, keyIsSidechainN},
 		{keySessionIDc, keySessionID}, {keyTimestamp, keyTimestamp}} {
+		if !f.readsEntry(kv[1]) {
+			continue
+		}
 		if t := get(e.obj, kv[0]); t != nil {
-			o.Insert(kv[1], t)
+			add(kv[1], t)
 		}
 	}
-	if e.msgID != "" {
-		o.Insert(keyMessageIDn, strTerm(e.msgID))
+	if e.msgID != "" && f.readsEntry(keyMessageIDn) {
+		add(keyMessageIDn, strTerm(e.msgID))
 	}
-	o.Insert(keyOnChain, boolTerm(e.onChain))
-	o.Insert(KeyRaw, ast.NewTerm(e.obj))
-	return ast.NewTerm(o)
+	add(keyOnChain, boolTerm(e.onChain))
+	if f.readsEntry(KeyRaw) {
+		add(KeyRaw, ast.NewTerm(e.obj))
+	}
+	return ast.NewTerm(ast.NewObject(kvs[:n]...))
+}
+
+// intTerms shares the terms of the numbers a session's entries carry: an
+// entry's line is, in a file without blank lines, the next entry's index.
+type intTerms struct{ terms []*ast.Term }
+
+func (t *intTerms) of(i int) *ast.Term {
+	if i < 0 || i > 1<<24 {
+		return intTerm(i)
+	}
+	if i >= len(t.terms) {
+		t.terms = append(t.terms, make([]*ast.Term, i+1-len(t.terms)+len(t.terms)/2)...)
+	}
+	if t.terms[i] == nil {
+		t.terms[i] = intTerm(i)
+	}
+	return t.terms[i]
+}
+
+// withMembers is o with the members kvs set, in o's order (a member o lacks
+// goes last; a nil value leaves o's member as it is): the object
+// o.Copy() then Insert would make, sharing o's terms instead of copying them.
+func withMembers(o ast.Object, kvs ...[2]*ast.Term) ast.Object {
+	out := make([][2]*ast.Term, 0, o.Len()+len(kvs))
+	set := make([]bool, len(kvs))
+	o.Foreach(func(k, v *ast.Term) {
+		for i, kv := range kvs {
+			if kv[1] != nil && k.Equal(kv[0]) {
+				v, set[i] = kv[1], true
+			}
+		}
+		out = append(out, [2]*ast.Term{k, v})
+	})
+	for i, kv := range kvs {
+		if kv[1] != nil && !set[i] {
+			out = append(out, kv)
+		}
+	}
+	return ast.NewObject(out...)
 }

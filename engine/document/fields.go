@@ -1,5 +1,11 @@
 package document
 
+import (
+	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/chatlint/chatlint/engine/astjson"
+)
+
 // Fields says which members of the document the active rules may read, so
 // that the builder leaves out the ones no rule reads (Options.Fields; see
 // policy.Engine.Fields for the analysis). A member a rule may read is always
@@ -20,6 +26,14 @@ type Fields struct {
 	msgIndex, role, text, hasContent, toolCalls, turn, msgLine, msgPath, msgRaw, toolCallID, stopReason, isError, msgLines bool
 	// members of each tool call
 	callIndex, callID, callName, callArguments, callHasInput, callPath bool
+	// entryRawOmit are the members of a Claude Code entry that an
+	// entry's raw leaves out (claudecode_reads.go), and
+	// entryRawProjection the projection that leaves them out.
+	entryRawOmit       map[string]bool
+	entryRawProjection *astjson.Projection
+	// entryUnread are the members of a session's entries (entries.*.NAME)
+	// no rule reads, of those the Claude Code builder may leave out.
+	entryUnread map[string]bool
 	// plainMessages builds pruned messages as OPA objects rather than
 	// MessageValues (PlainMessages).
 	plainMessages bool
@@ -51,6 +65,17 @@ func NewFields(reads func(path ...string) bool) *Fields {
 	}
 	if !f.readsOwn() {
 		f.shared = &sharedMessages{}
+	}
+	for _, name := range []string{"session_id", "timestamp", "message_id", "raw"} {
+		if !reads("entries", "*", name) {
+			if f.entryUnread == nil {
+				f.entryUnread = map[string]bool{}
+			}
+			f.entryUnread[name] = true
+		}
+	}
+	if f.entryRawOmit = entryRawOmit(reads); f.entryRawOmit != nil {
+		f.entryRawProjection = &astjson.Projection{Object: true, KeepOthers: true, Omit: f.entryRawOmit}
 	}
 	return f
 }
@@ -84,4 +109,14 @@ func (f *Fields) PlainMessages() *Fields {
 		g.shared = &sharedMessages{}
 	}
 	return &g
+}
+
+// readsEntry reports whether a rule may read the member key of a session's
+// entries: every member is kept but those NewFields found unread.
+func (f *Fields) readsEntry(key *ast.Term) bool {
+	if f.All() || f.entryUnread == nil {
+		return true
+	}
+	name, _ := key.Value.(ast.String)
+	return !f.entryUnread[string(name)]
 }

@@ -126,6 +126,13 @@ type Unit struct {
 	// custom_id) took a value an earlier line of its file used: the reader
 	// knows, the record's document carries it, a rule reports it.
 	Duplicate *Duplicate
+	// Release says the caller reads the records' bytes no more once the
+	// unit is checked: Check then drops each line of a session as soon as
+	// it is decoded, so that a long session's text is not held beside its
+	// decoded entries while the rules run (Records[i].Data and Raw become
+	// nil). It is ignored when findings carry record hashes
+	// (HashRecords), which read the records after the rules.
+	Release bool
 }
 
 // Duplicate is a unique member's value used again.
@@ -150,6 +157,7 @@ func (l *Linter) CheckFacts(ctx context.Context, u Unit) ([]finding.Finding, []F
 	var fa []Facts
 	p := l.plan(u.Format)
 	fold, opts := p.folds, p.opts
+	u.Release = u.Release && !l.hashes
 	out := Documents(u, opts, func(d *document.Document, rec *jsonl.Record) {
 		dctx := ctx
 		if fold {
@@ -222,7 +230,13 @@ func documents(u Unit, opts document.Options, proj *astjson.Projection, each fun
 				continue
 			}
 		}
-		if d := b.Add(rec.Line, obj); d != nil {
+		d := b.Add(rec.Line, obj)
+		if d == nil && u.Release && adapter != nil && adapter.PerFile {
+			// A session's line is decoded and handed to the builder,
+			// which holds the decoded value: its text is read no more.
+			rec.Data, rec.Raw = nil, nil
+		}
+		if d != nil {
 			if projected {
 				d.Reread(func() ast.Object { whole, _ := Decode(u.File, *rec); return whole })
 			}

@@ -238,6 +238,12 @@ func (e *Engine) evaluate(ctx context.Context, doc *document.Document, cancel to
 		hits, acts = e.yamlActions(doc, hits, acts)
 	}
 	if e.rego != nil && e.regoScope.open(string(doc.Format), profileOf(doc.Profile)) && e.needsRego(doc, cache) {
+		if cache != nil && doc.Work() > dropCacheAbove {
+			// A long session: the YAML rules are done, and their sets and
+			// indexes (as many elements as the session has messages)
+			// need not stay alive beside what OPA builds.
+			cache.Drop()
+		}
 		var err error
 		hits, acts, err = e.rego.eval(ctx, run, doc.Materialized(), string(doc.Format), profileOf(doc.Profile), cancel, tracer, hits, acts)
 		var bad *OutputError // declared apart, or it escapes for every document
@@ -256,6 +262,11 @@ func (e *Engine) evaluate(ctx context.Context, doc *document.Document, cancel to
 	}
 	return hits, acts, nil
 }
+
+// dropCacheAbove is the size of a document (Document.Work: its messages or
+// entries) past which the YAML rules' cache lets go of its buffers before
+// the Rego rules run, rather than keep them for the next document.
+var dropCacheAbove = 4 * WorkUnit
 
 // asOutputError is errors.As(err, **OutputError) without a pointer that
 // escapes on the path every document takes.

@@ -62,6 +62,13 @@ func (a *ruleReads) run() {
 				a.safe[v]++
 			}
 		}
+		if e.IsCall() {
+			for k := range builtinDocumentReads[e.Operator().String()] {
+				if v, ok := e.Operand(k).Value.(ast.Var); ok && k < len(e.Operands()) {
+					a.safe[v]++
+				}
+			}
+		}
 		if !(e.IsEquality() || e.IsAssignment()) || e.Negated || len(e.With) > 0 {
 			return false
 		}
@@ -244,6 +251,9 @@ func (a *ruleReads) expr(e *ast.Expr) bool {
 		}
 		return true
 	}
+	if e.IsCall() && a.documentReads(e) {
+		return true
+	}
 	if e.IsCall() && e.Operator().String() == "object.get" && len(e.Operands()) >= 2 {
 		ops := e.Operands()
 		if ps := a.paths(ops[0]); ps != nil {
@@ -304,4 +314,39 @@ func extend(ps map[string][]string, suffix []string) map[string][]string {
 		out[k] = append(append([]string(nil), p...), suffix...)
 	}
 	return out
+}
+
+// builtinDocumentReads names, for the custom functions that take a
+// document, the members of it they read: chatlint.example_tokens counts the
+// tokens of the messages and tools (engine/tokens, Counter.Document) and
+// reads nothing else, so handing it input is no read of the entries.
+var builtinDocumentReads = map[string]map[int][]string{
+	"chatlint.example_tokens": {0: {"messages", "tools"}},
+}
+
+// documentReads records the uses in a call of one of builtinDocumentReads'
+// functions, and reports whether e is such a call: the document operand
+// reads the members the function reads, whole; the other operands are used
+// as anywhere.
+func (a *ruleReads) documentReads(e *ast.Expr) bool {
+	reads, ok := builtinDocumentReads[e.Operator().String()]
+	if !ok {
+		return false
+	}
+	for k, t := range e.Operands() {
+		members, doc := reads[k]
+		ps := a.paths(t)
+		if !doc || ps == nil {
+			a.uses(t)
+			continue
+		}
+		for _, m := range members {
+			a.mark(extend(ps, []string{m}), true)
+		}
+		a.keys(t)
+	}
+	for _, w := range e.With {
+		a.uses(w)
+	}
+	return true
 }

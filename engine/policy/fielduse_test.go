@@ -71,6 +71,12 @@ deny contains f if {
 }`, []string{"messages", "messages.*.role", "messages.*.tool_call_id", "messages.*.tool_calls", "messages.*.tool_calls.*.id"}},
 		{"input whole to a builtin", `deny contains x if { x := json.marshal(input) }`, []string{"everything"}},
 		{"walk", `deny contains p if { walk(input, [p, v]); v == "secret" }`, []string{"everything"}},
+		// The token counter reads the messages and tools of the document it
+		// is given, nothing else (builtinDocumentReads).
+		{"input to example_tokens", `deny contains n if { n := chatlint.example_tokens(input, "o200k_base") }`,
+			append(append([]string(nil), msgAll...), "tools", "tools.*.name")},
+		{"a part to example_tokens", `deny contains n if { d := input; n := chatlint.example_tokens(d, input.model.encoding) }`,
+			append(append([]string(nil), msgAll...), "tools", "tools.*.name")},
 		{"input with a variable key", `deny contains k if { input[k] == 1 }`, []string{"everything"}},
 		// Any top-level member may be the one iterated, and "*" matches any name below it.
 		{"input with a variable key, then a member", `deny contains k if { input[k].role == "x" }`, []string{"everything"}},

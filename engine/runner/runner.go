@@ -81,6 +81,7 @@ func (r *Runner) Run(ctx context.Context, inputs []Input, emit func(finding.Find
 			if j.Finding != nil {
 				return checked{findings: []finding.Finding{*j.Finding}}
 			}
+			j.Unit.Release = true // nothing below reads the records
 			fs, facts := l.CheckFacts(ctx, j.Unit)
 			return checked{findings: fs, facts: facts, file: j.File, format: j.Format, end: j.End, layout: j.Layout}
 		}

@@ -3,25 +3,30 @@ package chatlint.claude_code
 # Rules over a Claude Code session's entries (one per line, with uuid, parent_uuid, type and
 # on_chain: whether the entry is part of the conversation Claude Code resumes; see
 # docs/document.md). Every set is built once per document by a comprehension and looked up.
+#
+# Sets hold entry indices, and functions take an index, never an entry: an entry put into a
+# value or handed to a function is read whole, every member of its raw line, so the builder
+# would keep all of them (docs/document.md, "Members no rule reads"); named members are all it
+# decodes.
 
 cc if input.format == "claude-code"
 
-# The entries linked into the tree: those with a uuid.
-linked := [e | cc; some e in input.entries; is_string(object.get(e, "uuid", null)); e.uuid != ""]
+# The indices of the entries linked into the tree: those with a uuid.
+linked := [i | cc; some i, e in input.entries; is_string(object.get(e, "uuid", null)); e.uuid != ""]
 
-uuid_set := {e.uuid | some e in linked}
+uuid_set := {input.entries[i].uuid | some i in linked}
 
-parent_of(e) := p if {
-	p := object.get(e, "parent_uuid", null)
+parent_of(i) := p if {
+	p := object.get(input.entries[i], "parent_uuid", null)
 	is_string(p)
 	p != ""
 }
 
-# Entries whose parent is in the file, and the cuts: entries whose parent is not.
-cuts := [e | some e in linked; p := parent_of(e); not uuid_set[p]]
+# The cuts: entries whose parent is not in the file.
+cuts := [i | some i in linked; p := parent_of(i); not uuid_set[p]]
 
 # The index of the first entry with each uuid.
-ids := sort([[e.uuid, e.index] | some e in linked])
+ids := sort([[input.entries[i].uuid, i] | some i in linked])
 
 first_index := {x[0]: x[1] | some i, x in ids; first_of_id(i)}
 
@@ -36,20 +41,25 @@ first_of_id(i) if {
 # entry whose parentUuid is its own uuid); Claude Code writes a parent before its children, so
 # the graph below is built only when some entry links forward (building it costs a lookup per
 # entry and uuid).
-forward := [e | some e in linked; p := parent_of(e); first_index[p] >= e.index]
+forward := [i | some i in linked; p := parent_of(i); first_index[p] >= i]
 
-links := [[p, e.uuid] | forward != []; some e in linked; p := parent_of(e)]
+links := [[p, input.entries[i].uuid] | forward != []; some i in linked; p := parent_of(i)]
 
 children := {u: {x[1] | some x in links; x[0] == u} | forward != []; some u in uuid_set}
 
-roots := {e.uuid | some e in linked; not parent_of(e)}
+roots := {input.entries[i].uuid | some i in linked; not parent_of(i)}
 
 reached := graph.reachable(children, roots)
 
-below_cuts := graph.reachable(children, {e.uuid | some e in cuts})
+below_cuts := graph.reachable(children, {input.entries[i].uuid | some i in cuts})
 
 # Entries on a loop of links (or below one): neither a root nor a cut leads to them.
-looping := [e | forward != []; some e in linked; not reached[e.uuid]; not below_cuts[e.uuid]]
+looping := [i |
+	forward != []
+	some i in linked
+	not reached[input.entries[i].uuid]
+	not below_cuts[input.entries[i].uuid]
+]
 
 # METADATA
 # title: claude-code-chain-broken
@@ -69,22 +79,24 @@ looping := [e | forward != []; some e in linked; not reached[e.uuid]; not below_
 #     previous user or assistant entry).
 deny contains f if {
 	cc
-	some e in cuts
+	some i in cuts
+	e := input.entries[i]
 	f := {
 		"rule": "claude-code-chain-broken",
-		"msg": sprintf("%s entry %q names parentUuid %q, which no entry of the file has: the chain is cut here, and resuming the session loses every entry before it", [e.type, e.uuid, parent_of(e)]),
-		"entry_index": e.index,
+		"msg": sprintf("%s entry %q names parentUuid %q, which no entry of the file has: the chain is cut here, and resuming the session loses every entry before it", [e.type, e.uuid, parent_of(i)]),
+		"entry_index": i,
 	}
 }
 
 deny contains f if {
 	cc
 	looping != []
-	e := looping[0]
+	i := looping[0]
+	e := input.entries[i]
 	f := {
 		"rule": "claude-code-chain-broken",
 		"msg": sprintf("%d entries (from %s entry %q) are linked in a loop of parentUuid links: no root leads to them", [count(looping), e.type, e.uuid]),
-		"entry_index": e.index,
+		"entry_index": i,
 	}
 }
 
@@ -117,20 +129,20 @@ deny contains f if {
 # ---------------------------------------------------------------------------------------------
 # Tool calls and results split across branches.
 
-blocks(e) := [b | some b in e.raw.message.content; is_object(b)] if {
-	is_array(e.raw.message.content)
+blocks(i) := [b | some b in input.entries[i].raw.message.content; is_object(b)] if {
+	is_array(input.entries[i].raw.message.content)
 } else := []
 
-off_chain := [e | cc; some e in input.entries; e.on_chain == false]
+off_chain := [i | cc; some i, e in input.entries; e.on_chain == false]
 
 # [id, entry index] of the tool_use and tool_result blocks of entries off the chain.
-off_calls := {[b.id, e.index] | some e in off_chain; e.type == "assistant"; some b in blocks(e); b.type == "tool_use"}
+off_calls := {[b.id, i] | some i in off_chain; input.entries[i].type == "assistant"; some b in blocks(i); b.type == "tool_use"}
 
-off_results := {[b.tool_use_id, e.index] | some e in off_chain; e.type == "user"; some b in blocks(e); b.type == "tool_result"}
+off_results := {[b.tool_use_id, i] | some i in off_chain; input.entries[i].type == "user"; some b in blocks(i); b.type == "tool_result"}
 
 chain_results := {input.messages[i].tool_call_id | some i in input.lookup.tool}
 
-branch_note(e) := "a sidechain" if e.is_sidechain == true
+branch_note(i) := "a sidechain" if input.entries[i].is_sidechain == true
 
 else := "another branch"
 
@@ -158,7 +170,7 @@ deny contains f if {
 	e := input.entries[p[1]]
 	f := {
 		"rule": "claude-code-tool-result-other-branch",
-		"msg": sprintf("tool result at message %d answers tool_use %q, which is in %s (%s entry %q, line %d), not in the resumed conversation", [i, x, branch_note(e), e.type, e.uuid, e.line]),
+		"msg": sprintf("tool result at message %d answers tool_use %q, which is in %s (%s entry %q, line %d), not in the resumed conversation", [i, x, branch_note(p[1]), e.type, e.uuid, e.line]),
 		"message_index": i,
 	}
 }
@@ -173,7 +185,7 @@ deny contains f if {
 	c := [c | some c in input.messages[t].tool_calls; c.id == x][0]
 	f := {
 		"rule": "claude-code-tool-result-other-branch",
-		"msg": sprintf("tool call %q (tool %q) of assistant message %d has its result in %s (%s entry %q, line %d), not in the resumed conversation", [x, c.name, t, branch_note(e), e.type, e.uuid, e.line]),
+		"msg": sprintf("tool call %q (tool %q) of assistant message %d has its result in %s (%s entry %q, line %d), not in the resumed conversation", [x, c.name, t, branch_note(p[1]), e.type, e.uuid, e.line]),
 		"message_index": t,
 		"tool_call_index": c.index,
 	}
@@ -230,15 +242,18 @@ warn contains f if {
 # ---------------------------------------------------------------------------------------------
 # Entry shape.
 
-entry_problem(e) := "it has no type: it is not a Claude Code entry" if {
-	not is_string(object.get(e.raw, "type", null))
+entry_problem(i) := "it has no type: it is not a Claude Code entry" if {
+	not is_string(object.get(input.entries[i].raw, "type", null))
 } else := sprintf("its message is a %s, not an object: the entry holds no message", [type_name(e.raw.message)]) if {
+	e := input.entries[i]
 	e.type in {"user", "assistant"}
 	not is_object(object.get(e.raw, "message", null))
 } else := "its message has no content" if {
+	e := input.entries[i]
 	e.type in {"user", "assistant"}
 	object.get(e.raw.message, "content", null) == null
 } else := sprintf("content block %d of its message is a %s, not a block object", [k, type_name(b)]) if {
+	e := input.entries[i]
 	e.type in {"user", "assistant"}
 	is_array(e.raw.message.content)
 	some k, b in e.raw.message.content
@@ -260,16 +275,18 @@ entry_problem(e) := "it has no type: it is not a Claude Code entry" if {
 #   fix: Drop the line, or restore its message from a backup of the session.
 deny contains f if {
 	cc
-	some e in input.entries
+	some i, _ in input.entries
 	f := {
 		"rule": "claude-code-entry-shape",
-		"msg": sprintf("%s: %s", [entry_name(e), entry_problem(e)]),
-		"entry_index": e.index,
+		"msg": sprintf("%s: %s", [entry_name(i), entry_problem(i)]),
+		"entry_index": i,
 	}
 }
 
-entry_name(e) := sprintf("%s entry %q", [e.type, e.uuid]) if {
+entry_name(i) := sprintf("%s entry %q", [e.type, e.uuid]) if {
+	e := input.entries[i]
 	is_string(object.get(e, "uuid", null))
 } else := sprintf("%s entry", [e.type]) if {
+	e := input.entries[i]
 	e.type != ""
 } else := "entry"

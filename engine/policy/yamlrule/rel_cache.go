@@ -138,6 +138,20 @@ func (c *Cache) Reset(doc ast.Object) {
 	c.Err = nil
 }
 
+// Drop is Reset(nil) that also lets go of the buffers the cache keeps from
+// document to document (partner sets, role and member indexes, rule
+// environments): after a long session they hold as many elements as it
+// has messages, and what comes next (the Rego rules of the same document,
+// or the next, small, documents) reads none of them. The next document
+// grows them again from nothing.
+func (c *Cache) Drop() {
+	c.Reset(nil)
+	c.sets, c.busy, c.free, c.envFree = nil, nil, nil, nil
+	c.roles, c.roleVals, c.filters, c.lists, c.byRole = nil, nil, nil, nil, nil
+	c.ints, c.nints = nil, 0
+	c.members = memberRows{}
+}
+
 type partnerSet struct {
 	els    []elem
 	keys   []ast.Value // the theirs values of each partner, len(theirs) per partner

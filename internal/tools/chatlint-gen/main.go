@@ -10,9 +10,12 @@
 //
 // Flags:
 //
-//	-format chat|proxy-log|contract|codex  what to generate (default chat); contract
-//	                        records are described in contract.go, codex sessions (long
-//	                        agent rollouts, a directory of files) in codex.go
+//	-format chat|proxy-log|contract|codex|claude-code  what to generate (default chat);
+//	                        contract records are described in contract.go, codex and
+//	                        claude-code sessions (long agent sessions, a directory of
+//	                        files) in codex.go
+//	-lines N                codex, claude-code: about N lines in every session (default
+//	                        2,000-20,000, drawn per session)
 //	-shape dense            chat: message-dense records, 4-50 short messages each, tool
 //	                        arguments and results mostly under 100 bytes (dense.go)
 //	-size SIZE              stop when the output reaches SIZE: plain bytes, or a number
@@ -111,6 +114,7 @@ type options struct {
 	size     int64
 	records  int
 	sessions int
+	lines    int
 	seed     uint64
 	out      string
 	defects  float64
@@ -154,6 +158,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 		st, man, err = writeContract(o, stdout)
 	case "codex":
 		st, man, err = writeCodex(o, stdout)
+	case "claude-code":
+		st, man, err = writeClaudeCode(o, stdout)
 	}
 	if err != nil {
 		return err
@@ -167,7 +173,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		d := time.Since(start).Seconds()
 		what := fmt.Sprintf("%d records", st.records)
 		per := "record"
-		if o.format == "proxy-log" || o.format == "codex" {
+		if o.format == "proxy-log" || o.format == "codex" || o.format == "claude-code" {
 			what = fmt.Sprintf("%d sessions, %d lines", st.sessions, st.records)
 			per = "line"
 		}
@@ -184,18 +190,19 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	o := &options{}
 	var size string
 	var seed int64
-	fs.StringVar(&o.format, "format", "chat", "chat, proxy-log, contract or codex")
+	fs.StringVar(&o.format, "format", "chat", "chat, proxy-log, contract, codex or claude-code")
 	fs.StringVar(&o.shape, "shape", "", `chat: "dense" for 4-50 short messages per record`)
 	fs.StringVar(&size, "size", "", "target output size: bytes, or with B/KB/MB/GB (1000-based) or KiB/MiB/GiB")
 	fs.IntVar(&o.records, "records", 0, "chat: number of records (default 1000 without -size)")
-	fs.IntVar(&o.sessions, "sessions", 0, "proxy-log, codex: number of sessions (default 100 without -size)")
+	fs.IntVar(&o.sessions, "sessions", 0, "proxy-log, codex, claude-code: number of sessions (default 100 without -size)")
+	fs.IntVar(&o.lines, "lines", 0, "codex, claude-code: about this many lines per session (default 2,000-20,000)")
 	fs.Int64Var(&seed, "seed", 1, "random seed")
 	fs.StringVar(&o.out, "o", "-", `output file, "-" for stdout, or a directory for proxy-log`)
 	fs.Float64Var(&o.defects, "defects", 0.01, "fraction of defective records (chat) or sessions (proxy-log)")
 	fs.StringVar(&o.manifest, "manifest", "", "write the defect locations to this JSON file")
 	fs.BoolVar(&o.quiet, "q", false, "do not print a summary to stderr")
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: chatlint-gen [-format chat|proxy-log|contract|codex] [-shape dense] [-size SIZE | -records N | -sessions N] [-seed N] [-o PATH] [-defects F] [-manifest FILE]\n")
+		fmt.Fprintf(fs.Output(), "usage: chatlint-gen [-format chat|proxy-log|contract|codex|claude-code] [-shape dense] [-size SIZE | -records N | -sessions N] [-seed N] [-o PATH] [-defects F] [-manifest FILE]\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -205,8 +212,8 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 		return nil, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
 	o.seed = uint64(seed)
-	if o.format != "chat" && o.format != "proxy-log" && o.format != "contract" && o.format != "codex" {
-		return nil, fmt.Errorf("-format must be chat, proxy-log, contract or codex, not %q", o.format)
+	if o.format != "chat" && o.format != "proxy-log" && o.format != "contract" && o.format != "codex" && o.format != "claude-code" {
+		return nil, fmt.Errorf("-format must be chat, proxy-log, contract, codex or claude-code, not %q", o.format)
 	}
 	if o.shape != "" && (o.shape != "dense" || o.format != "chat") {
 		return nil, fmt.Errorf("-shape %q: the only shape is dense, for -format chat", o.shape)
@@ -221,7 +228,10 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	if o.records < 0 || o.sessions < 0 {
 		return nil, errors.New("-records and -sessions must not be negative")
 	}
-	sessions := o.format == "proxy-log" || o.format == "codex"
+	sessions := o.format == "proxy-log" || o.format == "codex" || o.format == "claude-code"
+	if o.lines < 0 || o.lines > 0 && o.format != "codex" && o.format != "claude-code" {
+		return nil, errors.New("-lines applies to -format codex and claude-code, and must not be negative")
+	}
 	if !sessions && o.sessions > 0 {
 		return nil, errors.New("-sessions applies to -format proxy-log; use -records")
 	}
