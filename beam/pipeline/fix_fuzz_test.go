@@ -3,6 +3,7 @@ package pipeline
 import (
 	"bytes"
 	"context"
+	"io"
 	"slices"
 	"strings"
 	"testing"
@@ -22,7 +23,8 @@ func readAndFix(t *testing.T, fn *FixFn, name string, data []byte) (lines []stri
 	tally := func(tl Tally) { acc = SummaryFn{Fix: true}.AddInput(acc, tl) }
 	out := &output{finding: func(string) {}, tally: tally}
 	var units []Unit
-	if err := (&ReadFn{Fix: true}).read(ctx, name, bytes.NewReader(data), func(u Unit) { units = append(units, u) }, out); err != nil {
+	open := func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil }
+	if err := (&ReadFn{Fix: true}).readFix(ctx, name, int64(len(data)), open, func(u Unit) { units = append(units, u) }, out); err != nil {
 		t.Fatalf("read: %v", err)
 	}
 	for _, u := range units {

@@ -75,7 +75,9 @@ func unitOf(u lint.Unit) Unit {
 // line is not an error here: it travels as a unit and the linter reports it.
 // A checking job's reader also emits the file's layout (its byte-order mark
 // and blank lines, its number of records) as a fact for the file's dataset
-// fold, which the records' facts cannot tell (dataset.go).
+// fold, which the records' facts cannot tell (dataset.go). A fixing job's
+// reader emits no unit of a file with a line over the bound, since the job
+// could not write that line back (readfix.go).
 type ReadFn struct {
 	// Format forces the input format; empty means detect it per file.
 	Format string
@@ -100,30 +102,47 @@ func (fn *ReadFn) Setup() error {
 }
 
 // ProcessElement reads one file. Only failing to read it is an error (the
-// runner then retries the bundle, as for any I/O failure).
+// runner then retries the bundle, as for any I/O failure), and for a fixing
+// job a file that changed while read (readfix.go).
 func (fn *ReadFn) ProcessElement(ctx context.Context, file fileio.ReadableFile, emitUnit func(Unit), emitFinding func(string), emitTally func(Tally), emitFact func(string, Fact)) error {
 	name := file.Metadata.Path
 	if fn.Fix && jsonl.IsJSONDocument(name) {
 		return fmt.Errorf("%s: %w", name, ErrFixJSON)
 	}
-	rc, err := file.Open(ctx)
+	open := func() (io.ReadCloser, error) {
+		rc, err := file.Open(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		return rc, nil
+	}
+	out := &output{finding: emitFinding, tally: emitTally, gate: fn.gate}
+	if fn.Fix {
+		return fn.readFix(ctx, name, file.Metadata.Size, open, emitUnit, out)
+	}
+	out.fact = emitFact
+	rc, err := open()
 	if err != nil {
-		return fmt.Errorf("%s: %w", name, err)
+		return err
 	}
 	defer rc.Close()
-	out := &output{finding: emitFinding, tally: emitTally, gate: fn.gate}
-	if !fn.Fix {
-		out.fact = emitFact
-	}
-	return fn.read(ctx, name, rc, emitUnit, out)
+	return fn.read(ctx, name, rc, emitUnit, out, nil)
 }
 
-// read reads one input's units and tallies it.
-func (fn *ReadFn) read(ctx context.Context, name string, r io.Reader, emitUnit func(Unit), out *output) error {
+// read reads one input's units and tallies it. A fixing job's read follows
+// the file in w (readfix.go); a checking job's passes nil.
+func (fn *ReadFn) read(ctx context.Context, name string, r io.Reader, emitUnit func(Unit), out *output, w *whole) error {
 	opts := runner.Options{Format: document.Format(fn.Format), MaxLineSize: fn.MaxLineSize}
 	in, layout, err := runner.ReadInputLayout(ctx, runner.Input{Name: name, Reader: r}, opts, func(j runner.Job) {
 		if j.Finding != nil {
-			out.emit(*j.Finding)
+			f := *j.Finding
+			if w != nil && f.Rule == lint.RuleLineTooLong {
+				f = w.longLine(f)
+			}
+			out.emit(f)
+			return
+		}
+		if w != nil && !w.keep() {
 			return
 		}
 		emitUnit(unitOf(j.Unit))

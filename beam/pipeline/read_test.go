@@ -49,7 +49,7 @@ func readAndCheck(t testing.TB, name string, data []byte) ([]string, int) {
 	n := 0
 	out := &output{finding: func(s string) { lines = append(lines, s) }, tally: func(t Tally) { n += t.Records }}
 	fn := &ReadFn{}
-	if err := fn.read(context.Background(), name, bytes.NewReader(data), func(u Unit) { units = append(units, u) }, out); err != nil {
+	if err := fn.read(context.Background(), name, bytes.NewReader(data), func(u Unit) { units = append(units, u) }, out, nil); err != nil {
 		t.Fatalf("read: %v", err)
 	}
 	l := lint.New(builtinEngine(t), Config{}.documentOptions())

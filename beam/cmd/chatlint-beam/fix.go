@@ -50,9 +50,9 @@ func (o *options) fixJob(ctx context.Context) (pipeline.Options, finding.Severit
 
 // fixReport prints the closing lines of `chatlint fix` (documents changed,
 // actions per rule) and where everything went, and returns the exit
-// status: 2 when a rule failed on a document, 1 when a document was left
-// as it was (its actions conflict or never settle) or a line too long
-// could not be written, else 0.
+// status: 2 when a rule failed on a document or a file was not written
+// for a line over --max-line-size (as chatlint fix), 1 when a document
+// was left as it was (its actions conflict or never settle), else 0.
 func fixReport(w io.Writer, job pipeline.Options, sum pipeline.Summary) int {
 	fs := sum.Fix
 	actions := 0
@@ -70,13 +70,29 @@ func fixReport(w io.Writer, job pipeline.Options, sum pipeline.Summary) int {
 	has := func(rule string) bool {
 		return slices.ContainsFunc(sum.Rules, func(r pipeline.RuleCount) bool { return r.Rule == rule })
 	}
+	if n := count(sum, lint.RuleLineTooLong); n > 0 {
+		// chatlint fix's word for such a file; the notes name each line.
+		fmt.Fprintf(w, "chatlint-beam: %d %s over --max-line-size: nothing is written for the files that hold them (the notes name them); raise --max-line-size to fix them\n",
+			n, plural(n, "line"))
+	}
 	switch {
-	case has(lint.RulePolicyError):
+	case has(lint.RulePolicyError) || has(lint.RuleLineTooLong):
 		return exitError
-	case fs.Unfixed > 0 || has(lint.RuleLineTooLong):
+	case fs.Unfixed > 0:
 		return exitFindings
 	}
 	return exitOK
+}
+
+// count is the number of notes of one rule, at any severity.
+func count(sum pipeline.Summary, rule string) int {
+	n := 0
+	for _, r := range sum.Rules {
+		if r.Rule == rule {
+			n += r.Findings
+		}
+	}
+	return n
 }
 
 func plural(n int, word string) string {

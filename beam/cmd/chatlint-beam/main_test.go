@@ -280,6 +280,42 @@ deny contains {"rule": "slow", "msg": "slow"} if {
 	}
 }
 
+// A file with a line over --max-line-size is not written at all (its
+// other records neither) and the job exits 2, as chatlint fix does; it
+// used to write the file without that line and exit 1.
+func TestRunFixLongLineExits2(t *testing.T) {
+	data := t.TempDir()
+	const good = `{"messages":[{"role":"user","content":"hi"},{"role":"assistant","content":"hello"}]}` + "\n"
+	long := `{"messages":[{"role":"user","content":"` + strings.Repeat("x", 300) + `"}]}` + "\n"
+	if err := os.WriteFile(filepath.Join(data, "d.jsonl"), []byte(good+long+good), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "fixed")
+	var stderr bytes.Buffer
+	code := run(context.Background(), parse(t, "--fix", "--input", filepath.Join(data, "*.jsonl"), "--output", out, "--max-line-size", "200"), &stderr)
+	if code != exitError {
+		t.Errorf("exit %d, want %d; stderr:\n%s", code, exitError, stderr.String())
+	}
+	for _, want := range []string{
+		"fixed 0 of 0 records (1 file, 3 lines, 0 actions, 0 dropped)\n",
+		"chatlint-beam: 1 line over --max-line-size: nothing is written for the files that hold them (the notes name them); raise --max-line-size to fix them\n",
+	} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr:\n%s\nwant it to hold:\n%s", stderr.String(), want)
+		}
+	}
+	if got, err := os.ReadFile(out); err != nil || len(got) != 0 {
+		t.Errorf("output %q (%v), want nothing of the file", got, err)
+	}
+	notes, err := os.ReadFile(out + ".notes.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(notes), `"rule":"line-too-long","severity":"error"`) || !strings.Contains(string(notes), "(nothing is written for this file)") {
+		t.Errorf("notes:\n%s", notes)
+	}
+}
+
 // TestConfigKeys: every key of a .chatlint.yaml applies to the job where
 // its flag was not given, as in check, and the keys a distributed job
 // cannot honour are refused.
