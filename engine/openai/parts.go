@@ -104,12 +104,6 @@ func onlyToolResults(raw any) bool {
 	return len(ps) > 0
 }
 
-// reasoning joins the text of a raw message's reasoning.
-func reasoning(raw any) string {
-	text, _, _ := reasoningOf(raw)
-	return text
-}
-
 // reasoningMembers are the members a message keeps its reasoning in beside
 // its content: reasoning_content (DeepSeek's deepseek-reasoner API, "at the
 // same level as content"; vLLM's reasoning parsers; distilled datasets
