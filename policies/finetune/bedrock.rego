@@ -358,3 +358,62 @@ s3_uri(u) if {
 	is_string(u)
 	startswith(u, "s3://")
 }
+
+# METADATA
+# title: nova-reserved-text
+# description: >-
+#   Bedrock conversation records (Amazon Nova): AWS's Nova validator refuses a text that
+#   contains, in any letter case, a word the model's prompt template reserves: System:, User:,
+#   Bot:, Assistant:, Thought:, <image>, <video> or <unk>. It applies to every text block of a
+#   message, every system text and every reasoning text. (The validator's list also names
+#   [EOS], but a missing comma in it joins [EOS] to the word before, so it refuses [EOS] only as
+#   part of "thought:thought:[eos]"; chatlint follows what the validator does.)
+# custom:
+#   id: nova-reserved-text
+#   severity: error
+#   profiles: [bedrock]
+#   formats: [bedrock-conversation]
+#   refs:
+#     - aws-samples/amazon-nova-samples customization/bedrock-finetuning/understanding/dataset_validation/nova_ft_dataset_validator.py@1e88f2450a00a3a24933765ae96159a55ad02a90 (INVALID_TOKENS_TEXT, validate_invalid_tokens)
+#   example: |-
+#     {"schemaVersion": "bedrock-conversation-2024", "messages": [{"role": "user", "content": [{"text": "User: what is 2+2?"}]}, {"role": "assistant", "content": [{"text": "4"}]}]}
+#   fix: >-
+#     Write the conversation as messages with roles instead of "User:" / "Assistant:" labels in
+#     the text, and leave out the template's own markers.
+deny contains f if {
+	input.profile == "bedrock"
+	input.format == "bedrock-conversation"
+	some [text, path] in nova_texts
+	words := [w | some w in nova_reserved; contains(lower(text), w)]
+	count(words) > 0
+	f := {"rule": "nova-reserved-text", "msg": sprintf("the text holds %s, which Nova's fine-tuning validator refuses in any letter case", [concat(", ", words)]), "path": path}
+}
+
+# nova_reserved are the words AWS's validator finds in a text, lower-cased as it compares them,
+# in its list's order (the joined strings its list holds are left out: each contains one of
+# these, so they refuse nothing more).
+nova_reserved := ["system:", "user:", "bot:", "assistant:", "thought:", "<image>", "<video>", "<unk>"]
+
+# nova_texts are the record's texts the validator reads: [text, its JSON Pointer].
+nova_texts contains [b.text, sprintf("/messages/%d/content/%d/text", [i, j])] if {
+	some i, m in input.raw.messages
+	is_object(m)
+	some j, b in object.get(m, "content", [])
+	is_object(b)
+	is_string(b.text)
+}
+
+nova_texts contains [t, sprintf("/messages/%d/content/%d/reasoningContent/reasoningText/text", [i, j])] if {
+	some i, m in input.raw.messages
+	is_object(m)
+	some j, b in object.get(m, "content", [])
+	is_object(b)
+	t := object.get(b, ["reasoningContent", "reasoningText", "text"], null)
+	is_string(t)
+}
+
+nova_texts contains [s.text, sprintf("/system/%d/text", [i])] if {
+	some i, s in object.get(input.raw, "system", [])
+	is_object(s)
+	is_string(s.text)
+}
