@@ -44,6 +44,8 @@ type compiledParts struct {
 	// yamlReads the fields the YAML files may (fieldSet.yaml).
 	regoReads readTree
 	yamlReads *fieldSet
+	// yamlRaw is what they may read through raw (yamlRawReads).
+	yamlRaw *readTree
 	// members says which parsed modules may read input.lookup and
 	// input.tokens (regoReads), found as each file is parsed.
 	members map[*ast.Module]memberReads
@@ -100,6 +102,7 @@ func compileParts(ctx context.Context, packs []*Pack) *compiledParts {
 		}
 	}
 	c.yamlReads = yamlFieldReads(packs)
+	c.yamlRaw = yamlRawReads(packs)
 	wg.Wait()
 	c.readRego()
 	return c
