@@ -101,7 +101,7 @@ func (e *Engine) FieldsFor(format, profile string) *document.Fields {
 
 // engineFields are the fields the active rules may read (Engine.fields) and
 // those the YAML rules alone may (Engine.yamlFields), each knowing what the
-// YAML rules read of raw (yamlRawReads, with the elements a "$" or a
+// YAML rules read of raw (yamlRawSource, with the elements a "$" or a
 // context reads whole) unless a Rego rule may read raw too: its reads are
 // not split into shape and value.
 func engineFields(parts *compiledParts) (all, yaml *document.Fields) {

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"bytes"
 	"regexp"
 	"strings"
 
@@ -11,7 +12,7 @@ import (
 
 // The names analysis (fielduse_yaml.go) cannot bound what a YAML rule reads
 // of a record's raw form: raw is any JSON, and a rule that names raw.tools
-// may read all of it. yamlRawReads reads the rules' structure instead: every
+// may read all of it. yamlRawSource reads the rules' structure instead: every
 // path that goes through raw, from the rule's element or the context it
 // names, is read whole, unless the rule only tests its shape (a condition
 // of type, present, absent, optional, not_empty, truthy or not of those,
@@ -24,30 +25,26 @@ import (
 // string are kept as they are).
 var shapeOps = map[string]bool{"type": true, "present": true, "optional": true, "not_empty": true, "truthy": true}
 
-// yamlRawReads is what the YAML files of the packs may read through raw.
-func yamlRawReads(packs []*Pack) *readTree {
-	t := &readTree{}
-	for _, p := range packs {
-		for _, f := range p.YAML {
-			yamlRaw(f.Source, t)
-		}
-	}
-	return t
-}
-
 // yamlRaw adds what one YAML file may read through raw to t.
 func yamlRaw(src []byte, t *readTree) {
-	if !rawWord.Match(src) && !strings.Contains(string(src), "$") {
-		return
-	}
 	var root yaml.Node
-	if err := yaml.Unmarshal(src, &root); err != nil {
+	err := yaml.Unmarshal(src, &root)
+	yamlRawSource(src, &root, err, t)
+}
+
+// yamlRawSource is yamlRaw of the file src parsed into root (err: it does
+// not parse).
+func yamlRawSource(src []byte, root *yaml.Node, err error, t *readTree) {
+	if !rawWord.Match(src) && !bytes.Contains(src, []byte("$")) {
+		return // no path through raw, no let or context that may hold it
+	}
+	if err != nil {
 		t.add(nil, true)
 		return
 	}
 	w := rawWalk{t: t, givens: map[string][]string{}}
-	w.ids(&root, 0)
-	w.node(&root, nil, 0)
+	w.ids(root, 0)
+	w.node(root, nil, 0)
 }
 
 var (
