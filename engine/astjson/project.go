@@ -29,6 +29,14 @@ import (
 //     the answers the whole value gives;
 //   - any value but null, when Stub is set, becomes the placeholder true:
 //     only "is it there and not null" is kept;
+//   - a value that Shape applies to (Shape is set, and it is not an object
+//     Object describes nor an array Elem or Dense describes) becomes a
+//     stand-in of its kind and emptiness: a non-empty array one element,
+//     true; a non-empty object one member, true; a scalar as it is. A
+//     reader that asks only a value's type, whether it is there, empty or
+//     truthy (a YAML rule's type, present, not_empty, truthy) gets the
+//     answers the value gives, and a failing assertion prints an array or
+//     object only as "an array" or "an object";
 //   - numbers, booleans and null are built as they are.
 //
 // What a projection leaves out is still read: the input is validated exactly
@@ -48,6 +56,7 @@ type Projection struct {
 	Probe      bool
 	Needles    []string
 	Stub       bool
+	Shape      bool
 }
 
 // placeholder stands for a non-empty string a Probe left out. It contains
@@ -68,6 +77,8 @@ func (d *decoder) project(i int, p *Projection) (*ast.Term, int) {
 	}
 	k, i := d.Peek(i)
 	switch {
+	case p.Shape && !(k == jsonlex.Object && p.Object) && !(k == jsonlex.Array && (p.Elem != nil || p.Dense > 0)):
+		return d.shape(i, k)
 	case p.Stub && k != jsonlex.Null:
 		j := d.skip(i)
 		if j < 0 {
@@ -102,4 +113,36 @@ func (d *decoder) probeString(i int, needles []string) (*ast.Term, int) {
 		}
 	}
 	return placeholder, j
+}
+
+// shapeKey names the one member of an object's stand-in (Shape).
+var shapeKey = ast.StringTerm("\u2026")
+
+// shape builds the stand-in of the value at Data[i], of kind k (Shape):
+// the value is validated as skip validates it, and an array or object is
+// kept only as empty or not.
+func (d *decoder) shape(i int, k jsonlex.Kind) (*ast.Term, int) {
+	if k != jsonlex.Array && k != jsonlex.Object {
+		return d.value(i)
+	}
+	j := d.skip(i)
+	if j < 0 {
+		return nil, j
+	}
+	empty := true
+	for _, c := range d.Data[i+1 : j-1] {
+		if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+			empty = false
+			break
+		}
+	}
+	switch {
+	case k == jsonlex.Array && empty:
+		return d.alloc.term(ast.NewArray()), j
+	case k == jsonlex.Array:
+		return d.alloc.term(ast.NewArray(ast.InternedBooleanTrue)), j
+	case empty:
+		return d.alloc.term(ast.NewObject()), j
+	}
+	return d.alloc.term(ast.NewObject([2]*ast.Term{shapeKey, ast.InternedBooleanTrue})), j
 }

@@ -229,3 +229,49 @@ func TestDecodeProjectedSharesObjects(t *testing.T) {
 		prev = v
 	}
 }
+
+// TestProjectionShape: a Shape projection keeps a value's kind and
+// emptiness, and scalars as they are; an object or array it describes is
+// built as its Members or Elem say.
+func TestProjectionShape(t *testing.T) {
+	shape := &Projection{Shape: true}
+	obj := &Projection{Shape: true, Object: true, Members: map[string]*Projection{"a": shape}}
+	cases := []struct {
+		in   string
+		p    *Projection
+		want string
+	}{
+		{`[0,0,0]`, shape, `[true]`},
+		{` [ ] `, shape, `[]`},
+		{`[ 
+ ]`, shape, `[]`},
+		{`{"x":[1,2],"y":2}`, shape, `{"\u2026":true}`},
+		{`{ }`, shape, `{}`},
+		{`"long text"`, shape, `"long text"`},
+		{`-1.5e3`, shape, `-1.5e3`},
+		{`null`, shape, `null`},
+		{`false`, shape, `false`},
+		{`{"a":[1,2,3],"b":"x"}`, obj, `{"a":[true]}`},
+		{`[{"a":1}]`, obj, `[true]`},
+		{`[{"a":[1]}]`, &Projection{Shape: true, Elem: obj}, `[{"a":[true]}]`},
+	}
+	for _, c := range cases {
+		got, err := DecodeProjected([]byte(c.in), c.p)
+		if err != nil {
+			t.Errorf("%s: %v", c.in, err)
+			continue
+		}
+		want, _ := Decode([]byte(c.want))
+		if got.Compare(want) != 0 {
+			t.Errorf("%s: got %v, want %v", c.in, got, want)
+		}
+	}
+	// Errors are those of Decode.
+	for _, in := range []string{`[0,0,]`, `{"a":1,}`, `[1e999999]`, `[0`} {
+		_, want := Decode([]byte(in))
+		_, got := DecodeProjected([]byte(in), shape)
+		if (want == nil) != (got == nil) || want != nil && want.Error() != got.Error() {
+			t.Errorf("%s: error %v, Decode's %v", in, got, want)
+		}
+	}
+}

@@ -16,14 +16,26 @@ import "github.com/chatlint/chatlint/engine/astjson"
 //     not null" unless a rule reads them or the lookup;
 //   - tools when a rule reads them or the lookup.
 //
-// A rule reading raw (the record's or a message's) gets the record whole.
+// A rule reading raw (the record's or a message's) gets the record whole,
+// unless the analysis says what of it the rules read (Fields.WithRaw): then
+// that too (raw_reads.go).
 func chatReads(f *Fields) *astjson.Projection {
+	k := chatReadKind(f)
 	if f.raw || f.msgRaw {
-		if f.messages && !f.plainMessages {
+		views := f.messages && !f.plainMessages
+		if f.rawReads != nil {
+			return f.rawReads.projection(k, views)
+		}
+		if views {
 			return rawMessageViews
 		}
 		return nil
 	}
+	return chatProjections[k]
+}
+
+// chatReadKind is what the builder reads of a chat record under f.
+func chatReadKind(f *Fields) int {
 	k := 0
 	if f.mode || f.messages || f.lookup { // needsMode, f not All
 		k |= readMessages
@@ -37,7 +49,7 @@ func chatReads(f *Fields) *astjson.Projection {
 	if f.tools || f.lookup {
 		k |= readTools
 	}
-	return chatProjections[k]
+	return k
 }
 
 const (

@@ -40,6 +40,9 @@ type Fields struct {
 	// shared holds the messages every record shares (builder_shared.go);
 	// nil when f keeps a member of each message's own.
 	shared *sharedMessages
+	// rawReads, when set, is what the rules read of the raw forms
+	// (WithRaw); else a rule reading raw reads the record whole.
+	rawReads *rawReads
 }
 
 // NewFields asks reads about every member the builder can leave out. reads

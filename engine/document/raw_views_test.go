@@ -86,3 +86,46 @@ func holdsView(v ast.Value) bool {
 	}
 	return false
 }
+
+// Where the analysis says what the rules read of raw (Fields.WithRaw), the
+// record is decoded as far as they read it and its raw messages are still
+// views where the messages are MessageValues: the document is the one the
+// same reads give with plain messages.
+func TestRawMessageViewsWithRawReads(t *testing.T) {
+	record := &RawTree{Kids: map[string]*RawTree{"messages": {Kids: map[string]*RawTree{"*": {All: true}}}}}
+	f := fieldsOf("messages.*.role", "raw").WithRaw(record, nil)
+	p := Projection(Chat, Options{Fields: f})
+	if p == nil || p.Members["messages"] == nil || p.Members["messages"].Elem == nil || !p.Members["messages"].Elem.View {
+		t.Fatalf("projection %+v does not build the raw messages as views", p)
+	}
+	plain := Options{Fields: f.PlainMessages()}
+	q := Projection(Chat, plain)
+	if q != nil && q.Members["messages"] != nil && q.Members["messages"].Elem != nil && q.Members["messages"].Elem.View {
+		t.Errorf("plain messages decode with views: %+v", q)
+	}
+	views := 0
+	for ri, rec := range rawViewRecords {
+		v, err := astjson.DecodeProjected([]byte(rec), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw := v.(ast.Object).Get(KeyMessages).Value.(*ast.Array)
+		for i := 0; i < raw.Len(); i++ {
+			if _, ok := raw.Elem(i).Value.(*astjson.ObjectView); ok {
+				views++
+			}
+		}
+		d := NewBuilder(Chat, "f.jsonl", Options{Fields: f}).Add(3, v.(ast.Object))
+		pv, err := astjson.DecodeProjected([]byte(rec), q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := NewBuilder(Chat, "f.jsonl", plain).Add(3, pv.(ast.Object))
+		if mat := d.Materialized(); holdsView(mat) || ast.Compare(want.Value, mat) != 0 {
+			t.Errorf("record %d: Materialized\n%v\nwant\n%v", ri, mat, want.Value)
+		}
+	}
+	if views == 0 {
+		t.Fatal("no raw message was decoded as a view")
+	}
+}

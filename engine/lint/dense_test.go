@@ -14,6 +14,8 @@ import (
 	"github.com/chatlint/chatlint/engine/finding"
 	"github.com/chatlint/chatlint/engine/jsonl"
 	"github.com/chatlint/chatlint/engine/policy"
+	"github.com/chatlint/chatlint/policies"
+	"github.com/chatlint/chatlint/rules"
 )
 
 // TestNonObjectLineNotBuilt: a line that is not a JSON object is validated
@@ -116,6 +118,72 @@ func TestDenseValuesNotBuilt(t *testing.T) {
 		got, want := l.Check(context.Background(), u), whole.Check(context.Background(), u)
 		if len(want) == 0 || !cmp.Equal(want, got) {
 			t.Errorf("%s: findings %v, whole record's %v", name, got, want)
+		}
+	}
+}
+
+// TestDenseValuesNotBuiltBuiltinPacks: under the built-in check packs (a
+// default check), a long list of numbers in a message's member no rule
+// names is not built, although the integrity pack reads the record's raw
+// form: its rules test raw and raw.messages only with type and not_empty,
+// which a stand-in of the value's kind and emptiness answers (Fields.WithRaw).
+// Before, every record was decoded whole (a 60 MB one peaked check at
+// 955 MB). The lists in content parts and in a call's arguments are still
+// built: message-repeated compares a message's raw content and tool_calls
+// with the previous message's. The findings are the whole record's in
+// every shape.
+func TestDenseValuesNotBuiltBuiltinPacks(t *testing.T) {
+	all, err := policy.LoadBuiltin(policy.BuiltinSource{FS: policies.FS, Prefix: "builtin:policies"}, policy.BuiltinSource{FS: rules.FS, Prefix: "builtin:rules"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var packs []*policy.Pack
+	for _, p := range all {
+		if p.Kind != policy.KindCleanup {
+			packs = append(packs, p)
+		}
+	}
+	eng, err := policy.Compile(context.Background(), packs, policy.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := New(eng, document.Options{})
+	whole := New(eng, document.Options{Fields: document.AllFields()})
+	for name, data := range denseShapes(3_000_000) {
+		u := Unit{File: "d.jsonl", Format: document.Chat, Records: []jsonl.Record{{Line: 1, Data: []byte(data)}}}
+		var got []finding.Finding
+		n := allocated(func() { got = l.Check(context.Background(), u) })
+		if bounded := name == "a message's member"; bounded && n > uint64(len(data)) {
+			t.Errorf("%s: checking a %d MB record allocated %d MB", name, len(data)>>20, n>>20)
+		}
+		if testing.Short() {
+			continue
+		}
+		if diff := cmp.Diff(whole.Check(context.Background(), u), got); diff != "" {
+			t.Errorf("%s: findings differ from the whole record's (-whole +projected):\n%s", name, diff)
+		}
+	}
+	// Small records with findings of the rules that read raw: each shape
+	// with a tools list that is not a list, a message's tool_calls that is
+	// not one, an empty messages list, a repeated message.
+	for name, data := range denseShapes(200) {
+		for _, edit := range [][2]string{
+			{`{"messages":`, `{"tools":{"a":1},"messages":`},
+			{`"role":"user"`, `"role":"assistant","tool_calls":{"x":[1,2]}`},
+			{`{"role":"assistant","content":"ok"}`, `{"role":"user","content":"x"}`},
+		} {
+			d := strings.Replace(data, edit[0], edit[1], 1)
+			u := Unit{File: "d.jsonl", Format: document.Chat, Records: []jsonl.Record{{Line: 1, Data: []byte(d)}}}
+			got, want := l.Check(context.Background(), u), whole.Check(context.Background(), u)
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("%s, %s: findings (-whole +projected):\n%s", name, edit[1], diff)
+			}
+		}
+	}
+	for _, d := range []string{`{"messages":[]}`, `{"messages":{}}`, `{"messages":[{"role":"user","content":"x","extra":{}}],"tools":[]}`} {
+		u := Unit{File: "d.jsonl", Format: document.Chat, Records: []jsonl.Record{{Line: 1, Data: []byte(d)}}}
+		if diff := cmp.Diff(whole.Check(context.Background(), u), l.Check(context.Background(), u)); diff != "" {
+			t.Errorf("%s: findings (-whole +projected):\n%s", d, diff)
 		}
 	}
 }

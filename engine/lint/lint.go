@@ -42,9 +42,6 @@ type Linter struct {
 	// file's dataset facts read its records whole); nil when the caller
 	// set opts.Fields.
 	fields *document.Fields
-	// plainFields is fields building messages as OPA objects, for the
-	// documents Rego runs on (policy.Engine.MessageViewsFor).
-	plainFields *document.Fields
 	// hashes says findings of records without an id get their
 	// RecordHash: only a baseline or a SARIF fingerprint reads it, and
 	// hashing every such record's whole text is costly when many have
@@ -65,7 +62,6 @@ func New(eng *policy.Engine, opts document.Options) *Linter {
 	l := &Linter{ev: eng.NewEvaluator(), opts: opts, dataset: eng.HasDataset(opts.Profile), eng: eng}
 	if opts.Fields == nil {
 		l.fields = eng.Fields()
-		l.plainFields = l.fields.PlainMessages()
 	}
 	if l.dataset {
 		l.tokens = tokenCounter(eng.DatasetReadsTokens(opts.Profile), opts.Model)
@@ -90,9 +86,9 @@ func (l *Linter) plan(f document.Format) formatPlan {
 	}
 	p := formatPlan{folds: l.dataset && l.eng.HasDatasetFor(l.opts.Profile, string(f)), opts: l.opts}
 	if !p.folds && l.fields != nil { // a fold reads its documents whole
-		p.opts.Fields = l.fields
+		p.opts.Fields = l.eng.FieldsFor(string(f), p.opts.Profile)
 		if !l.eng.MessageViewsFor(string(f), p.opts.Profile) {
-			p.opts.Fields = l.plainFields
+			p.opts.Fields = p.opts.Fields.PlainMessages()
 		}
 	}
 	// The lookup only where a rule that may read it runs (ReadsLookupFor).

@@ -44,6 +44,8 @@ type compiledParts struct {
 	// yamlReads the fields the YAML files may (fieldSet.yaml).
 	regoReads readTree
 	yamlReads *fieldSet
+	// yamlRaw is what they may read through raw (yamlRawSource).
+	yamlRaw *readTree
 	// members says which parsed modules may read input.lookup and
 	// input.tokens (regoReads), found as each file is parsed.
 	members map[*ast.Module]memberReads
@@ -74,7 +76,7 @@ type yamlPart struct {
 
 // compileParts parses and compiles every file of the packs, as above.
 func compileParts(ctx context.Context, packs []*Pack) *compiledParts {
-	c := &compiledParts{rego: make([]regoPart, len(packs)), yaml: make([][]yamlPart, len(packs))}
+	c := &compiledParts{rego: make([]regoPart, len(packs)), yaml: make([][]yamlPart, len(packs)), yamlRaw: &readTree{}}
 	parsed := parseRegoFiles(packs)
 	c.members = map[*ast.Module]memberReads{}
 	for _, files := range parsed {
@@ -94,6 +96,8 @@ func compileParts(ctx context.Context, packs []*Pack) *compiledParts {
 		c.yaml[i] = make([]yamlPart, len(p.YAML))
 		for j, f := range p.YAML {
 			src := yamlrule.ParseSource(f)
+			root, err := src.Root()
+			yamlRawSource(f.Source, root, err, c.yamlRaw)
 			part := &c.yaml[i][j]
 			part.rules, part.err = yamlrule.CompileSource(src, p.Name)
 			part.gate.rules, part.gate.err = compileGate(src, p.Name)

@@ -51,6 +51,9 @@ type Engine struct {
 	// fields are the members of the document an active rule may read
 	// (fielduse.go).
 	fields *document.Fields
+	// yamlFields is what the YAML rules alone may read: the fields of a
+	// document no Rego rule applies to (FieldsFor).
+	yamlFields *document.Fields
 }
 
 // Options tune which rules run.
@@ -163,7 +166,7 @@ func Compile(ctx context.Context, packs []*Pack, opts Options) (*Engine, error) 
 		}
 		e.rego = prog
 	}
-	e.fields = document.NewFields(fieldReads(&parts.regoReads, parts.yamlReads).reads)
+	e.fields, e.yamlFields = engineFields(parts)
 	sort.Slice(e.rules, func(i, j int) bool { return e.rules[i].ID < e.rules[j].ID })
 	return e, nil
 }

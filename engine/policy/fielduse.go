@@ -87,6 +87,36 @@ func (s *fieldSet) reads(path ...string) bool {
 // builder (document.Options.Fields).
 func (e *Engine) Fields() *document.Fields { return e.fields }
 
+// FieldsFor returns what the active rules may read of a document of the
+// format under the profile: OPA runs on a document only when a Rego rule
+// applies to its format and profile (regoScope), so where none does, what
+// the Rego modules read is not read. The finetune pack's Rego reads every
+// record whole, yet a default-profile check of a chat file runs none of it.
+func (e *Engine) FieldsFor(format, profile string) *document.Fields {
+	if e.rego != nil && e.regoScope.open(format, profileOf(profile)) {
+		return e.fields
+	}
+	return e.yamlFields
+}
+
+// engineFields are the fields the active rules may read (Engine.fields) and
+// those the YAML rules alone may (Engine.yamlFields), each knowing what the
+// YAML rules read of raw (yamlRawSource, with the elements a "$" or a
+// context reads whole) unless a Rego rule may read raw too: its reads are
+// not split into shape and value.
+func engineFields(parts *compiledParts) (all, yaml *document.Fields) {
+	raw := &readTree{}
+	raw.merge(nil, &parts.yamlReads.tree)
+	raw.merge(nil, parts.yamlRaw)
+	rec, msg := rawTrees(raw)
+	all = document.NewFields(fieldReads(&parts.regoReads, parts.yamlReads).reads)
+	if !parts.regoReads.reads("raw") && !parts.regoReads.reads("messages", "*", "raw") {
+		all = all.WithRaw(rec, msg)
+	}
+	yaml = document.NewFields(fieldReads(&readTree{}, parts.yamlReads).reads).WithRaw(rec, msg)
+	return all, yaml
+}
+
 // fieldReads computes what the active rules may read: the paths the
 // compiled Rego modules read (regoPaths, into rego) and what the YAML files
 // of the packs may read (yamlFieldReads). Compile finds the two apart

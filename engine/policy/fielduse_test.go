@@ -171,6 +171,20 @@ func TestYAMLFieldReads(t *testing.T) {
 			"messages.*.tool_calls.*.id", "messages.*.tool_calls.*.name"}},
 		{"the element itself, given in flow style", `rules:
   - {id: r, given: "messages[*]", assert: {$: {type: object}}, message: m}`, []string{"everything"}},
+		// A "$" reads its own rule's element, not the document another
+		// rule of the file is given (shapes.yaml: before, every record was
+		// read whole).
+		{"the element itself, another rule given the document", `rules:
+  - id: r
+    given: messages[*]
+    assert: {$: {type: object}}
+    message: m
+  - id: s
+    given: document
+    where: {format: chat}
+    message: n`, []string{"format", "id", "profile", "messages", "messages.*.raw", "messages.*.role", "messages.*.stop_reason", "messages.*.text",
+			"messages.*.tool_call_id", "messages.*.tool_calls", "messages.*.tool_calls.*.arguments",
+			"messages.*.tool_calls.*.id", "messages.*.tool_calls.*.name"}},
 		{"a context whole", `rules:
   - id: r
     given: tools[*]

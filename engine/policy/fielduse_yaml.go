@@ -26,8 +26,11 @@ var yamlImplicit = []string{"index", "path", "line", "lines", "role", "format", 
 //   - every word ([A-Za-z_][A-Za-z0-9_]*) names a member, and its "_path";
 //   - the givens (?m)^\s*-?\s*given\s*:\s*["']?([^"'#\s]*) name elements,
 //     not members: the rest of the file is read without them;
-//   - a "$" not followed by [A-Za-z0-9_] in the rest reads each given's
-//     element whole, and everything when a "given\s*:" is not such a given;
+//   - a "$" not followed by [A-Za-z0-9_] in the rest reads the element of
+//     each given of its rule whole (yamlRuleChunks: a "$" of one rule does
+//     not read what another rule's given names, a whole document), and
+//     everything when a "given\s*:" of the rule is not such a given; a "$"
+//     on lines of no rule reads each given of the file;
 //   - \$(message|tool|entry|document)([^.A-Za-z0-9_]|$) in the rest reads
 //     that context whole.
 func (s *fieldSet) yaml(src []byte) {
@@ -38,11 +41,20 @@ func (s *fieldSet) yaml(src []byte) {
 	}
 	t := &s.tree
 	if yamlSelfRef(rest) {
-		for _, g := range givens {
-			t.add(givenPath(g), true)
-		}
-		if yamlAnyGivens(src) != len(givens) {
-			t.add(nil, true) // a given written otherwise (flow style): its element may be anything
+		for _, c := range yamlRuleChunks(src) {
+			cg, crest := yamlGivens(c)
+			if !yamlSelfRef(crest) {
+				continue
+			}
+			if len(cg) == 0 && yamlAnyGivens(c) == 0 {
+				cg = givens // a "$" outside any rule's lines: it may be any rule's
+			}
+			for _, g := range cg {
+				t.add(givenPath(g), true)
+			}
+			if yamlAnyGivens(c) != len(yamlGivensOnly(c)) {
+				t.add(nil, true) // a given written otherwise (flow style): its element may be anything
+			}
 		}
 	}
 	yamlContexts(rest, func(ctx string) {
@@ -233,4 +245,49 @@ func givenPath(g string) []string {
 		}
 	}
 	return out
+}
+
+// yamlGivensOnly is the givens of yamlGivens.
+func yamlGivensOnly(src []byte) []string {
+	g, _ := yamlGivens(src)
+	return g
+}
+
+// yamlRuleChunks splits src into the lines of each rule: a chunk starts at
+// each line that is a list item ("-" then a space or the line's end) at the
+// least indentation any list item of the file has. A rules list is the
+// file's outermost list, and no line inside a rule is a list item that
+// shallow, so each chunk holds whole rules (several when an outer list
+// holds them); the lines before the first item are a chunk of their own.
+func yamlRuleChunks(src []byte) [][]byte {
+	var starts []int
+	least := -1
+	for p := 0; p < len(src); {
+		q := p
+		for q < len(src) && src[q] == ' ' {
+			q++
+		}
+		if q < len(src) && src[q] == '-' && (q+1 == len(src) || isSpace(src[q+1])) {
+			switch ind := q - p; {
+			case least < 0 || ind < least:
+				least, starts = ind, append(starts[:0], p)
+			case ind == least:
+				starts = append(starts, p)
+			}
+		}
+		nl := bytes.IndexByte(src[p:], '\n')
+		if nl < 0 {
+			break
+		}
+		p += nl + 1
+	}
+	var chunks [][]byte
+	from := 0
+	for _, s := range starts {
+		if s > from {
+			chunks = append(chunks, src[from:s])
+		}
+		from = s
+	}
+	return append(chunks, src[from:])
 }

@@ -34,11 +34,21 @@ func (s *fieldSet) yamlReference(src []byte) {
 	}
 	t := &s.tree
 	if refSelf.Match(rest) {
-		for _, g := range givens {
-			t.add(givenPath(string(g[1])), true)
-		}
-		if len(refAnyGiven.FindAllIndex(src, -1)) != len(givens) {
-			t.add(nil, true)
+		for _, c := range refChunks(src) {
+			cg := refGiven.FindAllSubmatch(c, -1)
+			if !refSelf.Match(refGiven.ReplaceAll(c, nil)) {
+				continue
+			}
+			any := len(refAnyGiven.FindAllIndex(c, -1))
+			if any != len(cg) {
+				t.add(nil, true)
+			}
+			if len(cg) == 0 && any == 0 {
+				cg = givens
+			}
+			for _, g := range cg {
+				t.add(givenPath(string(g[1])), true)
+			}
 		}
 	}
 	for _, m := range refCtx.FindAllSubmatch(rest, -1) {
@@ -53,6 +63,29 @@ func (s *fieldSet) yamlReference(src []byte) {
 			t.add(nil, true)
 		}
 	}
+}
+
+// refItem is a list item's line; refChunks splits src before each one at
+// the least indentation, as yamlRuleChunks does.
+var refItem = regexp.MustCompile(`(?m)^( *)-(?:[\t\n\f\r ]|$)`)
+
+func refChunks(src []byte) [][]byte {
+	ms := refItem.FindAllSubmatchIndex(src, -1)
+	least := -1
+	for _, m := range ms {
+		if n := m[3] - m[2]; least < 0 || n < least {
+			least = n
+		}
+	}
+	var chunks [][]byte
+	from := 0
+	for _, m := range ms {
+		if m[3]-m[2] == least && m[0] > from {
+			chunks = append(chunks, src[from:m[0]])
+			from = m[0]
+		}
+	}
+	return append(chunks, src[from:])
 }
 
 var fieldSetCmp = cmp.AllowUnexported(fieldSet{}, readTree{})

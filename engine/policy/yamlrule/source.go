@@ -26,6 +26,11 @@ func ParseSource(f File) *Source {
 	return s
 }
 
+// Root is the file's parsed tree (the document node; zero for an empty
+// file), or the parser's error: policy's field analysis reads the rules'
+// structure from it.
+func (s *Source) Root() (*yaml.Node, error) { return &s.root, s.err }
+
 // decode is yaml.Unmarshal of the file into v, as a *CompileError naming
 // the file: Node.Decode runs the decoder Unmarshal runs after parsing, with
 // the same type errors.

@@ -1,0 +1,267 @@
+package document
+
+import (
+	"sync"
+
+	"github.com/chatlint/chatlint/engine/astjson"
+)
+
+// RawTree is what the rules may read of a record's raw form (the document's
+// raw, a message's raw): All, the value whole; else only its kind, whether
+// it is there and empty, and the members (or elements, "*") Kids names, each
+// as its own tree says. A YAML rule that tests raw only with type, present,
+// optional, not_empty or truthy reads its kind and emptiness: a stand-in
+// of that kind and emptiness gives it the same answers (astjson's Shape),
+// and a 60 MB list beside it is not built.
+type RawTree struct {
+	All  bool
+	Kids map[string]*RawTree
+}
+
+// rawReads is what the rules read of the raw forms, when the analysis knows
+// it (WithRaw); the projection it makes for a chat record is built once.
+type rawReads struct {
+	record, message *RawTree // nil: not read
+	once            sync.Once
+	proj            [chatReadKinds]*astjson.Projection
+	// viewed are proj with the raw messages, their tool calls and the
+	// calls' functions decoded as object views (rawMessageViews' choice,
+	// made where the document's messages are MessageValues).
+	viewed [chatReadKinds]*astjson.Projection
+}
+
+// WithRaw returns f knowing what the rules read of a record's raw form
+// (record) and of a message's (message), nil meaning nothing: a chat record
+// is then decoded with what the builder reads and what they read, rather
+// than whole as soon as a rule names raw.
+func (f *Fields) WithRaw(record, message *RawTree) *Fields {
+	if f.All() {
+		return f
+	}
+	g := *f
+	g.rawReads = &rawReads{record: record, message: message}
+	return &g
+}
+
+// projection is chatReads' projection of kind k merged with what the
+// rules read of raw: nil (the whole record) when they may read it whole;
+// with views, the messages' objects as rawMessageViews makes them.
+func (r *rawReads) projection(k int, views bool) *astjson.Projection {
+	r.once.Do(func() {
+		t := &RawTree{}
+		if r.record != nil {
+			t = r.record
+		}
+		if r.message != nil {
+			t = mergeRaw(t, &RawTree{Kids: map[string]*RawTree{
+				"messages":     {Kids: map[string]*RawTree{"*": r.message}},
+				"interactions": {Kids: map[string]*RawTree{"*": r.message}},
+				"input":        {Kids: map[string]*RawTree{"messages": {Kids: map[string]*RawTree{"*": r.message}}}},
+			}})
+		}
+		for k := range r.proj {
+			r.proj[k] = withRaw(chatProjections[k], t, false)
+			r.viewed[k] = viewMessages(r.proj[k])
+		}
+	})
+	if views {
+		return r.viewed[k]
+	}
+	return r.proj[k]
+}
+
+// viewMessages is p with the objects rawMessageViews decodes as views
+// marked so: each element of messages, of its tool_calls, and a call's
+// function. A nil p (the record whole) becomes rawMessageViews itself.
+func viewMessages(p *astjson.Projection) *astjson.Projection {
+	if p == nil {
+		return rawMessageViews
+	}
+	return viewPath(p, "messages", "*", "tool_calls", "*", "function")
+}
+
+// viewPath marks View on the objects along path ("*" an array's
+// elements), from its first step on; a projection that is not an object
+// (a stub, a shape, a string probe) is left as it is.
+func viewPath(p *astjson.Projection, path ...string) *astjson.Projection {
+	if len(path) == 0 {
+		return p
+	}
+	if p == nil && path[0] == "*" {
+		p = &astjson.Projection{} // an array built whole: each element by Elem
+	} else if p == nil {
+		p = whole
+	}
+	q := *p
+	if path[0] == "*" {
+		if q.Elem == nil && q.Object {
+			return p // an object where an array was asked for: leave it
+		}
+		e := q.Elem
+		if e == nil {
+			e = whole
+		}
+		if e.Object && !e.Stub && !e.Shape {
+			v := *e
+			v.View = true
+			e = &v
+		}
+		q.Elem = viewPath(e, path[1:]...)
+		return &q
+	}
+	if !q.Object || q.Stub || q.Shape {
+		return p
+	}
+	m, named := q.Members[path[0]]
+	if !named {
+		if !q.KeepOthers || q.Omit[path[0]] {
+			return p
+		}
+		m = q.Others
+	}
+	if m != nil && (m.Stub || m.Shape) {
+		return p
+	}
+	members := make(map[string]*astjson.Projection, len(q.Members)+1)
+	for k, v := range q.Members {
+		members[k] = v
+	}
+	if path[0] == "function" {
+		if m == nil {
+			m = whole
+		}
+		v := *m
+		v.View = true
+		members[path[0]] = &v
+	} else {
+		members[path[0]] = viewPath(m, path[1:]...)
+	}
+	q.Members = members
+	return &q
+}
+
+// mergeRaw is the tree that reads what a or b reads.
+func mergeRaw(a, b *RawTree) *RawTree {
+	if a == nil {
+		return b
+	}
+	if b == nil {
+		return a
+	}
+	if a.All || b.All {
+		return &RawTree{All: true}
+	}
+	out := &RawTree{Kids: map[string]*RawTree{}}
+	for k, v := range a.Kids {
+		out.Kids[k] = v
+	}
+	for k, v := range b.Kids {
+		out.Kids[k] = mergeRaw(out.Kids[k], v)
+	}
+	return out
+}
+
+// withRaw merges a projection p of what the builder reads with t, what the
+// rules read of the same value: the result builds at least what each of
+// them does. dropped says p leaves the value out (a member an object
+// projection neither names nor keeps).
+func withRaw(p *astjson.Projection, t *RawTree, dropped bool) *astjson.Projection {
+	switch {
+	case t == nil && dropped:
+		return nil // not asked for: the caller leaves it out
+	case t == nil:
+		return p
+	case t.All || (p == nil && !dropped):
+		return nil
+	case dropped || p.Stub:
+		return shapeOf(t)
+	}
+	q := *p
+	// Its kind and emptiness: every projection but Stub keeps them, except
+	// an object that keeps only the members it names.
+	if q.Object && !q.KeepOthers {
+		q.KeepOthers, q.Others = true, stub
+	}
+	if len(t.Kids) == 0 {
+		return &q
+	}
+	elems := elemsOf(t)
+	if elems != nil {
+		// Dense keeps the first elements only; the rules read them all.
+		if q.Dense > 0 {
+			q.Dense, q.Elem = 0, withRaw(q.Elem, elems, false)
+		} else if q.Elem != nil {
+			q.Elem = withRaw(q.Elem, elems, false)
+		}
+	}
+	if q.Object {
+		q.Members = map[string]*astjson.Projection{}
+		for name, m := range p.Members {
+			q.Members[name] = m
+		}
+		for name, kid := range t.Kids {
+			if name == "*" {
+				continue
+			}
+			m, named := p.Members[name]
+			if !named && p.KeepOthers {
+				m, named = p.Others, true
+			}
+			if m := withRaw(m, kid, !named); m != nil || named || kid.All {
+				q.Members[name] = m
+			}
+		}
+	}
+	return &q
+}
+
+// shapeOf builds what t reads of a value the builder does not read.
+func shapeOf(t *RawTree) *astjson.Projection {
+	if t.All {
+		return nil
+	}
+	p := &astjson.Projection{Shape: true}
+	if elems := elemsOf(t); elems != nil {
+		p.Elem = shapeOf(elems)
+		if p.Elem == nil {
+			p.Elem = whole
+		}
+	}
+	for name, kid := range t.Kids {
+		if name == "*" {
+			continue
+		}
+		if p.Members == nil {
+			p.Object, p.KeepOthers, p.Others, p.Members = true, true, stub, map[string]*astjson.Projection{}
+		}
+		p.Members[name] = shapeOf(kid)
+	}
+	return p
+}
+
+// whole builds a value whole where a nil Elem would mean "no Elem".
+var whole = &astjson.Projection{Object: true, KeepOthers: true}
+
+// elemsOf is what t reads of each element: its "*" and any index it names
+// (an index read is some element's), nil when none.
+func elemsOf(t *RawTree) *RawTree {
+	var out *RawTree
+	for name, kid := range t.Kids {
+		if name == "*" || isIndex(name) {
+			out = mergeRaw(out, kid)
+		}
+	}
+	return out
+}
+
+func isIndex(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
