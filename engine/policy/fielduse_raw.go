@@ -123,6 +123,12 @@ func (w *rawWalk) node(n *yaml.Node, r *rawRule, depth int) {
 			if !(k.Value == "given" && r != nil && v.Kind == yaml.ScalarNode) {
 				w.scalar(k.Value, r, v)
 			}
+			if r != nil && (k.Value == "join" || k.Value == "distinct") {
+				// A let's join and distinct paths start at the document
+				// (join: 'raw.functions[*]'), not at the rule's element.
+				w.node(v, &rawRule{joins: map[string][]string{}}, depth+1)
+				continue
+			}
 			w.node(v, r, depth+1)
 		}
 	}

@@ -61,6 +61,8 @@ func TestYAMLRawReads(t *testing.T) {
 		{"the previous element's", rule("messages[*]", "    where: {raw.content: {same_as: $previous.raw.content}}"), []string{"messages.*.raw.content"}},
 		{"a join's elements", rule("messages[*]", "    let:\n      j: {join: 'entries[*]'}\n    message: '{{$j.first.raw.code}}'"),
 			[]string{"entries.*.raw.code", "messages.*.entries.*.raw.code"}},
+		{"a join over raw", rule("messages[*].tool_calls[*]", "    let:\n      f: {join: 'raw.functions[*]', on: {name: name}}\n      d: {distinct: ['tools[*].name', 'raw.functions[*].name']}\n    where: {$f.count: 0}"),
+			[]string{"raw.functions.*"}},
 		{"an element under raw", rule("messages[*].raw.tool_calls[*]", "    where: {$: {type: object}}"), []string{"messages.*.raw.tool_calls.*"}},
 		{"an alias", "x: &c {raw.a: {equals: 1}}\nrules:\n  - id: r\n    given: messages[*]\n    where: *c\n    message: m\n", []string{"everything"}},
 		{"raw outside a rule", "x: raw.tools\n", []string{"everything"}},
