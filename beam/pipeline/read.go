@@ -133,7 +133,7 @@ func (fn *ReadFn) ProcessElement(ctx context.Context, file fileio.ReadableFile, 
 // the file in w (readfix.go); a checking job's passes nil.
 func (fn *ReadFn) read(ctx context.Context, name string, r io.Reader, emitUnit func(Unit), out *output, w *whole) error {
 	opts := runner.Options{Format: document.Format(fn.Format), MaxLineSize: fn.MaxLineSize}
-	in, layout, err := runner.ReadInputLayout(ctx, runner.Input{Name: name, Reader: r}, opts, func(j runner.Job) {
+	in, layout, err := runner.ReadInputLayout(ctx, runner.Input{Name: name, Reader: r, Stored: true}, opts, func(j runner.Job) {
 		if j.Finding != nil {
 			f := *j.Finding
 			if w != nil && f.Rule == lint.RuleLineTooLong {

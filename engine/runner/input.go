@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -26,6 +27,11 @@ type Input struct {
 	Path string
 	// Reader, when set, is read instead of opening Path.
 	Reader io.Reader
+	// Stored says Reader holds a stored file (an object in a bucket, a
+	// decompressed .gz) that is read to its end without waiting for a
+	// writer: a file that is not JSON Lines is then told from its head as a
+	// file on disk is, though Reader cannot seek.
+	Stored bool
 }
 
 // job is a unit of work for a worker: one record of a per-record format, a
@@ -158,6 +164,15 @@ func (p *producer) readRecords(ctx context.Context, in Input) (int, *fileState, 
 		max = jsonl.DefaultMaxLineSize
 	}
 	n := 0
+	if in.Stored {
+		if _, seeks := r.(io.ReadSeeker); !seeks {
+			br := bufio.NewReaderSize(r, jsonl.SniffSize)
+			if done := p.sniffHead(in.Name, br, st); done {
+				return 0, st, nil
+			}
+			r = br
+		}
+	}
 	if done, err := p.sniff(in.Name, r, st, max); done || err != nil {
 		return 0, st, err
 	}

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -58,4 +59,27 @@ func (p *producer) sniff(name string, r io.Reader, st *fileState, max int) (done
 	p.send(job{finding: &f})
 	st.skipped = true
 	return true, nil
+}
+
+// sniffHead is sniff for a stored file that cannot seek (Input.Stored): its
+// head is peeked from br, which the caller reads on from its start. A file
+// that is binary or text is told so; one that may be a pretty-printed JSON
+// document is read as JSON Lines, as telling it needs the file whole.
+func (p *producer) sniffHead(name string, br *bufio.Reader, st *fileState) (done bool) {
+	if p.opts.EveryLine {
+		return false
+	}
+	head, err := br.Peek(jsonl.SniffSize)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return false // the read that follows reports it
+	}
+	s := jsonl.Sniff(name, head, err != nil)
+	if s.Kind != jsonl.Binary && s.Kind != jsonl.Text {
+		return false
+	}
+	f := lint.NotJSONLFinding(name, "the file is "+s.What)
+	f.RecordHash = finding.HashRecord(head)
+	p.send(job{finding: &f})
+	st.skipped = true
+	return true
 }
