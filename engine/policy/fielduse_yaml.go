@@ -236,15 +236,7 @@ func givenPath(g string) []string {
 	if g == "" || g == "document" {
 		return nil
 	}
-	var out []string
-	for _, s := range strings.Split(g, ".") {
-		name, each := strings.CutSuffix(s, "[*]")
-		out = append(out, name)
-		if each {
-			out = append(out, "*")
-		}
-	}
-	return out
+	return tokenPath(g)
 }
 
 // yamlGivensOnly is the givens of yamlGivens.
