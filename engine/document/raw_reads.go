@@ -43,6 +43,11 @@ func (f *Fields) WithRaw(record, message *RawTree) *Fields {
 	return &g
 }
 
+// StandsIn reports whether f builds a record's raw only as far as the rules
+// read it (WithRaw): a member no rule reads is a stub, a value read only for
+// its kind a stand-in, so the document's raw is not the record's.
+func (f *Fields) StandsIn() bool { return f != nil && f.rawReads != nil }
+
 // projection is chatReads' projection of kind k merged with what the
 // rules read of raw: nil (the whole record) when they may read it whole;
 // with views, the messages' objects as rawMessageViews makes them.

@@ -71,7 +71,11 @@ func TestProjectedDecodeSameDocuments(t *testing.T) {
 			for i := range whole {
 				w, g := whole[i], got[i]
 				where := fmt.Sprintf("%s, %s:%d", name, u.File, w.Line)
-				sameValue(t, where+": document", w.Value, g.Value)
+				if !opts.Fields.StandsIn() {
+					// With stand-ins the projected raw is not the record's by
+					// design: the findings below are what must agree.
+					sameValue(t, where+": document", w.Value, g.Value)
+				}
 				sameValue(t, where+": whole messages", w.Messages(), g.Messages())
 				sameValue(t, where+": whole tools", w.Tools(), g.Tools())
 				if ev != nil {
