@@ -1,7 +1,6 @@
 package openai
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
@@ -68,6 +67,21 @@ func (c *converter) parts(line, i int, role string, raw any) {
 	flush(len(contentParts(raw)) - 1)
 }
 
+// jsonKind names the JSON kind of a decoded value that is not an object or
+// a string, as a user reads it (not as Go names its type).
+func jsonKind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "boolean"
+	case []any:
+		return "array"
+	default:
+		return "number"
+	}
+}
+
 // unknownPart names the kind of a part that is none of the known ones, ""
 // for a known one.
 func unknownPart(p any) string {
@@ -76,7 +90,7 @@ func unknownPart(p any) string {
 		if _, isString := p.(string); isString {
 			return ""
 		}
-		return fmt.Sprintf("a JSON %T", p)
+		return "a JSON " + jsonKind(p)
 	}
 	if document.ClassifyPart(o) != document.PartUnknown {
 		return ""

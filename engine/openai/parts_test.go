@@ -23,8 +23,8 @@ func TestUnknownPartsNotedByRun(t *testing.T) {
 		got = append(got, n.Message)
 	}
 	want := []string{
-		"parts 0 to 999 of message 0 (each a JSON json.Number) cannot be represented in an OpenAI chat example: left out",
-		"part 1001 of message 0 (a JSON bool) cannot be represented in an OpenAI chat example: left out",
+		"parts 0 to 999 of message 0 (each a JSON number) cannot be represented in an OpenAI chat example: left out",
+		"part 1001 of message 0 (a JSON boolean) cannot be represented in an OpenAI chat example: left out",
 		"parts 1002 to 1003 of message 0 (each type audio) cannot be represented in an OpenAI chat example: left out",
 		"part 1005 of message 0 (type audio) cannot be represented in an OpenAI chat example: left out",
 	}
