@@ -38,7 +38,6 @@ var (
 	keyPrompt      = ast.StringTerm("prompt")
 	keyCompletion  = ast.StringTerm("completion")
 	keyInstruction = ast.StringTerm("instruction")
-	keyContentTerm = ast.StringTerm("content")
 )
 
 type instructionBuilder struct {
@@ -90,7 +89,7 @@ func builtMessage(role string, content *ast.Term, line int, path string) message
 	if content == nil {
 		content = ast.NullTerm()
 	}
-	o := ast.NewObject([2]*ast.Term{keyRole, ast.StringTerm(role)}, [2]*ast.Term{keyContentTerm, content})
+	o := ast.NewObject([2]*ast.Term{keyRole, ast.StringTerm(role)}, [2]*ast.Term{keyContent, content})
 	m := message{raw: ast.NewTerm(o), obj: o, role: role, line: line, path: path, pathTerm: strTerm(path), chatIndex: -1}
 	m.text, m.hasContent = contentText(content)
 	if _, ok := content.Value.(ast.String); ok {

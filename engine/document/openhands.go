@@ -48,7 +48,6 @@ var (
 	keyOHFuncName    = ast.StringTerm("function_name")
 	keyOHModelResp   = ast.StringTerm("model_response")
 	keyOHThought     = ast.StringTerm("thought")
-	keyOHTools       = ast.StringTerm("tools")
 )
 
 // isOpenHandsEvent tells an event by its numeric id, its string source and
@@ -106,7 +105,7 @@ func (o *openHands) Add(line int, rec ast.Object) *Document {
 		m := o.msg(line, rec, "system")
 		m.text, m.hasContent = contentText(get(args, keyContent))
 		o.ms = append(o.ms, m)
-		if t := get(args, keyOHTools); t != nil {
+		if t := get(args, KeyTools); t != nil {
 			if arr, ok := t.Value.(*ast.Array); ok {
 				tools := make([]*ast.Term, arr.Len())
 				for i := range tools {
