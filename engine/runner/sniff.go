@@ -54,11 +54,16 @@ func (p *producer) sniff(name string, r io.Reader, st *fileState, max int) (done
 		_, err := rs.Seek(0, io.SeekStart)
 		return false, err
 	}
+	p.notJSONL(name, what, head, st)
+	return true, nil
+}
+
+// notJSONL reports a file that is not JSON Lines, once, and marks it read.
+func (p *producer) notJSONL(name, what string, head []byte, st *fileState) {
 	f := lint.NotJSONLFinding(name, "the file is "+what)
 	f.RecordHash = finding.HashRecord(head)
 	p.send(job{finding: &f})
 	st.skipped = true
-	return true, nil
 }
 
 // sniffHead is sniff for a stored file that cannot seek (Input.Stored): its
@@ -77,9 +82,6 @@ func (p *producer) sniffHead(name string, br *bufio.Reader, st *fileState) (done
 	if s.Kind != jsonl.Binary && s.Kind != jsonl.Text {
 		return false
 	}
-	f := lint.NotJSONLFinding(name, "the file is "+s.What)
-	f.RecordHash = finding.HashRecord(head)
-	p.send(job{finding: &f})
-	st.skipped = true
+	p.notJSONL(name, s.What, head, st)
 	return true
 }
