@@ -86,32 +86,29 @@ func viewMessages(p *astjson.Projection) *astjson.Projection {
 }
 
 // viewPath marks View on the objects along path ("*" an array's
-// elements), from its first step on; a projection that is not an object
-// (a stub, a shape, a string probe) is left as it is.
+// elements), after each "*" and at its end; a projection that is not an
+// object (a stub, a shape, a string probe) is left as it is.
 func viewPath(p *astjson.Projection, path ...string) *astjson.Projection {
-	if len(path) == 0 {
-		return p
-	}
-	if p == nil && path[0] == "*" {
-		p = &astjson.Projection{} // an array built whole: each element by Elem
-	} else if p == nil {
+	if p == nil {
 		p = whole
+		if len(path) > 0 && path[0] == "*" {
+			p = &astjson.Projection{} // an array built whole: each element by Elem
+		}
+	}
+	if len(path) == 0 {
+		if !p.Object || p.Stub || p.Shape {
+			return p
+		}
+		q := *p
+		q.View = true
+		return &q
 	}
 	q := *p
 	if path[0] == "*" {
-		if q.Elem == nil && q.Object {
-			return p // an object where an array was asked for: leave it
+		if q.Object || q.Stub || q.Shape {
+			return p // not an array's projection: leave it
 		}
-		e := q.Elem
-		if e == nil {
-			e = whole
-		}
-		if e.Object && !e.Stub && !e.Shape {
-			v := *e
-			v.View = true
-			e = &v
-		}
-		q.Elem = viewPath(e, path[1:]...)
+		q.Elem = viewPath(viewPath(q.Elem), path[1:]...)
 		return &q
 	}
 	if !q.Object || q.Stub || q.Shape {
@@ -124,23 +121,11 @@ func viewPath(p *astjson.Projection, path ...string) *astjson.Projection {
 		}
 		m = q.Others
 	}
-	if m != nil && (m.Stub || m.Shape) {
-		return p
-	}
 	members := make(map[string]*astjson.Projection, len(q.Members)+1)
 	for k, v := range q.Members {
 		members[k] = v
 	}
-	if path[0] == "function" {
-		if m == nil {
-			m = whole
-		}
-		v := *m
-		v.View = true
-		members[path[0]] = &v
-	} else {
-		members[path[0]] = viewPath(m, path[1:]...)
-	}
+	members[path[0]] = viewPath(m, path[1:]...)
 	q.Members = members
 	return &q
 }
