@@ -34,10 +34,14 @@ type ruleReads struct {
 	env map[ast.Var]map[string][]string
 	// binds are the exprs (and every) that bind a variable to input.
 	binds map[any]bool
+	// counted are the assignments of an array comprehension whose value
+	// is only counted, and their comprehensions.
+	counted map[*ast.Expr]*ast.ArrayComprehension
 }
 
 func newRuleReads(r *ast.Rule, out *readTree) *ruleReads {
-	return &ruleReads{r: r, out: out, bare: map[ast.Var]int{}, safe: map[ast.Var]int{}, env: map[ast.Var]map[string][]string{}, binds: map[any]bool{}}
+	return &ruleReads{r: r, out: out, bare: map[ast.Var]int{}, safe: map[ast.Var]int{}, env: map[ast.Var]map[string][]string{}, binds: map[any]bool{},
+		counted: map[*ast.Expr]*ast.ArrayComprehension{}}
 }
 
 var (
@@ -99,6 +103,21 @@ func (a *ruleReads) run() {
 		case a.bare[r]-a.safe[r] == 1:
 			a.safe[l]++
 		}
+		return false
+	})
+	// An array comprehension whose value is only counted (X = [c | …];
+	// count(X)) uses its head for the number of its solutions only: the
+	// head's occurrence there only passes it on, and what the body reads
+	// is all the count reads.
+	ast.WalkExprs(a.r, func(e *ast.Expr) bool {
+		x, comp := comprehensionOf(e)
+		if comp == nil || a.bare[x]-a.safe[x] != 1 {
+			return false
+		}
+		if v, ok := comp.Term.Value.(ast.Var); ok {
+			a.safe[v]++
+		}
+		a.counted[e] = comp
 		return false
 	})
 	// Bind to a fixed point: a binding may follow another one written after it.
@@ -269,6 +288,10 @@ func (a *ruleReads) expr(e *ast.Expr) bool {
 		}
 		return true
 	}
+	if comp := a.counted[e]; comp != nil {
+		a.uses(comp.Body)
+		return true
+	}
 	if e.IsCall() && a.documentReads(e) {
 		return true
 	}
@@ -411,4 +434,22 @@ func (a *ruleReads) countsList(e *ast.Expr) bool {
 		a.uses(w)
 	}
 	return true
+}
+
+// comprehensionOf returns X and the comprehension of an assignment
+// X = [head | body] (either way round), or nil.
+func comprehensionOf(e *ast.Expr) (ast.Var, *ast.ArrayComprehension) {
+	if !(e.IsEquality() || e.IsAssignment()) || e.Negated || len(e.With) > 0 {
+		return "", nil
+	}
+	l, r := e.Operand(0), e.Operand(1)
+	if _, ok := l.Value.(*ast.ArrayComprehension); ok {
+		l, r = r, l
+	}
+	x, ok := l.Value.(ast.Var)
+	comp, cok := r.Value.(*ast.ArrayComprehension)
+	if !ok || !cok {
+		return "", nil
+	}
+	return x, comp
 }
