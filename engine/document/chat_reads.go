@@ -107,12 +107,19 @@ func messageReads(k int) *astjson.Projection {
 		args := &astjson.Projection{Stub: true}
 		withArgs := func(more map[string]*astjson.Projection) *astjson.Projection {
 			more["arguments"], more["input"] = args, args
-			return &astjson.Projection{Object: true, KeepOthers: true, Members: more}
+			return &astjson.Projection{Object: true, KeepOthers: true, View: true, Members: more}
 		}
 		fn := withArgs(map[string]*astjson.Projection{})
 		members["tool_calls"] = &astjson.Projection{Elem: withArgs(map[string]*astjson.Projection{"function": fn})}
+	} else {
+		members["tool_calls"] = &astjson.Projection{Elem: &astjson.Projection{Object: true, KeepOthers: true, View: true,
+			Members: map[string]*astjson.Projection{"function": {Object: true, KeepOthers: true, View: true}}}}
 	}
-	return &astjson.Projection{Object: true, KeepOthers: true, Members: members, Others: stub}
+	// Only the builder reads what this projection decodes (a rule that
+	// reads raw gets the record through another projection): a message,
+	// its calls and their functions are views, read by a few lookups each,
+	// rather than OPA objects, which hash and map every member on insert.
+	return &astjson.Projection{Object: true, KeepOthers: true, View: true, Members: members, Others: stub}
 }
 
 // stub builds a value as "there and not null" only.

@@ -129,3 +129,52 @@ func TestRawMessageViewsWithRawReads(t *testing.T) {
 		t.Fatal("no raw message was decoded as a view")
 	}
 }
+
+// Where no rule reads raw, the projection decodes the messages for the
+// builder only: each message, tool call and call function is a view, and
+// the document is the one the record decoded whole gives, with plain
+// messages or views alike.
+func TestProjectedMessagesAreViews(t *testing.T) {
+	for name, f := range map[string]*Fields{
+		"role and calls":      fieldsOf("messages.*.role", "messages.*.tool_calls"),
+		"calls' arguments":    fieldsOf("messages.*.tool_calls.*.arguments"),
+		"text, plain":         fieldsOf("messages.*.text").PlainMessages(),
+		"role and ids, plain": fieldsOf("messages.*.role", "messages.*.tool_calls.*.id").PlainMessages(),
+	} {
+		opts := Options{Fields: f}
+		p := Projection(Chat, opts)
+		if p == nil || p.Members["messages"] == nil || !p.Members["messages"].Elem.View {
+			t.Fatalf("%s: projection %+v does not build the messages as views", name, p)
+		}
+		views := 0
+		for ri, rec := range rawViewRecords {
+			v, err := astjson.DecodeProjected([]byte(rec), p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			raw := v.(ast.Object).Get(KeyMessages).Value.(*ast.Array)
+			for i := 0; i < raw.Len(); i++ {
+				m, ok := raw.Elem(i).Value.(*astjson.ObjectView)
+				if !ok {
+					continue
+				}
+				views++
+				if c := m.Get(KeyToolCalls); c == nil {
+					continue
+				} else if calls, ok := c.Value.(*ast.Array); ok && calls.Len() > 0 {
+					if _, ok := calls.Elem(0).Value.(*astjson.ObjectView); !ok {
+						t.Errorf("%s, record %d: a tool call is %T, want a view", name, ri, calls.Elem(0).Value)
+					}
+				}
+			}
+			d := NewBuilder(Chat, "f.jsonl", opts).Add(3, v.(ast.Object))
+			want := NewBuilder(Chat, "f.jsonl", opts).Add(3, obj(t, rec))
+			if mat, w := d.Materialized(), want.Materialized(); holdsView(mat) || ast.Compare(w, mat) != 0 {
+				t.Errorf("%s, record %d: Materialized\n%v\nwant\n%v", name, ri, mat, w)
+			}
+		}
+		if views == 0 {
+			t.Fatalf("%s: no message was decoded as a view", name)
+		}
+	}
+}

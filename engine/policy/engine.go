@@ -248,7 +248,7 @@ func (e *Engine) evaluate(ctx context.Context, doc *document.Document, cancel to
 			cache.Drop()
 		}
 		var err error
-		hits, acts, err = e.rego.eval(ctx, run, doc.Materialized(), string(doc.Format), profileOf(doc.Profile), cancel, tracer, hits, acts)
+		hits, acts, err = e.rego.eval(ctx, run, regoInput{views: doc.Value, doc: doc}, string(doc.Format), profileOf(doc.Profile), cancel, tracer, hits, acts)
 		var bad *OutputError // declared apart, or it escapes for every document
 		if err != nil {
 			if bad = asOutputError(err); bad == nil {

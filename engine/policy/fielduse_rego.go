@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -33,10 +34,14 @@ type ruleReads struct {
 	env map[ast.Var]map[string][]string
 	// binds are the exprs (and every) that bind a variable to input.
 	binds map[any]bool
+	// counted are the assignments of an array comprehension whose value
+	// is only counted, and their comprehensions.
+	counted map[*ast.Expr]*ast.ArrayComprehension
 }
 
 func newRuleReads(r *ast.Rule, out *readTree) *ruleReads {
-	return &ruleReads{r: r, out: out, bare: map[ast.Var]int{}, safe: map[ast.Var]int{}, env: map[ast.Var]map[string][]string{}, binds: map[any]bool{}}
+	return &ruleReads{r: r, out: out, bare: map[ast.Var]int{}, safe: map[ast.Var]int{}, env: map[ast.Var]map[string][]string{}, binds: map[any]bool{},
+		counted: map[*ast.Expr]*ast.ArrayComprehension{}}
 }
 
 var (
@@ -56,8 +61,25 @@ func (a *ruleReads) run() {
 		}
 		return false
 	}).Walk(a.r)
+	// The compiler binds an every's domain to a generated variable
+	// (__local1__ = input.messages; every m in __local1__ { … }): the every
+	// only iterates it, as bindAll follows. Counted first, so that an alias
+	// passing it on (__local1__ = ms) is seen to be its one other use.
+	ast.WalkExprs(a.r, func(e *ast.Expr) bool {
+		if ev, ok := e.Terms.(*ast.Every); ok {
+			if v, ok := ev.Domain.Value.(ast.Var); ok {
+				a.safe[v]++
+			}
+		}
+		return false
+	})
 	ast.WalkExprs(a.r, func(e *ast.Expr) bool {
 		if e.IsCall() && e.Operator().String() == "object.get" && len(e.Operands()) >= 2 {
+			if v, ok := e.Operand(0).Value.(ast.Var); ok {
+				a.safe[v]++
+			}
+		}
+		if isCount(e) {
 			if v, ok := e.Operand(0).Value.(ast.Var); ok {
 				a.safe[v]++
 			}
@@ -76,11 +98,26 @@ func (a *ruleReads) run() {
 		r, rok := e.Operand(1).Value.(ast.Var)
 		switch {
 		case !lok || !rok:
-		case a.bare[l] == 1:
+		case a.bare[l]-a.safe[l] == 1:
 			a.safe[r]++
-		case a.bare[r] == 1:
+		case a.bare[r]-a.safe[r] == 1:
 			a.safe[l]++
 		}
+		return false
+	})
+	// An array comprehension whose value is only counted (X = [c | …];
+	// count(X)) uses its head for the number of its solutions only: the
+	// head's occurrence there only passes it on, and what the body reads
+	// is all the count reads.
+	ast.WalkExprs(a.r, func(e *ast.Expr) bool {
+		x, comp := comprehensionOf(e)
+		if comp == nil || a.bare[x]-a.safe[x] != 1 {
+			return false
+		}
+		if v, ok := comp.Term.Value.(ast.Var); ok {
+			a.safe[v]++
+		}
+		a.counted[e] = comp
 		return false
 	})
 	// Bind to a fixed point: a binding may follow another one written after it.
@@ -251,7 +288,14 @@ func (a *ruleReads) expr(e *ast.Expr) bool {
 		}
 		return true
 	}
+	if comp := a.counted[e]; comp != nil {
+		a.uses(comp.Body)
+		return true
+	}
 	if e.IsCall() && a.documentReads(e) {
+		return true
+	}
+	if isCount(e) && a.countsList(e) {
 		return true
 	}
 	if e.IsCall() && e.Operator().String() == "object.get" && len(e.Operands()) >= 2 {
@@ -349,4 +393,63 @@ func (a *ruleReads) documentReads(e *ast.Expr) bool {
 		a.uses(w)
 	}
 	return true
+}
+
+// isCount reports whether e is a call of count.
+func isCount(e *ast.Expr) bool {
+	return e.IsCall() && e.Operator().String() == ast.Count.Name && len(e.Operands()) >= 1
+}
+
+// countedLists are the document's lists whose length does not depend on
+// what the builder leaves out of their elements: a message, tool call or
+// tool is there whatever members of it no rule reads. (Not raw's lists: a
+// projection may stand one element for many.)
+var countedLists = [][]string{
+	{"messages"},
+	{"tools"},
+	{"messages", "*", "tool_calls"},
+}
+
+// countsList records the uses in count(X) where X is one of countedLists,
+// and reports whether e is such a call: the count reads the list's length,
+// which needs the list there, not its elements' members (counting the
+// messages no more builds every member of every message, nor decodes the
+// record whole for their raw).
+func (a *ruleReads) countsList(e *ast.Expr) bool {
+	ops := e.Operands()
+	ps := a.paths(ops[0])
+	if ps == nil {
+		return false
+	}
+	for _, p := range ps {
+		if !slices.ContainsFunc(countedLists, func(l []string) bool { return slices.Equal(l, p) }) {
+			return false
+		}
+	}
+	a.touch(ops[0])
+	for _, t := range ops[1:] {
+		a.uses(t)
+	}
+	for _, w := range e.With {
+		a.uses(w)
+	}
+	return true
+}
+
+// comprehensionOf returns X and the comprehension of an assignment
+// X = [head | body] (either way round), or nil.
+func comprehensionOf(e *ast.Expr) (ast.Var, *ast.ArrayComprehension) {
+	if !(e.IsEquality() || e.IsAssignment()) || e.Negated || len(e.With) > 0 {
+		return "", nil
+	}
+	l, r := e.Operand(0), e.Operand(1)
+	if _, ok := l.Value.(*ast.ArrayComprehension); ok {
+		l, r = r, l
+	}
+	x, ok := l.Value.(ast.Var)
+	comp, cok := r.Value.(*ast.ArrayComprehension)
+	if !ok || !cok {
+		return "", nil
+	}
+	return x, comp
 }

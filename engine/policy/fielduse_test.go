@@ -91,7 +91,29 @@ deny contains f if {
 		{"every", `deny contains 1 if { every t in input.tools { t.name != "" } }`, []string{"tools", "tools.*.name"}},
 		{"variable bound twice", `deny contains 1 if { x := "tool"; x = input.messages[_].role }`, []string{"messages", "messages.*.role"}},
 		{"comprehension", `deny contains ids if { ids := {c.id | some c in input.messages[_].tool_calls} }`, []string{"messages", "messages.*.tool_calls", "messages.*.tool_calls.*.id"}},
-		{"count of a list", `deny contains 1 if { count(input.messages) > 1 }`, msgAll},
+		// A count of a document list reads its length: the list must be
+		// there, not its elements' members (countedLists).
+		{"count of a list", `deny contains 1 if { count(input.messages) > 1 }`, []string{"messages"}},
+		{"count of the calls", `deny contains n if { some m in input.messages; n := count(m.tool_calls) }`, []string{"messages", "messages.*.tool_calls"}},
+		{"count of an alias of a list", `deny contains 1 if { x := input.messages; count(x) > 1 }`, []string{"messages"}},
+		{"count of the messages beside a read", `deny contains n if { n := count(input.messages); input.messages[_].role == "tool" }`, []string{"messages", "messages.*.role"}},
+		// A message's count is its members': every one must be there.
+		{"count of a message", `deny contains 1 if { some m in input.messages; count(m) > 2 }`, msgAll},
+		// A projection may stand one element of raw's lists for many.
+		{"count of a raw list", `deny contains 1 if { count(input.raw.messages) > 1 }`, []string{"raw"}},
+		{"count of a list compared whole too", `deny contains 1 if { x := input.messages; count(x) > 1; x == [] }`, msgAll},
+		// An array comprehension only counted reads what its body reads.
+		{"counted comprehension", `deny contains n if { calls := [c | some m in input.messages; m.role == "assistant"; some c in m.tool_calls]; n := count(calls) }`,
+			[]string{"messages", "messages.*.role", "messages.*.tool_calls"}},
+		{"counted inline comprehension", `deny contains n if { n := count([t | some t in input.tools]) }`, []string{"tools"}},
+		{"counted comprehension also printed", `deny contains s if { calls := [c | some c in input.messages[_].tool_calls]; count(calls) > 0; s := sprintf("%v", [calls]) }`,
+			[]string{"messages", "messages.*.tool_calls", "messages.*.tool_calls.*.arguments", "messages.*.tool_calls.*.id", "messages.*.tool_calls.*.name"}},
+		{"counted set comprehension", `deny contains n if { n := count({c.name | some c in input.messages[_].tool_calls}) }`,
+			[]string{"messages", "messages.*.tool_calls", "messages.*.tool_calls.*.name"}},
+		{"counted comprehension of a part", `deny contains n if { n := count([c.name | some c in input.messages[_].tool_calls]) }`,
+			[]string{"messages", "messages.*.tool_calls", "messages.*.tool_calls.*.name"}},
+		{"every over the messages", `deny contains 1 if { every m in input.messages { m.role != "" } }`, []string{"messages", "messages.*.role"}},
+		{"every over an alias", `deny contains 1 if { ms := input.messages; every m in ms { m.role != "" } }`, []string{"messages", "messages.*.role"}},
 		{"element compared whole", `deny contains 1 if { some m in input.messages; m == {} }`, msgAll},
 		{"with input as a part", "r if input.role == \"x\"\ndeny contains 1 if { r with input as input.messages[0] }", append([]string{}, msgAll...)},
 		{"rule value", `msgs := input.messages`, msgAll},

@@ -372,13 +372,30 @@ var noMetrics = metrics.NoOp()
 // in the returned *OutputError, and the well-formed ones are still returned.
 // tracer, when set, follows the evaluation (the memory watchdog's second,
 // traced run names the rule).
-func (p *regoProgram) eval(ctx context.Context, run *regoRun, input ast.Value, format, profile string, cancel topdown.Cancel, tracer topdown.QueryTracer, hits []Hit, acts []Action) ([]Hit, []Action, error) {
+func (p *regoProgram) eval(ctx context.Context, run *regoRun, input regoInput, format, profile string, cancel topdown.Cancel, tracer topdown.QueryTracer, hits []Hit, acts []Action) ([]Hit, []Action, error) {
 	return p.evalSets(ctx, run, p.sets, 0, input, format, profile, cancel, tracer, hits, acts)
+}
+
+// regoInput is the document Rego evaluates: its value as built, which may
+// hold views (document.MessageValue) that the compiled closures read
+// (regoc/views.go), and the plain value topdown gets, asked for only when
+// topdown runs.
+type regoInput struct {
+	views ast.Value
+	doc   *document.Document // nil: views holds none
+}
+
+// plain is the input without views.
+func (in regoInput) plain() ast.Value {
+	if in.doc != nil {
+		return in.doc.Materialized()
+	}
+	return in.views
 }
 
 // evalDataset evaluates the dataset sets over one file's dataset document.
 func (p *regoProgram) evalDataset(ctx context.Context, run *regoRun, input ast.Value, format, profile string, cancel topdown.Cancel, hits []Hit) ([]Hit, error) {
-	hits, _, err := p.evalSets(ctx, run, p.datasetSets, len(p.sets), input, format, profile, cancel, nil, hits, nil)
+	hits, _, err := p.evalSets(ctx, run, p.datasetSets, len(p.sets), regoInput{views: input}, format, profile, cancel, nil, hits, nil)
 	return hits, err
 }
 

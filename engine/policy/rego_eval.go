@@ -109,7 +109,7 @@ func (p *regoProgram) query(run *regoRun, i int, s *regoSet, input *ast.Term, no
 // The elements are read in the order of the former gather set — by pack,
 // set name, then element — and an element that two packages of one pack
 // both produce counts once, as it did there.
-func (p *regoProgram) evalSets(ctx context.Context, run *regoRun, sets []regoSet, base int, input ast.Value, format, profile string, cancel topdown.Cancel, tracer topdown.QueryTracer, hits []Hit, acts []Action) ([]Hit, []Action, error) {
+func (p *regoProgram) evalSets(ctx context.Context, run *regoRun, sets []regoSet, base int, input regoInput, format, profile string, cancel topdown.Cancel, tracer topdown.QueryTracer, hits []Hit, acts []Action) ([]Hit, []Action, error) {
 	if run == nil {
 		run = &regoRun{}
 	}
@@ -119,15 +119,14 @@ func (p *regoProgram) evalSets(ctx context.Context, run *regoRun, sets []regoSet
 	if run.collect == nil {
 		run.collect = run.collectSet // one method value for the worker's life
 	}
-	in := &run.input // the worker's input term, given this document's value
-	in.Value = input
+	in := &run.input // the worker's input term, given the plain document when topdown runs
 	now := time.Now()
 	// The packages compiled as closures first (record sets, untraced: a
 	// traced run names the rule, which only topdown does); topdown then
 	// skips their sets, unless the closures failed on this document.
 	closures := false
 	if p.regoc != nil && tracer == nil && base == 0 {
-		ok, err := p.regoc.collect(ctx, run, input, cancel)
+		ok, err := p.regoc.collect(ctx, run, input.views, cancel)
 		if err != nil {
 			return hits, acts, err
 		}
@@ -136,6 +135,9 @@ func (p *regoProgram) evalSets(ctx context.Context, run *regoRun, sets []regoSet
 	for i := range sets {
 		if closures && sets[i].compiled {
 			continue
+		}
+		if in.Value == nil {
+			in.Value = input.plain()
 		}
 		run.cur = &sets[i]
 		q := p.query(run, base+i, run.cur, in, now, cancel, tracer)

@@ -108,7 +108,7 @@ func (o *RegoOracle) New(ctx context.Context, doc *document.Document, traced boo
 		tracer = &ruleTracer{}
 	}
 	var cancel resettableCancel
-	hits, acts, err := o.e.rego.eval(ctx, &o.run, doc.Value, string(doc.Format), profileOf(doc.Profile), &cancel, tracer, nil, nil)
+	hits, acts, err := o.e.rego.eval(ctx, &o.run, regoInput{views: doc.Value, doc: doc}, string(doc.Format), profileOf(doc.Profile), &cancel, tracer, nil, nil)
 	return result(hits, acts, err)
 }
 

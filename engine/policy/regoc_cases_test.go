@@ -94,6 +94,42 @@ var regocCases = map[string]string{
 	o.nested[0] == s
 	f := {"rule": ID, "msg": sprintf("%v", [pair]), "message_index": i}
 }`,
+	// The messages are views (document.MessageValue), their calls too
+	// (astjson.ObjectView): these compare, collect and hand them whole
+	// to built-ins, where the closures must give OPA plain values.
+	"views-equal": `info contains f if {
+	some i, m in input.messages
+	some j, n in input.messages
+	i < j
+	m == n
+	f := {"rule": ID, "msg": sprintf("%d equals %d", [i, j]), "message_index": j}
+}`,
+	"views-calls-equal": `info contains f if {
+	some i, m in input.messages
+	some j, n in input.messages
+	i < j
+	count(m.tool_calls) > 0
+	m.tool_calls == n.tool_calls
+	f := {"rule": ID, "msg": sprintf("calls of %d again at %d", [i, j]), "message_index": j}
+}`,
+	"views-set": `warn contains f if {
+	ms := {m | some m in input.messages}
+	cs := {c | some m in input.messages; some c in m.tool_calls}
+	count(ms) < count(input.messages)
+	f := {"rule": ID, "msg": sprintf("%d distinct of %d, %d calls", [count(ms), count(input.messages), count(cs)])}
+}`,
+	"views-builtins": `info contains f if {
+	some i, m in input.messages
+	m in array.slice(input.messages, 0, i)
+	f := {"rule": ID, "msg": sprintf("%v %v %d", [json.marshal(m), object.keys(m), count(m)]), "message_index": i}
+}`,
+	"views-in-values": `info contains f if {
+	some i, m in input.messages
+	count(m.tool_calls) > 0
+	o := {"m": m, "calls": m.tool_calls}
+	o == {"m": input.messages[i], "calls": [c | some c in m.tool_calls]}
+	f := {"rule": ID, "msg": json.marshal([o, {m.tool_calls[0]}]), "message_index": i}
+}`,
 	"dedupe-two-rules": `warn contains f if {
 	some m in input.messages
 	m.role == "user"

@@ -65,6 +65,20 @@ func (rp *regocProgram) take(sets []regoSet) {
 	}
 }
 
+// all reports whether the closures evaluate every one of sets: topdown
+// then runs only on a document they fail on.
+func (rp *regocProgram) all(sets []regoSet) bool {
+	if rp == nil {
+		return false
+	}
+	for i := range sets {
+		if !sets[i].compiled {
+			return false
+		}
+	}
+	return true
+}
+
 // collect evaluates the compiled packages over one input and adds their
 // elements to run.items. ok is false when the closures met an error other
 // than cancellation (a conflict, a built-in that halts): then topdown

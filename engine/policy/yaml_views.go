@@ -1,12 +1,17 @@
 package policy
 
 // MessageViewsFor reports whether documents of the format checked under the
-// profile should hold their messages as views: not when OPA runs on them (a
-// Rego rule applies to them and no gate keeps OPA off), as every view would
-// then be built into its object for Rego's input, and the document copied
-// with them, which costs more than the objects built at once.
+// profile should hold their messages as views: not when OPA's topdown runs
+// on them (a Rego rule it evaluates applies to them and no gate keeps OPA
+// off), as every view would then be built into its object for topdown's
+// input, and the document copied with them, which costs more than the
+// objects built at once. The compiled closures read views as they are
+// (regoc/views.go): where they evaluate every Rego set, views stay.
 func (e *Engine) MessageViewsFor(format, profile string) bool {
 	if e.rego == nil || !e.regoScope.open(format, profileOf(profile)) {
+		return true
+	}
+	if e.rego.regoc.all(e.rego.sets) {
 		return true
 	}
 	return e.gate.gated > 0 && e.gate.gated == e.gate.packs // OPA runs only where a gate fires

@@ -194,13 +194,13 @@ func equalStep(a, b regocTerm) regocStep {
 			if err != nil || y == nil {
 				return false, err
 			}
-			return x.Equal(y), nil
+			return equal(x, y), nil
 		}}
 	}
 	return regocStep{iter: func(env *regocEnv, k func() error) error {
 		return a.each(env, func(x *ast.Term) error {
 			return b.each(env, func(y *ast.Term) error {
-				if x.Equal(y) {
+				if equal(x, y) {
 					return k()
 				}
 				return nil
@@ -247,6 +247,9 @@ func setVal(elems []regocVal) regocVal {
 		if ok, err := values(env, elems, out); !ok {
 			return nil, err
 		}
+		for i, t := range out {
+			out[i] = plain(t)
+		}
 		return ast.SetTerm(out...), nil
 	}
 }
@@ -263,7 +266,7 @@ func objectVal(keys, vals []regocVal) regocVal {
 		}
 		pairs := make([][2]*ast.Term, len(ks))
 		for i := range ks {
-			pairs[i] = [2]*ast.Term{ks[i], vs[i]}
+			pairs[i] = [2]*ast.Term{plain(ks[i]), plain(vs[i])}
 		}
 		return ast.NewTerm(ast.NewObject(pairs...)), nil
 	}
@@ -275,7 +278,7 @@ func setCompVal(head regocVal, body *regocBody) regocVal {
 		err := body.run(env, 0, func() error {
 			t, err := head(env)
 			if t != nil {
-				s.Add(t)
+				s.Add(plain(t))
 			}
 			return err
 		})
@@ -315,6 +318,7 @@ func objectCompVal(key, val regocVal, body *regocBody, loc *ast.Location) regocV
 			if err != nil || vt == nil {
 				return err
 			}
+			kt, vt = plain(kt), plain(vt)
 			if prev := o.Get(kt); prev != nil && !prev.Equal(vt) {
 				return &topdown.Error{Code: topdown.ConflictErr, Location: loc, Message: "object keys must be unique"}
 			}
@@ -417,6 +421,7 @@ func (r *regocRef) walk(env *regocEnv, t *ast.Term, i int, k func(*ast.Term) err
 // regocGet looks a key up as topdown does: an object's member, an array's
 // element, a set's element.
 func regocGet(t, key *ast.Term) *ast.Term {
+	key = plain(key)
 	switch v := t.Value.(type) {
 	case ast.Object:
 		return v.Get(key)
@@ -449,6 +454,9 @@ type regocCall struct {
 	mode int
 	slot int      // callBind
 	want regocVal // callCompare
+	// lenOnly: the built-in reads only its operand's length (count),
+	// which a view answers itself.
+	lenOnly bool
 }
 
 // invoke calls the built-in; its outputs are pushed on env.outs. A
@@ -469,6 +477,12 @@ func (c *regocCall) invoke(env *regocEnv) error {
 	}
 	if c.out != nil {
 		ops[c.n-1] = c.out
+	}
+	if c.fn == nil && !c.lenOnly {
+		// A built-in is OPA's code: it gets plain values.
+		for i, t := range ops {
+			ops[i] = plain(t)
+		}
 	}
 	if c.fn != nil {
 		t, err := c.fn.call(env, ops[:c.fn.arity])
@@ -503,7 +517,7 @@ func (c *regocCall) accept(env *regocEnv, t *ast.Term) (bool, error) {
 	if err != nil || want == nil {
 		return false, err
 	}
-	return t.Equal(want), nil
+	return equal(t, want), nil
 }
 
 // regocEval evaluates the compiled packages over one input: per pack and
@@ -527,7 +541,7 @@ func Eval(ctx context.Context, pkgs []*Package, input ast.Value, cancel topdown.
 			if s == nil {
 				s = ast.NewSet()
 			}
-			s.Add(t)
+			s.Add(plain(t))
 		}
 		return err
 	}

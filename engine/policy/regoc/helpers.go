@@ -188,10 +188,10 @@ func (v *regocVirtual) val(env *regocEnv) (*ast.Term, error) {
 	add := func(t *ast.Term) error {
 		switch {
 		case set != nil:
-			set.Add(t)
+			set.Add(plain(t))
 		case value == nil:
 			value = t
-		case !value.Equal(t):
+		case !equal(value, t):
 			return errConflict
 		}
 		return nil
@@ -244,7 +244,7 @@ func (f *regocFunc) call(env *regocEnv, args []*ast.Term) (*ast.Term, error) {
 		switch {
 		case value == nil:
 			value = t
-		case !value.Equal(t):
+		case !equal(value, t):
 			return errConflict
 		}
 		return nil

@@ -86,7 +86,7 @@ func bindMatch(slot int) regocMatch {
 func equalMatch(g regocVal) regocMatch {
 	return func(env *regocEnv, t *ast.Term) (bool, error) {
 		want, err := g(env)
-		return want != nil && t.Equal(want), err
+		return want != nil && equal(t, want), err
 	}
 }
 
