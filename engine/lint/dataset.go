@@ -4,9 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"slices"
-	"strconv"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 
@@ -47,12 +45,11 @@ type Facts struct {
 func facts(d *document.Document) Facts {
 	raw, _ := d.Materialized().Get(document.KeyRaw).Value.(ast.Object)
 	f := Facts{Line: d.Line, Type: recordType(d.Format, raw), Tokens: -1}
-	h := fnv.New64a()
 	if raw != nil {
-		w := hashWriter{h: h}
-		w.object(raw, true)
+		f.Hash = contentHash(raw)
+	} else {
+		f.Hash = emptyHash
 	}
-	f.Hash = h.Sum64()
 	if ad := document.Lookup(d.Format); ad != nil && ad.DatasetKey != nil && raw != nil {
 		f.Member, f.Key = ad.DatasetKey(raw)
 	}
@@ -87,56 +84,6 @@ func recordType(f document.Format, raw ast.Object) string {
 		return TypeText
 	}
 	return TypeOther
-}
-
-// hashWriter writes a value canonically: type tags, lengths, object keys
-// sorted.
-type hashWriter struct {
-	h interface{ Write([]byte) (int, error) }
-}
-
-func (w hashWriter) str(tag byte, s string) {
-	w.h.Write([]byte{tag})
-	w.h.Write([]byte(strconv.Itoa(len(s))))
-	w.h.Write([]byte{':'})
-	w.h.Write([]byte(s))
-}
-
-func (w hashWriter) value(v ast.Value) {
-	switch v := v.(type) {
-	case ast.Object:
-		w.object(v, false)
-	case *ast.Array:
-		w.str('[', strconv.Itoa(v.Len()))
-		for i := 0; i < v.Len(); i++ {
-			w.value(v.Elem(i).Value)
-		}
-	case ast.String:
-		w.str('s', string(v))
-	case ast.Number:
-		w.str('n', string(v))
-	case ast.Boolean:
-		w.str('b', strconv.FormatBool(bool(v)))
-	case ast.Null:
-		w.str('z', "")
-	default:
-		w.str('?', v.String())
-	}
-}
-
-func (w hashWriter) object(o ast.Object, top bool) {
-	keys := make([]string, 0, o.Len())
-	o.Foreach(func(k, _ *ast.Term) {
-		if s, ok := k.Value.(ast.String); ok && !(top && s == "id") {
-			keys = append(keys, string(s))
-		}
-	})
-	slices.Sort(keys)
-	w.str('{', strconv.Itoa(len(keys)))
-	for _, k := range keys {
-		w.str('k', k)
-		w.value(o.Get(ast.StringTerm(k)).Value)
-	}
 }
 
 // MaxDuplicates bounds the duplicates listed in a dataset document; the

@@ -162,6 +162,7 @@ func (l *Linter) CheckFacts(ctx context.Context, u Unit) ([]finding.Finding, []F
 			fa = append(fa, f)
 			if f.Tokens >= 0 { // a rule counting this example takes the fold's count
 				dctx = tokens.WithCount(ctx, d.Materialized(), l.opts.Model.Encoding, f.Tokens)
+				d.SetExampleTokens(f.Tokens)
 			}
 		}
 		fs := l.Document(dctx, d)

@@ -46,6 +46,11 @@ type compiledParts struct {
 	yamlReads *fieldSet
 	// yamlRaw is what they may read through raw (yamlRawSource).
 	yamlRaw *readTree
+	// gateReads and gateRaw are the same of the files that hold only a
+	// pack's rego_when entries: those are evaluated only where the pack's
+	// Rego applies, so what they read counts as the Rego's reads.
+	gateReads *fieldSet
+	gateRaw   *readTree
 	// members says which parsed modules may read input.lookup and
 	// input.tokens (regoReads), found as each file is parsed.
 	members map[*ast.Module]memberReads
@@ -74,9 +79,14 @@ type yamlPart struct {
 	gate  compiledGate
 }
 
+// gateOnly reports whether the file holds rego_when entries and no rule.
+func (p *yamlPart) gateOnly() bool {
+	return p.err == nil && len(p.rules) == 0 && p.gate.err == nil && len(p.gate.rules) > 0
+}
+
 // compileParts parses and compiles every file of the packs, as above.
 func compileParts(ctx context.Context, packs []*Pack) *compiledParts {
-	c := &compiledParts{rego: make([]regoPart, len(packs)), yaml: make([][]yamlPart, len(packs)), yamlRaw: &readTree{}}
+	c := &compiledParts{rego: make([]regoPart, len(packs)), yaml: make([][]yamlPart, len(packs)), yamlRaw: &readTree{}, gateRaw: &readTree{}}
 	parsed := parseRegoFiles(packs)
 	c.members = map[*ast.Module]memberReads{}
 	for _, files := range parsed {
@@ -97,13 +107,17 @@ func compileParts(ctx context.Context, packs []*Pack) *compiledParts {
 		for j, f := range p.YAML {
 			src := yamlrule.ParseSource(f)
 			root, err := src.Root()
-			yamlRawSource(f.Source, root, err, c.yamlRaw)
 			part := &c.yaml[i][j]
 			part.rules, part.err = yamlrule.CompileSource(src, p.Name)
 			part.gate.rules, part.gate.err = compileGate(src, p.Name)
+			raw := c.yamlRaw
+			if part.gateOnly() {
+				raw = c.gateRaw
+			}
+			yamlRawSource(f.Source, root, err, raw)
 		}
 	}
-	c.yamlReads = yamlFieldReads(packs)
+	c.yamlReads, c.gateReads = yamlFieldReads(packs, c.yaml)
 	wg.Wait()
 	c.readRego()
 	return c

@@ -53,7 +53,7 @@ var brokenPacksErrors = []string{
 	"a/three.rego:1:1: package must be chatlint.<pack>…, not other",
 	"b/bad.yaml: yaml: line 1: did not find expected node content",
 	`b/sev.yaml:2:5: rule b1: unknown severity "fatal" (want error, warning or info)`,
-	"b/sev.yaml:6:5: rule b2: assert: line 9: raw: bigger: unknown operator (want present, optional, type, equals, not_equals, in, not_empty, truthy, prefix, suffix, contains, matches, json, json_schema, less_than, at_most, greater_than, at_least, same_as or not)",
+	"b/sev.yaml:6:5: rule b2: assert: line 9: raw: bigger: unknown operator (want present, optional, type, equals, not_equals, in, subset_of, not_empty, truthy, prefix, suffix, contains, matches, json, json_schema, less_than, at_most, greater_than, at_least, same_as or not)",
 	"b/type.yaml: yaml: unmarshal errors:\n  line 1: cannot unmarshal !!int `5` into []yaml.Node",
 	"b/bad.yaml: yaml: line 1: did not find expected node content",
 	"b/gate.yaml:2:5: rego_when: an entry has no id: it only says when the pack's Rego runs",
@@ -154,7 +154,7 @@ func TestFieldReadsMatchSerial(t *testing.T) {
 		if parts.progErr != nil {
 			t.Fatalf("%s: %v", name, parts.progErr)
 		}
-		got := fieldReads(&parts.regoReads, parts.yamlReads)
+		got := fieldReads(&parts.regoReads, parts.yamlReads, parts.gateReads)
 		want := &fieldSet{names: map[string]bool{}}
 		if parts.prog != nil {
 			for _, m := range parts.prog.modules {
@@ -207,7 +207,7 @@ func TestCompileStable(t *testing.T) {
 		parts := compileParts(context.Background(), packs)
 		v := view{
 			Rules: e.Rules(), Probes: readProbes(fieldReads(&parts.regoReads, parts.yamlReads)),
-			YAML: ids(e.yaml), ToolYAML: ids(e.toolYAML), Actions: ids(e.actions), Dataset: ids(e.dataset), Gate: ids(e.gate.when),
+			YAML: ids(e.yaml), ToolYAML: ids(e.toolYAML), Actions: ids(e.actions), Dataset: ids(e.dataset), Gate: ids(e.gate.entries()),
 			Sets: sets(e.rego.sets), DatasetSets: sets(e.rego.datasetSets),
 			Lookup: e.readsLookup, Relational: e.relational, RoleFiltered: e.roleFiltered,
 		}

@@ -100,18 +100,27 @@ func Compile(ctx context.Context, packs []*Pack, opts Options) (*Engine, error) 
 		if e.defaultModel == "" {
 			e.defaultModel = p.DefaultModel
 		}
+		var scope regoScope // where this pack's Rego applies
 		if len(p.Rego) > 0 && len(rules) == 0 {
-			e.regoScope.all = true // a pack whose Rego declares no rule: evaluate it everywhere
+			scope.all = true // a pack whose Rego declares no rule: evaluate it everywhere
 		}
 		for _, r := range rules {
-			e.regoScope.add(r)
+			scope.add(r)
 		}
+		e.regoScope.all = e.regoScope.all || scope.all
+		e.regoScope.rules = append(e.regoScope.rules, scope.rules...)
 		for _, pr := range p.Profiles {
 			e.profiles = mergeProfile(e.profiles, pr)
 		}
 		gates := make([]compiledGate, len(p.YAML))
 		for j, f := range p.YAML {
 			gates[j] = parts.yaml[i][j].gate
+			if parts.yaml[i][j].gateOnly() {
+				// A gate runs where its pack's Rego applies, and reads
+				// what the Rego reads there.
+				e.regoReadsLookup = e.regoReadsLookup || yamlReads(f.Source, "lookup")
+				continue
+			}
 			e.yamlReadsLookup = e.yamlReadsLookup || yamlReads(f.Source, "lookup")
 			if yamlReads(f.Source, "tokens") {
 				e.tokenReads.add(f.Name)
@@ -140,7 +149,7 @@ func Compile(ctx context.Context, packs []*Pack, opts Options) (*Engine, error) 
 				}
 			}
 		}
-		errs = e.gatePack(p, gates, errs)
+		errs = e.gatePack(p, scope, gates, errs)
 	}
 	seen := map[string]rule.Rule{}
 	for _, r := range e.rules {

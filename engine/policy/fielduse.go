@@ -2,6 +2,7 @@ package policy
 
 import (
 	"github.com/chatlint/chatlint/engine/document"
+	"maps"
 )
 
 // Which document paths the active rules may read (decision 2 of issue 25):
@@ -109,9 +110,15 @@ func engineFields(parts *compiledParts) (all, yaml *document.Fields) {
 	raw.merge(nil, &parts.yamlReads.tree)
 	raw.merge(nil, parts.yamlRaw)
 	rec, msg := rawTrees(raw)
-	all = document.NewFields(fieldReads(&parts.regoReads, parts.yamlReads).reads)
+	// The gates' reads are the Rego's: only where it runs.
+	rawAll := &readTree{}
+	rawAll.merge(nil, raw)
+	rawAll.merge(nil, &parts.gateReads.tree)
+	rawAll.merge(nil, parts.gateRaw)
+	recAll, msgAll := rawTrees(rawAll)
+	all = document.NewFields(fieldReads(&parts.regoReads, parts.yamlReads, parts.gateReads).reads)
 	if !parts.regoReads.reads("raw") && !parts.regoReads.reads("messages", "*", "raw") {
-		all = all.WithRaw(rec, msg)
+		all = all.WithRaw(recAll, msgAll)
 	}
 	yaml = document.NewFields(fieldReads(&readTree{}, parts.yamlReads).reads).WithRaw(rec, msg)
 	return all, yaml
@@ -119,24 +126,39 @@ func engineFields(parts *compiledParts) (all, yaml *document.Fields) {
 
 // fieldReads computes what the active rules may read: the paths the
 // compiled Rego modules read (regoPaths, into rego) and what the YAML files
-// of the packs may read (yamlFieldReads). Compile finds the two apart
+// of the packs may read (yamlFieldReads: the rules', then the gates'). Compile finds the two apart
 // (compile_parts.go).
-func fieldReads(rego *readTree, yaml *fieldSet) *fieldSet {
-	s := &fieldSet{names: yaml.names}
+func fieldReads(rego *readTree, yaml ...*fieldSet) *fieldSet {
+	s := &fieldSet{names: yaml[0].names}
 	s.tree.merge(nil, rego)
-	s.tree.merge(nil, &yaml.tree)
-	return s
-}
-
-// yamlFieldReads is what the YAML files of the packs may read.
-func yamlFieldReads(packs []*Pack) *fieldSet {
-	s := &fieldSet{names: map[string]bool{}}
-	for _, p := range packs {
-		for _, f := range p.YAML {
-			s.yaml(f.Source)
+	for i, y := range yaml {
+		s.tree.merge(nil, &y.tree)
+		if i > 0 && len(y.names) > 0 {
+			names := maps.Clone(s.names)
+			maps.Copy(names, y.names)
+			s.names = names
 		}
 	}
 	return s
+}
+
+// yamlFieldReads is what the YAML files of the packs may read: those with
+// rules, and apart those that hold only a pack's rego_when entries (parts
+// says which; nil: none), which are evaluated only where the pack's Rego
+// applies.
+func yamlFieldReads(packs []*Pack, parts [][]yamlPart) (rules, gates *fieldSet) {
+	rules = &fieldSet{names: map[string]bool{}}
+	gates = &fieldSet{names: map[string]bool{}}
+	for i, p := range packs {
+		for j, f := range p.YAML {
+			if parts != nil && parts[i][j].gateOnly() {
+				gates.yaml(f.Source)
+			} else {
+				rules.yaml(f.Source)
+			}
+		}
+	}
+	return rules, gates
 }
 
 // merge adds every path of o to t, as if each add made to o were made to t

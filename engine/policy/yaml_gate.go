@@ -23,11 +23,29 @@ import (
 
 // regoGate holds the gate entries of the active packs.
 type regoGate struct {
-	when []*yamlrule.Rule
-	// packs counts the packs with Rego; gated those of them with entries.
-	// Only when every pack with Rego is gated may OPA be skipped: the packs
-	// share one query.
-	packs, gated int
+	// packs are the packs with Rego, each with where its Rego applies and
+	// its entries (none: not gated). OPA may be skipped on a document only
+	// when every pack whose Rego applies to the document's format and
+	// profile is gated, and no entry of those fires: the packs share one
+	// query. A pack whose Rego applies elsewhere only (the claude-code
+	// pack's, beside a chat file) gives the document nothing either way.
+	packs []gatedPack
+}
+
+type gatedPack struct {
+	scope regoScope
+	when  []*yamlrule.Rule
+}
+
+// gated reports whether every pack whose Rego applies to documents of the
+// format under the profile is gated.
+func (g *regoGate) gated(format, profile string) bool {
+	for i := range g.packs {
+		if len(g.packs[i].when) == 0 && g.packs[i].scope.open(format, profile) {
+			return false
+		}
+	}
+	return true
 }
 
 type gateFile struct {
@@ -35,8 +53,8 @@ type gateFile struct {
 }
 
 // gatePack adds the compiled rego_when entries of p's YAML files (gates[i]
-// those of p.YAML[i], from compileGate) and counts p.
-func (e *Engine) gatePack(p *Pack, gates []compiledGate, errs []string) []string {
+// those of p.YAML[i], from compileGate) and where p's Rego applies (scope).
+func (e *Engine) gatePack(p *Pack, scope regoScope, gates []compiledGate, errs []string) []string {
 	var when []*yamlrule.Rule
 	for _, g := range gates {
 		ws, err := g.rules, g.err
@@ -52,10 +70,8 @@ func (e *Engine) gatePack(p *Pack, gates []compiledGate, errs []string) []string
 	if len(p.Rego) == 0 {
 		return errs
 	}
-	e.gate.packs++
+	e.gate.packs = append(e.gate.packs, gatedPack{scope: scope, when: when})
 	if len(when) > 0 {
-		e.gate.gated++
-		e.gate.when = append(e.gate.when, when...)
 		for _, r := range when {
 			e.relational = e.relational || r.Relational()
 			e.roleFiltered = e.roleFiltered || r.WalksByRole()
@@ -118,16 +134,33 @@ func compileGateEntry(n *yaml.Node, file, pack string, i int) (*yamlrule.Rule, e
 }
 
 // needsRego reports whether the Rego packs must be evaluated on doc: always,
-// unless every pack with Rego is gated and no entry fires.
+// unless every pack whose Rego applies to it is gated and no entry of those
+// fires.
 func (e *Engine) needsRego(doc *document.Document, cache *yamlrule.Cache) bool {
-	if e.gate.gated == 0 || e.gate.gated < e.gate.packs {
+	format, profile := string(doc.Format), profileOf(doc.Profile)
+	if !e.gate.gated(format, profile) {
 		return true
 	}
 	var buf [4]Hit
-	for _, r := range e.gate.when {
-		if len(r.EvalIn(doc.Value, cache, buf[:0])) > 0 {
-			return true
+	for i := range e.gate.packs {
+		pk := &e.gate.packs[i]
+		if !pk.scope.open(format, profile) {
+			continue
+		}
+		for _, r := range pk.when {
+			if len(r.EvalIn(doc.Value, cache, buf[:0])) > 0 {
+				return true
+			}
 		}
 	}
 	return false
+}
+
+// entries are the gate entries of every pack, in pack order.
+func (g *regoGate) entries() []*yamlrule.Rule {
+	var out []*yamlrule.Rule
+	for i := range g.packs {
+		out = append(out, g.packs[i].when...)
+	}
+	return out
 }

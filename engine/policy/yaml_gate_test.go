@@ -30,6 +30,15 @@ func alwaysPack(t *testing.T, name string, gate string) *Pack {
 	return p
 }
 
+// formatPack is alwaysPack, without a gate, its rule declared for one format.
+func formatPack(t *testing.T, name, format string) *Pack {
+	src := strings.NewReplacer("PKG", strings.ReplaceAll(name, "-", "_"), "RULE", name).Replace(alwaysRego)
+	src = strings.Replace(src, "#   severity: info", "#   severity: info\n#   formats: ["+format+"]", 1)
+	p := packOf(t, map[string]string{name + ".rego": src})
+	p.Name = name
+	return p
+}
+
 // A tool message, or a message with the role of the one before it.
 const toolGate = `rego_when:
   - given: messages[*]
@@ -55,6 +64,12 @@ func TestRegoWhenGatesRego(t *testing.T) {
 			map[string][]string{plain: nil, tool: {"a", "b"}}},
 		{"one pack not gated", func() []*Pack { return []*Pack{alwaysPack(t, "a", toolGate), alwaysPack(t, "b", "")} },
 			map[string][]string{plain: {"a", "b"}, tool: {"a", "b"}}},
+		// The finetune pack's case: the claude-code pack's Rego (not gated)
+		// applies to its own format only, and keeps OPA running on no chat
+		// record.
+		{"a pack not gated for another format", func() []*Pack {
+			return []*Pack{alwaysPack(t, "a", toolGate), formatPack(t, "b", "claude-code")}
+		}, map[string][]string{plain: nil, tool: {"a"}, twice: {"a"}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

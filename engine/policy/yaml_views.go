@@ -14,5 +14,5 @@ func (e *Engine) MessageViewsFor(format, profile string) bool {
 	if e.rego.regoc.all(e.rego.sets) {
 		return true
 	}
-	return e.gate.gated > 0 && e.gate.gated == e.gate.packs // OPA runs only where a gate fires
+	return e.gate.gated(format, profileOf(profile)) // OPA runs only where a gate fires
 }

@@ -1,5 +1,7 @@
 package tokens
 
+import "hash/maphash"
+
 // tiktoken-go does not export the merge of one piece, only Count over a
 // whole text (which splits it with its regexp first), so the counter merges
 // pieces itself over the same rank table (ranks.go): tiktoken's byte-pair
@@ -11,22 +13,27 @@ package tokens
 // time, on the stack; longer ones keep their pairs in a heap.
 const scanMax = 64
 
-// count returns how many tokens the piece merges into.
+// count returns how many tokens the piece merges into: the count kept for
+// it (pieces.go), or the piece looked up whole and merged.
 func (r *ranks) count(piece string) int {
-	switch {
-	case len(piece) <= 1:
+	if len(piece) <= 1 {
 		return len(piece)
-	case len(piece) <= scanMax:
-		if r.rank(piece) != noRank {
-			return 1
-		}
-		return r.countScan(piece)
-	default:
-		if r.rank(piece) != noRank {
-			return 1
-		}
-		return r.countHeap(piece)
 	}
+	h := maphash.String(r.seed, piece)
+	if n, ok := r.pieces.get(h); ok {
+		return n
+	}
+	var n int
+	switch {
+	case r.rankOf(piece, h) != noRank:
+		n = 1
+	case len(piece) <= scanMax:
+		n = r.countScan(piece)
+	default:
+		n = r.countHeap(piece)
+	}
+	r.pieces.put(h, n)
+	return n
 }
 
 // countScan is tiktoken's merge: start[k] is where part k begins, rank[k]

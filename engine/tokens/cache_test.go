@@ -2,6 +2,7 @@ package tokens
 
 import (
 	"fmt"
+	"hash/maphash"
 	"strings"
 	"testing"
 )
@@ -53,6 +54,48 @@ func TestCachedCountsEqualTokenizer(t *testing.T) {
 		for _, s := range texts {
 			if got, want := c.Text(s), c.tokenize(s); got != want {
 				t.Errorf("round %d, %.20q: %d tokens, want %d", round, s, got, want)
+			}
+		}
+	}
+}
+
+// TestPieceCacheCountsEqualMerge: a piece met again is counted from the
+// rank table's piece cache (pieces.go), with the count its merge gives, the
+// first time and every time after; a text counts as tiktoken-go counts it
+// with the cache cold and warm.
+func TestPieceCacheCountsEqualMerge(t *testing.T) {
+	text := "The deployment pipeline retries flaky integration tests; supercalifragilistic words merge into several tokens. " +
+		strings.Repeat("héllo wörld 12345 ", 20)
+	for enc := range splitPatterns {
+		c, err := NewCounter(enc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.ranks.pieces = &pieceCache{} // cold, whatever other tests counted
+		want := libraryCount(t, enc, text)
+		for round := range 2 {
+			if got := c.tokenize(text); got != want {
+				t.Errorf("%s, round %d: %d tokens, tiktoken-go counts %d", enc, round, got, want)
+			}
+		}
+		for _, p := range ourPieces(enc, text) {
+			if len(p) < 2 {
+				continue
+			}
+			n, ok := c.ranks.pieces.get(maphash.String(c.ranks.seed, p))
+			if !ok {
+				t.Errorf("%s %q: no count kept", enc, p)
+				continue
+			}
+			merged := c.ranks.countScan(p)
+			if len(p) > scanMax {
+				merged = c.ranks.countHeap(p)
+			}
+			if c.ranks.rank(p) != noRank {
+				merged = 1
+			}
+			if n != merged {
+				t.Errorf("%s %q: %d tokens kept, the merge gives %d", enc, p, n, merged)
 			}
 		}
 	}

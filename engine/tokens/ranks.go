@@ -31,10 +31,11 @@ const noRank = math.MaxUint32
 // probe compares bytes only when the hashes agree. The tokens' bytes stay
 // in the embedded string.
 type ranks struct {
-	data  string   // the embedded table
-	start []uint32 // token r is data[start[r]:start[r]+len], its length the byte before
-	slots []uint64
-	seed  maphash.Seed
+	data   string   // the embedded table
+	start  []uint32 // token r is data[start[r]:start[r]+len], its length the byte before
+	slots  []uint64
+	seed   maphash.Seed
+	pieces *pieceCache // the counts of the pieces merged so far
 }
 
 var tables = map[string]func() (*ranks, error){
@@ -56,7 +57,7 @@ func newRanks(name, data string) (*ranks, error) {
 	for size < 2*len(start) { // at most half full
 		size <<= 1
 	}
-	r := &ranks{data: data, start: start, slots: make([]uint64, size), seed: maphash.MakeSeed()}
+	r := &ranks{data: data, start: start, slots: make([]uint64, size), seed: maphash.MakeSeed(), pieces: &pieceCache{}}
 	mask := uint64(size - 1)
 	for id := range start {
 		tok := r.token(uint32(id))
@@ -85,7 +86,11 @@ func (r *ranks) token(id uint32) string {
 
 // rank returns the rank of the bytes s, or noRank.
 func (r *ranks) rank(s string) uint32 {
-	h := maphash.String(r.seed, s)
+	return r.rankOf(s, maphash.String(r.seed, s))
+}
+
+// rankOf is rank of s, whose hash is h.
+func (r *ranks) rankOf(s string, h uint64) uint32 {
 	mask := uint64(len(r.slots) - 1)
 	for i := h & mask; ; i = (i + 1) & mask {
 		v := r.slots[i]

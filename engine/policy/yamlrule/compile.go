@@ -464,6 +464,34 @@ func operator(op string, a any) (test, error) {
 		return test{ok: func(v ast.Value) bool {
 			return v != nil && slices.ContainsFunc(vals, func(w ast.Value) bool { return sameValue(v, w) })
 		}, desc: "must be one of " + ast.NewArray(termsOf(vals)...).String()}, nil
+	case "subset_of":
+		// A set or list (a lookup's set of keys, say) whose every element
+		// is one of the listed values: a rule on "no other key than these"
+		// reads the document's set once instead of every message's keys.
+		list, ok := a.([]any)
+		if !ok {
+			return test{}, fmt.Errorf("want a list")
+		}
+		vals := make([]ast.Value, len(list))
+		for i, x := range list {
+			v, err := ast.InterfaceToValue(x)
+			if err != nil {
+				return test{}, err
+			}
+			vals[i] = v
+		}
+		known := func(t *ast.Term) bool {
+			return slices.ContainsFunc(vals, func(w ast.Value) bool { return sameValue(t.Value, w) })
+		}
+		return test{ok: func(v ast.Value) bool {
+			switch v := v.(type) {
+			case ast.Set:
+				return !v.Until(func(t *ast.Term) bool { return !known(t) })
+			case *ast.Array:
+				return !v.Until(func(t *ast.Term) bool { return !known(t) })
+			}
+			return false
+		}, desc: "must hold only elements among " + ast.NewArray(termsOf(vals)...).String()}, nil
 	case "not_empty":
 		want, ok := a.(bool)
 		if !ok {
@@ -563,7 +591,7 @@ func operator(op string, a any) (test, error) {
 			return ok && re.MatchString(string(str))
 		}, desc: fmt.Sprintf("must match %q", s)}, nil
 	}
-	return test{}, fmt.Errorf("unknown operator (want present, optional, type, equals, not_equals, in, not_empty, truthy, prefix, suffix, contains, matches, json, json_schema, less_than, at_most, greater_than, at_least, same_as or not)")
+	return test{}, fmt.Errorf("unknown operator (want present, optional, type, equals, not_equals, in, subset_of, not_empty, truthy, prefix, suffix, contains, matches, json, json_schema, less_than, at_most, greater_than, at_least, same_as or not)")
 }
 
 func presentTest(want bool) test {
