@@ -39,8 +39,10 @@ type Engine struct {
 	// relational is set when a rule in yaml uses let, group or cases;
 	// roleFiltered when one walks only the messages of one role.
 	relational, roleFiltered bool
-	// regoScope says which documents OPA is given (rego_scope.go).
-	regoScope regoScope
+	// regoScope says which documents OPA is given (rego_scope.go), and
+	// packScopes which packs' Rego it evaluates on each (by pack name).
+	regoScope  regoScope
+	packScopes map[string]*regoScope
 	// readsLookup is set when an active rule may read the document's lookup
 	// member (reads.go); the two others say which kind of rule may.
 	readsLookup, yamlReadsLookup, regoReadsLookup bool
@@ -100,11 +102,14 @@ func Compile(ctx context.Context, packs []*Pack, opts Options) (*Engine, error) 
 		if e.defaultModel == "" {
 			e.defaultModel = p.DefaultModel
 		}
+		scope := e.packScope(p.Name)
 		if len(p.Rego) > 0 && len(rules) == 0 {
 			e.regoScope.all = true // a pack whose Rego declares no rule: evaluate it everywhere
+			scope.all = true
 		}
 		for _, r := range rules {
 			e.regoScope.add(r)
+			scope.add(r)
 		}
 		for _, pr := range p.Profiles {
 			e.profiles = mergeProfile(e.profiles, pr)
@@ -164,6 +169,7 @@ func Compile(ctx context.Context, packs []*Pack, opts Options) (*Engine, error) 
 		for _, r := range e.rules {
 			prog.rules[r.ID] = r
 		}
+		prog.scopes = e.packScopes
 		e.rego = prog
 	}
 	e.fields, e.yamlFields = engineFields(parts)

@@ -39,6 +39,10 @@ type regoProgram struct {
 	// rules are every declared rule by id: a finding must name one, and
 	// its declared formats scope it.
 	rules map[string]rule.Rule
+	// scopes say, by pack name, where a pack's rules apply: its record
+	// sets are evaluated only on the documents one of them applies to
+	// (rego_scope.go).
+	scopes map[string]*regoScope
 	// modules are the compiled modules, for the analysis of what the rules
 	// read of input (fielduse.go).
 	modules map[string]*ast.Module

@@ -23,6 +23,10 @@ type regoRun struct {
 	collect func(topdown.QueryResult) error
 	cur     *regoSet
 	input   ast.Term
+	// open says which record sets apply to documents of format and
+	// profile (regoProgram.openSets), kept while they stay the same.
+	open            []bool
+	format, profile string
 }
 
 // collectSet gathers what `some f in <set>` enumerated: a set's or an
@@ -132,9 +136,16 @@ func (p *regoProgram) evalSets(ctx context.Context, run *regoRun, sets []regoSet
 			return hits, acts, err
 		}
 		closures = ok
+		// What a compiled package outside its scope gave is left out, as
+		// topdown does not evaluate such a package.
+		run.items = slices.DeleteFunc(run.items, func(it regoItem) bool { return !p.packOpen(it.set.pack, format, profile) })
+	}
+	var open []bool
+	if base == 0 {
+		open = p.openSets(run, sets, format, profile)
 	}
 	for i := range sets {
-		if closures && sets[i].compiled {
+		if closures && sets[i].compiled || open != nil && !open[i] {
 			continue
 		}
 		run.cur = &sets[i]
