@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"slices"
 	"strconv"
+	"strings"
+	"sync"
 
+	"github.com/cespare/xxhash/v2"
 	"github.com/open-policy-agent/opa/v1/ast"
 
 	"github.com/chatlint/chatlint/engine/document"
@@ -47,12 +49,13 @@ type Facts struct {
 func facts(d *document.Document) Facts {
 	raw, _ := d.Materialized().Get(document.KeyRaw).Value.(ast.Object)
 	f := Facts{Line: d.Line, Type: recordType(d.Format, raw), Tokens: -1}
-	h := fnv.New64a()
+	w := hashWriters.Get().(*hashWriter)
+	w.h.Reset()
 	if raw != nil {
-		w := hashWriter{h: h}
 		w.object(raw, true)
 	}
-	f.Hash = h.Sum64()
+	f.Hash = w.h.Sum64()
+	hashWriters.Put(w)
 	if ad := document.Lookup(d.Format); ad != nil && ad.DatasetKey != nil && raw != nil {
 		f.Member, f.Key = ad.DatasetKey(raw)
 	}
@@ -90,24 +93,59 @@ func recordType(f document.Format, raw ast.Object) string {
 }
 
 // hashWriter writes a value canonically: type tags, lengths, object keys
-// sorted.
+// sorted. Only equality of the hashes is read (two records are copies), so
+// the hash is a fast non-cryptographic one, computed the same in every
+// process (a Beam job's workers compare the hashes of theirs). The strings
+// go to it as they are, the tags and lengths through a scratch buffer, and
+// the members of the objects being written share one stack: a writer,
+// reused from record to record, hashes without allocating.
 type hashWriter struct {
-	h interface{ Write([]byte) (int, error) }
+	h   *xxhash.Digest
+	buf []byte
+	// members holds, for each object being written, its string-keyed
+	// members, above those of the objects it is inside; push appends one
+	// (made once: a method value made per object would be allocated).
+	members []member
+	push    func(k, v *ast.Term)
 }
 
-func (w hashWriter) str(tag byte, s string) {
-	w.h.Write([]byte{tag})
-	w.h.Write([]byte(strconv.Itoa(len(s))))
-	w.h.Write([]byte{':'})
-	w.h.Write([]byte(s))
+type member struct{ key, value *ast.Term }
+
+// hashWriters keeps the writers between records, for every worker.
+var hashWriters = sync.Pool{New: func() any {
+	w := &hashWriter{h: xxhash.New()}
+	w.push = w.pushMember
+	return w
+}}
+
+func (w *hashWriter) pushMember(k, v *ast.Term) {
+	if _, ok := k.Value.(ast.String); ok {
+		w.members = append(w.members, member{k, v})
+	}
 }
 
-func (w hashWriter) value(v ast.Value) {
+func (w *hashWriter) str(tag byte, s string) {
+	w.buf = append(strconv.AppendInt(append(w.buf[:0], tag), int64(len(s)), 10), ':')
+	w.h.Write(w.buf)
+	w.h.WriteString(s)
+}
+
+// count writes a container's tag and its number of elements, as str would
+// write the decimal text of n.
+func (w *hashWriter) count(tag byte, n int) {
+	var digits [20]byte
+	d := strconv.AppendInt(digits[:0], int64(n), 10)
+	w.buf = append(strconv.AppendInt(append(w.buf[:0], tag), int64(len(d)), 10), ':')
+	w.buf = append(w.buf, d...)
+	w.h.Write(w.buf)
+}
+
+func (w *hashWriter) value(v ast.Value) {
 	switch v := v.(type) {
 	case ast.Object:
 		w.object(v, false)
 	case *ast.Array:
-		w.str('[', strconv.Itoa(v.Len()))
+		w.count('[', v.Len())
 		for i := 0; i < v.Len(); i++ {
 			w.value(v.Elem(i).Value)
 		}
@@ -116,7 +154,11 @@ func (w hashWriter) value(v ast.Value) {
 	case ast.Number:
 		w.str('n', string(v))
 	case ast.Boolean:
-		w.str('b', strconv.FormatBool(bool(v)))
+		if v {
+			w.str('b', "true")
+		} else {
+			w.str('b', "false")
+		}
 	case ast.Null:
 		w.str('z', "")
 	default:
@@ -124,19 +166,35 @@ func (w hashWriter) value(v ast.Value) {
 	}
 }
 
-func (w hashWriter) object(o ast.Object, top bool) {
-	keys := make([]string, 0, o.Len())
-	o.Foreach(func(k, _ *ast.Term) {
-		if s, ok := k.Value.(ast.String); ok && !(top && s == "id") {
-			keys = append(keys, string(s))
-		}
-	})
-	slices.Sort(keys)
-	w.str('{', strconv.Itoa(len(keys)))
-	for _, k := range keys {
-		w.str('k', k)
-		w.value(o.Get(ast.StringTerm(k)).Value)
+// object writes o's string-keyed members in key order; top leaves out the
+// record's id.
+func (w *hashWriter) object(o ast.Object, top bool) {
+	from := len(w.members)
+	o.Foreach(w.push)
+	if top {
+		kept := slices.DeleteFunc(w.members[from:], isID)
+		w.members = w.members[:from+len(kept)]
 	}
+	ms := w.members[from:]
+	if !slices.IsSortedFunc(ms, byKey) {
+		slices.SortFunc(ms, byKey)
+	}
+	n := len(ms)
+	w.count('{', n)
+	// Indexed, not ranged over ms: a member's own objects push above it
+	// and may move the stack.
+	for i := from; i < from+n; i++ {
+		m := w.members[i]
+		w.str('k', string(m.key.Value.(ast.String)))
+		w.value(m.value.Value)
+	}
+	w.members = w.members[:from]
+}
+
+func isID(m member) bool { return m.key.Value.(ast.String) == "id" }
+
+func byKey(a, b member) int {
+	return strings.Compare(string(a.key.Value.(ast.String)), string(b.key.Value.(ast.String)))
 }
 
 // MaxDuplicates bounds the duplicates listed in a dataset document; the
