@@ -49,7 +49,10 @@ type Engine struct {
 	// tokenReads says which dataset rules may read the token summary
 	// (dataset_tokens.go).
 	tokenReads tokenReads
-	gate       regoGate // when the Rego packs need evaluating (yaml_gate.go)
+	// contentReads says which may read the content facts
+	// (dataset_content.go).
+	contentReads tokenReads
+	gate         regoGate // when the Rego packs need evaluating (yaml_gate.go)
 	// fields are the members of the document an active rule may read
 	// (fielduse.go).
 	fields *document.Fields
@@ -97,6 +100,8 @@ func Compile(ctx context.Context, packs []*Pack, opts Options) (*Engine, error) 
 			e.regoReadsLookup = e.regoReadsLookup || parts.readsMember(m, "lookup")
 		}
 		e.tokenReads.rego(mods, rules, parts.readsMember)
+		e.contentReads.member = contentMember
+		e.contentReads.rego(mods, rules, parts.readsMember)
 		e.rules = append(e.rules, rules...)
 		e.models = pack.MergeModels(e.models, p.Models)
 		if e.defaultModel == "" {
@@ -120,6 +125,9 @@ func Compile(ctx context.Context, packs []*Pack, opts Options) (*Engine, error) 
 			e.yamlReadsLookup = e.yamlReadsLookup || yamlReads(f.Source, "lookup")
 			if yamlReads(f.Source, "tokens") {
 				e.tokenReads.add(f.Name)
+			}
+			if yamlReadsContent(f.Source) {
+				e.contentReads.add(f.Name)
 			}
 			yr, err := parts.yaml[i][j].rules, parts.yaml[i][j].err
 			if err != nil {

@@ -87,9 +87,9 @@ type parsedRego struct {
 	reads memberReads
 }
 
-// memberReads says whether a module may read input.lookup and input.tokens
-// (regoReads).
-type memberReads struct{ lookup, tokens bool }
+// memberReads says whether a module may read input.lookup, input.tokens
+// and the dataset document's content facts (regoReads, contentMembers).
+type memberReads struct{ lookup, tokens, content bool }
 
 // parseRegoFile parses one Rego file of a pack and finds whether it reads
 // lookup and tokens; files parse independently (Compile parses them
@@ -99,7 +99,11 @@ func parseRegoFile(f File) parsedRego {
 	if err != nil {
 		return parsedRego{err: err}
 	}
-	return parsedRego{m: m, reads: memberReads{lookup: regoReads(m, "lookup"), tokens: regoReads(m, "tokens")}}
+	reads := memberReads{lookup: regoReads(m, "lookup"), tokens: regoReads(m, "tokens")}
+	for _, member := range contentMembers {
+		reads.content = reads.content || regoReads(m, member)
+	}
+	return parsedRego{m: m, reads: reads}
 }
 
 // regoPack is parseRego over p's files already parsed (files[i] is
