@@ -138,7 +138,9 @@ func (p *regoProgram) evalSets(ctx context.Context, run *regoRun, sets []regoSet
 		closures = ok
 		// What a compiled package outside its scope gave is left out, as
 		// topdown does not evaluate such a package.
-		run.items = slices.DeleteFunc(run.items, func(it regoItem) bool { return !p.packOpen(it.set.pack, format, profile) })
+		run.items = slices.DeleteFunc(run.items, func(it regoItem) bool {
+			return it.set.name != actionSet && !p.packOpen(it.set.pack, format, profile)
+		})
 	}
 	var open []bool
 	if base == 0 {

@@ -63,18 +63,20 @@ func (e *Engine) packScope(pack string) *regoScope {
 }
 
 // openSets says, for each record set, whether its pack's Rego may give a
-// document of the format, under the profile, a finding: a set whose pack
-// declares no rule that applies there is not evaluated, as OPA is not run
-// at all on a document no rule applies to (a contract record, checked with
-// the default packs, is not given to the claude-code pack's Rego). The
-// answer is kept in run while documents keep their format and profile.
+// document of the format, under the profile, a finding: a finding set
+// whose pack declares no rule that applies there is not evaluated, as OPA
+// is not run at all on a document no rule applies to (a contract record,
+// checked with the default packs, is not given to the claude-code pack's
+// Rego). Action sets are always evaluated where OPA runs: an action is not
+// dropped outside its rule's formats as a finding is. The answer is kept in
+// run while documents keep their format and profile.
 func (p *regoProgram) openSets(run *regoRun, sets []regoSet, format, profile string) []bool {
 	if run.open != nil && len(run.open) == len(sets) && run.format == format && run.profile == profile {
 		return run.open
 	}
 	open := make([]bool, len(sets))
 	for i := range sets {
-		open[i] = p.packOpen(sets[i].pack, format, profile)
+		open[i] = sets[i].name == actionSet || p.packOpen(sets[i].pack, format, profile)
 	}
 	run.open, run.format, run.profile = open, format, profile
 	return open

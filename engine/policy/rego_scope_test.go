@@ -99,6 +99,18 @@ warn contains {"rule": "chat-only"} if input.format
 #   formats: [contract]
 deny contains {"rule": "contract-only", "msg": "x"} if input.format == "contract"
 `)}}}
+	// A cleanup pack whose rule names chat only: its actions are not
+	// dropped outside the rule's formats as findings are, so it still acts
+	// on a contract record where OPA runs.
+	chatCleanup := &Pack{Name: "chatcleanup", Rego: []File{{Name: "chatcleanup.rego", Source: []byte(`package chatlint.chatcleanup
+
+# METADATA
+# description: Drops the record.
+# custom:
+#   id: drop-all
+#   formats: [chat]
+actions contains {"op": "drop_record", "rule": "drop-all", "reason": "test"} if input.format
+`)}}}
 	doc := func(f document.Format, rec string) *document.Document {
 		v, err := astjson.Decode([]byte(rec))
 		if err != nil {
@@ -130,6 +142,14 @@ deny contains {"rule": "contract-only", "msg": "x"} if input.format == "contract
 		var bad *OutputError
 		if !errors.As(err, &bad) {
 			t.Errorf("%s: a chat record: error %v, want the chat-only pack's malformed finding", mode, err)
+		}
+		c, err := Compile(context.Background(), []*Pack{chatCleanup, contractOnly}, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, acts, err := c.NewEvaluator().EvaluateActions(context.Background(), doc(document.Contract, `{"conversation_id": "c", "messages": []}`))
+		if err != nil || len(acts) != 1 || acts[0].Rule != "drop-all" {
+			t.Errorf("%s: a contract record's actions %+v, error %v: want drop-all's", mode, acts, err)
 		}
 	}
 }
