@@ -381,12 +381,12 @@ var noMetrics = metrics.NoOp()
 // tracer, when set, follows the evaluation (the memory watchdog's second,
 // traced run names the rule).
 func (p *regoProgram) eval(ctx context.Context, run *regoRun, input ast.Value, format, profile string, cancel topdown.Cancel, tracer topdown.QueryTracer, hits []Hit, acts []Action) ([]Hit, []Action, error) {
-	return p.evalSets(ctx, run, p.sets, 0, input, format, profile, cancel, tracer, hits, acts)
+	return p.evalSets(ctx, run, p.sets, 0, true, input, format, profile, cancel, tracer, hits, acts)
 }
 
 // evalDataset evaluates the dataset sets over one file's dataset document.
 func (p *regoProgram) evalDataset(ctx context.Context, run *regoRun, input ast.Value, format, profile string, cancel topdown.Cancel, hits []Hit) ([]Hit, error) {
-	hits, _, err := p.evalSets(ctx, run, p.datasetSets, len(p.sets), input, format, profile, cancel, nil, hits, nil)
+	hits, _, err := p.evalSets(ctx, run, p.datasetSets, len(p.sets), false, input, format, profile, cancel, nil, hits, nil)
 	return hits, err
 }
 

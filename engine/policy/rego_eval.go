@@ -112,8 +112,10 @@ func (p *regoProgram) query(run *regoRun, i int, s *regoSet, input *ast.Term, no
 // finding (or an action, from the actions set) of the set's package's pack.
 // The elements are read in the order of the former gather set — by pack,
 // set name, then element — and an element that two packages of one pack
-// both produce counts once, as it did there.
-func (p *regoProgram) evalSets(ctx context.Context, run *regoRun, sets []regoSet, base int, input ast.Value, format, profile string, cancel topdown.Cancel, tracer topdown.QueryTracer, hits []Hit, acts []Action) ([]Hit, []Action, error) {
+// both produce counts once, as it did there. records says the sets are a
+// record's (p.sets), not the dataset document's: base alone cannot tell,
+// as the dataset sets start at 0 when no package has record sets.
+func (p *regoProgram) evalSets(ctx context.Context, run *regoRun, sets []regoSet, base int, records bool, input ast.Value, format, profile string, cancel topdown.Cancel, tracer topdown.QueryTracer, hits []Hit, acts []Action) ([]Hit, []Action, error) {
 	if run == nil {
 		run = &regoRun{}
 	}
@@ -130,7 +132,7 @@ func (p *regoProgram) evalSets(ctx context.Context, run *regoRun, sets []regoSet
 	// traced run names the rule, which only topdown does); topdown then
 	// skips their sets, unless the closures failed on this document.
 	closures := false
-	if p.regoc != nil && tracer == nil && base == 0 {
+	if p.regoc != nil && tracer == nil && records {
 		ok, err := p.regoc.collect(ctx, run, input, cancel)
 		if err != nil {
 			return hits, acts, err
@@ -143,7 +145,7 @@ func (p *regoProgram) evalSets(ctx context.Context, run *regoRun, sets []regoSet
 		})
 	}
 	var open []bool
-	if base == 0 {
+	if records {
 		open = p.openSets(run, sets, format, profile)
 	}
 	for i := range sets {

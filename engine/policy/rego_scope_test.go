@@ -153,3 +153,27 @@ actions contains {"op": "drop_record", "rule": "drop-all", "reason": "test"} if 
 		}
 	}
 }
+
+// A pack with dataset rules and no record rule: its dataset sets are the
+// only ones, and the per-pack scope (which dataset rules do not enter) must
+// not take them for record sets and skip them.
+func TestRegoScopeLeavesDatasetSets(t *testing.T) {
+	p := &Pack{Name: "team", Rego: []File{{Name: "d.rego", Source: []byte(`package chatlint.team
+
+# METADATA
+# description: A file has fewer than 3 records.
+# custom:
+#   id: too-small
+#   severity: error
+dataset_deny contains {"rule": "too-small", "msg": "small"} if input.records < 3
+`)}}}
+	e, err := Compile(context.Background(), []*Pack{p}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := ast.NewObject(ast.Item(ast.StringTerm("records"), ast.IntNumberTerm(2)))
+	hits, err := e.NewEvaluator().EvaluateDataset(context.Background(), "chat", "", doc)
+	if err != nil || len(hits) != 1 || hits[0].Rule != "too-small" {
+		t.Errorf("hits %+v, error %v: want too-small", hits, err)
+	}
+}
