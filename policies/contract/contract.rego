@@ -115,4 +115,6 @@ deny contains f if {
 	}
 }
 
-plural(n) := "" if n == 1 else := "s"
+plural(n) := "" if n == 1
+
+else := "s"
