@@ -43,6 +43,19 @@ func (f *Fields) WithRaw(record, message *RawTree) *Fields {
 	return &g
 }
 
+// WithWholeRaw returns f keeping the record whole as raw, whatever the
+// rules read of it: the dataset fold reads the record's dataset key from it
+// (policy.Engine.DatasetReadsContent).
+func (f *Fields) WithWholeRaw() *Fields {
+	if f.All() {
+		return f
+	}
+	g := *f
+	g.raw = true
+	g.rawReads = nil
+	return &g
+}
+
 // StandsIn reports whether f builds a record's raw only as far as the rules
 // read it (WithRaw): a member no rule reads is a stub, a value read only for
 // its kind a stand-in, so the document's raw is not the record's.

@@ -56,6 +56,22 @@ func facts(d *document.Document) Facts {
 	return f
 }
 
+// keyFacts are the Facts of a document for a fold that needs only its line
+// and dataset key: Type "" and Hash 0 leave it out of the record types and
+// the content duplicates, which no rule of the fold reads. The key is read
+// from the record as the document holds it (raw, whole: the plan keeps it).
+func keyFacts(d *document.Document) Facts {
+	f := Facts{Line: d.Line, Tokens: -1}
+	if ad := document.Lookup(d.Format); ad != nil && ad.DatasetKey != nil {
+		if t := d.Value.Get(document.KeyRaw); t != nil {
+			if raw, _ := t.Value.(ast.Object); raw != nil {
+				f.Member, f.Key = ad.DatasetKey(raw)
+			}
+		}
+	}
+	return f
+}
+
 // Record types of the dataset document.
 const (
 	TypeChat             = "chat"

@@ -50,3 +50,38 @@ func TestDatasetFold(t *testing.T) {
 		t.Errorf("dataset document (-want +got):\n%s", d)
 	}
 }
+
+// The content hash tells copies apart as the dataset document needs: the
+// same record whatever its key order or top-level id, another one when a
+// value's type or text differs. A writer reused from record to record
+// allocates nothing (the facts of every record are hashed).
+func TestFactsHash(t *testing.T) {
+	hash := func(rec string) uint64 {
+		t.Helper()
+		obj, err := ast.ParseTerm(rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return facts(document.NewBuilder(document.Chat, "f.jsonl", document.Options{}).Add(1, obj.Value.(ast.Object))).Hash
+	}
+	base := `{"id": "a", "messages": [{"role": "user", "content": "Hi"}], "n": 1, "ok": true, "x": null, "l": [1, "1"]}`
+	for _, tc := range []struct {
+		rec  string
+		same bool
+	}{
+		{`{"l": [1, "1"], "x": null, "ok": true, "n": 1, "messages": [{"content": "Hi", "role": "user"}]}`, true},
+		{`{"id": "b", "messages": [{"role": "user", "content": "Hi"}], "n": 1, "ok": true, "x": null, "l": [1, "1"]}`, true},
+		{`{"messages": [{"role": "user", "content": "Hi"}], "n": "1", "ok": true, "x": null, "l": [1, "1"]}`, false},
+		{`{"messages": [{"role": "user", "content": "Hi"}], "n": 1.0, "ok": true, "x": null, "l": [1, "1"]}`, false},
+		{`{"messages": [{"role": "user", "content": "Hi"}], "n": 1, "ok": "true", "x": null, "l": [1, "1"]}`, false},
+		{`{"messages": [{"role": "user", "content": "Hi"}], "n": 1, "ok": true, "x": "", "l": [1, "1"]}`, false},
+		{`{"messages": [{"role": "user", "content": "Hi"}], "n": 1, "ok": true, "x": null, "l": ["1", 1]}`, false},
+		{`{"messages": [{"role": "user", "content": "Hi"}], "n": 1, "ok": true, "x": null, "l": [[1, "1"]]}`, false},
+		{`{"messages": [{"role": "user", "content": "Hi"}, {}], "n": 1, "ok": true, "x": null, "l": [1, "1"]}`, false},
+		{`{"messages": [{"role": "user", "content": "Hi"}], "n": 1, "ok": true, "x": null, "l": [1, "1"], "id2": 1}`, false},
+	} {
+		if got := hash(tc.rec) == hash(base); got != tc.same {
+			t.Errorf("%s: same hash as %s: %v, want %v", tc.rec, base, got, tc.same)
+		}
+	}
+}

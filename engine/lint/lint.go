@@ -70,11 +70,13 @@ func New(eng *policy.Engine, opts document.Options) *Linter {
 }
 
 // formatPlan is how the linter reads the units of one format: whether a
-// dataset rule folds its documents (their Facts are computed, from whole
-// documents), and the options its documents are built with.
+// dataset rule folds its documents (their Facts are computed), whether the
+// fold needs them whole (the content facts or token counts: else only each
+// record's line and dataset key), and the options its documents are built
+// with.
 type formatPlan struct {
-	folds bool
-	opts  document.Options
+	folds, whole bool
+	opts         document.Options
 }
 
 // plan returns the plan for format f, decided once per format: the
@@ -85,8 +87,12 @@ func (l *Linter) plan(f document.Format) formatPlan {
 		return p
 	}
 	p := formatPlan{folds: l.dataset && l.eng.HasDatasetFor(l.opts.Profile, string(f)), opts: l.opts}
-	if !p.folds && l.fields != nil { // a fold reads its documents whole
+	p.whole = p.folds && (l.tokens != nil || l.eng.DatasetReadsContent(p.opts.Profile, string(f)))
+	if !p.whole && l.fields != nil { // a fold of content facts reads its documents whole
 		p.opts.Fields = l.eng.FieldsFor(string(f), p.opts.Profile)
+		if p.folds { // the dataset key, read from the record
+			p.opts.Fields = p.opts.Fields.WithWholeRaw()
+		}
 		if !l.eng.MessageViewsFor(string(f), p.opts.Profile) {
 			p.opts.Fields = p.opts.Fields.PlainMessages()
 		}
@@ -152,12 +158,15 @@ func (l *Linter) CheckFacts(ctx context.Context, u Unit) ([]finding.Finding, []F
 	var found []finding.Finding
 	var fa []Facts
 	p := l.plan(u.Format)
-	fold, opts := p.folds, p.opts
+	fold, whole, opts := p.folds, p.whole, p.opts
 	u.Release = u.Release && !l.hashes
 	out := Documents(u, opts, func(d *document.Document, rec *jsonl.Record) {
 		dctx := ctx
 		if fold {
-			f := facts(d)
+			f := keyFacts(d)
+			if whole {
+				f = facts(d)
+			}
 			f.Tokens = exampleTokens(l.tokens, d)
 			fa = append(fa, f)
 			if f.Tokens >= 0 { // a rule counting this example takes the fold's count

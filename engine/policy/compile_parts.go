@@ -51,15 +51,19 @@ type compiledParts struct {
 	// Rego applies, so what they read counts as the Rego's reads.
 	gateReads *fieldSet
 	gateRaw   *readTree
-	// members says which parsed modules may read input.lookup and
-	// input.tokens (regoReads), found as each file is parsed.
+	// members says which parsed modules may read input.lookup,
+	// input.tokens and the content facts (regoReads), found as each file
+	// is parsed.
 	members map[*ast.Module]memberReads
 }
 
 // readsMember is regoReads(m, member) for the members Compile asks about.
 func (c *compiledParts) readsMember(m *ast.Module, member string) bool {
-	if member == "lookup" {
+	switch member {
+	case "lookup":
 		return c.members[m].lookup
+	case contentMember:
+		return c.members[m].content
 	}
 	return c.members[m].tokens
 }

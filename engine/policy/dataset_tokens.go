@@ -15,16 +15,24 @@ import (
 // dataset rule in a file that names "tokens". A Rego module that reads it
 // and declares no rule (a helper other modules may call) counts for every
 // dataset rule.
+//
+// The same bookkeeping serves the content facts (dataset_content.go): a
+// tokenReads whose member is contentMember.
 type tokenReads struct {
-	files  map[string]bool // Rego modules and YAML files that may read tokens
-	helper bool            // a module that may read tokens declares no rule
+	member string          // what is read: "tokens", or contentMember
+	files  map[string]bool // Rego modules and YAML files that may read it
+	helper bool            // a module that may read it declares no rule
 }
 
-// rego adds the modules that may read tokens (reads is regoReads, or what
-// Compile found it says).
+// rego adds the modules that may read the member (reads is regoReads, or
+// what Compile found it says).
 func (t *tokenReads) rego(mods map[string]*ast.Module, rules []rule.Rule, reads func(m *ast.Module, member string) bool) {
+	member := t.member
+	if member == "" {
+		member = "tokens"
+	}
 	for name, m := range mods {
-		if !reads(m, "tokens") {
+		if !reads(m, member) {
 			continue
 		}
 		t.add(name)

@@ -39,15 +39,20 @@ type Engine struct {
 	// relational is set when a rule in yaml uses let, group or cases;
 	// roleFiltered when one walks only the messages of one role.
 	relational, roleFiltered bool
-	// regoScope says which documents OPA is given (rego_scope.go).
-	regoScope regoScope
+	// regoScope says which documents OPA is given (rego_scope.go), and
+	// packScopes which packs' Rego it evaluates on each (by pack name).
+	regoScope  regoScope
+	packScopes map[string]*regoScope
 	// readsLookup is set when an active rule may read the document's lookup
 	// member (reads.go); the two others say which kind of rule may.
 	readsLookup, yamlReadsLookup, regoReadsLookup bool
 	// tokenReads says which dataset rules may read the token summary
 	// (dataset_tokens.go).
 	tokenReads tokenReads
-	gate       regoGate // when the Rego packs need evaluating (yaml_gate.go)
+	// contentReads says which may read the content facts
+	// (dataset_content.go).
+	contentReads tokenReads
+	gate         regoGate // when the Rego packs need evaluating (yaml_gate.go)
 	// fields are the members of the document an active rule may read
 	// (fielduse.go).
 	fields *document.Fields
@@ -95,20 +100,22 @@ func Compile(ctx context.Context, packs []*Pack, opts Options) (*Engine, error) 
 			e.regoReadsLookup = e.regoReadsLookup || parts.readsMember(m, "lookup")
 		}
 		e.tokenReads.rego(mods, rules, parts.readsMember)
+		e.contentReads.member = contentMember
+		e.contentReads.rego(mods, rules, parts.readsMember)
 		e.rules = append(e.rules, rules...)
 		e.models = pack.MergeModels(e.models, p.Models)
 		if e.defaultModel == "" {
 			e.defaultModel = p.DefaultModel
 		}
-		var scope regoScope // where this pack's Rego applies
+		scope := e.packScope(p.Name)
 		if len(p.Rego) > 0 && len(rules) == 0 {
-			scope.all = true // a pack whose Rego declares no rule: evaluate it everywhere
+			e.regoScope.all = true // a pack whose Rego declares no rule: evaluate it everywhere
+			scope.all = true
 		}
 		for _, r := range rules {
+			e.regoScope.add(r)
 			scope.add(r)
 		}
-		e.regoScope.all = e.regoScope.all || scope.all
-		e.regoScope.rules = append(e.regoScope.rules, scope.rules...)
 		for _, pr := range p.Profiles {
 			e.profiles = mergeProfile(e.profiles, pr)
 		}
@@ -124,6 +131,9 @@ func Compile(ctx context.Context, packs []*Pack, opts Options) (*Engine, error) 
 			e.yamlReadsLookup = e.yamlReadsLookup || yamlReads(f.Source, "lookup")
 			if yamlReads(f.Source, "tokens") {
 				e.tokenReads.add(f.Name)
+			}
+			if yamlReadsContent(f.Source) {
+				e.contentReads.add(f.Name)
 			}
 			yr, err := parts.yaml[i][j].rules, parts.yaml[i][j].err
 			if err != nil {
@@ -149,7 +159,7 @@ func Compile(ctx context.Context, packs []*Pack, opts Options) (*Engine, error) 
 				}
 			}
 		}
-		errs = e.gatePack(p, scope, gates, errs)
+		errs = e.gatePack(p, *scope, gates, errs)
 	}
 	seen := map[string]rule.Rule{}
 	for _, r := range e.rules {
@@ -173,6 +183,7 @@ func Compile(ctx context.Context, packs []*Pack, opts Options) (*Engine, error) 
 		for _, r := range e.rules {
 			prog.rules[r.ID] = r
 		}
+		prog.scopes = e.packScopes
 		e.rego = prog
 	}
 	e.fields, e.yamlFields = engineFields(parts)

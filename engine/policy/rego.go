@@ -39,6 +39,10 @@ type regoProgram struct {
 	// rules are every declared rule by id: a finding must name one, and
 	// its declared formats scope it.
 	rules map[string]rule.Rule
+	// scopes say, by pack name, where a pack's rules apply: its record
+	// sets are evaluated only on the documents one of them applies to
+	// (rego_scope.go).
+	scopes map[string]*regoScope
 	// modules are the compiled modules, for the analysis of what the rules
 	// read of input (fielduse.go).
 	modules map[string]*ast.Module
@@ -83,9 +87,9 @@ type parsedRego struct {
 	reads memberReads
 }
 
-// memberReads says whether a module may read input.lookup and input.tokens
-// (regoReads).
-type memberReads struct{ lookup, tokens bool }
+// memberReads says whether a module may read input.lookup, input.tokens
+// and the dataset document's content facts (regoReads, contentMembers).
+type memberReads struct{ lookup, tokens, content bool }
 
 // parseRegoFile parses one Rego file of a pack and finds whether it reads
 // lookup and tokens; files parse independently (Compile parses them
@@ -95,7 +99,11 @@ func parseRegoFile(f File) parsedRego {
 	if err != nil {
 		return parsedRego{err: err}
 	}
-	return parsedRego{m: m, reads: memberReads{lookup: regoReads(m, "lookup"), tokens: regoReads(m, "tokens")}}
+	reads := memberReads{lookup: regoReads(m, "lookup"), tokens: regoReads(m, "tokens")}
+	for _, member := range contentMembers {
+		reads.content = reads.content || regoReads(m, member)
+	}
+	return parsedRego{m: m, reads: reads}
 }
 
 // regoPack is parseRego over p's files already parsed (files[i] is
@@ -373,7 +381,7 @@ var noMetrics = metrics.NoOp()
 // tracer, when set, follows the evaluation (the memory watchdog's second,
 // traced run names the rule).
 func (p *regoProgram) eval(ctx context.Context, run *regoRun, input regoInput, format, profile string, cancel topdown.Cancel, tracer topdown.QueryTracer, hits []Hit, acts []Action) ([]Hit, []Action, error) {
-	return p.evalSets(ctx, run, p.sets, 0, input, format, profile, cancel, tracer, hits, acts)
+	return p.evalSets(ctx, run, p.sets, 0, true, input, format, profile, cancel, tracer, hits, acts)
 }
 
 // regoInput is the document Rego evaluates: its value as built, which may
@@ -395,7 +403,7 @@ func (in regoInput) plain() ast.Value {
 
 // evalDataset evaluates the dataset sets over one file's dataset document.
 func (p *regoProgram) evalDataset(ctx context.Context, run *regoRun, input ast.Value, format, profile string, cancel topdown.Cancel, hits []Hit) ([]Hit, error) {
-	hits, _, err := p.evalSets(ctx, run, p.datasetSets, len(p.sets), regoInput{views: input}, format, profile, cancel, nil, hits, nil)
+	hits, _, err := p.evalSets(ctx, run, p.datasetSets, len(p.sets), false, regoInput{views: input}, format, profile, cancel, nil, hits, nil)
 	return hits, err
 }
 

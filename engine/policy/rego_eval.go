@@ -23,6 +23,10 @@ type regoRun struct {
 	collect func(topdown.QueryResult) error
 	cur     *regoSet
 	input   ast.Term
+	// open says which record sets apply to documents of format and
+	// profile (regoProgram.openSets), kept while they stay the same.
+	open            []bool
+	format, profile string
 }
 
 // collectSet gathers what `some f in <set>` enumerated: a set's or an
@@ -108,8 +112,10 @@ func (p *regoProgram) query(run *regoRun, i int, s *regoSet, input *ast.Term, no
 // finding (or an action, from the actions set) of the set's package's pack.
 // The elements are read in the order of the former gather set — by pack,
 // set name, then element — and an element that two packages of one pack
-// both produce counts once, as it did there.
-func (p *regoProgram) evalSets(ctx context.Context, run *regoRun, sets []regoSet, base int, input regoInput, format, profile string, cancel topdown.Cancel, tracer topdown.QueryTracer, hits []Hit, acts []Action) ([]Hit, []Action, error) {
+// both produce counts once, as it did there. records says the sets are a
+// record's (p.sets), not the dataset document's: base alone cannot tell,
+// as the dataset sets start at 0 when no package has record sets.
+func (p *regoProgram) evalSets(ctx context.Context, run *regoRun, sets []regoSet, base int, records bool, input regoInput, format, profile string, cancel topdown.Cancel, tracer topdown.QueryTracer, hits []Hit, acts []Action) ([]Hit, []Action, error) {
 	if run == nil {
 		run = &regoRun{}
 	}
@@ -125,15 +131,24 @@ func (p *regoProgram) evalSets(ctx context.Context, run *regoRun, sets []regoSet
 	// traced run names the rule, which only topdown does); topdown then
 	// skips their sets, unless the closures failed on this document.
 	closures := false
-	if p.regoc != nil && tracer == nil && base == 0 {
+	if p.regoc != nil && tracer == nil && records {
 		ok, err := p.regoc.collect(ctx, run, input.views, cancel)
 		if err != nil {
 			return hits, acts, err
 		}
 		closures = ok
+		// What a compiled package outside its scope gave is left out, as
+		// topdown does not evaluate such a package.
+		run.items = slices.DeleteFunc(run.items, func(it regoItem) bool {
+			return it.set.name != actionSet && !p.packOpen(it.set.pack, format, profile)
+		})
+	}
+	var open []bool
+	if records {
+		open = p.openSets(run, sets, format, profile)
 	}
 	for i := range sets {
-		if closures && sets[i].compiled {
+		if closures && sets[i].compiled || open != nil && !open[i] {
 			continue
 		}
 		if in.Value == nil {

@@ -12,7 +12,9 @@ import (
 // profiles (custom.profiles) is dropped anyway, so a document no rule applies
 // to would cost OPA's evaluation for nothing: with the finetune pack, whose
 // Rego rules all name provider profiles, a default-profile run calls OPA on
-// no document and builds no lookup for it (ReadsLookupUnder).
+// no document and builds no lookup for it (ReadsLookupUnder). Each pack has
+// a scope of its own too (Engine.packScopes): where OPA runs, a pack none of
+// whose rules applies to the document is not evaluated (openSets).
 type regoScope struct {
 	// all is set when a pack has Rego modules but declares no rule in them:
 	// nothing says where they apply, so they apply everywhere.
@@ -44,6 +46,47 @@ func (g *regoScope) open(format, profile string) bool {
 		}
 	}
 	return false
+}
+
+// packScope returns the scope of the named pack's Rego rules, made empty
+// on first use.
+func (e *Engine) packScope(pack string) *regoScope {
+	if e.packScopes == nil {
+		e.packScopes = map[string]*regoScope{}
+	}
+	g := e.packScopes[pack]
+	if g == nil {
+		g = &regoScope{}
+		e.packScopes[pack] = g
+	}
+	return g
+}
+
+// openSets says, for each record set, whether its pack's Rego may give a
+// document of the format, under the profile, a finding: a finding set
+// whose pack declares no rule that applies there is not evaluated, as OPA
+// is not run at all on a document no rule applies to (a contract record,
+// checked with the default packs, is not given to the claude-code pack's
+// Rego). Action sets are always evaluated where OPA runs: an action is not
+// dropped outside its rule's formats as a finding is. The answer is kept in
+// run while documents keep their format and profile.
+func (p *regoProgram) openSets(run *regoRun, sets []regoSet, format, profile string) []bool {
+	if run.open != nil && len(run.open) == len(sets) && run.format == format && run.profile == profile {
+		return run.open
+	}
+	open := make([]bool, len(sets))
+	for i := range sets {
+		open[i] = sets[i].name == actionSet || p.packOpen(sets[i].pack, format, profile)
+	}
+	run.open, run.format, run.profile = open, format, profile
+	return open
+}
+
+// packOpen reports whether a rule of the pack applies to documents of the
+// format under the profile; a pack of unknown scope is open everywhere.
+func (p *regoProgram) packOpen(pack, format, profile string) bool {
+	g := p.scopes[pack]
+	return g == nil || g.open(format, profile)
 }
 
 // openUnder reports whether OPA may run on some document under the profile.

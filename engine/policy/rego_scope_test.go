@@ -2,7 +2,14 @@ package policy
 
 import (
 	"context"
+	"errors"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/chatlint/chatlint/engine/astjson"
+	"github.com/chatlint/chatlint/engine/document"
 )
 
 // OPA runs on a document only when some Rego rule applies to its format and
@@ -63,5 +70,110 @@ dataset_warn contains {"rule": "whole-file", "msg": "x"} if input.records > 0
 	}
 	if !e.regoScope.open("chat", "default") || !e.ReadsLookupUnder("default") || !e.ReadsLookupFor("sharegpt", "default") {
 		t.Error("a pack without declared rules is not evaluated everywhere")
+	}
+}
+
+// A pack's Rego is evaluated on a document only when one of the pack's own
+// rules applies to it, though another pack's rule has OPA run on it: the
+// chat-only pack below writes a malformed finding (no msg) wherever it is
+// evaluated, which an evaluation reports as an error. Compiled
+// (policy/regoc) and on topdown alike.
+func TestRegoPackScope(t *testing.T) {
+	chatOnly := &Pack{Name: "chatonly", Rego: []File{{Name: "chatonly.rego", Source: []byte(`package chatlint.chatonly
+
+# METADATA
+# description: A finding without a message, on every document it is evaluated on.
+# custom:
+#   id: chat-only
+#   severity: warning
+#   formats: [chat]
+warn contains {"rule": "chat-only"} if input.format
+`)}}}
+	contractOnly := &Pack{Name: "contractonly", Rego: []File{{Name: "contractonly.rego", Source: []byte(`package chatlint.contractonly
+
+# METADATA
+# description: Fires on every contract record.
+# custom:
+#   id: contract-only
+#   severity: error
+#   formats: [contract]
+deny contains {"rule": "contract-only", "msg": "x"} if input.format == "contract"
+`)}}}
+	// A cleanup pack whose rule names chat only: its actions are not
+	// dropped outside the rule's formats as findings are, so it still acts
+	// on a contract record where OPA runs.
+	chatCleanup := &Pack{Name: "chatcleanup", Rego: []File{{Name: "chatcleanup.rego", Source: []byte(`package chatlint.chatcleanup
+
+# METADATA
+# description: Drops the record.
+# custom:
+#   id: drop-all
+#   formats: [chat]
+actions contains {"op": "drop_record", "rule": "drop-all", "reason": "test"} if input.format
+`)}}}
+	doc := func(f document.Format, rec string) *document.Document {
+		v, err := astjson.Decode([]byte(rec))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return document.NewBuilder(f, "f.jsonl", document.Options{}).Add(1, v.(ast.Object))
+	}
+	for _, mode := range []string{"compiled", "topdown"} {
+		if mode == "topdown" {
+			t.Setenv("CHATLINT_REGO_EVAL", "topdown")
+		}
+		e, err := Compile(context.Background(), []*Pack{chatOnly, contractOnly}, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ev := e.NewEvaluator()
+		hits, err := ev.Evaluate(context.Background(), doc(document.Contract, `{"conversation_id": "c", "messages": []}`))
+		if err != nil {
+			t.Errorf("%s: a contract record: %v (the chat-only pack was evaluated)", mode, err)
+		}
+		var ids []string
+		for _, h := range hits {
+			ids = append(ids, h.Rule)
+		}
+		if d := cmp.Diff([]string{"contract-only"}, ids); d != "" {
+			t.Errorf("%s: a contract record's hits (-want +got):\n%s", mode, d)
+		}
+		_, err = ev.Evaluate(context.Background(), doc(document.Chat, `{"messages": []}`))
+		var bad *OutputError
+		if !errors.As(err, &bad) {
+			t.Errorf("%s: a chat record: error %v, want the chat-only pack's malformed finding", mode, err)
+		}
+		c, err := Compile(context.Background(), []*Pack{chatCleanup, contractOnly}, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, acts, err := c.NewEvaluator().EvaluateActions(context.Background(), doc(document.Contract, `{"conversation_id": "c", "messages": []}`))
+		if err != nil || len(acts) != 1 || acts[0].Rule != "drop-all" {
+			t.Errorf("%s: a contract record's actions %+v, error %v: want drop-all's", mode, acts, err)
+		}
+	}
+}
+
+// A pack with dataset rules and no record rule: its dataset sets are the
+// only ones, and the per-pack scope (which dataset rules do not enter) must
+// not take them for record sets and skip them.
+func TestRegoScopeLeavesDatasetSets(t *testing.T) {
+	p := &Pack{Name: "team", Rego: []File{{Name: "d.rego", Source: []byte(`package chatlint.team
+
+# METADATA
+# description: A file has fewer than 3 records.
+# custom:
+#   id: too-small
+#   severity: error
+dataset_deny contains {"rule": "too-small", "msg": "small"} if input.records < 3
+`)}}}
+	e, err := Compile(context.Background(), []*Pack{p}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := ast.NewObject(ast.Item(ast.StringTerm("records"), ast.IntNumberTerm(2)))
+	hits, err := e.NewEvaluator().EvaluateDataset(context.Background(), "chat", "", doc)
+	if err != nil || len(hits) != 1 || hits[0].Rule != "too-small" {
+		t.Errorf("hits %+v, error %v: want too-small", hits, err)
 	}
 }

@@ -80,3 +80,32 @@ func regocFindings(eng *policy.Engine, files []string, profile string) ([]findin
 	slices.SortFunc(out, finding.Compare)
 	return out, es
 }
+
+// TestBuiltinRegoCompiles: the built-in packages that check every record
+// of their format stay in the compiled subset; one that drifts out of it
+// (a constant function argument, an `every`) would silently run on
+// topdown again, several times slower.
+func TestBuiltinRegoCompiles(t *testing.T) {
+	all, err := builtin.All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"contract": "chatlint.contract", "goose": "chatlint.goose"}
+	for _, p := range all {
+		pkg, ok := want[p.Name]
+		if !ok {
+			continue
+		}
+		delete(want, p.Name)
+		eng, err := policy.Compile(context.Background(), []*policy.Pack{p}, policy.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := policy.RegoCompiled(eng); !slices.Contains(got, pkg) && !slices.Contains(got, "data."+pkg) {
+			t.Errorf("pack %s: compiled packages %v, want %s among them (CHATLINT_REGO_EVAL=explain says why not)", p.Name, got, pkg)
+		}
+	}
+	for name := range want {
+		t.Errorf("no built-in pack %s", name)
+	}
+}

@@ -115,6 +115,6 @@ deny contains f if {
 	}
 }
 
-plural(1) := ""
+plural(n) := "" if n == 1
 
-plural(n) := "s" if n != 1
+else := "s"
