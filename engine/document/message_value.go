@@ -177,6 +177,15 @@ func plainArray(arr *ast.Array) *ast.Array {
 			o = v.Materialize()
 		case *astjson.ObjectView:
 			o = v.Materialize()
+		case ast.Object:
+			// A whole message of a Codex rollout decoded as views holds
+			// its payload, a view, as raw.
+			if r := v.Get(KeyRaw); r != nil {
+				if rv, ok := r.Value.(*astjson.ObjectView); ok {
+					o = v.Copy()
+					o.Insert(KeyRaw, ast.NewTerm(rv.Materialize()))
+				}
+			}
 		}
 		if o != nil {
 			if out == nil {
