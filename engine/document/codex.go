@@ -153,12 +153,20 @@ func (c *codex) Finish() *Document {
 	if c.opts.ToolCalls != "" {
 		mode = c.opts.ToolCalls
 	}
-	d.Value = newDocument(d, mode, c.ms, emptyArray, ast.ArrayTerm(c.entries...), ast.NullTerm())
+	views := false
 	if len(c.entries) > 0 {
-		// Entries decoded as views (codexReads) are built for any reader
-		// but the YAML evaluator (Materialized).
-		_, d.views = c.entries[0].Value.(*astjson.ObjectView)
+		_, views = c.entries[0].Value.(*astjson.ObjectView)
 	}
+	if views {
+		// The lines were decoded as views (codexReads): only the YAML
+		// evaluator reads the document, so its messages are
+		// MessageValues too, each with every member (the document is
+		// whole), and Materialized builds them, the entries and the
+		// lines for any other reader.
+		d.fields = everyMember
+	}
+	d.Value = newDocument(d, mode, c.ms, emptyArray, ast.ArrayTerm(c.entries...), ast.NullTerm())
+	d.fields, d.views = nil, views
 	d.Unmapped = c.un.list("Codex")
 	return d
 }

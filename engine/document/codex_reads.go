@@ -78,3 +78,7 @@ func codexReads(f *Fields) *astjson.Projection {
 	}
 	return f.codexProjection
 }
+
+// everyMember is a Fields that keeps every member but is not All: a
+// document built under it is whole, with its messages as MessageValues.
+var everyMember = NewFields(func(...string) bool { return true })

@@ -69,13 +69,17 @@ func TestCodexRawLeavesOutUnread(t *testing.T) {
 				if _, ok := arrayField(d.Value, keyEntries).Elem(0).Value.(*astjson.ObjectView); !ok {
 					t.Error("entries are not views")
 				}
+				if _, ok := arrayField(d.Value, KeyMessages).Elem(0).Value.(*MessageValue); !ok {
+					t.Error("messages are not MessageValues")
+				}
 			}
 			got := d.Materialized()
 			for _, k := range []*ast.Term{keyEntries, KeyMessages} {
 				arr := arrayField(got, k)
 				for i := 0; i < arr.Len(); i++ {
 					e := arr.Elem(i).Value
-					if _, ok := e.(*astjson.ObjectView); ok {
+					switch e.(type) {
+					case *astjson.ObjectView, *MessageValue:
 						t.Fatalf("materialized %v %d is a view", k, i)
 					}
 					if _, ok := e.(ast.Object).Get(KeyRaw).Value.(*astjson.ObjectView); ok {

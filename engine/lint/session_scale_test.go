@@ -94,8 +94,8 @@ func TestSessionCheckLinear(t *testing.T) {
 // (a hash map each, payload and line) and held beside an OPA object per
 // entry, and placing a finding materialized all of them again: 48 objects
 // per line at 1,000 lines, 54 at 10,000. With payloads decoded without the
-// members no rule reads, lines and entries as views, and findings placed
-// without materializing: 30 and 35.
+// members no rule reads, lines, entries and messages as views, and
+// findings placed without materializing: 26 and 32.
 func TestCodexCheckAllocations(t *testing.T) {
 	l := defaultLinter(t)
 	u := sessionUnit(document.Codex, 1000)
