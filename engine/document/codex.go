@@ -2,6 +2,8 @@ package document
 
 import (
 	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/chatlint/chatlint/engine/astjson"
 )
 
 // Codex is a Codex CLI rollout file: {timestamp, type, payload} lines.
@@ -14,6 +16,7 @@ var codexAdapter = &Adapter{
 	Detect:     isCodexLine,
 	Shape:      `a rollout line {"timestamp", "type": "session_meta"|"response_item"|…, "payload": {…}} as its first line`,
 	NewBuilder: func(file string, opts Options) Builder { return &codex{file: file, opts: opts} },
+	Reads:      codexReads,
 	// Sent to an API that rejects a tool-call id used twice: openai-tools
 	// first renames reused ids (with their results) and moves stray results
 	// back, then transcript pairs results in call order and synthesises the
@@ -71,17 +74,27 @@ func (c *codex) Add(line int, rec ast.Object) *Document {
 	if typ == "session_meta" && c.id == "" {
 		c.id = stringField(p, keyID)
 	}
-	e := ast.NewObjectWithCapacity(6)
-	e.Insert(KeyIndex, intTerm(len(c.entries)))
-	e.Insert(KeyLine, intTerm(line))
-	e.Insert(keyType, strTerm(typ))
+	var kv [6][2]*ast.Term
+	n := 0
+	add := func(k, v *ast.Term) { kv[n] = [2]*ast.Term{k, v}; n++ }
+	add(KeyIndex, intTerm(len(c.entries)))
+	add(KeyLine, intTerm(line))
+	add(keyType, strTerm(typ))
 	if ptype != "" {
-		e.Insert(keyPayloadType, strTerm(ptype))
+		add(keyPayloadType, strTerm(ptype))
 	}
 	if t := get(rec, keyTimestamp); t != nil {
-		e.Insert(keyTimestamp, t)
+		add(keyTimestamp, t)
 	}
-	e.Insert(KeyRaw, ast.NewTerm(rec))
+	add(KeyRaw, ast.NewTerm(rec))
+	var e ast.Object
+	if _, view := rec.(*astjson.ObjectView); view {
+		// The line was decoded as a view (codexReads): so is its entry,
+		// which Document.Materialized builds with the line.
+		e = astjson.NewObjectView(kv[:n]...)
+	} else {
+		e = ast.NewObject(kv[:n]...)
+	}
 	c.entries = append(c.entries, ast.NewTerm(e))
 	if typ == "response_item" && p != nil {
 		c.item(line, get(rec, keyPayload), p, ptype)
@@ -140,7 +153,20 @@ func (c *codex) Finish() *Document {
 	if c.opts.ToolCalls != "" {
 		mode = c.opts.ToolCalls
 	}
+	views := false
+	if len(c.entries) > 0 {
+		_, views = c.entries[0].Value.(*astjson.ObjectView)
+	}
+	if views {
+		// The lines were decoded as views (codexReads): only the YAML
+		// evaluator reads the document, so its messages are
+		// MessageValues too, each with every member (the document is
+		// whole), and Materialized builds them, the entries and the
+		// lines for any other reader.
+		d.fields = everyMember
+	}
 	d.Value = newDocument(d, mode, c.ms, emptyArray, ast.ArrayTerm(c.entries...), ast.NullTerm())
+	d.fields, d.views = nil, views
 	d.Unmapped = c.un.list("Codex")
 	return d
 }

@@ -98,6 +98,18 @@ func (d *Document) Tools() *ast.Array { return arrayField(d.goValue(), KeyTools)
 // Entries returns the normalized entries array.
 func (d *Document) Entries() *ast.Array { return arrayField(d.goValue(), keyEntries) }
 
+// located is the array member k that Locate reads: of the whole document
+// when Value leaves members out, else of Value itself, views and all:
+// Locate reads an element's line and path by Get, which views answer, so
+// placing a finding on a Codex rollout whose lines are views builds no OPA
+// object of them (Materialized would build every line's).
+func (d *Document) located(k *ast.Term) *ast.Array {
+	if d.whole != nil {
+		return arrayField(d.goValue(), k)
+	}
+	return arrayField(d.Value, k)
+}
+
 // Work is how much a rule has to look at in the document: the number of its
 // messages or of its entries, whichever is larger, at least 1. The rule
 // time limit is judged per unit of it (policy.WorkUnit), so that a long

@@ -31,6 +31,10 @@ type Fields struct {
 	// entryRawProjection the projection that leaves them out.
 	entryRawOmit       map[string]bool
 	entryRawProjection *astjson.Projection
+	// codexProjection decodes a Codex line without the members of its
+	// payload no rule reads (codex_reads.go), nil when every one may be;
+	// codexViews does the same with the line and its payload as views.
+	codexProjection, codexViews *astjson.Projection
 	// entryUnread are the members of a session's entries (entries.*.NAME)
 	// no rule reads, of those the Claude Code builder may leave out.
 	entryUnread map[string]bool
@@ -80,6 +84,7 @@ func NewFields(reads func(path ...string) bool) *Fields {
 	if f.entryRawOmit = entryRawOmit(reads); f.entryRawOmit != nil {
 		f.entryRawProjection = &astjson.Projection{Object: true, KeepOthers: true, Omit: f.entryRawOmit}
 	}
+	f.codexProjection, f.codexViews = codexProjections(codexPayloadOmit(reads))
 	return f
 }
 

@@ -177,6 +177,15 @@ func plainArray(arr *ast.Array) *ast.Array {
 			o = v.Materialize()
 		case *astjson.ObjectView:
 			o = v.Materialize()
+		case ast.Object:
+			// A whole message of a Codex rollout decoded as views holds
+			// its payload, a view, as raw.
+			if r := v.Get(KeyRaw); r != nil {
+				if rv, ok := r.Value.(*astjson.ObjectView); ok {
+					o = v.Copy()
+					o.Insert(KeyRaw, ast.NewTerm(rv.Materialize()))
+				}
+			}
 		}
 		if o != nil {
 			if out == nil {
@@ -378,11 +387,20 @@ func (d *Document) Materialized() ast.Object {
 // materialize returns doc with the views of its messages array replaced by
 // their objects, the members in the same order; doc itself when it has none.
 func materialize(doc ast.Object) ast.Object {
-	var msgs, raw ast.Value
+	var msgs, raw, entries ast.Value
 	if t := doc.Get(KeyMessages); t != nil {
 		if arr, _ := t.Value.(*ast.Array); arr != nil {
 			if p := plainArray(arr); p != arr {
 				msgs = p
+			}
+		}
+	}
+	// A Codex rollout's entries, and the lines they hold, may be views
+	// (codexReads).
+	if t := doc.Get(keyEntries); t != nil {
+		if arr, _ := t.Value.(*ast.Array); arr != nil {
+			if p := plainArray(arr); p != arr {
+				entries = p
 			}
 		}
 	}
@@ -395,7 +413,7 @@ func materialize(doc ast.Object) ast.Object {
 			}
 		}
 	}
-	if msgs == nil && raw == nil {
+	if msgs == nil && raw == nil && entries == nil {
 		return doc
 	}
 	kv := make([][2]*ast.Term, 0, doc.Len())
@@ -403,6 +421,8 @@ func materialize(doc ast.Object) ast.Object {
 		switch {
 		case msgs != nil && k.Value.Compare(KeyMessages.Value) == 0:
 			v = ast.NewTerm(msgs)
+		case entries != nil && k.Value.Compare(keyEntries.Value) == 0:
+			v = ast.NewTerm(entries)
 		case raw != nil && k.Value.Compare(KeyRaw.Value) == 0:
 			v = ast.NewTerm(raw)
 		}

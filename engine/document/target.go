@@ -97,7 +97,7 @@ func (d *Document) Locate(t Target) (line int, path string, ok bool) {
 	i, _ := strconv.Atoi(segs[1])
 	switch segs[0] {
 	case "messages":
-		m := elem(d.Messages(), i)
+		m := elem(d.located(KeyMessages), i)
 		if m == nil {
 			return line, "", false
 		}
@@ -114,7 +114,7 @@ func (d *Document) Locate(t Target) (line int, path string, ok bool) {
 		// lines) names that line.
 		return orLine(intField(c, KeyLine), line), stringField(c, KeyPath), true
 	case "tools":
-		tl := elem(d.Tools(), i)
+		tl := elem(d.located(KeyTools), i)
 		if tl == nil {
 			return line, "", false
 		}
@@ -123,7 +123,7 @@ func (d *Document) Locate(t Target) (line int, path string, ok bool) {
 		}
 		return line, stringField(tl, KeyPath), true
 	default: // entries
-		e := elem(d.Entries(), i)
+		e := elem(d.located(keyEntries), i)
 		if e == nil {
 			return line, "", false
 		}

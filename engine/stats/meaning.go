@@ -54,6 +54,9 @@ func answers(d *document.Document, doc ast.Object) []*ast.Array {
 		return out
 	}
 	raw, _ := field(doc, "raw").(ast.Object)
+	if raw == nil { // a session's raw is null: every line is an entry
+		return nil
+	}
 	for _, k := range []string{"preferred_output", "non_preferred_output"} {
 		list := raw.Get(ast.StringTerm(k))
 		if list == nil {

@@ -72,3 +72,22 @@ func TestStatsTrainingMeaning(t *testing.T) {
 		t.Errorf("unrecognized file: %+v", unknown)
 	}
 }
+
+// TestStatsSessions: a session (a Codex rollout, a Claude Code session) has
+// a null raw: stats counts its messages rather than failing on the record
+// it does not have (it dereferenced the missing raw and panicked).
+func TestStatsSessions(t *testing.T) {
+	for _, f := range []string{"codex-repairs", "claude-code-repairs"} {
+		t.Run(f, func(t *testing.T) {
+			p := filepath.Join("..", "..", "fixtures", "fix", f, "input.jsonl")
+			model := &document.Model{Name: "m", Encoding: "o200k_base", Limit: 1000, PricePerMillion: 1}
+			res, errs, err := Compute(context.Background(), &runner.Runner{}, []runner.Input{{Name: p, Path: p}}, Options{Model: model})
+			if err != nil || len(errs) > 0 {
+				t.Fatal(err, errs)
+			}
+			if got := res.Files[0]; got.Records != 1 || got.Messages["assistant"] == 0 || got.Kinds["chat"] != 1 {
+				t.Errorf("records %d, messages %v, kinds %v", got.Records, got.Messages, got.Kinds)
+			}
+		})
+	}
+}

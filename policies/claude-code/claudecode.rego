@@ -276,9 +276,10 @@ entry_problem(i) := "it has no type: it is not a Claude Code entry" if {
 deny contains f if {
 	cc
 	some i, _ in input.entries
+	problem := entry_problem(i) # first: most entries have none, and need no name
 	f := {
 		"rule": "claude-code-entry-shape",
-		"msg": sprintf("%s: %s", [entry_name(i), entry_problem(i)]),
+		"msg": sprintf("%s: %s", [entry_name(i), problem]),
 		"entry_index": i,
 	}
 }
