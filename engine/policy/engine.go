@@ -248,7 +248,17 @@ func (e *Engine) evaluate(ctx context.Context, doc *document.Document, cancel to
 			cache.Drop()
 		}
 		var err error
-		hits, acts, err = e.rego.eval(ctx, run, doc.Materialized(), string(doc.Format), profileOf(doc.Profile), cancel, tracer, hits, acts)
+		input := doc.Materialized()
+		if run != nil && run.watch != nil {
+			// The memory watchdog starts here: it stops OPA's evaluation
+			// only, and what the YAML rules and the document's
+			// materialization took before is not the Rego rules' doing
+			// (watched from the start, 800,000 tool calls went past the
+			// limit in the YAML rules, and OPA, cancelled before its first
+			// rule, was reported as "rule (unknown)").
+			guard.watch(run.watch, e.memory)
+		}
+		hits, acts, err = e.rego.eval(ctx, run, input, string(doc.Format), profileOf(doc.Profile), cancel, tracer, hits, acts)
 		var bad *OutputError // declared apart, or it escapes for every document
 		if err != nil {
 			if bad = asOutputError(err); bad == nil {

@@ -88,13 +88,14 @@ func (ev *Evaluator) run(ctx context.Context, doc *document.Document, tracer top
 	w.over.Store(false)
 	watched := ev.e.rego != nil && ev.e.regoScope.open(string(doc.Format), profileOf(doc.Profile)) // only OPA's evaluation can be stopped
 	if watched {
-		guard.watch(w, ev.e.memory)
+		ev.rego.watch = w // watched from OPA's start (Engine.evaluate)
 	}
 	limit := budget(ev.timeout, docWork(doc))
 	ev.timer.Reset(limit)
 	hits, acts, err = ev.e.evaluateRecovered(ctx, doc, &ev.cancel, tracer, &ev.rel, &ev.rego)
 	timedOut := !ev.timer.Stop() && ev.cancel.Cancelled()
 	if watched {
+		ev.rego.watch = nil
 		guard.unwatch(w)
 	}
 	if w.over.Load() {

@@ -23,6 +23,9 @@ type regoRun struct {
 	collect func(topdown.QueryResult) error
 	cur     *regoSet
 	input   ast.Term
+	// watch is the memory watchdog's hold on this evaluation, nil when it
+	// is not watched (Evaluator.run): the watch starts when OPA does.
+	watch *memWatch
 }
 
 // collectSet gathers what `some f in <set>` enumerated: a set's or an
