@@ -57,7 +57,7 @@ func (b agentsRunState) Add(line int, rec ast.Object) *Document {
 	}
 	switch v := in.Value.(type) {
 	case ast.String:
-		m := message{raw: in, role: "user", line: line, path: "/original_input", pathTerm: strTerm("/original_input"), chatIndex: -1, ownCalls: true}
+		m := message{raw: in, role: "user", line: line, pathTerm: strTerm("/original_input"), chatIndex: -1, ownCalls: true}
 		m.text, m.hasContent, m.textTerm = string(v), v != "", in
 		r.ms = append(r.ms, m)
 	case *ast.Array:

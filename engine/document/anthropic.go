@@ -31,7 +31,7 @@ func appendMessages(ms []message, raw *ast.Term, line int, path *ast.Term, chatI
 			continue
 		}
 		p := pointerIndex(string(path.Value.(ast.String))+"/content", j)
-		m := message{raw: parts.Elem(j), obj: b, role: "tool", line: line, path: p, pathTerm: strTerm(p), chatIndex: -1, toolCalls: toolCallsOf(b)}
+		m := message{raw: parts.Elem(j), obj: b, role: "tool", line: line, pathTerm: strTerm(p), chatIndex: -1, toolCalls: toolCallsOf(b)}
 		c := get(b, keyContent)
 		m.text, m.hasContent = contentText(c)
 		if c != nil {

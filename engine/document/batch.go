@@ -153,8 +153,7 @@ func systemMessage(ms []message, req ast.Object, base string, line int) []messag
 	if s == nil {
 		return ms
 	}
-	m := message{raw: s, role: "system", line: line, path: base + "/system", chatIndex: -1}
-	m.pathTerm = strTerm(m.path)
+	m := message{raw: s, role: "system", line: line, pathTerm: strTerm(base + "/system"), chatIndex: -1}
 	m.text, m.hasContent = contentText(s)
 	if _, ok := s.Value.(ast.String); ok {
 		m.textTerm = s

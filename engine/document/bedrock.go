@@ -57,7 +57,7 @@ type bedrockBuilder struct {
 func (b bedrockBuilder) Add(line int, rec ast.Object) *Document {
 	var ms []message
 	if sys := get(rec, keySystem); sys != nil {
-		m := message{raw: sys, role: "system", line: line, path: "/system", pathTerm: strTerm("/system"), chatIndex: -1, ownCalls: true}
+		m := message{raw: sys, role: "system", line: line, pathTerm: strTerm("/system"), chatIndex: -1, ownCalls: true}
 		m.text, m.hasContent = contentText(sys)
 		ms = append(ms, m)
 	}
@@ -81,7 +81,7 @@ func (bedrockBuilder) Finish() *Document { return nil }
 // toolResult block first as a tool message of its own.
 func bedrockMessage(ms []message, raw *ast.Term, line int, path string) []message {
 	o, _ := raw.Value.(ast.Object)
-	m := message{raw: raw, obj: o, line: line, path: path, pathTerm: strTerm(path), chatIndex: -1, ownCalls: true}
+	m := message{raw: raw, obj: o, line: line, pathTerm: strTerm(path), chatIndex: -1, ownCalls: true}
 	if o == nil {
 		return append(ms, m)
 	}
@@ -102,7 +102,7 @@ func bedrockMessage(ms []message, raw *ast.Term, line int, path string) []messag
 			continue
 		}
 		if res := objectField(blk, keyToolResult); res != nil {
-			t := message{raw: blocks.Elem(j), obj: res, role: "tool", line: line, path: bp, pathTerm: strTerm(bp), chatIndex: -1, ownCalls: true}
+			t := message{raw: blocks.Elem(j), obj: res, role: "tool", line: line, pathTerm: strTerm(bp), chatIndex: -1, ownCalls: true}
 			t.text, t.hasContent = contentText(bedrockResultText(get(res, keyContent)))
 			t.callID = firstPresent(res, keyToolUseIDc)
 			if s := stringField(res, keyStatus); s != "" {

@@ -115,7 +115,7 @@ func (c *codex) item(line int, raw *ast.Term, p ast.Object, ptype string) {
 		c.ms = addCallItem(c.ms, c.open, raw, p, ptype, line, "/payload", payloadPath)
 		c.open = true
 	case "function_call_output", "custom_tool_call_output":
-		m := message{raw: raw, obj: p, role: "tool", line: line, path: "/payload", pathTerm: payloadPath, chatIndex: -1, ownCalls: true}
+		m := message{raw: raw, obj: p, role: "tool", line: line, pathTerm: payloadPath, chatIndex: -1, ownCalls: true}
 		out := get(p, keyOutput)
 		m.text, m.hasContent = contentText(out)
 		if out != nil {
@@ -177,7 +177,7 @@ func (c *codex) Finish() *Document {
 // opening one when none is, so that parallel calls are one message.
 func addCallItem(ms []message, open bool, raw *ast.Term, p ast.Object, typ string, line int, path string, pathTerm *ast.Term) []message {
 	if !open {
-		ms = append(ms, message{raw: raw, obj: p, role: "assistant", line: line, path: path,
+		ms = append(ms, message{raw: raw, obj: p, role: "assistant", line: line,
 			pathTerm: pathTerm, chatIndex: -1, ownCalls: true})
 	}
 	m := &ms[len(ms)-1]

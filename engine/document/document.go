@@ -111,16 +111,34 @@ func (d *Document) located(k *ast.Term) *ast.Array {
 }
 
 // Work is how much a rule has to look at in the document: the number of its
-// messages or of its entries, whichever is larger, at least 1. The rule
-// time limit is judged per unit of it (policy.WorkUnit), so that a long
-// session is given the time its length needs, as every record of a
-// dataset is.
+// entries, or of its messages counted with their tool calls and the parts
+// of their raw content, whichever is larger, at least 1. The rule time
+// limit is judged per unit of it (policy.WorkUnit), so that a long session
+// is given the time its length needs, as every record of a dataset is, and
+// so is one message holding a million calls or content parts (a record of
+// two messages and 800,000 calls was given one time limit, 5 s, for a
+// check of 8.5 s of CPU: a policy-error). A member the
+// document leaves out (no rule reads it) is not counted.
 func (d *Document) Work() int {
 	n := 1
-	for _, k := range []*ast.Term{KeyMessages, keyEntries} {
-		if a := arrayField(d.Value, k); a != nil {
-			n = max(n, a.Len())
+	if a := arrayField(d.Value, keyEntries); a != nil {
+		n = max(n, a.Len())
+	}
+	if a := arrayField(d.Value, KeyMessages); a != nil {
+		w := a.Len()
+		for i := 0; i < a.Len(); i++ {
+			m, ok := a.Elem(i).Value.(ast.Object)
+			if !ok {
+				continue
+			}
+			if calls := arrayField(m, KeyToolCalls); calls != nil {
+				w += calls.Len()
+			}
+			if parts := arrayField(objectField(m, KeyRaw), keyContent); parts != nil {
+				w += parts.Len()
+			}
 		}
+		n = max(n, w)
 	}
 	return n
 }

@@ -93,8 +93,7 @@ func (b geminiBuilder) Add(line int, rec ast.Object) *Document {
 	req, base := geminiRequest(rec)
 	var ms []message
 	if si, name := either(req, keySysInstr); si != nil {
-		m := message{raw: si, role: "system", line: line, path: base + "/" + name, chatIndex: -1}
-		m.pathTerm = strTerm(m.path)
+		m := message{raw: si, role: "system", line: line, pathTerm: strTerm(base + "/" + name), chatIndex: -1}
 		m.obj, _ = si.Value.(ast.Object)
 		if m.obj != nil {
 			m.text, m.hasContent = geminiText(arrayField(m.obj, keyParts))
@@ -124,7 +123,7 @@ func (geminiBuilder) Finish() *Document { return nil }
 // turn split into its function responses and the rest.
 func geminiTurn(ms []message, raw *ast.Term, line int, path string) []message {
 	o, _ := raw.Value.(ast.Object)
-	m := message{raw: raw, obj: o, line: line, path: path, pathTerm: strTerm(path), chatIndex: -1}
+	m := message{raw: raw, obj: o, line: line, pathTerm: strTerm(path), chatIndex: -1}
 	if o == nil {
 		return append(ms, m)
 	}
@@ -155,7 +154,7 @@ func geminiTurn(ms []message, raw *ast.Term, line int, path string) []message {
 		}
 		if fr, _ := either(p, keyFunctionResp); fr != nil && m.role != "assistant" {
 			r, _ := fr.Value.(ast.Object)
-			t := message{raw: parts.Elem(j), obj: p, role: "tool", line: line, path: pp, pathTerm: strTerm(pp), chatIndex: -1}
+			t := message{raw: parts.Elem(j), obj: p, role: "tool", line: line, pathTerm: strTerm(pp), chatIndex: -1}
 			resp := get(r, keyResponse)
 			t.text, t.hasContent = contentText(resp)
 			if id := stringTerm(r, keyID); id.Value.(ast.String) != "" {

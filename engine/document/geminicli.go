@@ -181,7 +181,7 @@ func (g *geminiCLI) messages() []message {
 		if r.path != "" {
 			pathTerm = strTerm(r.path)
 		}
-		m := message{raw: r.raw, obj: r.obj, role: role, line: r.line, path: r.path, pathTerm: pathTerm, chatIndex: -1, ownCalls: true}
+		m := message{raw: r.raw, obj: r.obj, role: role, line: r.line, pathTerm: pathTerm, chatIndex: -1, ownCalls: true}
 		content := get(r.obj, keyContent)
 		if content == nil {
 			content = get(r.obj, keyGCLIParts)
@@ -230,7 +230,7 @@ func geminiCLIResults(c ast.Object, line int, callPath string) []message {
 			continue // a part that is not a response (the CLI adds none today)
 		}
 		rp := callPath + "/result/" + strconv.Itoa(j)
-		t := message{raw: res.Elem(j), obj: p, role: "tool", line: line, path: rp, pathTerm: strTerm(rp), chatIndex: -1, ownCalls: true}
+		t := message{raw: res.Elem(j), obj: p, role: "tool", line: line, pathTerm: strTerm(rp), chatIndex: -1, ownCalls: true}
 		resp := get(fr, keyGCLIResponse)
 		ro, _ := resp.Value.(ast.Object)
 		switch {

@@ -74,7 +74,7 @@ func (s *gooseSession) Add(line int, rec ast.Object) *Document {
 // messages, then the message itself when it has anything else (an
 // assistant message always: its tool requests are its calls).
 func gooseMessage(ms []message, rec ast.Object, line int) []message {
-	m := message{raw: ast.NewTerm(rec), obj: rec, role: stringField(rec, keyRole), line: line, path: "", pathTerm: rootPath, chatIndex: -1}
+	m := message{raw: ast.NewTerm(rec), obj: rec, role: stringField(rec, keyRole), line: line, pathTerm: rootPath, chatIndex: -1}
 	parts := arrayField(rec, keyContent)
 	rest := parts == nil
 	for j := 0; parts != nil && j < parts.Len(); j++ {
@@ -93,7 +93,7 @@ func gooseMessage(ms []message, rec ast.Object, line int) []message {
 			continue
 		case "toolResponse":
 			tr := objectField(p, keyToolResult)
-			t := message{raw: parts.Elem(j), obj: p, role: "tool", line: line, path: pp, pathTerm: strTerm(pp), chatIndex: -1}
+			t := message{raw: parts.Elem(j), obj: p, role: "tool", line: line, pathTerm: strTerm(pp), chatIndex: -1}
 			t.text, t.hasContent = contentText(get(tr, keyValue))
 			if t.text == "" {
 				t.text = stringField(tr, keyError)

@@ -105,9 +105,9 @@ func parseInline(ms []message) {
 }
 
 func (m *message) addInlineCall(payload, defaultID string) {
-	at := m.path + "/content"
-	if m.textMember != "" {
-		at = m.path + "/" + m.textMember
+	at := m.pathString() + "/content"
+	if m.valueText {
+		at = m.pathString() + "/value"
 	}
 	v, err := astjson.Decode([]byte(strings.TrimSpace(payload)))
 	if err != nil {

@@ -90,7 +90,7 @@ func builtMessage(role string, content *ast.Term, line int, path string) message
 		content = ast.NullTerm()
 	}
 	o := ast.NewObject([2]*ast.Term{keyRole, ast.StringTerm(role)}, [2]*ast.Term{keyContent, content})
-	m := message{raw: ast.NewTerm(o), obj: o, role: role, line: line, path: path, pathTerm: strTerm(path), chatIndex: -1}
+	m := message{raw: ast.NewTerm(o), obj: o, role: role, line: line, pathTerm: strTerm(path), chatIndex: -1}
 	m.text, m.hasContent = contentText(content)
 	if _, ok := content.Value.(ast.String); ok {
 		m.textTerm = content

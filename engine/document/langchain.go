@@ -202,7 +202,7 @@ func langChainAppend(ms []message, t *ast.Term, line int, at string, un *unmappe
 	typ, f, path, ok := langChainMessage(o, at)
 	if !ok || f == nil {
 		// Not a message: kept for the rules to report, with no role.
-		return append(ms, message{raw: t, obj: o, line: line, path: at, pathTerm: strTerm(at), chatIndex: -1, ownCalls: true})
+		return append(ms, message{raw: t, obj: o, line: line, pathTerm: strTerm(at), chatIndex: -1, ownCalls: true})
 	}
 	raw := ast.NewTerm(f)
 	role, known := langChainRoles[typ]
@@ -212,7 +212,7 @@ func langChainAppend(ms []message, t *ast.Term, line int, at string, un *unmappe
 	if !known {
 		role = typ // not a role: the rules report it
 	}
-	m := message{raw: raw, obj: f, role: role, line: line, path: path, pathTerm: strTerm(path), chatIndex: -1, ownCalls: true}
+	m := message{raw: raw, obj: f, role: role, line: line, pathTerm: strTerm(path), chatIndex: -1, ownCalls: true}
 	content := get(f, keyContent)
 	m.text, m.hasContent = contentText(content)
 	if content != nil {

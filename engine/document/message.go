@@ -16,12 +16,10 @@ type message struct {
 	roleTerm   *ast.Term // the raw role term when it can be reused as is
 	text       string
 	textTerm   *ast.Term // the raw content term when it is the text itself
-	hasContent bool
 	callID     *ast.Term // tool_call_id as given, nil when absent
 	line       int
-	path       string
-	pathTerm   *ast.Term
-	chatIndex  int // the index of a chat record's message (path "/messages/i"), else -1
+	pathTerm   *ast.Term // the message's JSON Pointer (pathString)
+	chatIndex  int       // the index of a chat record's message (path "/messages/i"), else -1
 	calls      []*ast.Term
 	stopReason *ast.Term // stop_reason or stopReason when a string, else nil
 	toolCalls  *ast.Term // the tool_calls member as given, nil when absent or null
@@ -29,25 +27,46 @@ type message struct {
 	// and it is a boolean (pi/OpenClaw isError, an Anthropic tool_result
 	// block's is_error), else nil: the flag decides whether the result
 	// failed, where other formats leave rules to read the payload.
-	isError    *ast.Term
-	textMember string // the member holding the text when it is not content (ShareGPT's value)
+	isError *ast.Term
 	// lines are the source lines of a message written over several lines
 	// (a Claude Code assistant message, a Codex turn's items), in order;
 	// nil for a message on one line.
 	lines []int
-	// ownCalls marks calls the adapter read itself (each with its own line):
-	// the structured pass leaves them as they are.
-	ownCalls bool
-	// orderIDs are the positional ids of the calls without an id that a
-	// result answers, in order (orderIDs), and orderNext the next to give.
-	orderIDs  []*ast.Term
-	orderNext int
+	// order holds the positional ids of the calls without an id that a
+	// result answers (orderIDs); nil for the messages that have none.
+	order *orderState
 	// fields, when set, leaves the call members no rule reads out of the
 	// calls the second pass builds (Options.Fields).
 	fields *Fields
+	// The flags last, side by side: a record of a million messages holds a
+	// million of these structs while its document is built, and each
+	// field's padding counts (TestMessageStructSize).
+	hasContent bool
+	// valueText says the text is the member value, not content (ShareGPT).
+	valueText bool
+	// ownCalls marks calls the adapter read itself (each with its own line):
+	// the structured pass leaves them as they are.
+	ownCalls bool
 	// callViews builds the calls as astjson views: only the YAML evaluator
 	// reads them (the messages are MessageValues, see buildMessagesFields).
 	callViews bool
+}
+
+// orderState is a message's positional call ids, in order, and the next to
+// give.
+type orderState struct {
+	ids  []*ast.Term
+	next int
+}
+
+// pathString is the message's JSON Pointer: the string of pathTerm, which
+// the message holds once.
+func (m *message) pathString() string {
+	if m.pathTerm == nil {
+		return ""
+	}
+	s, _ := m.pathTerm.Value.(ast.String)
+	return string(s)
 }
 
 // readMessage does the first pass over one message as given.
@@ -60,7 +79,7 @@ func readMessage(raw *ast.Term, line int, path *ast.Term, chatIndex int) message
 // message's object o and its content member already: an OPA object hashes
 // the key on every lookup, and chat reads every message.
 func readMessageContent(raw *ast.Term, o ast.Object, content *ast.Term, line int, path *ast.Term, chatIndex int) message {
-	m := message{raw: raw, line: line, path: string(path.Value.(ast.String)), pathTerm: path, chatIndex: chatIndex}
+	m := message{raw: raw, line: line, pathTerm: path, chatIndex: chatIndex}
 	m.obj = o
 	if m.obj == nil {
 		return m
@@ -238,7 +257,7 @@ func (m *message) structuredCalls() {
 		}
 	}
 	if parts := arrayField(m.obj, keyContent); parts != nil {
-		base := m.path + "/content"
+		base := m.pathString() + "/content"
 		for i := 0; i < parts.Len(); i++ {
 			b, ok := parts.Elem(i).Value.(ast.Object)
 			if !ok || !callBlockTypes[stringField(b, keyType)] {

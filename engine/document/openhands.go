@@ -152,7 +152,7 @@ func (o *openHands) Add(line int, rec ast.Object) *Document {
 
 // msg starts a message that is the whole event.
 func (o *openHands) msg(line int, rec ast.Object, role string) message {
-	return message{raw: ast.NewTerm(rec), obj: rec, role: role, line: line, path: "", pathTerm: rootPath, chatIndex: -1, ownCalls: true}
+	return message{raw: ast.NewTerm(rec), obj: rec, role: role, line: line, pathTerm: rootPath, chatIndex: -1, ownCalls: true}
 }
 
 // call adds a tool-calling action to the assistant message of its model

@@ -44,7 +44,10 @@ func orderIDs(ms []message) {
 				continue
 			}
 			id := strTerm(fmt.Sprintf("order-%d-%d", i, k))
-			m.orderIDs = append(m.orderIDs, id)
+			if m.order == nil {
+				m.order = &orderState{}
+			}
+			m.order.ids = append(m.order.ids, id)
 			r.callID = id
 			k++
 		}
@@ -84,11 +87,11 @@ func hasID(t *ast.Term) bool {
 // nextOrderID returns the positional id of the message's next call without
 // an id, or id as given when it has one or no result answered it.
 func (m *message) nextOrderID(id *ast.Term) *ast.Term {
-	if hasID(id) || m.orderNext >= len(m.orderIDs) {
+	if hasID(id) || m.order == nil || m.order.next >= len(m.order.ids) {
 		return id
 	}
-	id = m.orderIDs[m.orderNext]
-	m.orderNext++
+	id = m.order.ids[m.order.next]
+	m.order.next++
 	return id
 }
 

@@ -39,5 +39,5 @@ func (m *message) callPath(i int) *ast.Term {
 	if m.chatIndex >= 0 && m.chatIndex < pathMessages && i < pathCalls {
 		return callPaths[m.chatIndex][i]
 	}
-	return ast.StringTerm(pointerIndex(m.path+"/tool_calls", i))
+	return ast.StringTerm(pointerIndex(m.pathString()+"/tool_calls", i))
 }

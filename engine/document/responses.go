@@ -105,7 +105,7 @@ func (r *responseItems) add(line int, raw *ast.Term, path string) {
 		r.open = true
 		r.un.addOthers(line, p, r.prefix+typ+".", "type", "call_id", "name", "arguments", "input", "action")
 	case "function_call_output", "custom_tool_call_output", "local_shell_call_output":
-		m := message{raw: raw, obj: p, role: "tool", line: line, path: path, pathTerm: pathTerm, chatIndex: -1, ownCalls: true}
+		m := message{raw: raw, obj: p, role: "tool", line: line, pathTerm: pathTerm, chatIndex: -1, ownCalls: true}
 		out := get(p, keyOutput)
 		m.text, m.hasContent = contentText(out)
 		if out != nil {
@@ -124,7 +124,7 @@ func (r *responseItems) add(line int, raw *ast.Term, path string) {
 	case "":
 		// Neither an item nor a message: a message without a role, for
 		// the rules to report rather than a guess.
-		r.ms = append(r.ms, message{raw: raw, obj: p, line: line, path: path, pathTerm: pathTerm, chatIndex: -1, ownCalls: true})
+		r.ms = append(r.ms, message{raw: raw, obj: p, line: line, pathTerm: pathTerm, chatIndex: -1, ownCalls: true})
 		r.open = false
 	default:
 		r.un.add(line, r.prefix+"items of type "+typ)

@@ -57,7 +57,7 @@ func (b shareGPTBuilder) Add(line int, rec ast.Object) *Document {
 	if s := get(rec, keySystem); s != nil {
 		if str, ok := s.Value.(ast.String); ok && str != "" {
 			ms = append(ms, message{raw: s, role: "system", text: string(str), textTerm: s, hasContent: true,
-				line: line, path: "/system", pathTerm: strTerm("/system"), chatIndex: -1})
+				line: line, pathTerm: strTerm("/system"), chatIndex: -1})
 		}
 	}
 	if turns := arrayField(rec, keyConversations); turns != nil {
@@ -82,7 +82,7 @@ func (shareGPTBuilder) Finish() *Document { return nil }
 // shareGPTTurn reads one turn: its speaker mapped to a role, its value as
 // the text; a function_call turn's value is its calls, not text.
 func shareGPTTurn(raw *ast.Term, line int, path string, index int) message {
-	m := message{raw: raw, line: line, path: path, pathTerm: strTerm(path), chatIndex: -1}
+	m := message{raw: raw, line: line, pathTerm: strTerm(path), chatIndex: -1}
 	m.obj, _ = raw.Value.(ast.Object)
 	if m.obj == nil {
 		return m
@@ -97,7 +97,7 @@ func shareGPTTurn(raw *ast.Term, line int, path string, index int) message {
 	}
 	v := get(m.obj, keyValue)
 	if v != nil {
-		m.textMember = "value"
+		m.valueText = true
 	} else {
 		v = get(m.obj, keyContent)
 	}
@@ -119,9 +119,9 @@ func shareGPTTurn(raw *ast.Term, line int, path string, index int) message {
 // LLaMA-Factory) or as JSON. Every call's path is the value: the calls live
 // inside it.
 func (m *message) addShareGPTCalls(v *ast.Term, index int) {
-	path := strTerm(m.path + "/value")
+	path := strTerm(m.pathString() + "/value")
 	if get(m.obj, keyValue) == nil {
-		path = strTerm(m.path + "/content")
+		path = strTerm(m.pathString() + "/content")
 	}
 	id := func(k int) *ast.Term { return strTerm(fmt.Sprintf("sharegpt-%d-%d", index, k)) }
 	var payload ast.Value

@@ -57,7 +57,7 @@ func addAnswers(doc ast.Object, rec ast.Object, line int, opts Options, turn fun
 			ms = append(ms, turn(a.term, "/"+name, 0)...)
 		case ast.String:
 			ms = append(ms, message{raw: a.term, role: "assistant", text: string(v), textTerm: a.term, hasContent: v != "",
-				line: line, path: "/" + name, pathTerm: strTerm("/" + name), chatIndex: -1})
+				line: line, pathTerm: strTerm("/" + name), chatIndex: -1})
 		}
 		mode := detectMode(ms, opts.ToolCalls)
 		shareGPTIDs(ms, mode)

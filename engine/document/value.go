@@ -108,7 +108,6 @@ func intField(o ast.Object, k *ast.Term) int {
 	return 0
 }
 
-func intTerm(i int) *ast.Term   { return ast.InternedTerm(i) }
 func boolTerm(b bool) *ast.Term { return ast.InternedTerm(b) }
 
 func strTerm(s string) *ast.Term {

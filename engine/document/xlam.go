@@ -68,10 +68,10 @@ func (b xlamBuilder) Add(line int, rec ast.Object) *Document {
 	if q := get(rec, keyQuery); q != nil {
 		text, has := contentText(q)
 		ms = append(ms, message{raw: q, role: "user", text: text, textTerm: q, hasContent: has,
-			line: line, path: "/query", pathTerm: strTerm("/query"), chatIndex: -1})
+			line: line, pathTerm: strTerm("/query"), chatIndex: -1})
 	}
 	if a := get(rec, keyAnswers); a != nil {
-		m := message{raw: a, role: "assistant", line: line, path: "/answers", pathTerm: strTerm("/answers"), chatIndex: -1, ownCalls: true}
+		m := message{raw: a, role: "assistant", line: line, pathTerm: strTerm("/answers"), chatIndex: -1, ownCalls: true}
 		m.addXLAMCalls(a)
 		if len(m.calls) > 0 {
 			ms = append(ms, m)

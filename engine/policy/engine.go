@@ -268,6 +268,14 @@ func (e *Engine) evaluate(ctx context.Context, doc *document.Document, cancel to
 			cache.Drop()
 		}
 		var err error
+		if run != nil && run.watch != nil {
+			// The memory watchdog starts here: it stops OPA's evaluation
+			// only, and what the YAML rules took before is not the Rego
+			// rules' doing (watched from the start, 800,000 tool calls went
+			// past the limit in the YAML rules, and OPA, cancelled before
+			// its first rule, was reported as "rule (unknown)").
+			guard.watch(run.watch, e.memory)
+		}
 		hits, acts, err = e.rego.eval(ctx, run, regoInput{views: doc.Value, doc: doc}, string(doc.Format), profileOf(doc.Profile), cancel, tracer, hits, acts)
 		var bad *OutputError // declared apart, or it escapes for every document
 		if err != nil {

@@ -297,7 +297,7 @@ deny contains {"rule": "quick", "msg": "quick"} if true
 	// The limit is per WorkUnit messages (or entries): a document of 2,500
 	// messages is given three.
 	long := `{"messages":[{"role":"user","content":"slow"}` + strings.Repeat(`,{"role":"assistant","content":"ok"}`, 2499) + `]}`
-	if _, err := ev.Evaluate(context.Background(), chatDoc(t, long)); err == nil || !strings.Contains(err.Error(), "took longer than 150ms (50ms per 1000 messages or entries)") {
+	if _, err := ev.Evaluate(context.Background(), chatDoc(t, long)); err == nil || !strings.Contains(err.Error(), "took longer than 150ms (50ms per 1000 messages, entries, tool calls or content parts)") {
 		t.Fatalf("err = %v, want the time limit of three units of work", err)
 	}
 }

@@ -29,3 +29,15 @@ func (e *Engine) evaluateRecovered(ctx context.Context, doc *document.Document, 
 	}()
 	return e.evaluate(ctx, doc, cancel, tracer, rc, run)
 }
+
+// docWork is doc.Work(), or 1 when reading the document panics (it reads
+// every message): the evaluation then meets the same fault under
+// evaluateRecovered and reports it as the document's error.
+func docWork(doc *document.Document) (n int) {
+	defer func() {
+		if recover() != nil {
+			n = 1
+		}
+	}()
+	return doc.Work()
+}

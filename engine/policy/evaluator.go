@@ -15,18 +15,19 @@ import (
 )
 
 // DefaultRuleTimeout bounds the evaluation of one conversation or session,
-// per WorkUnit messages or entries: packs are semi-trusted, and one
+// per WorkUnit of its work (Document.Work: messages or entries, a message's
+// tool calls and content parts counted): packs are semi-trusted, and one
 // pathological rule must not hang a CI job. Every command and the Beam job
 // use it unless told otherwise.
 const DefaultRuleTimeout = 5 * time.Second
 
-// WorkUnit is how many messages or entries of a document one rule timeout
-// covers: a session of 3,000 entries is given three timeouts, as three
+// WorkUnit is how much of a document's work (messages or entries, tool
+// calls, content parts) one rule timeout covers: a session of 3,000 entries is given three timeouts, as three
 // records of 1,000 messages would be, while a record of any usual length is
 // given one.
 const WorkUnit = 1000
 
-// budget is the time limit of a document with work messages or entries.
+// budget is the time limit of a document of the given work (Document.Work).
 func budget(timeout time.Duration, work int) time.Duration {
 	return timeout * time.Duration(max(1, (work+WorkUnit-1)/WorkUnit))
 }
@@ -87,13 +88,14 @@ func (ev *Evaluator) run(ctx context.Context, doc *document.Document, tracer top
 	w.over.Store(false)
 	watched := ev.e.rego != nil && ev.e.regoScope.open(string(doc.Format), profileOf(doc.Profile)) // only OPA's evaluation can be stopped
 	if watched {
-		guard.watch(w, ev.e.memory)
+		ev.rego.watch = w // watched from OPA's start (Engine.evaluate)
 	}
-	limit := budget(ev.timeout, doc.Work())
+	limit := budget(ev.timeout, docWork(doc))
 	ev.timer.Reset(limit)
 	hits, acts, err = ev.e.evaluateRecovered(ctx, doc, &ev.cancel, tracer, &ev.rel, &ev.rego)
 	timedOut := !ev.timer.Stop() && ev.cancel.Cancelled()
 	if watched {
+		ev.rego.watch = nil
 		guard.unwatch(w)
 	}
 	if w.over.Load() {
@@ -101,7 +103,7 @@ func (ev *Evaluator) run(ctx context.Context, doc *document.Document, tracer top
 	}
 	if timedOut {
 		if limit != ev.timeout {
-			return nil, nil, fmt.Errorf("evaluating policies took longer than %s (%s per %d messages or entries); the document was not checked", limit, ev.timeout, WorkUnit), false
+			return nil, nil, fmt.Errorf("evaluating policies took longer than %s (%s per %d messages, entries, tool calls or content parts); the document was not checked", limit, ev.timeout, WorkUnit), false
 		}
 		return nil, nil, fmt.Errorf("evaluating policies took longer than %s; the document was not checked", ev.timeout), false
 	}

@@ -32,10 +32,10 @@ const memSampleEvery = 2 * time.Millisecond
 type memWatch struct {
 	cancel *resettableCancel
 	over   atomic.Bool // the watchdog cancelled it
-	// base is the heap when the evaluation started: what it holds then
-	// (the document itself, however big a valid session is, and the other
-	// workers' records) is not the rules' doing, so the limit bounds the
-	// growth past it.
+	// base is the heap when OPA's evaluation started: what it
+	// holds then (the document itself, however big a valid session is,
+	// what the YAML rules built before, the other workers' records) is not
+	// the Rego rules' doing, so the limit bounds the growth past it.
 	base uint64
 }
 

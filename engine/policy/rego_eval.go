@@ -27,6 +27,9 @@ type regoRun struct {
 	// profile (regoProgram.openSets), kept while they stay the same.
 	open            []bool
 	format, profile string
+	// watch is the memory watchdog's hold on this evaluation, nil when it
+	// is not watched (Evaluator.run): the watch starts when OPA does.
+	watch *memWatch
 }
 
 // collectSet gathers what `some f in <set>` enumerated: a set's or an

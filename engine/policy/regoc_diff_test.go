@@ -270,7 +270,7 @@ deny contains f if {
 	start := time.Now()
 	_, err = e.NewEvaluator().Evaluate(context.Background(), doc)
 	// 2,000 messages: twice the limit (it is per policy.WorkUnit messages).
-	want := "evaluating policies took longer than 100ms (50ms per 1000 messages or entries); the document was not checked"
+	want := "evaluating policies took longer than 100ms (50ms per 1000 messages, entries, tool calls or content parts); the document was not checked"
 	if err == nil || err.Error() != want {
 		t.Errorf("error %v, want %q", err, want)
 	}

@@ -53,7 +53,7 @@ func AddPackFlags(cmd *cobra.Command, o *PackOptions) {
 // AddTimeoutFlags adds the time limit of evaluation, for the commands that
 // evaluate documents (check, and test's fixtures); rules evaluates nothing.
 func AddTimeoutFlags(cmd *cobra.Command, o *PackOptions) {
-	AddRuleTimeoutFlag(cmd, &o.Timeout, 0, "time limit for evaluating the rules on one conversation or session, per 1,000 of its messages or entries (default 5s); past it the record gets a policy-error finding and the run goes on")
+	AddRuleTimeoutFlag(cmd, &o.Timeout, 0, "time limit for evaluating the rules on one conversation or session, per 1,000 of its messages or entries, tool calls and content parts counted (default 5s); past it the record gets a policy-error finding and the run goes on")
 }
 
 // AddDisableFlag adds --disable, for the commands that evaluate rules

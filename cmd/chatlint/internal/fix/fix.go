@@ -95,7 +95,7 @@ and files of no known format.`,
 	f := cmd.Flags()
 	f.StringArrayVar(&o.Packs, "pack", nil, "cleanup pack to run: builtin:NAME or a folder (repeatable; default: the built-in pack for each file's format)")
 	cmdutil.AddDisableFlag(cmd, &o.Disable)
-	cmdutil.AddRuleTimeoutFlag(cmd, &o.Timeout, policy.DefaultRuleTimeout, "time limit for evaluating the rules on one conversation or session, per 1,000 of its messages or entries, per pass")
+	cmdutil.AddRuleTimeoutFlag(cmd, &o.Timeout, policy.DefaultRuleTimeout, "time limit for evaluating the rules on one conversation or session, per 1,000 of its messages or entries, tool calls and content parts counted, per pass")
 	f.StringVarP(&o.Output, "output", "o", "", "write to this file; for several inputs, to this folder (an existing one, or a path ending in / to create)")
 	f.BoolVar(&o.InPlace, "in-place", false, "replace each input (after a backup FILE.bak-<UTC time>-<random>)")
 	f.BoolVar(&o.IgnoreWriters, "ignore-writers", false, "with --in-place: replace a file even while another process has it open for writing (what it writes afterwards is lost)")
