@@ -6,7 +6,7 @@ package policy
 // then be built into its object for Rego's input, and the document copied
 // with them, which costs more than the objects built at once.
 func (e *Engine) MessageViewsFor(format, profile string) bool {
-	if e.rego == nil || !e.regoScope.open(format, profileOf(profile)) {
+	if !e.hasRego || !e.regoScope.open(format, profileOf(profile)) {
 		return true
 	}
 	return e.gate.gated > 0 && e.gate.gated == e.gate.packs // OPA runs only where a gate fires
