@@ -74,3 +74,56 @@ func TestLazyRegoCompilesUserPacks(t *testing.T) {
 		t.Fatalf("got %v, want a compile error", err)
 	}
 }
+
+// Workers that reach the first Rego document together compile it once and
+// all get the eager engine's hits (run with -race).
+func TestLazyRegoConcurrentFirstUse(t *testing.T) {
+	packs := fieldPackSets(t)["built-in check packs"]
+	ctx := context.Background()
+	forgetCompiled() // parts of an earlier test would have the program compiled already
+	lazy, err := Compile(ctx, packs, Options{LazyRego: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eager, err := Compile(ctx, packs, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	record := `{"messages": [{"role": "user", "content": "Hi"}, {"role": "assistant", "content": "Hello", "weight": 3}]}`
+	doc := func() *document.Document {
+		v, err := astjson.Decode([]byte(record))
+		if err != nil {
+			t.Error(err)
+			return nil
+		}
+		return document.NewBuilder(document.Chat, "data.jsonl", document.Options{Profile: "openai"}).Add(1, v.(ast.Object))
+	}
+	want, err := eager.Evaluate(ctx, doc())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(want) == 0 {
+		t.Fatal("no hits to compare")
+	}
+	got := make([][]Hit, 4)
+	done := make(chan int)
+	for w := range got {
+		go func() {
+			defer func() { done <- w }()
+			ev := lazy.NewEvaluator()
+			h, err := ev.Evaluate(ctx, doc())
+			if err != nil {
+				t.Error(err)
+			}
+			got[w] = h
+		}()
+	}
+	for range got {
+		<-done
+	}
+	for w := range got {
+		if diff := cmp.Diff(want, got[w]); diff != "" {
+			t.Errorf("worker %d: hits differ (-eager +lazy):\n%s", w, diff)
+		}
+	}
+}
