@@ -38,10 +38,11 @@ type Linter struct {
 	eng    *policy.Engine
 	// plans says, per format, how its units are read (plan).
 	plans map[document.Format]formatPlan
-	// fields prunes the documents of a file no dataset rule folds (a
-	// file's dataset facts read its records whole); nil when the caller
-	// set opts.Fields.
-	fields *document.Fields
+	// project says the documents of a file no dataset rule folds are
+	// pruned to what the rules read of them (Engine.FieldsFor; a file's
+	// dataset facts read its records whole); false when the caller set
+	// opts.Fields.
+	project bool
 	// hashes says findings of records without an id get their
 	// RecordHash: only a baseline or a SARIF fingerprint reads it, and
 	// hashing every such record's whole text is costly when many have
@@ -60,9 +61,7 @@ func (l *Linter) HashRecords(on bool) { l.hashes = on }
 func New(eng *policy.Engine, opts document.Options) *Linter {
 	opts.SkipLookup = opts.SkipLookup || !eng.ReadsLookupUnder(opts.Profile)
 	l := &Linter{ev: eng.NewEvaluator(), opts: opts, dataset: eng.HasDataset(opts.Profile), eng: eng}
-	if opts.Fields == nil {
-		l.fields = eng.Fields()
-	}
+	l.project = opts.Fields == nil
 	if l.dataset {
 		l.tokens = tokenCounter(eng.DatasetReadsTokens(opts.Profile), opts.Model)
 	}
@@ -88,7 +87,7 @@ func (l *Linter) plan(f document.Format) formatPlan {
 	}
 	p := formatPlan{folds: l.dataset && l.eng.HasDatasetFor(l.opts.Profile, string(f)), opts: l.opts}
 	p.whole = p.folds && (l.tokens != nil || l.eng.DatasetReadsContent(p.opts.Profile, string(f)))
-	if !p.whole && l.fields != nil { // a fold of content facts reads its documents whole
+	if !p.whole && l.project { // a fold of content facts reads its documents whole
 		p.opts.Fields = l.eng.FieldsFor(string(f), p.opts.Profile)
 		if p.folds { // the dataset key, read from the record
 			p.opts.Fields = p.opts.Fields.WithWholeRaw()

@@ -28,11 +28,12 @@ var memo struct {
 }
 
 // memoCompileParts is compileParts, reused for packs compiled before. A
-// cancelled compile is not kept.
-func memoCompileParts(ctx context.Context, packs []*Pack) *compiledParts {
+// cancelled compile is not kept. Parts made lazy and handed out again to an
+// eager Compile are compiled then (compiledParts.program).
+func memoCompileParts(ctx context.Context, packs []*Pack, lazy bool) *compiledParts {
 	key, ok := packsKey(packs)
 	if !ok {
-		return compileParts(ctx, packs)
+		return compileParts(ctx, packs, lazy)
 	}
 	memo.Lock()
 	c := memo.parts[key]
@@ -40,7 +41,7 @@ func memoCompileParts(ctx context.Context, packs []*Pack) *compiledParts {
 	if c != nil {
 		return c
 	}
-	c = compileParts(ctx, packs)
+	c = compileParts(ctx, packs, lazy)
 	if ctx.Err() != nil {
 		return c
 	}

@@ -30,6 +30,10 @@ import (
 // run to run. And no module is walked while OPA copies it (a walk sorts an
 // object's keys in place): the parsed ones are walked as they are parsed,
 // the compiled ones once OPA is done.
+//
+// With Options.LazyRego and only built-in Rego, OPA's compile (and the reads
+// of what it compiled) waits for the first document a Rego rule applies to
+// (compiledParts.program); a run that has none never compiles it.
 
 // compiledParts are the packs' files compiled apart; [i] is packs[i].
 type compiledParts struct {
@@ -40,6 +44,13 @@ type compiledParts struct {
 	// has Rego; progErr is why it does not compile.
 	prog    *regoProgram
 	progErr error
+	// progOnce guards compiling prog: at once (compileParts with lazy
+	// false), or on the first document a Rego rule applies to (program).
+	progOnce sync.Once
+	// modules and pkgPack are what compiling prog takes, nil when some
+	// pack's Rego does not parse or no pack has Rego.
+	modules map[string]*ast.Module
+	pkgPack map[string]string
 	// regoReads are the input paths prog's rules may read (regoPaths);
 	// yamlReads the fields the YAML files may (fieldSet.yaml).
 	regoReads readTree
@@ -88,8 +99,10 @@ func (p *yamlPart) gateOnly() bool {
 	return p.err == nil && len(p.rules) == 0 && p.gate.err == nil && len(p.gate.rules) > 0
 }
 
-// compileParts parses and compiles every file of the packs, as above.
-func compileParts(ctx context.Context, packs []*Pack) *compiledParts {
+// compileParts parses and compiles every file of the packs, as above. With
+// lazy, OPA's compile of the Rego (and what it reads) waits until program
+// is first called.
+func compileParts(ctx context.Context, packs []*Pack, lazy bool) *compiledParts {
 	c := &compiledParts{rego: make([]regoPart, len(packs)), yaml: make([][]yamlPart, len(packs)), yamlRaw: &readTree{}, gateRaw: &readTree{}}
 	parsed := parseRegoFiles(packs)
 	c.members = map[*ast.Module]memberReads{}
@@ -104,7 +117,10 @@ func compileParts(ctx context.Context, packs []*Pack) *compiledParts {
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		c.compileRego(ctx, packs, parsed)
+		c.readPacks(packs, parsed)
+		if !lazy {
+			c.program(ctx)
+		}
 	}()
 	for i, p := range packs {
 		c.yaml[i] = make([]yamlPart, len(p.YAML))
@@ -123,7 +139,6 @@ func compileParts(ctx context.Context, packs []*Pack) *compiledParts {
 	}
 	c.yamlReads, c.gateReads = yamlFieldReads(packs, c.yaml)
 	wg.Wait()
-	c.readRego()
 	return c
 }
 
@@ -167,10 +182,9 @@ func onEveryCore(n int, do func(int)) {
 	wg.Wait()
 }
 
-// compileRego reads each pack's parsed Rego (regoPack) and, when every
-// pack's does, compiles the modules of all as Compile would and finds what
-// they read of input.
-func (c *compiledParts) compileRego(ctx context.Context, packs []*Pack, parsed [][]parsedRego) {
+// readPacks reads each pack's parsed Rego (regoPack) and, when every pack's
+// does, keeps the modules of all for program to compile.
+func (c *compiledParts) readPacks(packs []*Pack, parsed [][]parsedRego) {
 	modules := map[string]*ast.Module{}
 	pkgPack := map[string]string{}
 	ok := true
@@ -193,11 +207,25 @@ func (c *compiledParts) compileRego(ctx context.Context, packs []*Pack, parsed [
 	if !ok || len(modules) == 0 {
 		return
 	}
-	c.prog, c.progErr = compileRego(ctx, modules, pkgPack)
-	if c.progErr != nil {
-		c.prog = nil
-		return
-	}
+	c.modules, c.pkgPack = modules, pkgPack
+}
+
+// program compiles the modules readPacks kept as Compile would, once, and
+// finds what they read of input (regoReads); it returns the program, nil
+// when there is none or it does not compile (progErr says why).
+func (c *compiledParts) program(ctx context.Context) *regoProgram {
+	c.progOnce.Do(func() {
+		if c.modules == nil {
+			return
+		}
+		c.prog, c.progErr = compileRego(ctx, c.modules, c.pkgPack)
+		if c.progErr != nil {
+			c.prog = nil
+			return
+		}
+		c.readRego()
+	})
+	return c.prog
 }
 
 // readRego finds what the compiled modules read of input (regoPaths), each

@@ -150,7 +150,7 @@ func fieldPackSets(t *testing.T) map[string][]*Pack {
 // expressions.
 func TestFieldReadsMatchSerial(t *testing.T) {
 	for name, packs := range fieldPackSets(t) {
-		parts := compileParts(context.Background(), packs)
+		parts := compileParts(context.Background(), packs, false)
 		if parts.progErr != nil {
 			t.Fatalf("%s: %v", name, parts.progErr)
 		}
@@ -204,7 +204,7 @@ func TestCompileStable(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		parts := compileParts(context.Background(), packs)
+		parts := compileParts(context.Background(), packs, false)
 		v := view{
 			Rules: e.Rules(), Probes: readProbes(fieldReads(&parts.regoReads, parts.yamlReads)),
 			YAML: ids(e.yaml), ToolYAML: ids(e.toolYAML), Actions: ids(e.actions), Dataset: ids(e.dataset), Gate: ids(e.gate.entries()),

@@ -54,13 +54,17 @@ func (ev *Evaluator) EvaluateDataset(ctx context.Context, format, profile string
 		}
 		hits = r.Eval(doc, hits)
 	}
-	if e.rego == nil || len(e.rego.datasetSets) == 0 {
+	prog, err := e.program()
+	if err != nil {
+		return nil, fmt.Errorf("evaluating dataset rules: %w", err)
+	}
+	if prog == nil || len(prog.datasetSets) == 0 {
 		e.demote(profile, hits)
 		return hits, nil
 	}
 	ev.cancel.reset()
 	ev.timer.Reset(ev.timeout)
-	hits, err := e.rego.evalDataset(ctx, &ev.rego, doc, format, profile, &ev.cancel, hits)
+	hits, err = prog.evalDataset(ctx, &ev.rego, doc, format, profile, &ev.cancel, hits)
 	if !ev.timer.Stop() && ev.cancel.Cancelled() {
 		return nil, fmt.Errorf("evaluating dataset rules took longer than %s", ev.timeout)
 	}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/open-policy-agent/opa/v1/topdown"
@@ -28,11 +29,18 @@ type Engine struct {
 	models       []Model          // the model tables of the packs (models.yaml)
 	defaultModel string
 	memo         yamlrule.ToolsMemo
-	rego         *regoProgram // nil when no pack has Rego
-	disabled     map[string]bool
-	timeout      time.Duration
-	memory       uint64 // heap bound while rules run (memguard.go)
-	profiles     []Profile
+	// rego is the packs' compiled Rego, nil until program compiles it
+	// (hasRego: some pack has Rego), as Compile does unless Options.LazyRego
+	// lets it wait for the first document a Rego rule applies to.
+	rego     *regoProgram
+	hasRego  bool
+	regoOnce sync.Once
+	regoErr  error
+	parts    *compiledParts // what program compiles from
+	disabled map[string]bool
+	timeout  time.Duration
+	memory   uint64 // heap bound while rules run (memguard.go)
+	profiles []Profile
 	// demoted names, per provider profile, the rules whose errors are
 	// warnings under it (verdict.go).
 	demoted map[string]map[string]bool
@@ -54,7 +62,7 @@ type Engine struct {
 	contentReads tokenReads
 	gate         regoGate // when the Rego packs need evaluating (yaml_gate.go)
 	// fields are the members of the document an active rule may read
-	// (fielduse.go).
+	// (fielduse.go); set with rego when the packs have Rego (program).
 	fields *document.Fields
 	// yamlFields is what the YAML rules alone may read: the fields of a
 	// document no Rego rule applies to (FieldsFor).
@@ -71,6 +79,15 @@ type Options struct {
 	// RuleMemory bounds the heap while rules run; 0 means
 	// DefaultRuleMemory.
 	RuleMemory uint64
+	// LazyRego lets Compile leave OPA's compile of the packs' Rego to the
+	// first document a Rego rule applies to, when every Rego file is a
+	// built-in one (whose tests compile it, so it cannot fail to): under
+	// the default profile no built-in Rego rule applies to chat, and a run
+	// over chat then neither compiles it nor keeps it on the heap, where
+	// the collector would mark it at every cycle. A pack of the user's
+	// is compiled at once, so that its errors stop the run before it
+	// starts.
+	LazyRego bool
 }
 
 // Compile loads and compiles packs. Errors are *CompileError values with
@@ -86,7 +103,8 @@ func Compile(ctx context.Context, packs []*Pack, opts Options) (*Engine, error) 
 	for _, id := range opts.Disable {
 		e.disabled[id] = true
 	}
-	parts := memoCompileParts(ctx, packs)
+	lazy := opts.LazyRego && builtinRego(packs)
+	parts := memoCompileParts(ctx, packs, lazy)
 	modules := 0
 	var errs []string
 	for i, p := range packs {
@@ -173,22 +191,59 @@ func Compile(ctx context.Context, packs []*Pack, opts Options) (*Engine, error) 
 	}
 	e.readsLookup = e.yamlReadsLookup || e.regoReadsLookup
 	e.demoted = demotions(e.profiles, e.rules)
+	e.fields, e.yamlFields = engineFields(parts)
+	sort.Slice(e.rules, func(i, j int) bool { return e.rules[i].ID < e.rules[j].ID })
 	if modules > 0 {
-		if parts.progErr != nil {
-			return nil, parts.progErr
+		e.hasRego, e.parts = true, parts
+		if !lazy {
+			if _, err := e.program(); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return e, nil
+}
+
+// program returns the packs' compiled Rego, compiling it on the first
+// call (Options.LazyRego); nil when no pack has Rego.
+func (e *Engine) program() (*regoProgram, error) {
+	if !e.hasRego {
+		return nil, nil
+	}
+	e.regoOnce.Do(func() {
+		p := e.parts.program(context.Background())
+		if p == nil {
+			e.regoErr = e.parts.progErr
+			if e.regoErr == nil {
+				e.regoErr = errors.New("the packs' Rego did not compile")
+			}
+			return
 		}
 		prog := new(regoProgram)
-		*prog = *parts.prog // parts may be shared (memoCompileParts): the rule table is this engine's
+		*prog = *p // parts may be shared (memoCompileParts): the rule table is this engine's
 		prog.rules = make(map[string]rule.Rule, len(e.rules))
 		for _, r := range e.rules {
 			prog.rules[r.ID] = r
 		}
 		prog.scopes = e.packScopes
+		// What the Rego rules read is known once they are compiled.
+		e.fields, _ = engineFields(e.parts)
 		e.rego = prog
+	})
+	return e.rego, e.regoErr
+}
+
+// builtinRego reports whether every Rego file of the packs is a built-in
+// one (pack.File.Name "builtin:...").
+func builtinRego(packs []*Pack) bool {
+	for _, p := range packs {
+		for _, f := range p.Rego {
+			if !strings.HasPrefix(f.Name, "builtin:") {
+				return false
+			}
+		}
 	}
-	e.fields, e.yamlFields = engineFields(parts)
-	sort.Slice(e.rules, func(i, j int) bool { return e.rules[i].ID < e.rules[j].ID })
-	return e, nil
+	return true
 }
 
 // Profiles returns the profiles the packs declare, besides the default one,
@@ -260,7 +315,11 @@ func (e *Engine) evaluate(ctx context.Context, doc *document.Document, cancel to
 	if len(e.actions) > 0 {
 		hits, acts = e.yamlActions(doc, hits, acts)
 	}
-	if e.rego != nil && e.regoScope.open(string(doc.Format), profileOf(doc.Profile)) && e.needsRego(doc, cache) {
+	if e.hasRego && e.regoScope.open(string(doc.Format), profileOf(doc.Profile)) && e.needsRego(doc, cache) {
+		prog, perr := e.program()
+		if perr != nil {
+			return nil, nil, fmt.Errorf("evaluating policies: %w", perr)
+		}
 		if cache != nil && doc.Work() > dropCacheAbove {
 			// A long session: the YAML rules are done, and their sets and
 			// indexes (as many elements as the session has messages)
@@ -276,7 +335,7 @@ func (e *Engine) evaluate(ctx context.Context, doc *document.Document, cancel to
 			// its first rule, was reported as "rule (unknown)").
 			guard.watch(run.watch, e.memory)
 		}
-		hits, acts, err = e.rego.eval(ctx, run, regoInput{views: doc.Value, doc: doc}, string(doc.Format), profileOf(doc.Profile), cancel, tracer, hits, acts)
+		hits, acts, err = prog.eval(ctx, run, regoInput{views: doc.Value, doc: doc}, string(doc.Format), profileOf(doc.Profile), cancel, tracer, hits, acts)
 		var bad *OutputError // declared apart, or it escapes for every document
 		if err != nil {
 			if bad = asOutputError(err); bad == nil {

@@ -86,8 +86,12 @@ func (ev *Evaluator) run(ctx context.Context, doc *document.Document, tracer top
 	w := &ev.watch // the watchdog lets go of it before run returns
 	w.cancel = &ev.cancel
 	w.over.Store(false)
-	watched := ev.e.rego != nil && ev.e.regoScope.open(string(doc.Format), profileOf(doc.Profile)) // only OPA's evaluation can be stopped
+	watched := ev.e.hasRego && ev.e.regoScope.open(string(doc.Format), profileOf(doc.Profile)) // only OPA's evaluation can be stopped
 	if watched {
+		// The first such document compiles the Rego (Options.LazyRego):
+		// outside the record's time and memory bounds, which are the
+		// record's own. An error is the evaluation's to report.
+		_, _ = ev.e.program()
 		ev.rego.watch = w // watched from OPA's start (Engine.evaluate)
 	}
 	limit := budget(ev.timeout, docWork(doc))

@@ -85,8 +85,15 @@ func (s *fieldSet) reads(path ...string) bool {
 }
 
 // Fields returns what the active rules may read of a document, for the
-// builder (document.Options.Fields).
-func (e *Engine) Fields() *document.Fields { return e.fields }
+// builder (document.Options.Fields). What the Rego rules read is known once
+// they are compiled: Fields compiles them (Options.LazyRego); FieldsFor
+// only where a Rego rule applies.
+func (e *Engine) Fields() *document.Fields {
+	if _, err := e.program(); err != nil {
+		return nil // every member: the evaluation reports the error
+	}
+	return e.fields
+}
 
 // FieldsFor returns what the active rules may read of a document of the
 // format under the profile: OPA runs on a document only when a Rego rule
@@ -94,7 +101,10 @@ func (e *Engine) Fields() *document.Fields { return e.fields }
 // the Rego modules read is not read. The finetune pack's Rego reads every
 // record whole, yet a default-profile check of a chat file runs none of it.
 func (e *Engine) FieldsFor(format, profile string) *document.Fields {
-	if e.rego != nil && e.regoScope.open(format, profileOf(profile)) {
+	if e.hasRego && e.regoScope.open(format, profileOf(profile)) {
+		if _, err := e.program(); err != nil {
+			return nil // every member: the evaluation reports the error
+		}
 		return e.fields
 	}
 	return e.yamlFields

@@ -106,7 +106,7 @@ func (g *regoScope) openUnder(profile string) bool {
 // lookup member in a run under the profile: a YAML rule that names it, or a
 // Rego rule that may read it when OPA runs at all under that profile.
 func (e *Engine) ReadsLookupUnder(profile string) bool {
-	return e.yamlReadsLookup || e.regoReadsLookup && e.rego != nil && e.regoScope.openUnder(profileOf(profile))
+	return e.yamlReadsLookup || e.regoReadsLookup && e.hasRego && e.regoScope.openUnder(profileOf(profile))
 }
 
 // ReadsLookupFor reports whether an active rule may read the lookup member
@@ -116,5 +116,5 @@ func (e *Engine) ReadsLookupUnder(profile string) bool {
 // file checked with the default packs builds none, though the claude-code
 // pack's Rego reads it (a tenth of building a chat document).
 func (e *Engine) ReadsLookupFor(format, profile string) bool {
-	return e.yamlReadsLookup || e.regoReadsLookup && e.rego != nil && e.regoScope.open(format, profileOf(profile))
+	return e.yamlReadsLookup || e.regoReadsLookup && e.hasRego && e.regoScope.open(format, profileOf(profile))
 }

@@ -115,7 +115,9 @@ func (e *ConfigError) Unwrap() error { return e.Err }
 // rule names against the packs' rules. A pack that does not compile is a
 // *policy.CompileError, a config naming an unknown rule a *ConfigError.
 func Engine(ctx context.Context, packs []*policy.Pack, cfg *config.Config, disable []string, timeout time.Duration) (*policy.Engine, error) {
-	eng, err := policy.Compile(ctx, packs, policy.Options{Disable: disable, RecordTimeout: RuleTimeout(timeout, cfg)})
+	// The built-in Rego is compiled when a document first needs it: a run
+	// the default profile makes over chat never does (Options.LazyRego).
+	eng, err := policy.Compile(ctx, packs, policy.Options{Disable: disable, RecordTimeout: RuleTimeout(timeout, cfg), LazyRego: true})
 	if err != nil {
 		return nil, err
 	}
