@@ -313,6 +313,129 @@ warn contains f if {
 	some r in roles
 	f := {"rule": ID, "msg": sprintf("no tool; role %v", [r])}
 }`,
+	// every: topdown's evalEvery, member by member, each body looked for
+	// up to its first solution.
+	"every-basic": `deny contains f if {
+	every m in input.messages {
+		m.role != ""
+		m.role != "function"
+	}
+	f := {"rule": ID, "msg": sprintf("%d messages", [count(input.messages)])}
+}`,
+	"every-key-value": `info contains f if {
+	every i, m in input.messages {
+		i < 4
+		m.role in {"system", "user", "assistant", "tool"}
+	}
+	f := {"rule": ID, "msg": "short and plain"}
+}`,
+	"every-empty-domain": `info contains f if {
+	every x in [] { x == 1 }
+	every k, v in {} { k == v }
+	some i, m in input.messages
+	every c in m.tool_calls { c.id == "c0" }
+	f := {"rule": ID, "msg": sprintf("calls all c0 at %d", [i]), "message_index": i}
+}`,
+	"every-undefined-domain": `deny contains f if {
+	every x in input.nonexistent { x == 1 }
+	f := {"rule": ID, "msg": "undefined domain"}
+}
+
+info contains f if {
+	some i, m in input.messages
+	every c in m.tool_calls[5].id { c == "x" }
+	f := {"rule": ID, "msg": "undefined domain in a message", "message_index": i}
+}`,
+	"every-object-domain": `info contains f if {
+	some i, m in input.messages
+	every k, v in m {
+		k != "tool_call_id"
+		v != null
+	}
+	every k, c in object.union({"a": 1}, {"b": m.role}) { is_string(k); c != "tool" }
+	f := {"rule": ID, "msg": sprintf("message %d: %v", [i, object.keys(m)]), "message_index": i}
+}`,
+	"every-not-collection": `info contains f if {
+	some i, m in input.messages
+	every c in m.text { c != "x" }
+	f := {"rule": ID, "msg": sprintf("text of %d is a collection", [i]), "message_index": i}
+}
+
+deny contains f if {
+	every c in count(input.messages) { c }
+	f := {"rule": ID, "msg": "a number is a domain"}
+}`,
+	"every-set-domain": `warn contains f if {
+	roles := {m.role | some m in input.messages}
+	every r in roles { r != "developer" }
+	every r, s in {"a", "b"} { r == s }
+	f := {"rule": ID, "msg": sprintf("roles %v", [roles])}
+}`,
+	"every-nested": `info contains f if {
+	some j, first in input.messages
+	every i, m in input.messages {
+		every c in object.get(m, "tool_calls", []) {
+			c.id != "c3"
+			i >= j
+		}
+	}
+	f := {"rule": ID, "msg": sprintf("no c3 from %d on", [j]), "message_index": j}
+}`,
+	"every-binds-in-body": `info contains f if {
+	some i, m in input.messages
+	every c in object.get(m, "tool_calls", []) {
+		some n in input.messages
+		n.tool_call_id == c.id
+		x := n.role
+		x == "tool"
+	}
+	count(object.get(m, "tool_calls", [])) > 0
+	f := {"rule": ID, "msg": sprintf("all calls of %d answered", [i]), "message_index": i}
+}`,
+	// pick conflicts on a function message: the closures must stop where
+	// topdown stops, at a body's first solution and at the first member
+	// that has none, or they meet the conflict and fall back.
+	"every-stops": `pick(m) := m.role
+
+pick(m) := "x" if m.role == "function"
+
+info contains f if {
+	some i, m in input.messages
+	every x in [m] {
+		some y in [0, x]
+		count([p | p := pick(y)]) >= 0
+	}
+	n := count([1 | every x in [0, m] { x != 0; pick(x) != "" }])
+	f := {"rule": ID, "msg": sprintf("%d stops at %d", [n, i]), "message_index": i}
+}`,
+	"every-in-helpers": `all_named(m) if every c in m.tool_calls { c.name != "" }
+
+plain_roles if every m in input.messages { m.role in {"user", "assistant"} }
+
+info contains f if {
+	some i, m in input.messages
+	all_named(m)
+	f := {"rule": ID, "msg": sprintf("named calls at %d, plain %v", [i, object.get({"p": plain_roles}, "p", false)]), "message_index": i}
+}`,
+	// sprintf and other built-ins over sets, objects and arrays holding
+	// views: OPA's own formatting of plain values.
+	"sprintf-collections": `info contains f if {
+	ms := {m | some m in input.messages}
+	roles := {m.role | some m in input.messages}
+	byindex := {i: m | some i, m in input.messages}
+	count(ms) > 0
+	f := {"rule": ID, "msg": sprintf("%v|%v|%v|%v|%s", [ms, roles, byindex, input.messages, concat(",", roles)])}
+}`,
+	"bench-team-outside": `deny contains f if {
+	roles := {m.role | some m in input.messages}
+	calls := [c | some m in input.messages; some c in m.tool_calls]
+	every m in input.messages {
+		m.role != ""
+	}
+	n := count(input.messages)
+	(n + 7 * count(calls)) % 2 == 0
+	f := {"rule": ID, "msg": sprintf("%d messages, roles %v", [n, roles])}
+}`,
 }
 
 // regocConflictCases raise an error in topdown on some records (a complete
@@ -353,7 +476,7 @@ info contains f if {
 }
 
 // regocCasePacks makes a pack of every case, one package each; together
-// with one package that stays on topdown (it uses every) in the
+// with one package that stays on topdown (it uses with) in the
 // same pack, so that merged results keep topdown's order.
 func regocCasePacks(cases map[string]string) []*policy.Pack {
 	p := &policy.Pack{Name: "regoc"}
@@ -372,13 +495,13 @@ func regocCasePacks(cases map[string]string) []*policy.Pack {
 #   severity: info
 info contains f if {
 	some m in input.messages
-	every k in object.keys(m) { k != "bogus" }
+	count(input.messages) > 0 with input.unused as 1
 	f := {"rule": "helper", "msg": sprintf("role %v", [m.role])}
 }
 
 info contains {"rule": "set-iterate", "msg": "role user"} if {
 	"user" in {m.role | some m in input.messages}
-	every m in input.messages { m.role != "bogus" }
+	count(input.messages) > 0 with input.unused as 1
 }
 `)})
 	return []*policy.Pack{p}

@@ -22,7 +22,8 @@ func TestMessageViewsForCompiledRego(t *testing.T) {
 	m.role == "tool"
 }`, true},
 		{"on topdown", `deny contains {"rule": "team", "msg": "x"} if {
-	every m in input.messages { m.role == "tool" }
+	some m in input.messages
+	m.role == "tool" with input.unused as 1
 }`, false},
 	}
 	for _, c := range cases {

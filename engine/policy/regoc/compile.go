@@ -20,8 +20,8 @@ import (
 // ast.Term.Equal, refs iterate arrays, objects and sets in topdown's order,
 // built-in functions are OPA's own implementations called as topdown calls
 // them, and a built-in's error makes its expression undefined. Helper rules
-// (helpers.go) and array patterns (pattern.go) are in the
-// subset; with, every, a function argument that is not a plain var, a
+// (helpers.go), array patterns (pattern.go) and every (every.go) are in
+// the subset; with, a function argument that is not a plain var, a
 // default function, print, walk… keep the whole package on topdown, and
 // CHATLINT_REGO_EVAL=topdown keeps every package there. A document on which
 // the closures meet an error other than cancellation (a conflict) is
@@ -223,6 +223,8 @@ func (s *regocScope) expr(e *ast.Expr) (regocStep, error) {
 		return notStep(&regocBody{steps: []regocStep{x}}), nil
 	}
 	switch t := e.Terms.(type) {
+	case *ast.Every:
+		return s.every(t)
 	case *ast.Term:
 		g, err := s.gen(t)
 		if err != nil {
