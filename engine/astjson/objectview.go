@@ -137,6 +137,18 @@ func (v *ObjectView) Hash() int {
 	return v.hash
 }
 
+// EachKey calls f with each key, in the record's order: a caller that
+// wants only the keys (a set of them) does not build the object.
+func (v *ObjectView) EachKey(f func(k *ast.Term)) {
+	if v.inserted {
+		v.Object.Foreach(func(k, _ *ast.Term) { f(k) })
+		return
+	}
+	for i := range v.kvs {
+		f(v.kvs[i][0])
+	}
+}
+
 // IsGround: decoded JSON holds no variables.
 func (v *ObjectView) IsGround() bool {
 	if v.inserted {

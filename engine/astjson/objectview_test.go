@@ -3,6 +3,8 @@ package astjson
 import (
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/open-policy-agent/opa/v1/ast"
 )
 
@@ -121,5 +123,30 @@ func TestObjectViewInsert(t *testing.T) {
 	want := ast.MustParseTerm(`{"role":"tool","content":"a string longer than thirty-two bytes","name":"bob"}`).Value.(ast.Object)
 	if v.Len() != 3 || v.Hash() != want.Hash() || ast.Compare(v.Get(ast.StringTerm("role")).Value, ast.String("tool")) != 0 || v.Compare(want) != 0 {
 		t.Errorf("after Insert: len %d, hash %d (want %d), %v", v.Len(), v.Hash(), want.Hash(), v)
+	}
+}
+
+// TestObjectViewEachKey: the keys in the record's order, without building
+// the object; after an Insert, the built object's.
+func TestObjectViewEachKey(t *testing.T) {
+	got, err := DecodeProjected([]byte(`{"messages":[{"role":"user","content":"hi","name":"ann","z":{"a":1}}]}`), messageViews)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := got.(ast.Object).Get(ast.StringTerm("messages")).Value.(*ast.Array).Elem(0).Value.(*ObjectView)
+	keys := func() []string {
+		var ks []string
+		v.EachKey(func(k *ast.Term) { ks = append(ks, string(k.Value.(ast.String))) })
+		return ks
+	}
+	if diff := cmp.Diff([]string{"role", "content", "name", "z"}, keys()); diff != "" {
+		t.Errorf("keys (-want +got):\n%s", diff)
+	}
+	if v.Object != nil {
+		t.Error("EachKey built the object")
+	}
+	v.Insert(ast.StringTerm("a"), ast.NullTerm())
+	if diff := cmp.Diff([]string{"a", "content", "name", "role", "z"}, keys()); diff != "" {
+		t.Errorf("keys after Insert (-want +got):\n%s", diff)
 	}
 }

@@ -492,6 +492,52 @@ func operator(op string, a any) (test, error) {
 			}
 			return false
 		}, desc: "must hold only elements among " + ast.NewArray(termsOf(vals)...).String()}, nil
+	case "only_keys":
+		// An object none of whose keys is outside the list: with the
+		// listed keys asserted present, an object of exactly those keys
+		// (the contract's messages, {role, content}). Counted with Len
+		// and Get, which a message view answers without building the
+		// object.
+		list, ok := a.([]any)
+		if !ok {
+			return test{}, fmt.Errorf("want a list of keys")
+		}
+		keys := make([]*ast.Term, len(list))
+		for i, x := range list {
+			s, ok := x.(string)
+			if !ok {
+				return test{}, fmt.Errorf("want a list of keys (strings)")
+			}
+			keys[i] = ast.StringTerm(s)
+		}
+		return test{ok: func(v ast.Value) bool {
+			o, ok := v.(ast.Object)
+			if !ok || o.Len() > len(keys) {
+				return false
+			}
+			n := 0
+			for _, k := range keys {
+				if o.Get(k) != nil {
+					n++
+				}
+			}
+			return n == o.Len()
+		}, desc: "must be an object with no keys but " + ast.NewArray(keys...).String()}, nil
+	case "datetime":
+		// A date-time as chatlint.datetime_valid accepts it (what the
+		// contract's reference validator reads as one): a gate or a rule
+		// can then say it without OPA.
+		if a != true {
+			return test{}, fmt.Errorf("want true")
+		}
+		return test{ok: func(v ast.Value) bool { return v != nil && builtins.DateTimeProblem(v) == "" },
+			desc: "must be a date-time",
+			why: func(v ast.Value) string {
+				if v == nil {
+					return "it is missing"
+				}
+				return builtins.DateTimeProblem(v)
+			}}, nil
 	case "not_empty":
 		want, ok := a.(bool)
 		if !ok {
@@ -591,7 +637,7 @@ func operator(op string, a any) (test, error) {
 			return ok && re.MatchString(string(str))
 		}, desc: fmt.Sprintf("must match %q", s)}, nil
 	}
-	return test{}, fmt.Errorf("unknown operator (want present, optional, type, equals, not_equals, in, subset_of, not_empty, truthy, prefix, suffix, contains, matches, json, json_schema, less_than, at_most, greater_than, at_least, same_as or not)")
+	return test{}, fmt.Errorf("unknown operator (want present, optional, type, equals, not_equals, in, subset_of, only_keys, not_empty, truthy, prefix, suffix, contains, matches, json, json_schema, datetime, less_than, at_most, greater_than, at_least, same_as or not)")
 }
 
 func presentTest(want bool) test {
