@@ -449,17 +449,9 @@ func operator(op string, a any) (test, error) {
 	case "not_equals":
 		return equalsTest(a, false)
 	case "in":
-		list, ok := a.([]any)
-		if !ok {
-			return test{}, fmt.Errorf("want a list")
-		}
-		vals := make([]ast.Value, len(list))
-		for i, x := range list {
-			v, err := ast.InterfaceToValue(x)
-			if err != nil {
-				return test{}, err
-			}
-			vals[i] = v
+		vals, err := listValues(a)
+		if err != nil {
+			return test{}, err
 		}
 		return test{ok: func(v ast.Value) bool {
 			return v != nil && slices.ContainsFunc(vals, func(w ast.Value) bool { return sameValue(v, w) })
@@ -468,17 +460,9 @@ func operator(op string, a any) (test, error) {
 		// A set or list (a lookup's set of keys, say) whose every element
 		// is one of the listed values: a rule on "no other key than these"
 		// reads the document's set once instead of every message's keys.
-		list, ok := a.([]any)
-		if !ok {
-			return test{}, fmt.Errorf("want a list")
-		}
-		vals := make([]ast.Value, len(list))
-		for i, x := range list {
-			v, err := ast.InterfaceToValue(x)
-			if err != nil {
-				return test{}, err
-			}
-			vals[i] = v
+		vals, err := listValues(a)
+		if err != nil {
+			return test{}, err
 		}
 		known := func(t *ast.Term) bool {
 			return slices.ContainsFunc(vals, func(w ast.Value) bool { return sameValue(t.Value, w) })
@@ -764,3 +748,21 @@ func comparison(op string, a any) (test, bool, error) {
 
 // Relational reports whether r uses let, group or cases (rel.go).
 func (r *Rule) Relational() bool { return r.rel != nil }
+
+// listValues is an operator's argument that is a list of JSON values (in,
+// subset_of), as OPA values.
+func listValues(a any) ([]ast.Value, error) {
+	list, ok := a.([]any)
+	if !ok {
+		return nil, fmt.Errorf("want a list")
+	}
+	vals := make([]ast.Value, len(list))
+	for i, x := range list {
+		v, err := ast.InterfaceToValue(x)
+		if err != nil {
+			return nil, err
+		}
+		vals[i] = v
+	}
+	return vals, nil
+}
