@@ -88,10 +88,13 @@ func (l *Linter) plan(f document.Format) formatPlan {
 	}
 	p := formatPlan{folds: l.dataset && l.eng.HasDatasetFor(l.opts.Profile, string(f)), opts: l.opts}
 	p.whole = p.folds && (l.tokens != nil || l.eng.DatasetReadsContent(p.opts.Profile, string(f)))
-	if !p.whole && l.fields != nil { // a fold of content facts reads its documents whole
+	if l.fields != nil {
 		p.opts.Fields = l.eng.FieldsFor(string(f), p.opts.Profile)
-		if p.folds { // the dataset key, read from the record
+		if p.folds { // the dataset key and the content facts, read from the record
 			p.opts.Fields = p.opts.Fields.WithWholeRaw()
+		}
+		if p.folds && l.tokens != nil { // each example counted as built
+			p.opts.Fields = p.opts.Fields.WithTokenReads()
 		}
 		if !l.eng.MessageViewsFor(string(f), p.opts.Profile) {
 			p.opts.Fields = p.opts.Fields.PlainMessages()
@@ -170,7 +173,7 @@ func (l *Linter) CheckFacts(ctx context.Context, u Unit) ([]finding.Finding, []F
 			f.Tokens = exampleTokens(l.tokens, d)
 			fa = append(fa, f)
 			if f.Tokens >= 0 { // a rule counting this example takes the fold's count
-				dctx = tokens.WithCount(ctx, d.Materialized(), l.opts.Model.Encoding, f.Tokens)
+				dctx = tokens.WithCount(ctx, d.Is, l.opts.Model.Encoding, f.Tokens)
 				d.SetExampleTokens(f.Tokens)
 			}
 		}
