@@ -106,6 +106,19 @@ func (v *ObjectView) Materialize() ast.Object {
 	return v.Object
 }
 
+// ForeachKey calls f with each member's key, without building the object
+// (Foreach builds it, to give its members in OPA's order): a reader of the
+// keys alone, as a set, does not need that order.
+func (v *ObjectView) ForeachKey(f func(k *ast.Term)) {
+	if v.inserted {
+		v.Object.Foreach(func(k, _ *ast.Term) { f(k) })
+		return
+	}
+	for i := range v.kvs {
+		f(v.kvs[i][0])
+	}
+}
+
 // Get compares k with each member's key: the members of a message are few.
 func (v *ObjectView) Get(k *ast.Term) *ast.Term {
 	if v.inserted {

@@ -123,3 +123,30 @@ func TestObjectViewInsert(t *testing.T) {
 		t.Errorf("after Insert: len %d, hash %d (want %d), %v", v.Len(), v.Hash(), want.Hash(), v)
 	}
 }
+
+// TestObjectViewForeachKey: ForeachKey gives the keys Foreach gives, as a
+// set, without building the object; after an Insert, the built object's.
+func TestObjectViewForeachKey(t *testing.T) {
+	v := NewObjectView(
+		[2]*ast.Term{ast.StringTerm("role"), ast.StringTerm("user")},
+		[2]*ast.Term{ast.StringTerm("content"), ast.StringTerm("hi")},
+		[2]*ast.Term{ast.StringTerm("name"), ast.StringTerm("ana")},
+	)
+	keys := func() *ast.Term {
+		var ks []*ast.Term
+		v.ForeachKey(func(k *ast.Term) { ks = append(ks, k) })
+		return ast.SetTerm(ks...)
+	}
+	want := ast.SetTerm(ast.StringTerm("content"), ast.StringTerm("name"), ast.StringTerm("role"))
+	if got := keys(); !got.Equal(want) {
+		t.Errorf("keys %v, want %v", got, want)
+	}
+	if v.Object != nil {
+		t.Error("ForeachKey built the object")
+	}
+	v.Insert(ast.StringTerm("weight"), ast.IntNumberTerm(1))
+	want = ast.SetTerm(ast.StringTerm("content"), ast.StringTerm("name"), ast.StringTerm("role"), ast.StringTerm("weight"))
+	if got := keys(); !got.Equal(want) {
+		t.Errorf("after Insert: keys %v, want %v", got, want)
+	}
+}

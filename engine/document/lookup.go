@@ -1,6 +1,10 @@
 package document
 
-import "github.com/open-policy-agent/opa/v1/ast"
+import (
+	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/chatlint/chatlint/engine/astjson"
+)
 
 // The document's lookup field: indexes of the messages (and the tools' names),
 // built while they are normalized, so that rules find the assistant messages,
@@ -128,6 +132,14 @@ func givenTerms(ms []message) given {
 	var seen [12]*ast.Term
 	keys := seen[:0]
 	var odd []*ast.Term
+	add := func(k *ast.Term) {
+		for _, x := range keys {
+			if x.Value.Compare(k.Value) == 0 {
+				return
+			}
+		}
+		keys = append(keys, k)
+	}
 	for i := range ms {
 		if ms[i].raw == nil {
 			continue
@@ -141,14 +153,11 @@ func givenTerms(ms []message) given {
 		} else if _, ok := c.Value.(ast.String); !ok {
 			odd = append(odd, intTerm(i))
 		}
-		o.Foreach(func(k, _ *ast.Term) {
-			for _, x := range keys {
-				if x.Value.Compare(k.Value) == 0 {
-					return
-				}
-			}
-			keys = append(keys, k)
-		})
+		if v, ok := o.(*astjson.ObjectView); ok { // the keys make a set: any order
+			v.ForeachKey(add)
+		} else {
+			o.Foreach(func(k, _ *ast.Term) { add(k) })
+		}
 	}
 	return given{setOrEmpty(keys), arrayOrEmpty(odd)}
 }
