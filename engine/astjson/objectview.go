@@ -119,6 +119,19 @@ func (v *ObjectView) ForeachKey(f func(k *ast.Term)) {
 	}
 }
 
+// ForeachMember calls f with each member, without building the object: in
+// the view's own order, its values views where the view holds them. A
+// reader that orders the members itself, or needs no order, uses it.
+func (v *ObjectView) ForeachMember(f func(k, t *ast.Term)) {
+	if v.inserted {
+		v.Object.Foreach(f)
+		return
+	}
+	for i := range v.kvs {
+		f(v.kvs[i][0], v.kvs[i][1])
+	}
+}
+
 // Get compares k with each member's key: the members of a message are few.
 func (v *ObjectView) Get(k *ast.Term) *ast.Term {
 	if v.inserted {
