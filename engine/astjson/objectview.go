@@ -106,6 +106,32 @@ func (v *ObjectView) Materialize() ast.Object {
 	return v.Object
 }
 
+// ForeachKey calls f with each member's key, without building the object
+// (Foreach builds it, to give its members in OPA's order): a reader of the
+// keys alone, as a set, does not need that order.
+func (v *ObjectView) ForeachKey(f func(k *ast.Term)) {
+	if v.inserted {
+		v.Object.Foreach(func(k, _ *ast.Term) { f(k) })
+		return
+	}
+	for i := range v.kvs {
+		f(v.kvs[i][0])
+	}
+}
+
+// ForeachMember calls f with each member, without building the object: in
+// the view's own order, its values views where the view holds them. A
+// reader that orders the members itself, or needs no order, uses it.
+func (v *ObjectView) ForeachMember(f func(k, t *ast.Term)) {
+	if v.inserted {
+		v.Object.Foreach(f)
+		return
+	}
+	for i := range v.kvs {
+		f(v.kvs[i][0], v.kvs[i][1])
+	}
+}
+
 // Get compares k with each member's key: the members of a message are few.
 func (v *ObjectView) Get(k *ast.Term) *ast.Term {
 	if v.inserted {
@@ -135,18 +161,6 @@ func (v *ObjectView) Hash() int {
 		return v.Object.Hash()
 	}
 	return v.hash
-}
-
-// EachKey calls f with each key, in the record's order: a caller that
-// wants only the keys (a set of them) does not build the object.
-func (v *ObjectView) EachKey(f func(k *ast.Term)) {
-	if v.inserted {
-		v.Object.Foreach(func(k, _ *ast.Term) { f(k) })
-		return
-	}
-	for i := range v.kvs {
-		f(v.kvs[i][0])
-	}
 }
 
 // IsGround: decoded JSON holds no variables.

@@ -20,3 +20,24 @@ func (d *Document) SetExampleTokens(n int) {
 		d.mat.Insert(keyExampleTokens, t)
 	}
 }
+
+// WithTokenReads returns f keeping, besides what it keeps, every member
+// package tokens counts of an example (tokens.Counter.Document): the
+// messages' role, text, tool_call_id, raw (its name) and tool calls (their
+// name and arguments), and the tools. A run that counts every example
+// builds its documents pruned with it, rather than whole, and counts
+// them as built.
+func (f *Fields) WithTokenReads() *Fields {
+	if f.All() {
+		return f
+	}
+	g := *f
+	g.messages, g.tools = true, true
+	g.role, g.text, g.toolCallID, g.msgRaw, g.toolCalls = true, true, true, true, true
+	g.callName, g.callArguments = true, true
+	g.shared = nil
+	if !g.readsOwn() {
+		g.shared = &sharedMessages{}
+	}
+	return &g
+}

@@ -153,11 +153,11 @@ func givenTerms(ms []message) given {
 		} else if _, ok := c.Value.(ast.String); !ok {
 			odd = append(odd, intTerm(i))
 		}
-		if v, ok := o.(*astjson.ObjectView); ok { // a set of keys needs no built object
-			v.EachKey(add)
-			continue
+		if v, ok := o.(*astjson.ObjectView); ok { // the keys make a set: any order
+			v.ForeachKey(add)
+		} else {
+			o.Foreach(func(k, _ *ast.Term) { add(k) })
 		}
-		o.Foreach(func(k, _ *ast.Term) { add(k) })
 	}
 	return given{setOrEmpty(keys), arrayOrEmpty(odd)}
 }

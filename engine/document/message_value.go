@@ -430,3 +430,9 @@ func materialize(doc ast.Object) ast.Object {
 	})
 	return ast.NewObject(kv...)
 }
+
+// Is reports whether o is the document: its Value, or the object OPA reads
+// (Materialized), without materializing it to answer.
+func (d *Document) Is(o ast.Object) bool {
+	return o == d.Value || (d.mat != nil && o == d.mat)
+}

@@ -43,7 +43,10 @@ type Facts struct {
 
 // facts computes the Facts of a document.
 func facts(d *document.Document) Facts {
-	raw, _ := d.Materialized().Get(document.KeyRaw).Value.(ast.Object)
+	var raw ast.Object // the record whole (formatPlan), its message views read as objects
+	if t := d.Value.Get(document.KeyRaw); t != nil {
+		raw, _ = t.Value.(ast.Object)
+	}
 	f := Facts{Line: d.Line, Type: recordType(d.Format, raw), Tokens: -1}
 	if raw != nil {
 		f.Hash = contentHash(raw)

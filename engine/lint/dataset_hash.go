@@ -7,6 +7,8 @@ import (
 
 	"github.com/cespare/xxhash/v2"
 	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/chatlint/chatlint/engine/astjson"
 )
 
 // The dataset fold tells duplicate examples by a 64-bit hash of each
@@ -101,7 +103,11 @@ func (h *contentHasher) value(v ast.Value) {
 func (h *contentHasher) object(o ast.Object, top bool) {
 	from := len(h.members)
 	h.top = top
-	o.Foreach(h.add)
+	if v, ok := o.(*astjson.ObjectView); ok { // members sorted below: any order
+		v.ForeachMember(h.add)
+	} else {
+		o.Foreach(h.add)
+	}
 	ms := h.members[from:]
 	slices.SortFunc(ms, func(a, b hashMember) int { return cmp.Compare(a.key, b.key) })
 	h.count('{', len(ms))

@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/chatlint/chatlint/engine/astjson"
 )
 
 // Two records are the same example exactly when their canonical forms
@@ -58,4 +60,29 @@ func object(t *testing.T, s string) ast.Object {
 		t.Fatal(err)
 	}
 	return v.Value.(ast.Object)
+}
+
+// TestContentHashOfViews: a record whose messages the decoder gave as views
+// hashes as the same record of OPA objects, and hashing builds no view.
+func TestContentHashOfViews(t *testing.T) {
+	str := ast.StringTerm
+	msg := func() [][2]*ast.Term {
+		return [][2]*ast.Term{
+			{str("role"), str("assistant")},
+			{str("content"), ast.NullTerm()},
+			{str("tool_calls"), ast.ArrayTerm(ast.ObjectTerm(
+				[2]*ast.Term{str("id"), str("c1")},
+				[2]*ast.Term{str("function"), ast.ObjectTerm([2]*ast.Term{str("name"), str("f")}, [2]*ast.Term{str("arguments"), str("{}")})},
+			))},
+		}
+	}
+	view := astjson.NewObjectView(msg()...)
+	withViews := ast.NewObject([2]*ast.Term{str("id"), str("a")}, [2]*ast.Term{str("messages"), ast.ArrayTerm(ast.NewTerm(view))})
+	plain := ast.NewObject([2]*ast.Term{str("messages"), ast.ArrayTerm(ast.ObjectTerm(msg()...))}, [2]*ast.Term{str("id"), str("b")})
+	if got, want := contentHash(withViews), contentHash(plain); got != want {
+		t.Errorf("hash of a record with message views %x, of the same record without %x", got, want)
+	}
+	if view.Object != nil {
+		t.Error("hashing built the view's object")
+	}
 }

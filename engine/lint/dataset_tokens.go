@@ -31,12 +31,14 @@ func tokenCounter(reads bool, m *document.Model) *tokens.Counter {
 	return c
 }
 
-// exampleTokens counts a document's tokens, or -1 without a counter.
+// exampleTokens counts a document's tokens, or -1 without a counter. It
+// counts the document as built (its message views read as the objects they
+// stand for), without materializing it.
 func exampleTokens(c *tokens.Counter, d *document.Document) int {
 	if c == nil {
 		return -1
 	}
-	return c.Document(d.Materialized())
+	return c.Document(d.Value)
 }
 
 // tokenFold is the part of the fold that sums tokens.

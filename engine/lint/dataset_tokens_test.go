@@ -112,3 +112,41 @@ func TestDatasetTokensOnlyWhenRead(t *testing.T) {
 		}
 	}
 }
+
+// A run that counts every example builds its documents pruned, with what
+// the counter reads (Fields.WithTokenReads), and counts them as built, their
+// message views unmaterialized: each count is the whole document's, for
+// records with names, tool calls (arguments as strings and as objects),
+// tool results and tool definitions, even where no rule reads any of it.
+func TestTokensOfPrunedDocuments(t *testing.T) {
+	lines := []string{
+		`{"messages": [{"role": "system", "content": "Be brief."}, {"role": "user", "name": "ana", "content": "Weather in Paris?"}, {"role": "assistant", "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": \"Paris\"}"}}]}, {"role": "tool", "tool_call_id": "call_1", "content": "18C, clear"}, {"role": "assistant", "content": "18C and clear."}], "tools": [{"type": "function", "function": {"name": "get_weather", "description": "Get the weather.", "parameters": {"type": "object", "properties": {"city": {"type": "string", "description": "A city."}, "unit": {"type": "string", "enum": ["c", "f"]}}}}}]}`,
+		`{"messages": [{"role": "user", "content": [{"type": "text", "text": "Hi"}, {"type": "text", "text": "there"}]}, {"role": "assistant", "content": null, "tool_calls": [{"id": "c2", "type": "function", "function": {"name": "f", "arguments": {"a": 1}}}]}]}`,
+		`{"messages": [{"role": "user", "content": "Hi"}, {"role": "assistant", "content": "Hello."}]}`,
+	}
+	c, err := tokens.NewCounter("o200k_base")
+	if err != nil {
+		t.Fatal(err)
+	}
+	counts := func(f *document.Fields) []int {
+		var out []int
+		u := lint.Unit{File: "f", Format: document.Chat}
+		for i, l := range lines {
+			u.Records = append(u.Records, jsonl.Record{Line: i + 1, Data: []byte(l)})
+		}
+		lint.Documents(u, document.Options{Fields: f}, func(d *document.Document, _ *jsonl.Record) {
+			out = append(out, c.Document(d.Value))
+		})
+		return out
+	}
+	want := counts(nil)
+	readsNothing := document.NewFields(func(...string) bool { return false })
+	for name, f := range map[string]*document.Fields{
+		"views": readsNothing.WithWholeRaw().WithTokenReads(),
+		"plain": readsNothing.WithWholeRaw().WithTokenReads().PlainMessages(),
+	} {
+		if diff := cmp.Diff(want, counts(f)); diff != "" {
+			t.Errorf("%s: tokens of pruned documents (-whole +pruned):\n%s", name, diff)
+		}
+	}
+}

@@ -38,10 +38,9 @@ type Linter struct {
 	eng    *policy.Engine
 	// plans says, per format, how its units are read (plan).
 	plans map[document.Format]formatPlan
-	// project says the documents of a file no dataset rule folds are
-	// pruned to what the rules read of them (Engine.FieldsFor; a file's
-	// dataset facts read its records whole); false when the caller set
-	// opts.Fields.
+	// project says documents are pruned to what the rules read of them
+	// (Engine.FieldsFor; where a dataset rule folds, the record is kept
+	// whole for its facts); false when the caller set opts.Fields.
 	project bool
 	// hashes says findings of records without an id get their
 	// RecordHash: only a baseline or a SARIF fingerprint reads it, and
@@ -87,10 +86,13 @@ func (l *Linter) plan(f document.Format) formatPlan {
 	}
 	p := formatPlan{folds: l.dataset && l.eng.HasDatasetFor(l.opts.Profile, string(f)), opts: l.opts}
 	p.whole = p.folds && (l.tokens != nil || l.eng.DatasetReadsContent(p.opts.Profile, string(f)))
-	if !p.whole && l.project { // a fold of content facts reads its documents whole
+	if l.project {
 		p.opts.Fields = l.eng.FieldsFor(string(f), p.opts.Profile)
-		if p.folds { // the dataset key, read from the record
+		if p.folds { // the dataset key and the content facts, read from the record
 			p.opts.Fields = p.opts.Fields.WithWholeRaw()
+		}
+		if p.folds && l.tokens != nil { // each example counted as built
+			p.opts.Fields = p.opts.Fields.WithTokenReads()
 		}
 		if !l.eng.MessageViewsFor(string(f), p.opts.Profile) {
 			p.opts.Fields = p.opts.Fields.PlainMessages()
@@ -169,7 +171,7 @@ func (l *Linter) CheckFacts(ctx context.Context, u Unit) ([]finding.Finding, []F
 			f.Tokens = exampleTokens(l.tokens, d)
 			fa = append(fa, f)
 			if f.Tokens >= 0 { // a rule counting this example takes the fold's count
-				dctx = tokens.WithCount(ctx, d.Materialized(), l.opts.Model.Encoding, f.Tokens)
+				dctx = tokens.WithCount(ctx, d.Is, l.opts.Model.Encoding, f.Tokens)
 				d.SetExampleTokens(f.Tokens)
 			}
 		}

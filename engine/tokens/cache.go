@@ -1,7 +1,7 @@
 package tokens
 
 import (
-	"sync"
+	"sync/atomic"
 
 	"github.com/cespare/xxhash/v2"
 )
@@ -9,66 +9,45 @@ import (
 // A dataset repeats the same strings in example after example: the system
 // prompt, the tool definitions, the roles, the names of tools. The
 // tokenizer costs far more per byte than hashing, so a counter remembers
-// the count of each distinct string it tokenized, keyed by the string's
-// xxhash and length. Two different strings of one length share a 64-bit
-// hash about once in 2^64 pairs; the table holds at most cacheEntries
-// strings, so a wrong count is not a practical concern. No string
-// looked up is longer than ExactBytes.
+// the count of each distinct string it tokenized, by the string's xxhash.
 //
-// The table is split in shards, each with its own lock, so the workers
-// sharing a counter seldom wait on one another. A full shard is emptied:
-// the strings that repeat come back at once, and the bound holds without
-// bookkeeping per entry.
+// Most strings of a dataset are met once (each example's own messages), so
+// what a lookup costs on a miss matters as much as a hit: the table is
+// direct-mapped, as the rank table's piece cache is (pieces.go), with no
+// lock, no map to grow and nothing to empty. A slot holds the upper bits of
+// the hash and the count in one word the workers read and write
+// atomically; a string whose hash takes a slot replaces what was there, so
+// the table is bounded by construction. Two different strings agree on the
+// slot and the upper bits about once in 2^57 pairs, so a wrong count is not
+// a practical concern. No string looked up is longer than ExactBytes, so
+// no count exceeds the bits a slot keeps for it.
 const (
-	cacheShards     = 32
-	cacheEntries    = 1 << 16 // about 2.5 MB in all
-	cacheShardLimit = cacheEntries / cacheShards
-	cacheMinBytes   = 2 // shorter strings are counted without a lookup
+	cacheSlots     = 1 << 17 // 1 MB
+	cacheCountBits = 24      // counts up to 2^24-1; a string that tokenizes into more is not kept
+	cacheCountMask = 1<<cacheCountBits - 1
+	cacheMinBytes  = 2 // shorter strings are counted without a lookup
 )
 
-type cacheKey struct {
-	hash uint64
-	len  int
-}
-
-type cacheShard struct {
-	mu sync.Mutex
-	m  map[cacheKey]int32
-}
-
 type cache struct {
-	shards [cacheShards]cacheShard
+	slots [cacheSlots]atomic.Uint64
 }
 
-func newCache() *cache {
-	c := &cache{}
-	for i := range c.shards {
-		c.shards[i].m = make(map[cacheKey]int32)
-	}
-	return c
-}
+func newCache() *cache { return &cache{} }
 
-// count returns the count of s, tokenizing it with exact on a miss.
+// count returns the count of s, tokenizing it with exact on a miss. Two
+// workers may count one string at once, and both store the same number.
 func (c *cache) count(s string, exact func(string) int) int {
 	if c == nil || len(s) < cacheMinBytes {
 		return exact(s)
 	}
-	k := cacheKey{hash: xxhash.Sum64String(s), len: len(s)}
-	sh := &c.shards[k.hash%cacheShards]
-	sh.mu.Lock()
-	n, ok := sh.m[k]
-	sh.mu.Unlock()
-	if ok {
-		return int(n)
+	h := xxhash.Sum64String(s)
+	slot := &c.slots[h&(cacheSlots-1)]
+	if v := slot.Load(); v != 0 && v&^cacheCountMask == h&^cacheCountMask {
+		return int(v & cacheCountMask)
 	}
-	// Tokenize outside the lock: two workers may count one string at once,
-	// and both store the same number.
-	v := exact(s)
-	sh.mu.Lock()
-	if len(sh.m) >= cacheShardLimit {
-		clear(sh.m)
+	n := exact(s)
+	if n > 0 && n <= cacheCountMask {
+		slot.Store(h&^cacheCountMask | uint64(n))
 	}
-	sh.m[k] = int32(v)
-	sh.mu.Unlock()
-	return v
+	return n
 }

@@ -26,19 +26,33 @@ func TestCacheCountsOnce(t *testing.T) {
 	}
 }
 
-// TestCacheBounded: however many distinct strings pass, the table keeps at
-// most cacheEntries.
-func TestCacheBounded(t *testing.T) {
+// TestCacheKeepsLatest: a string whose hash takes an occupied slot
+// replaces what was there, so the table stays within cacheSlots whatever
+// passes, and a string met again after being replaced is counted again,
+// with the tokenizer's count.
+func TestCacheKeepsLatest(t *testing.T) {
 	c := newCache()
-	for i := range 3 * cacheEntries {
-		c.count(fmt.Sprintf("text %d", i), func(s string) int { return 1 })
+	calls := 0
+	exact := func(s string) int { calls++; return len(s) }
+	for i := range 3 * cacheSlots {
+		c.count(fmt.Sprintf("text %d", i), exact)
 	}
-	n := 0
-	for i := range c.shards {
-		n += len(c.shards[i].m)
+	if calls != 3*cacheSlots {
+		t.Fatalf("%d distinct strings tokenized %d times, want once each", 3*cacheSlots, calls)
 	}
-	if n > cacheEntries {
-		t.Errorf("%d entries kept, want at most %d", n, cacheEntries)
+	kept := 0
+	for i := range c.slots {
+		if c.slots[i].Load() != 0 {
+			kept++
+		}
+	}
+	if kept == 0 || kept > cacheSlots {
+		t.Errorf("%d slots kept, want between 1 and %d", kept, cacheSlots)
+	}
+	calls = 0
+	last := fmt.Sprintf("text %d", 3*cacheSlots-1)
+	if got := c.count(last, exact); got != len(last) || calls != 0 {
+		t.Errorf("the last string: count %d after %d runs, want %d from the table", got, calls, len(last))
 	}
 }
 

@@ -14,24 +14,27 @@ import (
 type knownKey struct{}
 
 type known struct {
-	doc      ast.Object
+	is       func(ast.Object) bool
 	encoding string
 	n        int
 }
 
-// WithCount returns ctx carrying doc's count in the encoding.
-func WithCount(ctx context.Context, doc ast.Object, encoding string, n int) context.Context {
-	return context.WithValue(ctx, knownKey{}, known{doc: doc, encoding: encoding, n: n})
+// WithCount returns ctx carrying the count in the encoding of the document
+// is accepts. A document is given to its rules in more than one form (the
+// views the YAML rules read, the objects OPA reads, materialized only when
+// OPA runs), each the same document: is says which objects are it.
+func WithCount(ctx context.Context, is func(ast.Object) bool, encoding string, n int) context.Context {
+	return context.WithValue(ctx, knownKey{}, known{is: is, encoding: encoding, n: n})
 }
 
-// CountFrom returns the count ctx carries for this very document (the same
-// object, not an equal one) in the encoding.
+// CountFrom returns the count ctx carries for this very document (an object
+// WithCount's is accepts, not an equal one) in the encoding.
 func CountFrom(ctx context.Context, doc ast.Object, encoding string) (int, bool) {
 	if ctx == nil {
 		return 0, false
 	}
 	k, ok := ctx.Value(knownKey{}).(known)
-	if !ok || k.doc != doc || k.encoding != encoding {
+	if !ok || k.encoding != encoding || !k.is(doc) {
 		return 0, false
 	}
 	return k.n, true
