@@ -195,7 +195,7 @@ answers := {[k[0], k[1]]: k[2] |
 	first_key(i, k)
 }
 
-first_key(0, _)
+first_key(n, _) if n == 0
 
 first_key(i, k) if {
 	i > 0
