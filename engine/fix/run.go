@@ -46,6 +46,9 @@ type Outcome struct {
 	Invalid []int
 
 	inputs []int // the source lines, in order
+	// builds and evals count the documents built and the evaluations run,
+	// for the tests that hold them independent of a session's length.
+	builds, evals int
 }
 
 // AnyChange reports whether the output differs from the input: a record
@@ -180,6 +183,7 @@ func (st *passes) settle(ctx context.Context, ev *policy.Evaluator, first bool) 
 			var invalid []int
 			var unread *UnreadError
 			st.doc, invalid, unread = build(st.cur, st.opts)
+			st.out.builds++
 			st.built = st.version
 			if first && applied == 0 {
 				if unread != nil {
@@ -197,6 +201,7 @@ func (st *passes) settle(ctx context.Context, ev *policy.Evaluator, first bool) 
 		if doc == nil {
 			return applied, nil
 		}
+		st.out.evals++
 		_, acts, err := ev.EvaluateActions(ctx, doc)
 		if err != nil {
 			return applied, &PolicyError{Err: err}
