@@ -2,6 +2,7 @@ package fix
 
 import (
 	"context"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -116,4 +117,43 @@ func jsonlJoin(lines [][]byte) []byte {
 		out = append(append(out, l...), '\n')
 	}
 	return out
+}
+
+// TestFixCodexRolloutWorkConstant: fix's work on a Codex rollout grows
+// with its length only through the size of each step, not through their
+// number: the documents built and the pack evaluations are the same at
+// 2,000 and 16,000 lines, and so are the bytes allocated per line, within
+// a small factor. Fix built the document again before each evaluation and
+// evaluated every stage again on records none had changed (five builds
+// and five evaluations where two and three do).
+func TestFixCodexRolloutWorkConstant(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fixes long rollouts")
+	}
+	f := codexFixer(t)
+	ctx := context.Background()
+	type work struct{ builds, evals, passes int }
+	run := func(lines int) (work, float64) {
+		u := codexUnit(lines)
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		got := f.Fix(ctx, u)
+		runtime.ReadMemStats(&after)
+		if got.Outcome == nil || len(got.Notes) > 0 {
+			t.Fatalf("%d lines: not fixed: %v", lines, got.Notes)
+		}
+		o := got.Outcome
+		return work{o.builds, o.evals, o.Passes}, float64(after.TotalAlloc-before.TotalAlloc) / float64(lines)
+	}
+	run(200) // compile the queries before measuring
+	small, smallBytes := run(2000)
+	large, largeBytes := run(16000)
+	t.Logf("2,000 lines: %+v, %.0f B/line; 16,000 lines: %+v, %.0f B/line", small, smallBytes, large, largeBytes)
+	want := work{builds: 2, evals: 3, passes: 1}
+	if small != want || large != want {
+		t.Errorf("work at 2,000 lines %+v, at 16,000 %+v; want %+v at both", small, large, want)
+	}
+	if largeBytes > 1.5*smallBytes {
+		t.Errorf("16,000 lines allocate %.0f B a line, 2,000 lines %.0f: %.2fx, want <= 1.5x", largeBytes, smallBytes, largeBytes/smallBytes)
+	}
 }

@@ -46,6 +46,9 @@ type Outcome struct {
 	Invalid []int
 
 	inputs []int // the source lines, in order
+	// builds and evals count the documents built and the evaluations run,
+	// for the tests that hold them independent of a session's length.
+	builds, evals int
 }
 
 // AnyChange reports whether the output differs from the input: a record
@@ -95,7 +98,7 @@ func Run(ctx context.Context, evs []*policy.Evaluator, recs []jsonl.Record, opts
 	if err := unfixable(opts.Format, recs); err != nil {
 		return nil, err
 	}
-	st := &passes{opts: opts, max: opts.MaxPasses}
+	st := &passes{opts: opts, max: opts.MaxPasses, built: -1}
 	if st.max <= 0 {
 		st.max = DefaultMaxPasses
 	}
@@ -113,17 +116,28 @@ func Run(ctx context.Context, evs []*policy.Evaluator, recs []jsonl.Record, opts
 	for i, r := range recs {
 		st.src[i] = r.Line
 	}
+	// settled[k] is the version of the records on which stage k last asked
+	// for nothing: evaluated again on the same records it would ask for
+	// nothing again, so it is not.
+	settled := make([]int, len(evs))
+	for k := range settled {
+		settled[k] = -1
+	}
 	for round := 0; ; round++ {
 		changed := false
 		for k, ev := range evs {
 			if round > 0 && len(evs) == 1 {
 				break
 			}
+			if settled[k] == st.version {
+				continue
+			}
 			n, err := st.settle(ctx, ev, round == 0 && k == 0)
 			if err != nil {
 				return nil, err
 			}
 			changed = changed || n > 0
+			settled[k] = st.version
 		}
 		if !changed || len(evs) == 1 || st.doc == nil {
 			break
@@ -149,8 +163,14 @@ type passes struct {
 	cur     []jsonl.Record
 	src     []int
 	changed []bool
-	doc     *document.Document // the document of cur
+	doc     *document.Document // the document of cur, when built
 	out     *Outcome
+	// version counts the passes that changed cur; built is the version
+	// doc was built from (-1: none yet). A stage that follows one which
+	// asked for nothing reads the same document, so it is not built again:
+	// building a long session's document costs as much as a pack's rules.
+	version int
+	built   int
 }
 
 // settle runs one pack until it asks for nothing and returns how many
@@ -158,23 +178,30 @@ type passes struct {
 func (st *passes) settle(ctx context.Context, ev *policy.Evaluator, first bool) (int, error) {
 	applied := 0
 	for {
-		renumber(st.cur, st.src, st.opts.Format)
-		doc, invalid, unread := build(st.cur, st.opts)
-		st.doc = doc
-		if unread != nil && first && applied == 0 {
-			return 0, unread // not read as the format reads it: left as it is
-		}
-		if first && applied == 0 {
-			for _, i := range invalid {
-				st.out.Invalid = append(st.out.Invalid, st.src[i])
+		if st.built != st.version {
+			renumber(st.cur, st.src, st.opts.Format)
+			var invalid []int
+			var unread *UnreadError
+			st.doc, invalid, unread = build(st.cur, st.opts)
+			st.out.builds++
+			st.built = st.version
+			if first && applied == 0 {
+				if unread != nil {
+					return 0, unread // not read as the format reads it: left as it is
+				}
+				for _, i := range invalid {
+					st.out.Invalid = append(st.out.Invalid, st.src[i])
+				}
+				if st.doc != nil {
+					st.out.ID = st.doc.ID
+				}
 			}
-			if doc != nil {
-				st.out.ID = doc.ID
-			}
 		}
+		doc := st.doc
 		if doc == nil {
 			return applied, nil
 		}
+		st.out.evals++
 		_, acts, err := ev.EvaluateActions(ctx, doc)
 		if err != nil {
 			return applied, &PolicyError{Err: err}
@@ -221,6 +248,7 @@ func (st *passes) settle(ctx context.Context, ev *policy.Evaluator, first bool) 
 			}
 		}
 		st.cur, st.src, st.changed = res.Records, nextSrc, nextChanged
+		st.version++
 	}
 }
 

@@ -199,9 +199,11 @@ func TestRegoCompiledSameAsTopdown(t *testing.T) {
 		}
 		sets[d] = []*policy.Pack{p}
 	}
-	// The default run compares the construct cases and a sample of the
-	// packs; the `exhaustive` build tag compares every pack.
-	for _, name := range sweep.Keys(sets, 4, "constructs", "conflicts") {
+	// The default run compares the construct cases, the cleanup packs
+	// fix runs by default (their actions must not depend on which
+	// evaluator ran them) and a sample of the packs; the `exhaustive`
+	// build tag compares every pack.
+	for _, name := range sweep.Keys(sets, 6, "constructs", "conflicts", "builtin:openai-tools", "builtin:transcript") {
 		compiled, topdown := regocEngines(t, sets[name])
 		t.Logf("%s: compiled %v", name, policy.RegoCompiled(compiled))
 		if len(policy.RegoCompiled(compiled)) == 0 {

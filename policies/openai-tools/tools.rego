@@ -245,11 +245,12 @@ group_start := {[k[0], k[1]]: n | some n, k in keyed; first_key(n, k)}
 
 answers := {[k[0], k[1], r]: k[2] |
 	some n, k in keyed
-	r := n - group_start[[k[0], k[1]]]
-	r < count(calls_of[[k[0], k[1]]])
+	g := [k[0], k[1]]
+	r := n - group_start[g]
+	r < count(calls_of[g])
 }
 
-first_key(0, _)
+first_key(n, _) if n == 0
 
 first_key(n, k) if {
 	n > 0
@@ -262,7 +263,11 @@ answering := {a | some a in answers}
 duplicate := {r.index | some r in results; issuer_of[r.index]; not answering[r.index]}
 
 # The last answer of the calls of message i with id x: a duplicate comes after it.
-last_answer(i, x) := answers[[i, x, count(calls_of[[i, x]]) - 1]]
+last_answer(i, x) := a if {
+	mx := [i, x]
+	k := [i, x, count(calls_of[mx]) - 1]
+	a := answers[k]
+}
 
 # METADATA
 # title: tool-result-missing-id
@@ -327,7 +332,7 @@ dropped(i) if unknown[i]
 dropped(i) if duplicate[i]
 
 # The kept answers of the calls of message i, by message index.
-answer_of := {a: i | some [i, _, _], a in answers}
+answer_of := {a: i | some key, a in answers; i := key[0]}
 
 # The run of results right after assistant message i: the kept messages after it that answer its
 # calls, up to the first that does not (dropped messages do not break a run). Found for every
@@ -397,7 +402,10 @@ taken := {x | some [_, _, x] in issued}
 # The n-th issue of an id, in record order (1 for the first).
 nth_of := {[k[1], k[2]]: v | some n, k in issued_by_id; v := (n - id_start[k[0]]) + 1}
 
-nth(m, c, _) := nth_of[[m, c]]
+nth(m, c, _) := n if {
+	mc := [m, c]
+	n := nth_of[mc]
+}
 
 new_id(m, c, x) := id if {
 	id := sprintf("%s_%d", [x, nth(m, c, x)])
@@ -429,9 +437,11 @@ cleanup_actions contains a if {
 # The result answering a renamed call: the answer at its position among the calls of its message
 # with that id (the second of two parallel calls sharing an id takes the second result).
 answered(m, c, x) := [r] if {
-	some k, c2 in calls_of[[m, x]]
+	mx := [m, x]
+	some k, c2 in calls_of[mx]
 	c2 == c
-	r := answers[[m, x, k]]
+	key := [m, x, k]
+	r := answers[key]
 } else := []
 
 # ---------------------------------------------------------------------------------------------

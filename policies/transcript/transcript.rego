@@ -195,12 +195,19 @@ answers := {[k[0], k[1]]: k[2] |
 	first_key(i, k)
 }
 
-first_key(0, _)
+first_key(n, _) if n == 0
 
 first_key(i, k) if {
 	i > 0
 	p := keyed[i - 1]
 	[p[0], p[1]] != [k[0], k[1]]
+}
+
+# answer(t, x) is answers[[t, x]], with the key made apart: a lookup keyed
+# by an array literal is outside the compiled Rego subset.
+answer(t, x) := a if {
+	k := [t, x]
+	a := answers[k]
 }
 
 answering := {i | some _, i in answers}
@@ -211,7 +218,7 @@ duplicate := {r.index |
 	some r in results
 	x := rid(r)
 	turn_ids[r.turn][x]
-	answers[[r.turn, x]] != r.index
+	answer(r.turn, x) != r.index
 }
 
 orphan := {r.index |
@@ -253,7 +260,7 @@ cleanup_actions contains a if {
 	r := input.messages[i]
 	a := {
 		"op": "drop_message", "rule": "tool-result-pairing", "message_index": i,
-		"reason": sprintf("tool result at message %d answers call %q again; message %d already answered it", [i, r.tool_call_id, answers[[r.turn, r.tool_call_id]]]),
+		"reason": sprintf("tool result at message %d answers call %q again; message %d already answered it", [i, r.tool_call_id, answer(r.turn, r.tool_call_id)]),
 	}
 }
 
@@ -262,7 +269,7 @@ cleanup_actions contains a if {
 # unanswered.
 not_executed(t) if input.messages[t].stop_reason in {"aborted", "error"}
 
-missing(t) := [x | some x in turns[t]; not answers[[t, x]]; not not_executed(t)]
+missing(t) := [x | some x in turns[t]; not answer(t, x); not not_executed(t)]
 
 # The span of a turn: the messages after the assistant message up to the next one, found from
 # the positions of the assistant messages (a scan per turn would be quadratic on long sessions).
@@ -285,7 +292,7 @@ dropped(i) if duplicate[i]
 # The turn's order is right when its kept messages are its answers in call order, then the rest.
 in_order(t) if {
 	kept := [i | some i in span(t); not dropped(i)]
-	real := [answers[[t, x]] | some x in turns[t]; answers[[t, x]]]
+	real := [answer(t, x) | some x in turns[t]; answer(t, x)]
 	rest := [i | some i in kept; not answering[i]]
 	kept == array.concat(real, rest)
 }
@@ -297,7 +304,7 @@ needs_pairing(t) if missing(t) != []
 # The message the k-th call's result goes after: the previous call's real answer, or the
 # assistant message itself.
 anchor(t, k) := prev[count(prev) - 1] if {
-	prev := [answers[[t, x]] | some j, x in turns[t]; j < k; answers[[t, x]]]
+	prev := [answer(t, x) | some j, x in turns[t]; j < k; answer(t, x)]
 	prev != []
 } else := t
 
@@ -305,7 +312,7 @@ cleanup_actions contains a if {
 	some t, ids in turns
 	needs_pairing(t)
 	some k, x in ids
-	r := answers[[t, x]]
+	r := answer(t, x)
 	a := {
 		"op": "move_message", "rule": "tool-result-pairing", "message_index": r, "after": anchor(t, k), "rank": k,
 		"reason": sprintf("tool result for call %q goes right after assistant message %d, in call order", [x, t]),
@@ -316,7 +323,7 @@ cleanup_actions contains a if {
 	some t, ids in turns
 	not not_executed(t)
 	some k, x in ids
-	not answers[[t, x]]
+	not answer(t, x)
 	a := {
 		"op": "insert_message", "rule": "tool-result-pairing", "message_index": anchor(t, k), "position": "after", "rank": k,
 		"message": synthetic(t, x),
