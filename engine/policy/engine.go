@@ -332,7 +332,12 @@ func (e *Engine) evaluate(ctx context.Context, doc *document.Document, cancel to
 			// only, and what the YAML rules took before is not the Rego
 			// rules' doing (watched from the start, 800,000 tool calls went
 			// past the limit in the YAML rules, and OPA, cancelled before
-			// its first rule, was reported as "rule (unknown)").
+			// its first rule, was reported as "rule (unknown)"). Nor is the
+			// plain document topdown is given: where a set is not compiled
+			// it is built first (kept in doc), outside the watch.
+			if !prog.regoc.all(prog.sets) {
+				doc.Materialized()
+			}
 			guard.watch(run.watch, e.memory)
 		}
 		hits, acts, err = prog.eval(ctx, run, regoInput{views: doc.Value, doc: doc}, string(doc.Format), profileOf(doc.Profile), cancel, tracer, hits, acts)
