@@ -405,9 +405,13 @@ func materialize(doc ast.Object) ast.Object {
 		}
 	}
 	// The record (a document's raw) holds the raw messages, which the
-	// decoder may have built as views (rawMessageViews).
+	// decoder may have built as views (rawMessageViews); a Codex message's
+	// raw, its payload, may be a view itself (a whole message, given to a
+	// rule, reaches Plain as an object holding it).
 	if t := doc.Get(KeyRaw); t != nil {
-		if o, _ := t.Value.(ast.Object); o != nil {
+		if v, ok := t.Value.(*astjson.ObjectView); ok {
+			raw = v.Materialize()
+		} else if o, _ := t.Value.(ast.Object); o != nil {
 			if p := materialize(o); p != o {
 				raw = p
 			}
