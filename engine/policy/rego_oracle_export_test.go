@@ -97,7 +97,7 @@ func setsString(sets []regoSet) string {
 
 // Old evaluates one document by the gather module.
 func (o *RegoOracle) Old(ctx context.Context, doc *document.Document) RegoResult {
-	hits, acts, err := o.evalQuery(ctx, o.query, setSeverity, doc.Value, string(doc.Format), profileOf(doc.Profile))
+	hits, acts, err := o.evalQuery(ctx, o.query, setSeverity, true, doc.Value, string(doc.Format), profileOf(doc.Profile))
 	return result(hits, acts, err)
 }
 
@@ -115,7 +115,7 @@ func (o *RegoOracle) New(ctx context.Context, doc *document.Document, traced boo
 // OldDataset and NewDataset evaluate the dataset sets over a dataset
 // document.
 func (o *RegoOracle) OldDataset(ctx context.Context, format, profile string, doc ast.Object) RegoResult {
-	hits, _, err := o.evalQuery(ctx, o.dataset, datasetSets, doc, format, profileOf(profile))
+	hits, _, err := o.evalQuery(ctx, o.dataset, datasetSets, false, doc, format, profileOf(profile))
 	return result(hits, nil, err)
 }
 
@@ -134,7 +134,7 @@ func result(hits []Hit, acts []Action, err error) RegoResult {
 }
 
 // evalQuery is the former regoProgram.evalQuery.
-func (o *RegoOracle) evalQuery(ctx context.Context, query rego.PreparedEvalQuery, sets map[string]finding.Severity, input ast.Value, format, profile string) ([]Hit, []Action, error) {
+func (o *RegoOracle) evalQuery(ctx context.Context, query rego.PreparedEvalQuery, sets map[string]finding.Severity, records bool, input ast.Value, format, profile string) ([]Hit, []Action, error) {
 	p := o.e.rego
 	var cancel resettableCancel
 	var hits []Hit
@@ -162,6 +162,9 @@ func (o *RegoOracle) evalQuery(ctx context.Context, query rego.PreparedEvalQuery
 			}
 			acts = append(acts, a)
 			continue
+		}
+		if records && !p.packOpen(pack, format, profile) {
+			continue // the direct path evaluates no record finding set of a pack out of scope (openSets)
 		}
 		sev := sets[t[1].(string)]
 		h, err := p.hitFromObject(pack, sev, t[2])
