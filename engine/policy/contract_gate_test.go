@@ -1,14 +1,11 @@
 package policy_test
 
 import (
-	"context"
 	"testing"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 
-	"github.com/chatlint/chatlint/engine/builtin"
 	"github.com/chatlint/chatlint/engine/document"
-	"github.com/chatlint/chatlint/engine/policy"
 )
 
 // The built-in packs run OPA on a contract record only when the contract
@@ -17,14 +14,7 @@ import (
 // OPA may skip are views. (cmd/chatlint's TestContractGateSameFindings
 // holds the findings equal.)
 func TestContractGateKeepsOPAOff(t *testing.T) {
-	packs, err := builtin.Packs()
-	if err != nil {
-		t.Fatal(err)
-	}
-	eng, err := policy.Compile(context.Background(), packs, policy.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	eng := builtinEngine(t)
 	if !eng.MessageViewsFor(string(document.Contract), "") {
 		t.Error("contract records: messages are not views")
 	}

@@ -9,7 +9,6 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 
 	"github.com/chatlint/chatlint/engine/astjson"
-	"github.com/chatlint/chatlint/engine/builtin"
 	"github.com/chatlint/chatlint/engine/document"
 	"github.com/chatlint/chatlint/engine/policy"
 	"github.com/chatlint/chatlint/internal/claudecodegen"
@@ -20,14 +19,7 @@ import (
 // rules run (as for a long session) changes no hit, of that document or of
 // the ones the same evaluator checks after it.
 func TestDropCacheSameHits(t *testing.T) {
-	packs, err := builtin.Packs()
-	if err != nil {
-		t.Fatal(err)
-	}
-	eng, err := policy.Compile(context.Background(), packs, policy.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	eng := builtinEngine(t)
 	session := func(f document.Format, lines [][]byte) *document.Document {
 		b := document.NewBuilder(f, "s.jsonl", document.Options{})
 		for i, l := range lines {

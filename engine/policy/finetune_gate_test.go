@@ -1,14 +1,11 @@
 package policy_test
 
 import (
-	"context"
 	"testing"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 
-	"github.com/chatlint/chatlint/engine/builtin"
 	"github.com/chatlint/chatlint/engine/document"
-	"github.com/chatlint/chatlint/engine/policy"
 )
 
 // Under the openai profile the built-in packs run OPA only on the records
@@ -18,14 +15,7 @@ import (
 // reports, and on every record under another provider profile.
 // (cmd/chatlint's TestFinetuneGateSameFindings holds the findings equal.)
 func TestFinetuneGateKeepsOPAOff(t *testing.T) {
-	packs, err := builtin.Packs()
-	if err != nil {
-		t.Fatal(err)
-	}
-	eng, err := policy.Compile(context.Background(), packs, policy.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	eng := builtinEngine(t)
 	model := &document.Model{Name: "m", Encoding: "o200k_base", Limit: 100, PricePerMillion: 1}
 	clean := `{"messages": [{"role": "user", "content": "Weather?"}, {"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "get_weather", "arguments": "{}"}}]}, {"role": "tool", "tool_call_id": "c1", "content": "sun"}, {"role": "assistant", "content": "Sunny."}], "tools": [{"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object", "properties": {}}}}]}`
 	tests := []struct {
