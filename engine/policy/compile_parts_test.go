@@ -53,7 +53,7 @@ var brokenPacksErrors = []string{
 	"a/three.rego:1:1: package must be chatlint.<pack>…, not other",
 	"b/bad.yaml: yaml: line 1: did not find expected node content",
 	`b/sev.yaml:2:5: rule b1: unknown severity "fatal" (want error, warning or info)`,
-	"b/sev.yaml:6:5: rule b2: assert: line 9: raw: bigger: unknown operator (want present, optional, type, equals, not_equals, in, subset_of, only_keys, not_empty, truthy, prefix, suffix, contains, matches, json, json_schema, datetime, less_than, at_most, greater_than, at_least, same_as or not)",
+	"b/sev.yaml:6:5: rule b2: assert: line 9: raw: bigger: unknown operator (want present, optional, type, equals, not_equals, in, subset_of, not_empty, truthy, prefix, suffix, contains, matches, json, json_schema, datetime, less_than, at_most, greater_than, at_least, same_as or not)",
 	"b/type.yaml: yaml: unmarshal errors:\n  line 1: cannot unmarshal !!int `5` into []yaml.Node",
 	"b/bad.yaml: yaml: line 1: did not find expected node content",
 	"b/gate.yaml:2:5: rego_when: an entry has no id: it only says when the pack's Rego runs",

@@ -159,7 +159,7 @@ func TestCompileErrors(t *testing.T) {
 		{
 			name:  "yaml unknown operator",
 			files: map[string]string{"r.yaml": "rules:\n  - id: x\n    severity: error\n    description: d\n    assert:\n      raw.a: {bigger: 3}\n"},
-			want:  []string{"team/r.yaml:2:5: rule x: assert: line 6: raw.a: bigger: unknown operator (want present, optional, type, equals, not_equals, in, subset_of, only_keys, not_empty, truthy, prefix, suffix, contains, matches, json, json_schema, datetime, less_than, at_most, greater_than, at_least, same_as or not)"},
+			want:  []string{"team/r.yaml:2:5: rule x: assert: line 6: raw.a: bigger: unknown operator (want present, optional, type, equals, not_equals, in, subset_of, not_empty, truthy, prefix, suffix, contains, matches, json, json_schema, datetime, less_than, at_most, greater_than, at_least, same_as or not)"},
 		},
 		{
 			name:  "yaml bad severity",

@@ -457,9 +457,12 @@ func operator(op string, a any) (test, error) {
 			return v != nil && slices.ContainsFunc(vals, func(w ast.Value) bool { return sameValue(v, w) })
 		}, desc: "must be one of " + ast.NewArray(termsOf(vals)...).String()}, nil
 	case "subset_of":
-		// A set or list (a lookup's set of keys, say) whose every element
-		// is one of the listed values: a rule on "no other key than these"
-		// reads the document's set once instead of every message's keys.
+		// A set or list whose every element is one of the listed values, or
+		// an object whose every key is (its elements are its keys): a rule
+		// on "no other key than these" reads the lookup's set of a
+		// document's message keys once, or one object's keys. An object's
+		// keys are counted with Len and Get, which a view answers without
+		// building the object.
 		vals, err := listValues(a)
 		if err != nil {
 			return test{}, err
@@ -467,46 +470,32 @@ func operator(op string, a any) (test, error) {
 		known := func(t *ast.Term) bool {
 			return slices.ContainsFunc(vals, func(w ast.Value) bool { return sameValue(t.Value, w) })
 		}
+		var keys []*ast.Term // the listed values an object may have as keys
+		for _, v := range vals {
+			if _, ok := v.(ast.String); ok && !slices.ContainsFunc(keys, func(k *ast.Term) bool { return k.Value.Compare(v) == 0 }) {
+				keys = append(keys, ast.NewTerm(v))
+			}
+		}
 		return test{ok: func(v ast.Value) bool {
 			switch v := v.(type) {
 			case ast.Set:
 				return !v.Until(func(t *ast.Term) bool { return !known(t) })
 			case *ast.Array:
 				return !v.Until(func(t *ast.Term) bool { return !known(t) })
+			case ast.Object:
+				if v.Len() > len(keys) {
+					return false
+				}
+				n := 0
+				for _, k := range keys {
+					if v.Get(k) != nil {
+						n++
+					}
+				}
+				return n == v.Len()
 			}
 			return false
 		}, desc: "must hold only elements among " + ast.NewArray(termsOf(vals)...).String()}, nil
-	case "only_keys":
-		// An object none of whose keys is outside the list: with the
-		// listed keys asserted present, an object of exactly those keys
-		// (the contract's messages, {role, content}). Counted with Len
-		// and Get, which a message view answers without building the
-		// object.
-		list, ok := a.([]any)
-		if !ok {
-			return test{}, fmt.Errorf("want a list of keys")
-		}
-		keys := make([]*ast.Term, len(list))
-		for i, x := range list {
-			s, ok := x.(string)
-			if !ok {
-				return test{}, fmt.Errorf("want a list of keys (strings)")
-			}
-			keys[i] = ast.StringTerm(s)
-		}
-		return test{ok: func(v ast.Value) bool {
-			o, ok := v.(ast.Object)
-			if !ok || o.Len() > len(keys) {
-				return false
-			}
-			n := 0
-			for _, k := range keys {
-				if o.Get(k) != nil {
-					n++
-				}
-			}
-			return n == o.Len()
-		}, desc: "must be an object with no keys but " + ast.NewArray(keys...).String()}, nil
 	case "datetime":
 		// A date-time as chatlint.datetime_valid accepts it (what the
 		// contract's reference validator reads as one): a gate or a rule
@@ -621,7 +610,7 @@ func operator(op string, a any) (test, error) {
 			return ok && re.MatchString(string(str))
 		}, desc: fmt.Sprintf("must match %q", s)}, nil
 	}
-	return test{}, fmt.Errorf("unknown operator (want present, optional, type, equals, not_equals, in, subset_of, only_keys, not_empty, truthy, prefix, suffix, contains, matches, json, json_schema, datetime, less_than, at_most, greater_than, at_least, same_as or not)")
+	return test{}, fmt.Errorf("unknown operator (want present, optional, type, equals, not_equals, in, subset_of, not_empty, truthy, prefix, suffix, contains, matches, json, json_schema, datetime, less_than, at_most, greater_than, at_least, same_as or not)")
 }
 
 func presentTest(want bool) test {
