@@ -246,6 +246,7 @@ func CompileRule(n *yaml.Node, file, pack string) (*Rule, error) {
 	if r.rel != nil {
 		r.rel.role = r.role
 	}
+	r.shareJoins()
 	switch {
 	case r.rel != nil && len(r.rel.cases) > 0 && len(r.assert) > 0:
 		return nil, fmt.Errorf("rule %s: a rule has assert or cases, not both", s.ID)

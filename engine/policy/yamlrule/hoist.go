@@ -61,7 +61,8 @@ func splitDoc(cs []check) split {
 // roleFilter is a where condition on the role of the messages a rule walks.
 type roleFilter struct {
 	cond *condition
-	id   int // filterID: rules with the same condition share the list
+	id   int   // filterID: rules with the same condition share the list
+	of   check // the where condition it was taken from
 }
 
 // roleFilterOf returns the condition of where on the role of the messages
@@ -82,7 +83,7 @@ func roleFilterOf(given []step, where []check) (*roleFilter, []check) {
 		}
 		if onRole && !c.cond.readsElement() {
 			rest := append(append([]check{}, where[:i]...), where[i+1:]...)
-			return &roleFilter{cond: &c.cond, id: filterID(strings.Join(c.cond.descs(), "\x00"))}, rest
+			return &roleFilter{cond: &c.cond, id: filterID(strings.Join(c.cond.descs(), "\x00")), of: *c}, rest
 		}
 		if !movable(c) {
 			break
@@ -113,6 +114,11 @@ type hoisted struct {
 	unless   split
 	cases    []split // by case
 	anyCases bool    // a case has a condition on the document
+	// walk, for a relational rule, is the shared walk (walks.go) of its
+	// elements and the conditions at the start of its where that read
+	// their value alone; walkRest the conditions left to check
+	walk     *walkSpec
+	walkRest []check
 }
 
 // hoist splits r's conditions; r.where and r.rel are compiled.
@@ -120,6 +126,9 @@ func (r *Rule) hoist() {
 	h := &hoisted{where: splitDoc(r.where)}
 	h.plain = h.where.rest
 	h.filter, h.where.rest = roleFilterOf(r.given, h.where.rest)
+	if r.rel != nil && len(r.given) > 0 {
+		h.walk, h.walkRest = sharedWalk(r.given, r.role, h)
+	}
 	if r.rel != nil {
 		h.unless = splitDoc(r.rel.unless)
 		for _, c := range r.rel.cases {

@@ -55,6 +55,7 @@ type joinSpec struct {
 	differTheirs [][]seg
 	order        int // -1 before the element, 1 after, 0 anywhere
 	role         string
+	walk         *walkSpec // its elements (walks.go), for a path join whose where reads values alone
 }
 
 type truthySpec struct {
@@ -89,6 +90,7 @@ type letSpec struct {
 	count  *occurrencesSpec
 	fn     *fnLet // schema_errors, distinct (fns.go)
 	inst   []seg  // {instant: PATH} (session.go)
+	share  int    // the join's shared query (shared.go), or -1
 }
 
 type caseSpec struct {
@@ -245,7 +247,7 @@ func compileCases(cs []caseYAML, text string) ([]caseSpec, error) {
 }
 
 func compileLet(name string, ly letYAML) (*letSpec, error) {
-	l := &letSpec{name: name, sym: letSym(name)}
+	l := &letSpec{name: name, sym: letSym(name), share: -1}
 	kinds := 0
 	if ly.Join != "" {
 		kinds++
@@ -365,6 +367,9 @@ func compileJoin(jy letYAML) (*joinSpec, error) {
 		where = append(where, c.text+"="+fmt.Sprint(c.cond.descs()))
 	}
 	j.role = roleOf(j.given, j.where)
+	if j.rule == "" && allMovable(j.where) {
+		j.walk = newWalk(j.given, j.role, nil, j.where, j.where)
+	}
 	j.sig = jy.Join + "|" + strings.Join(where, ",") + "|" + strings.Join(theirs, ",") + "|" + strings.Join(differ, ",")
 	j.id = setID(j.sig)
 	return j, nil

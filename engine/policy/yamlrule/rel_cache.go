@@ -47,6 +47,13 @@ type Cache struct {
 	rolesDone bool
 	byRole    map[string]*roleIndex
 	gen       int // counts documents: a roleIndex of another gen is stale
+	// shared[q][i] is the partners of shared query q for element i
+	// (shared.go), valid when its gen is gen+1
+	shared [][]sharedCount
+	// walks[w] is the elements of walk w (walks.go); walksUsed the walks
+	// of this document
+	walks     []*walkList
+	walksUsed []int
 	members   memberRows
 }
 
@@ -121,9 +128,13 @@ func (c *Cache) Reset(doc ast.Object) {
 	c.nints = 0
 	clear(c.roleVals) // drop references to the document
 	c.members.reset()
+	c.resetWalks()
 	c.gen++
 	for _, id := range c.used {
 		ps := c.sets[id]
+		if ps.walked { // the elements are a walk's, which resetWalks drops
+			ps.els, ps.walked = nil, false
+		}
 		clear(ps.els) // drop references to the document
 		clear(ps.keys)
 		clear(ps.differ)
@@ -150,10 +161,13 @@ func (c *Cache) Drop() {
 	c.roles, c.roleVals, c.filters, c.lists, c.byRole = nil, nil, nil, nil, nil
 	c.ints, c.nints = nil, 0
 	c.members = memberRows{}
+	c.shared = nil
+	c.walks, c.walksUsed = nil, nil
 }
 
 type partnerSet struct {
 	els    []elem
+	walked bool        // els are a shared walk's elements (walks.go), not the set's own
 	keys   []ast.Value // the theirs values of each partner, len(theirs) per partner
 	differ []ast.Value // the differ values of each partner, len(differTheirs) per partner
 	index  keyIndex
@@ -263,13 +277,21 @@ func (c *Cache) set(j *joinSpec) *partnerSet {
 		sc.rel = nil
 		ps.els = append(ps.els, elem{v: v, sc: sc})
 	}
-	if j.ruleRef != nil {
+	switch {
+	case yamlShortcuts && j.walk != nil:
+		ps.els, ps.walked = c.walked(j.walk), true
+		for i := range ps.els {
+			el := &ps.els[i]
+			ps.keys = appendValues(ps.keys, el.v, j.theirs, &el.sc)
+			ps.differ = appendValues(ps.differ, el.v, j.differTheirs, &el.sc)
+		}
+	case j.ruleRef != nil:
 		env := c.getEnv(j.ruleRef)
 		for _, el := range j.ruleRef.collect(env) {
 			add(el.v, *env.at(el.v, &el.sc))
 		}
 		c.putEnv(env)
-	} else {
+	default:
 		sc := newScope(c.doc)
 		sc.mem = &c.members
 		walkSteps(j.given, c.doc, j.given, sc, c.narrow(j.given, c.only(j.role)), add)

@@ -231,7 +231,7 @@ func (env *relEnv) virtual(path []seg) (ast.Value, bool) {
 			if l.join == nil {
 				m.value = env.value(l)
 			} else {
-				m.n, m.first, m.last = env.partners(l.join)
+				m.n, m.first, m.last = env.joined(l)
 			}
 			m.busy, m.gen = false, env.memoGen
 		}
@@ -418,8 +418,24 @@ func (r *Rule) collect(env *relEnv) []elem {
 		env.els = els
 		return els
 	}
-	only, where := r.only(env.cache)
 	unless, unlessRest := r.unlessOf(doc, sc.mem)
+	if h := r.hoisted; yamlShortcuts && h.walk != nil {
+		walked := env.cache.walked(h.walk)
+		for i := range walked {
+			el := &walked[i]
+			sc := env.at(el.v, &el.sc)
+			if !allHold(h.walkRest, el.v, sc) {
+				continue
+			}
+			if unless && allHold(unlessRest, el.v, sc) {
+				continue
+			}
+			els = append(els, *el)
+		}
+		env.els = els
+		return els
+	}
+	only, where := r.only(env.cache)
 	walkSteps(r.given, doc, r.given, sc, only, func(v ast.Value, el scope) {
 		sc := env.at(v, &el)
 		if !allHold(where, v, sc) {

@@ -1,0 +1,124 @@
+package yamlrule
+
+// Partners counted once per element for every rule that asks. The block
+// rules of one file declare the same lets over the same elements: five
+// rules on the tool results of a document and the partner join of a sixth
+// each count the calls a result answers (answered), and two rules on the
+// calls count the results that answer them (answers). A join let whose on
+// and differ paths read nothing of the rule (no let, no $group) gives the
+// same partners for the same element whichever rule asks, so the first
+// rule's answer is kept per document and element and the others read it.
+
+import (
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// maxSharedRows bounds the elements a shared query keeps answers for: the
+// elements past it (of a very long session) are counted per rule as
+// before, so that the memo stays small.
+const maxSharedRows = 4096
+
+// sharedCount is a join's partners for one element, kept for the document
+// whose generation (Cache.gen+1) it holds.
+type sharedCount struct {
+	gen         int
+	n           int
+	first, last *elem
+}
+
+// shareJoins numbers the join lets of r whose partners depend on the
+// element alone (letSpec.share), when r walks a list of the document
+// itself, whose elements its position names. The others get -1.
+func (r *Rule) shareJoins() {
+	if r.rel == nil {
+		return
+	}
+	for _, l := range r.rel.lets {
+		l.share = -1
+	}
+	if len(r.given) != 1 || !r.given[0].each {
+		return
+	}
+	switch r.given[0].kind {
+	case stepMessages, stepTools, stepEntries:
+	default:
+		return
+	}
+	for _, l := range r.rel.lets {
+		j := l.join
+		if j == nil || j.rule != "" || readsRule(j.mine) || readsRule(j.differMine) {
+			continue
+		}
+		l.share = shareID(strings.Join([]string{r.given[0].field, j.sig, pathsText(j.mine), pathsText(j.differMine), strconv.Itoa(j.order)}, "|"))
+	}
+}
+
+// readsRule reports whether a path of paths starts with a let or $group.
+func readsRule(paths [][]seg) bool {
+	for _, p := range paths {
+		if len(p) > 0 && p[0].virt {
+			return true
+		}
+	}
+	return false
+}
+
+func pathsText(paths [][]seg) string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		names := make([]string, len(p))
+		for k, s := range p {
+			names[k] = s.name
+		}
+		out[i] = strings.Join(names, ".")
+	}
+	return strings.Join(out, ",")
+}
+
+// shareIDs numbers the distinct shared queries of every compiled rule.
+var shareIDs = struct {
+	sync.Mutex
+	m map[string]int
+}{m: map[string]int{}}
+
+func shareID(sig string) int {
+	shareIDs.Lock()
+	defer shareIDs.Unlock()
+	id, ok := shareIDs.m[sig]
+	if !ok {
+		id = len(shareIDs.m)
+		shareIDs.m[sig] = id
+	}
+	return id
+}
+
+// joined is partners(l.join) for the element env stands at, from the
+// document's shared answers when l is shared.
+func (env *relEnv) joined(l *letSpec) (int, *elem, *elem) {
+	at := position(&env.el.sc)
+	if l.share < 0 || !yamlShortcuts || at < 0 || at >= maxSharedRows {
+		return env.partners(l.join)
+	}
+	c := env.cache
+	for l.share >= len(c.shared) {
+		c.shared = append(c.shared, nil)
+	}
+	row := c.shared[l.share]
+	if at >= len(row) {
+		if at < cap(row) {
+			row = row[:at+1]
+		} else {
+			row = append(row[:cap(row)], make([]sharedCount, at+1-cap(row))...)
+		}
+		c.shared[l.share] = row
+	}
+	e := &row[at]
+	if e.gen == c.gen+1 {
+		return e.n, e.first, e.last
+	}
+	n, first, last := env.partners(l.join)
+	*e = sharedCount{gen: c.gen + 1, n: n, first: first, last: last}
+	return n, first, last
+}
