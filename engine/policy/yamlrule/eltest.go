@@ -95,8 +95,8 @@ func (c *condition) readsElement() bool {
 
 // sameValue is ast.Compare(v, w) == 0 for two values neither nil, without
 // its type switches when w is a string or a boolean (a string or boolean
-// only equals a value of its own type): equals, in and the keys of joins
-// compare roles, names and ids.
+// only equals a value of its own type) or both are integers: equals, in and
+// the keys of joins compare roles, names, ids, counts and indexes.
 func sameValue(v, w ast.Value) bool {
 	switch w := w.(type) {
 	case ast.String:
@@ -105,6 +105,14 @@ func sameValue(v, w ast.Value) bool {
 	case ast.Boolean:
 		b, ok := v.(ast.Boolean)
 		return ok && b == w
+	case ast.Number: // counts and ranks: integers, compared without ast.Compare's big numbers
+		if x, ok := v.(ast.Number); ok {
+			if a, ok := x.Int64(); ok {
+				if b, ok := w.Int64(); ok {
+					return a == b
+				}
+			}
+		}
 	}
 	return compareValues(v, w) == 0
 }

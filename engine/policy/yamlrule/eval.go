@@ -52,13 +52,7 @@ func (r *Rule) Eval(doc ast.Object, hits []Hit) []Hit { return r.EvalIn(doc, nil
 // EvalIn is Eval with the document's partner sets, which the relational
 // rules of one evaluation share (nil: the rule builds its own).
 func (r *Rule) EvalIn(doc ast.Object, cache *Cache, hits []Hit) []Hit {
-	if len(r.formats) > 0 && !slices.Contains(r.formats, stringOf(doc.Get(document.KeyFormat))) {
-		return hits
-	}
-	if r.mode != "" && stringOf(doc.Get(document.KeyMode)) != r.mode {
-		return hits
-	}
-	if len(r.Profiles) > 0 && !r.AppliesUnder(pack.ProfileOf(stringOf(doc.Get(keyProfileTerm)))) {
+	if (len(r.formats) > 0 || r.mode != "" || len(r.Profiles) > 0) && !r.appliesTo(docFacts(doc, cache)) {
 		return hits
 	}
 	if r.rel != nil {
@@ -76,6 +70,41 @@ func (r *Rule) EvalIn(doc ast.Object, cache *Cache, hits []Hit) []Hit {
 	}
 	only, where := r.only(cache)
 	return r.walk(doc, r.given, sc, only, where, hits)
+}
+
+// facts are the members of a document that say which rules apply to it.
+type facts struct {
+	gen                   int // Cache.gen+1 of the document they are of
+	format, mode, profile string
+}
+
+// docFacts reads doc's facts, once per document when the cache holds it:
+// every rule that names formats, a mode or profiles asks.
+func docFacts(doc ast.Object, cache *Cache) *facts {
+	if cache == nil || cache.doc != doc {
+		return &facts{format: stringOf(doc.Get(document.KeyFormat)), mode: stringOf(doc.Get(document.KeyMode)),
+			profile: stringOf(doc.Get(keyProfileTerm))}
+	}
+	f := &cache.facts
+	if f.gen != cache.gen+1 {
+		*f = facts{gen: cache.gen + 1, format: stringOf(doc.Get(document.KeyFormat)), mode: stringOf(doc.Get(document.KeyMode)),
+			profile: stringOf(doc.Get(keyProfileTerm))}
+	}
+	return f
+}
+
+// appliesTo reports whether r applies to a document of these facts: its
+// formats, mode and profiles.
+func (r *Rule) appliesTo(f *facts) bool {
+	switch {
+	case len(r.formats) > 0 && !slices.Contains(r.formats, f.format):
+		return false
+	case r.mode != "" && f.mode != r.mode:
+		return false
+	case len(r.Profiles) > 0 && !r.AppliesUnder(pack.ProfileOf(f.profile)):
+		return false
+	}
+	return true
 }
 
 // walk follows steps from v to the elements and checks where (the rule's,

@@ -6,6 +6,9 @@ import (
 	"github.com/chatlint/chatlint/engine/document"
 )
 
+// messagesSlot is the slot of the document's messages in a memberRows row.
+var messagesSlot = memberSlot("messages")
+
 // $previous in a path of a YAML rule is the message right before the
 // element's message ($message) in the document's messages: absent for the
 // first message and for elements outside the messages. Cleanup rules ask
@@ -16,7 +19,7 @@ func (sc *scope) previous() ast.Object {
 	if sc.message == nil || sc.msgIdx <= 0 {
 		return nil
 	}
-	t := sc.doc.Get(document.KeyMessages)
+	t := memberOf(sc.doc, document.KeyMessages, messagesSlot, sc)
 	if t == nil {
 		return nil
 	}

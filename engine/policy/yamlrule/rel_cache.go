@@ -54,6 +54,7 @@ type Cache struct {
 	// of this document
 	walks     []*walkList
 	walksUsed []int
+	facts     facts // the document's format, mode and profile (eval.go)
 	members   memberRows
 }
 
