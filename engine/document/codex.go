@@ -59,6 +59,10 @@ type codex struct {
 	entries []*ast.Term
 	ms      []message
 	open    bool // the last message is an assistant turn later call items join
+	// views says lines were decoded as views (codexReads). The first line
+	// may not be one though the others are: a check hands the builder the
+	// object detection decoded whole.
+	views bool
 	// un names the reasoning items, which no message holds (convert notes
 	// them: Document.Unmapped).
 	un unmappedSet
@@ -91,6 +95,7 @@ func (c *codex) Add(line int, rec ast.Object) *Document {
 	add(KeyRaw, ast.NewTerm(rec))
 	var e ast.Object
 	_, view := rec.(*astjson.ObjectView)
+	c.views = c.views || view
 	if view {
 		// The line was decoded as a view (codexReads): so is its entry,
 		// which Document.Materialized builds with the line.
@@ -160,10 +165,7 @@ func (c *codex) Finish() *Document {
 	if c.opts.ToolCalls != "" {
 		mode = c.opts.ToolCalls
 	}
-	views := false
-	if len(c.entries) > 0 {
-		_, views = c.entries[0].Value.(*astjson.ObjectView)
-	}
+	views := c.views
 	if views {
 		// The lines were decoded as views (codexReads): only the YAML
 		// evaluator reads the document, so its messages are

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/open-policy-agent/opa/v1/ast"
 
 	"github.com/chatlint/chatlint/engine/builtin"
 	"github.com/chatlint/chatlint/engine/document"
@@ -158,5 +159,34 @@ func TestReleaseDropsSessionLines(t *testing.T) {
 	l.Check(context.Background(), hashed)
 	if hashed.Records[0].Data == nil {
 		t.Error("a check hashing records dropped the lines")
+	}
+}
+
+// TestCodexDetectedFirstLineKeepsViews: a check hands a rollout's builder
+// its first line as detection decoded it (Unit.First, an OPA object), the
+// others projected as views; the document is built as one of views all the
+// same (its messages MessageValues), with the findings of a unit decoded
+// line by line. Deciding on the first line alone built every message of
+// every rollout the binary checks as an OPA object.
+func TestCodexDetectedFirstLineKeepsViews(t *testing.T) {
+	l := defaultLinter(t)
+	plain := sessionUnit(document.Codex, 1000)
+	detected := sessionUnit(document.Codex, 1000)
+	f, first, _, ok := Detect(detected.File, detected.Records[0])
+	if !ok || f != document.Codex || first == nil {
+		t.Fatalf("detection of the first line: %q, %v, %v", f, first, ok)
+	}
+	detected.First = first
+	var views []bool
+	Documents(detected, l.plan(document.Codex).opts, func(d *document.Document, _ *jsonl.Record) {
+		msgs := d.Value.Get(document.KeyMessages).Value.(*ast.Array)
+		_, view := msgs.Elem(0).Value.(*document.MessageValue)
+		views = append(views, view)
+	})
+	if !cmp.Equal(views, []bool{true}) {
+		t.Errorf("documents with messages as MessageValues: %v, want [true]", views)
+	}
+	if diff := cmp.Diff(l.Check(context.Background(), plain), l.Check(context.Background(), detected)); diff != "" {
+		t.Errorf("findings (-line by line +first line detected):\n%s", diff)
 	}
 }
