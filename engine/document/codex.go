@@ -66,7 +66,26 @@ type codex struct {
 	// un names the reasoning items, which no message holds (convert notes
 	// them: Document.Unmapped).
 	un unmappedSet
+	// terms is where the entries' terms (the entry, its raw line) are
+	// carved from: two a line, allocated by the block rather than one by one.
+	terms []ast.Term
 }
+
+// term returns a term for v from the builder's block. The terms live as
+// long as the entries array, which holds them all.
+func (c *codex) term(v ast.Value) *ast.Term {
+	if len(c.terms) == 0 {
+		c.terms = make([]ast.Term, codexTermBlock)
+	}
+	t := &c.terms[0]
+	c.terms = c.terms[1:]
+	t.Value = v
+	return t
+}
+
+// codexTermBlock is the number of terms the builder allocates at once: a
+// block of 6 KiB, so a short rollout wastes little.
+const codexTermBlock = 256
 
 func (c *codex) Add(line int, rec ast.Object) *Document {
 	if c.first == 0 {
@@ -92,7 +111,7 @@ func (c *codex) Add(line int, rec ast.Object) *Document {
 	if t := get(rec, keyTimestamp); t != nil {
 		add(keyTimestamp, t)
 	}
-	add(KeyRaw, ast.NewTerm(rec))
+	add(KeyRaw, c.term(rec))
 	var e ast.Object
 	_, view := rec.(*astjson.ObjectView)
 	c.views = c.views || view
@@ -103,7 +122,7 @@ func (c *codex) Add(line int, rec ast.Object) *Document {
 	} else {
 		e = ast.NewObject(kv[:n]...)
 	}
-	c.entries = append(c.entries, ast.NewTerm(e))
+	c.entries = append(c.entries, c.term(e))
 	if typ == "response_item" && p != nil {
 		c.item(line, get(rec, keyPayload), p, ptype, view)
 	}
