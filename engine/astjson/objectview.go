@@ -25,12 +25,91 @@ import (
 // it is built, so its object holds none.
 type ObjectView struct {
 	ast.Object // the built object, nil until something needs it
-	once       sync.Once
 	kvs        [][2]*ast.Term
 	hash       int
+	once       sync.Once
 	inserted   bool // a member was inserted: the built object answers
 	nested     bool // a member is a view, or an array holding views
-	small      [5][2]*ast.Term
+}
+
+// A view of up to eight members is allocated with its members, in one
+// block the size of both (newObjectView): a view with room for a fixed
+// number inline wasted that room on the many of fewer members and made a
+// second allocation for those of more (a Codex entry has six).
+type (
+	viewOf1 struct {
+		ObjectView
+		kv [1][2]*ast.Term
+	}
+	viewOf2 struct {
+		ObjectView
+		kv [2][2]*ast.Term
+	}
+	viewOf3 struct {
+		ObjectView
+		kv [3][2]*ast.Term
+	}
+	viewOf4 struct {
+		ObjectView
+		kv [4][2]*ast.Term
+	}
+	viewOf5 struct {
+		ObjectView
+		kv [5][2]*ast.Term
+	}
+	viewOf6 struct {
+		ObjectView
+		kv [6][2]*ast.Term
+	}
+	viewOf7 struct {
+		ObjectView
+		kv [7][2]*ast.Term
+	}
+	viewOf8 struct {
+		ObjectView
+		kv [8][2]*ast.Term
+	}
+)
+
+// allocView allocates a view with room for n members, its kvs of length n.
+func allocView(n int) *ObjectView {
+	switch n {
+	case 0:
+		return &ObjectView{}
+	case 1:
+		w := new(viewOf1)
+		w.kvs = w.kv[:]
+		return &w.ObjectView
+	case 2:
+		w := new(viewOf2)
+		w.kvs = w.kv[:]
+		return &w.ObjectView
+	case 3:
+		w := new(viewOf3)
+		w.kvs = w.kv[:]
+		return &w.ObjectView
+	case 4:
+		w := new(viewOf4)
+		w.kvs = w.kv[:]
+		return &w.ObjectView
+	case 5:
+		w := new(viewOf5)
+		w.kvs = w.kv[:]
+		return &w.ObjectView
+	case 6:
+		w := new(viewOf6)
+		w.kvs = w.kv[:]
+		return &w.ObjectView
+	case 7:
+		w := new(viewOf7)
+		w.kvs = w.kv[:]
+		return &w.ObjectView
+	case 8:
+		w := new(viewOf8)
+		w.kvs = w.kv[:]
+		return &w.ObjectView
+	}
+	return &ObjectView{kvs: make([][2]*ast.Term, n)}
 }
 
 // NewObjectView is the view of members kvs, whose keys are distinct
@@ -39,15 +118,10 @@ type ObjectView struct {
 func NewObjectView(kvs ...[2]*ast.Term) *ObjectView { return newObjectView(kvs) }
 
 // newObjectView is the view of members kvs (deduplicated, as ast.NewObject
-// is given them), which it copies: a message's few members into the view
-// itself, one allocation.
+// is given them), which it copies: a message's few members into the view's
+// own block, one allocation (allocView).
 func newObjectView(kvs [][2]*ast.Term) *ObjectView {
-	v := &ObjectView{}
-	if len(kvs) <= len(v.small) {
-		v.kvs = v.small[:len(kvs)]
-	} else {
-		v.kvs = make([][2]*ast.Term, len(kvs))
-	}
+	v := allocView(len(kvs))
 	copy(v.kvs, kvs)
 	// OPA's object hash is the sum of its keys' and values' hashes; the
 	// messages array asks every element's hash when it is built.

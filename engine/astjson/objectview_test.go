@@ -150,3 +150,37 @@ func TestObjectViewForeachKey(t *testing.T) {
 		t.Errorf("after Insert: keys %v, want %v", got, want)
 	}
 }
+
+// TestObjectViewSizedToMembers: a view of up to eight members is one
+// allocation the size of the view and its members, whatever their number
+// (a view with room for five inline made a second allocation for a Codex
+// entry's six, and carried the room for five in a line's view of three),
+// and answers for each member.
+func TestObjectViewSizedToMembers(t *testing.T) {
+	for n := range 11 {
+		kvs := make([][2]*ast.Term, n)
+		for i := range kvs {
+			kvs[i] = [2]*ast.Term{ast.StringTerm(string(rune('a' + i))), ast.IntNumberTerm(i)}
+		}
+		var v *ObjectView
+		allocs := testing.AllocsPerRun(10, func() { v = newObjectView(kvs) })
+		want := 1.0
+		if n > 8 {
+			want = 2
+		}
+		if allocs != want {
+			t.Errorf("a view of %d members: %v allocations, want %v", n, allocs, want)
+		}
+		if cap(v.kvs) != n {
+			t.Errorf("a view of %d members has room for %d", n, cap(v.kvs))
+		}
+		for i, kv := range kvs {
+			if got := v.Get(kv[0]); got != kv[1] {
+				t.Errorf("a view of %d members: member %d is %v, want %v", n, i, got, kv[1])
+			}
+		}
+		if v.Len() != n || v.Materialize().Compare(ast.NewObject(kvs...)) != 0 {
+			t.Errorf("a view of %d members builds %v", n, v.Materialize())
+		}
+	}
+}

@@ -106,9 +106,9 @@ func prunedSlots(s *[msgSlots]*ast.Term, m *message, i, turn int, calls, lineTer
 
 // addPrunedCall is addCall with the members m.fields says no rule reads
 // left out.
-func (m *message) addPrunedCall(id, name, args *ast.Term, hasInput bool, path *ast.Term, parseErr string) {
+func (m *message) addPrunedCall(id, name, args *ast.Term, hasInput bool, path *ast.Term, parseErr string, more ...[2]*ast.Term) {
 	f := m.fields
-	var kv [7][2]*ast.Term
+	var kv [9][2]*ast.Term
 	n := 0
 	add := func(k, v *ast.Term) { kv[n] = [2]*ast.Term{k, v}; n++ }
 	if f.callIndex {
@@ -132,6 +132,7 @@ func (m *message) addPrunedCall(id, name, args *ast.Term, hasInput bool, path *a
 	if parseErr != "" {
 		add(keyParseError, strTerm(parseErr))
 	}
+	n += copy(kv[n:], more)
 	if m.callViews {
 		m.calls = append(m.calls, ast.NewTerm(astjson.NewObjectView(kv[:n]...)))
 		return

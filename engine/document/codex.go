@@ -59,10 +59,33 @@ type codex struct {
 	entries []*ast.Term
 	ms      []message
 	open    bool // the last message is an assistant turn later call items join
+	// views says lines were decoded as views (codexReads). The first line
+	// may not be one though the others are: a check hands the builder the
+	// object detection decoded whole.
+	views bool
 	// un names the reasoning items, which no message holds (convert notes
 	// them: Document.Unmapped).
 	un unmappedSet
+	// terms is where the entries' terms (the entry, its raw line) are
+	// carved from: two a line, allocated by the block rather than one by one.
+	terms []ast.Term
 }
+
+// term returns a term for v from the builder's block. The terms live as
+// long as the entries array, which holds them all.
+func (c *codex) term(v ast.Value) *ast.Term {
+	if len(c.terms) == 0 {
+		c.terms = make([]ast.Term, codexTermBlock)
+	}
+	t := &c.terms[0]
+	c.terms = c.terms[1:]
+	t.Value = v
+	return t
+}
+
+// codexTermBlock is the number of terms the builder allocates at once: a
+// block of 6 KiB, so a short rollout wastes little.
+const codexTermBlock = 256
 
 func (c *codex) Add(line int, rec ast.Object) *Document {
 	if c.first == 0 {
@@ -79,32 +102,37 @@ func (c *codex) Add(line int, rec ast.Object) *Document {
 	add := func(k, v *ast.Term) { kv[n] = [2]*ast.Term{k, v}; n++ }
 	add(KeyIndex, intTerm(len(c.entries)))
 	add(KeyLine, intTerm(line))
-	add(keyType, strTerm(typ))
+	// The entry's type and payload_type are the line's own string terms
+	// (stringTerm): no term more per entry.
+	add(keyType, stringTerm(rec, keyType))
 	if ptype != "" {
-		add(keyPayloadType, strTerm(ptype))
+		add(keyPayloadType, stringTerm(p, keyType))
 	}
 	if t := get(rec, keyTimestamp); t != nil {
 		add(keyTimestamp, t)
 	}
-	add(KeyRaw, ast.NewTerm(rec))
+	add(KeyRaw, c.term(rec))
 	var e ast.Object
-	if _, view := rec.(*astjson.ObjectView); view {
+	_, view := rec.(*astjson.ObjectView)
+	c.views = c.views || view
+	if view {
 		// The line was decoded as a view (codexReads): so is its entry,
 		// which Document.Materialized builds with the line.
 		e = astjson.NewObjectView(kv[:n]...)
 	} else {
 		e = ast.NewObject(kv[:n]...)
 	}
-	c.entries = append(c.entries, ast.NewTerm(e))
+	c.entries = append(c.entries, c.term(e))
 	if typ == "response_item" && p != nil {
-		c.item(line, get(rec, keyPayload), p, ptype)
+		c.item(line, get(rec, keyPayload), p, ptype, view)
 	}
 	return nil
 }
 
 // item adds one response item: a message, a call (joining the assistant
 // turn before it, so parallel calls are one message), or a call's output.
-func (c *codex) item(line int, raw *ast.Term, p ast.Object, ptype string) {
+// views says the line is a view (codexReads): its calls are views too.
+func (c *codex) item(line int, raw *ast.Term, p ast.Object, ptype string, views bool) {
 	switch ptype {
 	case "message":
 		m := readMessage(raw, line, payloadPath, -1)
@@ -112,7 +140,7 @@ func (c *codex) item(line int, raw *ast.Term, p ast.Object, ptype string) {
 		c.ms = append(c.ms, m)
 		c.open = m.role == "assistant"
 	case "function_call", "custom_tool_call", "local_shell_call":
-		c.ms = addCallItem(c.ms, c.open, raw, p, ptype, line, "/payload", payloadPath)
+		c.ms = addCallItem(c.ms, c.open, raw, p, ptype, line, "/payload", payloadPath, views)
 		c.open = true
 	case "function_call_output", "custom_tool_call_output":
 		m := message{raw: raw, obj: p, role: "tool", line: line, pathTerm: payloadPath, chatIndex: -1, ownCalls: true}
@@ -138,6 +166,9 @@ func (c *codex) item(line int, raw *ast.Term, p ast.Object, ptype string) {
 	}
 }
 
+// freeForm is the member that marks a custom tool's call.
+var freeForm = [1][2]*ast.Term{{keyFreeForm, ast.BooleanTerm(true)}}
+
 // localShell names a local_shell_call, which has no name of its own.
 var localShell = ast.StringTerm("local_shell")
 
@@ -153,10 +184,7 @@ func (c *codex) Finish() *Document {
 	if c.opts.ToolCalls != "" {
 		mode = c.opts.ToolCalls
 	}
-	views := false
-	if len(c.entries) > 0 {
-		_, views = c.entries[0].Value.(*astjson.ObjectView)
-	}
+	views := c.views
 	if views {
 		// The lines were decoded as views (codexReads): only the YAML
 		// evaluator reads the document, so its messages are
@@ -174,13 +202,16 @@ func (c *codex) Finish() *Document {
 // addCallItem adds a Responses API call item p (function_call,
 // custom_tool_call, local_shell_call: a Codex rollout's payload, or an item
 // of a Responses input list) to the assistant turn open at the end of ms,
-// opening one when none is, so that parallel calls are one message.
-func addCallItem(ms []message, open bool, raw *ast.Term, p ast.Object, typ string, line int, path string, pathTerm *ast.Term) []message {
+// opening one when none is, so that parallel calls are one message. views
+// builds the call as a view (only the YAML evaluator reads the document:
+// Document.Materialized builds it for any other reader).
+func addCallItem(ms []message, open bool, raw *ast.Term, p ast.Object, typ string, line int, path string, pathTerm *ast.Term, views bool) []message {
 	if !open {
 		ms = append(ms, message{raw: raw, obj: p, role: "assistant", line: line,
 			pathTerm: pathTerm, chatIndex: -1, ownCalls: true})
 	}
 	m := &ms[len(ms)-1]
+	m.callViews = m.callViews || views
 	if m.line != line {
 		if len(m.lines) == 0 {
 			m.lines = []int{m.line}
@@ -193,12 +224,13 @@ func addCallItem(ms []message, open bool, raw *ast.Term, p ast.Object, typ strin
 		name = localShell
 		args, hasInput = get(p, keyAction), get(p, keyAction) != nil
 	}
-	m.addCallAt(line, stringTerm(p, keyCallIDu), name, args, hasInput, pathTerm)
+	var more [][2]*ast.Term
 	if typ == "custom_tool_call" {
 		// A custom tool takes free-form text (an apply_patch body), not
 		// JSON arguments: the document says so, for the rules on
 		// arguments to leave it alone and convert to wrap it.
-		m.calls[len(m.calls)-1].Value.(ast.Object).Insert(keyFreeForm, ast.BooleanTerm(true))
+		more = freeForm[:]
 	}
+	m.addCallAt(line, stringTerm(p, keyCallIDu), name, args, hasInput, pathTerm, more...)
 	return ms
 }

@@ -21,6 +21,12 @@ func TestCodexRawLeavesOutUnread(t *testing.T) {
 		`{"timestamp":"t3","type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{}","call_id":"c1"}}`,
 		`{"timestamp":"t4","type":"event_msg","payload":{"type":"exec_command_end","call_id":"c1","exit_code":1,"aggregated_output":"boom"}}`,
 		`{"timestamp":"t5","type":"response_item","payload":{"type":"function_call_output","call_id":"c1","output":"boom"}}`,
+		// Parallel calls, the second and third on lines of their own (a
+		// line member) and a custom tool's (free_form).
+		`{"timestamp":"t6","type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{}","call_id":"c2"}}`,
+		`{"timestamp":"t7","type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{}","call_id":"c3"}}`,
+		`{"timestamp":"t8","type":"response_item","payload":{"type":"custom_tool_call","name":"apply_patch","input":"*** Begin Patch","call_id":"c4"}}`,
+		`{"timestamp":"t9","type":"response_item","payload":{"type":"custom_tool_call","name":"apply_patch","input":"*** Begin Patch","call_id":"c5"}}`,
 	}
 	build := func(f *Fields, p *astjson.Projection) *Document {
 		b := NewBuilder(Codex, "r.jsonl", Options{Fields: f})
@@ -72,6 +78,14 @@ func TestCodexRawLeavesOutUnread(t *testing.T) {
 				if _, ok := arrayField(d.Value, KeyMessages).Elem(0).Value.(*MessageValue); !ok {
 					t.Error("messages are not MessageValues")
 				}
+				for _, m := range []int{1, 3} { // the assistant turns
+					calls := arrayField(arrayField(d.Value, KeyMessages).Elem(m).Value.(ast.Object), KeyToolCalls)
+					for i := 0; i < calls.Len(); i++ {
+						if _, ok := calls.Elem(i).Value.(*astjson.ObjectView); !ok {
+							t.Errorf("message %d, call %d is not a view", m, i)
+						}
+					}
+				}
 			}
 			got := d.Materialized()
 			for _, k := range []*ast.Term{keyEntries, KeyMessages} {
@@ -84,6 +98,14 @@ func TestCodexRawLeavesOutUnread(t *testing.T) {
 					}
 					if _, ok := e.(ast.Object).Get(KeyRaw).Value.(*astjson.ObjectView); ok {
 						t.Fatalf("materialized %v %d holds a view as raw", k, i)
+					}
+					if c := e.(ast.Object).Get(KeyToolCalls); c != nil {
+						calls := c.Value.(*ast.Array)
+						for j := 0; j < calls.Len(); j++ {
+							if _, ok := calls.Elem(j).Value.(*astjson.ObjectView); ok {
+								t.Fatalf("materialized %v %d holds call %d as a view", k, i, j)
+							}
+						}
 					}
 				}
 			}

@@ -295,12 +295,15 @@ func callInput(o ast.Object) (*ast.Term, bool) {
 
 // addCall adds a normalized call. id, name and path are string terms, the
 // raw call's own terms where it has them, so that they are not built again.
-func (m *message) addCall(id, name, args *ast.Term, hasInput bool, path *ast.Term, parseErr string) {
+// more are members of the call's own (its line, free_form) that come last,
+// given here rather than inserted after: an insert into a view builds its
+// object.
+func (m *message) addCall(id, name, args *ast.Term, hasInput bool, path *ast.Term, parseErr string, more ...[2]*ast.Term) {
 	if m.fields != nil {
-		m.addPrunedCall(id, name, args, hasInput, path, parseErr)
+		m.addPrunedCall(id, name, args, hasInput, path, parseErr, more...)
 		return
 	}
-	kv := [7][2]*ast.Term{
+	kv := [9][2]*ast.Term{
 		{KeyIndex, intTerm(len(m.calls))},
 		{keyID, id},
 		{keyName, name},
@@ -316,6 +319,7 @@ func (m *message) addCall(id, name, args *ast.Term, hasInput bool, path *ast.Ter
 		kv[n] = [2]*ast.Term{keyParseError, strTerm(parseErr)}
 		n++
 	}
+	n += copy(kv[n:], more)
 	if m.callViews {
 		m.calls = append(m.calls, ast.NewTerm(astjson.NewObjectView(kv[:n]...)))
 		return
@@ -432,12 +436,16 @@ func termIn(block []ast.Term, i int, v ast.Value) *ast.Term {
 }
 
 // addCallAt adds a call that lives on line of its own: the call carries
-// that line when it differs from its message's.
-func (m *message) addCallAt(line int, id, name, args *ast.Term, hasInput bool, path *ast.Term) {
-	m.addCall(id, name, args, hasInput, path, "")
-	if line != m.line {
-		m.calls[len(m.calls)-1].Value.(ast.Object).Insert(KeyLine, intTerm(line))
+// that line when it differs from its message's, and more after it.
+func (m *message) addCallAt(line int, id, name, args *ast.Term, hasInput bool, path *ast.Term, more ...[2]*ast.Term) {
+	if line == m.line {
+		m.addCall(id, name, args, hasInput, path, "", more...)
+		return
 	}
+	var kv [3][2]*ast.Term // addCallItem gives one more at most
+	kv[0] = [2]*ast.Term{KeyLine, intTerm(line)}
+	n := 1 + copy(kv[1:], more)
+	m.addCall(id, name, args, hasInput, path, "", kv[:n]...)
 }
 
 func linesTerm(lines []int) *ast.Term {

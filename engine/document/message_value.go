@@ -179,11 +179,21 @@ func plainArray(arr *ast.Array) *ast.Array {
 			o = v.Materialize()
 		case ast.Object:
 			// A whole message of a Codex rollout decoded as views holds
-			// its payload, a view, as raw.
+			// its payload, a view, as raw, and its calls as views.
 			if r := v.Get(KeyRaw); r != nil {
 				if rv, ok := r.Value.(*astjson.ObjectView); ok {
 					o = v.Copy()
 					o.Insert(KeyRaw, ast.NewTerm(rv.Materialize()))
+				}
+			}
+			if c := v.Get(KeyToolCalls); c != nil {
+				if ca, ok := c.Value.(*ast.Array); ok {
+					if p := astjson.PlainArray(ca); p != ca {
+						if o == nil {
+							o = v.Copy()
+						}
+						o.Insert(KeyToolCalls, ast.NewTerm(p))
+					}
 				}
 			}
 		}

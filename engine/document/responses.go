@@ -101,7 +101,7 @@ func (r *responseItems) add(line int, raw *ast.Term, path string) {
 		m := r.ms[len(r.ms)-1]
 		r.open = m.role == "assistant" && m.toolCalls == nil
 	case "function_call", "custom_tool_call", "local_shell_call":
-		r.ms = addCallItem(r.ms, r.open, raw, p, typ, line, path, pathTerm)
+		r.ms = addCallItem(r.ms, r.open, raw, p, typ, line, path, pathTerm, false)
 		r.open = true
 		r.un.addOthers(line, p, r.prefix+typ+".", "type", "call_id", "name", "arguments", "input", "action")
 	case "function_call_output", "custom_tool_call_output", "local_shell_call_output":
