@@ -88,8 +88,11 @@ func (l *Linter) plan(f document.Format) formatPlan {
 	p.whole = p.folds && (l.tokens != nil || l.eng.DatasetReadsContent(p.opts.Profile, string(f)))
 	if l.project {
 		p.opts.Fields = l.eng.FieldsFor(string(f), p.opts.Profile)
-		if p.folds { // the dataset key and the content facts, read from the record
+		switch {
+		case p.whole: // the content facts, read from the record whole
 			p.opts.Fields = p.opts.Fields.WithWholeRaw()
+		case p.folds: // the dataset key alone
+			p.opts.Fields = p.opts.Fields.WithDatasetKey(f)
 		}
 		if p.folds && l.tokens != nil { // each example counted as built
 			p.opts.Fields = p.opts.Fields.WithTokenReads()
