@@ -23,6 +23,9 @@ func (f *Fields) ForGate() *Fields {
 	return &g
 }
 
+// Gated reports whether f is marked by ForGate.
+func (f *Fields) Gated() bool { return f != nil && f.gated }
+
 // RebuildsWhole reports whether the documents of format f, built with
 // Fields, can be built again whole from their whole record (ForRego): the
 // record formats fromRecord builds. A session's builders prune what they
@@ -38,6 +41,10 @@ func RebuildsWhole(f Format) bool {
 func (d *Document) BuiltForGate() bool {
 	return d.fields != nil && d.fields.gated && d.whole != nil
 }
+
+// RebuiltForRego reports whether d, built for a gate, was built again
+// whole for OPA (ForRego): a gate fired on it.
+func (d *Document) RebuiltForRego() bool { return d.rego != nil }
 
 // ForRego is the document the Rego rules read when d was built for a gate
 // (BuiltForGate): d built whole from its whole record, with the members set

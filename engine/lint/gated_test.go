@@ -110,3 +110,39 @@ func TestContractRecordsDecodedForTheGate(t *testing.T) {
 		t.Errorf("rules of the findings (-want +got):\n%s", diff)
 	}
 }
+
+// Where the gate fires on most documents (every record, under a profile a
+// gate does not cover), building each twice costs more than the gate
+// saves: after a sample the plan turns to the fields the Rego reads, and
+// the findings stay the same. Where it seldom fires, the plan stays.
+func TestGatedPlanTurnsWhereTheGateFiresOnMost(t *testing.T) {
+	eng, err := policy.Compile(context.Background(), []*policy.Pack{gatedPack}, policy.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		flag  func(i int) bool
+		gated bool
+	}{
+		{"fires on every record", func(int) bool { return true }, false},
+		{"fires on one in four", func(i int) bool { return i%4 == 0 }, true},
+	} {
+		l := New(eng, document.Options{})
+		for i := range 2 * gateSample {
+			rec := `{"conversation_id": "c", "flag": ` + strconv.FormatBool(tc.flag(i)) + `, "extra": 1, "messages": [{"role": "user", "content": "Hi", "name": "ann"}]}`
+			got := l.Check(context.Background(), Unit{File: "f", Format: document.Contract, Records: recs(rec)})
+			want := 0
+			if tc.flag(i) {
+				want = 1
+			}
+			if len(got) != want || want == 1 && got[0].Message != `1 ann {"content", "name", "role"}` {
+				t.Fatalf("%s: record %d: findings %v, want %d", tc.name, i, got, want)
+			}
+		}
+		p := l.plan(document.Contract)
+		if p.gated != tc.gated || p.opts.Fields.StandsIn() != tc.gated {
+			t.Errorf("%s: plan gated %v, record decoded as the gate reads it %v; want %v", tc.name, p.gated, p.opts.Fields.StandsIn(), tc.gated)
+		}
+	}
+}

@@ -115,6 +115,15 @@ func (e *Engine) FieldsFor(format, profile string) *document.Fields {
 		if e.gate.gated(format, profileOf(profile)) && document.RebuildsWhole(document.Format(format)) {
 			return e.gatedFieldsFor(format, profileOf(profile)) // the Rego compiled at the first gate that fires
 		}
+	}
+	return e.UngatedFieldsFor(format, profile)
+}
+
+// UngatedFieldsFor is FieldsFor as if no gate kept OPA off: the fields
+// the Rego rules read besides, for a run whose gate fires on most documents
+// (a document built for a gate it fires on is built twice).
+func (e *Engine) UngatedFieldsFor(format, profile string) *document.Fields {
+	if e.hasRego && e.regoScope.open(format, profileOf(profile)) {
 		if _, err := e.program(); err != nil {
 			return nil // every member: the evaluation reports the error
 		}
