@@ -14,7 +14,9 @@ import (
 // under every provider profile, on every fixture of every pack, on the
 // edge cases of testdata/finetune-gate-cases.jsonl (each entry's rule, a
 // near miss beside it, shapes the Rego reads in its own way: tool_calls an
-// object or a string, messages not a list), on an example longer than the
+// object or a string, messages not a list) and of
+// testdata/finetune-gate-preference-cases.jsonl (each problem a preference
+// record may have, clean ones beside them), on an example longer than the
 // model's limit and on the shared sample data.
 func TestFinetuneGateSameFindings(t *testing.T) {
 	ungated := t.TempDir()
@@ -37,8 +39,14 @@ func TestFinetuneGateSameFindings(t *testing.T) {
 		profiles: []string{"openai", "mistral", "together", "bedrock"},
 		inputs: map[string][]string{
 			"cases": {filepath.Join("testdata", "finetune-gate-cases.jsonl"), filepath.Join("testdata", "finetune-cases.jsonl"), long},
+			// A file of preference records, read as such: each problem of
+			// openai-preference-shape, near misses beside them.
+			"preference cases": {filepath.Join("testdata", "finetune-gate-preference-cases.jsonl")},
 		},
 		check: func(t *testing.T, name, profile string, now []jsonFinding) {
+			if name == "preference cases" && profile == "openai" && ruleCounts(now, false)["openai-preference-shape"] < 15 {
+				t.Errorf("preference cases, profile openai: %d openai-preference-shape findings, want each problem", ruleCounts(now, false)["openai-preference-shape"])
+			}
 			if name != "cases" || profile != "openai" {
 				return
 			}

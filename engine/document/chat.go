@@ -17,7 +17,8 @@ var chatAdapter = &Adapter{
 	NewBuilder: func(file string, opts Options) Builder {
 		return recordBuilder{format: Chat, file: file, opts: opts}
 	},
-	Reads: chatReads,
+	Reads:    chatReads,
+	rebuilds: true,
 }
 
 // recordBuilder makes one document per record: chat and contract.

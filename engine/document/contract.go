@@ -32,9 +32,11 @@ var contractAdapter = &Adapter{
 	NewBuilder: func(file string, opts Options) Builder {
 		return recordBuilder{format: Contract, file: file, opts: opts}
 	},
-	Reads: chatReads, // the same builder as chat's
+	Reads:    chatReads, // the same builder as chat's
+	rebuilds: true,
 	// A conversation_id names one conversation in a file: the contract's
 	// dataset rule reports the records that repeat one.
+	DatasetKeyMember: "conversation_id",
 	DatasetKey: func(rec ast.Object) (string, string) {
 		if t := get(rec, keyConvID); t != nil {
 			if id, ok := t.Value.(ast.String); ok {

@@ -70,6 +70,8 @@ type Document struct {
 	// Materialized.
 	views bool
 	mat   ast.Object
+	// rego caches ForRego where it is not d (gated.go).
+	rego *Document
 	// toolLines are the source lines of the tools when they differ from
 	// Line (proxy-log sessions gather tools from many lines).
 	toolLines []int

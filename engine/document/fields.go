@@ -47,6 +47,9 @@ type Fields struct {
 	// rawReads, when set, is what the rules read of the raw forms
 	// (WithRaw); else a rule reading raw reads the record whole.
 	rawReads *rawReads
+	// gated says f keeps what the YAML rules and the gates read, and the
+	// Rego rules read the document built whole (ForGate, gated.go).
+	gated bool
 }
 
 // NewFields asks reads about every member the builder can leave out. reads

@@ -94,6 +94,10 @@ type Adapter struct {
 	// dataset rule to judge (docs/document.md#the-dataset-document).
 	// Per-record formats only.
 	DatasetKey func(rec ast.Object) (member, value string)
+	// DatasetKeyMember is the top-level member DatasetKey reads, so that a
+	// fold that reads only the keys decodes that member of each record
+	// and not the record whole (Fields.WithDatasetKey).
+	DatasetKeyMember string
 	// Entries, when set, says that each message of the format is one or
 	// more lines of their own (entries), and how fix writes them: it drops
 	// and moves a message's lines, wraps an inserted message in a new
@@ -115,6 +119,10 @@ type Adapter struct {
 	// besides "id" and tool_call_id (parts.go); nil: OpenAI's alone.
 	Parts *PartKinds
 	IDs   *IDMembers
+	// rebuilds is set on the formats whose builder is recordBuilder: a
+	// document it built with Fields is built again whole from the whole
+	// record when asked (RebuildsWhole, Document.ForRego).
+	rebuilds bool
 }
 
 // Header is what repair knows of a format whose files open with a header

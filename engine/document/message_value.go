@@ -446,7 +446,7 @@ func materialize(doc ast.Object) ast.Object {
 }
 
 // Is reports whether o is the document: its Value, or the object OPA reads
-// (Materialized), without materializing it to answer.
+// (Materialized, or ForRego's), without materializing it to answer.
 func (d *Document) Is(o ast.Object) bool {
-	return o == d.Value || (d.mat != nil && o == d.mat)
+	return o == d.Value || (d.mat != nil && o == d.mat) || (d.rego != nil && o == d.rego.Value)
 }

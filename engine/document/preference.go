@@ -27,6 +27,7 @@ var preferenceAdapter = &Adapter{
 	NewBuilder: func(file string, opts Options) Builder {
 		return recordBuilder{format: Preference, file: file, opts: opts}
 	},
+	rebuilds: true,
 }
 
 var (

@@ -56,6 +56,28 @@ func (f *Fields) WithWholeRaw() *Fields {
 	return &g
 }
 
+// WithDatasetKey returns f keeping, besides what it keeps, what a dataset
+// fold that reads only each record's dataset key (Adapter.DatasetKey)
+// reads of a record of format fm: the key's member whole
+// (Adapter.DatasetKeyMember), the record whole when the adapter does not
+// name it, nothing when the format has no key.
+func (f *Fields) WithDatasetKey(fm Format) *Fields {
+	a := Lookup(fm)
+	switch {
+	case f.All() || a == nil || a.DatasetKey == nil:
+		return f
+	case a.DatasetKeyMember == "":
+		return f.WithWholeRaw()
+	}
+	g := *f
+	g.raw = true
+	if g.rawReads != nil {
+		key := &RawTree{Kids: map[string]*RawTree{a.DatasetKeyMember: {All: true}}}
+		g.rawReads = &rawReads{record: mergeRaw(g.rawReads.record, key), message: g.rawReads.message}
+	}
+	return &g
+}
+
 // StandsIn reports whether f builds a record's raw only as far as the rules
 // read it (WithRaw): a member no rule reads is a stub, a value read only for
 // its kind a stand-in, so the document's raw is not the record's.

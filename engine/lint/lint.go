@@ -37,7 +37,7 @@ type Linter struct {
 	tokens *tokens.Counter
 	eng    *policy.Engine
 	// plans says, per format, how its units are read (plan).
-	plans map[document.Format]formatPlan
+	plans map[document.Format]*formatPlan
 	// project says documents are pruned to what the rules read of them
 	// (Engine.FieldsFor; where a dataset rule folds, the record is kept
 	// whole for its facts); false when the caller set opts.Fields.
@@ -75,36 +75,76 @@ func New(eng *policy.Engine, opts document.Options) *Linter {
 type formatPlan struct {
 	folds, whole bool
 	opts         document.Options
+	// gated says opts.Fields are those of documents whose Rego is gated
+	// (policy.Engine.FieldsFor): built with what the YAML rules and the
+	// gates read, and built again whole for OPA where a gate fires. seen
+	// and fired count such documents and those built again: where a gate
+	// fires on most (every record under a profile the gate does not
+	// cover), each is decoded once, with the fields the Rego reads.
+	gated       bool
+	seen, fired int
 }
+
+// gateSample is how many documents built for a gate the linter counts
+// before it judges whether the gate fires on most of them.
+const gateSample = 64
 
 // plan returns the plan for format f, decided once per format: the
 // answers depend only on the format and the linter's profile, and asking
 // the engine for every record of a chat file cost a scan of its rules each.
-func (l *Linter) plan(f document.Format) formatPlan {
+func (l *Linter) plan(f document.Format) *formatPlan {
 	if p, ok := l.plans[f]; ok {
 		return p
 	}
-	p := formatPlan{folds: l.dataset && l.eng.HasDatasetFor(l.opts.Profile, string(f)), opts: l.opts}
+	p := &formatPlan{folds: l.dataset && l.eng.HasDatasetFor(l.opts.Profile, string(f)), opts: l.opts}
 	p.whole = p.folds && (l.tokens != nil || l.eng.DatasetReadsContent(p.opts.Profile, string(f)))
 	if l.project {
-		p.opts.Fields = l.eng.FieldsFor(string(f), p.opts.Profile)
-		if p.folds { // the dataset key and the content facts, read from the record
-			p.opts.Fields = p.opts.Fields.WithWholeRaw()
-		}
-		if p.folds && l.tokens != nil { // each example counted as built
-			p.opts.Fields = p.opts.Fields.WithTokenReads()
-		}
-		if !l.eng.MessageViewsFor(string(f), p.opts.Profile) {
-			p.opts.Fields = p.opts.Fields.PlainMessages()
-		}
+		p.opts.Fields = l.fields(f, p, l.eng.FieldsFor(string(f), p.opts.Profile))
+		p.gated = p.opts.Fields.Gated()
 	}
 	// The lookup only where a rule that may read it runs (ReadsLookupFor).
 	p.opts.SkipLookup = p.opts.SkipLookup || !l.eng.ReadsLookupFor(string(f), p.opts.Profile)
 	if l.plans == nil {
-		l.plans = map[document.Format]formatPlan{}
+		l.plans = map[document.Format]*formatPlan{}
 	}
 	l.plans[f] = p
 	return p
+}
+
+// fields are the fields the engine gives documents of format f (fs) with
+// what the plan's fold reads of them.
+func (l *Linter) fields(f document.Format, p *formatPlan, fs *document.Fields) *document.Fields {
+	switch {
+	case p.whole: // the content facts, read from the record whole
+		fs = fs.WithWholeRaw()
+	case p.folds: // the dataset key alone
+		fs = fs.WithDatasetKey(f)
+	}
+	if p.folds && l.tokens != nil { // each example counted as built
+		fs = fs.WithTokenReads()
+	}
+	if !l.eng.MessageViewsFor(string(f), p.opts.Profile) {
+		fs = fs.PlainMessages()
+	}
+	return fs
+}
+
+// sawGated counts a document of format f built for a gate, rebuilt when
+// the gate fired on it; after each sample, a plan whose gate fired on most
+// of its documents turns to the fields the Rego reads.
+func (l *Linter) sawGated(f document.Format, p *formatPlan, rebuilt bool) {
+	p.seen++
+	if rebuilt {
+		p.fired++
+	}
+	if p.seen < gateSample {
+		return
+	}
+	if 2*p.fired > p.seen {
+		p.gated = false
+		p.opts.Fields = l.fields(f, p, l.eng.UngatedFieldsFor(string(f), p.opts.Profile))
+	}
+	p.seen, p.fired = 0, 0
 }
 
 // Folds reports whether the linter computes Facts for a dataset fold: some
@@ -176,6 +216,9 @@ func (l *Linter) CheckFacts(ctx context.Context, u Unit) ([]finding.Finding, []F
 			}
 		}
 		fs := l.Document(dctx, d)
+		if p.gated {
+			l.sawGated(u.Format, p, d.RebuiltForRego())
+		}
 		if rec != nil && bytes.IndexByte(rec.Data, '\n') >= 0 {
 			onLines(fs, *rec)
 		}

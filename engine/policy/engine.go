@@ -67,6 +67,9 @@ type Engine struct {
 	// yamlFields is what the YAML rules alone may read: the fields of a
 	// document no Rego rule applies to (FieldsFor).
 	yamlFields *document.Fields
+	// gatedFields are what the YAML rules and the gates that apply may
+	// read, by format and profile (gatedFieldsFor).
+	gatedFields gatedFields
 }
 
 // Options tune which rules run.
@@ -177,7 +180,7 @@ func Compile(ctx context.Context, packs []*Pack, opts Options) (*Engine, error) 
 				}
 			}
 		}
-		errs = e.gatePack(p, *scope, gates, errs)
+		errs = e.gatePack(p, *scope, gates, gateReadsOf(p, parts.yaml[i]), errs)
 	}
 	seen := map[string]rule.Rule{}
 	for _, r := range e.rules {
@@ -326,6 +329,16 @@ func (e *Engine) evaluate(ctx context.Context, doc *document.Document, cancel to
 			// need not stay alive beside what OPA builds.
 			cache.Drop()
 		}
+		in := regoInput{views: doc.Value, doc: doc}
+		if doc.BuiltForGate() {
+			// Built with what the YAML rules and the gates read: OPA
+			// reads it built whole, given the time limit of its work.
+			w := doc.ForRego()
+			in = regoInput{views: w.Value, doc: w}
+			if run != nil && run.extend != nil {
+				run.extend(docWork(w))
+			}
+		}
 		var err error
 		if run != nil && run.watch != nil {
 			// The memory watchdog starts here: it stops OPA's evaluation
@@ -336,11 +349,11 @@ func (e *Engine) evaluate(ctx context.Context, doc *document.Document, cancel to
 			// plain document topdown is given: where a set is not compiled
 			// it is built first (kept in doc), outside the watch.
 			if !prog.regoc.all(prog.sets) {
-				doc.Materialized()
+				in.doc.Materialized()
 			}
 			guard.watch(run.watch, e.memory)
 		}
-		hits, acts, err = prog.eval(ctx, run, regoInput{views: doc.Value, doc: doc}, string(doc.Format), profileOf(doc.Profile), cancel, tracer, hits, acts)
+		hits, acts, err = prog.eval(ctx, run, in, string(doc.Format), profileOf(doc.Profile), cancel, tracer, hits, acts)
 		var bad *OutputError // declared apart, or it escapes for every document
 		if err != nil {
 			if bad = asOutputError(err); bad == nil {

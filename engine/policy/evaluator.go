@@ -40,6 +40,7 @@ type Evaluator struct {
 	cancel  resettableCancel
 	timer   *time.Timer
 	timeout time.Duration
+	limit   time.Duration  // the time limit of the document being evaluated (extend)
 	rel     yamlrule.Cache // the partner sets of the YAML rules' joins, reused from document to document
 	rego    regoRun        // the Rego sets' queries, reused from document to document
 	watch   memWatch       // this evaluator's entry under the memory watchdog
@@ -50,7 +51,19 @@ func (e *Engine) NewEvaluator() *Evaluator {
 	ev := &Evaluator{e: e, timeout: e.timeout}
 	ev.timer = time.AfterFunc(time.Hour, ev.cancel.Cancel)
 	ev.timer.Stop()
+	ev.rego.extend = ev.extend
 	return ev
+}
+
+// extend gives the document being evaluated the time limit of the work
+// given when that is longer than its own, counted from now: OPA is given
+// a document built whole where the YAML rules read one pruned for a gate,
+// and its limit is the whole document's, as when it was built for OPA.
+func (ev *Evaluator) extend(work int) {
+	if l := budget(ev.timeout, work); l > ev.limit && ev.timer.Stop() {
+		ev.limit = l
+		ev.timer.Reset(l)
+	}
 }
 
 // Evaluate runs every active rule over one document. A document whose
@@ -94,10 +107,11 @@ func (ev *Evaluator) run(ctx context.Context, doc *document.Document, tracer top
 		_, _ = ev.e.program()
 		ev.rego.watch = w // watched from OPA's start (Engine.evaluate)
 	}
-	limit := budget(ev.timeout, docWork(doc))
-	ev.timer.Reset(limit)
+	ev.limit = budget(ev.timeout, docWork(doc))
+	ev.timer.Reset(ev.limit)
 	hits, acts, err = ev.e.evaluateRecovered(ctx, doc, &ev.cancel, tracer, &ev.rel, &ev.rego)
 	timedOut := !ev.timer.Stop() && ev.cancel.Cancelled()
+	limit := ev.limit
 	if watched {
 		ev.rego.watch = nil
 		guard.unwatch(w)

@@ -100,7 +100,29 @@ func (e *Engine) Fields() *document.Fields {
 // applies to its format and profile (regoScope), so where none does, what
 // the Rego modules read is not read. The finetune pack's Rego reads every
 // record whole, yet a default-profile check of a chat file runs none of it.
+//
+// Where every pack whose Rego applies is gated (rego_when), OPA runs only on
+// the documents a gate fires on: the others are built with what the YAML
+// rules and the gates read (Engine.gatedFields), and the few OPA is given
+// are built again whole from the whole record (document.Document.ForRego).
+// The gates read are those of the packs whose Rego applies there: the
+// finetune pack's gate reads the lookup, which a contract record checked
+// with the default packs then does not build.
+// The contract pack's Rego reads the record whole: a clean record is then
+// decoded only as far as the gate and the YAML rules read it.
 func (e *Engine) FieldsFor(format, profile string) *document.Fields {
+	if e.hasRego && e.regoScope.open(format, profileOf(profile)) {
+		if e.gate.gated(format, profileOf(profile)) && document.RebuildsWhole(document.Format(format)) {
+			return e.gatedFieldsFor(format, profileOf(profile)) // the Rego compiled at the first gate that fires
+		}
+	}
+	return e.UngatedFieldsFor(format, profile)
+}
+
+// UngatedFieldsFor is FieldsFor as if no gate kept OPA off: the fields
+// the Rego rules read besides, for a run whose gate fires on most documents
+// (a document built for a gate it fires on is built twice).
+func (e *Engine) UngatedFieldsFor(format, profile string) *document.Fields {
 	if e.hasRego && e.regoScope.open(format, profileOf(profile)) {
 		if _, err := e.program(); err != nil {
 			return nil // every member: the evaluation reports the error

@@ -34,6 +34,18 @@ func TestFinetuneGateKeepsOPAOff(t *testing.T) {
 		{"a tool name with a space", "openai", `{"messages": [{"role": "user", "content": "Hi"}, {"role": "assistant", "content": "Hello"}], "tools": [{"type": "function", "function": {"name": "get weather"}}]}`, 10, true},
 		{"content a list", "openai", `{"messages": [{"role": "user", "content": [{"type": "text", "text": "Hi"}]}, {"role": "assistant", "content": "Hello"}]}`, 10, true},
 		{"another profile", "mistral", clean, 40, true},
+		// Preference (DPO) records: the gate fires only where
+		// openai-preference-shape may report.
+		{"preference, clean", "openai", dpo(`{"messages": [{"role": "user", "content": "Tea?"}]}`, `[{"role": "assistant", "content": "Tea."}]`), 10, false},
+		{"preference, several turns", "openai", dpo(`{"messages": [{"role": "user", "content": "Hi"}, {"role": "assistant", "content": "Hello."}, {"role": "user", "content": "Tea?"}]}`, `[{"role": "assistant", "content": "Tea."}]`), 10, false},
+		{"preference, content parts", "openai", dpo(`{"messages": [{"role": "user", "content": "Tea?"}]}`, `[{"role": "assistant", "content": [{"type": "text", "text": "Tea."}]}]`), 10, false},
+		{"preference, input ends on the assistant", "openai", dpo(`{"messages": [{"role": "user", "content": "Hi"}, {"role": "assistant", "content": "Hello."}]}`, `[{"role": "assistant", "content": "Tea."}]`), 10, true},
+		{"preference, empty input", "openai", dpo(`{"messages": []}`, `[{"role": "assistant", "content": "Tea."}]`), 10, true},
+		{"preference, output not a list", "openai", dpo(`{"messages": [{"role": "user", "content": "Tea?"}]}`, `{"role": "assistant", "content": "Tea."}`), 10, true},
+		{"preference, two outputs", "openai", dpo(`{"messages": [{"role": "user", "content": "Tea?"}]}`, `[{"role": "assistant", "content": "Tea."}, {"role": "assistant", "content": "Tea."}]`), 10, true},
+		{"preference, output the user's", "openai", dpo(`{"messages": [{"role": "user", "content": "Tea?"}]}`, `[{"role": "user", "content": "Tea."}]`), 10, true},
+		{"preference, output without content", "openai", dpo(`{"messages": [{"role": "user", "content": "Tea?"}]}`, `[{"role": "assistant"}]`), 10, true},
+		{"no messages, no input object", "openai", `{"input": [{"role": "user", "content": "Tea?"}], "preferred_output": []}`, 10, true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -42,13 +54,24 @@ func TestFinetuneGateKeepsOPAOff(t *testing.T) {
 				t.Fatal(err)
 			}
 			opts := document.Options{Profile: tc.profile, Model: model}
-			d := document.NewBuilder(document.Chat, "f.jsonl", opts).Add(1, v.Value.(ast.Object))
-			if tc.tokens >= 0 {
-				d.SetExampleTokens(tc.tokens)
+			formats := []document.Format{document.Chat}
+			if document.Lookup(document.Preference).Detect(v.Value.(ast.Object)) {
+				formats = append(formats, document.Preference)
 			}
-			if got := eng.NeedsRego(d); got != tc.want {
-				t.Errorf("OPA runs: %v, want %v", got, tc.want)
+			for _, f := range formats {
+				d := document.NewBuilder(f, "f.jsonl", opts).Add(1, v.Value.(ast.Object))
+				if tc.tokens >= 0 {
+					d.SetExampleTokens(tc.tokens)
+				}
+				if got := eng.NeedsRego(d); got != tc.want {
+					t.Errorf("%s: OPA runs: %v, want %v", f, got, tc.want)
+				}
 			}
 		})
 	}
+}
+
+// dpo is a preference record of input, with output as both its outputs.
+func dpo(input, output string) string {
+	return `{"input": ` + input + `, "preferred_output": ` + output + `, "non_preferred_output": ` + output + `}`
 }

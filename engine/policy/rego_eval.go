@@ -30,6 +30,10 @@ type regoRun struct {
 	// watch is the memory watchdog's hold on this evaluation, nil when it
 	// is not watched (Evaluator.run): the watch starts when OPA does.
 	watch *memWatch
+	// extend raises the time limit of the document being evaluated to
+	// that of the given work, where OPA reads more of it than the rules
+	// before (Document.ForRego); nil outside an Evaluator.
+	extend func(work int)
 }
 
 // collectSet gathers what `some f in <set>` enumerated: a set's or an

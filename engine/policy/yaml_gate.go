@@ -35,6 +35,9 @@ type regoGate struct {
 type gatedPack struct {
 	scope regoScope
 	when  []*yamlrule.Rule
+	// reads are what the pack's gate files may read (nil: none), for the
+	// documents built for its gate (gatedFieldsFor).
+	reads *gateReads
 }
 
 // gated reports whether every pack whose Rego applies to documents of the
@@ -53,8 +56,9 @@ type gateFile struct {
 }
 
 // gatePack adds the compiled rego_when entries of p's YAML files (gates[i]
-// those of p.YAML[i], from compileGate) and where p's Rego applies (scope).
-func (e *Engine) gatePack(p *Pack, scope regoScope, gates []compiledGate, errs []string) []string {
+// those of p.YAML[i], from compileGate), where p's Rego applies (scope)
+// and what its gate files read (reads).
+func (e *Engine) gatePack(p *Pack, scope regoScope, gates []compiledGate, reads *gateReads, errs []string) []string {
 	var when []*yamlrule.Rule
 	for _, g := range gates {
 		ws, err := g.rules, g.err
@@ -70,7 +74,7 @@ func (e *Engine) gatePack(p *Pack, scope regoScope, gates []compiledGate, errs [
 	if len(p.Rego) == 0 {
 		return errs
 	}
-	e.gate.packs = append(e.gate.packs, gatedPack{scope: scope, when: when})
+	e.gate.packs = append(e.gate.packs, gatedPack{scope: scope, when: when, reads: reads})
 	if len(when) > 0 {
 		for _, r := range when {
 			e.relational = e.relational || r.Relational()

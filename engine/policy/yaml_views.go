@@ -8,13 +8,13 @@ package policy
 // objects built at once. The compiled closures read views as they are
 // (regoc/views.go): where they evaluate every Rego set, views stay.
 func (e *Engine) MessageViewsFor(format, profile string) bool {
-	if !e.hasRego || !e.regoScope.open(format, profileOf(profile)) {
-		return true
+	if !e.hasRego || !e.regoScope.open(format, profileOf(profile)) || e.gate.gated(format, profileOf(profile)) {
+		return true // no Rego runs, or only where a gate fires
 	}
-	// Rego runs on these documents (unless gated): its program is needed
+	// Rego runs on these documents: its program is needed
 	// anyway, and says whether the closures evaluate every set.
 	if prog, err := e.program(); err == nil && prog != nil && prog.regoc.all(prog.sets) {
 		return true
 	}
-	return e.gate.gated(format, profileOf(profile)) // OPA runs only where a gate fires
+	return false
 }
