@@ -30,6 +30,10 @@ type decoder struct {
 	// compare as a float64 (digest.go), so the record is decoded again
 	// without stand-ins.
 	inexact bool
+	// share: small objects made only of shared terms are shared
+	// (shared.go), in a projected decode even where it builds a value
+	// whole.
+	share bool
 
 	kvs   [][2]*ast.Term // pending object members, shared by all nesting levels
 	elems []*ast.Term    // pending array elements, shared by all nesting levels
@@ -60,7 +64,7 @@ func decode(data []byte, p *Projection) (ast.Value, error) {
 func decodeCut(data []byte, p *Projection) (ast.Value, bool, error) {
 	d := decoderPool.Get().(*decoder)
 	d.Reset(data)
-	d.cut, d.inexact = false, false
+	d.cut, d.inexact, d.share = false, false, p != nil
 
 	var v ast.Value
 	var t *ast.Term

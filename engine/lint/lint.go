@@ -429,7 +429,7 @@ func Detect(file string, rec jsonl.Record) (format document.Format, obj ast.Obje
 		return "", nil, nil, false
 	}
 	first := obj
-	if !whole {
+	if !whole || len(rec.Data) >= 1<<20 {
 		first = nil
 	}
 	if f, known := document.Detect(obj); known {
