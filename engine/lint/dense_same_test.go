@@ -107,23 +107,3 @@ func TestDenseValuesComparedNotBuilt(t *testing.T) {
 	check("a content part's calls", `{"messages":[{"role":"tool","tool_calls":[`+call(`{"a":[1]}`)+`],"content":"r"},`+
 		`{"role":"user","content":[{"type":"tool_result","tool_use_id":"c1","tool_calls":[`+call(`{"a":[1.0]}`)+`],"content":"r"}]}]}`)
 }
-
-// TestDetectHandsOverSmallRecords: detection hands its decode of a first
-// record to the check only under 1 MiB: a bigger one is decoded again as
-// the check's projection says (a record of 829,284 tool calls, handed over
-// as OPA objects, held 349 MB the projection holds as views).
-func TestDetectHandsOverSmallRecords(t *testing.T) {
-	parts := func(n int) string {
-		return `{"messages":[{"role":"user","content":[` + strings.TrimSuffix(strings.Repeat(`{"type":"text","text":"a"},`, n), ",") + `]},{"role":"assistant","content":"ok"}]}`
-	}
-	for _, c := range []struct {
-		n        int
-		handover bool
-	}{{1000, true}, {200_000, false}} {
-		rec := jsonl.Record{Line: 1, Data: []byte(parts(c.n))}
-		_, obj, _, ok := Detect("d.jsonl", rec)
-		if !ok || (obj != nil) != c.handover {
-			t.Errorf("%d parts (%d KB): handed over %v, want %v", c.n, len(rec.Data)>>10, obj != nil, c.handover)
-		}
-	}
-}
