@@ -87,7 +87,7 @@ func (d *decoder) object(i int, p *Projection) (*ast.Term, int) {
 	if mayRepeat {
 		kvs = dedupe(kvs)
 	}
-	if p != nil && d.alloc.made == made && len(kvs) > 0 { // every member a shared term (shared.go)
+	if d.share && d.alloc.made == made && len(kvs) > 0 { // every member a shared term (shared.go)
 		if t := sharedObject(kvs); t != nil {
 			d.kvs = d.kvs[:base]
 			return t, j
@@ -95,7 +95,7 @@ func (d *decoder) object(i int, p *Projection) (*ast.Term, int) {
 	}
 	var obj ast.Object
 	if p != nil && p.View {
-		obj = newObjectView(kvs)
+		obj = d.alloc.newObjectView(kvs)
 	} else {
 		obj = ast.NewObject(kvs...)
 	}

@@ -26,6 +26,14 @@ type decoder struct {
 	jsonlex.Lexer
 	rng *RangeError // the first number OPA refuses; decoding goes on to find syntax errors
 	cut bool        // a projection's Dense left elements of an array out
+	// inexact: a value a Digest stood in for holds a number OPA may
+	// compare as a float64 (digest.go), so the record is decoded again
+	// without stand-ins.
+	inexact bool
+	// share: small objects made only of shared terms are shared
+	// (shared.go), in a projected decode even where it builds a value
+	// whole.
+	share bool
 
 	kvs   [][2]*ast.Term // pending object members, shared by all nesting levels
 	elems []*ast.Term    // pending array elements, shared by all nesting levels
@@ -56,7 +64,7 @@ func decode(data []byte, p *Projection) (ast.Value, error) {
 func decodeCut(data []byte, p *Projection) (ast.Value, bool, error) {
 	d := decoderPool.Get().(*decoder)
 	d.Reset(data)
-	d.cut = false
+	d.cut, d.inexact, d.share = false, false, p != nil
 
 	var v ast.Value
 	var t *ast.Term
@@ -73,10 +81,13 @@ func decodeCut(data []byte, p *Projection) (ast.Value, bool, error) {
 	if d.Failed() {
 		err = d.Err()
 	}
-	rng, cut := d.rng, d.cut
+	rng, cut, inexact := d.rng, d.cut, d.inexact
 	d.release()
 	if err != nil {
 		return nil, false, err
+	}
+	if inexact && rng == nil {
+		return decodeCut(data, exact(p))
 	}
 	if rng != nil {
 		return nil, false, rng

@@ -25,15 +25,19 @@ import (
 // it is built, so its object holds none.
 type ObjectView struct {
 	ast.Object // the built object, nil until something needs it
-	kvs        [][2]*ast.Term
-	hash       int
 	once       sync.Once
-	inserted   bool // a member was inserted: the built object answers
-	nested     bool // a member is a view, or an array holding views
+	// kvs are the members: the decoder's carved from its slabs with the
+	// views themselves (a call of a dense record is two views of a few
+	// members), so a view costs no allocation of its own.
+	kvs      [][2]*ast.Term
+	hash     int
+	inserted bool // a member was inserted: the built object answers
+	nested   bool // a member is a view, or an array holding views
 }
 
 // A view of up to eight members is allocated with its members, in one
-// block the size of both (newObjectView): a view with room for a fixed
+// block the size of both (NewObjectView; the decoder carves its views
+// from its slabs instead): a view with room for a fixed
 // number inline wasted that room on the many of fewer members and made a
 // second allocation for those of more (a Codex entry has six).
 type (
@@ -115,21 +119,33 @@ func allocView(n int) *ObjectView {
 // NewObjectView is the view of members kvs, whose keys are distinct
 // strings (as ast.NewObject is given them), for an object a builder makes
 // that only the YAML evaluator reads (document's normalized tool calls).
-func NewObjectView(kvs ...[2]*ast.Term) *ObjectView { return newObjectView(kvs) }
-
-// newObjectView is the view of members kvs (deduplicated, as ast.NewObject
-// is given them), which it copies: a message's few members into the view's
-// own block, one allocation (allocView).
-func newObjectView(kvs [][2]*ast.Term) *ObjectView {
+func NewObjectView(kvs ...[2]*ast.Term) *ObjectView {
 	v := allocView(len(kvs))
 	copy(v.kvs, kvs)
+	v.init(v.kvs)
+	return v
+}
+
+// newObjectView is the view of members kvs (deduplicated, as ast.NewObject
+// is given them), which it copies, the view and its members carved from the
+// decoder's slabs.
+func (s *slabs) newObjectView(kvs [][2]*ast.Term) *ObjectView {
+	v := s.view()
+	own := s.pairs(len(kvs))
+	copy(own, kvs)
+	v.init(own)
+	return v
+}
+
+// init makes v the view of members kvs, which it keeps.
+func (v *ObjectView) init(kvs [][2]*ast.Term) {
+	v.kvs = kvs
 	// OPA's object hash is the sum of its keys' and values' hashes; the
 	// messages array asks every element's hash when it is built.
 	for _, kv := range kvs {
 		v.hash += kv[0].Value.Hash() + kv[1].Value.Hash()
 		v.nested = v.nested || holdsView(kv[1].Value)
 	}
-	return v
 }
 
 // holdsView reports whether x is a view or an array with a view among its

@@ -163,7 +163,7 @@ func TestObjectViewSizedToMembers(t *testing.T) {
 			kvs[i] = [2]*ast.Term{ast.StringTerm(string(rune('a' + i))), ast.IntNumberTerm(i)}
 		}
 		var v *ObjectView
-		allocs := testing.AllocsPerRun(10, func() { v = newObjectView(kvs) })
+		allocs := testing.AllocsPerRun(10, func() { v = NewObjectView(kvs...) })
 		want := 1.0
 		if n > 8 {
 			want = 2

@@ -2,6 +2,7 @@ package astjson
 
 import (
 	"bytes"
+	"sync"
 
 	"github.com/chatlint/chatlint/engine/internal/jsonlex"
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -37,6 +38,12 @@ import (
 //     truthy (a YAML rule's type, present, not_empty, truthy) gets the
 //     answers the value gives, and a failing assertion prints an array or
 //     object only as "an array" or "an object";
+//   - a value that Digest applies to (as Shape applies) becomes a stand-in
+//     of its kind, emptiness and equality: a non-empty array or object
+//     holds a digest of its value (digest.go), a scalar is as it is. A
+//     reader that compares it with the value at the same place of another
+//     element (a YAML rule's same_as), or tests its shape, gets the answers
+//     the value gives;
 //   - numbers, booleans and null are built as they are.
 //
 // What a projection leaves out is still read: the input is validated exactly
@@ -57,6 +64,7 @@ type Projection struct {
 	Needles    []string
 	Stub       bool
 	Shape      bool
+	Digest     bool
 }
 
 // placeholder stands for a non-empty string a Probe left out. It contains
@@ -77,6 +85,8 @@ func (d *decoder) project(i int, p *Projection) (*ast.Term, int) {
 	}
 	k, i := d.Peek(i)
 	switch {
+	case p.Digest && !(k == jsonlex.Object && p.Object) && !(k == jsonlex.Array && (p.Elem != nil || p.Dense > 0)):
+		return d.standIn(i, k)
 	case p.Shape && !(k == jsonlex.Object && p.Object) && !(k == jsonlex.Array && (p.Elem != nil || p.Dense > 0)):
 		return d.shape(i, k)
 	case p.Stub && k != jsonlex.Null:
@@ -145,4 +155,51 @@ func (d *decoder) shape(i int, k jsonlex.Kind) (*ast.Term, int) {
 		return d.alloc.term(ast.NewObject()), j
 	}
 	return d.alloc.term(ast.NewObject([2]*ast.Term{shapeKey, ast.InternedBooleanTrue})), j
+}
+
+// exacts holds, for each projection with a Digest somewhere, the one that
+// builds those values whole (exact).
+var exacts sync.Map // *Projection -> *Projection
+
+// exact is p with every Digest value built whole: how a record is decoded
+// when a value a Digest applies to holds a number its digest cannot stand
+// for (digest.go).
+func exact(p *Projection) *Projection {
+	if p == nil {
+		return nil
+	}
+	if q, ok := exacts.Load(p); ok {
+		return q.(*Projection)
+	}
+	q := withoutDigest(p, map[*Projection]*Projection{})
+	exacts.Store(p, q)
+	return q
+}
+
+func withoutDigest(p *Projection, done map[*Projection]*Projection) *Projection {
+	if p == nil {
+		return nil
+	}
+	if q, ok := done[p]; ok {
+		return q
+	}
+	if p.Digest && !p.Object && p.Elem == nil && p.Dense == 0 {
+		return nil // built whole
+	}
+	q := *p
+	done[p] = &q
+	if q.Digest {
+		// Where the projection describes the value it still applies;
+		// a value of another kind is built whole.
+		q.Digest = false
+	}
+	q.Elem = withoutDigest(p.Elem, done)
+	q.Others = withoutDigest(p.Others, done)
+	if p.Members != nil {
+		q.Members = make(map[string]*Projection, len(p.Members))
+		for k, m := range p.Members {
+			q.Members[k] = withoutDigest(m, done)
+		}
+	}
+	return &q
 }

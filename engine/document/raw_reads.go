@@ -13,8 +13,17 @@ import (
 // optional, not_empty or truthy reads its kind and emptiness: a stand-in
 // of that kind and emptiness gives it the same answers (astjson's Shape),
 // and a 60 MB list beside it is not built.
+//
+// Same says a rule compares the value with the value at the same place of
+// another element (a YAML same_as: integrity's message-repeated compares a
+// message's raw content and tool calls with the previous message's): what
+// the builder does not read of it is then a stand-in that keeps its
+// equality (astjson's Digest) rather than a stub, and the builder's own
+// partial reads (a list's first parts, a string probed for tags) are read
+// whole.
 type RawTree struct {
 	All  bool
+	Same bool
 	Kids map[string]*RawTree
 }
 
@@ -131,7 +140,7 @@ func viewPath(p *astjson.Projection, path ...string) *astjson.Projection {
 		}
 	}
 	if len(path) == 0 {
-		if !p.Object || p.Stub || p.Shape {
+		if !p.Object || p.Stub || p.Shape || p.Digest {
 			return p
 		}
 		q := *p
@@ -140,13 +149,13 @@ func viewPath(p *astjson.Projection, path ...string) *astjson.Projection {
 	}
 	q := *p
 	if path[0] == "*" {
-		if q.Object || q.Stub || q.Shape {
+		if q.Object || q.Stub || q.Shape || q.Digest {
 			return p // not an array's projection: leave it
 		}
 		q.Elem = viewPath(viewPath(q.Elem), path[1:]...)
 		return &q
 	}
-	if !q.Object || q.Stub || q.Shape {
+	if !q.Object || q.Stub || q.Shape || q.Digest {
 		return p
 	}
 	m, named := q.Members[path[0]]
@@ -176,7 +185,7 @@ func mergeRaw(a, b *RawTree) *RawTree {
 	if a.All || b.All {
 		return &RawTree{All: true}
 	}
-	out := &RawTree{Kids: map[string]*RawTree{}}
+	out := &RawTree{Same: a.Same || b.Same, Kids: map[string]*RawTree{}}
 	for k, v := range a.Kids {
 		out.Kids[k] = v
 	}
@@ -191,6 +200,15 @@ func mergeRaw(a, b *RawTree) *RawTree {
 // them does. dropped says p leaves the value out (a member an object
 // projection neither names nor keeps).
 func withRaw(p *astjson.Projection, t *RawTree, dropped bool) *astjson.Projection {
+	q := withRawReads(p, t, dropped)
+	if t != nil && t.Same {
+		return sameify(q)
+	}
+	return q
+}
+
+// withRawReads is withRaw but for t.Same.
+func withRawReads(p *astjson.Projection, t *RawTree, dropped bool) *astjson.Projection {
 	switch {
 	case t == nil && dropped:
 		return nil // not asked for: the caller leaves it out
@@ -245,6 +263,9 @@ func shapeOf(t *RawTree) *astjson.Projection {
 	if t.All {
 		return nil
 	}
+	if t.Same && len(t.Kids) == 0 {
+		return digest
+	}
 	p := &astjson.Projection{Shape: true}
 	if elems := elemsOf(t); elems != nil {
 		p.Elem = shapeOf(elems)
@@ -261,8 +282,60 @@ func shapeOf(t *RawTree) *astjson.Projection {
 		}
 		p.Members[name] = shapeOf(kid)
 	}
+	if t.Same {
+		return sameify(p)
+	}
 	return p
 }
+
+// sameify is p building every value it leaves out or stands in for as a
+// stand-in that keeps its equality (Digest), and whole what it builds in
+// part: two values projected by the result are equal exactly when the
+// values are. A stub or a stand-in of a kind becomes a digest; an object
+// keeps every member (those it left out as digests); a list of numbers keeps
+// every element; a probed string is kept.
+func sameify(p *astjson.Projection) *astjson.Projection {
+	return sameifyIn(p, map[*astjson.Projection]*astjson.Projection{})
+}
+
+func sameifyIn(p *astjson.Projection, done map[*astjson.Projection]*astjson.Projection) *astjson.Projection {
+	if p == nil {
+		return nil
+	}
+	if q, ok := done[p]; ok {
+		return q
+	}
+	if p.Stub || p.Digest && !p.Object && p.Elem == nil && p.Dense == 0 ||
+		p.Shape && !p.Object && p.Elem == nil && p.Dense == 0 {
+		return digest
+	}
+	q := *p
+	done[p] = &q
+	if q.Shape {
+		// What the projection does not describe (a value of another
+		// kind) was a stand-in of its kind: a digest now.
+		q.Shape, q.Digest = false, true
+	}
+	q.Probe, q.Needles = false, nil
+	q.Dense = 0
+	q.Elem = sameifyIn(p.Elem, done)
+	if q.Object {
+		if !q.KeepOthers {
+			q.KeepOthers, q.Others = true, digest
+		} else {
+			q.Others = sameifyIn(p.Others, done)
+		}
+		q.Omit = nil // an omitted member is one of the others
+		q.Members = make(map[string]*astjson.Projection, len(p.Members))
+		for k, m := range p.Members {
+			q.Members[k] = sameifyIn(m, done)
+		}
+	}
+	return &q
+}
+
+// digest builds a value as a stand-in that keeps its equality.
+var digest = &astjson.Projection{Digest: true}
 
 // whole builds a value whole where a nil Elem would mean "no Elem".
 var whole = &astjson.Projection{Object: true, KeepOthers: true}

@@ -447,6 +447,14 @@ func decode(file string, rec jsonl.Record, p *astjson.Projection) (ast.Object, *
 	return obj, nil
 }
 
+// HandOverMax bounds the first records whose detection decode a check that
+// projects hands on (runner.Options.Projected): a bigger one is decoded
+// again as the check's projection says, which builds less than detection's
+// whole decode (a record of 829,284 tool calls held 349 MB more as OPA
+// objects than as the projection's views). Commands that build whole
+// records reuse detection's decode at any size.
+const HandOverMax = 1 << 20
+
 // DetectWindow is how many leading records, from the first JSON object on,
 // detection looks at: a session may open with entries no format claims (a
 // Claude Code file-history snapshot or summary), and a later one decides.

@@ -13,7 +13,11 @@ import (
 // readTree is a set of document paths: each node a member some rule may
 // read, "*" standing for any member or element.
 type readTree struct {
-	all  bool // everything below is read
+	all bool // everything below is read
+	// same: the value is compared with the value at the same path of
+	// another element (a YAML same_as), so a stand-in that keeps its
+	// equality serves (document.RawTree.Same)
+	same bool
 	kids map[string]*readTree
 }
 
@@ -35,7 +39,29 @@ func (t *readTree) add(path []string, full bool) {
 		t = k
 	}
 	if full {
-		t.all, t.kids = true, nil
+		t.all, t.kids, t.same = true, nil, false
+	}
+}
+
+// addSame records that path is compared with the same path of another
+// element (readTree.same).
+func (t *readTree) addSame(path []string) {
+	for _, s := range path {
+		if t.all {
+			return
+		}
+		if t.kids == nil {
+			t.kids = map[string]*readTree{}
+		}
+		k := t.kids[s]
+		if k == nil {
+			k = &readTree{}
+			t.kids[s] = k
+		}
+		t = k
+	}
+	if !t.all {
+		t.same = true
 	}
 }
 
@@ -45,8 +71,8 @@ func (t *readTree) reads(path ...string) bool {
 	if t == nil {
 		return false
 	}
-	if t.all || len(path) == 0 {
-		return true
+	if t.all || t.same || len(path) == 0 {
+		return true // a value compared is read below too
 	}
 	rest := path[1:]
 	if path[0] == "*" {
@@ -202,6 +228,9 @@ func (t *readTree) merge(path []string, o *readTree) {
 	}
 	if len(path) > 0 {
 		t.add(path, false)
+	}
+	if o.same {
+		t.addSame(path)
 	}
 	for k, kid := range o.kids {
 		t.merge(append(path[:len(path):len(path)], k), kid)

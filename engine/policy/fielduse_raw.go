@@ -3,6 +3,7 @@ package policy
 import (
 	"bytes"
 	"regexp"
+	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -42,7 +43,7 @@ func yamlRawSource(src []byte, root *yaml.Node, err error, t *readTree) {
 		t.add(nil, true)
 		return
 	}
-	w := rawWalk{t: t, givens: map[string][]string{}}
+	w := rawWalk{t: t, givens: map[string][]string{}, same: map[*yaml.Node]bool{}}
 	w.ids(root, 0)
 	w.node(root, nil, 0)
 }
@@ -65,6 +66,9 @@ type rawRule struct {
 type rawWalk struct {
 	t      *readTree
 	givens map[string][]string // a rule's id -> its given, for a join of rule:ID
+	// same are the arguments of same_as read as the path they compare
+	// with (sameCondition): not read whole again.
+	same map[*yaml.Node]bool
 }
 
 // ids finds the given of each rule of the file that has an id.
@@ -96,7 +100,9 @@ func (w *rawWalk) node(n *yaml.Node, r *rawRule, depth int) {
 	case yaml.AliasNode:
 		w.node(n.Alias, r, depth+1)
 	case yaml.ScalarNode:
-		w.scalar(n.Value, r, nil)
+		if !w.same[n] {
+			w.scalar(n.Value, r, nil)
+		}
 	case yaml.MappingNode:
 		if g := mapValue(n, "given"); g != nil && g.Kind == yaml.ScalarNode {
 			r = &rawRule{elem: givenPath(g.Value), joins: map[string][]string{}}
@@ -187,6 +193,17 @@ func (w *rawWalk) scalar(s string, r *rawRule, cond *yaml.Node) {
 		}
 		shape := cond != nil && tok == s && shapeCondition(cond) ||
 			typeHead.MatchString(s[:m[0]]) && typeTail.MatchString(s[m[1]:])
+		if !shape && cond != nil && tok == s {
+			if args, ok := w.sameCondition(cond, r, pathSet(bases, rest)); ok {
+				for _, a := range args {
+					w.same[a] = true
+				}
+				for _, b := range bases {
+					w.t.addSame(append(append([]string{}, b...), rest...))
+				}
+				continue
+			}
+		}
 		for _, b := range bases {
 			w.t.add(append(append([]string{}, b...), rest...), !shape)
 		}
@@ -305,6 +322,55 @@ func shapeCondition(n *yaml.Node) bool {
 	return false
 }
 
+// sameCondition reports whether a condition on a path that resolves to
+// paths reads only its value's shape and whether it is the same as the
+// value at those same paths of another element: its tests are shape
+// operators, same_as of a path that resolves to the same document paths
+// ($previous.raw.content for raw.content), or not of those. Two values at
+// one path of the document are projected alike, so a stand-in that keeps
+// equality serves both. args are the same_as arguments.
+func (w *rawWalk) sameCondition(n *yaml.Node, r *rawRule, paths string) (args []*yaml.Node, ok bool) {
+	if n.Kind != yaml.MappingNode {
+		return nil, false
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		op, arg := n.Content[i].Value, n.Content[i+1]
+		switch {
+		case op == "not":
+			if shapeCondition(arg) {
+				continue
+			}
+			more, ok := w.sameCondition(arg, r, paths)
+			if !ok {
+				return nil, false
+			}
+			args = append(args, more...)
+		case op == "same_as":
+			if arg.Kind != yaml.ScalarNode || pathTok.FindString(arg.Value) != arg.Value {
+				return nil, false
+			}
+			bases, rest, ok := r.bases(tokenPath(arg.Value))
+			if !ok || pathSet(bases, rest) != paths {
+				return nil, false
+			}
+			args = append(args, arg)
+		case !shapeOps[op]:
+			return nil, false
+		}
+	}
+	return args, len(args) > 0
+}
+
+// pathSet names the document paths of bases followed by rest, sorted.
+func pathSet(bases [][]string, rest []string) string {
+	var out []string
+	for _, b := range bases {
+		out = append(out, strings.Join(append(append([]string{}, b...), rest...), "."))
+	}
+	slices.Sort(out)
+	return strings.Join(slices.Compact(out), "\n")
+}
+
 // rawTrees is what t says the rules read of a record's raw form and of a
 // message's (document.Fields.WithRaw).
 func rawTrees(t *readTree) (record, message *document.RawTree) {
@@ -338,7 +404,7 @@ func toRawTree(t *readTree) *document.RawTree {
 	if t.all {
 		return &document.RawTree{All: true}
 	}
-	out := &document.RawTree{}
+	out := &document.RawTree{Same: t.same}
 	for k, kid := range t.kids {
 		if out.Kids == nil {
 			out.Kids = map[string]*document.RawTree{}

@@ -15,6 +15,8 @@ func rawPaths(t *readTree, prefix string, out *[]string) {
 		*out = append(*out, "everything")
 	case t.all:
 		*out = append(*out, prefix)
+	case t.same:
+		*out = append(*out, prefix+" (same)")
 	case len(t.kids) == 0 && prefix != "":
 		*out = append(*out, prefix+" (shape)")
 	}
@@ -58,7 +60,17 @@ func TestYAMLRawReads(t *testing.T) {
 		{"not of a value test", rule("document", "    where: {raw.tools: {not: {json: array}}}"), []string{"raw.tools"}},
 		{"printed", rule("document", "    where: {format: chat}\n    message: 'tools {{q:60 raw.tools}}'"), []string{"raw.tools"}},
 		{"printed as JSON", rule("document", "    where: {format: chat}\n    message: '{{json raw.tools}} and {{type raw.x}}'"), []string{"raw.tools", "raw.x (shape)"}},
-		{"the previous element's", rule("messages[*]", "    where: {raw.content: {same_as: $previous.raw.content}}"), []string{"messages.*.raw.content"}},
+		// Compared with the same path of another element: a stand-in
+		// that keeps equality serves.
+		{"the previous element's", rule("messages[*]", "    where: {raw.content: {same_as: $previous.raw.content}}"), []string{"messages.*.raw.content (same)"}},
+		{"the previous element's, the other way", rule("messages[*]", "    where: {$previous.raw.role: {same_as: raw.role, type: string}}"), []string{"messages.*.raw.role (same)"}},
+		{"not the previous element's", rule("messages[*]", "    where: {raw.content: {not: {same_as: $previous.raw.content}}}"), []string{"messages.*.raw.content (same)"}},
+		{"the same and read", rule("messages[*]", "    where: {raw.content: {same_as: $previous.raw.content}}\n    message: '{{json raw.content}}'"), []string{"messages.*.raw.content"}},
+		{"another path", rule("messages[*]", "    where: {raw.content: {same_as: $previous.raw.text}}"), []string{"messages.*.raw.content", "messages.*.raw.text"}},
+		{"another path, not raw", rule("messages[*]", "    where: {raw.content: {same_as: text}}"), []string{"messages.*.raw.content"}},
+		{"with a value test", rule("messages[*]", "    where: {raw.content: {same_as: $previous.raw.content, equals: []}}"), []string{"messages.*.raw.content"}},
+		{"a join's element", rule("messages[*]", "    let:\n      j: {join: 'messages[*]', on: {role: role}}\n    where: {raw.content: {same_as: $j.first.raw.content}}"),
+			[]string{"messages.*.messages.*.raw.content (same)", "messages.*.raw.content (same)"}},
 		{"a join's elements", rule("messages[*]", "    let:\n      j: {join: 'entries[*]'}\n    message: '{{$j.first.raw.code}}'"),
 			[]string{"entries.*.raw.code", "messages.*.entries.*.raw.code"}},
 		{"a join over raw", rule("messages[*].tool_calls[*]", "    let:\n      f: {join: 'raw.functions[*]', on: {name: name}}\n      d: {distinct: ['tools[*].name', 'raw.functions[*].name']}\n    where: {$f.count: 0}"),

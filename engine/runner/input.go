@@ -289,7 +289,7 @@ func (p *producer) record(st *fileState, rec jsonl.Record, borrowed bool) {
 			return
 		}
 		st.detected, st.format = true, format
-		if len(st.pending) == 0 {
+		if len(st.pending) == 0 && !(p.opts.Projected && len(rec.Data) >= lint.HandOverMax) {
 			first = obj
 		}
 		p.flush(st)

@@ -47,6 +47,11 @@ type Options struct {
 	// content hash (finding.Finding.RecordHash), for a baseline or SARIF
 	// fingerprints; a run that writes neither leaves it off.
 	RecordHashes bool
+	// Projected says the linter decodes records as its rules' projection
+	// says (check): detection's decode of a first record of
+	// lint.HandOverMax bytes or more is then dropped rather than handed on
+	// as Unit.First, and the record decoded again.
+	Projected bool
 }
 
 // Runner checks inputs against one compiled engine.

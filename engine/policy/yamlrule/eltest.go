@@ -38,7 +38,7 @@ func (t *elTest) holds(v, el ast.Value, sc *scope) bool {
 		return !ok
 	case elSame:
 		w := lookupValue(el, t.path, sc)
-		return v != nil && w != nil && sameValue(v, w)
+		return v != nil && w != nil && sameAs(v, w)
 	case elCompare:
 		x, ok := v.(ast.Number)
 		if !ok {

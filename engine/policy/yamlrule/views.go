@@ -3,6 +3,8 @@ package yamlrule
 import (
 	"github.com/open-policy-agent/opa/v1/ast"
 
+	"github.com/chatlint/chatlint/engine/astjson"
+
 	"github.com/chatlint/chatlint/engine/document"
 )
 
@@ -16,4 +18,17 @@ import (
 // compareValues is ast.Compare for values that may hold views.
 func compareValues(a, b ast.Value) int {
 	return ast.Compare(document.Plain(a), document.Plain(b))
+}
+
+// sameAs is same_as's test: v and w equal as ast.Compare says, where either
+// may hold a projection's stand-ins (astjson.Projection.Digest): a value a
+// rule only compares with the same path of another element is decoded as
+// a digest of it, and a value built whole (a content part read as a
+// message) is compared with one through its digest.
+func sameAs(v, w ast.Value) bool {
+	switch w.(type) {
+	case ast.String, ast.Boolean:
+		return sameValue(v, w)
+	}
+	return astjson.Equal(document.Plain(v), document.Plain(w))
 }

@@ -125,7 +125,7 @@ func runCheck(cmd *cobra.Command, o *checkOptions) error {
 	if err != nil {
 		return cmdutil.UsageError("--max-line-size: %v", err)
 	}
-	ropts := runner.Options{Workers: o.Workers, MaxLineSize: maxLine,
+	ropts := runner.Options{Workers: o.Workers, MaxLineSize: maxLine, Projected: true,
 		Document: document.Options{ToolCalls: o.ToolCalls, Profile: o.Profile}}
 	if ropts.Format, err = cmdutil.ParseFormat(o.Format); err != nil {
 		return err
