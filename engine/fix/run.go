@@ -273,6 +273,10 @@ func renumber(recs []jsonl.Record, src []int, f document.Format) {
 func build(recs []jsonl.Record, opts Options) (*document.Document, []int, *UnreadError) {
 	b := document.NewBuilder(opts.Format, opts.File, opts.Document)
 	ad := document.Lookup(opts.Format)
+	// Only what the rules and the applier read is built (Options.Fields);
+	// the applier reads a record's whole document (Document.Messages),
+	// rebuilt from the record decoded whole.
+	proj := document.Projection(opts.Format, opts.Document)
 	var doc *document.Document
 	var invalid []int
 	asked := false
@@ -281,7 +285,7 @@ func build(recs []jsonl.Record, opts Options) (*document.Document, []int, *Unrea
 			invalid = append(invalid, i)
 			continue
 		}
-		v, err := astjson.Decode(r.Data)
+		v, err := astjson.DecodeProjected(r.Data, proj)
 		obj, ok := v.(ast.Object)
 		if err != nil || !ok {
 			invalid = append(invalid, i)
@@ -294,6 +298,10 @@ func build(recs []jsonl.Record, opts Options) (*document.Document, []int, *Unrea
 			}
 		}
 		if d := b.Add(r.Line, obj); d != nil {
+			if proj != nil {
+				data := r.Data
+				d.Reread(func() ast.Object { o, _ := astjson.Decode(data); obj, _ := o.(ast.Object); return obj })
+			}
 			doc = d
 		}
 	}
