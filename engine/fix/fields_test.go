@@ -45,6 +45,14 @@ func TestFixProjectedSameAsWhole(t *testing.T) {
 		`{"messages":[{"role":"user","content":"hi"},{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{}"}}]},{"role":"user","content":"well?"},{"role":"tool","tool_call_id":"c1","content":"1"}]}`,
 		`{"messages":[{"role":"user","content":[{"type":"text","value":"x"}]},{"role":"tool","content":"1"}],"tools":"[]"}`,
 		`{"messages":[{"role":"user","content":"a"},{"role":"assistant","content":"b"}]}`,
+		// Records the unreadable rules read raw of: content and tool_calls
+		// as objects, a call that is no object, a part of unknown type.
+		`{"messages":[{"role":"user","content":{"a":1,"b":"x"}},{"role":"user","content":{"a":1,"b":"x"}}]}`,
+		`{"messages":[{"role":"user","content":"hi"},{"role":"assistant","content":null,"tool_calls":{"c1":{"id":"c1"}}},{"role":"tool","tool_call_id":"c1","content":"1"}]}`,
+		`{"messages":[{"role":"user","content":"hi"},{"role":"assistant","content":null,"tool_calls":[7,{"id":"c1","type":"function","function":{"name":"f","arguments":"{}"}}]},{"role":"tool","tool_call_id":"c2","content":"1"}]}`,
+		`{"messages":[{"role":"user","content":[{"type":"blob","text":"x"}]},{"role":"tool","tool_call_id":"c2","content":"1"}]}`,
+		`{"messages":[{"role":"user","content":[{"type":"text","text":"x"}],"extra":{"big":[0,0,0]}},{"role":"user","content":[{"type":"text","text":"x"}],"extra":{"big":[1]}}]}`,
+		`{"messages":[{"role":"assistant","content":"a","timestamp":"t"},{"role":"assistant","content":"a","timestamp":"u"}],"tools":{"f":1}}`,
 	}
 	units := []lint.Unit{codexUnit(2000)}
 	for i, l := range chat {

@@ -37,8 +37,11 @@ func FieldsOf(format, profile string, also [][]string, engs ...*Engine) *documen
 		rego.add(p, true)
 	}
 	f := document.NewFields(fieldReads(rego, yaml...).reads)
-	if !rego.reads("raw") && !rego.reads("messages", "*", "raw") {
-		f = f.WithRaw(rawTrees(raw))
-	}
-	return f
+	// Unlike Engine.Fields, what the Rego rules read of raw bounds what is
+	// built of it: their analysis follows each part of raw through the
+	// refs, functions and rules that read it, and a part only a kind test
+	// reads is read for its kind, as a YAML shape test's is (a member a
+	// rule iterates, "*", keeps every member of an object too).
+	raw.merge(nil, rego)
+	return f.WithRaw(rawTrees(raw))
 }
