@@ -168,18 +168,21 @@ func (a *ruleReads) follow(f, r *ast.Rule, args []*ast.Term) {
 	sub.run()
 }
 
-// A rule whose value is a list or set of parts of input (results := [m |
-// some m in input.messages; m.role == "tool"]) is followed the same way: a
-// rule iterating it (some r in results) reads what it reads of each r, and
-// the list's own rule does not read its elements whole by holding them.
-// A use of the whole list (compared, counted, handed on) reads its
-// elements whole.
+// A rule whose value is a list of elements of input's lists (results := [m
+// | some m in input.messages; m.role == "tool"]) is followed the same way:
+// it stands for those lists (input.messages), which it holds a part of in
+// their order, so a rule iterating it (some r in results) reads what it
+// reads of each r, and the list's own rule does not read its elements whole
+// by holding them. Its length is the one its own rule's body decides,
+// from what that body reads; a use of the whole list (compared, handed on)
+// reads the lists whole. Not a set: a set's elements are told apart by
+// their whole value.
 
-// elemRule is such a rule: its path, and the paths of input its elements
-// stand for.
+// elemRule is such a rule: its path, and the paths of the lists of input
+// its elements are elements of.
 type elemRule struct {
 	path  ast.Ref
-	elems map[string][]string
+	lists map[string][]string
 }
 
 // elemComp returns the variable a rule's comprehension holds, when the
@@ -204,16 +207,11 @@ func elemComp(r *ast.Rule) *ast.Term {
 	if l.Value.Compare(v) != 0 {
 		return nil
 	}
-	var held *ast.Term
-	switch c := c.Value.(type) {
-	case *ast.ArrayComprehension:
-		held = c.Term
-	case *ast.SetComprehension:
-		held = c.Term
-	}
-	if held == nil {
+	comp, ok := c.Value.(*ast.ArrayComprehension)
+	if !ok {
 		return nil
 	}
+	held := comp.Term
 	if _, ok := held.Value.(ast.Var); !ok {
 		return nil
 	}
@@ -238,8 +236,8 @@ func elemRules(mods []*ast.Module, fns funcIndex) []elemRule {
 				a.elems = out
 				a.holds = head.Value.(ast.Var)
 				a.bindOnly()
-				if ps := a.env[a.holds]; len(ps) > 0 {
-					out = append(out, elemRule{path: r.Path(), elems: ps})
+				if lists := listsOf(a.env[a.holds]); lists != nil {
+					out = append(out, elemRule{path: r.Path(), lists: lists})
 					found[r] = true
 					grew = true
 				}
@@ -252,18 +250,32 @@ func elemRules(mods []*ast.Module, fns funcIndex) []elemRule {
 	return out
 }
 
-// elemPaths returns the paths a ref to one of the element rules stands
-// for (its elements, whichever is picked) and the rest of the ref after
-// the pick; ok is false when ref names none of them.
+// listsOf returns the lists the element paths ps are elements of (each
+// path without its last "*"), nil when one is no list's element.
+func listsOf(ps map[string][]string) map[string][]string {
+	if len(ps) == 0 {
+		return nil
+	}
+	out := make(map[string][]string, len(ps))
+	for _, p := range ps {
+		if len(p) == 0 || p[len(p)-1] != "*" {
+			return nil
+		}
+		q := p[:len(p)-1]
+		out[strings.Join(q, "\x00")] = q
+	}
+	return out
+}
+
+// elemPaths returns the lists of input a ref to one of the element rules
+// stands for and the rest of the ref after the rule (an element picked
+// from it, and what is read of that element); ok is false when ref names
+// none of them.
 func (a *ruleReads) elemPaths(ref ast.Ref) (map[string][]string, ast.Ref, bool) {
 	for _, e := range a.elems {
-		if len(ref) < len(e.path) || !ref[:len(e.path)].Equal(e.path) {
-			continue
+		if len(ref) >= len(e.path) && ref[:len(e.path)].Equal(e.path) {
+			return e.lists, ref[len(e.path):], true
 		}
-		if len(ref) == len(e.path) {
-			return e.elems, nil, true
-		}
-		return e.elems, ref[len(e.path)+1:], true
 	}
 	return nil, nil, false
 }

@@ -101,7 +101,12 @@ deny contains f if {
 		// A rule whose value holds parts of input is followed where it
 		// is iterated, and read whole where it is used whole.
 		{"rule of elements", "ts := [m | some m in input.messages; m.role == \"tool\"]\ndeny contains i if { some r in ts; i := r.tool_call_id }", []string{"messages", "messages.*.role", "messages.*.tool_call_id"}},
-		{"rule of elements used whole", "ts := [m | some m in input.messages; m.role == \"tool\"]\ndeny contains ts if { count(ts) > 0 }", msgAll},
+		{"rule of elements used whole", "ts := [m | some m in input.messages; m.role == \"tool\"]\ndeny contains ts if { ts != [] }", msgAll},
+		// Its length is what its body reads; an alias of it is the list.
+		{"rule of elements counted", "ts := [m | some m in input.messages; m.role == \"tool\"]\ndeny contains 1 if { count(ts) > 1 }", []string{"messages", "messages.*.role"}},
+		{"alias of a rule of elements", "ts := [m | some m in input.messages; m.role == \"tool\"]\ndeny contains i if { x := ts; i := x[0].tool_call_id }", []string{"messages", "messages.*.role", "messages.*.tool_call_id"}},
+		{"every over a rule of elements", "ts := [m | some m in input.messages; m.role == \"tool\"]\ndeny contains 1 if { every r in ts { r.text != \"\" } }", []string{"messages", "messages.*.role", "messages.*.text"}},
+		{"set of elements", "ts := {m | some m in input.messages; m.role == \"tool\"}\ndeny contains i if { some r in ts; i := r.tool_call_id }", msgAll},
 		{"every", `deny contains 1 if { every t in input.tools { t.name != "" } }`, []string{"tools", "tools.*.name"}},
 		{"variable bound twice", `deny contains 1 if { x := "tool"; x = input.messages[_].role }`, []string{"messages", "messages.*.role"}},
 		{"comprehension", `deny contains ids if { ids := {c.id | some c in input.messages[_].tool_calls} }`, []string{"messages", "messages.*.tool_calls", "messages.*.tool_calls.*.id"}},
