@@ -48,7 +48,6 @@ neighbours_alike if {
 	p.text == m.text
 }
 
-
 # Tool calls and results as data (tool_calls lists, call blocks); inline tags are left alone.
 structured if input.mode == "structured"
 
