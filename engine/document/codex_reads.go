@@ -63,8 +63,9 @@ func codexProjections(omit map[string]bool) (plain, views *astjson.Projection) {
 // codexPayloadOmit names. A document built from such lines holds the same
 // members as one built from whole lines, but for those left out of each
 // payload (an entry's raw.payload, a message's raw); Go code reads neither
-// in check (Locate reads an entry's or a message's line and path), and fix,
-// convert and stats decode whole lines.
+// (Locate and fix's applier read an entry's or a message's line and path,
+// the applier rewrites the line's own bytes), and convert and stats decode
+// whole lines.
 //
 // Where the document's messages are MessageValues (no Rego rule reads it),
 // the line and its payload are decoded as object views, as a chat record's

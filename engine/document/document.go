@@ -32,8 +32,9 @@ type Options struct {
 	// a tenth of reading and normalizing a record.
 	SkipLookup bool
 	// Fields, when set, names the members the active rules may read; the
-	// builder leaves out the others (fields.go). Only check sets it: fix,
-	// convert --to and stats read whole documents.
+	// builder leaves out the others (fields.go). check and fix set it
+	// (fix with what its stages' rules and its applier read); convert --to
+	// and stats read whole documents.
 	Fields *Fields
 }
 
@@ -99,6 +100,16 @@ func (d *Document) Tools() *ast.Array { return arrayField(d.goValue(), KeyTools)
 
 // Entries returns the normalized entries array.
 func (d *Document) Entries() *ast.Array { return arrayField(d.goValue(), keyEntries) }
+
+// MessageList returns the normalized messages as Locate reads them: the
+// document's own, their views answering Get, unless the document leaves
+// members out (then the whole document's). For Go code reading a few
+// members of each message (fix's applier): Messages builds every message
+// and line of a long session as OPA objects first.
+func (d *Document) MessageList() *ast.Array { return d.located(KeyMessages) }
+
+// EntryList returns the normalized entries as MessageList does.
+func (d *Document) EntryList() *ast.Array { return d.located(keyEntries) }
 
 // located is the array member k that Locate reads: of the whole document
 // when Value leaves members out, else of Value itself, views and all:

@@ -238,13 +238,30 @@ func withRawReads(p *astjson.Projection, t *RawTree, dropped bool) *astjson.Proj
 		}
 	}
 	if q.Object {
+		// "*" is any member too (a Rego rule iterating an object): every
+		// member is kept as it says, besides what the others say of theirs.
+		star := t.Kids["*"]
 		q.Members = map[string]*astjson.Projection{}
 		for name, m := range p.Members {
 			q.Members[name] = m
+			if star != nil {
+				q.Members[name] = withRaw(m, star, false)
+			}
+		}
+		if star != nil {
+			if p.KeepOthers {
+				q.Others = withRaw(p.Others, star, false)
+			} else {
+				q.Others = withRaw(nil, star, true)
+			}
+			q.Omit = nil
 		}
 		for name, kid := range t.Kids {
 			if name == "*" {
 				continue
+			}
+			if star != nil {
+				kid = mergeRaw(kid, star)
 			}
 			m, named := p.Members[name]
 			if !named && p.KeepOthers {
@@ -273,6 +290,7 @@ func shapeOf(t *RawTree) *astjson.Projection {
 			p.Elem = whole
 		}
 	}
+	star := t.Kids["*"]
 	for name, kid := range t.Kids {
 		if name == "*" {
 			continue
@@ -280,7 +298,16 @@ func shapeOf(t *RawTree) *astjson.Projection {
 		if p.Members == nil {
 			p.Object, p.KeepOthers, p.Others, p.Members = true, true, stub, map[string]*astjson.Projection{}
 		}
+		if star != nil {
+			kid = mergeRaw(kid, star)
+		}
 		p.Members[name] = shapeOf(kid)
+	}
+	if star != nil { // any member of an object, as any element of an array
+		p.Object, p.KeepOthers, p.Others = true, true, shapeOf(star)
+		if p.Others == nil {
+			p.Others = whole
+		}
 	}
 	if t.Same {
 		return sameify(p)

@@ -3,6 +3,8 @@ package document
 import (
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/chatlint/chatlint/engine/astjson"
 	"github.com/open-policy-agent/opa/v1/ast"
 )
@@ -176,5 +178,29 @@ func TestProjectedMessagesAreViews(t *testing.T) {
 		if views == 0 {
 			t.Fatalf("%s: no message was decoded as a view", name)
 		}
+	}
+}
+
+// A "*" under raw is any member of an object as well as any element of an
+// array (a Rego rule iterating a message's content, `some k, p in
+// m.raw.extra`, meets an object's members): every member is kept as the
+// "*" says, where it used to be a stub, true.
+func TestRawReadsStarOverAnObject(t *testing.T) {
+	kind := &RawTree{}
+	msg := &RawTree{Kids: map[string]*RawTree{"extra": {Kids: map[string]*RawTree{"*": kind}}}}
+	f := fieldsOf("messages.*.role", "messages.*.raw").PlainMessages().WithRaw(nil, msg)
+	p := Projection(Chat, Options{Fields: f})
+	rec := `{"messages":[{"role":"user","content":"hi","extra":{"a":[1,2],"b":"x","c":{"d":1}}}]}`
+	v, err := astjson.DecodeProjected([]byte(rec), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := v.(ast.Object).Get(KeyMessages).Value.(*ast.Array).Elem(0).Value.(ast.Object)
+	extra := m.Get(ast.StringTerm("extra")).Value.(ast.Object)
+	got := map[string]string{}
+	extra.Foreach(func(k, v *ast.Term) { got[string(k.Value.(ast.String))] = ast.TypeName(v.Value) })
+	want := map[string]string{"a": "array", "b": "string", "c": "object"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("extra's members' kinds (-want +got):\n%s", diff)
 	}
 }

@@ -9,8 +9,8 @@ import (
 // Projection returns what the builder of format f reads of each raw record
 // under opts, for astjson.DecodeProjected: the decoder then builds only
 // that, and lexes the rest. It is nil, meaning decode records whole, when
-// opts keeps every member (Fields is All: fix, convert, stats, a dataset
-// fold), when a rule reads the record itself (raw), under RawOnly, and for
+// opts keeps every member (Fields is All: convert, stats, a dataset fold),
+// when a rule reads the record itself (raw), under RawOnly, and for
 // the formats whose adapter does not say what it reads (Adapter.Reads).
 //
 // A document built from a projected record holds exactly what it would

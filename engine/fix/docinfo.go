@@ -32,7 +32,7 @@ type entryInfo struct {
 
 func readDoc(doc *document.Document) ([]msgInfo, []entryInfo) {
 	var ms []msgInfo
-	if arr := doc.Messages(); arr != nil {
+	if arr := doc.MessageList(); arr != nil {
 		ms = make([]msgInfo, arr.Len())
 		for i := range ms {
 			o, _ := arr.Elem(i).Value.(ast.Object)
@@ -60,7 +60,7 @@ func readDoc(doc *document.Document) ([]msgInfo, []entryInfo) {
 		}
 	}
 	var es []entryInfo
-	if arr := doc.Entries(); arr != nil {
+	if arr := doc.EntryList(); arr != nil {
 		es = make([]entryInfo, arr.Len())
 		for i := range es {
 			o, _ := arr.Elem(i).Value.(ast.Object)

@@ -125,6 +125,7 @@ func (f *Fixer) Fix(ctx context.Context, u lint.Unit) Fixed {
 		}
 		return res
 	}
+	opts.Document = f.evs.Document(u.Format, opts.Document)
 	out, err := Run(ctx, f.evs.For(u.Format), u.Records, opts)
 	if err != nil {
 		res.leave(u, err)

@@ -157,10 +157,15 @@ func Run(ctx context.Context, evs []*policy.Evaluator, recs []jsonl.Record, opts
 // passes is the state of Run: the records as they stand and where each
 // came from.
 type passes struct {
-	opts    Options
-	max     int
-	n       int // passes that changed something
-	cur     []jsonl.Record
+	opts Options
+	max  int
+	n    int // passes that changed something
+	cur  []jsonl.Record
+	// decoded holds, for a session, the decoded value of each record of
+	// cur that the last build decoded and no pass has changed since (nil:
+	// none): a pass that moves a few lines of a long session leaves the
+	// others' bytes as they were, and the next build reuses their values.
+	decoded []ast.Object
 	src     []int
 	changed []bool
 	doc     *document.Document // the document of cur, when built
@@ -182,7 +187,7 @@ func (st *passes) settle(ctx context.Context, ev *policy.Evaluator, first bool) 
 			renumber(st.cur, st.src, st.opts.Format)
 			var invalid []int
 			var unread *UnreadError
-			st.doc, invalid, unread = build(st.cur, st.opts)
+			st.doc, invalid, unread = build(st.cur, st.opts, &st.decoded)
 			st.out.builds++
 			st.built = st.version
 			if first && applied == 0 {
@@ -240,14 +245,21 @@ func (st *passes) settle(ctx context.Context, ev *policy.Evaluator, first bool) 
 		st.out.Applied = append(st.out.Applied, res.Applied...)
 		nextSrc := make([]int, len(res.Records))
 		nextChanged := make([]bool, len(res.Records))
+		var nextDecoded []ast.Object
+		if st.decoded != nil {
+			nextDecoded = make([]ast.Object, len(res.Records))
+		}
 		for i, s := range res.Source {
 			if s >= 0 {
 				nextSrc[i], nextChanged[i] = st.src[s], st.changed[s] || res.Changed[i]
+				if nextDecoded != nil && !res.Changed[i] {
+					nextDecoded[i] = st.decoded[s] // the same bytes
+				}
 			} else {
 				nextChanged[i] = true
 			}
 		}
-		st.cur, st.src, st.changed = res.Records, nextSrc, nextChanged
+		st.cur, st.src, st.changed, st.decoded = res.Records, nextSrc, nextChanged, nextDecoded
 		st.version++
 	}
 }
@@ -270,9 +282,23 @@ func renumber(recs []jsonl.Record, src []int, f document.Format) {
 // a per-record format, the first object of a session; Adapter.Unread) is
 // unread: fix leaves what it does not understand as it is, as check reports
 // it (format-mismatch) rather than checking it.
-func build(recs []jsonl.Record, opts Options) (*document.Document, []int, *UnreadError) {
+//
+// For a session, *decoded holds the values of records decoded before, nil
+// where a record must be decoded; build fills it with those it decodes.
+func build(recs []jsonl.Record, opts Options, decoded *[]ast.Object) (*document.Document, []int, *UnreadError) {
 	b := document.NewBuilder(opts.Format, opts.File, opts.Document)
 	ad := document.Lookup(opts.Format)
+	// Only what the rules and the applier read is built (Options.Fields);
+	// the applier reads a record's whole document (Document.Messages),
+	// rebuilt from the record decoded whole.
+	proj := document.Projection(opts.Format, opts.Document)
+	var reuse []ast.Object
+	if opts.Format.PerFile() {
+		if len(*decoded) != len(recs) {
+			*decoded = make([]ast.Object, len(recs))
+		}
+		reuse = *decoded
+	}
 	var doc *document.Document
 	var invalid []int
 	asked := false
@@ -281,11 +307,21 @@ func build(recs []jsonl.Record, opts Options) (*document.Document, []int, *Unrea
 			invalid = append(invalid, i)
 			continue
 		}
-		v, err := astjson.Decode(r.Data)
-		obj, ok := v.(ast.Object)
-		if err != nil || !ok {
-			invalid = append(invalid, i)
-			continue
+		var obj ast.Object
+		if reuse != nil {
+			obj = reuse[i]
+		}
+		if obj == nil {
+			v, err := astjson.DecodeProjected(r.Data, proj)
+			o, ok := v.(ast.Object)
+			if err != nil || !ok {
+				invalid = append(invalid, i)
+				continue
+			}
+			obj = o
+			if reuse != nil {
+				reuse[i] = obj
+			}
 		}
 		if !asked || !opts.Format.PerFile() {
 			asked = true
@@ -294,6 +330,10 @@ func build(recs []jsonl.Record, opts Options) (*document.Document, []int, *Unrea
 			}
 		}
 		if d := b.Add(r.Line, obj); d != nil {
+			if proj != nil {
+				data := r.Data
+				d.Reread(func() ast.Object { o, _ := astjson.Decode(data); obj, _ := o.(ast.Object); return obj })
+			}
 			doc = d
 		}
 	}

@@ -90,7 +90,8 @@ func (s *Stages) Any() *policy.Engine {
 // meets a stage: a stage shared by several formats has one evaluator per
 // worker.
 func (s *Stages) Evaluators() *Evaluators {
-	return &Evaluators{s: s, own: make([]*policy.Evaluator, len(s.engines)), byFormat: map[document.Format][]*policy.Evaluator{}}
+	return &Evaluators{s: s, own: make([]*policy.Evaluator, len(s.engines)), byFormat: map[document.Format][]*policy.Evaluator{},
+		docs: map[document.Format]document.Options{}}
 }
 
 // Evaluators are one worker's evaluators of the stages. Not safe for
@@ -99,6 +100,52 @@ type Evaluators struct {
 	s        *Stages
 	own      []*policy.Evaluator
 	byFormat map[document.Format][]*policy.Evaluator
+	docs     map[document.Format]document.Options
+}
+
+// applierReads are the members of a document the applier reads (readDoc):
+// where each message, call and entry lives, and what pairs a result with
+// its call.
+var applierReads = [][]string{
+	{"messages", "*", "line"}, {"messages", "*", "path"}, {"messages", "*", "lines"},
+	{"messages", "*", "role"}, {"messages", "*", "tool_call_id"},
+	{"messages", "*", "tool_calls", "*", "id"}, {"messages", "*", "tool_calls", "*", "path"},
+	{"messages", "*", "tool_calls", "*", "line"},
+	{"entries", "*", "line"}, {"entries", "*", "on_chain"},
+}
+
+// Document returns the options the documents of format f are built with
+// for its stages: opts, with only the members the stages' rules or the
+// applier may read (policy.FieldsOf), the lookup only where a rule may read
+// it, and messages the YAML evaluator reads by slot where every stage
+// allows. opts is returned as it is when it sets Fields.
+func (e *Evaluators) Document(f document.Format, opts document.Options) document.Options {
+	if opts.Fields != nil {
+		return opts
+	}
+	if o, ok := e.docs[f]; ok {
+		return o
+	}
+	var engs []*policy.Engine
+	for _, k := range e.s.byFormat[f] {
+		engs = append(engs, e.s.engines[k])
+	}
+	o := opts
+	if len(engs) > 0 {
+		if o.Fields = policy.FieldsOf(string(f), opts.Profile, applierReads, engs...); o.Fields != nil {
+			views, lookup := true, false
+			for _, eng := range engs {
+				views = views && eng.MessageViewsFor(string(f), opts.Profile)
+				lookup = lookup || eng.ReadsLookupFor(string(f), opts.Profile)
+			}
+			if !views {
+				o.Fields = o.Fields.PlainMessages()
+			}
+			o.SkipLookup = o.SkipLookup || !lookup
+		}
+	}
+	e.docs[f] = o
+	return o
 }
 
 // For returns the evaluators of the stages run on format f, in order; none

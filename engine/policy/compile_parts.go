@@ -236,7 +236,13 @@ func (c *compiledParts) readRego() {
 	}
 	names := slices.Sorted(maps.Keys(c.prog.modules))
 	trees := make([]readTree, len(names))
-	onEveryCore(len(names), func(i int) { regoPaths(c.prog.modules[names[i]], &trees[i]) })
+	mods := make([]*ast.Module, len(names))
+	for i, n := range names {
+		mods[i] = c.prog.modules[n]
+	}
+	fns := funcsOf(mods...) // a package's functions may be defined in any of its files
+	elems := elemRules(mods, fns)
+	onEveryCore(len(names), func(i int) { regoPathsWith(mods[i], &trees[i], fns, elems) })
 	for i := range trees {
 		c.regoReads.merge(nil, &trees[i])
 	}

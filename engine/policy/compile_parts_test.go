@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/open-policy-agent/opa/v1/ast"
 
 	"github.com/chatlint/chatlint/engine/policy/yamlrule"
 	"github.com/chatlint/chatlint/engine/rule"
@@ -157,9 +158,11 @@ func TestFieldReadsMatchSerial(t *testing.T) {
 		got := fieldReads(&parts.regoReads, parts.yamlReads, parts.gateReads)
 		want := &fieldSet{names: map[string]bool{}}
 		if parts.prog != nil {
+			var mods []*ast.Module
 			for _, m := range parts.prog.modules {
-				regoPaths(m, &want.tree)
+				mods = append(mods, m)
 			}
+			regoPathsAll(mods, &want.tree)
 		}
 		for _, p := range packs {
 			for _, f := range p.YAML {

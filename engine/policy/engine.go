@@ -195,9 +195,10 @@ func Compile(ctx context.Context, packs []*Pack, opts Options) (*Engine, error) 
 	e.readsLookup = e.yamlReadsLookup || e.regoReadsLookup
 	e.demoted = demotions(e.profiles, e.rules)
 	e.fields, e.yamlFields = engineFields(parts)
+	e.parts = parts // what FieldsOf reads; program compiles from it when hasRego
 	sort.Slice(e.rules, func(i, j int) bool { return e.rules[i].ID < e.rules[j].ID })
 	if modules > 0 {
-		e.hasRego, e.parts = true, parts
+		e.hasRego = true
 		if !lazy {
 			if _, err := e.program(); err != nil {
 				return nil, err

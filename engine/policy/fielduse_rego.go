@@ -7,11 +7,37 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 )
 
-// regoPaths adds the paths of input the rules of a compiled module may read.
+// regoPaths adds the paths of input the rules of a compiled module may read,
+// following the calls of the module's own functions.
 func regoPaths(m *ast.Module, t *readTree) {
+	fns := funcsOf(m)
+	regoPathsWith(m, t, fns, elemRules([]*ast.Module{m}, fns))
+}
+
+// regoPathsAll is regoPaths of every module of one compile, each following
+// the functions and element rules of them all, one module after another.
+func regoPathsAll(mods []*ast.Module, t *readTree) {
+	fns := funcsOf(mods...)
+	elems := elemRules(mods, fns)
+	for _, m := range mods {
+		regoPathsWith(m, t, fns, elems)
+	}
+}
+
+// regoPathsWith is regoPaths following the calls of the functions fns
+// holds and the rules elems names (those of every module compiled with m).
+func regoPathsWith(m *ast.Module, t *readTree, fns funcIndex, elems []elemRule) {
+	calls := &funcCalls{fns: fns, done: map[string]bool{}}
 	for _, r := range m.Rules {
 		for ; r != nil; r = r.Else {
-			newRuleReads(r, t).run()
+			a := newRuleReads(r, t, calls)
+			a.elems = elems
+			if head := elemComp(r); head != nil {
+				if _, _, ok := a.elemPaths(r.Path()); ok {
+					a.holds = head.Value.(ast.Var)
+				}
+			}
+			a.run()
 		}
 	}
 }
@@ -37,11 +63,22 @@ type ruleReads struct {
 	// counted are the assignments of an array comprehension whose value
 	// is only counted, and their comprehensions.
 	counted map[*ast.Expr]*ast.ArrayComprehension
+	// calls are the functions a call is followed into (fielduse_funcs.go);
+	// params, when the rule is a function followed from a call, the parts
+	// of input its parameters stand for there.
+	calls  *funcCalls
+	params map[ast.Var]map[string][]string
+	depth  int
+	// elems are the rules whose elements are parts of input
+	// (fielduse_funcs.go); holds, when the rule is one of them, the
+	// variable its comprehension holds, which is no use of it.
+	elems []elemRule
+	holds ast.Var
 }
 
-func newRuleReads(r *ast.Rule, out *readTree) *ruleReads {
+func newRuleReads(r *ast.Rule, out *readTree, calls *funcCalls) *ruleReads {
 	return &ruleReads{r: r, out: out, bare: map[ast.Var]int{}, safe: map[ast.Var]int{}, env: map[ast.Var]map[string][]string{}, binds: map[any]bool{},
-		counted: map[*ast.Expr]*ast.ArrayComprehension{}}
+		counted: map[*ast.Expr]*ast.ArrayComprehension{}, calls: calls}
 }
 
 var (
@@ -50,6 +87,31 @@ var (
 )
 
 func (a *ruleReads) run() {
+	if !a.bindOnly() {
+		a.out.add(nil, true)
+		return
+	}
+	if a.params == nil {
+		a.uses(a.r)
+		return
+	}
+	// A function followed from a call: its parameters are the call's
+	// arguments, not uses of them.
+	a.uses(a.r.Body)
+	if a.r.Head.Key != nil {
+		a.uses(a.r.Head.Key)
+	}
+	if a.r.Head.Value != nil {
+		a.uses(a.r.Head.Value)
+	}
+}
+
+// bindOnly finds the variables bound to parts of input (env) and reports
+// whether it could: false for a cycle of bindings, which reads everything.
+func (a *ruleReads) bindOnly() bool {
+	if a.holds != "" {
+		a.safe[a.holds]++ // held by the rule's comprehension: no use of it
+	}
 	ast.NewGenericVisitor(func(x any) bool {
 		switch x := x.(type) {
 		case ast.Ref:
@@ -82,6 +144,16 @@ func (a *ruleReads) run() {
 		if isCount(e) {
 			if v, ok := e.Operand(0).Value.(ast.Var); ok {
 				a.safe[v]++
+			}
+		}
+		if e.IsCall() && (kindTests[e.Operator().String()] || a.calls.of(e) != nil) {
+			// A kind test reads its operand's kind, and a function
+			// followed from its call reads what its body reads: neither
+			// is a use of the whole (call, kindTest).
+			for _, t := range a.calls.args(e) {
+				if v, ok := t.Value.(ast.Var); ok {
+					a.safe[v]++
+				}
 			}
 		}
 		if e.IsCall() {
@@ -120,17 +192,19 @@ func (a *ruleReads) run() {
 		a.counted[e] = comp
 		return false
 	})
+	for v, ps := range a.params {
+		a.env[v] = ps
+	}
 	// Bind to a fixed point: a binding may follow another one written after it.
 	for i := 0; ; i++ {
 		if i == 32 { // a cycle of bindings: give up, everything is read
-			a.out.add(nil, true)
-			return
+			return false
 		}
 		if !a.bindAll() {
 			break
 		}
 	}
-	a.uses(a.r)
+	return true
 }
 
 // bindAll does one pass over the rule's bindings and reports whether env
@@ -214,6 +288,13 @@ func (a *ruleReads) paths(t *ast.Term) map[string][]string {
 			return nil
 		}
 		head, rest = v, x[1:]
+		if v.Equal(ast.DefaultRootDocument.Value) {
+			base, more, ok := a.elemPaths(x)
+			if !ok {
+				return nil
+			}
+			return extendRef(base, more)
+		}
 	default:
 		return nil
 	}
@@ -223,6 +304,12 @@ func (a *ruleReads) paths(t *ast.Term) map[string][]string {
 	} else if base = a.env[head]; len(base) == 0 {
 		return nil
 	}
+	return extendRef(base, rest)
+}
+
+// extendRef is each path of base followed by the ref rest (a constant
+// string names a member, anything else is any member).
+func extendRef(base map[string][]string, rest ast.Ref) map[string][]string {
 	if len(rest) == 0 {
 		return base
 	}
@@ -244,6 +331,9 @@ func (a *ruleReads) paths(t *ast.Term) map[string][]string {
 // mark records every path of ps, whole when full.
 func (a *ruleReads) mark(ps map[string][]string, full bool) {
 	for _, p := range ps {
+		if debugMark != nil && full {
+			debugMark(a.r, p)
+		}
 		a.out.add(p, full)
 	}
 }
@@ -261,6 +351,9 @@ func (a *ruleReads) uses(x any) {
 				return true
 			}
 		case *ast.Term:
+			if v, ok := x.Value.(ast.Var); ok && v == a.holds && len(a.env[v]) > 0 {
+				return true // the element a rule of elements holds (elemRules)
+			}
 			if ps := a.paths(x); ps != nil {
 				a.mark(ps, true)
 				a.keys(x)
@@ -293,6 +386,9 @@ func (a *ruleReads) expr(e *ast.Expr) bool {
 		return true
 	}
 	if e.IsCall() && a.documentReads(e) {
+		return true
+	}
+	if e.IsCall() && (a.kindTest(e) || a.call(e)) {
 		return true
 	}
 	if isCount(e) && a.countsList(e) {
@@ -453,3 +549,5 @@ func comprehensionOf(e *ast.Expr) (ast.Var, *ast.ArrayComprehension) {
 	}
 	return x, comp
 }
+
+var debugMark func(r *ast.Rule, p []string)

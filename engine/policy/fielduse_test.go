@@ -86,8 +86,27 @@ deny contains f if {
 		{"object.get on an element", `deny contains x if { some m in input.messages; x := object.get(m, "text", "") }`, []string{"messages", "messages.*.text"}},
 		{"alias of input", `deny contains x if { d := input; x := d.tools[_].name }`, []string{"tools", "tools.*.name"}},
 		{"import alias", "import input.messages as ms\ndeny contains 1 if { some m in ms; m.text == \"\" }", []string{"messages", "messages.*.text"}},
-		{"element to a function", "f(x) := x.role\ndeny contains r if { r := f(input.messages[0]) }", msgAll},
-		{"input to a function", "f(x) := x.format\ndeny contains r if { r := f(input) }", []string{"everything"}},
+		// A function of the module is followed: it reads what its body
+		// reads of its parameter (fielduse_funcs.go).
+		{"element to a function", "f(x) := x.role\ndeny contains r if { r := f(input.messages[0]) }", []string{"messages", "messages.*.role"}},
+		{"input to a function", "f(x) := x.format\ndeny contains r if { r := f(input) }", []string{"format"}},
+		{"element used whole in a function", "f(x) := x\ndeny contains r if { r := f(input.messages[0]) }", msgAll},
+		{"function through an alias", "f(x) := x.role\ndeny contains r if { m := input.messages[_]; r := f(m); m.text != \"\" }", []string{"messages", "messages.*.role", "messages.*.text"}},
+		{"function calling a function", "g(y) := y.name\nf(x) := g(x.tool_calls[_])\ndeny contains r if { r := f(input.messages[_]) }", []string{"messages", "messages.*.tool_calls", "messages.*.tool_calls.*.name"}},
+		{"function with an else", "f(x) := x.role if { x.text == \"\" } else := x.tool_call_id\ndeny contains r if { r := f(input.messages[_]) }", []string{"messages", "messages.*.role", "messages.*.text", "messages.*.tool_call_id"}},
+		{"function of a pattern", "f({\"role\": r}) := r\ndeny contains r if { r := f(input.messages[_]) }", msgAll},
+		// A kind test reads the value's kind: it must be there.
+		{"kind test", `deny contains 1 if { some m in input.messages; is_object(m.raw) }`, []string{"messages", "messages.*.raw"}},
+		{"kind of an alias", `deny contains t if { some m in input.messages; c := m.raw.tool_calls; not is_array(c); t := type_name(c) }`, []string{"messages", "messages.*.raw"}},
+		// A rule whose value holds parts of input is followed where it
+		// is iterated, and read whole where it is used whole.
+		{"rule of elements", "ts := [m | some m in input.messages; m.role == \"tool\"]\ndeny contains i if { some r in ts; i := r.tool_call_id }", []string{"messages", "messages.*.role", "messages.*.tool_call_id"}},
+		{"rule of elements used whole", "ts := [m | some m in input.messages; m.role == \"tool\"]\ndeny contains ts if { ts != [] }", msgAll},
+		// Its length is what its body reads; an alias of it is the list.
+		{"rule of elements counted", "ts := [m | some m in input.messages; m.role == \"tool\"]\ndeny contains 1 if { count(ts) > 1 }", []string{"messages", "messages.*.role"}},
+		{"alias of a rule of elements", "ts := [m | some m in input.messages; m.role == \"tool\"]\ndeny contains i if { x := ts; i := x[0].tool_call_id }", []string{"messages", "messages.*.role", "messages.*.tool_call_id"}},
+		{"every over a rule of elements", "ts := [m | some m in input.messages; m.role == \"tool\"]\ndeny contains 1 if { every r in ts { r.text != \"\" } }", []string{"messages", "messages.*.role", "messages.*.text"}},
+		{"set of elements", "ts := {m | some m in input.messages; m.role == \"tool\"}\ndeny contains i if { some r in ts; i := r.tool_call_id }", msgAll},
 		{"every", `deny contains 1 if { every t in input.tools { t.name != "" } }`, []string{"tools", "tools.*.name"}},
 		{"variable bound twice", `deny contains 1 if { x := "tool"; x = input.messages[_].role }`, []string{"messages", "messages.*.role"}},
 		{"comprehension", `deny contains ids if { ids := {c.id | some c in input.messages[_].tool_calls} }`, []string{"messages", "messages.*.tool_calls", "messages.*.tool_calls.*.id"}},

@@ -46,7 +46,7 @@ inline_dirty if {
 inline_block_ids := {m.index: {c.id | some c in m.tool_calls; c.id != ""; c.name != ""} |
 	inline
 	some i in input.lookup.assistant
-	m := msgs[i]
+	m := input.messages[i]
 	m.tool_calls != []
 }
 
@@ -55,7 +55,7 @@ inline_results := [r |
 	inline
 	some i in input.lookup.tool
 	not gone(i)
-	r := msgs[i]
+	r := input.messages[i]
 ]
 
 # position(r) is r's position among the tool messages of its block (0 for the first), as the
@@ -68,8 +68,8 @@ inline_answers(r) := r.tool_call_id if {
 	inline_block_ids[r.turn][r.tool_call_id]
 } else := c.id if {
 	not rid(r)
-	contains(msgs[r.turn].text, "<tool_call>") # the block's calls are inline, as the result's place says
-	c := msgs[r.turn].tool_calls[position(r)]
+	contains(input.messages[r.turn].text, "<tool_call>") # the block's calls are inline, as the result's place says
+	c := input.messages[r.turn].tool_calls[position(r)]
 	c.name != ""
 	inline_block_ids[r.turn][c.id]
 }
@@ -135,7 +135,7 @@ cleanup_actions contains a if {
 	some i, [id, content] in inline_wrap
 	a := {
 		"op": "set_content", "rule": "inline-tool-result-unwrapped", "message_index": i, "content": content,
-		"reason": sprintf("tool message %d answers inline call %q of assistant message %d but is not wrapped in <tool_result tool_call_id=...>", [i, id, msgs[i].turn]),
+		"reason": sprintf("tool message %d answers inline call %q of assistant message %d but is not wrapped in <tool_result tool_call_id=...>", [i, id, input.messages[i].turn]),
 	}
 }
 
@@ -160,5 +160,5 @@ inline_orphan_reason(r) := sprintf("tool message %d comes before any assistant t
 #   example: '{"messages": [{"role": "user", "content": "6*8?"}, {"role": "assistant", "content": "<tool_call>{\"name\": \"multiply\", \"arguments\": {\"a\": 6, \"b\": 8}}</tool_call>"}, {"role": "tool", "content": "<tool_result tool_call_id=\"inline-1-0\">48</tool_result>"}, {"role": "tool", "content": "49"}]}'
 cleanup_actions contains a if {
 	some i in inline_orphan
-	a := {"op": "drop_message", "rule": "inline-tool-result-orphan", "message_index": i, "reason": inline_orphan_reason(msgs[i])}
+	a := {"op": "drop_message", "rule": "inline-tool-result-orphan", "message_index": i, "reason": inline_orphan_reason(input.messages[i])}
 }

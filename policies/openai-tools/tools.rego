@@ -36,19 +36,17 @@ record_clean if {
 }
 
 role_missing if {
-	some m in msgs
+	some m in input.messages
 	m.role == ""
 }
 
 neighbours_alike if {
-	some i, m in msgs
+	some i, m in input.messages
 	i > 0
-	p := msgs[i - 1]
+	p := input.messages[i - 1]
 	p.role == m.role
 	p.text == m.text
 }
-
-msgs := input.messages
 
 # Tool calls and results as data (tool_calls lists, call blocks); inline tags are left alone.
 structured if input.mode == "structured"
@@ -58,7 +56,7 @@ structured if input.mode == "structured"
 
 # The sets other rules look up are complete rules (comprehensions): computed once per document,
 # where a lookup into a partial set would evaluate its body again for each key.
-no_role := {m.index | some m in msgs; m.role == ""}
+no_role := {m.index | some m in input.messages; m.role == ""}
 
 absent := {"chatlint: absent": true}
 
@@ -67,17 +65,17 @@ absent := {"chatlint: absent": true}
 same(a, b) if {
 	is_object(a.raw)
 	is_object(b.raw)
-	every k in ["role", "content", "tool_calls"] {
-		object.get(a.raw, k, absent) == object.get(b.raw, k, absent)
-	}
+	object.get(a.raw, "role", absent) == object.get(b.raw, "role", absent)
+	object.get(a.raw, "content", absent) == object.get(b.raw, "content", absent)
+	object.get(a.raw, "tool_calls", absent) == object.get(b.raw, "tool_calls", absent)
 	object.get(a, "tool_call_id", absent) == object.get(b, "tool_call_id", absent)
 }
 
 repeat := {m.index |
-	some m in msgs
+	some m in input.messages
 	m.index > 0
 	not no_role[m.index]
-	p := msgs[m.index - 1]
+	p := input.messages[m.index - 1]
 	p.role == m.role # cheap tests first: most neighbours differ here
 	p.text == m.text
 	same(p, m)
@@ -110,12 +108,12 @@ gone(i) if repeat[i]
 # it. Most records are clean, and this is one scan of the calls and one of the results; the
 # rules below look no further on them (OPA pays per evaluation step).
 tools_clean if {
-	calls := [[t, c.id] | some t, m in msgs; m.role == "assistant"; some c in m.tool_calls]
+	calls := [[t, c.id] | some t, m in input.messages; m.role == "assistant"; some c in m.tool_calls]
 	pairs := {c | some c in calls}
 	ids := {c[1] | some c in calls}
 	count(ids) == count(calls)
 	not ids[""]
-	answered := [[r.turn, object.get(r, "tool_call_id", null)] | some r in msgs; r.role == "tool"]
+	answered := [[r.turn, object.get(r, "tool_call_id", null)] | some r in input.messages; r.role == "tool"]
 	count({a | some a in answered}) == count(answered)
 	every a in answered {
 		pairs[a]
@@ -126,14 +124,14 @@ tools_clean if {
 # result_apart holds when a tool message does not follow its assistant message or another tool
 # message.
 result_apart if {
-	some r in msgs
+	some r in input.messages
 	r.role == "tool"
-	p := msgs[r.index - 1]
+	p := input.messages[r.index - 1]
 	p.index != r.turn
 	p.role != "tool"
 }
 
-result_apart if msgs[0].role == "tool"
+result_apart if input.messages[0].role == "tool"
 
 # ---------------------------------------------------------------------------------------------
 # Tool calls.
@@ -142,7 +140,7 @@ result_apart if msgs[0].role == "tool"
 issued := [[m.index, c.index, c.id] |
 	structured
 	not tools_clean
-	some m in msgs
+	some m in input.messages
 	m.role == "assistant"
 	not gone(m.index)
 	some c in m.tool_calls
@@ -155,7 +153,7 @@ issued := [[m.index, c.index, c.id] |
 training_target(m) if {
 	input.format in {"chat", "sharegpt", "gemini", "xlam"}
 	object.get(input, "profile", "default") != "export"
-	m.index == count(msgs) - 1
+	m.index == count(input.messages) - 1
 }
 
 # METADATA
@@ -173,7 +171,7 @@ training_target(m) if {
 cleanup_actions contains a if {
 	structured
 	not tools_clean
-	some m in msgs
+	some m in input.messages
 	m.role == "assistant"
 	not gone(m.index)
 	not training_target(m)
@@ -189,7 +187,7 @@ cleanup_actions contains a if {
 # ---------------------------------------------------------------------------------------------
 # Tool results.
 
-results := [m | structured; not tools_clean; some m in msgs; m.role == "tool"; not gone(m.index)]
+results := [m | structured; not tools_clean; some m in input.messages; m.role == "tool"; not gone(m.index)]
 
 rid(r) := r.tool_call_id if {
 	is_string(r.tool_call_id)
@@ -296,7 +294,7 @@ cleanup_actions contains a if {
 	some i in unknown
 	a := {
 		"op": "drop_message", "rule": "tool-result-unknown-id", "message_index": i,
-		"reason": sprintf("tool message %d answers %q, which no earlier assistant message issued", [i, msgs[i].tool_call_id]),
+		"reason": sprintf("tool message %d answers %q, which no earlier assistant message issued", [i, input.messages[i].tool_call_id]),
 	}
 }
 
@@ -313,7 +311,7 @@ cleanup_actions contains a if {
 #   example: '{"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}, {"role": "tool", "tool_call_id": "c1", "content": "1"}, {"role": "tool", "tool_call_id": "c1", "content": "2"}]}'
 cleanup_actions contains a if {
 	some i in duplicate
-	r := msgs[i]
+	r := input.messages[i]
 	a := {
 		"op": "drop_message", "rule": "tool-result-repeated", "message_index": i,
 		"reason": sprintf("tool message %d answers %q again; message %d already answered it", [i, r.tool_call_id, last_answer(issuer_of[i], rid(r))]),
@@ -340,7 +338,7 @@ answer_of := {a: i | some key, a in answers; i := key[0]}
 # would be quadratic in a long session): each kept message is labelled with the assistant message
 # it answers (a message answering none with a label of its own), and a run ends where the label
 # changes.
-kept := [m.index | some m in msgs; not dropped(m.index)]
+kept := [m.index | some m in input.messages; not dropped(m.index)]
 
 kept_pos := {j: p | some p, j in kept}
 
@@ -369,7 +367,7 @@ gap_pos(i) := g if {
 # The first message after i that breaks its run of results.
 first_gap(i) := j if {
 	j := kept[gap_pos(i)]
-} else := count(msgs)
+} else := count(input.messages)
 
 # The last kept message of the run: results moved back go after it.
 run_end(i) := kept[gap_pos(i) - 1]
