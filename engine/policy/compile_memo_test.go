@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/chatlint/chatlint/engine/policy/regoc"
 	"github.com/chatlint/chatlint/engine/rule"
 )
 
@@ -98,5 +99,58 @@ func TestCompileMemoByContent(t *testing.T) {
 	defer memo.Unlock()
 	if len(memo.parts) != memoSize || len(memo.keys) != memoSize {
 		t.Errorf("memo holds %d pack sets (%d keys), want %d", len(memo.parts), len(memo.keys), memoSize)
+	}
+}
+
+// The memo's key changes with every field of a pack, and only with them:
+// packs that differ anywhere are compiled apart.
+func TestPacksKeyEveryField(t *testing.T) {
+	full := func() *Pack {
+		return &Pack{
+			Name: "p", Description: "d", Kind: "k",
+			Rego:         []File{{Name: "a.rego", Source: []byte("package chatlint.p")}},
+			Tests:        []File{{Name: "a_test.rego", Source: []byte("t")}},
+			YAML:         []File{{Name: "r.yaml", Source: []byte("rules: []")}},
+			Profiles:     []Profile{{Name: "x", Description: "y", Provider: true, Checks: []string{"c"}}},
+			Models:       []Model{{Name: "m", Encoding: "e", Limit: 1, PricePerMillion: 2}},
+			DefaultModel: "m",
+		}
+	}
+	base, ok := packsKey([]*Pack{full()})
+	if !ok {
+		t.Fatal("no key for a pack")
+	}
+	if again, _ := packsKey([]*Pack{full()}); again != base {
+		t.Error("the same pack twice: two keys")
+	}
+	changes := map[string]func(p *Pack) []*Pack{
+		"name":          func(p *Pack) []*Pack { p.Name = "q"; return []*Pack{p} },
+		"description":   func(p *Pack) []*Pack { p.Description = ""; return []*Pack{p} },
+		"kind":          func(p *Pack) []*Pack { p.Kind = "cleanup"; return []*Pack{p} },
+		"a Rego file":   func(p *Pack) []*Pack { p.Rego[0].Source[0] = 'P'; return []*Pack{p} },
+		"a file's name": func(p *Pack) []*Pack { p.Rego[0].Name = "b.rego"; return []*Pack{p} },
+		"no Rego":       func(p *Pack) []*Pack { p.Rego = nil; return []*Pack{p} },
+		"a test":        func(p *Pack) []*Pack { p.Tests = nil; return []*Pack{p} },
+		"a YAML file":   func(p *Pack) []*Pack { p.YAML[0].Source = []byte("rules: [ ]"); return []*Pack{p} },
+		"name into text": func(p *Pack) []*Pack {
+			p.YAML[0] = File{Name: "r.yamlr", Source: []byte("ules: []")}
+			return []*Pack{p}
+		},
+		"a provider":      func(p *Pack) []*Pack { p.Profiles[0].Provider = false; return []*Pack{p} },
+		"a check":         func(p *Pack) []*Pack { p.Profiles[0].Checks = nil; return []*Pack{p} },
+		"a limit":         func(p *Pack) []*Pack { p.Models[0].Limit = 2; return []*Pack{p} },
+		"a price":         func(p *Pack) []*Pack { p.Models[0].PricePerMillion = 2.5; return []*Pack{p} },
+		"the default":     func(p *Pack) []*Pack { p.DefaultModel = ""; return []*Pack{p} },
+		"one more pack":   func(p *Pack) []*Pack { return []*Pack{p, {Name: "e"}} },
+		"a pack fewer":    func(p *Pack) []*Pack { return nil },
+		"the Rego engine": func(p *Pack) []*Pack { t.Setenv(regoc.EnvVar, "topdown"); return []*Pack{p} },
+	}
+	for name, change := range changes {
+		t.Run(name, func(t *testing.T) {
+			got, ok := packsKey(change(full()))
+			if !ok || got == base {
+				t.Errorf("key %v (ok %v), the same as the unchanged pack's", got, ok)
+			}
+		})
 	}
 }

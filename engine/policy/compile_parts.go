@@ -63,12 +63,12 @@ type compiledParts struct {
 	gateReads *fieldSet
 	gateRaw   *readTree
 	// members says which parsed modules may read input.lookup,
-	// input.tokens and the content facts (regoReads), found as each file
+	// input.tokens and the content facts (regoInputReads), found as each file
 	// is parsed.
 	members map[*ast.Module]memberReads
 }
 
-// readsMember is regoReads(m, member) for the members Compile asks about.
+// readsMember is regoInputReads(m).reads(member) for the members Compile asks about.
 func (c *compiledParts) readsMember(m *ast.Module, member string) bool {
 	switch member {
 	case "lookup":

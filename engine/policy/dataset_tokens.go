@@ -24,7 +24,7 @@ type tokenReads struct {
 	helper bool            // a module that may read it declares no rule
 }
 
-// rego adds the modules that may read the member (reads is regoReads, or
+// rego adds the modules that may read the member (reads is regoInputReads, or
 // what Compile found it says).
 func (t *tokenReads) rego(mods map[string]*ast.Module, rules []rule.Rule, reads func(m *ast.Module, member string) bool) {
 	member := t.member

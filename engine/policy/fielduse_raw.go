@@ -2,7 +2,6 @@ package policy
 
 import (
 	"bytes"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -36,7 +35,7 @@ func yamlRaw(src []byte, t *readTree) {
 // yamlRawSource is yamlRaw of the file src parsed into root (err: it does
 // not parse).
 func yamlRawSource(src []byte, root *yaml.Node, err error, t *readTree) {
-	if !rawWord.Match(src) && !bytes.Contains(src, []byte("$")) {
+	if !hasRawWord(src) && !bytes.Contains(src, []byte("$")) {
 		return // no path through raw, no let or context that may hold it
 	}
 	if err != nil {
@@ -47,13 +46,6 @@ func yamlRawSource(src []byte, root *yaml.Node, err error, t *readTree) {
 	w.ids(root, 0)
 	w.node(root, nil, 0)
 }
-
-var (
-	rawWord  = regexp.MustCompile(`(^|[^A-Za-z0-9_])raw([^A-Za-z0-9_]|$)`)
-	pathTok  = regexp.MustCompile(`\$?[A-Za-z0-9_]+(?:\[\*\])?(?:\.\$?[A-Za-z0-9_]+(?:\[\*\])?)*`)
-	typeHead = regexp.MustCompile(`\{\{\s*type\s+$`)
-	typeTail = regexp.MustCompile(`^\s*\}\}`)
-)
 
 // proseKeys hold a rule's text for people, not paths.
 var proseKeys = map[string]bool{"description": true, "fix": true, "example": true, "title": true}
@@ -106,7 +98,7 @@ func (w *rawWalk) node(n *yaml.Node, r *rawRule, depth int) {
 	case yaml.MappingNode:
 		if g := mapValue(n, "given"); g != nil && g.Kind == yaml.ScalarNode {
 			r = &rawRule{elem: givenPath(g.Value), joins: map[string][]string{}}
-			if rawWord.MatchString(g.Value) {
+			if hasRawWord(g.Value) {
 				w.t.add(r.elem, true) // the element is inside raw: the rule reads it
 			}
 			if lets := mapValue(n, "let"); lets != nil && lets.Kind == yaml.MappingNode {
@@ -156,8 +148,8 @@ func mapValue(n *yaml.Node, key string) *yaml.Node {
 // scalar adds the reads of the paths in s: a key (cond its value) or any
 // other text (a value, a message template).
 func (w *rawWalk) scalar(s string, r *rawRule, cond *yaml.Node) {
-	for _, m := range pathTok.FindAllStringIndex(s, -1) {
-		tok := s[m[0]:m[1]]
+	for start, end := nextPathTok(s, 0); start >= 0; start, end = nextPathTok(s, end) {
+		tok := s[start:end]
 		segs := tokenPath(tok)
 		hasRaw := false
 		for _, seg := range segs {
@@ -192,7 +184,7 @@ func (w *rawWalk) scalar(s string, r *rawRule, cond *yaml.Node) {
 			continue
 		}
 		shape := cond != nil && tok == s && shapeCondition(cond) ||
-			typeHead.MatchString(s[:m[0]]) && typeTail.MatchString(s[m[1]:])
+			endsTypeHead(s[:start]) && startsTypeTail(s[end:])
 		if !shape && cond != nil && tok == s {
 			if args, ok := w.sameCondition(cond, r, pathSet(bases, rest)); ok {
 				for _, a := range args {
@@ -346,7 +338,7 @@ func (w *rawWalk) sameCondition(n *yaml.Node, r *rawRule, paths string) (args []
 			}
 			args = append(args, more...)
 		case op == "same_as":
-			if arg.Kind != yaml.ScalarNode || pathTok.FindString(arg.Value) != arg.Value {
+			if arg.Kind != yaml.ScalarNode || !isPathTok(arg.Value) {
 				return nil, false
 			}
 			bases, rest, ok := r.bases(tokenPath(arg.Value))
@@ -415,3 +407,9 @@ func toRawTree(t *readTree) *document.RawTree {
 }
 
 func concat(a, b []string) []string { return append(append([]string{}, a...), b...) }
+
+// isPathTok reports whether s is one path as written, whole (nextPathTok).
+func isPathTok(s string) bool {
+	start, end := nextPathTok(s, 0)
+	return start == 0 && end == len(s)
+}

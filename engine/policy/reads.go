@@ -18,12 +18,22 @@ import (
 // lookup member.
 func (e *Engine) ReadsLookup() bool { return e.readsLookup }
 
-// regoReads reports whether a module may read input.<member>.
-func regoReads(m *ast.Module, member string) bool {
-	found := false
+// inputReads is what a module may read of input: all of it (input as a
+// value, or a member named by a variable), or the members named.
+type inputReads struct {
+	all     bool
+	members map[string]bool
+}
+
+func (r inputReads) reads(member string) bool { return r.all || r.members[member] }
+
+// regoInputReads finds what m may read of input in one walk of the module
+// (compiling asks about several members of every module).
+func regoInputReads(m *ast.Module) inputReads {
+	var out inputReads
 	input := ast.InputRootDocument.Value.(ast.Var)
 	vis := ast.NewGenericVisitor(func(x any) bool {
-		if found {
+		if out.all {
 			return true
 		}
 		switch x := x.(type) {
@@ -32,20 +42,25 @@ func regoReads(m *ast.Module, member string) bool {
 				return false
 			}
 			if len(x) == 1 {
-				found = true
-			} else if s, ok := x[1].Value.(ast.String); !ok || string(s) == member {
-				found = true
+				out.all = true
+			} else if s, ok := x[1].Value.(ast.String); !ok {
+				out.all = true
+			} else {
+				if out.members == nil {
+					out.members = map[string]bool{}
+				}
+				out.members[string(s)] = true
 			}
 			return true // the head is input: its var is not a bare input
 		case ast.Var:
 			if x == input { // input itself, as a value
-				found = true
+				out.all = true
 			}
 		}
 		return false
 	})
 	vis.Walk(m)
-	return found
+	return out
 }
 
 // yamlReads reports whether a YAML rule file may read member: whether it

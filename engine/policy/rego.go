@@ -88,7 +88,7 @@ type parsedRego struct {
 }
 
 // memberReads says whether a module may read input.lookup, input.tokens
-// and the dataset document's content facts (regoReads, contentMembers).
+// and the dataset document's content facts (regoInputReads, contentMembers).
 type memberReads struct{ lookup, tokens, content bool }
 
 // parseRegoFile parses one Rego file of a pack and finds whether it reads
@@ -99,9 +99,10 @@ func parseRegoFile(f File) parsedRego {
 	if err != nil {
 		return parsedRego{err: err}
 	}
-	reads := memberReads{lookup: regoReads(m, "lookup"), tokens: regoReads(m, "tokens")}
+	in := regoInputReads(m)
+	reads := memberReads{lookup: in.reads("lookup"), tokens: in.reads("tokens")}
 	for _, member := range contentMembers {
-		reads.content = reads.content || regoReads(m, member)
+		reads.content = reads.content || in.reads(member)
 	}
 	return parsedRego{m: m, reads: reads}
 }

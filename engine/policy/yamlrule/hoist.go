@@ -150,53 +150,6 @@ func docHolds(cs []check, doc ast.Object, mem *memberRows) bool {
 	return allHold(cs, doc, &sc)
 }
 
-// rolesPassing returns the indexes of the document's messages whose role
-// passes f, evaluated once per distinct role value.
-func (c *Cache) rolesPassing(f *roleFilter) []int {
-	for f.id >= len(c.filters) {
-		c.filters = append(c.filters, roleIndex{})
-	}
-	ri := &c.filters[f.id]
-	if ri.gen == c.gen && ri.ix != nil {
-		return ri.ix
-	}
-	c.loadRoles()
-	ri.gen, ri.ix = c.gen, ri.ix[:0]
-	// the verdict for each distinct string role seen so far
-	var seen [8]struct {
-		role string
-		ok   bool
-	}
-	n := 0
-	var sc scope
-	for i, v := range c.roleVals {
-		s, isStr := v.(ast.String)
-		ok, known := false, false
-		if isStr {
-			for k := 0; k < n; k++ {
-				if seen[k].role == string(s) {
-					ok, known = seen[k].ok, true
-					break
-				}
-			}
-		}
-		if !known {
-			ok, _ = f.cond.holds(v, nil, &sc)
-			if isStr && n < len(seen) {
-				seen[n].role, seen[n].ok = string(s), ok
-				n++
-			}
-		}
-		if ok {
-			ri.ix = append(ri.ix, i)
-		}
-	}
-	if ri.ix == nil {
-		ri.ix = []int{} // never nil: nil means every message
-	}
-	return ri.ix
-}
-
 // WalksByRole reports whether r's walk may visit the messages of a role
 // only, from the document's role index (which needs a relCache).
 func (r *Rule) WalksByRole() bool {

@@ -38,9 +38,14 @@ type Cache struct {
 	walk      builtins.TruthyWalk // truthy_keys' walker, its buffers reused
 	// roles[i] is the role of message i (built on first use); byRole the
 	// indexes of the messages of each role asked for
-	roles     []string
-	roleVals  []ast.Value // the role of message i, nil when absent (hoist.go)
-	filters   []roleIndex // by roleFilter.id: the messages whose role passes it
+	roles    []string
+	roleVals []ast.Value // the role of message i, nil when absent (hoist.go)
+	filters  []roleIndex // by roleFilter.id: the messages whose role passes it
+	// classes are the document's distinct role strings and their messages,
+	// roleClass[i] the class of message i (roles.go)
+	classes   []roleClass
+	roleClass []uint8
+	oddRoles  bool        // some message's role is in no class
 	lists     []roleIndex // by member slot: the messages whose member is a non-empty list (lists.go)
 	ints      [][]int     // buffers of narrow, the first nints in use for this document
 	nints     int
@@ -61,6 +66,7 @@ type Cache struct {
 type roleIndex struct {
 	gen int
 	ix  []int
+	buf []int // ix's own storage, when it is not a role class's
 }
 
 var keyRole = ast.StringTerm("role")
@@ -77,15 +83,28 @@ func (c *Cache) messagesOf(role string) []int {
 		if c.byRole == nil {
 			c.byRole = map[string]*roleIndex{}
 		}
-		ri = &roleIndex{ix: []int{}} // never nil: nil means every message
+		ri = &roleIndex{}
 		c.byRole[role] = ri
 	}
-	ri.gen, ri.ix = c.gen, ri.ix[:0]
-	for i, r := range c.roles {
-		if r == role {
-			ri.ix = append(ri.ix, i)
+	ri.gen = c.gen
+	for k := range c.classes {
+		if c.classes[k].role == role { // every message of the role is in its class
+			ri.ix = c.classes[k].ix // the index's own: nobody writes to it
+			return ri.ix
 		}
 	}
+	ri.buf = ri.buf[:0]
+	if c.oddRoles {
+		for i, r := range c.roles {
+			if r == role {
+				ri.buf = append(ri.buf, i)
+			}
+		}
+	}
+	if ri.buf == nil {
+		ri.buf = []int{} // never nil: nil means every message
+	}
+	ri.ix = ri.buf
 	return ri.ix
 }
 
@@ -97,6 +116,7 @@ func (c *Cache) loadRoles() {
 	c.rolesDone = true
 	clear(c.roleVals)
 	c.roles, c.roleVals = c.roles[:0], c.roleVals[:0]
+	c.resetRoles()
 	t := c.doc.Get(keyMessages)
 	if t == nil {
 		return
@@ -117,6 +137,7 @@ func (c *Cache) loadRoles() {
 		}
 		c.roles = append(c.roles, r)
 		c.roleVals = append(c.roleVals, v)
+		c.classify(i, v)
 	}
 }
 
@@ -128,6 +149,7 @@ func (c *Cache) Reset(doc ast.Object) {
 	c.rolesDone = false
 	c.nints = 0
 	clear(c.roleVals) // drop references to the document
+	c.resetRoles()
 	c.members.reset()
 	c.resetWalks()
 	c.gen++
@@ -160,6 +182,7 @@ func (c *Cache) Drop() {
 	c.Reset(nil)
 	c.sets, c.busy, c.free, c.envFree = nil, nil, nil, nil
 	c.roles, c.roleVals, c.filters, c.lists, c.byRole = nil, nil, nil, nil, nil
+	c.classes, c.roleClass = nil, nil
 	c.ints, c.nints = nil, 0
 	c.members = memberRows{}
 	c.shared = nil
