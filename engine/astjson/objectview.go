@@ -30,7 +30,6 @@ type ObjectView struct {
 	hash       int
 	inserted   bool // a member was inserted: the built object answers
 	nested     bool // a member is a view, or an array holding views
-	small      [5][2]*ast.Term
 }
 
 // NewObjectView is the view of members kvs, whose keys are distinct
@@ -39,15 +38,10 @@ type ObjectView struct {
 func NewObjectView(kvs ...[2]*ast.Term) *ObjectView { return newObjectView(kvs) }
 
 // newObjectView is the view of members kvs (deduplicated, as ast.NewObject
-// is given them), which it copies: a message's few members into the view
-// itself, one allocation.
+// is given them), which it copies into the view itself, one allocation
+// (sizedView).
 func newObjectView(kvs [][2]*ast.Term) *ObjectView {
-	v := &ObjectView{}
-	if len(kvs) <= len(v.small) {
-		v.kvs = v.small[:len(kvs)]
-	} else {
-		v.kvs = make([][2]*ast.Term, len(kvs))
-	}
+	v := sizedView(len(kvs))
 	copy(v.kvs, kvs)
 	// OPA's object hash is the sum of its keys' and values' hashes; the
 	// messages array asks every element's hash when it is built.
@@ -55,6 +49,89 @@ func newObjectView(kvs [][2]*ast.Term) *ObjectView {
 		v.hash += kv[0].Value.Hash() + kv[1].Value.Hash()
 		v.nested = v.nested || holdsView(kv[1].Value)
 	}
+	return v
+}
+
+// The views of n members are allocated with room for n members or a few
+// more, the view and its members in one block: a fixed room (it was five
+// members) wasted its size on every object with more members (a session's
+// lines, messages and entries hold 7 to 11) and took a second allocation
+// for theirs, and on every one with fewer.
+type (
+	view2 struct {
+		v ObjectView
+		a [2][2]*ast.Term
+	}
+	view3 struct {
+		v ObjectView
+		a [3][2]*ast.Term
+	}
+	view4 struct {
+		v ObjectView
+		a [4][2]*ast.Term
+	}
+	view5 struct {
+		v ObjectView
+		a [5][2]*ast.Term
+	}
+	view6 struct {
+		v ObjectView
+		a [6][2]*ast.Term
+	}
+	view8 struct {
+		v ObjectView
+		a [8][2]*ast.Term
+	}
+	view10 struct {
+		v ObjectView
+		a [10][2]*ast.Term
+	}
+	view12 struct {
+		v ObjectView
+		a [12][2]*ast.Term
+	}
+	view16 struct {
+		v ObjectView
+		a [16][2]*ast.Term
+	}
+)
+
+// sizedView is a new view with room for n members, v.kvs of length n.
+func sizedView(n int) *ObjectView {
+	var v *ObjectView
+	var a [][2]*ast.Term
+	switch {
+	case n <= 2:
+		x := &view2{}
+		v, a = &x.v, x.a[:]
+	case n <= 3:
+		x := &view3{}
+		v, a = &x.v, x.a[:]
+	case n <= 4:
+		x := &view4{}
+		v, a = &x.v, x.a[:]
+	case n <= 5:
+		x := &view5{}
+		v, a = &x.v, x.a[:]
+	case n <= 6:
+		x := &view6{}
+		v, a = &x.v, x.a[:]
+	case n <= 8:
+		x := &view8{}
+		v, a = &x.v, x.a[:]
+	case n <= 10:
+		x := &view10{}
+		v, a = &x.v, x.a[:]
+	case n <= 12:
+		x := &view12{}
+		v, a = &x.v, x.a[:]
+	case n <= 16:
+		x := &view16{}
+		v, a = &x.v, x.a[:]
+	default:
+		v, a = &ObjectView{}, make([][2]*ast.Term, n)
+	}
+	v.kvs = a[:n:n]
 	return v
 }
 
