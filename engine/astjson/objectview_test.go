@@ -1,6 +1,7 @@
 package astjson
 
 import (
+	"runtime"
 	"testing"
 
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -148,5 +149,41 @@ func TestObjectViewForeachKey(t *testing.T) {
 	want = ast.SetTerm(ast.StringTerm("content"), ast.StringTerm("name"), ast.StringTerm("role"), ast.StringTerm("weight"))
 	if got := keys(); !got.Equal(want) {
 		t.Errorf("after Insert: keys %v, want %v", got, want)
+	}
+}
+
+// TestObjectViewSized: a view of up to 16 members is one allocation of
+// about its size (more take a second, for the members): a view with room for five members took 160 bytes for
+// two members and a second allocation for eleven (352 bytes in all, for a
+// Claude Code entry).
+func TestObjectViewSized(t *testing.T) {
+	for n := 0; n <= 20; n++ {
+		kvs := make([][2]*ast.Term, n)
+		for i := range kvs {
+			kvs[i] = [2]*ast.Term{ast.StringTerm(string(rune('a' + i))), ast.IntNumberTerm(i)}
+		}
+		var v *ObjectView
+		allocs := testing.AllocsPerRun(10, func() { v = NewObjectView(kvs...) })
+		if want := 1.0; allocs != want && !(n > 16 && allocs == 2) {
+			t.Errorf("%d members: %v allocations, want %v", n, allocs, want)
+		}
+		if v.Len() != n || n > 0 && v.Get(kvs[n-1][0]) != kvs[n-1][1] {
+			t.Errorf("%d members: view %v", n, v)
+		}
+		// The header (72 bytes) and 16 bytes a member, to the next of the
+		// sizes given: at most four members of room to spare.
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		const count = 1000
+		keep := make([]*ObjectView, count)
+		for i := range keep {
+			keep[i] = NewObjectView(kvs...)
+		}
+		runtime.ReadMemStats(&after)
+		per := float64(after.TotalAlloc-before.TotalAlloc) / count
+		if limit := float64(72 + 16*(n+4) + 16); n <= 16 && per > limit {
+			t.Errorf("%d members: %.0f bytes a view, want at most %.0f", n, per, limit)
+		}
+		runtime.KeepAlive(keep)
 	}
 }
