@@ -35,11 +35,12 @@ type ObjectView struct {
 	nested   bool // a member is a view, or an array holding views
 }
 
-// A view of up to eight members is allocated with its members, in one
-// block the size of both (NewObjectView; the decoder carves its views
-// from its slabs instead): a view with room for a fixed
-// number inline wasted that room on the many of fewer members and made a
-// second allocation for those of more (a Codex entry has six).
+// A view of up to sixteen members is allocated with its members, in one
+// block the size of both (past eight, with room for up to three more):
+// a view with room for a fixed number inline wasted that room on the many
+// of fewer members and made a second allocation for those of more (a Codex
+// entry has six members, a Claude Code entry eleven). NewObjectView
+// allocates so; the decoder carves its views from its slabs instead.
 type (
 	viewOf1 struct {
 		ObjectView
@@ -72,6 +73,18 @@ type (
 	viewOf8 struct {
 		ObjectView
 		kv [8][2]*ast.Term
+	}
+	viewOf10 struct {
+		ObjectView
+		kv [10][2]*ast.Term
+	}
+	viewOf12 struct {
+		ObjectView
+		kv [12][2]*ast.Term
+	}
+	viewOf16 struct {
+		ObjectView
+		kv [16][2]*ast.Term
 	}
 )
 
@@ -111,6 +124,18 @@ func allocView(n int) *ObjectView {
 	case 8:
 		w := new(viewOf8)
 		w.kvs = w.kv[:]
+		return &w.ObjectView
+	case 9, 10:
+		w := new(viewOf10)
+		w.kvs = w.kv[:n]
+		return &w.ObjectView
+	case 11, 12:
+		w := new(viewOf12)
+		w.kvs = w.kv[:n]
+		return &w.ObjectView
+	case 13, 14, 15, 16:
+		w := new(viewOf16)
+		w.kvs = w.kv[:n]
 		return &w.ObjectView
 	}
 	return &ObjectView{kvs: make([][2]*ast.Term, n)}

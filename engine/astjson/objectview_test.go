@@ -1,6 +1,7 @@
 package astjson
 
 import (
+	"runtime"
 	"testing"
 
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -151,35 +152,46 @@ func TestObjectViewForeachKey(t *testing.T) {
 	}
 }
 
-// TestObjectViewSizedToMembers: a view of up to eight members is one
-// allocation the size of the view and its members, whatever their number
-// (a view with room for five inline made a second allocation for a Codex
-// entry's six, and carried the room for five in a line's view of three),
-// and answers for each member.
-func TestObjectViewSizedToMembers(t *testing.T) {
-	for n := range 11 {
+// TestObjectViewSized: a view of up to 16 members is one allocation of
+// about its size (more take a second, for the members), and answers for
+// each member: a view with room for five members took 160 bytes for two
+// members and a second allocation for a Codex entry's six or a Claude Code
+// entry's eleven (352 bytes in all).
+func TestObjectViewSized(t *testing.T) {
+	for n := 0; n <= 20; n++ {
 		kvs := make([][2]*ast.Term, n)
 		for i := range kvs {
 			kvs[i] = [2]*ast.Term{ast.StringTerm(string(rune('a' + i))), ast.IntNumberTerm(i)}
 		}
 		var v *ObjectView
 		allocs := testing.AllocsPerRun(10, func() { v = NewObjectView(kvs...) })
-		want := 1.0
-		if n > 8 {
-			want = 2
+		if want := 1.0; allocs != want && !(n > 16 && allocs == 2) {
+			t.Errorf("%d members: %v allocations, want %v", n, allocs, want)
 		}
-		if allocs != want {
-			t.Errorf("a view of %d members: %v allocations, want %v", n, allocs, want)
+		if v.Len() != n || n > 0 && v.Get(kvs[n-1][0]) != kvs[n-1][1] {
+			t.Errorf("%d members: view %v", n, v)
 		}
-		if cap(v.kvs) != n {
-			t.Errorf("a view of %d members has room for %d", n, cap(v.kvs))
+		// The header (72 bytes) and 16 bytes a member, to the next of the
+		// sizes given: at most four members of room to spare.
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		const count = 1000
+		keep := make([]*ObjectView, count)
+		for i := range keep {
+			keep[i] = NewObjectView(kvs...)
 		}
+		runtime.ReadMemStats(&after)
+		per := float64(after.TotalAlloc-before.TotalAlloc) / count
+		if limit := float64(72 + 16*(n+4) + 16); n <= 16 && per > limit {
+			t.Errorf("%d members: %.0f bytes a view, want at most %.0f", n, per, limit)
+		}
+		runtime.KeepAlive(keep)
 		for i, kv := range kvs {
 			if got := v.Get(kv[0]); got != kv[1] {
 				t.Errorf("a view of %d members: member %d is %v, want %v", n, i, got, kv[1])
 			}
 		}
-		if v.Len() != n || v.Materialize().Compare(ast.NewObject(kvs...)) != 0 {
+		if v.Materialize().Compare(ast.NewObject(kvs...)) != 0 {
 			t.Errorf("a view of %d members builds %v", n, v.Materialize())
 		}
 	}

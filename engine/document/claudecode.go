@@ -4,6 +4,8 @@ import (
 	"slices"
 
 	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/chatlint/chatlint/engine/astjson"
 )
 
 // ClaudeCode is a Claude Code session file: one entry per line, linked into
@@ -271,7 +273,19 @@ func (s *claudeCode) Finish() *Document {
 	if s.opts.ToolCalls != "" {
 		mode = s.opts.ToolCalls
 	}
+	// The first line may have been decoded whole, to detect the format: the
+	// last one says how the check decodes them.
+	_, views := s.entries[len(s.entries)-1].obj.(*astjson.ObjectView)
+	if views {
+		// The lines were decoded as views (claudeCodeReads): no rule that
+		// topdown evaluates reads the document, so its messages are
+		// MessageValues too, each with every member (the document is
+		// whole), and Materialized builds them, the entries and the lines
+		// for any other reader.
+		d.fields = everyMember
+	}
 	d.Value = newDocument(d, mode, ms, emptyArray, ast.ArrayTerm(entries...), ast.NullTerm())
+	d.fields, d.views = nil, views
 	return d
 }
 
@@ -372,6 +386,11 @@ func (s *claudeCode) entryTerm(i int, e *ccEntry, ints *intTerms) *ast.Term {
 	if f.readsEntry(KeyRaw) {
 		add(KeyRaw, ast.NewTerm(e.obj))
 	}
+	if _, view := e.obj.(*astjson.ObjectView); view {
+		// The line was decoded as a view (claudeCodeReads): so is its
+		// entry, which Document.Materialized builds with the line.
+		return ast.NewTerm(astjson.NewObjectView(kvs[:n]...))
+	}
 	return ast.NewTerm(ast.NewObject(kvs[:n]...))
 }
 
@@ -395,10 +414,17 @@ func (t *intTerms) of(i int) *ast.Term {
 // withMembers is o with the members kvs set, in o's order (a member o lacks
 // goes last; a nil value leaves o's member as it is): the object
 // o.Copy() then Insert would make, sharing o's terms instead of copying them.
+// A view gives a view of the same members, its object built only when a
+// reader needs it.
 func withMembers(o ast.Object, kvs ...[2]*ast.Term) ast.Object {
 	out := make([][2]*ast.Term, 0, o.Len()+len(kvs))
 	set := make([]bool, len(kvs))
-	o.Foreach(func(k, v *ast.Term) {
+	each := o.Foreach
+	view, _ := o.(*astjson.ObjectView)
+	if view != nil {
+		each = view.ForeachMember
+	}
+	each(func(k, v *ast.Term) {
 		for i, kv := range kvs {
 			if kv[1] != nil && k.Equal(kv[0]) {
 				v, set[i] = kv[1], true
@@ -410,6 +436,9 @@ func withMembers(o ast.Object, kvs ...[2]*ast.Term) ast.Object {
 		if kv[1] != nil && !set[i] {
 			out = append(out, kv)
 		}
+	}
+	if view != nil {
+		return astjson.NewObjectView(out...)
 	}
 	return ast.NewObject(out...)
 }

@@ -40,9 +40,32 @@ func entryRawOmit(reads func(path ...string) bool) map[string]bool {
 // same members as one built from whole lines, but for those left out of
 // each entry's raw; Go code reads no entry's raw in check (Locate reads an
 // entry's line), and fix, convert and stats decode whole lines.
+//
+// Where the document's messages are MessageValues (no rule that topdown
+// evaluates reads it: the claude-code pack's Rego runs as compiled
+// closures, which read views), the line and its message are decoded as
+// object views, as a Codex rollout's lines are (codexReads), and the
+// builder makes each entry a view too: a session of 100,000 lines is
+// 300,000 objects that the rules read by a few lookups each, and an OPA
+// object is a hash map each. Document.Materialized builds them for any
+// other reader.
 func claudeCodeReads(f *Fields) *astjson.Projection {
+	if f.messages && !f.plainMessages {
+		return f.claudeCodeViews
+	}
 	if len(f.entryRawOmit) == 0 {
 		return nil
 	}
 	return f.entryRawProjection
+}
+
+// claudeCodeViews is the projection plain (nil: the line whole) with the
+// line and its message decoded as object views.
+func claudeCodeViews(plain *astjson.Projection) *astjson.Projection {
+	views := viewPath(plain, "message")
+	views = viewPath(views, "message", "content", "*")
+	views = viewPath(views, "message", "usage")
+	top := *views
+	top.View = true
+	return &top
 }

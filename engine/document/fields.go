@@ -31,6 +31,9 @@ type Fields struct {
 	// entryRawProjection the projection that leaves them out.
 	entryRawOmit       map[string]bool
 	entryRawProjection *astjson.Projection
+	// claudeCodeViews does the same with the line and its message as
+	// views.
+	claudeCodeViews *astjson.Projection
 	// codexProjection decodes a Codex line without the members of its
 	// payload no rule reads (codex_reads.go), nil when every one may be;
 	// codexViews does the same with the line and its payload as views.
@@ -87,6 +90,7 @@ func NewFields(reads func(path ...string) bool) *Fields {
 	if f.entryRawOmit = entryRawOmit(reads); f.entryRawOmit != nil {
 		f.entryRawProjection = &astjson.Projection{Object: true, KeepOthers: true, Omit: f.entryRawOmit}
 	}
+	f.claudeCodeViews = claudeCodeViews(f.entryRawProjection)
 	f.codexProjection, f.codexViews = codexProjections(codexPayloadOmit(reads))
 	return f
 }

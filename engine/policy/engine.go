@@ -349,7 +349,7 @@ func (e *Engine) evaluate(ctx context.Context, doc *document.Document, cancel to
 			// its first rule, was reported as "rule (unknown)"). Nor is the
 			// plain document topdown is given: where a set is not compiled
 			// it is built first (kept in doc), outside the watch.
-			if !prog.regoc.all(prog.sets) {
+			if !prog.covers(string(doc.Format), profileOf(doc.Profile)) {
 				in.doc.Materialized()
 			}
 			guard.watch(run.watch, e.memory)

@@ -130,6 +130,26 @@ var regocCases = map[string]string{
 	o == {"m": input.messages[i], "calls": [c | some c in m.tool_calls]}
 	f := {"rule": ID, "msg": json.marshal([o, {m.tool_calls[0]}]), "message_index": i}
 }`,
+	// object.get (with a key or a path), the is_ and type_name built-ins
+	// and count read a view as it is (regoc/builtin_reads.go); a view as a
+	// key or a default is made plain.
+	"views-member-type": `info contains f if {
+	some i, m in input.messages
+	r := object.get(m, "role", "none")
+	c := object.get(m, "tool_calls", [])
+	x := object.get(m, ["tool_calls", 0, "name"], "none")
+	y := object.get(m, 0, m)
+	z := object.get(object.get(c, 0, {}), "function", null)
+	k := object.get({"a": m}, "a", null)
+	w := object.get(input, ["messages", i, "role"], null)
+	some n in c
+	is_object(n)
+	is_object(m)
+	not is_array(m)
+	not is_string(n)
+	types := [type_name(m), type_name(c), type_name(n), type_name(object.get(n, "name", null))]
+	f := {"rule": ID, "msg": sprintf("%v %v %v %v %v %v %v %v %d %v", [r, count(c), x, y == m, z, k == m, w, types, count(m), is_null(object.get(n, "missing", null))]), "message_index": i}
+}`,
 	"dedupe-two-rules": `warn contains f if {
 	some m in input.messages
 	m.role == "user"

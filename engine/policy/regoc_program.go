@@ -65,14 +65,19 @@ func (rp *regocProgram) take(sets []regoSet) {
 	}
 }
 
-// all reports whether the closures evaluate every one of sets: topdown
-// then runs only on a document they fail on.
-func (rp *regocProgram) all(sets []regoSet) bool {
-	if rp == nil {
+// covers reports whether the closures evaluate every set that the program
+// evaluates on a document of the format under the profile (openSets): the
+// sets of the packs that apply there, and every action set. Topdown then
+// runs on such a document only when the closures fail on it, whatever the
+// packs that do not apply there leave to it (a claude-code session is
+// given to no set of the batch or finetune packs).
+func (p *regoProgram) covers(format, profile string) bool {
+	if p.regoc == nil {
 		return false
 	}
-	for i := range sets {
-		if !sets[i].compiled {
+	for i := range p.sets {
+		s := &p.sets[i]
+		if !s.compiled && (s.name == actionSet || p.packOpen(s.pack, format, profile)) {
 			return false
 		}
 	}

@@ -90,7 +90,7 @@ func TestBuiltinRegoCompiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]string{"contract": "chatlint.contract", "goose": "chatlint.goose", "openai-tools": "chatlint.openai_tools", "transcript": "chatlint.transcript"}
+	want := map[string]string{"claude-code": "chatlint.claude_code", "contract": "chatlint.contract", "goose": "chatlint.goose", "openai-tools": "chatlint.openai_tools", "transcript": "chatlint.transcript"}
 	for _, p := range all {
 		pkg, ok := want[p.Name]
 		if !ok {

@@ -30,7 +30,7 @@ ids := sort([[input.entries[i].uuid, i] | some i in linked])
 
 first_index := {x[0]: x[1] | some i, x in ids; first_of_id(i)}
 
-first_of_id(0)
+first_of_id(i) if i == 0
 
 first_of_id(i) if {
 	i > 0
@@ -43,9 +43,34 @@ first_of_id(i) if {
 # entry and uuid).
 forward := [i | some i in linked; p := parent_of(i); first_index[p] >= i]
 
-links := [[p, input.entries[i].uuid] | forward != []; some i in linked; p := parent_of(i)]
+# [parent, child] links, sorted: each parent's children are one run of them, which
+# children_of reads by its first and last index, so that the graph costs a pass over the
+# links rather than one per uuid.
+links := sort([[p, input.entries[i].uuid] | forward != []; some i in linked; p := parent_of(i)])
 
-children := {u: {x[1] | some x in links; x[0] == u} | forward != []; some u in uuid_set}
+run_start := {x[0]: j | some j, x in links; run_starts(j)}
+
+run_end := {x[0]: j | some j, x in links; run_ends(j)}
+
+run_starts(j) if j == 0
+
+run_starts(j) if {
+	j > 0
+	links[j - 1][0] != links[j][0]
+}
+
+run_ends(j) if j == count(links) - 1
+
+run_ends(j) if {
+	j < count(links) - 1
+	links[j + 1][0] != links[j][0]
+}
+
+children_of(u) := {links[j][1] | some j in numbers.range(run_start[u], run_end[u])} if {
+	run_start[u]
+} else := set()
+
+children := {u: children_of(u) | forward != []; some u in uuid_set}
 
 roots := {input.entries[i].uuid | some i in linked; not parent_of(i)}
 
@@ -217,6 +242,26 @@ disordered := {a[0] |
 
 ids_of(t, ks) := [input.messages[t].tool_calls[k].id | some k in ks]
 
+# The first and last index in answered of the results of each disordered turn: one run, as
+# answered is sorted by turn, read by index rather than by a pass over answered per turn.
+turn_first := {a[0]: j | some j, a in answered; disordered[a[0]]; answered_starts(j)}
+
+turn_last := {a[0]: j | some j, a in answered; disordered[a[0]]; answered_ends(j)}
+
+answered_starts(j) if j == 0
+
+answered_starts(j) if {
+	j > 0
+	answered[j - 1][0] != answered[j][0]
+}
+
+answered_ends(j) if j == count(answered) - 1
+
+answered_ends(j) if {
+	j < count(answered) - 1
+	answered[j + 1][0] != answered[j][0]
+}
+
 # METADATA
 # title: claude-code-results-out-of-order
 # description: >-
@@ -230,8 +275,8 @@ ids_of(t, ks) := [input.messages[t].tool_calls[k].id | some k in ks]
 #   fix: chatlint fix moves each result right after the previous call's result, in call order.
 warn contains f if {
 	some t in disordered
-	ks := [a[2] | some a in answered; a[0] == t]
-	first := [a[1] | some a in answered; a[0] == t][0]
+	ks := [answered[j][2] | some j in numbers.range(turn_first[t], turn_last[t])]
+	first := answered[turn_first[t]][1]
 	f := {
 		"rule": "claude-code-results-out-of-order",
 		"msg": sprintf("the results of the parallel calls of assistant message %d are stored in the order %s, not in call order %s", [t, json.marshal(ids_of(t, ks)), json.marshal(ids_of(t, sort(ks)))]),

@@ -309,7 +309,7 @@ func (s *regocScope) call(name string, operands []*ast.Term, loc *ast.Location) 
 	if !ok || f == nil || unsupportedBuiltins[name] || bi.Nondeterministic || strings.HasPrefix(name, "io.jwt.") || bi.Decl.Result() == nil {
 		return regocStep{}, fmt.Errorf("call of %s", name)
 	}
-	return s.callOf(&regocCall{f: f, loc: loc, lenOnly: name == ast.Count.Name}, bi.Decl.Arity(), operands)
+	return s.callOf(&regocCall{f: f, loc: loc, reads: builtinReads[name]}, bi.Decl.Arity(), operands)
 }
 
 // callOf compiles the operands of a call of a built-in or a function.

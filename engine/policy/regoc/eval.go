@@ -454,9 +454,8 @@ type regocCall struct {
 	mode int
 	slot int      // callBind
 	want regocVal // callCompare
-	// lenOnly: the built-in reads only its operand's length (count),
-	// which a view answers itself.
-	lenOnly bool
+	// reads is what the built-in reads of its operands (builtinReads).
+	reads viewReads
 }
 
 // invoke calls the built-in; its outputs are pushed on env.outs. A
@@ -478,11 +477,8 @@ func (c *regocCall) invoke(env *regocEnv) error {
 	if c.out != nil {
 		ops[c.n-1] = c.out
 	}
-	if c.fn == nil && !c.lenOnly {
-		// A built-in is OPA's code: it gets plain values.
-		for i, t := range ops {
-			ops[i] = plain(t)
-		}
+	if c.fn == nil {
+		plainOperands(c.reads, ops)
 	}
 	if c.fn != nil {
 		t, err := c.fn.call(env, ops[:c.fn.arity])

@@ -72,9 +72,15 @@ func plainValue(x ast.Value) ast.Value {
 	return x
 }
 
-// equal is x.Equal(y) on plain values.
+// equal is x.Equal(y) on plain values. A composite value never equals a
+// scalar, and is not built to be told so (a content array compared with
+// null).
 func equal(x, y *ast.Term) bool {
-	if composite(x) || composite(y) {
+	cx, cy := composite(x), composite(y)
+	if cx != cy {
+		return false
+	}
+	if cx {
 		x, y = plain(x), plain(y)
 	}
 	return x.Equal(y)
