@@ -26,21 +26,17 @@ import (
 type ObjectView struct {
 	ast.Object // the built object, nil until something needs it
 	once       sync.Once
-	// kvs are the members: the decoder's carved from its slabs with the
-	// views themselves (a call of a dense record is two views of a few
-	// members), so a view costs no allocation of its own.
-	kvs      [][2]*ast.Term
-	hash     int
-	inserted bool // a member was inserted: the built object answers
-	nested   bool // a member is a view, or an array holding views
+	kvs        [][2]*ast.Term // the members, in the view's own block (allocView)
+	hash       int
+	inserted   bool // a member was inserted: the built object answers
+	nested     bool // a member is a view, or an array holding views
 }
 
 // A view of up to sixteen members is allocated with its members, in one
 // block the size of both (past eight, with room for up to three more):
 // a view with room for a fixed number inline wasted that room on the many
 // of fewer members and made a second allocation for those of more (a Codex
-// entry has six members, a Claude Code entry eleven). NewObjectView
-// allocates so; the decoder carves its views from its slabs instead.
+// entry has six members, a Claude Code entry eleven).
 type (
 	viewOf1 struct {
 		ObjectView
@@ -152,13 +148,13 @@ func NewObjectView(kvs ...[2]*ast.Term) *ObjectView {
 }
 
 // newObjectView is the view of members kvs (deduplicated, as ast.NewObject
-// is given them), which it copies, the view and its members carved from the
-// decoder's slabs.
+// is given them), which it copies into the view's own block (allocView).
+// Not carved from the decoder's slabs: a slab starts at sixteen views, and
+// a session holds its lines' views, a few each, to its end.
 func (s *slabs) newObjectView(kvs [][2]*ast.Term) *ObjectView {
-	v := s.view()
-	own := s.pairs(len(kvs))
-	copy(own, kvs)
-	v.init(own)
+	v := allocView(len(kvs))
+	copy(v.kvs, kvs)
+	v.init(v.kvs)
 	return v
 }
 

@@ -16,12 +16,8 @@ import "github.com/open-policy-agent/opa/v1/ast"
 type slabs struct {
 	terms    []ast.Term
 	elems    []*ast.Term
-	kvs      [][2]*ast.Term // an ObjectView's members
-	views    []ObjectView
 	nextTerm int
 	nextPtr  int
-	nextPair int
-	nextView int
 	// made counts the terms and slices handed out, so that a builder can
 	// tell whether a value it just built holds only shared terms.
 	made int
@@ -55,28 +51,6 @@ func (s *slabs) slice(n int) []*ast.Term {
 	s.elems = s.elems[n:]
 	s.made++
 	return p
-}
-
-// pairs returns a slice of n members for a view (length and capacity n).
-func (s *slabs) pairs(n int) [][2]*ast.Term {
-	if len(s.kvs) < n {
-		s.nextPair = grow(s.nextPair)
-		s.kvs = make([][2]*ast.Term, max(n, s.nextPair))
-	}
-	p := s.kvs[:n:n]
-	s.kvs = s.kvs[n:]
-	return p
-}
-
-// view returns a zero ObjectView.
-func (s *slabs) view() *ObjectView {
-	if len(s.views) == 0 {
-		s.nextView = grow(s.nextView)
-		s.views = make([]ObjectView, s.nextView)
-	}
-	v := &s.views[0]
-	s.views = s.views[1:]
-	return v
 }
 
 func grow(n int) int {
