@@ -37,10 +37,70 @@ import (
 	"github.com/chatlint/chatlint/engine/finding"
 )
 
-// elem is an element a walk reached, with where it stands.
+// elem is an element a walk reached, with where it stands: its value, the
+// message, tool or entry its walk's first step took it from, and its
+// indexes. The rest of its scope (the document, its member rows, the
+// relational environment) is the same for every element of a document, so
+// a partner set, a shared walk and a rule's elements hold no copy of it:
+// scope and relEnv.at rebuild the whole scope where a path is read.
 type elem struct {
-	v  ast.Value
-	sc scope
+	v   ast.Value
+	ctx ast.Object // the scope's message, tool or entry, as its indexes say which
+	// as in scope
+	msgIdx, callIdx, toolIdx, entIdx, pos, row int32
+	inRaw                                      bool
+}
+
+// elemOf is the element v of a walk standing at sc.
+func elemOf(v ast.Value, sc *scope) elem {
+	el := elem{v: v, msgIdx: sc.msgIdx, callIdx: sc.callIdx, toolIdx: sc.toolIdx, entIdx: sc.entIdx,
+		pos: sc.pos, row: sc.row, inRaw: sc.inRaw}
+	// a walk's first step alone names a context (scope.enter): one of them
+	// at most is set, and its index with it
+	switch {
+	case sc.msgIdx >= 0:
+		el.ctx = sc.message
+	case sc.toolIdx >= 0:
+		el.ctx = sc.tool
+	case sc.entIdx >= 0:
+		el.ctx = sc.entry
+	}
+	return el
+}
+
+// fill sets in sc where el stands, leaving its document, member rows and
+// environment as they are.
+func (el *elem) fill(sc *scope) {
+	var message, tool, entry ast.Object
+	switch {
+	case el.msgIdx >= 0:
+		message = el.ctx
+	case el.toolIdx >= 0:
+		tool = el.ctx
+	case el.entIdx >= 0:
+		entry = el.ctx
+	}
+	sc.message, sc.tool, sc.entry = message, tool, entry
+	sc.msgIdx, sc.callIdx, sc.toolIdx, sc.entIdx = el.msgIdx, el.callIdx, el.toolIdx, el.entIdx
+	sc.pos, sc.row, sc.inRaw = el.pos, el.row, el.inRaw
+}
+
+// scope is el's scope in the cache's document, reading no rule's lets.
+func (c *Cache) scope(el *elem) scope {
+	sc := scope{doc: c.doc, mem: &c.members}
+	el.fill(&sc)
+	return sc
+}
+
+// position is position(scope) of el.
+func (el *elem) position() int {
+	switch {
+	case el.msgIdx >= 0:
+		return int(el.msgIdx)
+	case el.entIdx >= 0:
+		return int(el.entIdx)
+	}
+	return int(el.toolIdx)
 }
 
 type joinSpec struct {

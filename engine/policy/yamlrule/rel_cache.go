@@ -258,6 +258,8 @@ func (c *Cache) getEnv(r *Rule) *relEnv {
 		env = &relEnv{}
 	}
 	env.r, env.cache, env.el = r, c, elem{}
+	env.sc = newScope(c.doc)
+	env.sc.mem, env.sc.rel = &c.members, env
 	env.memo = slices.Grow(env.memo[:0], len(r.rel.lets))[:len(r.rel.lets)]
 	clear(env.memo)
 	env.memoGen = 1 // the cleared entries (gen 0) are stale
@@ -267,7 +269,7 @@ func (c *Cache) getEnv(r *Rule) *relEnv {
 func (c *Cache) putEnv(env *relEnv) {
 	clear(env.els) // drop references to the document
 	env.els = env.els[:0]
-	env.first, env.el = nil, elem{}
+	env.first, env.el, env.sc = nil, elem{}, scope{}
 	clear(env.memo)
 	env.instants.reset()
 	c.envFree = append(c.envFree, env)
@@ -298,21 +300,26 @@ func (c *Cache) set(j *joinSpec) *partnerSet {
 		}
 		ps.keys = appendValues(ps.keys, v, j.theirs, &sc)
 		ps.differ = appendValues(ps.differ, v, j.differTheirs, &sc)
-		sc.rel = nil
-		ps.els = append(ps.els, elem{v: v, sc: sc})
+		ps.els = append(ps.els, elemOf(v, &sc))
 	}
 	switch {
 	case yamlShortcuts && j.walk != nil:
 		ps.els, ps.walked = c.walked(j.walk), true
-		for i := range ps.els {
-			el := &ps.els[i]
-			ps.keys = appendValues(ps.keys, el.v, j.theirs, &el.sc)
-			ps.differ = appendValues(ps.differ, el.v, j.differTheirs, &el.sc)
+		if len(j.theirs) > 0 || len(j.differTheirs) > 0 {
+			sc := newScope(c.doc)
+			sc.mem = &c.members
+			for i := range ps.els {
+				el := &ps.els[i]
+				el.fill(&sc)
+				ps.keys = appendValues(ps.keys, el.v, j.theirs, &sc)
+				ps.differ = appendValues(ps.differ, el.v, j.differTheirs, &sc)
+			}
 		}
 	case j.ruleRef != nil:
 		env := c.getEnv(j.ruleRef)
-		for _, el := range j.ruleRef.collect(env) {
-			add(el.v, *env.at(el.v, &el.sc))
+		els := j.ruleRef.collect(env)
+		for i := range els {
+			add(els[i].v, *env.at(&els[i]))
 		}
 		c.putEnv(env)
 	default:
