@@ -199,42 +199,66 @@ type partnerSet struct {
 }
 
 // keyIndex finds the positions whose key has a given hash: a scan of the
-// hashes for the few elements of most documents, a map beyond that.
+// hashes for the few elements of most documents, a map beyond that. The
+// map holds the first and last position of each hash and next chains the
+// others, rather than a slice per hash: a set of 800,000 distinct ids would
+// otherwise hold as many one-element slices.
 type keyIndex struct {
 	hashes []uint64
-	ok     []bool // the key has no absent value
-	byKey  map[uint64][]int32
+	ok     []bool  // the key has no absent value
+	next   []int32 // with byKey: the next position of the same hash, -1 after the last
+	byKey  map[uint64]keyChain
 }
+
+type keyChain struct{ first, last int32 }
 
 const keyIndexScan = 64
 
 func (x *keyIndex) reset() {
-	x.hashes, x.ok, x.byKey = x.hashes[:0], x.ok[:0], nil
+	x.hashes, x.ok, x.next, x.byKey = x.hashes[:0], x.ok[:0], x.next[:0], nil
 }
 
 func (x *keyIndex) add(h uint64, ok bool) {
 	x.hashes = append(x.hashes, h)
 	x.ok = append(x.ok, ok)
-	if x.byKey != nil || len(x.hashes) > keyIndexScan {
-		if x.byKey == nil {
-			x.byKey = make(map[uint64][]int32, 2*keyIndexScan)
-			for i, h := range x.hashes[:len(x.hashes)-1] {
-				if x.ok[i] {
-					x.byKey[h] = append(x.byKey[h], int32(i))
-				}
-			}
-		}
-		if ok {
-			x.byKey[h] = append(x.byKey[h], int32(len(x.hashes)-1))
+	if x.byKey == nil && len(x.hashes) <= keyIndexScan {
+		return
+	}
+	if x.byKey == nil {
+		x.byKey = make(map[uint64]keyChain, 2*keyIndexScan)
+		for i := range x.hashes[:len(x.hashes)-1] {
+			x.link(i)
 		}
 	}
+	x.link(len(x.hashes) - 1)
+}
+
+// link puts position i, the last one linked, at the end of its hash's chain.
+func (x *keyIndex) link(i int) {
+	x.next = append(x.next, -1)
+	if !x.ok[i] {
+		return
+	}
+	h := x.hashes[i]
+	c, found := x.byKey[h]
+	if found {
+		x.next[c.last] = int32(i)
+		c.last = int32(i)
+	} else {
+		c = keyChain{int32(i), int32(i)}
+	}
+	x.byKey[h] = c
 }
 
 // each calls f with every position whose key hash is h, in order, until f
 // returns false.
 func (x *keyIndex) each(h uint64, f func(int) bool) {
 	if x.byKey != nil {
-		for _, i := range x.byKey[h] {
+		c, found := x.byKey[h]
+		if !found {
+			return
+		}
+		for i := c.first; i >= 0; i = x.next[i] {
 			if !f(int(i)) {
 				return
 			}

@@ -1,0 +1,46 @@
+package yamlrule
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestKeyIndex: each gives the positions of a hash in order, the keys with
+// an absent value left out, below and beyond the scan's size, reused after
+// reset, and stops when asked.
+func TestKeyIndex(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var x keyIndex
+	for _, n := range []int{0, 1, keyIndexScan, keyIndexScan + 1, 1000, 3, 5000} {
+		x.reset()
+		hashes := make([]uint64, n)
+		oks := make([]bool, n)
+		for i := range hashes {
+			hashes[i] = uint64(rng.IntN(n/4 + 1)) // repeated hashes
+			oks[i] = rng.IntN(8) != 0
+			x.add(hashes[i], oks[i])
+		}
+		for h := uint64(0); h <= uint64(n/4+1); h++ {
+			var want []int
+			for i := range hashes {
+				if hashes[i] == h && oks[i] {
+					want = append(want, i)
+				}
+			}
+			var got []int
+			x.each(h, func(i int) bool { got = append(got, i); return true })
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Fatalf("n=%d hash %d (-want +got):\n%s", n, h, diff)
+			}
+			if len(want) > 1 {
+				got = got[:0]
+				x.each(h, func(i int) bool { got = append(got, i); return false })
+				if diff := cmp.Diff(want[:1], got); diff != "" {
+					t.Fatalf("n=%d hash %d, stopping at the first (-want +got):\n%s", n, h, diff)
+				}
+			}
+		}
+	}
+}
