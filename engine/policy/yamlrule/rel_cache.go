@@ -60,7 +60,12 @@ type Cache struct {
 	walks     []*walkList
 	walksUsed []int
 	facts     facts // the document's format, mode and profile (eval.go)
-	members   memberRows
+	// contexts are the document's messages, tools and entries arrays
+	// (ctxList...), read for its elements' contexts when contextsGen is
+	// gen+1 (rel.go)
+	contexts    [3]*ast.Array
+	contextsGen int
+	members     memberRows
 }
 
 type roleIndex struct {
@@ -151,6 +156,7 @@ func (c *Cache) Reset(doc ast.Object) {
 	clear(c.roleVals) // drop references to the document
 	c.resetRoles()
 	c.members.reset()
+	c.contexts = [3]*ast.Array{} // drop references to the document
 	c.resetWalks()
 	c.gen++
 	for _, id := range c.used {
@@ -334,7 +340,7 @@ func (c *Cache) set(j *joinSpec) *partnerSet {
 			sc.mem = &c.members
 			for i := range ps.els {
 				el := &ps.els[i]
-				el.fill(&sc)
+				el.fill(&sc, c)
 				ps.keys = appendValues(ps.keys, el.v, j.theirs, &sc)
 				ps.differ = appendValues(ps.differ, el.v, j.differTheirs, &sc)
 			}

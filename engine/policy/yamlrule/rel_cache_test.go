@@ -47,11 +47,11 @@ func TestKeyIndex(t *testing.T) {
 }
 
 // TestElemIsSmall: an element of a partner set, a shared walk or a rule's
-// elements holds its value, one context and its indexes, not a copy of its
-// walk's scope (168 bytes), which every element of a long session or of a
-// message of 800,000 calls held in each set.
+// elements holds its value and its indexes, not a copy of its walk's scope
+// (168 bytes), which every element of a long session or of a message of
+// 800,000 calls held in each set.
 func TestElemIsSmall(t *testing.T) {
-	if n := unsafe.Sizeof(elem{}); n > 64 {
-		t.Errorf("an element is %d bytes, want at most 64", n)
+	if n := unsafe.Sizeof(elem{}); n > 48 {
+		t.Errorf("an element is %d bytes, want at most 48", n)
 	}
 }

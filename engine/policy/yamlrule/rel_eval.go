@@ -61,7 +61,7 @@ func (env *relEnv) at(el *elem) *scope {
 		env.memoGen++ // every memo entry is stale
 	}
 	env.el = *el
-	el.fill(&env.sc)
+	el.fill(&env.sc, env.cache)
 	return &env.sc
 }
 

@@ -89,7 +89,7 @@ func (env *relEnv) maxOf(j *joinSpec, path []seg) ast.Value {
 	sc := newScope(env.cache.doc)
 	sc.mem = &env.cache.members
 	env.eachPartner(j, ps, func(p *elem) {
-		p.fill(&sc) // a partner's scope: no lets of env
+		p.fill(&sc, env.cache) // a partner's scope: no lets of env
 		v := lookupValue(p.v, path, &sc)
 		if v != nil && (best == nil || compareValues(v, best) > 0) {
 			best = v
