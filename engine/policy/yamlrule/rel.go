@@ -37,10 +37,92 @@ import (
 	"github.com/chatlint/chatlint/engine/finding"
 )
 
-// elem is an element a walk reached, with where it stands.
+// elem is an element a walk reached, with where it stands: its value and
+// its indexes. The rest of its scope is the same for every element of a
+// document (the document, its member rows, the relational environment) or
+// found from its indexes (its message, tool or entry: an item of the
+// document's own list, which only a walk's first step names), so a partner
+// set, a shared walk and a rule's elements hold no copy of it:
+// Cache.scope and relEnv.at rebuild the whole scope where a path is read.
 type elem struct {
-	v  ast.Value
-	sc scope
+	v ast.Value
+	// as in scope
+	msgIdx, callIdx, toolIdx, entIdx, pos, row int32
+	inRaw                                      bool
+}
+
+// elemOf is the element v of a walk standing at sc.
+func elemOf(v ast.Value, sc *scope) elem {
+	return elem{v: v, msgIdx: sc.msgIdx, callIdx: sc.callIdx, toolIdx: sc.toolIdx, entIdx: sc.entIdx,
+		pos: sc.pos, row: sc.row, inRaw: sc.inRaw}
+}
+
+// fill sets in sc where el stands in c's document, leaving its document,
+// member rows and environment as they are.
+func (el *elem) fill(sc *scope, c *Cache) {
+	// a walk's first step alone names a context (scope.enter), and sets
+	// its index with it
+	sc.message, sc.tool, sc.entry = nil, nil, nil
+	switch {
+	case el.msgIdx >= 0:
+		sc.message = c.contextAt(ctxListMessages, el.msgIdx)
+	case el.toolIdx >= 0:
+		sc.tool = c.contextAt(ctxListTools, el.toolIdx)
+	case el.entIdx >= 0:
+		sc.entry = c.contextAt(ctxListEntries, el.entIdx)
+	}
+	sc.msgIdx, sc.callIdx, sc.toolIdx, sc.entIdx = el.msgIdx, el.callIdx, el.toolIdx, el.entIdx
+	sc.pos, sc.row, sc.inRaw = el.pos, el.row, el.inRaw
+}
+
+// The document's lists whose items are contexts, as Cache.contexts holds them.
+const (
+	ctxListMessages = iota
+	ctxListTools
+	ctxListEntries
+)
+
+var ctxListKeys = [...]*ast.Term{ast.StringTerm("messages"), ast.StringTerm("tools"), ast.StringTerm("entries")}
+
+// contextAt is item i of the document's list (ctxList...), as a walk's
+// first step read it: nil when it is not an object.
+func (c *Cache) contextAt(list int, i int32) ast.Object {
+	if c.contextsGen != c.gen+1 {
+		c.contextsGen = c.gen + 1
+		for k, key := range ctxListKeys {
+			c.contexts[k] = nil
+			if c.doc == nil {
+				continue
+			}
+			if t := c.doc.Get(key); t != nil {
+				c.contexts[k], _ = t.Value.(*ast.Array)
+			}
+		}
+	}
+	arr := c.contexts[list]
+	if arr == nil || int(i) >= arr.Len() {
+		return nil
+	}
+	o, _ := arr.Elem(int(i)).Value.(ast.Object)
+	return o
+}
+
+// scope is el's scope in the cache's document, reading no rule's lets.
+func (c *Cache) scope(el *elem) scope {
+	sc := scope{doc: c.doc, mem: &c.members}
+	el.fill(&sc, c)
+	return sc
+}
+
+// position is position(scope) of el.
+func (el *elem) position() int {
+	switch {
+	case el.msgIdx >= 0:
+		return int(el.msgIdx)
+	case el.entIdx >= 0:
+		return int(el.entIdx)
+	}
+	return int(el.toolIdx)
 }
 
 type joinSpec struct {

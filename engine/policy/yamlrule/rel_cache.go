@@ -60,7 +60,12 @@ type Cache struct {
 	walks     []*walkList
 	walksUsed []int
 	facts     facts // the document's format, mode and profile (eval.go)
-	members   memberRows
+	// contexts are the document's messages, tools and entries arrays
+	// (ctxList...), read for its elements' contexts when contextsGen is
+	// gen+1 (rel.go)
+	contexts    [3]*ast.Array
+	contextsGen int
+	members     memberRows
 }
 
 type roleIndex struct {
@@ -151,6 +156,7 @@ func (c *Cache) Reset(doc ast.Object) {
 	clear(c.roleVals) // drop references to the document
 	c.resetRoles()
 	c.members.reset()
+	c.contexts = [3]*ast.Array{} // drop references to the document
 	c.resetWalks()
 	c.gen++
 	for _, id := range c.used {
@@ -199,42 +205,66 @@ type partnerSet struct {
 }
 
 // keyIndex finds the positions whose key has a given hash: a scan of the
-// hashes for the few elements of most documents, a map beyond that.
+// hashes for the few elements of most documents, a map beyond that. The
+// map holds the first and last position of each hash and next chains the
+// others, rather than a slice per hash: a set of 800,000 distinct ids would
+// otherwise hold as many one-element slices.
 type keyIndex struct {
 	hashes []uint64
-	ok     []bool // the key has no absent value
-	byKey  map[uint64][]int32
+	ok     []bool  // the key has no absent value
+	next   []int32 // with byKey: the next position of the same hash, -1 after the last
+	byKey  map[uint64]keyChain
 }
+
+type keyChain struct{ first, last int32 }
 
 const keyIndexScan = 64
 
 func (x *keyIndex) reset() {
-	x.hashes, x.ok, x.byKey = x.hashes[:0], x.ok[:0], nil
+	x.hashes, x.ok, x.next, x.byKey = x.hashes[:0], x.ok[:0], x.next[:0], nil
 }
 
 func (x *keyIndex) add(h uint64, ok bool) {
 	x.hashes = append(x.hashes, h)
 	x.ok = append(x.ok, ok)
-	if x.byKey != nil || len(x.hashes) > keyIndexScan {
-		if x.byKey == nil {
-			x.byKey = make(map[uint64][]int32, 2*keyIndexScan)
-			for i, h := range x.hashes[:len(x.hashes)-1] {
-				if x.ok[i] {
-					x.byKey[h] = append(x.byKey[h], int32(i))
-				}
-			}
-		}
-		if ok {
-			x.byKey[h] = append(x.byKey[h], int32(len(x.hashes)-1))
+	if x.byKey == nil && len(x.hashes) <= keyIndexScan {
+		return
+	}
+	if x.byKey == nil {
+		x.byKey = make(map[uint64]keyChain, 2*keyIndexScan)
+		for i := range x.hashes[:len(x.hashes)-1] {
+			x.link(i)
 		}
 	}
+	x.link(len(x.hashes) - 1)
+}
+
+// link puts position i, the last one linked, at the end of its hash's chain.
+func (x *keyIndex) link(i int) {
+	x.next = append(x.next, -1)
+	if !x.ok[i] {
+		return
+	}
+	h := x.hashes[i]
+	c, found := x.byKey[h]
+	if found {
+		x.next[c.last] = int32(i)
+		c.last = int32(i)
+	} else {
+		c = keyChain{int32(i), int32(i)}
+	}
+	x.byKey[h] = c
 }
 
 // each calls f with every position whose key hash is h, in order, until f
 // returns false.
 func (x *keyIndex) each(h uint64, f func(int) bool) {
 	if x.byKey != nil {
-		for _, i := range x.byKey[h] {
+		c, found := x.byKey[h]
+		if !found {
+			return
+		}
+		for i := c.first; i >= 0; i = x.next[i] {
 			if !f(int(i)) {
 				return
 			}
@@ -258,6 +288,8 @@ func (c *Cache) getEnv(r *Rule) *relEnv {
 		env = &relEnv{}
 	}
 	env.r, env.cache, env.el = r, c, elem{}
+	env.sc = newScope(c.doc)
+	env.sc.mem, env.sc.rel = &c.members, env
 	env.memo = slices.Grow(env.memo[:0], len(r.rel.lets))[:len(r.rel.lets)]
 	clear(env.memo)
 	env.memoGen = 1 // the cleared entries (gen 0) are stale
@@ -267,7 +299,7 @@ func (c *Cache) getEnv(r *Rule) *relEnv {
 func (c *Cache) putEnv(env *relEnv) {
 	clear(env.els) // drop references to the document
 	env.els = env.els[:0]
-	env.first, env.el = nil, elem{}
+	env.first, env.el, env.sc = nil, elem{}, scope{}
 	clear(env.memo)
 	env.instants.reset()
 	c.envFree = append(c.envFree, env)
@@ -298,21 +330,26 @@ func (c *Cache) set(j *joinSpec) *partnerSet {
 		}
 		ps.keys = appendValues(ps.keys, v, j.theirs, &sc)
 		ps.differ = appendValues(ps.differ, v, j.differTheirs, &sc)
-		sc.rel = nil
-		ps.els = append(ps.els, elem{v: v, sc: sc})
+		ps.els = append(ps.els, elemOf(v, &sc))
 	}
 	switch {
 	case yamlShortcuts && j.walk != nil:
 		ps.els, ps.walked = c.walked(j.walk), true
-		for i := range ps.els {
-			el := &ps.els[i]
-			ps.keys = appendValues(ps.keys, el.v, j.theirs, &el.sc)
-			ps.differ = appendValues(ps.differ, el.v, j.differTheirs, &el.sc)
+		if len(j.theirs) > 0 || len(j.differTheirs) > 0 {
+			sc := newScope(c.doc)
+			sc.mem = &c.members
+			for i := range ps.els {
+				el := &ps.els[i]
+				el.fill(&sc, c)
+				ps.keys = appendValues(ps.keys, el.v, j.theirs, &sc)
+				ps.differ = appendValues(ps.differ, el.v, j.differTheirs, &sc)
+			}
 		}
 	case j.ruleRef != nil:
 		env := c.getEnv(j.ruleRef)
-		for _, el := range j.ruleRef.collect(env) {
-			add(el.v, *env.at(el.v, &el.sc))
+		els := j.ruleRef.collect(env)
+		for i := range els {
+			add(els[i].v, *env.at(&els[i]))
 		}
 		c.putEnv(env)
 	default:

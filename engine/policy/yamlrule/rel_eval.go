@@ -17,7 +17,8 @@ import (
 type relEnv struct {
 	r     *Rule
 	cache *Cache
-	el    elem
+	el    elem  // the element env stands at
+	sc    scope // el's scope, reading env's lets: its doc, mem and rel set once per document
 	// caseOK: which cases the document's conditions allow (hoist.go)
 	caseOK []bool
 	rank   int
@@ -52,16 +53,16 @@ func newScope(doc ast.Object) scope {
 	return scope{doc: doc, msgIdx: -1, callIdx: -1, toolIdx: -1, entIdx: -1, row: 0}
 }
 
-// at returns the scope of element v (in scope sc) reading env's lets, with
-// env standing at it. The scope is env's own (env.el.sc), valid until env
-// moves to another element.
-func (env *relEnv) at(v ast.Value, sc *scope) *scope {
-	if v != env.el.v || sc.msgIdx != env.el.sc.msgIdx || sc.callIdx != env.el.sc.callIdx {
+// at returns the scope of element el reading env's lets, with env standing
+// at it. The scope is env's own (env.sc), valid until env moves to another
+// element.
+func (env *relEnv) at(el *elem) *scope {
+	if el.v != env.el.v || el.msgIdx != env.el.msgIdx || el.callIdx != env.el.callIdx {
 		env.memoGen++ // every memo entry is stale
 	}
-	env.el.v, env.el.sc = v, *sc
-	env.el.sc.rel = env
-	return &env.el.sc
+	env.el = *el
+	el.fill(&env.sc, env.cache)
+	return &env.sc
 }
 
 // lookupValue is resolve without the JSON Pointer, which the relational
@@ -159,16 +160,16 @@ func (env *relEnv) eachPartner(j *joinSpec, ps *partnerSet, visit func(*elem)) {
 		}
 		return
 	}
-	sc := &el.sc // reads env's lets (at)
+	sc := &env.sc // reads env's lets (at)
 	var buf [8]ast.Value
 	var differ []ast.Value
 	if d := len(j.differMine); d > 0 {
 		differ = appendValues(buf[4:4:8], el.v, j.differMine, sc)
 	}
-	at := position(&el.sc)
+	at := el.position()
 	consider := func(i int) {
 		p := &ps.els[i]
-		if (j.order < 0 && position(&p.sc) >= at) || (j.order > 0 && position(&p.sc) <= at) {
+		if (j.order < 0 && p.position() >= at) || (j.order > 0 && p.position() <= at) {
 			return
 		}
 		if d := len(differ); d > 0 && equalValues(differ, ps.differ[i*d:(i+1)*d]) {
@@ -257,12 +258,14 @@ func (env *relEnv) virtual(path []seg) (ast.Value, bool) {
 		if n == 0 {
 			return nil, true
 		}
-		return lookupValue(first.v, path[2:], &first.sc), true
+		sc := env.cache.scope(first) // a partner's, or the group's first element's: no lets of env
+		return lookupValue(first.v, path[2:], &sc), true
 	case "last":
 		if n == 0 {
 			return nil, true
 		}
-		return lookupValue(last.v, path[2:], &last.sc), true
+		sc := env.cache.scope(last)
+		return lookupValue(last.v, path[2:], &sc), true
 	}
 	return nil, true
 }
@@ -270,7 +273,7 @@ func (env *relEnv) virtual(path []seg) (ast.Value, bool) {
 // value computes a let that names a value, for the element env stands at.
 func (env *relEnv) value(l *letSpec) ast.Value {
 	el := &env.el
-	sc := &el.sc // reads env's lets (at)
+	sc := &env.sc // reads env's lets (at)
 	switch {
 	case l.cases != nil:
 		if i := firstCase(l.cases, el.v, sc); i >= 0 && l.cases[i].message != nil {
@@ -423,7 +426,7 @@ func (r *Rule) collect(env *relEnv) []elem {
 		walked := env.cache.walked(h.walk)
 		for i := range walked {
 			el := &walked[i]
-			sc := env.at(el.v, &el.sc)
+			sc := env.at(el)
 			if !allHold(h.walkRest, el.v, sc) {
 				continue
 			}
@@ -436,15 +439,16 @@ func (r *Rule) collect(env *relEnv) []elem {
 		return els
 	}
 	only, where := r.only(env.cache)
-	walkSteps(r.given, doc, r.given, sc, only, func(v ast.Value, el scope) {
-		sc := env.at(v, &el)
-		if !allHold(where, v, sc) {
+	walkSteps(r.given, doc, r.given, sc, only, func(v ast.Value, sc scope) {
+		el := elemOf(v, &sc)
+		at := env.at(&el)
+		if !allHold(where, v, at) {
 			return
 		}
-		if unless && allHold(unlessRest, v, sc) {
+		if unless && allHold(unlessRest, v, at) {
 			return
 		}
-		els = append(els, elem{v: v, sc: el})
+		els = append(els, el)
 	})
 	env.els = els
 	return els
@@ -480,7 +484,7 @@ func (r *Rule) evalRel(doc ast.Object, cache *Cache, hits []Hit) []Hit {
 	for i := range els {
 		el := &els[i]
 		ranks[i] = [2]int{0, i}
-		keys = appendValues(keys, el.v, r.rel.group, env.at(el.v, &el.sc))
+		keys = appendValues(keys, el.v, r.rel.group, env.at(el))
 		key := keys[i*g : (i+1)*g]
 		h, ok := hashValues(key)
 		if ok {
@@ -506,7 +510,7 @@ func (r *Rule) evalRel(doc ast.Object, cache *Cache, hits []Hit) []Hit {
 
 // report applies the rule's cases or asserts to one element.
 func (r *Rule) report(env *relEnv, el *elem, hits []Hit) []Hit {
-	sc := env.at(el.v, &el.sc)
+	sc := env.at(el)
 	if len(r.rel.cases) == 0 {
 		n := len(hits)
 		hits = r.asserts(el.v, sc, hits) // where held when the element was collected

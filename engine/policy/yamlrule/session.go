@@ -59,12 +59,12 @@ func partnerRange(ps *partnerSet, j *joinSpec, el *elem) (lo, hi int, ok bool) {
 	if len(j.theirs) > 0 || len(j.differMine) > 0 {
 		return 0, 0, false
 	}
-	at := position(&el.sc)
+	at := el.position()
 	switch {
 	case j.order < 0:
-		return 0, sort.Search(len(ps.els), func(i int) bool { return position(&ps.els[i].sc) >= at }), true
+		return 0, sort.Search(len(ps.els), func(i int) bool { return ps.els[i].position() >= at }), true
 	case j.order > 0:
-		return sort.Search(len(ps.els), func(i int) bool { return position(&ps.els[i].sc) > at }), len(ps.els), true
+		return sort.Search(len(ps.els), func(i int) bool { return ps.els[i].position() > at }), len(ps.els), true
 	}
 	return 0, len(ps.els), true
 }
@@ -86,8 +86,11 @@ func (env *relEnv) maxOf(j *joinSpec, path []seg) ast.Value {
 		}
 	}
 	var best ast.Value
+	sc := newScope(env.cache.doc)
+	sc.mem = &env.cache.members
 	env.eachPartner(j, ps, func(p *elem) {
-		v := lookupValue(p.v, path, &p.sc)
+		p.fill(&sc, env.cache) // a partner's scope: no lets of env
+		v := lookupValue(p.v, path, &sc)
 		if v != nil && (best == nil || compareValues(v, best) > 0) {
 			best = v
 		}

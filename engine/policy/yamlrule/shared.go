@@ -97,7 +97,7 @@ func shareID(sig string) int {
 // joined is partners(l.join) for the element env stands at, from the
 // document's shared answers when l is shared.
 func (env *relEnv) joined(l *letSpec) (int, *elem, *elem) {
-	at := position(&env.el.sc)
+	at := env.el.position()
 	if l.share < 0 || !yamlShortcuts || at < 0 || at >= maxSharedRows {
 		return env.partners(l.join)
 	}

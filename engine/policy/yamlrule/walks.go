@@ -120,7 +120,7 @@ func (c *Cache) walked(w *walkSpec) []elem {
 	els := wl.els[:0]
 	walkSteps(w.given, c.doc, w.given, sc, only, func(v ast.Value, el scope) {
 		if allHold(w.conds, v, &el) {
-			els = append(els, elem{v: v, sc: el})
+			els = append(els, elemOf(v, &el))
 		}
 	})
 	wl.els = els
