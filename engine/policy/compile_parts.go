@@ -86,6 +86,9 @@ type yamlPart struct {
 	rules []*yamlrule.Rule
 	err   error
 	gate  compiledGate
+	// raw is what a file of rego_when entries only (gateOnly) may read
+	// through raw (yamlRawSource), for its pack's gate (gateReadsOf).
+	raw *readTree
 }
 
 // gateOnly reports whether the file holds rego_when entries and no rule.
@@ -120,11 +123,13 @@ func compileParts(ctx context.Context, packs []*Pack, lazy bool) *compiledParts 
 			part := &c.yaml[i][j]
 			part.rules, part.err = yamlrule.CompileSource(src, p.Name)
 			part.gate.rules, part.gate.err = compileGate(src, p.Name)
-			raw := c.yamlRaw
-			if part.gateOnly() {
-				raw = c.gateRaw
+			if !part.gateOnly() {
+				yamlRawSource(f.Source, root, err, c.yamlRaw)
+				continue
 			}
-			yamlRawSource(f.Source, root, err, raw)
+			part.raw = &readTree{}
+			yamlRawSource(f.Source, root, err, part.raw)
+			c.gateRaw.merge(nil, part.raw)
 		}
 	}
 	c.yamlReads, c.gateReads = yamlFieldReads(packs, c.yaml)

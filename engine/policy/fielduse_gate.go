@@ -31,7 +31,7 @@ func gateReadsOf(p *Pack, parts []yamlPart) *gateReads {
 			g = &gateReads{fields: &fieldSet{names: map[string]bool{}}, raw: &readTree{}}
 		}
 		g.fields.yaml(f.Source)
-		yamlRaw(f.Source, g.raw)
+		g.raw.merge(nil, parts[j].raw)
 	}
 	return g
 }
