@@ -155,7 +155,7 @@ func TestFieldReadsMatchSerial(t *testing.T) {
 			t.Fatalf("%s: %v", name, parts.progErr)
 		}
 		got := fieldReads(&parts.regoReads, parts.yamlReads, parts.gateReads)
-		want := &fieldSet{names: map[string]bool{}}
+		want := &fieldSet{names: nameSet{}}
 		if parts.prog != nil {
 			for _, m := range parts.prog.modules {
 				regoPaths(m, &want.tree)
