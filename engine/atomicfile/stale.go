@@ -22,7 +22,9 @@ func TempPattern(name string) string {
 }
 
 var (
-	staleName  = regexp.MustCompile(`^\..*\.tmp-([0-9]+)-[0-9]+$`)
+	// staleName is compiled on the first Create, not at start: most runs
+	// write nothing.
+	staleName  = syncpkg.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\..*\.tmp-([0-9]+)-[0-9]+$`) })
 	started    = time.Now()
 	cleanedMu  syncpkg.Mutex
 	cleanedDir = map[string]bool{}
@@ -43,7 +45,7 @@ func removeStale(dir string) {
 		return
 	}
 	for _, e := range entries {
-		m := staleName.FindStringSubmatch(e.Name())
+		m := staleName().FindStringSubmatch(e.Name())
 		if m == nil || !e.Type().IsRegular() {
 			continue
 		}

@@ -33,7 +33,9 @@ import (
 //
 // With Options.LazyRego and only built-in Rego, OPA's compile (and the reads
 // of what it compiled) waits for the first document a Rego rule applies to
-// (compiledParts.program); a run that has none never compiles it.
+// (compiledParts.program); a run that has none never compiles it. A
+// built-in pack's Rego is not even parsed before then: what Compile reads of
+// it comes from the table generated beside it (rego_table.go).
 
 // compiledParts are the packs' files compiled apart; [i] is packs[i].
 type compiledParts struct {
@@ -47,10 +49,6 @@ type compiledParts struct {
 	// progOnce guards compiling prog: at once (compileParts with lazy
 	// false), or on the first document a Rego rule applies to (program).
 	progOnce sync.Once
-	// modules and pkgPack are what compiling prog takes, nil when some
-	// pack's Rego does not parse or no pack has Rego.
-	modules map[string]*ast.Module
-	pkgPack map[string]string
 	// regoReads are the input paths prog's rules may read (regoPaths);
 	// yamlReads the fields the YAML files may (fieldSet.yaml).
 	regoReads readTree
@@ -62,29 +60,25 @@ type compiledParts struct {
 	// Rego applies, so what they read counts as the Rego's reads.
 	gateReads *fieldSet
 	gateRaw   *readTree
-	// members says which parsed modules may read input.lookup,
-	// input.tokens and the content facts (regoInputReads), found as each file
-	// is parsed.
-	members map[*ast.Module]memberReads
-}
-
-// readsMember is regoInputReads(m).reads(member) for the members Compile asks about.
-func (c *compiledParts) readsMember(m *ast.Module, member string) bool {
-	switch member {
-	case "lookup":
-		return c.members[m].lookup
-	case contentMember:
-		return c.members[m].content
-	}
-	return c.members[m].tokens
+	// regoOK says every pack's Rego parsed (or is in the generated table,
+	// rego_table.go) and some pack has Rego: then program has modules to
+	// compile.
+	regoOK bool
+	// packs are the packs compiled, for program to parse the Rego of those
+	// whose summary came from the table.
+	packs []*Pack
 }
 
 // regoPart is parseRego's result for one pack.
 type regoPart struct {
+	// mods are the parsed modules by file name: from the start, or, for a
+	// pack read from the table (table), once program parses them.
 	mods  map[string]*ast.Module
+	files []regoFile // p.Rego's names and reads, when err is nil
 	rules []rule.Rule
 	pkgs  []string
 	err   error
+	table bool
 }
 
 // yamlPart is one YAML file compiled: its rules and its rego_when entries.
@@ -92,6 +86,9 @@ type yamlPart struct {
 	rules []*yamlrule.Rule
 	err   error
 	gate  compiledGate
+	// raw is what a file of rego_when entries only (gateOnly) may read
+	// through raw (yamlRawSource), for its pack's gate (gateReadsOf).
+	raw *readTree
 }
 
 // gateOnly reports whether the file holds rego_when entries and no rule.
@@ -104,20 +101,16 @@ func (p *yamlPart) gateOnly() bool {
 // is first called.
 func compileParts(ctx context.Context, packs []*Pack, lazy bool) *compiledParts {
 	c := &compiledParts{rego: make([]regoPart, len(packs)), yaml: make([][]yamlPart, len(packs)), yamlRaw: &readTree{}, gateRaw: &readTree{}}
-	parsed := parseRegoFiles(packs)
-	c.members = map[*ast.Module]memberReads{}
-	for _, files := range parsed {
-		for _, f := range files {
-			if f.m != nil {
-				c.members[f.m] = f.reads
-			}
-		}
+	table := make([]*regoSummary, len(packs))
+	for i, p := range packs {
+		table[i] = tableSummary(p)
 	}
+	parsed := parseRegoFiles(packs, func(i int) bool { return table[i] == nil })
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		c.readPacks(packs, parsed)
+		c.readPacks(packs, parsed, table)
 		if !lazy {
 			c.program(ctx)
 		}
@@ -130,11 +123,13 @@ func compileParts(ctx context.Context, packs []*Pack, lazy bool) *compiledParts 
 			part := &c.yaml[i][j]
 			part.rules, part.err = yamlrule.CompileSource(src, p.Name)
 			part.gate.rules, part.gate.err = compileGate(src, p.Name)
-			raw := c.yamlRaw
-			if part.gateOnly() {
-				raw = c.gateRaw
+			if !part.gateOnly() {
+				yamlRawSource(f.Source, root, err, c.yamlRaw)
+				continue
 			}
-			yamlRawSource(f.Source, root, err, raw)
+			part.raw = &readTree{}
+			yamlRawSource(f.Source, root, err, part.raw)
+			c.gateRaw.merge(nil, part.raw)
 		}
 	}
 	c.yamlReads, c.gateReads = yamlFieldReads(packs, c.yaml)
@@ -142,13 +137,16 @@ func compileParts(ctx context.Context, packs []*Pack, lazy bool) *compiledParts 
 	return c
 }
 
-// parseRegoFiles parses every Rego file of every pack, on every core;
-// [i][j] is packs[i].Rego[j].
-func parseRegoFiles(packs []*Pack) [][]parsedRego {
+// parseRegoFiles parses every Rego file of the packs i that parse(i)
+// names, on every core; [i][j] is packs[i].Rego[j], nil for the others.
+func parseRegoFiles(packs []*Pack, parse func(i int) bool) [][]parsedRego {
 	type file struct{ i, j int }
 	var files []file
 	out := make([][]parsedRego, len(packs))
 	for i, p := range packs {
+		if !parse(i) {
+			continue
+		}
 		out[i] = make([]parsedRego, len(p.Rego))
 		for j := range p.Rego {
 			files = append(files, file{i, j})
@@ -182,18 +180,46 @@ func onEveryCore(n int, do func(int)) {
 	wg.Wait()
 }
 
-// readPacks reads each pack's parsed Rego (regoPack) and, when every pack's
-// does, keeps the modules of all for program to compile.
-func (c *compiledParts) readPacks(packs []*Pack, parsed [][]parsedRego) {
-	modules := map[string]*ast.Module{}
-	pkgPack := map[string]string{}
-	ok := true
+// readPacks reads each pack's parsed Rego (regoPack), or its summary in
+// table, and notes whether program will have modules to compile.
+func (c *compiledParts) readPacks(packs []*Pack, parsed [][]parsedRego, table []*regoSummary) {
+	ok, files := true, 0
 	for i, p := range packs {
 		r := &c.rego[i]
+		if s := table[i]; s != nil {
+			r.files, r.rules, r.pkgs, r.table = s.files, s.rules, s.pkgs, true
+			files += len(r.files)
+			continue
+		}
 		r.mods, r.rules, r.pkgs, r.err = regoPack(p, parsed[i])
 		if r.err != nil {
 			ok = false
 			continue
+		}
+		for j, f := range p.Rego {
+			r.files = append(r.files, regoFile{name: f.Name, reads: parsed[i][j].reads})
+		}
+		files += len(r.files)
+	}
+	c.regoOK, c.packs = ok && files > 0, packs
+}
+
+// modules parses the Rego of the packs read from the table, and returns
+// every pack's modules by file name and each package's pack (the first
+// pack to declare it), for OPA to compile.
+func (c *compiledParts) modules() (map[string]*ast.Module, map[string]string, error) {
+	unparsed := func(i int) bool { return c.rego[i].table && c.rego[i].mods == nil }
+	parsed := parseRegoFiles(c.packs, unparsed)
+	modules := map[string]*ast.Module{}
+	pkgPack := map[string]string{}
+	for i, p := range c.packs {
+		r := &c.rego[i]
+		if unparsed(i) {
+			mods, _, _, err := regoPack(p, parsed[i])
+			if err != nil {
+				return nil, nil, err
+			}
+			r.mods = mods
 		}
 		for k, m := range r.mods {
 			modules[k] = m
@@ -204,23 +230,23 @@ func (c *compiledParts) readPacks(packs []*Pack, parsed [][]parsedRego) {
 			}
 		}
 	}
-	if !ok || len(modules) == 0 {
-		return
-	}
-	c.modules, c.pkgPack = modules, pkgPack
+	return modules, pkgPack, nil
 }
 
-// program compiles the modules readPacks kept as Compile would, once, and
-// finds what they read of input (regoReads); it returns the program, nil
-// when there is none or it does not compile (progErr says why).
+// program compiles the packs' modules as Compile would, once, and finds
+// what they read of input (regoReads); it returns the program, nil when
+// there is none or it does not compile (progErr says why).
 func (c *compiledParts) program(ctx context.Context) *regoProgram {
 	c.progOnce.Do(func() {
-		if c.modules == nil {
+		if !c.regoOK {
 			return
 		}
-		c.prog, c.progErr = compileRego(ctx, c.modules, c.pkgPack)
-		if c.progErr != nil {
-			c.prog = nil
+		modules, pkgPack, err := c.modules()
+		if err == nil {
+			c.prog, err = compileRego(ctx, modules, pkgPack)
+		}
+		if err != nil {
+			c.prog, c.progErr = nil, err
 			return
 		}
 		c.readRego()

@@ -156,7 +156,7 @@ func TestFieldReadsMatchSerial(t *testing.T) {
 			t.Fatalf("%s: %v", name, parts.progErr)
 		}
 		got := fieldReads(&parts.regoReads, parts.yamlReads, parts.gateReads)
-		want := &fieldSet{names: map[string]bool{}}
+		want := &fieldSet{names: nameSet{}}
 		if parts.prog != nil {
 			var mods []*ast.Module
 			for _, m := range parts.prog.modules {

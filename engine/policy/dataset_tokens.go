@@ -3,8 +3,6 @@ package policy
 import (
 	"strings"
 
-	"github.com/open-policy-agent/opa/v1/ast"
-
 	"github.com/chatlint/chatlint/engine/rule"
 )
 
@@ -24,17 +22,18 @@ type tokenReads struct {
 	helper bool            // a module that may read it declares no rule
 }
 
-// rego adds the modules that may read the member (reads is regoInputReads, or
-// what Compile found it says).
-func (t *tokenReads) rego(mods map[string]*ast.Module, rules []rule.Rule, reads func(m *ast.Module, member string) bool) {
+// rego adds the Rego files that may read the member (their reads are
+// regoInputReads', as parseRegoFile or the generated table says).
+func (t *tokenReads) rego(files []regoFile, rules []rule.Rule) {
 	member := t.member
 	if member == "" {
 		member = "tokens"
 	}
-	for name, m := range mods {
-		if !reads(m, member) {
+	for _, f := range files {
+		if !f.reads.get(member) {
 			continue
 		}
+		name := f.name
 		t.add(name)
 		declares := false
 		for _, r := range rules {

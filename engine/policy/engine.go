@@ -111,18 +111,18 @@ func Compile(ctx context.Context, packs []*Pack, opts Options) (*Engine, error) 
 	modules := 0
 	var errs []string
 	for i, p := range packs {
-		mods, rules, err := parts.rego[i].mods, parts.rego[i].rules, parts.rego[i].err
+		files, rules, err := parts.rego[i].files, parts.rego[i].rules, parts.rego[i].err
 		if err != nil {
 			errs = append(errs, err.(*CompileError).Errors...)
 			continue
 		}
-		modules += len(mods)
-		for _, m := range mods {
-			e.regoReadsLookup = e.regoReadsLookup || parts.readsMember(m, "lookup")
+		modules += len(files)
+		for _, f := range files {
+			e.regoReadsLookup = e.regoReadsLookup || f.reads.lookup
 		}
-		e.tokenReads.rego(mods, rules, parts.readsMember)
+		e.tokenReads.rego(files, rules)
 		e.contentReads.member = contentMember
-		e.contentReads.rego(mods, rules, parts.readsMember)
+		e.contentReads.rego(files, rules)
 		e.rules = append(e.rules, rules...)
 		e.models = pack.MergeModels(e.models, p.Models)
 		if e.defaultModel == "" {

@@ -90,8 +90,18 @@ func (t *readTree) reads(path ...string) bool {
 // the member names YAML files mention.
 type fieldSet struct {
 	tree  readTree
-	names map[string]bool
+	names nameSet
 }
+
+// nameSet holds member names, each with named set. A word of a YAML file
+// (yamlWords) names its "<word>_path" too; pathed on a name says that one is
+// in the set already, so a word met again costs one lookup.
+type nameSet map[string]uint8
+
+const (
+	named  uint8 = 1
+	pathed uint8 = 2
+)
 
 // reads reports whether a rule may read path or anything below it: the
 // tree says so, or a YAML file names each member on the path.
@@ -103,7 +113,7 @@ func (s *fieldSet) reads(path ...string) bool {
 		return false
 	}
 	for _, p := range path {
-		if p != "*" && !s.names[p] {
+		if p != "*" && s.names[p]&named == 0 {
 			return false
 		}
 	}
@@ -205,8 +215,8 @@ func fieldReads(rego *readTree, yaml ...*fieldSet) *fieldSet {
 // says which; nil: none), which are evaluated only where the pack's Rego
 // applies.
 func yamlFieldReads(packs []*Pack, parts [][]yamlPart) (rules, gates *fieldSet) {
-	rules = &fieldSet{names: map[string]bool{}}
-	gates = &fieldSet{names: map[string]bool{}}
+	rules = &fieldSet{names: nameSet{}}
+	gates = &fieldSet{names: nameSet{}}
 	for i, p := range packs {
 		for j, f := range p.YAML {
 			if parts != nil && parts[i][j].gateOnly() {

@@ -28,10 +28,10 @@ func gateReadsOf(p *Pack, parts []yamlPart) *gateReads {
 			continue // a file with rules: its reads are the YAML rules'
 		}
 		if g == nil {
-			g = &gateReads{fields: &fieldSet{names: map[string]bool{}}, raw: &readTree{}}
+			g = &gateReads{fields: &fieldSet{names: nameSet{}}, raw: &readTree{}}
 		}
 		g.fields.yaml(f.Source)
-		yamlRaw(f.Source, g.raw)
+		g.raw.merge(nil, parts[j].raw)
 	}
 	return g
 }

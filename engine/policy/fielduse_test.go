@@ -234,7 +234,7 @@ func TestYAMLFieldReads(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			s := &fieldSet{names: map[string]bool{}}
+			s := &fieldSet{names: nameSet{}}
 			s.yaml([]byte(c.yaml))
 			got := readProbes(s)
 			want := append([]string(nil), c.want...)

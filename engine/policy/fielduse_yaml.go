@@ -37,7 +37,7 @@ func (s *fieldSet) yaml(src []byte) {
 	givens, rest := yamlGivens(src)
 	s.yamlWords(src)
 	for _, n := range yamlImplicit {
-		s.names[n] = true
+		s.names[n] |= named
 	}
 	t := &s.tree
 	if yamlSelfRef(rest) {
@@ -98,12 +98,11 @@ func (s *fieldSet) yamlWords(src []byte) {
 			j++
 		}
 		w := src[i:j]
-		if !s.names[string(w)] { // the lookups do not copy w; only a new name does
-			s.names[string(w)] = true
-		}
-		buf = append(append(buf[:0], w...), "_path"...)
-		if !s.names[string(buf)] {
-			s.names[string(buf)] = true
+		// The lookups do not copy w; only a new name does.
+		if v := s.names[string(w)]; v&pathed == 0 {
+			s.names[string(w)] = v | named | pathed
+			buf = append(append(buf[:0], w...), "_path"...)
+			s.names[string(buf)] |= named
 		}
 		i = j
 	}

@@ -2,9 +2,11 @@ package policy
 
 import (
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -26,11 +28,11 @@ func (s *fieldSet) yamlReference(src []byte) {
 	givens := refGiven.FindAllSubmatch(src, -1)
 	rest := refGiven.ReplaceAll(src, nil)
 	for _, w := range refWord.FindAll(src, -1) {
-		s.names[string(w)] = true
-		s.names[string(w)+"_path"] = true
+		s.names[string(w)] |= named
+		s.names[string(w)+"_path"] |= named
 	}
 	for _, n := range yamlImplicit {
-		s.names[n] = true
+		s.names[n] |= named
 	}
 	t := &s.tree
 	if refSelf.Match(rest) {
@@ -88,13 +90,18 @@ func refChunks(src []byte) [][]byte {
 	return append(chunks, src[from:])
 }
 
-var fieldSetCmp = cmp.AllowUnexported(fieldSet{}, readTree{})
+// fieldSetCmp compares field sets by the names they hold (pathed, a note
+// of the scanner's, is not the reference's).
+var fieldSetCmp = cmp.Options{
+	cmp.AllowUnexported(fieldSet{}, readTree{}),
+	cmp.Transformer("names", func(n nameSet) []string { return slices.Sorted(maps.Keys(n)) }),
+}
 
 // yamlAgrees fails t when the scanners and the reference read src apart,
 // alone and after another file (the names and the tree accumulate).
 func yamlAgrees(t *testing.T, name string, src []byte) {
 	t.Helper()
-	got, want := &fieldSet{names: map[string]bool{}}, &fieldSet{names: map[string]bool{}}
+	got, want := &fieldSet{names: nameSet{}}, &fieldSet{names: nameSet{}}
 	got.yaml(src)
 	want.yamlReference(src)
 	if diff := cmp.Diff(want, got, fieldSetCmp); diff != "" {
@@ -143,7 +150,7 @@ func TestYAMLFieldReadsMatchReference(t *testing.T) {
 		t.Fatalf("compared %d YAML files", n)
 	}
 	// The accumulated set of every built-in YAML file, as Compile builds it.
-	got, want := &fieldSet{names: map[string]bool{}}, &fieldSet{names: map[string]bool{}}
+	got, want := &fieldSet{names: nameSet{}}, &fieldSet{names: nameSet{}}
 	for _, dir := range []string{"../../rules", "../../policies"} {
 		_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 			if err == nil && !d.IsDir() && strings.HasSuffix(p, ".yaml") {

@@ -81,10 +81,9 @@ func yamlKeys(t reflect.Type) []string {
 // checkPackKeys refuses a key pack.yaml does not have, at its line: a typo
 // ("kinds: cleanup", "profile:") was ignored, and the pack silently loaded
 // as something else.
-func checkPackKeys(name string, src []byte) error {
-	var doc yaml.Node
-	if err := yaml.Unmarshal(src, &doc); err != nil || len(doc.Content) == 0 {
-		return nil // Unmarshal into packMeta reported it; an empty file has no keys
+func checkPackKeys(name string, doc *yaml.Node) error {
+	if len(doc.Content) == 0 {
+		return nil // an empty file has no keys
 	}
 	root := doc.Content[0]
 	if root.Kind != yaml.MappingNode {
@@ -151,11 +150,17 @@ func LoadFS(fsys fs.FS, dir, prefix string) (*Pack, error) {
 		f := File{Name: path.Join(prefix, rel), Source: src}
 		switch {
 		case base == "pack.yaml" || base == "pack.yml":
+			// Parsed once, then decoded and checked from the node.
+			var doc yaml.Node
 			var m packMeta
-			if err := yaml.Unmarshal(src, &m); err != nil {
+			err := yaml.Unmarshal(src, &doc)
+			if err == nil && len(doc.Content) > 0 {
+				err = doc.Decode(&m)
+			}
+			if err != nil {
 				return fmt.Errorf("%s: %v", f.Name, err)
 			}
-			if err := checkPackKeys(f.Name, src); err != nil {
+			if err := checkPackKeys(f.Name, &doc); err != nil {
 				return err
 			}
 			if m.Name != "" {
