@@ -29,7 +29,7 @@ func funcsOf(mods ...*ast.Module) funcIndex {
 			if len(r.Head.Args) == 0 || !r.Head.Ref().IsGround() {
 				continue
 			}
-			k := r.Path().String()
+			k := rulePath(r).String()
 			fns[k] = append(fns[k], r)
 		}
 	}
@@ -237,7 +237,7 @@ func elemRules(mods []*ast.Module, fns funcIndex) []elemRule {
 				a.holds = head.Value.(ast.Var)
 				a.bindOnly()
 				if lists := listsOf(a.env[a.holds]); lists != nil {
-					out = append(out, elemRule{path: r.Path(), lists: lists})
+					out = append(out, elemRule{path: rulePath(r), lists: lists})
 					found[r] = true
 					grew = true
 				}
@@ -278,4 +278,11 @@ func (a *ruleReads) elemPaths(ref ast.Ref) (map[string][]string, ast.Ref, bool) 
 		}
 	}
 	return nil, nil, false
+}
+
+// rulePath is the ref of the document r produces, up to the first variable
+// of its head (what ast.Rule.Path gives; that method is deprecated for ref
+// rules, whose variable part this analysis does not key on).
+func rulePath(r *ast.Rule) ast.Ref {
+	return r.Module.Package.Path.Extend(r.Head.Ref().GroundPrefix())
 }

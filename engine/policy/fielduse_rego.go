@@ -33,7 +33,7 @@ func regoPathsWith(m *ast.Module, t *readTree, fns funcIndex, elems []elemRule) 
 			a := newRuleReads(r, t, calls)
 			a.elems = elems
 			if head := elemComp(r); head != nil {
-				if _, _, ok := a.elemPaths(r.Path()); ok {
+				if _, _, ok := a.elemPaths(rulePath(r)); ok {
 					a.holds = head.Value.(ast.Var)
 				}
 			}

@@ -50,6 +50,7 @@ func plainOperands(reads viewReads, ops []*ast.Term) {
 			ops[i] = plain(ops[i])
 		}
 		return
+	case readsWhole:
 	}
 	for i, t := range ops {
 		ops[i] = plain(t)

@@ -114,7 +114,9 @@ func (c *Cache) scope(el *elem) scope {
 	return sc
 }
 
-// position is position(scope) of el.
+// position is el's place in document order for order: before and after:
+// its message (a message, or a call inside one), else its entry, else its
+// tool.
 func (el *elem) position() int {
 	switch {
 	case el.msgIdx >= 0:

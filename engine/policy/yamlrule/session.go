@@ -37,19 +37,6 @@ import (
 	"github.com/chatlint/chatlint/engine/document"
 )
 
-// position is an element's place in document order for order: before and
-// after: its message (a message, or a call inside one), else its entry,
-// else its tool.
-func position(sc *scope) int {
-	switch {
-	case sc.msgIdx >= 0:
-		return int(sc.msgIdx)
-	case sc.entIdx >= 0:
-		return int(sc.entIdx)
-	}
-	return int(sc.toolIdx)
-}
-
 // partnerRange returns, for a join with neither on nor differ, the
 // partners of el as the range ps.els[lo:hi]: all of them without an order;
 // with one, since a partner set is built in document order, the partners
