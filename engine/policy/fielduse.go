@@ -24,21 +24,7 @@ type readTree struct {
 // add records that path may be read: whole when full, else only that it is
 // looked at (it must be there as it is, whatever lies below).
 func (t *readTree) add(path []string, full bool) {
-	for _, s := range path {
-		if t.all {
-			return
-		}
-		if t.kids == nil {
-			t.kids = map[string]*readTree{}
-		}
-		k := t.kids[s]
-		if k == nil {
-			k = &readTree{}
-			t.kids[s] = k
-		}
-		t = k
-	}
-	if full {
+	if t = t.walk(path); t != nil && full {
 		t.all, t.kids, t.same = true, nil, false
 	}
 }
@@ -46,9 +32,17 @@ func (t *readTree) add(path []string, full bool) {
 // addSame records that path is compared with the same path of another
 // element (readTree.same).
 func (t *readTree) addSame(path []string) {
+	if t = t.walk(path); t != nil && !t.all {
+		t.same = true
+	}
+}
+
+// walk is the node of path, made where missing, or nil where a node on the
+// way is read whole already.
+func (t *readTree) walk(path []string) *readTree {
 	for _, s := range path {
 		if t.all {
-			return
+			return nil
 		}
 		if t.kids == nil {
 			t.kids = map[string]*readTree{}
@@ -60,9 +54,7 @@ func (t *readTree) addSame(path []string) {
 		}
 		t = k
 	}
-	if !t.all {
-		t.same = true
-	}
+	return t
 }
 
 // reads reports whether a rule may read path or anything below it. A "*"

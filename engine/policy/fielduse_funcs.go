@@ -90,13 +90,7 @@ func (a *ruleReads) kindTest(e *ast.Expr) bool {
 	if a.paths(ops[0]) == nil {
 		return false
 	}
-	a.touch(ops[0])
-	for _, t := range ops[1:] {
-		a.uses(t)
-	}
-	for _, w := range e.With {
-		a.uses(w)
-	}
+	a.touchFirst(e, ops)
 	return true
 }
 

@@ -522,13 +522,7 @@ func (a *ruleReads) countsList(e *ast.Expr) bool {
 			return false
 		}
 	}
-	a.touch(ops[0])
-	for _, t := range ops[1:] {
-		a.uses(t)
-	}
-	for _, w := range e.With {
-		a.uses(w)
-	}
+	a.touchFirst(e, ops)
 	return true
 }
 
@@ -551,3 +545,16 @@ func comprehensionOf(e *ast.Expr) (ast.Var, *ast.ArrayComprehension) {
 }
 
 var debugMark func(r *ast.Rule, p []string)
+
+// touchFirst records a call e whose first operand ops[0] is only looked at
+// (its length, kind or membership): its other operands and its with values
+// are read as any value is.
+func (a *ruleReads) touchFirst(e *ast.Expr, ops []*ast.Term) {
+	a.touch(ops[0])
+	for _, t := range ops[1:] {
+		a.uses(t)
+	}
+	for _, w := range e.With {
+		a.uses(w)
+	}
+}
