@@ -90,8 +90,10 @@ func TestSessionCheckLinear(t *testing.T) {
 	}
 }
 
-// TestCodexCheckAllocations: checking a Codex rollout allocates at most
-// 18 objects per line. Each line used to be decoded whole into OPA objects
+// TestSessionCheckAllocations: checking a session allocates at most a
+// bound of objects per line.
+//
+// A Codex rollout, 18: each line used to be decoded whole into OPA objects
 // (a hash map each, payload and line) and held beside an OPA object per
 // entry, and placing a finding materialized all of them again: 48 objects
 // per line at 1,000 lines, 54 at 10,000. With payloads decoded without the
@@ -101,16 +103,33 @@ func TestSessionCheckLinear(t *testing.T) {
 // sharing the lines' type terms, 18; with each view one allocation with its
 // members (an entry's six took two), 17; with the entries' terms carved
 // from blocks, 14; with the later changes of the same round (a role index
-// and shared walks per document, digests, the gate's fields), 15–16.
-func TestCodexCheckAllocations(t *testing.T) {
-	l := defaultLinter(t)
-	u := sessionUnit(document.Codex, 1000)
-	l.Check(context.Background(), u) // compiles what the first document needs
-	_, objects := checkAllocated(t, l, u)
-	per := float64(objects) / float64(len(u.Records))
-	t.Logf("%d lines: %d objects, %.1f per line", len(u.Records), objects, per)
-	if per > 18 {
-		t.Errorf("check allocates %.1f objects per line of a Codex rollout, want at most 18", per)
+// and shared walks per document, digests, the gate's fields), 14–16.
+//
+// A Claude Code session, 110: the claude-code pack's Rego ran on topdown,
+// so every line, its message and every entry were OPA objects (a hash map
+// each): 146 objects per line of a 3,000-line session. With the pack
+// compiled to closures that read views, lines, messages, their content
+// blocks and entries are views: 92.
+func TestSessionCheckAllocations(t *testing.T) {
+	for _, c := range []struct {
+		format document.Format
+		lines  int
+		bound  float64
+	}{
+		{document.Codex, 1000, 18},
+		{document.ClaudeCode, 3000, 110},
+	} {
+		t.Run(string(c.format), func(t *testing.T) {
+			l := defaultLinter(t)
+			u := sessionUnit(c.format, c.lines)
+			l.Check(context.Background(), u) // compiles what the first document needs
+			_, objects := checkAllocated(t, l, u)
+			per := float64(objects) / float64(len(u.Records))
+			t.Logf("%d lines: %d objects, %.1f per line", len(u.Records), objects, per)
+			if per > c.bound {
+				t.Errorf("check allocates %.1f objects per line of a %s session, want at most %v", per, c.format, c.bound)
+			}
+		})
 	}
 }
 
@@ -190,23 +209,5 @@ func TestCodexDetectedFirstLineKeepsViews(t *testing.T) {
 	}
 	if diff := cmp.Diff(l.Check(context.Background(), plain), l.Check(context.Background(), detected)); diff != "" {
 		t.Errorf("findings (-line by line +first line detected):\n%s", diff)
-	}
-}
-
-// TestClaudeCodeCheckAllocations: checking a Claude Code session allocates
-// at most 110 objects per line. The claude-code pack's Rego ran on
-// topdown, so every line, its message and every entry were OPA objects (a
-// hash map each): 146 objects per line of a 3,000-line session. With the
-// pack compiled to closures that read views, lines, messages, their
-// content blocks and entries are views: 92.
-func TestClaudeCodeCheckAllocations(t *testing.T) {
-	l := defaultLinter(t)
-	u := sessionUnit(document.ClaudeCode, 3000)
-	l.Check(context.Background(), u) // compiles what the first document needs
-	_, objects := checkAllocated(t, l, u)
-	per := float64(objects) / float64(len(u.Records))
-	t.Logf("%d lines: %d objects, %.1f per line", len(u.Records), objects, per)
-	if per > 110 {
-		t.Errorf("check allocates %.1f objects per line of a Claude Code session, want at most 110", per)
 	}
 }
