@@ -232,7 +232,10 @@ func geminiCLIResults(c ast.Object, line int, callPath string) []message {
 		rp := callPath + "/result/" + strconv.Itoa(j)
 		t := message{raw: res.Elem(j), obj: p, role: "tool", line: line, pathTerm: strTerm(rp), chatIndex: -1, ownCalls: true}
 		resp := get(fr, keyGCLIResponse)
-		ro, _ := resp.Value.(ast.Object)
+		var ro ast.Object
+		if resp != nil { // a functionResponse without its response
+			ro, _ = resp.Value.(ast.Object)
+		}
 		switch {
 		case get(ro, keyGCLIOutput) != nil:
 			t.text, t.hasContent = contentText(get(ro, keyGCLIOutput))

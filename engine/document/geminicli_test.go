@@ -122,3 +122,20 @@ func TestGeminiCLIHeader(t *testing.T) {
 		}
 	}
 }
+
+// A functionResponse without its response (fuzzing found it: the builder
+// dereferenced the missing member) is a tool message with no text, flagged
+// by its call's status alone.
+func TestGeminiCLIResponseMissing(t *testing.T) {
+	d := one(t, GeminiCLI, Options{},
+		`{"sessionId":"s","projectHash":"p","messages":[`+
+			`{"id":"m1","type":"gemini","content":"x","toolCalls":[{"id":"c1","name":"ls","status":"success","result":[{"functionResponse":{"id":"c1","name":"ls"}}]}]}]}`)
+	got := project(list(t, d, "messages"), "index", "role", "text", "tool_call_id", "is_error")
+	want := js(t, `[
+		{"index":0,"role":"assistant","text":"x"},
+		{"index":1,"role":"tool","text":"","tool_call_id":"c1","is_error":false}
+	]`)
+	if diff := cmp.Diff(asMaps(t, want), got); diff != "" {
+		t.Errorf("messages (-want +got):\n%s", diff)
+	}
+}

@@ -280,7 +280,12 @@ func documents(u Unit, opts document.Options, proj *astjson.Projection, each fun
 				continue
 			}
 		}
-		d := b.Add(rec.Line, obj)
+		d, err := buildRecovered(func() *document.Document { return b.Add(rec.Line, obj) })
+		if err != nil {
+			out = append(out, coreFinding(RulePolicyError, u.File, rec.Line, err.Error()))
+			skip = adapter != nil && adapter.PerFile // a session's builder is not trusted after it
+			continue
+		}
 		if d == nil && u.Release && adapter != nil && adapter.PerFile {
 			// A session's line is decoded and handed to the builder,
 			// which holds the decoded value: its text is read no more.
@@ -296,7 +301,13 @@ func documents(u Unit, opts document.Options, proj *astjson.Projection, each fun
 			each(d, rec)
 		}
 	}
-	if d := b.Finish(); d != nil && !skip {
+	if skip {
+		return out
+	}
+	d, err := buildRecovered(b.Finish)
+	if err != nil {
+		out = append(out, coreFinding(RulePolicyError, u.File, u.Records[0].Line, err.Error()))
+	} else if d != nil {
 		each(d, nil)
 	}
 	return out
