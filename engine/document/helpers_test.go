@@ -128,3 +128,31 @@ func asMaps(t testing.TB, v any) []map[string]any {
 
 // emptyLookupJSON is the lookup member of a document without messages.
 const emptyLookupJSON = `"lookup":{"assistant":[],"tool":[],"calls":[],"call_ids":[],"call_names":[],"results":[],"tool_call_lists":[],"roles":[],"tool_names":[],"message_keys":[],"content_not_string":[]}`
+
+// materializedHoldsNoViews fails t when a session document's materialized
+// value (Document.Materialized) still holds a view among its entries or
+// messages, as their raw or as a tool call: OPA's own code panics on one.
+func materializedHoldsNoViews(t *testing.T, got ast.Object) {
+	t.Helper()
+	for _, k := range []*ast.Term{keyEntries, KeyMessages} {
+		arr := arrayField(got, k)
+		for i := 0; i < arr.Len(); i++ {
+			e := arr.Elem(i).Value
+			switch e.(type) {
+			case *astjson.ObjectView, *MessageValue:
+				t.Fatalf("materialized %v %d is a view", k, i)
+			}
+			if _, ok := e.(ast.Object).Get(KeyRaw).Value.(*astjson.ObjectView); ok {
+				t.Fatalf("materialized %v %d holds a view as raw", k, i)
+			}
+			if c := e.(ast.Object).Get(KeyToolCalls); c != nil {
+				calls := c.Value.(*ast.Array)
+				for j := 0; j < calls.Len(); j++ {
+					if _, ok := calls.Elem(j).Value.(*astjson.ObjectView); ok {
+						t.Fatalf("materialized %v %d holds call %d as a view", k, i, j)
+					}
+				}
+			}
+		}
+	}
+}
