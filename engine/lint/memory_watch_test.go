@@ -10,8 +10,6 @@ import (
 	"github.com/chatlint/chatlint/engine/jsonl"
 	"github.com/chatlint/chatlint/engine/policy"
 	"github.com/chatlint/chatlint/internal/denselines"
-	"github.com/chatlint/chatlint/policies"
-	"github.com/chatlint/chatlint/rules"
 )
 
 // TestRuleMemoryWatchesOPAOnly: the memory watchdog bounds what the Rego
@@ -22,17 +20,7 @@ import (
 // more than ... of memory": the YAML rules went past the limit, and OPA,
 // cancelled before its first rule, could name none. It is now checked.
 func TestRuleMemoryWatchesOPAOnly(t *testing.T) {
-	all, err := policy.LoadBuiltin(policy.BuiltinSource{FS: policies.FS, Prefix: "builtin:policies"}, policy.BuiltinSource{FS: rules.FS, Prefix: "builtin:rules"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var packs []*policy.Pack
-	for _, p := range all {
-		if p.Kind != policy.KindCleanup {
-			packs = append(packs, p)
-		}
-	}
-	eng, err := policy.Compile(context.Background(), packs, policy.Options{RuleMemory: 48 << 20})
+	eng, err := policy.Compile(context.Background(), builtinCheckPacks(t), policy.Options{RuleMemory: 48 << 20})
 	if err != nil {
 		t.Fatal(err)
 	}
