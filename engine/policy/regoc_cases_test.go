@@ -12,6 +12,19 @@ import (
 // documents where it holds, fails and is undefined. Every one must compile
 // (regocCasePacks checks it).
 var regocCases = map[string]string{
+	"function-constant-args": `deny contains f if {
+	some i, m in input.messages
+	edge(i)
+	f := {"rule": ID, "msg": sprintf("%s at an end: %s", [m.role, kind(m.role)]), "message_index": i}
+}
+
+edge(0) if true
+
+edge(i) if i == count(input.messages) - 1
+
+kind("tool") := "result"
+
+kind(r) := "other" if r != "tool"`,
 	"iterate-index": `deny contains f if {
 	some i, m in input.messages
 	m.role == "tool"

@@ -72,8 +72,18 @@ func (pc *regocPkgCompiler) definition(r *ast.Rule, args ast.Args, arity int) (*
 	}
 	sc := &regocScope{slots: map[ast.Var]int{}, pc: pc}
 	d := &regocDef{}
-	for _, a := range args {
+	exprs := r.Body
+	for n, a := range args {
 		v, ok := a.Value.(ast.Var)
+		if !ok && a.IsGround() {
+			// A constant argument (f(0) if ...) is a parameter the call's
+			// value must equal, as OPA unifies a ground term with it.
+			v = ast.Var(fmt.Sprintf("__regoc_arg%d__", n))
+			eq := ast.Equal.Expr(ast.NewTerm(v), a)
+			eq.Location = a.Location
+			exprs = append(ast.Body{eq}, exprs...)
+			ok = true
+		}
 		if !ok || sc.isBound(v) || isInput(v) {
 			return nil, fmt.Errorf("%v: argument %v", r.Location, a)
 		}
@@ -81,7 +91,7 @@ func (pc *regocPkgCompiler) definition(r *ast.Rule, args ast.Args, arity int) (*
 		sc.bound[i] = true
 		d.params = append(d.params, i)
 	}
-	body, err := sc.body(r.Body)
+	body, err := sc.body(exprs)
 	if err != nil {
 		return nil, err
 	}
