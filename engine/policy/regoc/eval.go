@@ -25,6 +25,10 @@ type regocEnv struct {
 	found     int                         // solutions of not's expressions so far
 	markFound func() error                // counts one
 	virt      map[*regocVirtual]*ast.Term // the helper sets evaluated so far
+	frames    []*regocFrame               // the helpers and functions under way, from depth on free
+	depth     int
+	stack     []*ast.Term // the var slots of the helpers and functions under way
+	indexes   []*ast.Term // array index terms past OPA's interned ones, kept across evaluations
 }
 
 var regocEnvs = sync.Pool{New: func() any {
@@ -33,6 +37,26 @@ var regocEnvs = sync.Pool{New: func() any {
 	env.markFound = func() error { env.found++; return nil }
 	return env
 }}
+
+// maxIndexTerms bounds the index terms an env keeps: a list longer than
+// that makes a term per element past it, as OPA does past its own.
+const maxIndexTerms = 1 << 17
+
+// index returns the term of array index j. OPA interns the first few
+// hundred; walking a long session's lists made a term per element per
+// walk, so an env keeps the rest it has needed (terms are immutable).
+func (env *regocEnv) index(j int) *ast.Term {
+	if j < len(env.indexes) {
+		return env.indexes[j]
+	}
+	if j >= maxIndexTerms {
+		return ast.InternedTerm(j)
+	}
+	for n := len(env.indexes); n <= j; n++ {
+		env.indexes = append(env.indexes, ast.InternedTerm(n))
+	}
+	return env.indexes[j]
+}
 
 // regocCancelled is the error topdown gives when its Cancel fires.
 var ErrCancelled = &topdown.Error{Code: topdown.CancelErr, Message: "caller cancelled query execution"}
@@ -389,7 +413,7 @@ func (r *regocRef) walk(env *regocEnv, t *ast.Term, i int, k func(*ast.Term) err
 				if err := env.tick(); err != nil {
 					return err
 				}
-				env.slots[st.bind] = ast.InternedTerm(j)
+				env.slots[st.bind] = env.index(j)
 				if err := r.walk(env, v.Elem(j), next, k); err != nil {
 					return err
 				}
@@ -525,6 +549,8 @@ func Eval(ctx context.Context, pkgs []*Package, input ast.Value, cancel topdown.
 		env.input, env.cancel, env.bctx = nil, nil, topdown.BuiltinContext{}
 		env.ops, env.outs = env.ops[:0], env.outs[:0]
 		clear(env.virt)
+		clear(env.stack[:cap(env.stack)])
+		env.stack, env.depth = env.stack[:0], 0
 		regocEnvs.Put(env)
 	}()
 	env.input, env.cancel, env.steps = ast.NewTerm(input), cancel, 0

@@ -3,6 +3,7 @@ package regoc
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 )
@@ -188,39 +189,27 @@ func (v *regocVirtual) val(env *regocEnv) (*ast.Term, error) {
 	if t, ok := env.virt[v]; ok {
 		return t, nil
 	}
-	saved := env.slots
-	defer func() { env.slots = saved }()
-	var set ast.Set
-	var value *ast.Term
+	fr := env.pushFrame()
+	defer env.popFrame()
 	if !v.complete {
-		set = ast.NewSet()
-	}
-	add := func(t *ast.Term) error {
-		switch {
-		case set != nil:
-			set.Add(plain(t))
-		case value == nil:
-			value = t
-		case !equal(value, t):
-			return errConflict
-		}
-		return nil
+		fr.set = ast.NewSet()
 	}
 	for _, r := range v.rules {
-		produced, err := r.values(env, nil, add)
+		produced, err := r.values(env, fr, nil, nil)
 		for _, e := range r.els {
 			if produced || err != nil {
 				break
 			}
-			produced, err = e.values(env, nil, add)
+			produced, err = e.values(env, fr, nil, nil)
 		}
 		if err != nil {
 			return nil, err
 		}
 	}
+	value := fr.value
 	switch {
-	case set != nil:
-		value = ast.NewTerm(set)
+	case fr.set != nil:
+		value = ast.NewTerm(fr.set)
 	case value == nil:
 		value = v.def // nil: undefined
 	}
@@ -247,56 +236,101 @@ type regocDef struct {
 }
 
 func (f *regocFunc) call(env *regocEnv, args []*ast.Term) (*ast.Term, error) {
-	saved := env.slots
-	defer func() { env.slots = saved }()
-	var value *ast.Term
-	add := func(t *ast.Term) error {
-		switch {
-		case value == nil:
-			value = t
-		case !equal(value, t):
-			return errConflict
-		}
-		return nil
-	}
+	fr := env.pushFrame()
+	defer env.popFrame()
 	for _, d := range f.defs {
-		produced, err := d.rule.values(env, d.bind(args), add)
+		produced, err := d.rule.values(env, fr, d.params, args)
 		for _, e := range d.els {
 			if produced || err != nil {
 				break
 			}
-			produced, err = e.rule.values(env, e.bind(args), add)
+			produced, err = e.rule.values(env, fr, e.params, args)
 		}
 		if err != nil {
 			return nil, err
 		}
 	}
-	return value, nil
+	return fr.value, nil
 }
 
-// bind gives a definition's argument vars the call's arguments.
-func (d *regocDef) bind(args []*ast.Term) func([]*ast.Term) {
-	return func(slots []*ast.Term) {
-		for i, p := range d.params {
-			slots[p] = args[i]
-		}
+// values runs a rule in fresh var slots, its params given args, and hands
+// fr each value its head takes; produced says whether there was one.
+func (r *regocRule) values(env *regocEnv, fr *regocFrame, params []int, args []*ast.Term) (produced bool, err error) {
+	saved, base := env.pushSlots(r.slots)
+	defer env.popSlots(saved, base)
+	for i, p := range params {
+		env.slots[p] = args[i]
 	}
+	fr.rule, fr.produced = r, false
+	err = r.body.run(env, 0, fr.emit)
+	return fr.produced, err
 }
 
-// values runs a rule in fresh var slots (set up by bind) and hands add
-// each value its head takes; produced says whether there was one.
-func (r *regocRule) values(env *regocEnv, bind func([]*ast.Term), add func(*ast.Term) error) (produced bool, err error) {
-	env.slots = make([]*ast.Term, r.slots)
-	if bind != nil {
-		bind(env.slots)
+// regocFrame is the state of one helper's or function's evaluation: what
+// its rules produced so far. Frames are kept on the env's stack and used
+// again, each with its emit made once, so that a call (a function called
+// per message of a long session) allocates no closure of its own.
+type regocFrame struct {
+	env      *regocEnv
+	rule     *regocRule // the rule being evaluated
+	produced bool       // whether it produced a value
+	set      ast.Set    // a partial set's values
+	value    *ast.Term  // a complete rule's or function's value
+	emit     func() error
+}
+
+// add takes the value of the rule's head in the current solution. Two
+// different values of a complete rule or function are a conflict.
+func (fr *regocFrame) add() error {
+	t, err := fr.rule.key(fr.env)
+	if err != nil || t == nil {
+		return err
 	}
-	err = r.body.run(env, 0, func() error {
-		t, err := r.key(env)
-		if err != nil || t == nil {
-			return err
-		}
-		produced = true
-		return add(t)
-	})
-	return produced, err
+	fr.produced = true
+	switch {
+	case fr.set != nil:
+		fr.set.Add(plain(t))
+	case fr.value == nil:
+		fr.value = t
+	case !equal(fr.value, t):
+		return errConflict
+	}
+	return nil
+}
+
+// pushFrame returns a cleared frame for a helper or function evaluated
+// under the current one.
+func (env *regocEnv) pushFrame() *regocFrame {
+	if env.depth == len(env.frames) {
+		fr := &regocFrame{env: env}
+		fr.emit = fr.add
+		env.frames = append(env.frames, fr)
+	}
+	fr := env.frames[env.depth]
+	env.depth++
+	fr.rule, fr.produced, fr.set, fr.value = nil, false, nil, nil
+	return fr
+}
+
+func (env *regocEnv) popFrame() {
+	env.depth--
+	fr := env.frames[env.depth]
+	fr.rule, fr.set, fr.value = nil, nil, nil
+}
+
+// pushSlots gives a rule n fresh var slots on the env's stack and returns
+// what popSlots restores. A frame's slots stay where they were when the
+// stack grows: the slice it runs in is its own until it returns.
+func (env *regocEnv) pushSlots(n int) ([]*ast.Term, int) {
+	saved, base := env.slots, len(env.stack)
+	env.stack = slices.Grow(env.stack, n)[:base+n]
+	env.slots = env.stack[base : base+n : base+n]
+	clear(env.slots)
+	return saved, base
+}
+
+func (env *regocEnv) popSlots(saved []*ast.Term, base int) {
+	clear(env.slots)
+	env.stack = env.stack[:base]
+	env.slots = saved
 }
