@@ -1144,7 +1144,7 @@ var regoTable = []regoSummary{
 	},
 	{
 		pack:   "openai-tools",
-		digest: 0x5bf9c4db756d4774,
+		digest: 0x38bcc423c6064a57,
 		pkgs: []string{
 			"data.chatlint.openai_tools",
 		},
@@ -1227,7 +1227,7 @@ var regoTable = []regoSummary{
 				Kind:        "rego",
 				Description: "Drops an entry of an assistant message's tool_calls without an id (no tool message can answer it), except in the last message of a fine-tuning record (chat, ShareGPT, xLAM, Gemini), whose calls are its training target. A call block of the content without an id is left alone.",
 				Example:     "{\"messages\": [{\"role\": \"user\", \"content\": \"hi\"}, {\"role\": \"assistant\", \"content\": null, \"tool_calls\": [{\"type\": \"function\", \"function\": {\"name\": \"f\", \"arguments\": \"{}\"}}]}]}",
-				Source:      "builtin:policies/openai-tools/tools.rego:159",
+				Source:      "builtin:policies/openai-tools/tools.rego:182",
 				Repairs: []string{
 					"tool-call-missing-id",
 				},
@@ -1243,7 +1243,7 @@ var regoTable = []regoSummary{
 				Kind:        "rego",
 				Description: "Drops a tool message without a tool_call_id.",
 				Example:     "{\"messages\": [{\"role\": \"user\", \"content\": \"hi\"}, {\"role\": \"tool\", \"content\": \"42\"}]}",
-				Source:      "builtin:policies/openai-tools/tools.rego:270",
+				Source:      "builtin:policies/openai-tools/tools.rego:297",
 				Repairs: []string{
 					"tool-result-orphan",
 				},
@@ -1259,7 +1259,7 @@ var regoTable = []regoSummary{
 				Kind:        "rego",
 				Description: "Drops a tool message whose tool_call_id no earlier assistant tool call issued.",
 				Example:     "{\"messages\": [{\"role\": \"user\", \"content\": \"hi\"}, {\"role\": \"tool\", \"tool_call_id\": \"call_9\", \"content\": \"42\"}]}",
-				Source:      "builtin:policies/openai-tools/tools.rego:284",
+				Source:      "builtin:policies/openai-tools/tools.rego:311",
 				Repairs: []string{
 					"tool-result-orphan",
 				},
@@ -1275,7 +1275,7 @@ var regoTable = []regoSummary{
 				Kind:        "rego",
 				Description: "Drops a tool message whose call already has a result; the later one is dropped, whatever its content. A message issuing one id in k parallel calls has k results with it, in order.",
 				Example:     "{\"messages\": [{\"role\": \"user\", \"content\": \"hi\"}, {\"role\": \"assistant\", \"content\": null, \"tool_calls\": [{\"id\": \"c1\", \"type\": \"function\", \"function\": {\"name\": \"f\", \"arguments\": \"{}\"}}]}, {\"role\": \"tool\", \"tool_call_id\": \"c1\", \"content\": \"1\"}, {\"role\": \"tool\", \"tool_call_id\": \"c1\", \"content\": \"2\"}]}",
-				Source:      "builtin:policies/openai-tools/tools.rego:301",
+				Source:      "builtin:policies/openai-tools/tools.rego:328",
 				Repairs: []string{
 					"tool-result-duplicate",
 				},
@@ -1291,7 +1291,7 @@ var regoTable = []regoSummary{
 				Kind:        "rego",
 				Description: "Moves a tool message that another message separates from its call back, right after the call's other results (the API rejects a tool message that does not follow its call).",
 				Example:     "{\"messages\": [{\"role\": \"user\", \"content\": \"hi\"}, {\"role\": \"assistant\", \"content\": null, \"tool_calls\": [{\"id\": \"c1\", \"type\": \"function\", \"function\": {\"name\": \"f\", \"arguments\": \"{}\"}}]}, {\"role\": \"user\", \"content\": \"well?\"}, {\"role\": \"tool\", \"tool_call_id\": \"c1\", \"content\": \"1\"}]}",
-				Source:      "builtin:policies/openai-tools/tools.rego:375",
+				Source:      "builtin:policies/openai-tools/tools.rego:396",
 				Repairs: []string{
 					"tool-result-separated",
 				},
@@ -1307,7 +1307,7 @@ var regoTable = []regoSummary{
 				Kind:        "rego",
 				Description: "Renames a tool call whose id an earlier call of the record already used to ID_2, ID_3, ... (in record order), together with the tool message that answers it: for parallel calls of one message sharing an id, the k-th call takes the k-th result with that id.",
 				Example:     "{\"messages\": [{\"role\": \"user\", \"content\": \"hi\"}, {\"role\": \"assistant\", \"content\": null, \"tool_calls\": [{\"id\": \"c1\", \"type\": \"function\", \"function\": {\"name\": \"f\", \"arguments\": \"{}\"}}]}, {\"role\": \"tool\", \"tool_call_id\": \"c1\", \"content\": \"1\"}, {\"role\": \"assistant\", \"content\": null, \"tool_calls\": [{\"id\": \"c1\", \"type\": \"function\", \"function\": {\"name\": \"f\", \"arguments\": \"{}\"}}]}, {\"role\": \"tool\", \"tool_call_id\": \"c1\", \"content\": \"2\"}]}",
-				Source:      "builtin:policies/openai-tools/tools.rego:413",
+				Source:      "builtin:policies/openai-tools/tools.rego:434",
 				Repairs: []string{
 					"tool-call-id-reused",
 					"tool-call-id-duplicate",
@@ -1324,7 +1324,7 @@ var regoTable = []regoSummary{
 				Kind:        "rego",
 				Description: "Leaves a record fix cannot read exactly as it is, with a note saying why, instead of dropping pieces of it: content parts of a type it does not know, parts keyed value instead of text (LLaMA-Factory), tools or tool_calls that are not lists (a JSON string). Only a record some other rule of the pack would change is looked at.",
 				Example:     "{\"messages\": [{\"role\": \"user\", \"content\": \"6*8?\"}, {\"role\": \"assistant\", \"content\": [{\"type\": \"tool_call\", \"value\": \"{\\\"name\\\": \\\"multiply\\\"}\"}]}, {\"role\": \"tool\", \"content\": [{\"type\": \"text\", \"value\": \"48\"}]}], \"tools\": \"[]\"}",
-				Source:      "builtin:policies/openai-tools/tools.rego:549",
+				Source:      "builtin:policies/openai-tools/tools.rego:571",
 			},
 		},
 	},

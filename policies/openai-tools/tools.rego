@@ -108,6 +108,14 @@ gone(i) if repeat[i]
 # it. Most records are clean, and this is one scan of the calls and one of the results; the
 # rules below look no further on them (OPA pays per evaluation step).
 tools_clean if {
+	pairs_clean
+	not result_apart
+}
+
+# pairs_clean holds when every call of an assistant message has an id no other call has and every
+# tool message answers a call of the assistant message it follows (its turn), once: tools_clean
+# but for where the results sit.
+pairs_clean if {
 	calls := [[t, c.id] | some t, m in input.messages; m.role == "assistant"; some c in m.tool_calls]
 	pairs := {c | some c in calls}
 	ids := {c[1] | some c in calls}
@@ -118,7 +126,6 @@ tools_clean if {
 	every a in answered {
 		pairs[a]
 	}
-	not result_apart
 }
 
 # result_apart holds when a tool message does not follow its assistant message or another tool
@@ -136,13 +143,29 @@ result_apart if input.messages[0].role == "tool"
 # ---------------------------------------------------------------------------------------------
 # Tool calls.
 
+# paired holds on a structured record whose results only need moving: pairs_clean, no message
+# dropped as a repeat, and every result with an id of a call of its turn. Then each result's
+# issuer is its turn (the one call with its id is there, before it), and it is that call's one
+# answer: no result is unknown or a duplicate, and the lookups below (a sort of every call and
+# result) are not needed.
+paired if {
+	structured
+	not tools_clean
+	pairs_clean
+	count(repeat) == 0
+	count(no_id) == 0
+	count(paired_answers) == count(results)
+}
+
+paired_answers := {r.index: r.turn | some r in results; r.turn < r.index}
+
 # Every call with an id of an assistant message that stays: [message index, call index, id].
 issued := [[m.index, c.index, c.id] |
 	structured
 	not tools_clean
 	some m in input.messages
 	m.role == "assistant"
-	not gone(m.index)
+	not repeat[m.index]
 	some c in m.tool_calls
 	c.id != ""
 ]
@@ -187,7 +210,7 @@ cleanup_actions contains a if {
 # ---------------------------------------------------------------------------------------------
 # Tool results.
 
-results := [m | structured; not tools_clean; some m in input.messages; m.role == "tool"; not gone(m.index)]
+results := [m | structured; not tools_clean; some m in input.messages; m.role == "tool"; not repeat[m.index]]
 
 rid(r) := r.tool_call_id if {
 	is_string(r.tool_call_id)
@@ -199,11 +222,9 @@ rid(r) := r.tool_call_id if {
 # result or call would be quadratic in a long session.
 issued_by_id := sort([[x, m, c] | some [m, c, x] in issued])
 
-id_start := {k[0]: n | some n, k in issued_by_id; not same_id(n - 1, k)}
+id_start := {k[0]: n | some n, k in issued_by_id; not issued_by_id[n - 1][0] == k[0]}
 
-id_last := {k[0]: n | some n, k in issued_by_id; not same_id(n + 1, k)}
-
-same_id(n, k) if issued_by_id[n][0] == k[0]
+id_last := {k[0]: n | some n, k in issued_by_id; not issued_by_id[n + 1][0] == k[0]}
 
 # issuer(r) is the assistant message that issued r's id last before r.
 issuer(r) := max(ms) if {
@@ -215,9 +236,13 @@ issuer(r) := max(ms) if {
 no_id := {r.index | some r in results; not rid(r)}
 
 # The issuer of each result that has one, computed once.
-issuer_of := {r.index: i | some r in results; i := issuer(r)}
+issuer_of := paired_answers if {
+	paired
+} else := {r.index: i | some r in results; i := issuer(r)}
 
-unknown := {r.index | some r in results; rid(r); not issuer_of[r.index]}
+unknown := set() if {
+	paired
+} else := {r.index | some r in results; rid(r); not issuer_of[r.index]}
 
 # The answers of each issued call. A message may issue one id several times (parallel calls
 # sharing an id): its k-th call of that id is answered by the k-th result with that id after it,
@@ -258,7 +283,9 @@ first_key(n, k) if {
 
 answering := {a | some a in answers}
 
-duplicate := {r.index | some r in results; issuer_of[r.index]; not answering[r.index]}
+duplicate := set() if {
+	paired
+} else := {r.index | some r in results; issuer_of[r.index]; not answering[r.index]}
 
 # The last answer of the calls of message i with id x: a duplicate comes after it.
 last_answer(i, x) := a if {
@@ -321,16 +348,13 @@ cleanup_actions contains a if {
 # ---------------------------------------------------------------------------------------------
 # Results away from their call.
 
-dropped(i) if gone(i)
-
-dropped(i) if no_id[i]
-
-dropped(i) if unknown[i]
-
-dropped(i) if duplicate[i]
+# The messages some rule above drops, as one set: kept looks each message up once.
+dropped := ((repeat | no_id) | unknown) | duplicate
 
 # The kept answers of the calls of message i, by message index.
-answer_of := {a: i | some key, a in answers; i := key[0]}
+answer_of := paired_answers if {
+	paired
+} else := {a: i | some key, a in answers; i := key[0]}
 
 # The run of results right after assistant message i: the kept messages after it that answer its
 # calls, up to the first that does not (dropped messages do not break a run). Found for every
@@ -338,15 +362,12 @@ answer_of := {a: i | some key, a in answers; i := key[0]}
 # would be quadratic in a long session): each kept message is labelled with the assistant message
 # it answers (a message answering none with a label of its own), and a run ends where the label
 # changes.
-kept := [m.index | some m in input.messages; not dropped(m.index)]
+kept := [m.index | some m in input.messages; not dropped[m.index]]
 
 kept_pos := {j: p | some p, j in kept}
 
-label(j) := l if {
-	l := answer_of[j]
-} else := -1 - j
-
-labels := [label(j) | some j in kept]
+# A message's label: the assistant message it answers, or -1 - its index.
+labels := [object.get(answer_of, j, -1 - j) | some j in kept]
 
 # The positions in kept where the label differs from the one before, in order.
 changes := [p | some p, l in labels; p > 0; l != labels[p - 1]]
@@ -423,6 +444,7 @@ new_id(m, c, x) := id if {
 #   repairs: [tool-call-id-reused, tool-call-id-duplicate]
 #   example: '{"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}, {"role": "tool", "tool_call_id": "c1", "content": "1"}, {"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}, {"role": "tool", "tool_call_id": "c1", "content": "2"}]}'
 cleanup_actions contains a if {
+	not paired
 	some [m, c, x] in issued
 	nth(m, c, x) > 1
 	a := {

@@ -189,3 +189,27 @@ test_known_parts_are_readable if {
 	]
 	count(openai_tools.unreadable) == 0 with input as chat([user(parts), calls(["a"]), tool("a", "1")])
 }
+
+# Results that only need moving take the paired path: each result's issuer is its turn, and no
+# result is unknown or a duplicate. Any other defect of the calls or results takes the general
+# path, and a message dropped as a repeat does too (its calls would issue nothing).
+test_paired_path if {
+	apart := [user("q"), calls(["a", "b"]), tool("a", "1"), user("?"), tool("b", "2"), calls(["c"]), user("!"), tool("c", "3")]
+	openai_tools.paired with input as chat(apart)
+	openai_tools.answer_of with input as chat(apart) == {2: 1, 4: 1, 7: 5}
+	openai_tools.issuer_of with input as chat(apart) == {2: 1, 4: 1, 7: 5}
+	openai_tools.unknown with input as chat(apart) == set()
+	openai_tools.duplicate with input as chat(apart) == set()
+	acts(apart) == {["tool-result-misplaced", "move_message", 4], ["tool-result-misplaced", "move_message", 7]}
+	not openai_tools.paired with input as chat([user("q"), calls(["a"]), tool("a", "1")]) # clean
+	every ms in [
+		[user("q"), calls(["a"]), user("?"), tool("a", "1"), tool("a", "2")], # repeated result
+		[user("q"), calls(["a"]), user("?"), tool("b", "1")], # unknown id
+		[user("q"), calls(["a"]), tool("a", "1"), calls(["a"]), user("?"), tool("a", "2")], # reused id
+		[user("q"), calls(["a", ""]), user("?"), tool("a", "1")], # a call without an id
+		[user("q"), calls(["a"]), user("?"), {"role": "tool", "content": "x"}], # a result without one
+		[user("q"), user("q"), calls(["a"]), user("?"), tool("a", "1")], # a repeat
+	] {
+		not openai_tools.paired with input as chat(ms)
+	}
+}
