@@ -1144,13 +1144,13 @@ var regoTable = []regoSummary{
 	},
 	{
 		pack:   "openai-tools",
-		digest: 0x38bcc423c6064a57,
+		digest: 0x16a5975d5c8b0cc8,
 		pkgs: []string{
 			"data.chatlint.openai_tools",
 		},
 		files: []regoFile{
-			{name: "builtin:policies/openai-tools/inline.rego", reads: memberReads{lookup: true, tokens: false, content: false}},
-			{name: "builtin:policies/openai-tools/tools.rego", reads: memberReads{lookup: true, tokens: true, content: true}},
+			{name: "builtin:policies/openai-tools/inline.rego", reads: memberReads{lookup: false, tokens: false, content: false}},
+			{name: "builtin:policies/openai-tools/tools.rego", reads: memberReads{lookup: false, tokens: false, content: false}},
 		},
 		rules: []rule.Rule{
 			{
@@ -1169,7 +1169,7 @@ var regoTable = []regoSummary{
 					"openai-batch-input",
 					"anthropic-batch",
 				},
-				Source: "builtin:policies/openai-tools/inline.rego:117",
+				Source: "builtin:policies/openai-tools/inline.rego:120",
 				Repairs: []string{
 					"inline-tool-result-wrapper",
 					"tool-result-orphan",
@@ -1197,7 +1197,7 @@ var regoTable = []regoSummary{
 					"claude-code",
 					"codex",
 				},
-				Source: "builtin:policies/openai-tools/inline.rego:148",
+				Source: "builtin:policies/openai-tools/inline.rego:151",
 				Repairs: []string{
 					"tool-result-orphan",
 					"inline-tool-result-wrapper",
@@ -1324,7 +1324,7 @@ var regoTable = []regoSummary{
 				Kind:        "rego",
 				Description: "Leaves a record fix cannot read exactly as it is, with a note saying why, instead of dropping pieces of it: content parts of a type it does not know, parts keyed value instead of text (LLaMA-Factory), tools or tool_calls that are not lists (a JSON string). Only a record some other rule of the pack would change is looked at.",
 				Example:     "{\"messages\": [{\"role\": \"user\", \"content\": \"6*8?\"}, {\"role\": \"assistant\", \"content\": [{\"type\": \"tool_call\", \"value\": \"{\\\"name\\\": \\\"multiply\\\"}\"}]}, {\"role\": \"tool\", \"content\": [{\"type\": \"text\", \"value\": \"48\"}]}], \"tools\": \"[]\"}",
-				Source:      "builtin:policies/openai-tools/tools.rego:571",
+				Source:      "builtin:policies/openai-tools/tools.rego:562",
 			},
 		},
 	},

@@ -45,22 +45,25 @@ inline_dirty if {
 # block rules count them: [id, ...] in call order.
 inline_block_ids := {m.index: {c.id | some c in m.tool_calls; c.id != ""; c.name != ""} |
 	inline
-	some i in input.lookup.assistant
-	m := input.messages[i]
+	some m in input.messages
+	m.role == "assistant"
 	m.tool_calls != []
 }
 
+# The indexes of the tool messages of the inline record, in order. Read from the messages, not
+# input.lookup: a structured record, which most are, then needs no lookup built for fix.
+inline_tools := [m.index | inline; some m in input.messages; m.role == "tool"]
+
 # The tool messages of the inline record that stay (not dropped by another rule of the pack).
 inline_results := [r |
-	inline
-	some i in input.lookup.tool
+	some i in inline_tools
 	not gone(i)
 	r := input.messages[i]
 ]
 
 # position(r) is r's position among the tool messages of its block (0 for the first), as the
 # normalizer counts it when it gives a call the id of the result at its position.
-position(r) := count([j | some j in input.lookup.tool; j > r.turn; j < r.index])
+position(r) := count([j | some j in inline_tools; j > r.turn; j < r.index])
 
 # The id of the call r answers: its own tool_call_id when a valid call of its block has it;
 # without one, the id of the valid call at its position.

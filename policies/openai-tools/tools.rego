@@ -175,7 +175,7 @@ issued := [[m.index, c.index, c.id] |
 # templates need none. The integrity pack's tool-call-missing-id leaves them alone too.
 training_target(m) if {
 	input.format in {"chat", "sharegpt", "gemini", "xlam"}
-	object.get(input, "profile", "default") != "export"
+	not input.profile == "export" # input.profile, not object.get(input, ...): input whole is read as all of it
 	m.index == count(input.messages) - 1
 }
 
@@ -482,16 +482,6 @@ known_part_types := {
 	"functionCall", "tool_call", "function_call",
 }
 
-known_part(p) if is_string(p)
-
-known_part(p) if {
-	is_object(p)
-	not p.type
-}
-
-known_part(p) if known_part_types[p.type]
-
-known_part(p) if endswith(p.type, "_text")
 
 # A message without a role (missing, null, empty, not a string, or no object at all) is one fix
 # does not understand: dropping it would lose its content, guessing a role would invent one. The
@@ -545,7 +535,8 @@ unreadable contains sprintf("message %d: content part %d is of type %s, which fi
 	some k, p in m.raw.content
 	is_object(p)
 	p.type
-	not known_part(p)
+	not known_part_types[p.type]
+	not endswith(p.type, "_text")
 }
 
 unreadable contains sprintf("message %d: content part %d is %s, not an object or a string", [m.index, k, type_name(p)]) if {
