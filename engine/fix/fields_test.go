@@ -33,6 +33,19 @@ func TestFixDecodesWhatTheRulesRead(t *testing.T) {
 	}
 }
 
+// TestFixBuildsNoLookup: the cleanup packs read no input.lookup (the sets
+// of every call, id and result), so fix builds none: a rule reading input
+// whole (object.get(input, ...)) counted as reading it, and the inline
+// rules read it for their tool messages.
+func TestFixBuildsNoLookup(t *testing.T) {
+	f := codexFixer(t)
+	for _, format := range []document.Format{document.Codex, document.Chat, document.ProxyLog, document.ClaudeCode} {
+		if opts := f.evs.Document(format, document.Options{}); !opts.SkipLookup {
+			t.Errorf("%s: fix builds the lookup", format)
+		}
+	}
+}
+
 // TestFixProjectedSameAsWhole: fixing with documents built from only what
 // the rules read writes the same records, rejects and tallies as fixing
 // with whole documents, on a rollout whose results are out of place and on
@@ -53,6 +66,11 @@ func TestFixProjectedSameAsWhole(t *testing.T) {
 		`{"messages":[{"role":"user","content":[{"type":"blob","text":"x"}]},{"role":"tool","tool_call_id":"c2","content":"1"}]}`,
 		`{"messages":[{"role":"user","content":[{"type":"text","text":"x"}],"extra":{"big":[0,0,0]}},{"role":"user","content":[{"type":"text","text":"x"}],"extra":{"big":[1]}}]}`,
 		`{"messages":[{"role":"assistant","content":"a","timestamp":"t"},{"role":"assistant","content":"a","timestamp":"u"}],"tools":{"f":1}}`,
+		// Inline records, which the inline rules wrap and drop results of
+		// (their lookup is built only for the whole documents).
+		`{"messages":[{"role":"user","content":"6*8?"},{"role":"assistant","content":"<tool_call>{\"name\": \"multiply\", \"arguments\": {\"a\": 6, \"b\": 8}}</tool_call>"},{"role":"tool","content":"48"},{"role":"assistant","content":"48."}]}`,
+		`{"messages":[{"role":"user","content":"6*8?"},{"role":"assistant","content":"<tool_call>{\"name\": \"multiply\", \"arguments\": {\"a\": 6, \"b\": 8}}</tool_call>"},{"role":"tool","content":"<tool_result tool_call_id=\"inline-1-0\">48</tool_result>"},{"role":"tool","content":"49"}]}`,
+		`{"messages":[{"role":"tool","content":"0"},{"role":"user","content":"q"},{"role":"assistant","content":"<tool_call>{\"name\": \"a\"}</tool_call><tool_call>{\"name\": \"b\"}</tool_call>"},{"role":"tool","content":"1"},{"role":"tool","content":"2"},{"role":"tool","content":"3"}]}`,
 	}
 	units := []lint.Unit{codexUnit(2000)}
 	for i, l := range chat {
