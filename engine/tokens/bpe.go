@@ -23,34 +23,17 @@ func (r *ranks) count(piece string) int {
 	if n, ok := r.pieces.get(h); ok {
 		return n
 	}
-	n := r.merge(piece, h)
-	r.pieces.put(h, n)
-	return n
-}
-
-// merge is the count of a piece of at least two bytes, whose hash is h.
-//
-// A piece of two or three bytes that is not a token merges without a scan
-// (random identifiers, call ids, split into many short pieces met once,
-// spend most of their count here): two bytes stay two parts; of three, the
-// pair of lower rank joins if either pair is a token, and the two parts
-// then left join into the whole piece, which is not one. TestShortMerge
-// holds it to countScan.
-func (r *ranks) merge(piece string, h uint64) int {
+	var n int
 	switch {
 	case r.rankOf(piece, h) != noRank:
-		return 1
-	case len(piece) == 2:
-		return 2
-	case len(piece) == 3:
-		if r.rank(piece[:2]) != noRank || r.rank(piece[1:]) != noRank {
-			return 2
-		}
-		return 3
+		n = 1
 	case len(piece) <= scanMax:
-		return r.countScan(piece)
+		n = r.countScan(piece)
+	default:
+		n = r.countHeap(piece)
 	}
-	return r.countHeap(piece)
+	r.pieces.put(h, n)
+	return n
 }
 
 // countScan is tiktoken's merge: start[k] is where part k begins, rank[k]

@@ -1,10 +1,6 @@
 package tokens
 
-import (
-	"hash/maphash"
-	"math/rand/v2"
-	"testing"
-)
+import "testing"
 
 // TestRanksMatchTiktokenGo: the embedded tables hold tiktoken-go's tokens,
 // every one at its rank, and nothing after them.
@@ -39,38 +35,5 @@ func TestRanksMatchTiktokenGo(t *testing.T) {
 	}
 	if _, err := rankTable("p50k_base"); err == nil {
 		t.Error("an encoding without a table gave no error")
-	}
-}
-
-// TestShortMerge: a piece of two or three bytes merges into as many tokens
-// as tiktoken's scan says, in both encodings: every two bytes, every three
-// of printable ASCII, and three of random bytes.
-func TestShortMerge(t *testing.T) {
-	r := rand.New(rand.NewPCG(2, 36))
-	for _, enc := range Encodings {
-		rk, err := rankTable(enc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		check := func(p string) {
-			if got, want := rk.merge(p, maphash.String(rk.seed, p)), rk.countScan(p); got != want {
-				t.Fatalf("%s: %q merges into %d tokens, the scan says %d", enc, p, got, want)
-			}
-		}
-		for a := range 256 {
-			for b := range 256 {
-				check(string([]byte{byte(a), byte(b)}))
-			}
-		}
-		for a := byte(' '); a <= '~'; a++ {
-			for b := byte(' '); b <= '~'; b++ {
-				for c := byte(' '); c <= '~'; c++ {
-					check(string([]byte{a, b, c}))
-				}
-			}
-		}
-		for range 100000 {
-			check(string([]byte{byte(r.IntN(256)), byte(r.IntN(256)), byte(r.IntN(256))}))
-		}
 	}
 }
