@@ -4,9 +4,9 @@ import "regexp/syntax"
 
 // A name pattern (`^[a-zA-Z0-9_-]{1,64}$`, the finetune gate's on every tool
 // and call) is tested on every element of every record, and Go's regexp
-// engine costs a few hundred nanoseconds a name to say what a bitmap and a
-// length say: every byte is one of the class's, and there are between min
-// and max of them. matchRun recognizes such a pattern, a run of one ASCII
+// engine steps through its program for what a bitmap and a length say:
+// every byte is one of the class's, and there are between min and max of
+// them. matchRun recognizes such a pattern, a run of one ASCII
 // class anchored at both ends, optional as a whole or not; every other
 // pattern goes to the regexp engine. TestMatchRunAgreesWithRegexp and
 // FuzzMatchRun hold the two to the same answers.
