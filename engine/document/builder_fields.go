@@ -44,7 +44,7 @@ func prunedDocument(d *Document, f *Fields, mode string, ms []message, tools, en
 		add(keyProfile, profileTerm(d.Profile))
 	}
 	if f.lookup && !d.skipLookup {
-		add(keyLookup, lookupTerm(ms, tools))
+		add(keyLookup, lookupTermOf(ms, tools, f.lookupUnread))
 	}
 	if f.model && d.model != nil {
 		add(keyModel, d.model.term())

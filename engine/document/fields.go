@@ -53,6 +53,9 @@ type Fields struct {
 	// gated says f keeps what the YAML rules and the gates read, and the
 	// Rego rules read the document built whole (ForGate, gated.go).
 	gated bool
+	// lookupUnread are the members of the lookup no rule reads
+	// (lookupMembers; lookup_fields.go): none unless NewFields found them.
+	lookupUnread lookupSet
 }
 
 // NewFields asks reads about every member the builder can leave out. reads
@@ -78,6 +81,9 @@ func NewFields(reads func(path ...string) bool) *Fields {
 	}
 	if !f.readsOwn() {
 		f.shared = &sharedMessages{}
+	}
+	if f.lookup {
+		f.lookupUnread = lookupUnread(reads)
 	}
 	for _, name := range []string{"session_id", "timestamp", "message_id", "raw"} {
 		if !reads("entries", "*", name) {

@@ -42,9 +42,23 @@ var (
 //	content_not_string: indexes of the messages given as objects whose content
 //	           is absent or not a string, in order
 func lookupTerm(ms []message, tools *ast.Term) *ast.Term {
-	roles := rolesTerm(ms)
-	toolNames := toolNamesTerm(tools)
-	given := givenTerms(ms)
+	return lookupTermOf(ms, tools, 0)
+}
+
+// lookupTermOf is lookupTerm without the members in unread
+// (lookup_fields.go).
+func lookupTermOf(ms []message, tools *ast.Term, unread lookupSet) *ast.Term {
+	read := func(m lookupSet) bool { return unread&m != m } // some member of m is read
+	roles, toolNames, given := emptySet, emptySet, noGiven
+	if read(lkRoles) {
+		roles = rolesTerm(ms)
+	}
+	if read(lkToolNames) {
+		toolNames = toolNamesTerm(tools)
+	}
+	if read(lkMsgKeys | lkOddText) {
+		given = givenTerms(ms)
+	}
 	// Counted first, so that each list is allocated once.
 	na, nt, nc, nl := 0, 0, 0, 0
 	for i := range ms {
@@ -59,20 +73,40 @@ func lookupTerm(ms []message, tools *ast.Term) *ast.Term {
 			nl++
 		}
 	}
-	if na+nt+nc+nl == 0 {
+	if na+nt+nc+nl == 0 && unread == 0 {
 		if roles == emptySet && toolNames == emptySet && given == noGiven {
 			return emptyLookup
 		}
 		return noCallsLookup(roles, toolNames, given)
 	}
-	assistant := make([]*ast.Term, 0, na)
-	tool := make([]*ast.Term, 0, nt)
-	results := make([]*ast.Term, 0, nt)
-	calls := make([]*ast.Term, 0, nc)
-	ids := make([]*ast.Term, 0, nc)
-	names := make([]*ast.Term, 0, nc)
-	lists := make([]*ast.Term, 0, nl)
-	pairs := newPairs(nc + nt)
+	// The pairs of calls and results are built when either is read (a
+	// result shares its call's pair); the ids and names, each a set,
+	// only when read.
+	pairsRead, idsRead, namesRead := read(lkCalls|lkResults), read(lkCallIDs), read(lkCallNames)
+	var assistant, tool, results, calls, ids, names, lists []*ast.Term
+	if read(lkAssistant) {
+		assistant = make([]*ast.Term, 0, na)
+	}
+	if read(lkTool) {
+		tool = make([]*ast.Term, 0, nt)
+	}
+	if read(lkCallLists) {
+		lists = make([]*ast.Term, 0, nl)
+	}
+	var pairs *pairs
+	var turnIDs []*ast.Term // the ids of calls, when their pairs are built
+	if pairsRead {
+		results = make([]*ast.Term, 0, nt)
+		calls = make([]*ast.Term, 0, nc)
+		turnIDs = make([]*ast.Term, 0, nc)
+		pairs = newPairs(nc + nt)
+	}
+	if idsRead {
+		ids = make([]*ast.Term, 0, nc)
+	}
+	if namesRead {
+		names = make([]*ast.Term, 0, nc)
+	}
 	// The calls of the latest assistant message are calls[from:], so a
 	// result that answers one of them shares its pair term: in a record
 	// whose results answer their calls, results and calls then hold the
@@ -83,36 +117,54 @@ func lookupTerm(ms []message, tools *ast.Term) *ast.Term {
 		switch m.role {
 		case "assistant":
 			turn, from = i, len(calls)
-			assistant = append(assistant, intTerm(i))
+			if assistant != nil {
+				assistant = append(assistant, intTerm(i))
+			}
 		case "tool":
-			tool = append(tool, intTerm(i))
-			if m.callID != nil {
-				results = append(results, resultPair(pairs, calls[from:], ids[from:], turn, m.callID))
+			if tool != nil {
+				tool = append(tool, intTerm(i))
+			}
+			if pairsRead && m.callID != nil {
+				results = append(results, resultPair(pairs, calls[from:], turnIDs[from:], turn, m.callID))
 			}
 		}
-		if m.toolCalls != nil {
+		if lists != nil && m.toolCalls != nil {
 			lists = append(lists, intTerm(i))
 		}
 		for _, c := range m.calls {
 			id := c.Value.(ast.Object).Get(keyID)
-			calls = append(calls, pairs.next(intTerm(i), id))
-			ids = append(ids, id)
-			names = append(names, c.Value.(ast.Object).Get(keyName))
+			if pairsRead {
+				calls = append(calls, pairs.next(intTerm(i), id))
+				turnIDs = append(turnIDs, id)
+			}
+			if idsRead {
+				ids = append(ids, id)
+			}
+			if namesRead {
+				names = append(names, c.Value.(ast.Object).Get(keyName))
+			}
 		}
 	}
-	return ast.NewTerm(ast.NewObject(
-		[2]*ast.Term{keyAssistant, arrayOrEmpty(assistant)},
-		[2]*ast.Term{keyTool, arrayOrEmpty(tool)},
-		[2]*ast.Term{keyCalls, setOrEmpty(calls)},
-		[2]*ast.Term{keyCallIDs, setOrEmpty(ids)},
-		[2]*ast.Term{keyCallNames, setOrEmpty(names)},
-		[2]*ast.Term{keyResults, setOrEmpty(results)},
-		[2]*ast.Term{keyCallLists, arrayOrEmpty(lists)},
-		[2]*ast.Term{keyRoleSet, roles},
-		[2]*ast.Term{keyToolNames, toolNames},
-		[2]*ast.Term{keyMsgKeys, given.keys},
-		[2]*ast.Term{keyOddText, given.oddText},
-	))
+	var kv [len(lookupMembers)][2]*ast.Term
+	n := 0
+	add := func(m lookupSet, k, v *ast.Term) {
+		if read(m) {
+			kv[n] = [2]*ast.Term{k, v}
+			n++
+		}
+	}
+	add(lkAssistant, keyAssistant, arrayOrEmpty(assistant))
+	add(lkTool, keyTool, arrayOrEmpty(tool))
+	add(lkCalls, keyCalls, setOrEmpty(calls))
+	add(lkCallIDs, keyCallIDs, setOrEmpty(ids))
+	add(lkCallNames, keyCallNames, setOrEmpty(names))
+	add(lkResults, keyResults, setOrEmpty(results))
+	add(lkCallLists, keyCallLists, arrayOrEmpty(lists))
+	add(lkRoles, keyRoleSet, roles)
+	add(lkToolNames, keyToolNames, toolNames)
+	add(lkMsgKeys, keyMsgKeys, given.keys)
+	add(lkOddText, keyOddText, given.oddText)
+	return ast.NewTerm(ast.NewObject(kv[:n]...))
 }
 
 // given are the lookup fields on the messages as given: the keys they use,

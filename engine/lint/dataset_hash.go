@@ -1,9 +1,7 @@
 package lint
 
 import (
-	"cmp"
-	"slices"
-	"strconv"
+	"math/bits"
 
 	"github.com/cespare/xxhash/v2"
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -12,110 +10,116 @@ import (
 )
 
 // The dataset fold tells duplicate examples by a 64-bit hash of each
-// record's content written canonically: a type tag, a length and the bytes
-// of every value, object members in key order, the record's top-level id
-// left out. Nothing is proved by the hash, so a fast non-cryptographic one
-// does: two different examples of one file share an xxhash about once in
-// 2^64 pairs, and the cost of that is one wrong dataset-duplicate warning.
-// The canonical form is written straight into the digest, without a
-// string or a term made per value.
+// record's content: two records are the same example when they agree with
+// the record's top-level id left out, members taken in any order, every
+// value with its type and its text as read. Nothing is proved by the hash,
+// so a fast non-cryptographic one does: two different examples of one file
+// share a hash about once in 2^64 pairs, and the cost of that is one wrong
+// dataset-duplicate warning.
+//
+// Each value is hashed on its own and the hashes combined, so that nothing
+// is sorted or written out: a string or a number is the xxhash of its text
+// mixed with its type's constant; a list mixes each element's hash with its
+// position and sums them; an object sums each member's hash mixed with its
+// key's, a sum that does not depend on the members' order. Every sum is
+// mixed again with its count and its kind, so a list is told from an object
+// and the bounds of nested values count. The hash was a digest of the
+// record's members sorted by key; TestContentHashAgreesWithSortedForm holds
+// the two to the same verdicts.
 
 // emptyHash is the hash of a record that is not an object.
 var emptyHash = xxhash.Sum64(nil)
+
+// The constants that tell the kinds of values apart (random odd numbers).
+const (
+	kindString  = 0x9e3779b97f4a7c15
+	kindNumber  = 0xc2b2ae3d27d4eb4f
+	kindTrue    = 0x165667b19e3779f9
+	kindFalse   = 0x27d4eb2f165667c5
+	kindNull    = 0x85ebca77c2b2ae63
+	kindArray   = 0xff51afd7ed558ccd
+	kindObject  = 0xc4ceb9fe1a85ec53
+	kindOther   = 0x94d049bb133111eb
+	kindKey     = 0xbf58476d1ce4e5b9
+	kindElement = 0xd6e8feb86659fd93
+)
+
+// mix is MurmurHash3's 64-bit finalizer: a bijection whose every output bit
+// depends on every input bit.
+func mix(x uint64) uint64 {
+	x ^= x >> 33
+	x *= 0xff51afd7ed558ccd
+	x ^= x >> 33
+	x *= 0xc4ceb9fe1a85ec53
+	x ^= x >> 33
+	return x
+}
 
 // contentHash is the hash of a record's content (Facts.Hash).
 func contentHash(raw ast.Object) uint64 {
 	h := &contentHasher{}
 	h.add = h.member // one closure a record, not one an object
-	h.members = h.buf[:0]
-	h.d.Reset()
-	h.object(raw, true)
-	return h.d.Sum64()
+	return h.object(raw, true)
 }
 
 type contentHasher struct {
-	d       xxhash.Digest
-	head    [24]byte     // a tag, a length and a colon
-	num     [20]byte     // a length written out, as a value
-	members []hashMember // the members of the objects being written, innermost last
-	buf     [32]hashMember
-	top     bool // the object being collected is the record
-	add     func(k, v *ast.Term)
+	sum uint64 // the members of the object being hashed, summed
+	n   int    // and counted
+	top bool   // that object is the record
+	add func(k, v *ast.Term)
 }
 
-// member collects a member of the object being written.
+// text is the hash of a string or a number's text.
+func text(kind uint64, s string) uint64 {
+	return mix(xxhash.Sum64String(s) ^ kind)
+}
+
+// member adds a member of the object being hashed.
 func (h *contentHasher) member(k, v *ast.Term) {
-	if s, ok := k.Value.(ast.String); ok && !(h.top && s == "id") {
-		h.members = append(h.members, hashMember{string(s), v.Value})
+	s, ok := k.Value.(ast.String)
+	if !ok || h.top && s == "id" {
+		return
 	}
+	sum, n, top := h.sum, h.n, h.top
+	hv := h.value(v.Value)
+	h.sum, h.n, h.top = sum, n, top
+	h.sum += mix(bits.RotateLeft64(text(kindKey, string(s)), 17) ^ hv)
+	h.n++
 }
 
-type hashMember struct {
-	key string
-	val ast.Value
-}
-
-// str writes tag, the length of s in decimal, a colon and s.
-func (h *contentHasher) str(tag byte, s string) {
-	b := append(h.head[:0], tag)
-	b = strconv.AppendInt(b, int64(len(s)), 10)
-	b = append(b, ':')
-	h.d.Write(b)
-	h.d.WriteString(s)
-}
-
-// count writes n as the string value of tag: str(tag, strconv.Itoa(n)).
-func (h *contentHasher) count(tag byte, n int) {
-	v := strconv.AppendInt(h.num[:0], int64(n), 10)
-	b := append(h.head[:0], tag)
-	b = strconv.AppendInt(b, int64(len(v)), 10)
-	b = append(b, ':')
-	h.d.Write(b)
-	h.d.Write(v)
-}
-
-func (h *contentHasher) value(v ast.Value) {
+func (h *contentHasher) value(v ast.Value) uint64 {
 	switch v := v.(type) {
 	case ast.Object:
-		h.object(v, false)
+		return h.object(v, false)
 	case *ast.Array:
-		h.count('[', v.Len())
-		for i := 0; i < v.Len(); i++ {
-			h.value(v.Elem(i).Value)
+		var sum uint64
+		n := v.Len()
+		for i := range n {
+			sum += mix(h.value(v.Elem(i).Value) + uint64(i+1)*kindElement)
 		}
+		return mix(mix(sum^kindArray) + uint64(n))
 	case ast.String:
-		h.str('s', string(v))
+		return text(kindString, string(v))
 	case ast.Number:
-		h.str('n', string(v))
+		return text(kindNumber, string(v))
 	case ast.Boolean:
 		if v {
-			h.str('b', "true")
-		} else {
-			h.str('b', "false")
+			return kindTrue
 		}
+		return kindFalse
 	case ast.Null:
-		h.str('z', "")
+		return kindNull
 	default:
-		h.str('?', v.String())
+		return text(kindOther, v.String())
 	}
 }
 
-func (h *contentHasher) object(o ast.Object, top bool) {
-	from := len(h.members)
-	h.top = top
-	if v, ok := o.(*astjson.ObjectView); ok { // members sorted below: any order
+func (h *contentHasher) object(o ast.Object, top bool) uint64 {
+	h.sum, h.n, h.top = 0, 0, top
+	if v, ok := o.(*astjson.ObjectView); ok { // members summed: any order
 		v.ForeachMember(h.add)
 	} else {
 		o.Foreach(h.add)
 	}
-	ms := h.members[from:]
-	slices.SortFunc(ms, func(a, b hashMember) int { return cmp.Compare(a.key, b.key) })
-	h.count('{', len(ms))
-	for i := range ms {
-		m := h.members[from+i] // members may move as nested objects append
-		h.str('k', m.key)
-		h.value(m.val)
-	}
-	clear(h.members[from:])
-	h.members = h.members[:from]
+	return mix(mix(h.sum^kindObject) + uint64(h.n))
 }

@@ -18,7 +18,7 @@ import (
 // chosen/rejected, or an OpenAI preference record), "kto-desirable" or
 // "kto-undesirable" (a boolean label or kto_tag), else "chat".
 func kind(doc ast.Object) string {
-	if doc.Get(ast.StringTerm("chosen")) != nil || doc.Get(ast.StringTerm("rejected")) != nil {
+	if doc.Get(keyTerm("chosen")) != nil || doc.Get(keyTerm("rejected")) != nil {
 		return "preference"
 	}
 	raw, _ := field(doc, "raw").(ast.Object)
@@ -128,8 +128,28 @@ func field(o ast.Object, k string) ast.Value {
 	if o == nil {
 		return nil
 	}
-	if t := o.Get(ast.StringTerm(k)); t != nil {
+	if t := o.Get(keyTerm(k)); t != nil {
 		return t.Value
 	}
 	return nil
+}
+
+// keyTerms are the members stats reads, made once: a term made for every
+// lookup was an allocation per member of every message.
+var keyTerms = func() map[string]*ast.Term {
+	m := map[string]*ast.Term{}
+	for _, k := range []string{"chosen", "rejected", "raw", "preferred_output", "non_preferred_output",
+		"label", "kto_tag", "images", "content", "parts", "type", "inlineData", "inline_data",
+		"fileData", "file_data", "mimeType", "mime_type", "weight", "role", "tool_calls", "name", "messages"} {
+		m[k] = ast.StringTerm(k)
+	}
+	return m
+}()
+
+// keyTerm is the term of member name k.
+func keyTerm(k string) *ast.Term {
+	if t, ok := keyTerms[k]; ok {
+		return t
+	}
+	return ast.StringTerm(k)
 }

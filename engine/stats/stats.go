@@ -322,7 +322,7 @@ func DefaultEpochs(examples int) int {
 }
 
 func str(o ast.Object, k string) string {
-	if t := o.Get(ast.StringTerm(k)); t != nil {
+	if t := o.Get(keyTerm(k)); t != nil {
 		if s, ok := t.Value.(ast.String); ok {
 			return string(s)
 		}
@@ -332,7 +332,7 @@ func str(o ast.Object, k string) string {
 
 // callNames are the names of a normalized message's tool calls.
 func callNames(m ast.Object) []string {
-	t := m.Get(ast.StringTerm("tool_calls"))
+	t := m.Get(keyTerm("tool_calls"))
 	if t == nil {
 		return nil
 	}

@@ -66,14 +66,45 @@ func classify(r rune) uint16 {
 type classTable [0x10000]uint16
 
 // classes builds the table once, when the first counter is made: a run that
-// counts no tokens does not pay for it.
+// counts no tokens does not pay for it. It is filled from Unicode's range
+// tables, range by range: classifying each of the 65,536 runes searched
+// the tables for every class of every rune, a cost every run that counts
+// tokens paid at its start. TestClassTableIsClassify holds it to classify.
 var classes = sync.OnceValue(func() *classTable {
 	t := new(classTable)
-	for r := range rune(len(t)) {
-		t[r] = classify(r)
+	for _, c := range []struct {
+		bit    uint16
+		tables []*unicode.RangeTable
+	}{
+		{cL, []*unicode.RangeTable{unicode.L}},
+		{cN, []*unicode.RangeTable{unicode.N}},
+		{cS, []*unicode.RangeTable{unicode.White_Space}}, // unicode.IsSpace
+		{cUpper, []*unicode.RangeTable{unicode.Lu, unicode.Lt, unicode.Lm, unicode.Lo, unicode.M}},
+		{cLower, []*unicode.RangeTable{unicode.Ll, unicode.Lm, unicode.Lo, unicode.M}},
+	} {
+		for _, rt := range c.tables {
+			t.mark(rt, c.bit)
+		}
 	}
+	t['\r'] |= cNL
+	t['\n'] |= cNL
+	t[0x7f] |= cDel
 	return t
 })
+
+// mark sets bit on every rune of the table's ranges in the plane.
+func (t *classTable) mark(rt *unicode.RangeTable, bit uint16) {
+	for _, r := range rt.R16 {
+		for c := uint32(r.Lo); c <= uint32(r.Hi); c += uint32(r.Stride) {
+			t[c] |= bit
+		}
+	}
+	for _, r := range rt.R32 {
+		for c := r.Lo; c <= r.Hi && c < uint32(len(t)); c += r.Stride {
+			t[c] |= bit
+		}
+	}
+}
 
 // at returns the class and the width of the rune at s[i].
 func (t *classTable) at(s string, i int) (uint16, int) {

@@ -185,3 +185,14 @@ func TestMergeLongPieces(t *testing.T) {
 func Codec(encoding string) (tokenizer.Codec, error) {
 	return tokenizer.Get(tokenizer.Encoding(encoding))
 }
+
+// TestClassTableIsClassify: the table built from Unicode's ranges gives
+// every rune of the plane the classes classify gives it.
+func TestClassTableIsClassify(t *testing.T) {
+	tab := classes()
+	for r := range rune(len(tab)) {
+		if got, want := tab[r], classify(r); got != want {
+			t.Fatalf("class of %U: %016b, classify gives %016b", r, got, want)
+		}
+	}
+}
