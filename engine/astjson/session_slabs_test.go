@@ -47,3 +47,43 @@ func TestSlabsShareBlocks(t *testing.T) {
 		t.Errorf("%d lines decoded in one Slabs allocated %d bytes, alone %d: want at most 0.8 of it", n, sharedBytes, aloneBytes)
 	}
 }
+
+// TestSlabsShareRecentStrings: a string a session's lines repeat (an id too
+// long to intern) is one term in every line decoded in one Slabs, and two
+// strings that differ stay apart.
+func TestSlabsShareRecentStrings(t *testing.T) {
+	p := &Projection{Object: true, KeepOthers: true}
+	const session = "5e55a0b0-0000-4000-8000-000000000001"
+	var s Slabs
+	var ids, parents, uuids []*ast.Term
+	for i := range 100 {
+		line := fmt.Appendf(nil, `{"parentUuid":"00000000-0000-4000-8000-%012d","sessionId":%q,"uuid":"00000000-0000-4000-8000-%012d"}`, i, session, i+1)
+		v, err := DecodeProjectedIn(line, p, &s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := v.(ast.Object)
+		ids = append(ids, o.Get(ast.StringTerm("sessionId")))
+		parents = append(parents, o.Get(ast.StringTerm("parentUuid")))
+		uuids = append(uuids, o.Get(ast.StringTerm("uuid")))
+		if i > 0 {
+			if ids[i] != ids[0] {
+				t.Fatalf("line %d: sessionId is a term of its own, want line 0's", i)
+			}
+			if parents[i] != uuids[i-1] {
+				t.Fatalf("line %d: parentUuid is a term of its own, want line %d's uuid", i, i-1)
+			}
+		}
+		if parents[i] == uuids[i] {
+			t.Fatalf("line %d: parentUuid and uuid share a term", i)
+		}
+	}
+	for i := 1; i < len(parents); i++ {
+		if parents[i] == parents[i-1] {
+			t.Fatalf("lines %d and %d: different parents share a term", i-1, i)
+		}
+	}
+	if got := string(ids[99].Value.(ast.String)); got != session {
+		t.Fatalf("sessionId = %q", got)
+	}
+}
