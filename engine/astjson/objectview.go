@@ -1,7 +1,8 @@
 package astjson
 
 import (
-	"sync"
+	"sync/atomic"
+	"unsafe"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 )
@@ -24,19 +25,40 @@ import (
 // (Projection.View); a view whose members hold views builds them too when
 // it is built, so its object holds none.
 type ObjectView struct {
-	ast.Object // the built object, nil until something needs it
-	once       sync.Once
-	kvs        [][2]*ast.Term // the members, in the view's own block (allocView)
-	hash       int
-	inserted   bool // a member was inserted: the built object answers
-	nested     bool // a member is a view, or an array holding views
+	// viewBuilt holds the built object, nil until something needs it; it is
+	// set once, atomically (Materialize). A pointer rather than the
+	// interface and a sync.Once: a session holds hundreds of thousands
+	// of views, most never built. Embedded, it gives the view ast.Object's
+	// unexported method, as embedding the interface did.
+	*viewBuilt
+	kvs      [][2]*ast.Term // the members, in the view's own block (allocView)
+	hash     int
+	inserted bool // a member was inserted: the built object answers
+	nested   bool // a member is a view, or an array holding views
+}
+
+// viewBuilt is a view's built object.
+type viewBuilt struct{ ast.Object }
+
+// Built reports whether the view's object was built (Materialize): the
+// tests of readers that must not build it ask.
+func (v *ObjectView) Built() bool { return v.object() != nil }
+
+// object is the view's built object, nil before Materialize.
+func (v *ObjectView) object() ast.Object {
+	b := (*viewBuilt)(atomic.LoadPointer((*unsafe.Pointer)(unsafe.Pointer(&v.viewBuilt))))
+	if b == nil {
+		return nil
+	}
+	return b.Object
 }
 
 // A view of up to sixteen members is allocated with its members, in one
-// block the size of both (past eight, with room for up to three more):
-// a view with room for a fixed number inline wasted that room on the many
-// of fewer members and made a second allocation for those of more (a Codex
-// entry has six members, a Claude Code entry eleven).
+// block the size of both: a view with room for a fixed number inline
+// wasted that room on the many of fewer members and made a second
+// allocation for those of more (a Codex entry has six members, a Claude
+// Code entry ten or eleven), and room for more than it holds is wasted on
+// every entry of a long session.
 type (
 	viewOf1 struct {
 		ObjectView
@@ -70,13 +92,33 @@ type (
 		ObjectView
 		kv [8][2]*ast.Term
 	}
+	viewOf9 struct {
+		ObjectView
+		kv [9][2]*ast.Term
+	}
 	viewOf10 struct {
 		ObjectView
 		kv [10][2]*ast.Term
 	}
+	viewOf11 struct {
+		ObjectView
+		kv [11][2]*ast.Term
+	}
 	viewOf12 struct {
 		ObjectView
 		kv [12][2]*ast.Term
+	}
+	viewOf13 struct {
+		ObjectView
+		kv [13][2]*ast.Term
+	}
+	viewOf14 struct {
+		ObjectView
+		kv [14][2]*ast.Term
+	}
+	viewOf15 struct {
+		ObjectView
+		kv [15][2]*ast.Term
 	}
 	viewOf16 struct {
 		ObjectView
@@ -121,17 +163,37 @@ func allocView(n int) *ObjectView {
 		w := new(viewOf8)
 		w.kvs = w.kv[:]
 		return &w.ObjectView
-	case 9, 10:
+	case 9:
+		w := new(viewOf9)
+		w.kvs = w.kv[:]
+		return &w.ObjectView
+	case 10:
 		w := new(viewOf10)
-		w.kvs = w.kv[:n]
+		w.kvs = w.kv[:]
 		return &w.ObjectView
-	case 11, 12:
+	case 11:
+		w := new(viewOf11)
+		w.kvs = w.kv[:]
+		return &w.ObjectView
+	case 12:
 		w := new(viewOf12)
-		w.kvs = w.kv[:n]
+		w.kvs = w.kv[:]
 		return &w.ObjectView
-	case 13, 14, 15, 16:
+	case 13:
+		w := new(viewOf13)
+		w.kvs = w.kv[:]
+		return &w.ObjectView
+	case 14:
+		w := new(viewOf14)
+		w.kvs = w.kv[:]
+		return &w.ObjectView
+	case 15:
+		w := new(viewOf15)
+		w.kvs = w.kv[:]
+		return &w.ObjectView
+	case 16:
 		w := new(viewOf16)
-		w.kvs = w.kv[:n]
+		w.kvs = w.kv[:]
 		return &w.ObjectView
 	}
 	return &ObjectView{kvs: make([][2]*ast.Term, n)}
@@ -204,17 +266,21 @@ func plainTerm(t *ast.Term) *ast.Term {
 // first use; the views among its members are built too, so the object holds
 // none.
 func (v *ObjectView) Materialize() ast.Object {
-	v.once.Do(func() {
-		kvs := v.kvs
-		if v.nested {
-			kvs = make([][2]*ast.Term, len(v.kvs))
-			for i, kv := range v.kvs {
-				kvs[i] = [2]*ast.Term{kv[0], plainTerm(kv[1])}
-			}
+	if o := v.object(); o != nil {
+		return o
+	}
+	kvs := v.kvs
+	if v.nested {
+		kvs = make([][2]*ast.Term, len(v.kvs))
+		for i, kv := range v.kvs {
+			kvs[i] = [2]*ast.Term{kv[0], plainTerm(kv[1])}
 		}
-		v.Object = ast.NewObject(kvs...)
-	})
-	return v.Object
+	}
+	// Two readers building it at once build the same members: the first
+	// stored is the one every reader gets.
+	b := &viewBuilt{ast.NewObject(kvs...)}
+	atomic.CompareAndSwapPointer((*unsafe.Pointer)(unsafe.Pointer(&v.viewBuilt)), nil, unsafe.Pointer(b))
+	return v.object()
 }
 
 // ForeachKey calls f with each member's key, without building the object
@@ -222,7 +288,7 @@ func (v *ObjectView) Materialize() ast.Object {
 // keys alone, as a set, does not need that order.
 func (v *ObjectView) ForeachKey(f func(k *ast.Term)) {
 	if v.inserted {
-		v.Object.Foreach(func(k, _ *ast.Term) { f(k) })
+		v.object().Foreach(func(k, _ *ast.Term) { f(k) })
 		return
 	}
 	for i := range v.kvs {
@@ -235,7 +301,7 @@ func (v *ObjectView) ForeachKey(f func(k *ast.Term)) {
 // reader that orders the members itself, or needs no order, uses it.
 func (v *ObjectView) ForeachMember(f func(k, t *ast.Term)) {
 	if v.inserted {
-		v.Object.Foreach(f)
+		v.object().Foreach(f)
 		return
 	}
 	for i := range v.kvs {
@@ -246,7 +312,7 @@ func (v *ObjectView) ForeachMember(f func(k, t *ast.Term)) {
 // Get compares k with each member's key: the members of a message are few.
 func (v *ObjectView) Get(k *ast.Term) *ast.Term {
 	if v.inserted {
-		return v.Object.Get(k)
+		return v.object().Get(k)
 	}
 	s, ok := k.Value.(ast.String)
 	if !ok {
@@ -262,14 +328,14 @@ func (v *ObjectView) Get(k *ast.Term) *ast.Term {
 
 func (v *ObjectView) Len() int {
 	if v.inserted {
-		return v.Object.Len()
+		return v.object().Len()
 	}
 	return len(v.kvs)
 }
 
 func (v *ObjectView) Hash() int {
 	if v.inserted {
-		return v.Object.Hash()
+		return v.object().Hash()
 	}
 	return v.hash
 }
@@ -277,7 +343,7 @@ func (v *ObjectView) Hash() int {
 // IsGround: decoded JSON holds no variables.
 func (v *ObjectView) IsGround() bool {
 	if v.inserted {
-		return v.Object.IsGround()
+		return v.object().IsGround()
 	}
 	return true
 }

@@ -21,6 +21,9 @@ type slabs struct {
 	// made counts the terms and slices handed out, so that a builder can
 	// tell whether a value it just built holds only shared terms.
 	made int
+	// recent, in a session's Slabs, shares its strings that repeat
+	// (session_slabs.go).
+	recent *recentStrings
 }
 
 const (

@@ -18,6 +18,9 @@ func (d *decoder) stringValue(i int) (*ast.Term, int) {
 			return t, j
 		}
 	}
+	if d.alloc.recent != nil && len(s) <= maxRecentLen {
+		return d.alloc.recent.string(&d.alloc, s), j
+	}
 	// One copy per string. Copying the whole input once and slicing it
 	// was measured slower: the large block made the GC run more often
 	// than the small copies (interned strings are not copied at all), and

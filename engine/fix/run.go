@@ -293,11 +293,16 @@ func build(recs []jsonl.Record, opts Options, decoded *[]ast.Object) (*document.
 	// rebuilt from the record decoded whole.
 	proj := document.Projection(opts.Format, opts.Document)
 	var reuse []ast.Object
+	var slabs *astjson.Slabs
 	if opts.Format.PerFile() {
 		if len(*decoded) != len(recs) {
 			*decoded = make([]ast.Object, len(recs))
 		}
 		reuse = *decoded
+		// A session's lines live as long as its document, and a line
+		// decoded again (after a pass changed it) replaces its old value:
+		// their terms are carved from blocks they share (astjson.Slabs).
+		slabs = new(astjson.Slabs)
 	}
 	var doc *document.Document
 	var invalid []int
@@ -312,7 +317,7 @@ func build(recs []jsonl.Record, opts Options, decoded *[]ast.Object) (*document.
 			obj = reuse[i]
 		}
 		if obj == nil {
-			v, err := astjson.DecodeProjected(r.Data, proj)
+			v, err := astjson.DecodeProjectedIn(r.Data, proj, slabs)
 			o, ok := v.(ast.Object)
 			if err != nil || !ok {
 				invalid = append(invalid, i)

@@ -168,7 +168,9 @@ func Compute(ctx context.Context, r *runner.Runner, inputs []runner.Input, o Opt
 			if j.Format == "" || len(j.Records) == 0 {
 				return u
 			}
-			// Read as check reads: the same decoding, fit test and builder.
+			// Read as check reads: the same decoding, fit test and builder;
+			// nothing reads a session's lines once decoded.
+			j.Unit.Release = true
 			bad := lint.Documents(j.Unit, r.Opts.Document, func(d *document.Document, _ *jsonl.Record) {
 				u.examples = append(u.examples, describe(counter, d))
 			})

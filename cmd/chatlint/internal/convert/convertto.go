@@ -184,6 +184,9 @@ func convertJob(j runner.Job, opts openai.Options) convertedJob {
 				Message: fmt.Sprintf("%d lone surrogate escape(s) (the first %s) replaced with U+FFFD: no UTF-8 text can hold half a UTF-16 pair", n, first)})
 		}
 	}
+	// A session's lines are read no more once decoded (a per-record
+	// document's record is: it is handed to the function below).
+	j.Unit.Release = true
 	bad := lint.Documents(j.Unit, document.Options{}, func(d *document.Document, rec *jsonl.Record) {
 		c.docs++
 		if openai.AsIs(d.Format) && rec != nil {

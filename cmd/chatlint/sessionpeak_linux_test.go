@@ -1,0 +1,68 @@
+//go:build linux
+
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chatlint/chatlint/internal/claudecodegen"
+	"github.com/chatlint/chatlint/internal/sweep"
+)
+
+// TestSessionPeakMemory runs check and fix as processes over a
+// 100,000-entry Claude Code session (claudecodegen, 54 MB: what
+// `chatlint-gen -format claude-code -lines 100000` writes) and holds them to
+// docs/limits.md's promise: check under 300 MB, fix under 350 MB. They
+// peaked at 318-326 and 353-366 MB while each line's terms had blocks of
+// their own, a session's repeated ids a copy per line and each view a
+// 72-byte header.
+func TestSessionPeakMemory(t *testing.T) {
+	if testing.Short() || !sweep.Full() {
+		t.Skip("writes and checks a session of 54 MB: runs under -tags exhaustive (.ci/run)")
+	}
+	dir := t.TempDir()
+	in := filepath.Join(dir, "session.jsonl")
+	f, err := os.Create(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range claudecodegen.Session(100_000) {
+		if _, err := f.Write(append(line, '\n')); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name  string
+		args  []string
+		exit  int
+		bound int64
+	}{
+		// Every seventh result is flagged (tool-result-flagged): exit 1.
+		{"check", []string{"check", "--workers", "2", in}, 1, 300 << 20},
+		{"fix", []string{"fix", "--workers", "2", "-o", filepath.Join(dir, "out.jsonl"), in}, 0, 350 << 20},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cmd := chatlintProcess(c.args...)
+			hwm := filepath.Join(dir, "status-"+c.name)
+			cmd.Env = append(cmd.Env, "CHATLINT_TEST_HWM="+hwm)
+			out, err := cmd.CombinedOutput()
+			if cmd.ProcessState == nil {
+				t.Fatal(err)
+			}
+			if code := cmd.ProcessState.ExitCode(); code != c.exit || strings.Contains(string(out), "policy-error") {
+				t.Errorf("exit %d, want %d: %.2000s", code, c.exit, out)
+			}
+			peak := vmHWM(t, hwm)
+			t.Logf("peak RSS %d MB", peak>>20)
+			if peak > c.bound {
+				t.Errorf("peak RSS %d MB, want at most %d MB", peak>>20, c.bound>>20)
+			}
+		})
+	}
+}

@@ -1,0 +1,89 @@
+package astjson
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+)
+
+// TestSlabsShareBlocks: the lines of a session decoded in one Slabs are the
+// values decoded alone, and cost less: a line alone starts a block of
+// sixteen terms, of which a short line uses a few.
+func TestSlabsShareBlocks(t *testing.T) {
+	const n = 2000
+	lines := make([][]byte, n)
+	for i := range lines {
+		lines[i] = fmt.Appendf(nil, `{"parentUuid":"00000000-0000-4000-8000-%012d","sessionId":"5e55a0b0-0000-4000-8000-000000000001","timestamp":"2026-01-02T00:00:%02d.000Z","type":"progress","uuid":"00000000-0000-4000-8000-%012d","n":[%d,"a long enough string"]}`, i, i%60, i+1, i)
+	}
+	p := &Projection{Object: true, KeepOthers: true}
+	alone := make([]ast.Value, n)
+	shared := make([]ast.Value, n)
+	aloneBytes := allocated(func() {
+		for i, l := range lines {
+			v, err := DecodeProjected(l, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			alone[i] = v
+		}
+	})
+	var s Slabs
+	sharedBytes := allocated(func() {
+		for i, l := range lines {
+			v, err := DecodeProjectedIn(l, p, &s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			shared[i] = v
+		}
+	})
+	for i, l := range lines {
+		want, _ := reference(l)
+		checkSame(t, l, alone[i], want)
+		checkSame(t, l, shared[i], want)
+	}
+	if sharedBytes*10 > aloneBytes*8 {
+		t.Errorf("%d lines decoded in one Slabs allocated %d bytes, alone %d: want at most 0.8 of it", n, sharedBytes, aloneBytes)
+	}
+}
+
+// TestSlabsShareRecentStrings: a string a session's lines repeat (an id too
+// long to intern) is one term in every line decoded in one Slabs, and two
+// strings that differ stay apart.
+func TestSlabsShareRecentStrings(t *testing.T) {
+	p := &Projection{Object: true, KeepOthers: true}
+	const session = "5e55a0b0-0000-4000-8000-000000000001"
+	var s Slabs
+	var ids, parents, uuids []*ast.Term
+	for i := range 100 {
+		line := fmt.Appendf(nil, `{"parentUuid":"00000000-0000-4000-8000-%012d","sessionId":%q,"uuid":"00000000-0000-4000-8000-%012d"}`, i, session, i+1)
+		v, err := DecodeProjectedIn(line, p, &s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := v.(ast.Object)
+		ids = append(ids, o.Get(ast.StringTerm("sessionId")))
+		parents = append(parents, o.Get(ast.StringTerm("parentUuid")))
+		uuids = append(uuids, o.Get(ast.StringTerm("uuid")))
+		if i > 0 {
+			if ids[i] != ids[0] {
+				t.Fatalf("line %d: sessionId is a term of its own, want line 0's", i)
+			}
+			if parents[i] != uuids[i-1] {
+				t.Fatalf("line %d: parentUuid is a term of its own, want line %d's uuid", i, i-1)
+			}
+		}
+		if parents[i] == uuids[i] {
+			t.Fatalf("line %d: parentUuid and uuid share a term", i)
+		}
+	}
+	for i := 1; i < len(parents); i++ {
+		if parents[i] == parents[i-1] {
+			t.Fatalf("lines %d and %d: different parents share a term", i-1, i)
+		}
+	}
+	if got := string(ids[99].Value.(ast.String)); got != session {
+		t.Fatalf("sessionId = %q", got)
+	}
+}
