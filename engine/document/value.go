@@ -121,6 +121,6 @@ func strTerm(s string) *ast.Term {
 	return ast.StringTerm(s)
 }
 
-var emptyString = astjson.Key("")
+var emptyString = ast.StringTerm("")
 
 func pointerIndex(base string, i int) string { return base + "/" + strconv.Itoa(i) }
