@@ -61,10 +61,14 @@ func intern(b []byte, h uint64) *ast.Term {
 		slot.seen.Store(h)
 		return nil
 	}
-	e = &internEntry{term: ast.Term{Value: ast.String(b)}, n: len(b)}
-	copy(e.key[:], b)
-	slot.entry.Store(e)
-	return &e.term
+	ne := &internEntry{term: ast.Term{Value: ast.String(b)}, n: len(b)}
+	copy(ne.key[:], b)
+	// Swapped only for the entry read above: a name Key pinned meanwhile
+	// keeps its slot, and this string is built apart.
+	if !slot.entry.CompareAndSwap(e, ne) {
+		return nil
+	}
+	return &ne.term
 }
 
 // Key returns the term of member name s that the decoder gives every key s
