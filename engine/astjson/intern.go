@@ -33,9 +33,10 @@ const (
 // internEntry keeps a copy of the key's bytes next to the term, so that a
 // lookup compares within the entry instead of chasing the string's pointer.
 type internEntry struct {
-	term ast.Term
-	n    int
-	key  [maxInternLen]byte
+	term   ast.Term
+	n      int
+	key    [maxInternLen]byte
+	pinned bool // set by Key: no other string takes the slot
 }
 
 type internSlot struct {
@@ -49,17 +50,57 @@ var internTable [internSize]internSlot
 // if b is not cached yet; the caller then builds a term of its own.
 func intern(b []byte, h uint64) *ast.Term {
 	slot := &internTable[h&(internSize-1)]
-	if e := slot.entry.Load(); e != nil && e.n == len(b) && string(e.key[:len(b)]) == string(b) {
+	e := slot.entry.Load()
+	if e != nil && e.n == len(b) && string(e.key[:len(b)]) == string(b) {
 		return &e.term
+	}
+	if e != nil && e.pinned {
+		return nil
 	}
 	if slot.seen.Load() != h {
 		slot.seen.Store(h)
 		return nil
 	}
-	e := &internEntry{term: ast.Term{Value: ast.String(b)}, n: len(b)}
-	copy(e.key[:], b)
-	slot.entry.Store(e)
-	return &e.term
+	ne := &internEntry{term: ast.Term{Value: ast.String(b)}, n: len(b)}
+	copy(ne.key[:], b)
+	// Swapped only for the entry read above: a name Key pinned meanwhile
+	// keeps its slot, and this string is built apart.
+	if !slot.entry.CompareAndSwap(e, ne) {
+		return nil
+	}
+	return &ne.term
+}
+
+// Key returns the term of member name s that the decoder gives every key s
+// it decodes from now on: s is pinned in the cache, so that code which
+// looks members up by the names it knows (the document builders' keys, the
+// YAML rules' paths) finds them in a view by comparing pointers
+// (ObjectView.Get). Where s cannot be pinned (too long, or its slot holds
+// another pinned name) it is a term of its own, found by its string as
+// before. Key is meant for package initialization and rule compiling, not
+// per record: a name it pins stays pinned for the process.
+func Key(s string) *ast.Term {
+	if len(s) == 0 || len(s) > maxInternLen {
+		return ast.StringTerm(s)
+	}
+	b := make([]byte, maxInternLen) // room for hashKey's word reads
+	b = b[:copy(b, s)]
+	slot := &internTable[hashKey(b)&(internSize-1)]
+	for {
+		old := slot.entry.Load()
+		if old != nil && old.n == len(b) && string(old.key[:len(b)]) == s {
+			if old.pinned {
+				return &old.term
+			}
+		} else if old != nil && old.pinned {
+			return ast.StringTerm(s)
+		}
+		e := &internEntry{term: ast.Term{Value: ast.String(s)}, n: len(b), pinned: true}
+		copy(e.key[:], b)
+		if slot.entry.CompareAndSwap(old, e) {
+			return &e.term
+		}
+	}
 }
 
 // hashKey hashes a string of at most maxInternLen bytes with a few

@@ -310,16 +310,24 @@ func (v *ObjectView) ForeachMember(f func(k, t *ast.Term)) {
 }
 
 // Get compares k with each member's key: the members of a message are few.
+// The keys are compared by pointer first: a decoded key and the name a
+// reader looks up are mostly the same pinned term (Key), and the strings
+// are compared only when no pointer matched.
 func (v *ObjectView) Get(k *ast.Term) *ast.Term {
 	if v.inserted {
 		return v.object().Get(k)
+	}
+	for i := range v.kvs {
+		if v.kvs[i][0] == k {
+			return v.kvs[i][1]
+		}
 	}
 	s, ok := k.Value.(ast.String)
 	if !ok {
 		return nil // a JSON object's keys are strings
 	}
 	for i := range v.kvs {
-		if kk := v.kvs[i][0]; kk == k || kk.Value.(ast.String) == s {
+		if v.kvs[i][0].Value.(ast.String) == s {
 			return v.kvs[i][1]
 		}
 	}

@@ -102,6 +102,11 @@ type MessageValue struct {
 	// inserted is set once a member was inserted (Insert): the object is
 	// then the truth, not the slots.
 	inserted bool
+	// hashed says hash is the slots' hash, taken when they were filled
+	// (prunedView), where the message's numbers and pointer are known
+	// without reading them back from their terms.
+	hashed bool
+	hash   int
 }
 
 // MessageSlot is the slot of member name k in a MessageValue, or -1 when no
@@ -267,6 +272,9 @@ func (v *MessageValue) Hash() int {
 	if v.inserted {
 		return v.Object.Hash()
 	}
+	if v.hashed {
+		return v.hash
+	}
 	h := 0
 	for s, t := range v.slots {
 		if t == nil {
@@ -377,7 +385,86 @@ func prunedView(views *[]MessageValue, n int, m *message, i, turn int, calls, li
 		v = &(*views)[i]
 	}
 	prunedSlots(&v.slots, m, i, turn, calls, lineTerm, f)
+	v.hash, v.hashed = v.slotsHash(m, i, turn), true
 	return v
+}
+
+// slotsHash is Hash of the slots prunedSlots filled for message m at index
+// i and turn, whose index, turn and line slots hold intTerm's terms of i,
+// turn and m.line (buildMessagesFields' lineTerm): those are added as the
+// integers they are (an integer's hash is itself, numberHash), a chat
+// message's pointer by its hash kept beside it, the common roles by theirs.
+// The messages array asks every message's hash as it is built.
+func (v *MessageValue) slotsHash(m *message, i, turn int) int {
+	s, k := &v.slots, &msgSlotKeyHashes
+	h := 0
+	if s[slotIndex] != nil { // intTerm(i)
+		h += k[slotIndex] + i
+	}
+	if t := s[slotRole]; t != nil {
+		h += k[slotRole] + roleHash(t)
+	}
+	if t := s[slotText]; t != nil {
+		h += k[slotText] + termHash(t)
+	}
+	if t := s[slotHasContent]; t != nil {
+		h += k[slotHasContent] + termHash(t)
+	}
+	if t := s[slotToolCalls]; t != nil {
+		h += k[slotToolCalls] + termHash(t)
+	}
+	if s[slotTurn] != nil { // intTerm(turn)
+		h += k[slotTurn] + turn
+	}
+	if s[slotLine] != nil { // intTerm(m.line)
+		h += k[slotLine] + m.line
+	}
+	if t := s[slotPath]; t != nil {
+		if c := m.chatIndex; c >= 0 && c < pathMessages && t == messagePaths[c] {
+			h += k[slotPath] + messagePathHashes[c]
+		} else {
+			h += k[slotPath] + termHash(t)
+		}
+	}
+	for _, slot := range [...]int{slotRaw, slotToolCallID, slotStopReason, slotIsError, slotLines} {
+		if t := s[slot]; t != nil {
+			h += k[slot] + termHash(t)
+		}
+	}
+	return h
+}
+
+// termHash is t's hash, an integer's without OPA's float parse (numberHash).
+func termHash(t *ast.Term) int {
+	if n, ok := t.Value.(ast.Number); ok {
+		return numberHash(n)
+	}
+	return t.Value.Hash()
+}
+
+// The hashes of the roles most messages have.
+var (
+	hashUser      = ast.String("user").Hash()
+	hashAssistant = ast.String("assistant").Hash()
+	hashSystem    = ast.String("system").Hash()
+	hashTool      = ast.String("tool").Hash()
+)
+
+// roleHash is the hash of a role term.
+func roleHash(t *ast.Term) int {
+	if s, ok := t.Value.(ast.String); ok {
+		switch s {
+		case "user":
+			return hashUser
+		case "assistant":
+			return hashAssistant
+		case "system":
+			return hashSystem
+		case "tool":
+			return hashTool
+		}
+	}
+	return t.Value.Hash()
 }
 
 // Materialized is Value with every MessageValue replaced by its object: the

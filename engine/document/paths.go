@@ -14,12 +14,16 @@ const (
 var (
 	messagePaths [pathMessages]*ast.Term            // "/messages/i"
 	callPaths    [pathMessages][pathCalls]*ast.Term // "/messages/i/tool_calls/j"
+	// messagePathHashes are messagePaths' hashes, which every message's
+	// hash adds (MessageValue.Hash)
+	messagePathHashes [pathMessages]int
 )
 
 func init() {
 	for i := range messagePaths {
 		p := pointerIndex("/messages", i)
 		messagePaths[i] = ast.StringTerm(p)
+		messagePathHashes[i] = messagePaths[i].Hash()
 		for j := range callPaths[i] {
 			callPaths[i][j] = ast.StringTerm(pointerIndex(p+"/tool_calls", j))
 		}

@@ -95,7 +95,7 @@ func parsePath(s string) []seg {
 		if err != nil || idx < 0 {
 			idx = -1
 		}
-		out[i] = seg{name: p, key: ast.StringTerm(p), index: idx, pathKey: ast.StringTerm(p + "_path"), slot: memberSlot(p), msgSlot: document.MessageSlot(p)}
+		out[i] = seg{name: p, key: segKey(p, idx), index: idx, pathKey: ast.StringTerm(p + "_path"), slot: memberSlot(p), msgSlot: document.MessageSlot(p)}
 		out[i].head() // every segment: a path read from a partner ($group.first.$message.index) starts inside
 	}
 	return out
@@ -278,7 +278,7 @@ func parseGiven(s string) ([]step, error) {
 		if strings.HasSuffix(part, "[*]") {
 			st = step{field: strings.TrimSuffix(part, "[*]"), each: true}
 		}
-		st.key, st.slot, st.kind = ast.StringTerm(st.field), memberSlot(st.field), stepKinds[st.field]
+		st.key, st.slot, st.kind = astjson.Key(st.field), memberSlot(st.field), stepKinds[st.field]
 		st.seg = seg{name: st.field, key: st.key, slot: st.slot, msgSlot: document.MessageSlot(st.field), index: -1}
 		if st.field == "" || strings.ContainsAny(st.field, "[]*") {
 			return nil, fmt.Errorf("bad segment %q in %q (want name or name[*])", part, s)
@@ -609,6 +609,8 @@ func operator(op string, a any) (test, error) {
 		match := re.MatchString
 		if run, ok := matchRun(s); ok {
 			match = run
+		} else if h := headLines(s); h != nil { // the same answers (headlines.go)
+			match = h.matchString
 		}
 		return test{ok: func(v ast.Value) bool {
 			str, ok := v.(ast.String)
@@ -759,4 +761,15 @@ func listValues(a any) ([]ast.Value, error) {
 		vals[i] = v
 	}
 	return vals, nil
+}
+
+// segKey is the key term a path segment looks a member up by: for a member
+// name, the decoder's own term for it (astjson.Key), so that a view finds
+// it by pointer; a position or a context ($message) keeps a term of its own
+// and takes no slot of the decoder's cache.
+func segKey(name string, index int) *ast.Term {
+	if index >= 0 || strings.HasPrefix(name, "$") {
+		return ast.StringTerm(name)
+	}
+	return astjson.Key(name)
 }

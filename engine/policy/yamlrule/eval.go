@@ -114,8 +114,8 @@ func (r *Rule) walk(v ast.Value, steps []step, sc scope, only []int, where []che
 		return r.check(v, &sc, where, hits)
 	}
 	st := &steps[0]
-	o, ok := v.(ast.Object)
-	if !ok {
+	o := asObject(v)
+	if o == nil {
 		return hits
 	}
 	t := memberAt(o, &st.seg, &sc, sc.row)
@@ -167,7 +167,7 @@ func (r *Rule) walk(v ast.Value, steps []step, sc scope, only []int, where []che
 				el.ptr = next.ptr + "/" + strconv.Itoa(i)
 			}
 		} else {
-			eo, _ := ev.(ast.Object)
+			eo := asObject(ev)
 			if el.given == nil {
 				el.ptr = next.ptr
 				if p, ok := stringField(eo, document.KeyPath); ok {

@@ -81,8 +81,3 @@ func walkPointer(doc ast.Object, given []step, at []int32) string {
 	}
 	return ptr
 }
-
-func asObject(v ast.Value) ast.Object {
-	o, _ := v.(ast.Object)
-	return o
-}

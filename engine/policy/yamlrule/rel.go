@@ -103,8 +103,7 @@ func (c *Cache) contextAt(list int, i int32) ast.Object {
 	if arr == nil || int(i) >= arr.Len() {
 		return nil
 	}
-	o, _ := arr.Elem(int(i)).Value.(ast.Object)
-	return o
+	return asObject(arr.Elem(int(i)).Value)
 }
 
 // scope is el's scope in the cache's document, reading no rule's lets.

@@ -79,7 +79,7 @@ func lookupValue(v ast.Value, path []seg, sc *scope) ast.Value {
 		if h.isIndex {
 			return ast.InternedValue(int(sc.pos))
 		}
-		o, _ := v.(ast.Object)
+		o := asObject(v)
 		switch {
 		case h.dollar || o == nil:
 			if ctx := sc.contextOf(h.ctx); ctx != nil {
@@ -104,8 +104,7 @@ func lookupValue(v ast.Value, path []seg, sc *scope) ast.Value {
 	}
 	for i := range path {
 		s := &path[i]
-		switch c := v.(type) {
-		case ast.Object:
+		if c := asObject(v); c != nil {
 			var t *ast.Term
 			if i == 0 {
 				t = memberAt(c, s, sc, row)
@@ -116,14 +115,13 @@ func lookupValue(v ast.Value, path []seg, sc *scope) ast.Value {
 				return nil
 			}
 			v = t.Value
-		case *ast.Array:
-			if s.index < 0 || s.index >= c.Len() {
-				return nil
-			}
-			v = c.Elem(s.index).Value
-		default:
+			continue
+		}
+		c, ok := v.(*ast.Array)
+		if !ok || s.index < 0 || s.index >= c.Len() {
 			return nil
 		}
+		v = c.Elem(s.index).Value
 	}
 	return v
 }
@@ -362,8 +360,8 @@ func walkSteps(given []step, v ast.Value, steps []step, sc scope, only []int, vi
 		return
 	}
 	st := &steps[0]
-	o, ok := v.(ast.Object)
-	if !ok {
+	o := asObject(v)
+	if o == nil {
 		return
 	}
 	t := memberAt(o, &st.seg, &sc, sc.row)
@@ -399,7 +397,7 @@ func walkSteps(given []step, v ast.Value, steps []step, sc scope, only []int, vi
 		el.pos = int32(i)
 		ev := arr.Elem(i).Value
 		if !el.inRaw {
-			eo, _ := ev.(ast.Object)
+			eo := asObject(ev)
 			el.enter(st.kind, top, sc.message != nil, eo, i)
 		}
 		if len(steps) == 1 {
