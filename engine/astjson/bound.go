@@ -10,7 +10,7 @@ import (
 // sets its own bound (check's --max-record-values): far above any real
 // record, low enough that the worst record under it stays within the
 // memory docs/limits.md promises for every command.
-const DefaultMaxValues = 500_000
+const DefaultMaxValues = 50_000
 
 // DenseError is a record that builds more values than its bound: the
 // decode stopped at the first value over it, so no more than the bound was

@@ -50,11 +50,14 @@ type convertOptions struct {
 	Format        string
 	Model         string
 	KTONegatives  string
-	Inputs        []string // the arguments, which only --to reads
+	// MaxRecordValues is --max-record-values, which only --to reads.
+	MaxRecordValues string
+	Inputs          []string // the arguments, which only --to reads
 
-	toMode bool             // --to given: Inputs to Format, not the drop-in
-	failOn finding.Severity // FailOn, parsed (0 for never)
-	format document.Format  // Format, parsed
+	toMode    bool             // --to given: Inputs to Format, not the drop-in
+	failOn    finding.Severity // FailOn, parsed (0 for never)
+	format    document.Format  // Format, parsed
+	maxValues int              // MaxRecordValues, parsed
 }
 
 // NewCmdConvert returns the `chatlint convert` command writing to s.
@@ -139,6 +142,7 @@ do not compile.`,
 	cmdutil.AddFormatFlag(cmd, &o.Format, "with --to: force the input format ("+document.FormatNames()+")")
 	f.StringVar(&o.KTONegatives, "kto-negatives", openai.KTOSkip, "with --to: what a KTO record marked undesirable (label false) gives: skip (no example, a warning) or error (no example, exit 1); never a positive example")
 	f.StringVar(&o.Model, "model", "", "with --to: the model the examples are for; an example over its token limit is noted (default: the built-in model table's default)")
+	cmdutil.AddMaxRecordValuesFlag(cmd, &o.MaxRecordValues, "with --to: a record over it is not converted, with a record-too-dense note")
 	return cmd
 }
 
