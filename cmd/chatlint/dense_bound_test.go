@@ -198,3 +198,45 @@ func TestValidateInputTooDense(t *testing.T) {
 		t.Errorf("default bound: exit %d\n%s", code, stdout)
 	}
 }
+
+// TestSessionLineTooDense: in a session (a Codex rollout) a line over
+// --max-record-values is reported at its line and the session is not
+// checked further: judged without a line it holds, it would get findings
+// of what it is not (an orphan result, a missing one). fix writes the
+// session back whole, byte for byte.
+func TestSessionLineTooDense(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join(repo, "fixtures/fix/codex-repairs/output.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(raw), "\n"), "\n")
+	var extra strings.Builder
+	for i := range 600 {
+		if i > 0 {
+			extra.WriteByte(',')
+		}
+		extra.WriteString(`{"a":1}`)
+	}
+	// The fourth line, a record of the session's middle, gains a member
+	// no rule reads but every command builds whole: 1,201 values.
+	lines[3] = strings.TrimSuffix(lines[3], "}") + `,"extra":[` + extra.String() + `]}`
+	input := strings.Join(lines, "\n") + "\n"
+	dir := t.TempDir()
+	p := writeFile(t, dir, "rollout.jsonl", input)
+
+	stdout, _, code := chatlint(t, "", "check", "--max-record-values", "1000", p)
+	if code != 1 || !strings.Contains(stdout, "rollout.jsonl:4: error record-too-dense: ") || !strings.Contains(stdout, "1 error, 0 warnings") {
+		t.Errorf("check: exit %d, want 1 and only record-too-dense:\n%s", code, stdout)
+	}
+	if stdout, _, _ := chatlint(t, "", "check", p); strings.Contains(stdout, "record-too-dense") {
+		t.Errorf("default bound:\n%s", stdout)
+	}
+	out := filepath.Join(dir, "out.jsonl")
+	_, stderr, code := chatlint(t, "", "fix", "--max-record-values", "1000", "-o", out, p)
+	if code != 1 || !strings.Contains(stderr, "rollout.jsonl:4: error record-too-dense: ") {
+		t.Errorf("fix: exit %d, want 1\n%s", code, stderr)
+	}
+	if got := mustRead(t, out); got != input {
+		t.Errorf("fix did not write the session back byte for byte")
+	}
+}

@@ -38,7 +38,7 @@ var CoreRules = []rule.Rule{
 	{ID: RuleLineTooLong, Severity: finding.Error, Pack: CorePack, Kind: "go", Source: "engine/lint/core.go",
 		Description: "A line is longer than --max-line-size (64 MiB by default); it is skipped without being held in memory, and the message gives its length. A .json document is read whole, so the bound applies to the whole file."},
 	{ID: RuleTooDense, Severity: finding.Error, Pack: CorePack, Kind: "go", Source: "engine/lint/core.go",
-		Description: "A record holds more values (every member value and list element, at any depth) than --max-record-values (" + maxValuesText + " by default) among those the run builds: its decode stopped at the bound, so memory stays bounded, and the record is not checked further. Values the active rules never read are not built and do not count. For a session format the bound applies to each line. fix writes the record back byte for byte, convert --to leaves it out with a note."},
+		Description: "A record holds more values (every member value and list element, at any depth) than --max-record-values (" + maxValuesText + " by default) among those the run builds: its decode stopped at the bound, so memory stays bounded, and the record is not checked further. Values the active rules never read are not built and do not count. For a session format the bound applies to each line, and a session holding a line over it is not checked further (judged without that line, it would get findings of what it is not). fix writes the record (the session) back byte for byte, convert --to leaves it out with a note."},
 }
 
 func coreFinding(rule, file string, line int, msg string) finding.Finding {

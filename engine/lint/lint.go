@@ -261,6 +261,11 @@ func documents(u Unit, opts document.Options, proj *astjson.Projection, each fun
 			var bad *finding.Finding
 			if obj, bad = decode(u.File, *rec, proj, opts.MaxValues); bad != nil {
 				out = append(out, *bad)
+				if bad.Rule == RuleTooDense && adapter != nil && adapter.PerFile {
+					// A session missing a line it holds would be judged
+					// on what it is not: it is not checked further.
+					skip = true
+				}
 				continue
 			}
 			projected = proj != nil
