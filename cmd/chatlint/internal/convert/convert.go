@@ -181,7 +181,7 @@ func (o *convertOptions) validateDropIn(flags *pflag.FlagSet) error {
 	if len(o.Inputs) > 0 {
 		return cmdutil.UsageError("unknown command %q for \"chatlint convert\" (the drop-in reads --logs DIR; give inputs with --to openai)", o.Inputs[0])
 	}
-	for _, name := range []string{"keep-reasoning", "split", "format", "model", "kto-negatives"} {
+	for _, name := range []string{"keep-reasoning", "split", "format", "model", "kto-negatives", "max-record-values"} {
 		if flags.Changed(name) {
 			return cmdutil.UsageError("--%s applies to convert --to only", name)
 		}
