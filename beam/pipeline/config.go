@@ -29,6 +29,9 @@ type Config struct {
 	ToolCalls string
 	// MaxLineSize bounds a line, as check's --max-line-size; 0 is the default.
 	MaxLineSize int
+	// MaxValues bounds the values one record builds, as check's
+	// --max-record-values; 0 is the default.
+	MaxValues int
 	// Profile is the rule profile, as check's --profile; empty is the default.
 	Profile string
 	// Model is the model the data is for, as check's --model; empty is the
@@ -95,7 +98,7 @@ func (c Config) Validate(ctx context.Context) error {
 }
 
 func (c Config) documentOptions() document.Options {
-	return document.Options{ToolCalls: c.ToolCalls, Profile: c.Profile}
+	return document.Options{ToolCalls: c.ToolCalls, Profile: c.Profile, MaxValues: c.MaxValues}
 }
 
 // engines holds the engines compiled in this process, by configuration: a

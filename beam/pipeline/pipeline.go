@@ -79,7 +79,7 @@ func Build(s beam.Scope, o Options) error {
 	// given twice once.
 	matched := filter.Distinct(s, fileio.MatchAll(s, globs, fileio.MatchEmptyDisallow()))
 	files := fileio.ReadMatches(s, matched, fileio.ReadDirectorySkip())
-	units, readFindings, readTallies, layouts := beam.ParDo4(s, &ReadFn{Format: o.Config.Format, MaxLineSize: o.Config.MaxLineSize, Fix: o.Fix != nil, Settings: o.Config.Settings}, files)
+	units, readFindings, readTallies, layouts := beam.ParDo4(s, &ReadFn{Format: o.Config.Format, MaxLineSize: o.Config.MaxLineSize, MaxValues: o.Config.MaxValues, Fix: o.Fix != nil, Settings: o.Config.Settings}, files)
 	if o.Reshuffle {
 		units = beam.Reshuffle(s, units)
 	}

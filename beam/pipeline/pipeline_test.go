@@ -49,6 +49,8 @@ func edgeFiles(t *testing.T) string {
 		"long.jsonl": `{"messages":[{"role":"user","content":"` + strings.Repeat("a", 575) + `"},{"role":"assistant","content":"ok"}]}` + "\n" +
 			"{oops\n" +
 			`{"messages":[{"role":"user","content":"` + strings.Repeat("b", 575) + `"},{"role":"assistant","content":"ok"}]}` + "\n",
+		// Line 2 builds 61 values: over a --max-record-values of 40.
+		"dense.jsonl": chat + "\n" + `{"messages":[` + strings.TrimSuffix(strings.Repeat(`{"role":"user","content":"x"},`, 20), ",") + `]}` + "\n" + chat + "\n",
 	}
 	for name, data := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
@@ -74,6 +76,9 @@ func TestPipelineMatchesCheck(t *testing.T) {
 		reshuffle bool
 		// maxLine bounds a line, as --max-line-size does (0: the default).
 		maxLine int
+		// maxValues bounds a record's values, as --max-record-values does
+		// (0: the default).
+		maxValues int
 		// wantIn are texts some finding must hold (a file, a rule), so that
 		// a pipeline and a runner both seeing nothing cannot pass.
 		wantIn []string
@@ -126,6 +131,14 @@ func TestPipelineMatchesCheck(t *testing.T) {
 			packs:  []string{"../../fixtures/packs/team"},
 			wantIn: []string{`"rule":"no-empty-assistant"`},
 		},
+		{
+			// A record over --max-record-values is check's finding, and the
+			// records around it are checked.
+			name:      "a record over --max-record-values",
+			inputs:    []string{filepath.Join(edge, "dense.jsonl")},
+			maxValues: 40,
+			wantIn:    []string{`"rule":"record-too-dense","severity":"error","message":"the record holds more than 40 values`},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -134,7 +147,7 @@ func TestPipelineMatchesCheck(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			cfg := Config{Packs: packs, Format: tt.format, MaxLineSize: tt.maxLine}
+			cfg := Config{Packs: packs, Format: tt.format, MaxLineSize: tt.maxLine, MaxValues: tt.maxValues}
 			out := filepath.Join(t.TempDir(), "findings")
 			o := Options{Inputs: tt.inputs, Output: out, Shards: tt.shards, Reshuffle: tt.reshuffle, Summary: out + ".summary.json", Config: cfg}
 			p, s := beam.NewPipelineWithRoot()

@@ -83,6 +83,9 @@ type ReadFn struct {
 	Format string
 	// MaxLineSize bounds a line, as check's --max-line-size; 0 is the default.
 	MaxLineSize int
+	// MaxValues bounds the values detection builds of a record, as
+	// check's --max-record-values; 0 is the default.
+	MaxValues int
 	// Fix refuses .json documents, as `chatlint fix` does: the job writes
 	// JSON Lines, and an element of a .json array may span lines. The
 	// launcher refuses them first; this is for a file that appears later.
@@ -132,7 +135,7 @@ func (fn *ReadFn) ProcessElement(ctx context.Context, file fileio.ReadableFile, 
 // read reads one input's units and tallies it. A fixing job's read follows
 // the file in w (readfix.go); a checking job's passes nil.
 func (fn *ReadFn) read(ctx context.Context, name string, r io.Reader, emitUnit func(Unit), out *output, w *whole) error {
-	opts := runner.Options{Format: document.Format(fn.Format), MaxLineSize: fn.MaxLineSize}
+	opts := runner.Options{Format: document.Format(fn.Format), MaxLineSize: fn.MaxLineSize, Document: document.Options{MaxValues: fn.MaxValues}}
 	in, layout, err := runner.ReadInputLayout(ctx, runner.Input{Name: name, Reader: r, Stored: true}, opts, func(j runner.Job) {
 		if j.Finding != nil {
 			f := *j.Finding

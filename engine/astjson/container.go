@@ -67,6 +67,10 @@ func (d *decoder) object(i int, p *Projection) (*ast.Term, int) {
 		if v == nil {
 			return nil, end
 		}
+		if d.left--; d.left < 0 { // bound.go
+			d.kvs = d.kvs[:base]
+			return d.over(end)
+		}
 		if n < len(local) {
 			local[n] = [2]*ast.Term{k, v}
 		} else {
@@ -152,6 +156,10 @@ func (d *decoder) array(i int, elem *Projection) (*ast.Term, int) {
 		}
 		if v == nil {
 			return nil, end
+		}
+		if d.left--; d.left < 0 { // bound.go
+			d.elems = d.elems[:base]
+			return d.over(end)
 		}
 		if n < len(local) {
 			local[n] = v

@@ -34,6 +34,9 @@ type decoder struct {
 	// (shared.go), in a projected decode even where it builds a value
 	// whole.
 	share bool
+	// left is how many more values the decode may build (bound.go);
+	// dense is the offset where it went over, -1 while it has not.
+	left, dense int
 
 	kvs   [][2]*ast.Term // pending object members, shared by all nesting levels
 	elems []*ast.Term    // pending array elements, shared by all nesting levels
@@ -55,16 +58,18 @@ func Decode(data []byte) (ast.Value, error) { return decode(data, nil) }
 
 // decode is Decode, or DecodeProjected when p is not nil.
 func decode(data []byte, p *Projection) (ast.Value, error) {
-	v, _, err := decodeCut(data, p, nil)
+	v, _, err := decodeBounded(data, p, nil, -1)
 	return v, err
 }
 
-// decodeCut is decode, also reporting whether a Dense projection left
-// elements of an array out.
-func decodeCut(data []byte, p *Projection, in *Slabs) (ast.Value, bool, error) {
+// decodeBounded is decode building at most max values (bound), carving its
+// terms from in when not nil, also reporting whether a Dense projection
+// left elements of an array out.
+func decodeBounded(data []byte, p *Projection, in *Slabs, max int) (ast.Value, bool, error) {
 	d := decoderPool.Get().(*decoder)
 	d.Reset(data)
 	d.cut, d.inexact, d.share = false, false, p != nil
+	d.left, d.dense = bound(max), -1
 	if in != nil {
 		d.alloc = in.alloc
 	}
@@ -80,6 +85,12 @@ func decodeCut(data []byte, p *Projection, in *Slabs) (ast.Value, bool, error) {
 	if t != nil && d.End(i) {
 		v = t.Value
 	}
+	dense := d.dense
+	if dense >= 0 {
+		// What was built is dropped here: only its bound was held.
+		v = nil
+		d.validate()
+	}
 	var err error
 	if d.Failed() {
 		err = d.Err()
@@ -89,14 +100,16 @@ func decodeCut(data []byte, p *Projection, in *Slabs) (ast.Value, bool, error) {
 		in.alloc = d.alloc
 	}
 	d.release()
-	if err != nil {
+	switch {
+	case err != nil:
 		return nil, false, err
-	}
-	if inexact && rng == nil {
-		return decodeCut(data, exact(p), in)
-	}
-	if rng != nil {
+	case rng != nil:
 		return nil, false, rng
+	case dense >= 0:
+		return nil, false, &DenseError{Max: bound(max), Offset: dense, Size: len(data)}
+	}
+	if inexact {
+		return decodeBounded(data, exact(p), in, max)
 	}
 	return v, cut, nil
 }

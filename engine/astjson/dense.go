@@ -38,6 +38,10 @@ func (d *decoder) denseArray(i int, p *Projection) (*ast.Term, int) {
 			if n < p.Dense {
 				var v *ast.Term
 				if v, end = d.value(at); v != nil {
+					if d.left--; d.left < 0 {
+						d.elems = d.elems[:base]
+						return d.over(end)
+					}
 					d.elems = append(d.elems, v)
 				}
 			} else {
@@ -92,6 +96,6 @@ const shapeDense = 64
 // their kinds, never the length of a list of numbers: a 60 MB such list
 // need not be built to tell the format.
 func DecodeShape(data []byte) (v ast.Value, whole bool, err error) {
-	v, cut, err := decodeCut(data, shapeProjection, nil)
+	v, cut, err := decodeBounded(data, shapeProjection, nil, -1)
 	return v, !cut, err
 }

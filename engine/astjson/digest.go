@@ -38,7 +38,7 @@ import (
 // trailing zeros ("0.10", "1.50"), one of more than 15 significant digits,
 // compare as float64s, and that equality is not transitive, so no digest
 // can keep it. A record holding such a literal inside a value a Digest
-// applies to is decoded again without stand-ins (decodeCut): a stand-in
+// applies to is decoded again without stand-ins (decodeBounded): a stand-in
 // never holds one, and a number compared with one that is not so written is
 // compared exactly.
 

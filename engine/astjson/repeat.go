@@ -36,6 +36,10 @@ const (
 type repeatEntry struct {
 	data []byte // the value's bytes, owned
 	term *ast.Term
+	// values is how many values building term counted (bound.go): a
+	// record taking it from the cache is charged them, so that whether
+	// it is over its bound does not depend on the records before it.
+	values int
 }
 
 var (
@@ -53,27 +57,27 @@ func prefixHash(b []byte) uint64 {
 
 // repeated returns the cached term for the value starting at data[i], and
 // the index just past it.
-func repeated(data []byte, i int, h uint64) (*ast.Term, int, bool) {
+func repeated(data []byte, i int, h uint64) (*ast.Term, int, int, bool) {
 	bucket := &repeatCache[h%repeatSlots]
 	for w := range bucket {
 		e := bucket[w].Load()
 		if e != nil && len(data)-i >= len(e.data) && bytes.Equal(data[i:i+len(e.data)], e.data) {
-			return e.term, i + len(e.data), true
+			return e.term, i + len(e.data), e.values, true
 		}
 	}
-	return nil, 0, false
+	return nil, 0, 0, false
 }
 
 // remember records a value just decoded from data[i:j]; the second time the
 // same (prefix, length) is seen the value is cached.
-func remember(data []byte, i, j int, h uint64, t *ast.Term) {
+func remember(data []byte, i, j int, h uint64, t *ast.Term, values int) {
 	key := h ^ uint64(j-i)*0x9E3779B97F4A7C15
 	slot := &seen[key%seenSlots]
 	if slot.Load() != key {
 		slot.Store(key)
 		return
 	}
-	e := &repeatEntry{data: bytes.Clone(data[i:j]), term: t}
+	e := &repeatEntry{data: bytes.Clone(data[i:j]), term: t, values: values}
 	w := repeatNext.Add(1) % repeatWays
 	repeatCache[h%repeatSlots][w].Store(e)
 }
@@ -87,12 +91,16 @@ func (d *decoder) memberValue(i int) (*ast.Term, int) {
 		return d.value(i)
 	}
 	h := prefixHash(data[i:])
-	if t, j, ok := repeated(data, i, h); ok {
+	if t, j, values, ok := repeated(data, i, h); ok {
+		if d.left -= values; d.left < 0 {
+			return d.over(j)
+		}
 		return t, j
 	}
+	left := d.left
 	t, j := d.value(i)
 	if t != nil && j-i >= repeatMin && j-i <= repeatMax {
-		remember(data, i, j, h, t)
+		remember(data, i, j, h, t, left-d.left)
 	}
 	return t, j
 }

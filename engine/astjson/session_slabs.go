@@ -19,13 +19,13 @@ import "github.com/open-policy-agent/opa/v1/ast"
 // its user keeps or drops together.
 type Slabs struct{ alloc slabs }
 
-// DecodeProjectedIn is DecodeProjected carving the value's terms from s's
+// DecodeProjectedIn is DecodeProjectedMax carving the value's terms from s's
 // blocks, and sharing the strings it met recently.
-func DecodeProjectedIn(data []byte, p *Projection, s *Slabs) (ast.Value, error) {
+func DecodeProjectedIn(data []byte, p *Projection, s *Slabs, max int) (ast.Value, error) {
 	if s != nil && s.alloc.recent == nil {
 		s.alloc.recent = new(recentStrings)
 	}
-	v, _, err := decodeCut(data, p, s)
+	v, _, err := decodeBounded(data, p, s, max)
 	return v, err
 }
 

@@ -31,7 +31,7 @@ func TestSlabsShareBlocks(t *testing.T) {
 	var s Slabs
 	sharedBytes := allocated(func() {
 		for i, l := range lines {
-			v, err := DecodeProjectedIn(l, p, &s)
+			v, err := DecodeProjectedIn(l, p, &s, -1)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -58,7 +58,7 @@ func TestSlabsShareRecentStrings(t *testing.T) {
 	var ids, parents, uuids []*ast.Term
 	for i := range 100 {
 		line := fmt.Appendf(nil, `{"parentUuid":"00000000-0000-4000-8000-%012d","sessionId":%q,"uuid":"00000000-0000-4000-8000-%012d"}`, i, session, i+1)
-		v, err := DecodeProjectedIn(line, p, &s)
+		v, err := DecodeProjectedIn(line, p, &s, -1)
 		if err != nil {
 			t.Fatal(err)
 		}

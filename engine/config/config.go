@@ -21,7 +21,7 @@ import (
 )
 
 // Keys are the top-level keys of the file.
-var Keys = []string{"allow_no_tools", "baseline", "fail_on", "format", "max_line_size", "output", "overrides", "packs", "profile", "rule_timeout", "rules", "suppressions", "tool_calls"}
+var Keys = []string{"allow_no_tools", "baseline", "fail_on", "format", "max_line_size", "max_record_values", "output", "overrides", "packs", "profile", "rule_timeout", "rules", "suppressions", "tool_calls"}
 
 // Names are the file names looked for, in order.
 var Names = []string{".chatlint.yaml", ".chatlint.yml"}
@@ -53,9 +53,11 @@ type Config struct {
 	AllowNoTools bool
 	Profile      string // rule profile; checked against the packs' profiles by check
 	MaxLineSize  string // as --max-line-size; parsed by check
-	Output       []string
-	Baseline     string
-	RuleTimeout  time.Duration
+	// MaxRecordValues is as --max-record-values; parsed by check.
+	MaxRecordValues string
+	Output          []string
+	Baseline        string
+	RuleTimeout     time.Duration
 
 	ruleLines map[string][]ref // rule id -> where the file names it
 	keyLines  map[string]int   // top-level key -> its line
@@ -176,19 +178,20 @@ func Parse(path string, src []byte) (*Config, error) {
 	}
 	root := doc.Content[0]
 	p.mapping(root, "the config", map[string]func(*yaml.Node){
-		"packs":          func(n *yaml.Node) { c.Packs = p.strings(n, "packs") },
-		"rules":          func(n *yaml.Node) { c.Rules = p.levels(n, c) },
-		"overrides":      func(n *yaml.Node) { c.Overrides = p.overrides(n, c) },
-		"suppressions":   func(n *yaml.Node) { c.Suppressions = p.suppressions(n, c) },
-		"fail_on":        func(n *yaml.Node) { c.FailOn = p.oneOf(n, "fail_on", "error", "warning", "info", "never") },
-		"format":         func(n *yaml.Node) { c.Format = p.oneOf(n, "format", formatNames()...) },
-		"tool_calls":     func(n *yaml.Node) { c.ToolCalls = p.oneOf(n, "tool_calls", "inline", "structured") },
-		"allow_no_tools": func(n *yaml.Node) { p.decode(n, "allow_no_tools", &c.AllowNoTools) },
-		"profile":        func(n *yaml.Node) { c.Profile = p.str(n, "profile") },
-		"max_line_size":  func(n *yaml.Node) { c.MaxLineSize = p.str(n, "max_line_size") },
-		"output":         func(n *yaml.Node) { c.Output = p.strings(n, "output") },
-		"baseline":       func(n *yaml.Node) { c.Baseline = p.str(n, "baseline") },
-		"rule_timeout":   func(n *yaml.Node) { c.RuleTimeout = p.duration(n, "rule_timeout") },
+		"packs":             func(n *yaml.Node) { c.Packs = p.strings(n, "packs") },
+		"rules":             func(n *yaml.Node) { c.Rules = p.levels(n, c) },
+		"overrides":         func(n *yaml.Node) { c.Overrides = p.overrides(n, c) },
+		"suppressions":      func(n *yaml.Node) { c.Suppressions = p.suppressions(n, c) },
+		"fail_on":           func(n *yaml.Node) { c.FailOn = p.oneOf(n, "fail_on", "error", "warning", "info", "never") },
+		"format":            func(n *yaml.Node) { c.Format = p.oneOf(n, "format", formatNames()...) },
+		"tool_calls":        func(n *yaml.Node) { c.ToolCalls = p.oneOf(n, "tool_calls", "inline", "structured") },
+		"allow_no_tools":    func(n *yaml.Node) { p.decode(n, "allow_no_tools", &c.AllowNoTools) },
+		"profile":           func(n *yaml.Node) { c.Profile = p.str(n, "profile") },
+		"max_line_size":     func(n *yaml.Node) { c.MaxLineSize = p.str(n, "max_line_size") },
+		"max_record_values": func(n *yaml.Node) { c.MaxRecordValues = p.str(n, "max_record_values") },
+		"output":            func(n *yaml.Node) { c.Output = p.strings(n, "output") },
+		"baseline":          func(n *yaml.Node) { c.Baseline = p.str(n, "baseline") },
+		"rule_timeout":      func(n *yaml.Node) { c.RuleTimeout = p.duration(n, "rule_timeout") },
 	})
 	if len(p.errs) > 0 {
 		return nil, errors.Join(p.errs...)

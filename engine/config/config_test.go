@@ -65,7 +65,7 @@ func errString(err error) string {
 
 func TestParseErrors(t *testing.T) {
 	tests := []struct{ name, src, want string }{
-		{"unknown key", "packs: []\nfailon: error\n", `c.yaml:2: unknown key "failon" in the config (valid keys: allow_no_tools, baseline, fail_on, format, max_line_size, output, overrides, packs, profile, rule_timeout, rules, suppressions, tool_calls)`},
+		{"unknown key", "packs: []\nfailon: error\n", `c.yaml:2: unknown key "failon" in the config (valid keys: allow_no_tools, baseline, fail_on, format, max_line_size, max_record_values, output, overrides, packs, profile, rule_timeout, rules, suppressions, tool_calls)`},
 		{"not a mapping", "- a\n", "c.yaml:1: the config must be a mapping"},
 		{"twice", "fail_on: error\nfail_on: info\n", `c.yaml:2: key "fail_on" is given twice`},
 		{"every error at once", "format: csv\nrule_timeout: soon\n", "c.yaml:1: format: \"csv\" is not one of " + strings.Join(formatNames(), ", ") + "\nc.yaml:2: rule_timeout: \"soon\" is not a positive duration such as 5s or 500ms"},

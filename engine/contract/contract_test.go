@@ -40,7 +40,7 @@ func FuzzCheckLine(f *testing.F) {
 	}
 	codes := map[string]bool{CodeInvalidJSON: true, CodeNonObject: true, CodeSchema: true}
 	f.Fuzz(func(t *testing.T, line []byte) {
-		ev := eng.newEvaluator("f.jsonl")
+		ev := eng.newEvaluator("f.jsonl", 0)
 		v, err := ev.checkLine(context.Background(), 1, line, true)
 		if err != nil {
 			t.Fatalf("%q: %v", line, err)

@@ -101,7 +101,7 @@ func TestDuplicateListBounded(t *testing.T) {
 		b.WriteString(`{"conversation_id": "same", "user_id": "u", "timestamp": 0, "messages": []}` + "\n")
 	}
 	a := newAccount(Options{InputPath: "in.jsonl", MaxErrors: 5})
-	ev := eng.newEvaluator("in.jsonl")
+	ev := eng.newEvaluator("in.jsonl", 0)
 	for i, l := range strings.SplitAfter(b.String(), "\n") {
 		if l == "" {
 			continue

@@ -59,11 +59,13 @@ type evaluator struct {
 	build document.Builder
 	// key is the adapter's DatasetKey: the facts the dataset rule judges.
 	key func(rec ast.Object) (member, value string)
+	// maxValues bounds the values a line builds (Options.MaxValues).
+	maxValues int
 }
 
-func (e *Engine) newEvaluator(file string) *evaluator {
+func (e *Engine) newEvaluator(file string, maxValues int) *evaluator {
 	return &evaluator{ev: e.eng.NewEvaluator(), build: document.NewBuilder(document.Contract, file, document.Options{RawOnly: true}),
-		key: document.Lookup(document.Contract).DatasetKey}
+		key: document.Lookup(document.Contract).DatasetKey, maxValues: maxValues}
 }
 
 // checkDataset evaluates the pack's dataset rules over the fold of the

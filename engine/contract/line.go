@@ -3,6 +3,7 @@ package contract
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"unicode/utf8"
 
@@ -39,14 +40,21 @@ func (e *evaluator) checkLine(ctx context.Context, n int, line []byte, snapshot 
 	if len(s) == 0 {
 		return verdict{blank: true}, nil
 	}
-	v, err := astjson.Decode(s)
+	v, err := astjson.DecodeMax(s, e.maxValues)
 	if err != nil || bytes.HasPrefix(s, py.BOM) {
+		var de *astjson.DenseError
+		if errors.As(err, &de) {
+			return verdict{code: CodeRecordTooDense, msg: lint.TooDense(de) + "; the line was not validated: raise --max-record-values to validate it"}, nil
+		}
 		msg, nulled := py.Loads(s)
 		if msg != "" {
 			return verdict{code: CodeInvalidJSON, msg: msg}, nil
 		}
 		if nulled != nil { // NaN or Infinity: Python reads them, as numbers
-			v, err = astjson.Decode(nulled)
+			v, err = astjson.DecodeMax(nulled, e.maxValues)
+		}
+		if errors.As(err, &de) {
+			return verdict{code: CodeRecordTooDense, msg: lint.TooDense(de) + "; the line was not validated: raise --max-record-values to validate it"}, nil
 		}
 		if err != nil {
 			return verdict{code: CodeInvalidJSON, msg: err.Error()}, nil

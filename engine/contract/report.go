@@ -30,6 +30,10 @@ const (
 	// skipped unread (the reference reads a line of any length, and one
 	// 600 MB line took 2.6 GB).
 	CodeLineTooLong = "line_too_long"
+	// CodeRecordTooDense is chatlint's own: a line that would build more
+	// values than Options.MaxValues, not checked (a 32 MB line of a million
+	// messages took 0.9 GB or more in every command).
+	CodeRecordTooDense = "record_too_dense"
 )
 
 // Error is one reported problem.

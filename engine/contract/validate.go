@@ -30,6 +30,10 @@ type Options struct {
 	// MaxLineSize bounds a line; a longer one is read past without being
 	// held and reported as line_too_long. 0 means jsonl.DefaultMaxLineSize.
 	MaxLineSize int
+	// MaxValues bounds the values one line builds (astjson.DecodeMax); a
+	// line over it is a record_too_dense error, and the run goes on. 0
+	// means astjson.DefaultMaxValues.
+	MaxValues int
 }
 
 // Progress counts what a validation has read; safe to read while it runs.
@@ -84,7 +88,7 @@ func (e *Engine) Validate(ctx context.Context, r io.Reader, opts Options) (*Repo
 	var failed error
 	_, errs := runner.Each(ctx, run, []runner.Input{{Name: opts.InputPath, Reader: r}},
 		func() func(runner.Job) lineVerdict {
-			ev := e.newEvaluator(opts.InputPath)
+			ev := e.newEvaluator(opts.InputPath, opts.MaxValues)
 			return func(j runner.Job) lineVerdict { return ev.job(ctx, j, snapshot) }
 		},
 		func(v lineVerdict) {

@@ -36,6 +36,11 @@ type Options struct {
 	// (fix with what its stages' rules and its applier read); convert --to
 	// and stats read whole documents.
 	Fields *Fields
+	// MaxValues bounds the values the decode of one record (one line of a
+	// session) builds (astjson.DecodeMax); a record over it is a
+	// record-too-dense finding. 0 is astjson.DefaultMaxValues, a negative
+	// bound none.
+	MaxValues int
 }
 
 // DefaultProfile is the profile of a document checked without one.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/chatlint/chatlint/engine/astjson"
 	"github.com/chatlint/chatlint/engine/finding"
 	"github.com/chatlint/chatlint/engine/jsonl"
 	"github.com/chatlint/chatlint/engine/lint"
@@ -121,6 +122,12 @@ func (f *Fixer) Fix(ctx context.Context, u lint.Unit) Fixed {
 		for _, r := range res.Records {
 			if !jsonl.IsObject(r.Data) {
 				res.Notes = append(res.Notes, notJSON(u.File, r.Line))
+			} else if n, over := tooDense(u.File, r, opts.Document.MaxValues); over {
+				// Detection stopped reading it for its values: it is
+				// written back as it is, and said so.
+				res.Notes = append(res.Notes, n)
+				res.Left = errors.New(n.Message)
+				res.Tally.Unfixed++
 			}
 		}
 		return res
@@ -173,9 +180,12 @@ func (res *Fixed) leave(u lint.Unit, err error) {
 	var pe *PolicyError
 	var ke *KeptError
 	var ur *UnreadError
+	var td *TooDenseError
 	switch {
 	case errors.As(err, &ur):
 		note.Rule, note.Pack, note.Line = lint.RuleMismatch, lint.CorePack, ur.Line
+	case errors.As(err, &td):
+		note.Rule, note.Pack, note.Line = lint.RuleTooDense, lint.CorePack, td.Line
 	case errors.As(err, &pe):
 		note.Rule, note.Pack = lint.RulePolicyError, lint.CorePack
 		res.Tally = Tally{Documents: 1, PolicyErrors: 1}
@@ -205,4 +215,25 @@ func notJSON(file string, line int) Note {
 	f := lint.SyntaxFinding(file, line, "not JSON; left as it is (chatlint repair drops such lines)")
 	f.Severity = finding.Warning
 	return Note{Finding: f, Kind: NoteNotJSON}
+}
+
+// tooDense is the note on a record written back because it is over the
+// bound on values (document.Options.MaxValues), when it is. Only a record
+// of more than 2*max+2 bytes can hold more than max values: the others
+// are not decoded again.
+func tooDense(file string, r jsonl.Record, max int) (Note, bool) {
+	if max <= 0 {
+		max = astjson.DefaultMaxValues
+	}
+	if len(r.Data) <= 2*max+2 {
+		return Note{}, false
+	}
+	_, err := astjson.DecodeMax(r.Data, max)
+	var de *astjson.DenseError
+	if !errors.As(err, &de) {
+		return Note{}, false
+	}
+	e := &TooDenseError{Line: r.Line, Err: de}
+	f := finding.Finding{Rule: lint.RuleTooDense, Pack: lint.CorePack, Severity: finding.Error, File: file, Line: r.Line, Message: e.Error()}
+	return Note{Finding: f, Kind: NoteLeft}, true
 }

@@ -2,6 +2,7 @@ package fix
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -95,7 +96,7 @@ func (e *PolicyError) Unwrap() error { return e.Err }
 // are JSON but not objects are dropped before any pack runs (OpDropLine);
 // with no evaluators that is all Run does.
 func Run(ctx context.Context, evs []*policy.Evaluator, recs []jsonl.Record, opts Options) (*Outcome, error) {
-	if err := unfixable(opts.Format, recs); err != nil {
+	if err := unfixable(opts.Format, recs, opts.Document.MaxValues); err != nil {
 		return nil, err
 	}
 	st := &passes{opts: opts, max: opts.MaxPasses, built: -1}
@@ -176,6 +177,10 @@ type passes struct {
 	// building a long session's document costs as much as a pack's rules.
 	version int
 	built   int
+	// over is set when a document read its record whole and that record
+	// was over the bound on values (build): what the passes made of it is
+	// dropped, and the record left as it was.
+	over *TooDenseError
 }
 
 // settle runs one pack until it asks for nothing and returns how many
@@ -186,10 +191,14 @@ func (st *passes) settle(ctx context.Context, ev *policy.Evaluator, first bool) 
 		if st.built != st.version {
 			renumber(st.cur, st.src, st.opts.Format)
 			var invalid []int
-			var unread *UnreadError
-			st.doc, invalid, unread = build(st.cur, st.opts, &st.decoded)
+			var unread error
+			st.doc, invalid, unread = build(st.cur, st.opts, &st.decoded, &st.over)
 			st.out.builds++
 			st.built = st.version
+			var dense *TooDenseError
+			if errors.As(unread, &dense) {
+				return applied, dense // left as it is: every record of it
+			}
 			if first && applied == 0 {
 				if unread != nil {
 					return 0, unread // not read as the format reads it: left as it is
@@ -208,6 +217,9 @@ func (st *passes) settle(ctx context.Context, ev *policy.Evaluator, first bool) 
 		}
 		st.out.evals++
 		_, acts, err := ev.EvaluateActions(ctx, doc)
+		if st.over != nil {
+			return applied, st.over
+		}
 		if err != nil {
 			return applied, &PolicyError{Err: err}
 		}
@@ -215,6 +227,9 @@ func (st *passes) settle(ctx context.Context, ev *policy.Evaluator, first bool) 
 			return applied, nil
 		}
 		res, err := Apply(doc, st.cur, acts)
+		if st.over != nil {
+			return applied, st.over
+		}
 		if err != nil {
 			return applied, err
 		}
@@ -285,7 +300,11 @@ func renumber(recs []jsonl.Record, src []int, f document.Format) {
 //
 // For a session, *decoded holds the values of records decoded before, nil
 // where a record must be decoded; build fills it with those it decodes.
-func build(recs []jsonl.Record, opts Options, decoded *[]ast.Object) (*document.Document, []int, *UnreadError) {
+//
+// A record over opts.Document.MaxValues is a *TooDenseError, and so is one
+// whose projection was under it but whole decode is not, when the document
+// reads it whole: that one is set in *over when it happens.
+func build(recs []jsonl.Record, opts Options, decoded *[]ast.Object, over **TooDenseError) (*document.Document, []int, error) {
 	b := document.NewBuilder(opts.Format, opts.File, opts.Document)
 	ad := document.Lookup(opts.Format)
 	// Only what the rules and the applier read is built (Options.Fields);
@@ -317,7 +336,11 @@ func build(recs []jsonl.Record, opts Options, decoded *[]ast.Object) (*document.
 			obj = reuse[i]
 		}
 		if obj == nil {
-			v, err := astjson.DecodeProjectedIn(r.Data, proj, slabs)
+			v, err := astjson.DecodeProjectedIn(r.Data, proj, slabs, opts.Document.MaxValues)
+			var de *astjson.DenseError
+			if errors.As(err, &de) {
+				return nil, invalid, &TooDenseError{Line: r.Line, Err: de}
+			}
 			o, ok := v.(ast.Object)
 			if err != nil || !ok {
 				invalid = append(invalid, i)
@@ -336,8 +359,19 @@ func build(recs []jsonl.Record, opts Options, decoded *[]ast.Object) (*document.
 		}
 		if d := b.Add(r.Line, obj); d != nil {
 			if proj != nil {
-				data := r.Data
-				d.Reread(func() ast.Object { o, _ := astjson.Decode(data); obj, _ := o.(ast.Object); return obj })
+				data, line := r.Data, r.Line
+				d.Reread(func() ast.Object {
+					o, err := astjson.DecodeMax(data, opts.Document.MaxValues)
+					var de *astjson.DenseError
+					if errors.As(err, &de) && *over == nil {
+						// The document then reads its projected record,
+						// which the applier must not write out: Run
+						// leaves the record as it was (passes.settle).
+						*over = &TooDenseError{Line: line, Err: de}
+					}
+					obj, _ := o.(ast.Object)
+					return obj
+				})
 			}
 			doc = d
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/chatlint/chatlint/engine/astjson"
 	"github.com/chatlint/chatlint/engine/document"
 	"github.com/chatlint/chatlint/engine/jsonl"
+	"github.com/chatlint/chatlint/engine/lint"
 )
 
 // UnfixableError is a record of a format fix cannot rewrite in its own
@@ -25,7 +26,7 @@ func (e *UnfixableError) Error() string {
 // unfixable asks the format's adapter about the first record that is a
 // JSON object: the first line of a session, the record of a per-record
 // format.
-func unfixable(f document.Format, recs []jsonl.Record) error {
+func unfixable(f document.Format, recs []jsonl.Record, max int) error {
 	ad := document.Lookup(f)
 	if ad == nil || ad.Unfixable == nil {
 		return nil
@@ -34,10 +35,10 @@ func unfixable(f document.Format, recs []jsonl.Record) error {
 		if !astjson.OpensObject(r.Data) {
 			continue
 		}
-		v, err := astjson.Decode(r.Data)
+		v, err := astjson.DecodeMax(r.Data, max)
 		obj, ok := v.(ast.Object)
 		if err != nil || !ok {
-			continue
+			continue // reported when the record is built
 		}
 		if why := ad.Unfixable(obj); why != "" {
 			return &UnfixableError{Format: f, Line: r.Line, Reason: why}
@@ -58,4 +59,16 @@ type UnreadError struct {
 
 func (e *UnreadError) Error() string {
 	return fmt.Sprintf("the record does not fit %s: it lacks %s; left as it is", e.Format, e.Reason)
+}
+
+// TooDenseError is a record over the bound on the values one record builds
+// (document.Options.MaxValues): its decode stopped at the bound, and the
+// record, or the session that holds it, is written back as it was.
+type TooDenseError struct {
+	Line int
+	Err  *astjson.DenseError
+}
+
+func (e *TooDenseError) Error() string {
+	return lint.TooDense(e.Err) + "; the record was written back as it is: raise --max-record-values to fix it"
 }

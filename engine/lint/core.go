@@ -1,6 +1,10 @@
 package lint
 
 import (
+	"fmt"
+	"strconv"
+
+	"github.com/chatlint/chatlint/engine/astjson"
 	"github.com/chatlint/chatlint/engine/document"
 	"github.com/chatlint/chatlint/engine/finding"
 	"github.com/chatlint/chatlint/engine/rule"
@@ -14,6 +18,7 @@ const (
 	RulePolicyError  = "policy-error"
 	RuleMismatch     = "format-mismatch"
 	RuleLineTooLong  = "line-too-long"
+	RuleTooDense     = "record-too-dense"
 	RuleNotJSONL     = "not-jsonl"
 	CorePack         = "core"
 )
@@ -32,6 +37,8 @@ var CoreRules = []rule.Rule{
 		Description: "The file is not JSON Lines: binary (a Parquet file, an archive), text in which most lines near its start are not JSON (a Markdown chat history), or one pretty-printed JSON document under a name not read as one (.json and .traj are). It is reported once, on line 1, and not read further; fix and repair refuse it (exit 2, nothing written)."},
 	{ID: RuleLineTooLong, Severity: finding.Error, Pack: CorePack, Kind: "go", Source: "engine/lint/core.go",
 		Description: "A line is longer than --max-line-size (64 MiB by default); it is skipped without being held in memory, and the message gives its length. A .json document is read whole, so the bound applies to the whole file."},
+	{ID: RuleTooDense, Severity: finding.Error, Pack: CorePack, Kind: "go", Source: "engine/lint/core.go",
+		Description: "A record holds more values (every member value and list element, at any depth) than --max-record-values (" + maxValuesText + " by default) among those the run builds: its decode stopped at the bound, so memory stays bounded, and the record is not checked further. Values the active rules never read are not built and do not count. For a session format the bound applies to each line, and a session holding a line over it is not checked further (judged without that line, it would get findings of what it is not). fix writes the record (the session) back byte for byte, convert --to leaves it out with a note."},
 }
 
 func coreFinding(rule, file string, line int, msg string) finding.Finding {
@@ -54,4 +61,26 @@ func LineTooLongFinding(file string, line int, msg string) finding.Finding {
 // (jsonl.Sniff): one for the file, on its first line.
 func NotJSONLFinding(file, msg string) finding.Finding {
 	return coreFinding(RuleNotJSONL, file, 1, msg)
+}
+
+// maxValuesText is astjson.DefaultMaxValues as the rule's description
+// writes it.
+var maxValuesText = func() string {
+	s := strconv.Itoa(astjson.DefaultMaxValues)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}()
+
+// TooDenseFinding is the finding for a record whose decode went over its
+// bound on values (astjson.DenseError).
+func TooDenseFinding(file string, line int, e *astjson.DenseError) finding.Finding {
+	return coreFinding(RuleTooDense, file, line, TooDense(e)+"; the record was not read further: raise --max-record-values to read it")
+}
+
+// TooDense says why a record was not read, in the words every command
+// uses before saying what it did with it.
+func TooDense(e *astjson.DenseError) string {
+	return fmt.Sprintf("the record holds more than %d values, over the limit (--max-record-values): its decode stopped at byte %d of %d", e.Max, e.Offset, e.Size)
 }

@@ -58,7 +58,7 @@ func TestDenseValuesComparedNotBuilt(t *testing.T) {
 		t.Fatal(err)
 	}
 	l := New(eng, document.Options{})
-	whole := New(eng, document.Options{Fields: document.AllFields()})
+	whole := New(eng, document.Options{Fields: document.AllFields(), MaxValues: -1}) // unbounded: it builds the dense values
 	check := func(name, data string) []finding.Finding {
 		t.Helper()
 		u := Unit{File: "d.jsonl", Format: document.Chat, Records: []jsonl.Record{{Line: 1, Data: []byte(data)}}}

@@ -87,7 +87,7 @@ func TestDenseValuesNotBuilt(t *testing.T) {
 		t.Fatal(err)
 	}
 	l := New(eng, document.Options{})
-	whole := New(eng, document.Options{Fields: document.AllFields()})
+	whole := New(eng, document.Options{Fields: document.AllFields(), MaxValues: -1}) // unbounded: it builds the dense values
 	for name, data := range denseShapes(3_000_000) {
 		rec := jsonl.Record{Line: 1, Data: []byte(data)}
 		var f document.Format
@@ -131,16 +131,22 @@ func TestDenseValuesNotBuilt(t *testing.T) {
 // 955 MB). The lists in content parts and in a call's arguments are still
 // built: message-repeated compares a message's raw content and tool_calls
 // with the previous message's. The findings are the whole record's in
-// every shape.
+// every shape. Under the default --max-record-values the two that are
+// built are record-too-dense, the member's is not.
 func TestDenseValuesNotBuiltBuiltinPacks(t *testing.T) {
 	eng, err := policy.Compile(context.Background(), builtinCheckPacks(t), policy.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := New(eng, document.Options{})
-	whole := New(eng, document.Options{Fields: document.AllFields()})
+	bounded := New(eng, document.Options{})
+	l := New(eng, document.Options{MaxValues: -1})
+	whole := New(eng, document.Options{Fields: document.AllFields(), MaxValues: -1}) // unbounded: it builds the dense values
 	for name, data := range denseShapes(3_000_000) {
 		u := Unit{File: "d.jsonl", Format: document.Chat, Records: []jsonl.Record{{Line: 1, Data: []byte(data)}}}
+		dense := slices.ContainsFunc(bounded.Check(context.Background(), u), func(f finding.Finding) bool { return f.Rule == RuleTooDense })
+		if want := name != "a message's member"; dense != want {
+			t.Errorf("%s: record-too-dense %v under the default bound, want %v", name, dense, want)
+		}
 		var got []finding.Finding
 		n := allocated(func() { got = l.Check(context.Background(), u) })
 		if bounded := name == "a message's member"; bounded && n > uint64(len(data)) {
@@ -201,7 +207,7 @@ func TestProjectedMessageMembers(t *testing.T) {
 		`{"messages":[{"role":"assistant","content":"<tool_call>{\"name\":\"f\",\"arguments\":{}}</tool_call>","weight":0},{"role":"tool","content":"<tool_result>ok</tool_result>"}]}`,
 	} {
 		whole, _ := Decode("f", jsonl.Record{Data: []byte(rec)})
-		proj, _ := decode("f", jsonl.Record{Data: []byte(rec)}, document.Projection(document.Chat, opts))
+		proj, _ := decode("f", jsonl.Record{Data: []byte(rec)}, document.Projection(document.Chat, opts), 0)
 		want := document.NewBuilder(document.Chat, "f", opts).Add(1, whole)
 		got := document.NewBuilder(document.Chat, "f", opts).Add(1, proj)
 		if ast.Compare(document.Plain(got.Materialized()), document.Plain(want.Materialized())) != 0 {

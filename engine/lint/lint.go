@@ -265,8 +265,13 @@ func documents(u Unit, opts document.Options, proj *astjson.Projection, each fun
 		projected := false
 		if i > 0 || obj == nil {
 			var bad *finding.Finding
-			if obj, bad = decodeIn(u.File, *rec, proj, slabs); bad != nil {
+			if obj, bad = decodeIn(u.File, *rec, proj, slabs, opts.MaxValues); bad != nil {
 				out = append(out, *bad)
+				if bad.Rule == RuleTooDense && adapter != nil && adapter.PerFile {
+					// A session missing a line it holds would be judged
+					// on what it is not: it is not checked further.
+					skip = true
+				}
 				continue
 			}
 			projected = proj != nil
@@ -299,7 +304,9 @@ func documents(u Unit, opts document.Options, proj *astjson.Projection, each fun
 		}
 		if d != nil {
 			if projected {
-				d.Reread(func() ast.Object { whole, _ := Decode(u.File, *rec); return whole })
+				// Unbounded: the projected decode was under the bound,
+				// and a Rego gate that fired reads the record whole.
+				d.Reread(func() ast.Object { whole, _ := DecodeMax(u.File, *rec, -1); return whole })
 			}
 			if u.Duplicate != nil {
 				d.MarkDuplicate(u.Duplicate.Member, u.Duplicate.Value, u.Duplicate.FirstLine)
@@ -428,26 +435,37 @@ func Place(d *document.Document, hits []policy.Hit) []finding.Finding {
 }
 
 // Decode decodes one record, or returns the finding that says why it is not
-// a JSON object.
+// a JSON object or why it was not built (over astjson.DefaultMaxValues).
 func Decode(file string, rec jsonl.Record) (ast.Object, *finding.Finding) {
-	return decode(file, rec, nil)
+	return decode(file, rec, nil, 0)
 }
 
-// decode is Decode building only what p keeps (astjson.DecodeProjected),
+// DecodeMax is Decode building at most max values (astjson.DecodeMax: 0 is
+// the default bound, a negative max none).
+func DecodeMax(file string, rec jsonl.Record, max int) (ast.Object, *finding.Finding) {
+	return decode(file, rec, nil, max)
+}
+
+// decode is DecodeMax building only what p keeps (astjson.DecodeProjected),
 // with the same findings.
-func decode(file string, rec jsonl.Record, p *astjson.Projection) (ast.Object, *finding.Finding) {
-	return decodeIn(file, rec, p, nil)
+func decode(file string, rec jsonl.Record, p *astjson.Projection, max int) (ast.Object, *finding.Finding) {
+	return decodeIn(file, rec, p, nil, max)
 }
 
 // decodeIn is decode carving the record's terms from slabs, when not nil.
-func decodeIn(file string, rec jsonl.Record, p *astjson.Projection, slabs *astjson.Slabs) (ast.Object, *finding.Finding) {
+func decodeIn(file string, rec jsonl.Record, p *astjson.Projection, slabs *astjson.Slabs, max int) (ast.Object, *finding.Finding) {
 	var v ast.Value
 	var err error
 	var kind string
 	if astjson.OpensObject(rec.Data) {
-		v, err = astjson.DecodeProjectedIn(rec.Data, p, slabs)
+		v, err = astjson.DecodeProjectedIn(rec.Data, p, slabs, max)
 	} else {
 		kind, err = astjson.KindOf(rec.Data) // validated, not built: no rule reads it
+	}
+	var de *astjson.DenseError
+	if errors.As(err, &de) {
+		f := TooDenseFinding(file, rec.Line, de)
+		return nil, &f
 	}
 	var re *astjson.RangeError
 	switch {
@@ -493,10 +511,18 @@ const DetectWindow = 16
 // (astjson.DecodeShape), and the record is then decoded again by its check
 // as the format's projection says, rather than built whole here.
 func Detect(file string, rec jsonl.Record) (format document.Format, obj ast.Object, unrecognized *finding.Finding, ok bool) {
+	return DetectMax(file, rec, 0)
+}
+
+// DetectMax is Detect building at most max values of the record's shape
+// (astjson.DecodeShapeMax; 0 is the default bound): a record over it is
+// not an object to detection, which waits for the next record, and its
+// check reports it (record-too-dense).
+func DetectMax(file string, rec jsonl.Record, max int) (format document.Format, obj ast.Object, unrecognized *finding.Finding, ok bool) {
 	if !astjson.OpensObject(rec.Data) {
 		return "", nil, nil, false
 	}
-	v, whole, err := astjson.DecodeShape(rec.Data)
+	v, whole, err := astjson.DecodeShapeMax(rec.Data, max)
 	obj, isObj := v.(ast.Object)
 	if err != nil || !isObj {
 		return "", nil, nil, false

@@ -267,7 +267,7 @@ func (p *producer) record(st *fileState, rec jsonl.Record, borrowed bool) {
 	p.counts.bytes.Add(int64(len(rec.Data)) + 1)
 	var first ast.Object
 	if !st.detected {
-		format, obj, unrecognized, ok := lint.Detect(st.name, rec)
+		format, obj, unrecognized, ok := lint.DetectMax(st.name, rec, p.opts.Document.MaxValues)
 		switch {
 		case !ok && len(st.pending) == 0: // not an object: reported as a syntax finding
 			p.send(job{unit: lint.Unit{File: st.name, Records: []jsonl.Record{rec}}, borrowed: borrowed})
@@ -326,7 +326,7 @@ func (p *producer) route(st *fileState, rec jsonl.Record, first ast.Object, borr
 		return
 	}
 	u := lint.Unit{File: st.name, Format: st.format, Records: []jsonl.Record{rec}, First: first, Forced: p.opts.Format != ""}
-	st.unique.mark(&u)
+	st.unique.mark(&u, p.opts.Document.MaxValues)
 	p.send(job{unit: u, borrowed: borrowed})
 }
 
@@ -336,7 +336,7 @@ func (p *producer) flush(st *fileState) {
 	st.pending, st.unrecognized = nil, nil
 	for _, r := range pending {
 		if st.format == "" || !st.format.PerFile() {
-			if _, bad := lint.Decode(st.name, r); bad != nil {
+			if _, bad := lint.DecodeMax(st.name, r, p.opts.Document.MaxValues); bad != nil {
 				p.send(job{unit: lint.Unit{File: st.name, Records: []jsonl.Record{r}}})
 				continue
 			}

@@ -20,8 +20,9 @@ type uniqueKeys struct {
 
 // mark decodes the unit's record (handing it on as Unit.First, so the
 // worker does not decode it again) and sets Unit.Duplicate when its value
-// was used before.
-func (k *uniqueKeys) mark(u *lint.Unit) {
+// was used before. A record over max values (document.Options.MaxValues)
+// is not built here: the worker reports it.
+func (k *uniqueKeys) mark(u *lint.Unit, max int) {
 	ad := document.Lookup(u.Format)
 	if ad == nil || ad.UniqueKey == nil || ad.PerFile {
 		return
@@ -32,7 +33,7 @@ func (k *uniqueKeys) mark(u *lint.Unit) {
 		if !astjson.OpensObject(rec.Data) {
 			return // the worker reports it
 		}
-		v, err := astjson.Decode(rec.Data)
+		v, err := astjson.DecodeMax(rec.Data, max)
 		o, ok := v.(ast.Object)
 		if err != nil || !ok {
 			return // the worker reports it

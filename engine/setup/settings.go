@@ -18,6 +18,9 @@ type Settings struct {
 	AllowNoTools bool   // --allow-no-tools, allow_no_tools
 	Profile      string // --profile, profile
 	MaxLineSize  string // --max-line-size, max_line_size (ParseSize reads it)
+	// MaxRecordValues is --max-record-values, max_record_values
+	// (ParseCount reads it).
+	MaxRecordValues string
 }
 
 // FromConfig fills s from cfg's keys whose flag given reports was not given.
@@ -35,6 +38,7 @@ func (s *Settings) FromConfig(cfg *config.Config, given func(flag string) bool) 
 		{"tool-calls", cfg.ToolCalls, &s.ToolCalls},
 		{"profile", cfg.Profile, &s.Profile},
 		{"max-line-size", cfg.MaxLineSize, &s.MaxLineSize},
+		{"max-record-values", cfg.MaxRecordValues, &s.MaxRecordValues},
 	} {
 		if k.val != "" && !given(k.flag) {
 			*k.dst = k.val
@@ -64,4 +68,15 @@ func ParseSize(s string) (int, error) {
 		return 0, fmt.Errorf("want a positive size such as 65536, 512KiB or 64MiB, not %q", s)
 	}
 	return n * mult, nil
+}
+
+// ParseCount reads a positive count, written with or without separators
+// (1000000, 1_000_000 or 1,000,000).
+func ParseCount(s string) (int, error) {
+	t := strings.NewReplacer("_", "", ",", "").Replace(strings.TrimSpace(s))
+	n, err := strconv.Atoi(t)
+	if err != nil || n <= 0 {
+		return 0, fmt.Errorf("want a positive count such as 1000000, not %q", s)
+	}
+	return n, nil
 }

@@ -77,6 +77,9 @@ type File struct {
 	// Unrecognized, set on a file no format claims, is check's finding
 	// on it (unrecognized-format): nothing of the file was counted.
 	Unrecognized *finding.Finding `json:"unrecognized,omitempty"`
+	// TooDense are check's findings on the records over the bound on
+	// values (record-too-dense): they were not counted, only skipped.
+	TooDense []finding.Finding `json:"-"`
 
 	counts []int32
 }
@@ -138,6 +141,7 @@ type unitStats struct {
 	skipped      int
 	end          bool
 	unrecognized *finding.Finding
+	tooDense     []finding.Finding
 }
 
 // Compute reads the inputs with r (its options: format, workers, line size;
@@ -165,7 +169,14 @@ func Compute(ctx context.Context, r *runner.Runner, inputs []runner.Input, o Opt
 				u.skipped++
 				return u
 			}
-			if j.Format == "" || len(j.Records) == 0 {
+			if len(j.Records) == 0 {
+				return u
+			}
+			if j.Format == "" {
+				// Not counted; but a record detection stopped reading
+				// for its values is reported, as check reports it.
+				u.tooDense = tooDense(lint.Documents(j.Unit, r.Opts.Document, func(*document.Document, *jsonl.Record) {}))
+				u.skipped += len(u.tooDense)
 				return u
 			}
 			// Read as check reads: the same decoding, fit test and builder;
@@ -175,6 +186,7 @@ func Compute(ctx context.Context, r *runner.Runner, inputs []runner.Input, o Opt
 				u.examples = append(u.examples, describe(counter, d))
 			})
 			u.skipped += len(bad)
+			u.tooDense = tooDense(bad)
 			return u
 		}
 	}
@@ -190,6 +202,7 @@ func Compute(ctx context.Context, r *runner.Runner, inputs []runner.Input, o Opt
 		if u.unrecognized != nil {
 			cur.Unrecognized = u.unrecognized
 		}
+		cur.TooDense = append(cur.TooDense, u.tooDense...)
 		if cur.Format == "" && u.format != "" {
 			cur.Format = string(u.format)
 		}
@@ -346,6 +359,17 @@ func callNames(m ast.Object) []string {
 	for i := 0; i < arr.Len(); i++ {
 		if c, ok := arr.Elem(i).Value.(ast.Object); ok {
 			out = append(out, str(c, "name"))
+		}
+	}
+	return out
+}
+
+// tooDense are the record-too-dense findings among fs.
+func tooDense(fs []finding.Finding) []finding.Finding {
+	var out []finding.Finding
+	for _, f := range fs {
+		if f.Rule == lint.RuleTooDense {
+			out = append(out, f)
 		}
 	}
 	return out

@@ -34,7 +34,7 @@ func (o *options) fixJob(ctx context.Context) (pipeline.Options, finding.Severit
 	if err != nil {
 		return pipeline.Options{}, 0, err
 	}
-	cfg := pipeline.Config{Disable: o.Disable, RecordTimeout: o.Timeout, Format: o.Format, ToolCalls: o.ToolCalls, MaxLineSize: o.MaxLineSize}
+	cfg := pipeline.Config{Disable: o.Disable, RecordTimeout: o.Timeout, Format: o.Format, ToolCalls: o.ToolCalls, MaxLineSize: o.MaxLineSize, MaxValues: o.MaxValues}
 	if err := fx.Validate(ctx, cfg); err != nil {
 		return pipeline.Options{}, 0, err
 	}

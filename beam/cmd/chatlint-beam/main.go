@@ -21,6 +21,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/chatlint/chatlint/engine/astjson"
 	"github.com/chatlint/chatlint/engine/config"
 	"github.com/chatlint/chatlint/engine/jsonl"
 	"github.com/chatlint/chatlint/engine/setup"
@@ -57,6 +58,7 @@ type options struct {
 	Timeout      time.Duration
 	Format       string
 	MaxLineSize  int
+	MaxValues    int // --max-record-values
 	ToolCalls    string
 	AllowNoTools bool
 	FailOn       string
@@ -103,6 +105,12 @@ func addFlags(fs *flag.FlagSet, o *options) {
 	fs.StringVar(&o.Format, "format", "", "force the input format (default: detect per file)")
 	o.MaxLineSize = jsonl.DefaultMaxLineSize
 	fs.Var((*lineSize)(&o.MaxLineSize), "max-line-size", "longest line read; a longer one is a line-too-long finding (bytes, or with KiB, MiB, GiB)")
+	o.MaxValues = astjson.DefaultMaxValues
+	fs.Func("max-record-values", fmt.Sprintf("most values (member values and list elements, at any depth) one record may build; a record over it is a record-too-dense finding, not checked, and with --fix written back as it is (default %d)", astjson.DefaultMaxValues), func(v string) error {
+		n, err := setup.ParseCount(v)
+		o.MaxValues = n
+		return err
+	})
 	fs.StringVar(&o.ToolCalls, "tool-calls", "", "force the tool-call representation: inline or structured (default: detect per record)")
 	fs.BoolVar(&o.AllowNoTools, "allow-no-tools", false, "do not require a tools list (turns off tools-shape)")
 	fs.StringVar(&o.FailOn, "fail-on", "", "lowest severity that makes the exit status 1: error, warning, info or never (default error)")
@@ -218,7 +226,7 @@ func (o *options) job(ctx context.Context) (pipeline.Options, finding.Severity, 
 		timeout = 0 // the config's rule_timeout, else the default
 	}
 	pc := pipeline.Config{Packs: packs, Disable: disable, RecordTimeout: setup.RuleTimeout(timeout, cfg), Format: o.Format, ToolCalls: o.ToolCalls,
-		MaxLineSize: o.MaxLineSize, Profile: o.Profile, Model: o.Model, Settings: settings}
+		MaxLineSize: o.MaxLineSize, MaxValues: o.MaxValues, Profile: o.Profile, Model: o.Model, Settings: settings}
 	if err := pc.Validate(ctx); err != nil {
 		return pipeline.Options{}, 0, err
 	}
@@ -257,6 +265,13 @@ func (o *options) config() (*config.Config, error) {
 			return nil, fmt.Errorf("config %s: max_line_size: %v", cfg.Path, err)
 		}
 		o.MaxLineSize = n
+	}
+	if s.MaxRecordValues != "" {
+		n, err := setup.ParseCount(s.MaxRecordValues)
+		if err != nil {
+			return nil, fmt.Errorf("config %s: max_record_values: %v", cfg.Path, err)
+		}
+		o.MaxValues = n
 	}
 	return cfg, nil
 }

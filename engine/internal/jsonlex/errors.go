@@ -90,3 +90,9 @@ func (l *Lexer) literalErr() *SyntaxError {
 	l.fail(i+k, "in literal "+lit+" (expecting "+quoteByte(lit[k])+")")
 	return l.Err()
 }
+
+// Stop records that the builder gives up at Data[i] for a reason of its own
+// (astjson's bound on the values one record builds): the lexer is then
+// failed as after an error, so the builder unwinds the way it does on one,
+// and the builder words the reason itself.
+func (l *Lexer) Stop(i int) { l.failMsg(i, "stopped") }

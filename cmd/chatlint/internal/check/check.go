@@ -24,7 +24,8 @@ type checkOptions struct {
 	cmdutil.PackOptions
 	gateOptions
 	// Settings: --fail-on, --format, --tool-calls, --allow-no-tools,
-	// --profile, --max-line-size, which the config file may give too.
+	// --profile, --max-line-size, --max-record-values, which the config
+	// file may give too.
 	setup.Settings
 	from    configFrom // the config keys behind some values (config.go)
 	Paths   []string
@@ -60,7 +61,10 @@ a baseline written earlier with --write-baseline FILE. See docs/ci.md.
 
 Only regular files are read (a walk follows symbolic links to them); name
 a pipe as - to read it. A line longer than --max-line-size is reported as
-line-too-long and skipped.
+line-too-long and skipped; a record that would build more values (member
+values and list elements, at any depth, among those the rules read) than
+--max-record-values is reported as record-too-dense and not checked: both
+bound the memory one record takes.
 
 Rules run under a profile: "default" judges each file as what it is (a chat
 record that ends on a tool call is a fine-tuning example, a record without
@@ -106,6 +110,7 @@ rule active.`,
 	cmdutil.AddProfileFlag(cmd, &o.Profile, document.DefaultProfile, "rule profile: default, or one a pack declares (export; openai, mistral, together, bedrock: fine-tuning uploads)")
 	f.StringVar(&o.Model, "model", "", "the model the data is for: its token limit and encoding come from the packs' model tables (default: the table's default)")
 	f.StringVar(&o.MaxLineSize, "max-line-size", "64MiB", "longest line read; a longer one is a line-too-long finding (bytes, or with KiB, MiB, GiB)")
+	cmdutil.AddMaxRecordValuesFlag(cmd, &o.MaxRecordValues, "a record over it is a record-too-dense finding and is not checked")
 	f.BoolVarP(&o.Verbose, "verbose", "v", false, "list every input with its format and record count")
 	cmdutil.AddPackFlags(cmd, &o.PackOptions)
 	cmdutil.AddTimeoutFlags(cmd, &o.PackOptions)
@@ -125,8 +130,12 @@ func runCheck(cmd *cobra.Command, o *checkOptions) error {
 	if err != nil {
 		return cmdutil.UsageError("--max-line-size: %v", err)
 	}
+	maxValues, err := cmdutil.ParseMaxRecordValues(o.MaxRecordValues)
+	if err != nil {
+		return err
+	}
 	ropts := runner.Options{Workers: o.Workers, MaxLineSize: maxLine, Projected: true,
-		Document: document.Options{ToolCalls: o.ToolCalls, Profile: o.Profile}}
+		Document: document.Options{ToolCalls: o.ToolCalls, Profile: o.Profile, MaxValues: maxValues}}
 	if ropts.Format, err = cmdutil.ParseFormat(o.Format); err != nil {
 		return err
 	}

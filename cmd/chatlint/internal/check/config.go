@@ -40,6 +40,11 @@ func applyCheckConfig(cmd *cobra.Command, o *checkOptions) error {
 			return cmdutil.UsageError("config: %s: %v", cfg.Where("max_line_size"), err)
 		}
 	}
+	if cfg.MaxRecordValues != "" && !changed("max-record-values") {
+		if _, err := setup.ParseCount(cfg.MaxRecordValues); err != nil {
+			return cmdutil.UsageError("config: %s: %v", cfg.Where("max_record_values"), err)
+		}
+	}
 	if len(cfg.Output) > 0 && !changed("output") {
 		for _, v := range cfg.Output {
 			spec, err := cmdutil.ParseOutputs("check", []string{v})

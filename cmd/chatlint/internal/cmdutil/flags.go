@@ -7,8 +7,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/chatlint/chatlint/engine/astjson"
 	"github.com/chatlint/chatlint/engine/document"
 	"github.com/chatlint/chatlint/engine/runner"
+	"github.com/chatlint/chatlint/engine/setup"
 )
 
 // The flags below are declared here once so that each means one thing in
@@ -85,4 +87,21 @@ func FormatHelp() string {
 		fmt.Fprintf(&b, "  %-14s %s\n", a.Format, a.Summary)
 	}
 	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// AddMaxRecordValuesFlag adds --max-record-values, the bound on the values
+// one record builds (astjson.DecodeMax), read by ParseMaxRecordValues; over
+// it says what the command does with a record over the bound.
+func AddMaxRecordValuesFlag(cmd *cobra.Command, p *string, over string) {
+	cmd.Flags().StringVar(p, "max-record-values", strconv.Itoa(astjson.DefaultMaxValues),
+		"most values (member values and list elements, at any depth) one record may build; "+over)
+}
+
+// ParseMaxRecordValues reads --max-record-values.
+func ParseMaxRecordValues(s string) (int, error) {
+	n, err := setup.ParseCount(s)
+	if err != nil {
+		return 0, UsageError("--max-record-values: %v", err)
+	}
+	return n, nil
 }

@@ -50,11 +50,14 @@ type convertOptions struct {
 	Format        string
 	Model         string
 	KTONegatives  string
-	Inputs        []string // the arguments, which only --to reads
+	// MaxRecordValues is --max-record-values, which only --to reads.
+	MaxRecordValues string
+	Inputs          []string // the arguments, which only --to reads
 
-	toMode bool             // --to given: Inputs to Format, not the drop-in
-	failOn finding.Severity // FailOn, parsed (0 for never)
-	format document.Format  // Format, parsed
+	toMode    bool             // --to given: Inputs to Format, not the drop-in
+	failOn    finding.Severity // FailOn, parsed (0 for never)
+	format    document.Format  // Format, parsed
+	maxValues int              // MaxRecordValues, parsed
 }
 
 // NewCmdConvert returns the `chatlint convert` command writing to s.
@@ -139,6 +142,7 @@ do not compile.`,
 	cmdutil.AddFormatFlag(cmd, &o.Format, "with --to: force the input format ("+document.FormatNames()+")")
 	f.StringVar(&o.KTONegatives, "kto-negatives", openai.KTOSkip, "with --to: what a KTO record marked undesirable (label false) gives: skip (no example, a warning) or error (no example, exit 1); never a positive example")
 	f.StringVar(&o.Model, "model", "", "with --to: the model the examples are for; an example over its token limit is noted (default: the built-in model table's default)")
+	cmdutil.AddMaxRecordValuesFlag(cmd, &o.MaxRecordValues, "with --to: a record over it is not converted, with a record-too-dense note")
 	return cmd
 }
 
@@ -177,7 +181,7 @@ func (o *convertOptions) validateDropIn(flags *pflag.FlagSet) error {
 	if len(o.Inputs) > 0 {
 		return cmdutil.UsageError("unknown command %q for \"chatlint convert\" (the drop-in reads --logs DIR; give inputs with --to openai)", o.Inputs[0])
 	}
-	for _, name := range []string{"keep-reasoning", "split", "format", "model", "kto-negatives"} {
+	for _, name := range []string{"keep-reasoning", "split", "format", "model", "kto-negatives", "max-record-values"} {
 		if flags.Changed(name) {
 			return cmdutil.UsageError("--%s applies to convert --to only", name)
 		}

@@ -15,7 +15,7 @@ import (
 // converter's defaults (the run makes the two folders absolute).
 func dropIn() *convertOptions {
 	return &convertOptions{Logs: "./proxy_logs", Output: "./output", GroupBy: "date",
-		ToolReport: true, Integrity: true, Anonymize: true, CleanupGoose: true, FailOn: "never", KTONegatives: "skip"}
+		ToolReport: true, Integrity: true, Anonymize: true, CleanupGoose: true, FailOn: "never", KTONegatives: "skip", MaxRecordValues: "50000"}
 }
 
 func TestNewCmdConvert(t *testing.T) {
@@ -33,6 +33,7 @@ func TestNewCmdConvert(t *testing.T) {
 					"logs", "out", "scenario", true, false, "warning", finding.Warning, []string{"p"}
 			}), ""},
 		{"negated pair: last wins", []string{"--no-tool-report", "--tool-report"}, dropIn(), ""},
+		{"--max-record-values on the drop-in", []string{"--max-record-values", "10"}, nil, "usage: --max-record-values applies to convert --to only"},
 		{"drop-in takes no inputs", []string{"a.jsonl"}, nil, `usage: unknown command "a.jsonl" for "chatlint convert" (the drop-in reads --logs DIR; give inputs with --to openai)`},
 		{"--to flag on the drop-in", []string{"--split", "turns"}, nil, "usage: --split applies to convert --to only"},
 		{"bad group-by", []string{"--group-by", "week"}, nil, `usage: --group-by: want date or scenario, not "week"`},
@@ -43,6 +44,7 @@ func TestNewCmdConvert(t *testing.T) {
 			with(func(o *convertOptions) {
 				o.To, o.toMode, o.Output, o.Split, o.Format, o.format, o.KeepReasoning, o.Inputs =
 					"openai", true, "train.jsonl", "turns", "chat", document.Chat, true, []string{"a", "-"}
+				o.maxValues = 50000
 			}), ""},
 		{"to another format", []string{"--to", "sharegpt", "a"}, nil, `usage: --to: want openai, not "sharegpt"`},
 		{"to, empty", []string{"--to", "", "a"}, nil, `usage: --to: want openai, not ""`},

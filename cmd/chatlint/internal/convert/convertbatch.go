@@ -18,7 +18,7 @@ import (
 // peekFormat names the format of a file from its leading records, as the
 // runner detects it ("" when none claims it, or for a stream, which cannot
 // be read twice).
-func peekFormat(in runner.Input, forced document.Format) document.Format {
+func peekFormat(in runner.Input, forced document.Format, maxValues int) document.Format {
 	if forced != "" {
 		return forced
 	}
@@ -36,7 +36,7 @@ func peekFormat(in runner.Input, forced document.Format) document.Format {
 		if err != nil {
 			return ""
 		}
-		if format, _, _, ok := lint.Detect(in.Name, rec); ok {
+		if format, _, _, ok := lint.DetectMax(in.Name, rec, maxValues); ok {
 			return format
 		}
 	}
@@ -47,10 +47,10 @@ func peekFormat(in runner.Input, forced document.Format) document.Format {
 // they are read first, for their answers, which the requests of the Batch
 // input files are then joined with (openai.Answers). A Batch output given
 // without any Batch input is refused: it holds only answers.
-func splitBatchOutputs(inputs []runner.Input, forced document.Format) (outputs, rest []runner.Input, err error) {
+func splitBatchOutputs(inputs []runner.Input, forced document.Format, maxValues int) (outputs, rest []runner.Input, err error) {
 	requests := false
 	for _, in := range inputs {
-		switch peekFormat(in, forced) {
+		switch peekFormat(in, forced, maxValues) {
 		case document.OpenAIBatchOutput:
 			outputs = append(outputs, in)
 			continue
@@ -78,7 +78,7 @@ func readAnswers(ctx context.Context, r *runner.Runner, outputs []runner.Input, 
 				c.add(*j.Finding)
 				return c
 			}
-			bad := lint.Documents(j.Unit, document.Options{}, func(d *document.Document, _ *jsonl.Record) {
+			bad := lint.Documents(j.Unit, r.Opts.Document, func(d *document.Document, _ *jsonl.Record) {
 				for _, n := range answers.Add(d) {
 					c.add(finding.Finding{File: d.File, Line: n.Line, Severity: finding.Warning, Rule: ruleConvertLossy, Message: n.Message})
 				}

@@ -66,6 +66,9 @@ func (o *convertOptions) validateTo(flags *pflag.FlagSet) error {
 		return cmdutil.UsageError("--split: want turns, not %q", o.Split)
 	}
 	var err error
+	if o.maxValues, err = cmdutil.ParseMaxRecordValues(o.MaxRecordValues); err != nil {
+		return err
+	}
 	o.format, err = cmdutil.ParseFormat(o.Format)
 	return err
 }
@@ -76,7 +79,7 @@ func (o *convertOptions) validateTo(flags *pflag.FlagSet) error {
 // without it), notes on standard error.
 func runConvertTo(cmd *cobra.Command, o *convertOptions) error {
 	flags, args := cmd.Flags(), o.Inputs
-	ropts := runner.Options{Workers: o.Workers, Format: o.format}
+	ropts := runner.Options{Workers: o.Workers, Format: o.format, Document: document.Options{MaxValues: o.maxValues}}
 	out := "-"
 	if flags.Changed("output") {
 		out = o.Output
@@ -109,7 +112,7 @@ func runConvertTo(cmd *cobra.Command, o *convertOptions) error {
 		return err
 	}
 	copts := openai.Options{KeepReasoning: o.KeepReasoning, SplitTurns: o.Split == "turns", Model: model, KTONegatives: o.KTONegatives}
-	outputs, inputs, err := splitBatchOutputs(inputs, o.format)
+	outputs, inputs, err := splitBatchOutputs(inputs, o.format, o.maxValues)
 	if err != nil {
 		return err
 	}
@@ -136,7 +139,7 @@ func runConvertTo(cmd *cobra.Command, o *convertOptions) error {
 		copts.Answers = answers
 	}
 	tot, rerrs := runner.Each(cmd.Context(), r, inputs, func() func(runner.Job) convertedJob {
-		return func(j runner.Job) convertedJob { return convertJob(j, copts) }
+		return func(j runner.Job) convertedJob { return convertJob(j, copts, ropts.Document) }
 	}, collect)
 	if copts.Answers != nil {
 		collect(unusedAnswers(copts.Answers))
@@ -171,8 +174,9 @@ func runConvertTo(cmd *cobra.Command, o *convertOptions) error {
 	return nil
 }
 
-// convertJob turns one unit of input into its examples and notes.
-func convertJob(j runner.Job, opts openai.Options) convertedJob {
+// convertJob turns one unit of input into its examples and notes; docs
+// are the options its records are read with (their bound on values).
+func convertJob(j runner.Job, opts openai.Options, docs document.Options) convertedJob {
 	var c convertedJob
 	if j.Finding != nil {
 		c.add(*j.Finding)
@@ -187,7 +191,7 @@ func convertJob(j runner.Job, opts openai.Options) convertedJob {
 	// A session's lines are read no more once decoded (a per-record
 	// document's record is: it is handed to the function below).
 	j.Unit.Release = true
-	bad := lint.Documents(j.Unit, document.Options{}, func(d *document.Document, rec *jsonl.Record) {
+	bad := lint.Documents(j.Unit, docs, func(d *document.Document, rec *jsonl.Record) {
 		c.docs++
 		if openai.AsIs(d.Format) && rec != nil {
 			// Already an OpenAI fine-tuning example (DPO): written byte

@@ -39,9 +39,12 @@ type fixOptions struct {
 	// IgnoreWriters replaces a file even while another process holds it
 	// open for writing.
 	IgnoreWriters bool
+	// MaxRecordValues is --max-record-values.
+	MaxRecordValues string
 
-	maxLine int             // MaxLine, parsed
-	format  document.Format // Format, parsed
+	maxLine   int             // MaxLine, parsed
+	maxValues int             // MaxRecordValues, parsed
+	format    document.Format // Format, parsed
 }
 
 // NewCmdFix returns the `chatlint fix` command writing to s.
@@ -68,7 +71,10 @@ other fields and their order. Everything dropped is appended to
 A line that is JSON but not an object goes to the rejects file too. A file
 whose records fit no known format is not fixed: nothing is written for it,
 nor for a file with a line longer than --max-line-size (fix cannot keep a
-line it did not read: raise the limit to fix that file).
+line it did not read: raise the limit to fix that file). A record that
+would build more values than --max-record-values is written back byte for
+byte with a record-too-dense note (exit 1), and the rest of its file is
+fixed; a session holding such a line is written back whole.
 A record whose pieces the pack cannot read (parts keyed value, a tools
 field that is a JSON string) is left as it was, with a note. A .json array
 is written as JSON Lines, or as an array again to a .json file.
@@ -105,6 +111,7 @@ and files of no known format.`,
 	cmdutil.AddWorkersFlag(cmd, &o.Workers)
 	f.IntVar(&o.MaxPasses, "max-passes", fix.DefaultMaxPasses, "most passes over one record before fix gives up on it")
 	f.StringVar(&o.MaxLine, "max-line-size", "64MiB", "longest line read; a file with a longer line is not written (bytes, or with KiB, MiB, GiB)")
+	cmdutil.AddMaxRecordValuesFlag(cmd, &o.MaxRecordValues, "a record over it is written back as it is, with a record-too-dense note")
 	return cmd
 }
 
@@ -129,6 +136,9 @@ func (o *fixOptions) validate() error {
 	if o.format, err = cmdutil.ParseFormat(o.Format); err != nil {
 		return err
 	}
+	if o.maxValues, err = cmdutil.ParseMaxRecordValues(o.MaxRecordValues); err != nil {
+		return err
+	}
 	if err := document.CheckToolCalls(o.ToolCalls); err != nil {
 		return cmdutil.UsageError("--tool-calls: %v", err)
 	}
@@ -142,7 +152,7 @@ func (o *fixOptions) validate() error {
 }
 
 func runFix(cmd *cobra.Command, o *fixOptions) error {
-	ropts := runner.Options{Workers: o.Workers, MaxLineSize: o.maxLine, Format: o.format, Document: document.Options{ToolCalls: o.ToolCalls}}
+	ropts := runner.Options{Workers: o.Workers, MaxLineSize: o.maxLine, Format: o.format, Document: docOptions(o)}
 	engines, err := o.compile(cmd)
 	if err != nil {
 		return err

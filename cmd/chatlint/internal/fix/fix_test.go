@@ -15,7 +15,7 @@ import (
 
 func TestNewCmdFix(t *testing.T) {
 	base := func(f func(o *fixOptions)) *fixOptions {
-		o := &fixOptions{Timeout: policy.DefaultRuleTimeout, MaxPasses: fix.DefaultMaxPasses, MaxLine: "64MiB", maxLine: 64 << 20}
+		o := &fixOptions{Timeout: policy.DefaultRuleTimeout, MaxPasses: fix.DefaultMaxPasses, MaxLine: "64MiB", maxLine: 64 << 20, MaxRecordValues: "50000", maxValues: 50000}
 		f(o)
 		return o
 	}

@@ -150,6 +150,10 @@ func (fx *fixer) work(j runner.Job, w *fix.Fixer) fixed {
 		// through.
 		res.fixed, res.records = &fr, fr.Records
 		res.dropNote = noteLines(fr.Notes, fix.NoteDropped)
+		// A record detection stopped reading for its values
+		// (record-too-dense) is written back as it is, and said now.
+		res.note = noteLines(fr.Notes, fix.NoteLeft)
+		res.unfixed = fr.Tally.Unfixed > 0
 		return res
 	}
 	res.known = true
@@ -490,7 +494,7 @@ func (fx *fixer) summary(tot runner.Totals) {
 }
 
 func docOptions(o *fixOptions) document.Options {
-	return document.Options{ToolCalls: o.ToolCalls}
+	return document.Options{ToolCalls: o.ToolCalls, MaxValues: o.maxValues}
 }
 
 func plural(n int, word string) string {

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/chatlint/chatlint/cmd/chatlint/internal/cmdutil"
+	"github.com/chatlint/chatlint/engine/document"
 	"github.com/chatlint/chatlint/engine/finding"
 	"github.com/chatlint/chatlint/engine/report"
 	"github.com/chatlint/chatlint/engine/runner"
@@ -29,8 +30,11 @@ type statsOptions struct {
 	Outputs []string
 	Format  string
 	Workers int
+	// MaxRecordValues is --max-record-values.
+	MaxRecordValues string
 
-	specs []cmdutil.OutputSpec // Outputs, parsed
+	specs     []cmdutil.OutputSpec // Outputs, parsed
+	maxValues int
 }
 
 // NewCmdStats returns the `chatlint stats` command writing to s.
@@ -74,6 +78,7 @@ the OpenAI cookbook counts them (docs/fine-tuning.md#tokens).
 	f.StringArrayVarP(&o.Outputs, "output", "o", nil, "output `FORMAT[=FILE]`: text (default) or json, on stdout or to a file, html=FILE for the report page with charts (repeatable)")
 	cmdutil.AddFormatFlag(cmd, &o.Format, cmdutil.FormatUsage())
 	cmdutil.AddWorkersFlag(cmd, &o.Workers)
+	cmdutil.AddMaxRecordValuesFlag(cmd, &o.MaxRecordValues, "a record over it is not counted and is reported as record-too-dense")
 	cmdutil.AddPackFlags(cmd, &o.PackOptions)
 	return cmd
 }
@@ -90,7 +95,8 @@ func (o *statsOptions) validate() error {
 	if o.Epochs < 0 {
 		return cmdutil.UsageError("--epochs: want a positive number")
 	}
-	return nil
+	o.maxValues, err = cmdutil.ParseMaxRecordValues(o.MaxRecordValues)
+	return err
 }
 
 func runStats(cmd *cobra.Command, o *statsOptions) error {
@@ -106,7 +112,7 @@ func runStats(cmd *cobra.Command, o *statsOptions) error {
 	if model == nil {
 		return cmdutil.UsageError("--model: no active pack has a model table")
 	}
-	ropts := runner.Options{Workers: o.Workers}
+	ropts := runner.Options{Workers: o.Workers, Document: document.Options{MaxValues: o.maxValues}}
 	if ropts.Format, err = cmdutil.ParseFormat(o.Format); err != nil {
 		return err
 	}
@@ -148,13 +154,22 @@ func runStats(cmd *cobra.Command, o *statsOptions) error {
 			fmt.Fprintf(o.IO.ErrOut, "%s:%d: %s %s: %s\n", u.File, u.Line, u.Severity, u.Rule, u.Message)
 		}
 	}
+	// A record over --max-record-values was not counted: said as check
+	// says it.
+	dense := 0
+	for _, f := range res.Files {
+		for _, d := range f.TooDense {
+			dense++
+			fmt.Fprintf(o.IO.ErrOut, "%s:%d: %s %s: %s\n", report.EscapeControls(d.File), d.Line, d.Severity, d.Rule, report.Clean(d.Message))
+		}
+	}
 	for _, err := range errs {
 		fmt.Fprintln(o.IO.ErrOut, "chatlint:", report.EscapeControls(runner.Describe(err)))
 	}
 	switch {
 	case len(errs) > 0:
 		return &cmdutil.ExitCode{Code: cmdutil.ExitError}
-	case unrecognized > 0:
+	case unrecognized > 0 || dense > 0:
 		return &cmdutil.ExitCode{Code: cmdutil.ExitFindings}
 	}
 	return nil

@@ -18,10 +18,10 @@ func TestNewCmdStats(t *testing.T) {
 		wantErr string
 	}{
 		{"defaults", []string{"d.jsonl"},
-			&statsOptions{Paths: []string{"d.jsonl"}, specs: []cmdutil.OutputSpec{{Format: "text"}}}, ""},
+			&statsOptions{Paths: []string{"d.jsonl"}, specs: []cmdutil.OutputSpec{{Format: "text"}}, MaxRecordValues: "50000", maxValues: 50000}, ""},
 		{"every flag", []string{"--model", "gpt-4.1-mini", "--epochs", "2", "--format", "chat", "--workers", "3", "--pack", "p", "--no-builtin",
-			"-o", "json", "-o", "text=s.txt", "-o", "html=s.html", "a", "b"},
-			&statsOptions{Paths: []string{"a", "b"}, Model: "gpt-4.1-mini", Epochs: 2, Format: "chat", Workers: 3,
+			"-o", "json", "-o", "text=s.txt", "-o", "html=s.html", "--max-record-values", "1_000", "a", "b"},
+			&statsOptions{Paths: []string{"a", "b"}, Model: "gpt-4.1-mini", Epochs: 2, Format: "chat", Workers: 3, MaxRecordValues: "1_000", maxValues: 1000,
 				PackOptions: cmdutil.PackOptions{Packs: []string{"p"}, NoBuiltin: true},
 				Outputs:     []string{"json", "text=s.txt", "html=s.html"},
 				specs:       []cmdutil.OutputSpec{{Format: "json"}, {Format: "text", File: "s.txt"}, {Format: "html", File: "s.html"}}}, ""},
@@ -30,6 +30,7 @@ func TestNewCmdStats(t *testing.T) {
 		{"report format", []string{"-o", "sarif", "d"}, nil, `usage: --output: unknown output format "sarif" (want text or json, optionally =FILE, or html=FILE)`},
 		{"two on stdout", []string{"-o", "text", "-o", "json", "d"}, nil, "usage: --output: both text and json would write to stdout; give one of them a file: -o json=FILE"},
 		{"negative epochs", []string{"--epochs", "-1", "d"}, nil, "usage: --epochs: want a positive number"},
+		{"no values", []string{"--max-record-values", "0", "d"}, nil, `usage: --max-record-values: want a positive count such as 1000000, not "0"`},
 		{"workers", []string{"--workers", "x", "d"}, nil, `invalid argument "x" for "--workers" flag: want a whole number, not "x"`},
 	}
 	for _, tt := range tests {

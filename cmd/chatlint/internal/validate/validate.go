@@ -25,9 +25,12 @@ type validateInputOptions struct {
 	MessagesOnly string
 	Workers      int
 	MaxLine      string
+	// MaxRecordValues is --max-record-values.
+	MaxRecordValues string
 
-	maxLine int                  // MaxLine, parsed
-	reports []cmdutil.OutputSpec // ReportJSON as an output
+	maxLine   int                  // MaxLine, parsed
+	maxValues int                  // MaxRecordValues, parsed
+	reports   []cmdutil.OutputSpec // ReportJSON as an output
 }
 
 // NewCmdValidateInput returns the `chatlint validate-input` command writing to s.
@@ -43,7 +46,10 @@ conversation record of the input contract (conversation_id, user_id,
 timestamp, messages, optional metadata) and that conversation ids are unique.
 It prints a summary and, with --report-json, writes the contract validator's
 JSON report (same keys, layout and codes: invalid_json, non_object_line,
-schema_validation_failed, duplicate_conversation_id, empty_dataset).
+schema_validation_failed, duplicate_conversation_id, empty_dataset; and
+chatlint's own line_too_long for a line over --max-line-size and
+record_too_dense for a line that would build more values than
+--max-record-values, neither of them held in memory).
 
 Exit status: 0 when the file is valid, 1 when it is not (an empty file is
 not valid), 2 for usage errors and an input that cannot be read.`,
@@ -68,6 +74,7 @@ not valid), 2 for usage errors and an input that cannot be read.`,
 	f.StringVar(&o.MessagesOnly, "write-messages-only", "", "also write the valid records, reduced to conversation_id and messages, to this file")
 	cmdutil.AddWorkersFlag(cmd, &o.Workers)
 	f.StringVar(&o.MaxLine, "max-line-size", "64MiB", "longest line read; a longer one is a line_too_long error, not held in memory (bytes, or with KiB, MiB, GiB)")
+	cmdutil.AddMaxRecordValuesFlag(cmd, &o.MaxRecordValues, "a line over it is a record_too_dense error, not validated")
 	return cmd
 }
 
@@ -82,6 +89,9 @@ func (o *validateInputOptions) validate() error {
 	var err error
 	if o.maxLine, err = setup.ParseSize(o.MaxLine); err != nil {
 		return cmdutil.UsageError("--max-line-size: %v", err)
+	}
+	if o.maxValues, err = cmdutil.ParseMaxRecordValues(o.MaxRecordValues); err != nil {
+		return err
 	}
 	if o.ReportJSON != "" {
 		// --report-json FILE is the contract validator's spelling of -o
@@ -100,7 +110,7 @@ func (o *validateInputOptions) validate() error {
 }
 
 func runValidateInput(cmd *cobra.Command, o *validateInputOptions) error {
-	maxLine, reports := o.maxLine, o.reports
+	maxLine, maxValues, reports := o.maxLine, o.maxValues, o.reports
 	if err := cmdutil.RefuseInputs([]string{o.Input},
 		append([]cmdutil.Output{{Flag: "--write-messages-only", Path: o.MessagesOnly}}, cmdutil.SpecOutputs(reports)...)...); err != nil {
 		return err
@@ -115,7 +125,7 @@ func runValidateInput(cmd *cobra.Command, o *validateInputOptions) error {
 		return err
 	}
 	progress := &contract.Progress{}
-	opts := contract.Options{InputPath: o.Input, MaxErrors: o.MaxErrors, Workers: o.Workers, Progress: progress, MaxLineSize: maxLine}
+	opts := contract.Options{InputPath: o.Input, MaxErrors: o.MaxErrors, Workers: o.Workers, Progress: progress, MaxLineSize: maxLine, MaxValues: maxValues}
 	var rep *contract.Report
 	validate := func() error {
 		stop := cmdutil.ShowProgress(o.IO.ErrOut, progress.Read)
