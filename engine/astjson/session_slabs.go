@@ -48,6 +48,10 @@ func (r *recentStrings) string(alloc *slabs, s []byte) *ast.Term {
 	slot := &r[hashKey(s)&(1<<recentBits-1)]
 	if t := *slot; t != nil {
 		if v, ok := t.Value.(ast.String); ok && string(v) == string(s) {
+			// Counted as made: the term belongs to this session, and an
+			// object holding it must not be shared process-wide
+			// (shared.go), which would pin the session's blocks.
+			alloc.made++
 			return t
 		}
 	}

@@ -87,3 +87,26 @@ func TestSlabsShareRecentStrings(t *testing.T) {
 		t.Fatalf("sessionId = %q", got)
 	}
 }
+
+// TestSlabsRecentStringsNotSharedObjects: an object whose members are a
+// session's repeated strings belongs to the session. Were it taken for an
+// object of process-wide shared terms, it would go to the shared table,
+// built as an OPA object, and pin the session's blocks after its end.
+func TestSlabsRecentStringsNotSharedObjects(t *testing.T) {
+	p := &Projection{Object: true, KeepOthers: true}
+	var s Slabs
+	line := []byte(`{"payload":{"call_id":"call_0123456789abcdefghijklmnopqrstuvwxyz"}}`)
+	var got []*ast.Term
+	for range 4 {
+		v, err := DecodeProjectedIn(line, p, &s, -1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, v.(ast.Object).Get(ast.StringTerm("payload")))
+	}
+	for i := 1; i < len(got); i++ {
+		if got[i] == got[i-1] {
+			t.Fatalf("lines %d and %d share their payload object: it went to the process-wide table", i-1, i)
+		}
+	}
+}
