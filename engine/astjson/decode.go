@@ -55,16 +55,19 @@ func Decode(data []byte) (ast.Value, error) { return decode(data, nil) }
 
 // decode is Decode, or DecodeProjected when p is not nil.
 func decode(data []byte, p *Projection) (ast.Value, error) {
-	v, _, err := decodeCut(data, p)
+	v, _, err := decodeCut(data, p, nil)
 	return v, err
 }
 
 // decodeCut is decode, also reporting whether a Dense projection left
 // elements of an array out.
-func decodeCut(data []byte, p *Projection) (ast.Value, bool, error) {
+func decodeCut(data []byte, p *Projection, in *Slabs) (ast.Value, bool, error) {
 	d := decoderPool.Get().(*decoder)
 	d.Reset(data)
 	d.cut, d.inexact, d.share = false, false, p != nil
+	if in != nil {
+		d.alloc = in.alloc
+	}
 
 	var v ast.Value
 	var t *ast.Term
@@ -82,12 +85,15 @@ func decodeCut(data []byte, p *Projection) (ast.Value, bool, error) {
 		err = d.Err()
 	}
 	rng, cut, inexact := d.rng, d.cut, d.inexact
+	if in != nil {
+		in.alloc = d.alloc
+	}
 	d.release()
 	if err != nil {
 		return nil, false, err
 	}
 	if inexact && rng == nil {
-		return decodeCut(data, exact(p))
+		return decodeCut(data, exact(p), in)
 	}
 	if rng != nil {
 		return nil, false, rng

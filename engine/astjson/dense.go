@@ -92,6 +92,6 @@ const shapeDense = 64
 // their kinds, never the length of a list of numbers: a 60 MB such list
 // need not be built to tell the format.
 func DecodeShape(data []byte) (v ast.Value, whole bool, err error) {
-	v, cut, err := decodeCut(data, shapeProjection)
+	v, cut, err := decodeCut(data, shapeProjection, nil)
 	return v, !cut, err
 }

@@ -253,13 +253,19 @@ func documents(u Unit, opts document.Options, proj *astjson.Projection, each fun
 	adapter := document.Lookup(u.Format)
 	skip := u.Format == "" // only syntax is checked
 	fitted := false
+	// A session's lines live as long as its document: their terms are
+	// carved from blocks they share (astjson.Slabs).
+	var slabs *astjson.Slabs
+	if adapter != nil && adapter.PerFile {
+		slabs = new(astjson.Slabs)
+	}
 	for i := range u.Records {
 		rec := &u.Records[i]
 		obj := u.First
 		projected := false
 		if i > 0 || obj == nil {
 			var bad *finding.Finding
-			if obj, bad = decode(u.File, *rec, proj); bad != nil {
+			if obj, bad = decodeIn(u.File, *rec, proj, slabs); bad != nil {
 				out = append(out, *bad)
 				continue
 			}
@@ -430,11 +436,16 @@ func Decode(file string, rec jsonl.Record) (ast.Object, *finding.Finding) {
 // decode is Decode building only what p keeps (astjson.DecodeProjected),
 // with the same findings.
 func decode(file string, rec jsonl.Record, p *astjson.Projection) (ast.Object, *finding.Finding) {
+	return decodeIn(file, rec, p, nil)
+}
+
+// decodeIn is decode carving the record's terms from slabs, when not nil.
+func decodeIn(file string, rec jsonl.Record, p *astjson.Projection, slabs *astjson.Slabs) (ast.Object, *finding.Finding) {
 	var v ast.Value
 	var err error
 	var kind string
 	if astjson.OpensObject(rec.Data) {
-		v, err = astjson.DecodeProjected(rec.Data, p)
+		v, err = astjson.DecodeProjectedIn(rec.Data, p, slabs)
 	} else {
 		kind, err = astjson.KindOf(rec.Data) // validated, not built: no rule reads it
 	}
