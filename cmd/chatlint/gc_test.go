@@ -14,8 +14,12 @@ func TestMemoryLimitFor(t *testing.T) {
 		{0, memoryFloor},
 		{10 << 20, memoryFloor},
 		{memoryFloor / liveHeapFactor, memoryFloor},
-		{50 << 20, 100 << 20},
-		{100 << 20, (100 + 64) << 20},                            // the headroom is capped
+		{40 << 20, sessionCeiling}, // twice the live heap would pass the ceiling
+		{50 << 20, sessionCeiling},
+		{sessionCeilingUpTo, sessionCeiling},
+		{90 << 20, (90 + 24 + 20) << 20},                         // growing back to the cap
+		{sessionBandEnd, sessionBandEnd + maxHeadroom},           // the cap again
+		{200 << 20, (200 + 64) << 20},                            // the headroom is capped
 		{maxHeadroomUpTo - 1, maxHeadroomUpTo - 1 + maxHeadroom}, // up to here
 		{maxHeadroomUpTo, 2 * maxHeadroomUpTo},                   // then the limit doubles again
 		{1 << 62, 2 << 60},
@@ -37,7 +41,7 @@ func TestWatchLiveHeap(t *testing.T) {
 	for i := range live {
 		live[i] = 1
 	}
-	want := int64(len(live)) + maxHeadroom
+	want := memoryLimitFor(uint64(len(live)))
 	// Each cycle runs the cleanup of the previous one's sentinel; the
 	// cleanup goroutine runs when it can, so give it a few cycles.
 	for i := 0; i < 100 && debug.SetMemoryLimit(-1) < want; i++ {
