@@ -7,7 +7,7 @@ import (
 	"runtime/metrics"
 	"sync/atomic"
 
-	_ "github.com/chatlint/chatlint/cmd/chatlint/internal/gcstart" // sets GOGC in its init
+	"github.com/chatlint/chatlint/cmd/chatlint/internal/gcstart" // sets GOGC in its init
 )
 
 // GC tuning, chosen from measurements (docs/performance.md, "Memory").
@@ -50,7 +50,11 @@ const (
 	// headroom grows back, in proportion, to maxHeadroom at
 	// sessionBandEnd, so that a bigger live heap (dense records) does not
 	// collect more often than before. The few more collections cost less
-	// CPU than the sessions' shared term blocks saved.
+	// CPU than the sessions' shared term blocks saved. check under the
+	// default profile only (gcstart.SessionBand): fix and stats decode
+	// whole lines, and they and the fine-tuning profiles (which count
+	// every example's tokens) hold a live heap in the band for most of a
+	// run, where the collections cost them more CPU than check saved.
 	sessionCeiling     = 76 << 20
 	minHeadroom        = 24 << 20
 	sessionCeilingUpTo = sessionCeiling - minHeadroom
@@ -67,14 +71,16 @@ func tuneGC() {
 	}
 }
 
-// memoryLimitFor returns the soft memory limit for a live heap of live bytes.
-func memoryLimitFor(live uint64) int64 {
+// memoryLimitFor returns the soft memory limit for a live heap of live
+// bytes; band applies the sessions' band.
+func memoryLimitFor(live uint64, band bool) int64 {
 	live = min(live, 1<<60)
 	headroom := live * (liveHeapFactor - 1)
 	if live < maxHeadroomUpTo {
 		headroom = min(headroom, maxHeadroom)
 	}
 	switch {
+	case !band:
 	case live <= sessionCeilingUpTo:
 		headroom = min(headroom, max(minHeadroom, sessionCeiling-live))
 	case live < sessionBandEnd:
@@ -100,7 +106,7 @@ func watchLiveHeap() (stop func()) {
 			}
 			metrics.Read(sample)
 			if sample[0].Value.Kind() == metrics.KindUint64 {
-				debug.SetMemoryLimit(memoryLimitFor(sample[0].Value.Uint64()))
+				debug.SetMemoryLimit(memoryLimitFor(sample[0].Value.Uint64(), gcstart.SessionBand.Load()))
 			}
 			arm()
 		}, struct{}{})
