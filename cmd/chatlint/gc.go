@@ -55,7 +55,7 @@ const (
 	// whole lines, and they and the fine-tuning profiles (which count
 	// every example's tokens) hold a live heap in the band for most of a
 	// run, where the collections cost them more CPU than check saved.
-	sessionCeiling     = 76 << 20
+	sessionCeiling     = 72 << 20
 	minHeadroom        = 24 << 20
 	sessionCeilingUpTo = sessionCeiling - minHeadroom
 	sessionBandEnd     = 128 << 20

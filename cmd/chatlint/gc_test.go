@@ -32,9 +32,9 @@ func TestMemoryLimitFor(t *testing.T) {
 		{10 << 20, true, memoryFloor},
 		{memoryFloor / liveHeapFactor, true, memoryFloor},
 		{40 << 20, true, sessionCeiling}, // twice the live heap would pass the ceiling
-		{50 << 20, true, sessionCeiling},
+		{45 << 20, true, sessionCeiling},
 		{sessionCeilingUpTo, true, sessionCeiling},
-		{90 << 20, true, (90 + 24 + 20) << 20},               // growing back to the cap
+		{88 << 20, true, (88 + 24 + 20) << 20},               // growing back to the cap
 		{sessionBandEnd, true, sessionBandEnd + maxHeadroom}, // the cap again, as without the band
 		{200 << 20, true, (200 + 64) << 20},
 		{maxHeadroomUpTo, true, 2 * maxHeadroomUpTo},
