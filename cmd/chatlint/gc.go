@@ -7,7 +7,7 @@ import (
 	"runtime/metrics"
 	"sync/atomic"
 
-	_ "github.com/chatlint/chatlint/cmd/chatlint/internal/gcstart" // sets GOGC in its init
+	"github.com/chatlint/chatlint/cmd/chatlint/internal/gcstart" // sets GOGC in its init
 )
 
 // GC tuning, chosen from measurements (docs/performance.md, "Memory").
@@ -26,7 +26,8 @@ import (
 // the live heap: after every collection it is set to 2× the live heap when
 // that is more than the floor, which collects about as often as the default
 // GOGC=100 (on 8.8 MB records: 2.3× less CPU than a fixed 200 MiB limit, for
-// 393 MB peak RSS instead of 236 MB).
+// 393 MB peak RSS instead of 236 MB), with less headroom where sessions
+// make the live heap (the constants below).
 //
 // GOGC and GOMEMLIMIT in the environment still win.
 const (
@@ -40,6 +41,24 @@ const (
 	// every few percent of growth, and the run would crawl.
 	maxHeadroom     = 64 << 20
 	maxHeadroomUpTo = 384 << 20
+	// Past the floor's half and below sessionBandEnd, the live heap is
+	// mostly that of sessions (each worker holds a Codex rollout or a
+	// Claude Code session whole while its rules run), not of records in
+	// flight. Twice that live heap is where the peak RSS went over its
+	// bound (docs/limits.md), so the limit stays at sessionCeiling as
+	// long as that leaves minHeadroom; past sessionCeilingUpTo the
+	// headroom grows back, in proportion, to maxHeadroom at
+	// sessionBandEnd, so that a bigger live heap (dense records) does not
+	// collect more often than before. The few more collections cost less
+	// CPU than the sessions' shared term blocks saved. check under the
+	// default profile only (gcstart.SessionBand): fix and stats decode
+	// whole lines, and they and the fine-tuning profiles (which count
+	// every example's tokens) hold a live heap in the band for most of a
+	// run, where the collections cost them more CPU than check saved.
+	sessionCeiling     = 72 << 20
+	minHeadroom        = 24 << 20
+	sessionCeilingUpTo = sessionCeiling - minHeadroom
+	sessionBandEnd     = 128 << 20
 )
 
 // tuneGC starts the memory limit that follows the live heap. The GC target
@@ -52,12 +71,23 @@ func tuneGC() {
 	}
 }
 
-// memoryLimitFor returns the soft memory limit for a live heap of live bytes.
-func memoryLimitFor(live uint64) int64 {
+// memoryLimitFor returns the soft memory limit for a live heap of live
+// bytes; band applies the sessions' band.
+func memoryLimitFor(live uint64, band bool) int64 {
 	live = min(live, 1<<60)
 	headroom := live * (liveHeapFactor - 1)
 	if live < maxHeadroomUpTo {
 		headroom = min(headroom, maxHeadroom)
+	}
+	switch {
+	case !band:
+	case live <= sessionCeilingUpTo:
+		headroom = min(headroom, max(minHeadroom, sessionCeiling-live))
+	case live < sessionBandEnd:
+		// From minHeadroom at sessionCeilingUpTo to maxHeadroom at
+		// sessionBandEnd.
+		grow := (live - sessionCeilingUpTo) * (maxHeadroom - minHeadroom) / (sessionBandEnd - sessionCeilingUpTo)
+		headroom = min(headroom, minHeadroom+grow)
 	}
 	return max(memoryFloor, int64(live+headroom))
 }
@@ -76,7 +106,7 @@ func watchLiveHeap() (stop func()) {
 			}
 			metrics.Read(sample)
 			if sample[0].Value.Kind() == metrics.KindUint64 {
-				debug.SetMemoryLimit(memoryLimitFor(sample[0].Value.Uint64()))
+				debug.SetMemoryLimit(memoryLimitFor(sample[0].Value.Uint64(), gcstart.SessionBand.Load()))
 			}
 			arm()
 		}, struct{}{})

@@ -63,6 +63,11 @@ type producer struct {
 	// only when it holds jobs, as wouldWait costs a stat of the input
 	// (once) and a look at the reader's buffer.
 	waiting func(wouldWait func() bool)
+	// room, when set, waits until a job of the given weight would be sent
+	// without waiting (ordered.WeightedRoom): a session file is read
+	// whole before it is sent, and gathering it while the sessions in
+	// flight fill the budget held its text beside theirs.
+	room func(int64) bool
 }
 
 func (p *producer) send(j job) { p.sink(j) }
@@ -107,6 +112,7 @@ type fileState struct {
 	format   document.Format
 	detected bool
 	session  []jsonl.Record
+	size     int64      // the file's size, when it is a regular file (0: unknown)
 	first    ast.Object // the decoded first record of session, when detection decoded it
 	skipped  bool       // something was reported though no record was read
 	unique   uniqueKeys // the first line of each unique-key value (batch custom_id)
@@ -159,6 +165,11 @@ func (p *producer) readRecords(ctx context.Context, in Input) (int, *fileState, 
 		r = f
 	}
 	st := &fileState{name: in.Name, format: p.opts.Format, detected: p.opts.Format != ""}
+	if f, ok := r.(*os.File); ok {
+		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+			st.size = fi.Size()
+		}
+	}
 	max := p.opts.MaxLineSize
 	if max <= 0 {
 		max = jsonl.DefaultMaxLineSize
@@ -321,6 +332,7 @@ func (p *producer) route(st *fileState, rec jsonl.Record, first ast.Object, borr
 	if st.format.PerFile() {
 		if len(st.session) == 0 {
 			st.first = first
+			p.roomForSession(st)
 		}
 		st.session = append(st.session, held(rec, borrowed))
 		return
@@ -328,6 +340,14 @@ func (p *producer) route(st *fileState, rec jsonl.Record, first ast.Object, borr
 	u := lint.Unit{File: st.name, Format: st.format, Records: []jsonl.Record{rec}, First: first, Forced: p.opts.Format != ""}
 	st.unique.mark(&u, p.opts.Document.MaxValues)
 	p.send(job{unit: u, borrowed: borrowed})
+}
+
+// roomForSession waits, before a session file is gathered, until the
+// session's job would be sent at once: its weight is about the file's size.
+func (p *producer) roomForSession(st *fileState) {
+	if p.room != nil && st.size > 0 {
+		p.room(st.size + jobOverhead)
+	}
 }
 
 // flush routes the records held while detection looked further.

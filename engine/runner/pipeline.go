@@ -80,9 +80,9 @@ func Each[R any](ctx context.Context, r *Runner, inputs []Input, newWork func() 
 	var tot Totals
 	var errs []error
 	var pc pace
-	produce := func(ctx context.Context, send func(batch) bool) error {
+	produce := func(ctx context.Context, send func(batch) bool, room func(int64) bool) error {
 		b := newBatcher(max(r.Opts.Batch, 0), limit/8, &pc, send)
-		p := producer{opts: r.Opts, counts: &r.read, sink: b.add, waiting: b.waiting}
+		p := producer{opts: r.Opts, counts: &r.read, sink: b.add, waiting: b.waiting, room: room}
 		for _, in := range inputs {
 			sum, err := p.read(ctx, in)
 			var layout *FileLayout
@@ -121,7 +121,7 @@ func Each[R any](ctx context.Context, r *Runner, inputs []Input, newWork func() 
 		}
 	}
 	weigh := func(b batch) int64 { return b.weight }
-	ordered.Weighted(ctx, workers, limit, weigh, produce, work, func(rs []R) bool {
+	ordered.WeightedRoom(ctx, workers, limit, weigh, produce, work, func(rs []R) bool {
 		for _, v := range rs {
 			emit(v)
 		}

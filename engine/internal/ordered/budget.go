@@ -48,6 +48,18 @@ func (b *budget) acquire(n int64) (int64, bool) {
 	return n, true
 }
 
+// room waits until n (capped at the limit) would fit, without taking it;
+// false when the run stopped.
+func (b *budget) room(n int64) bool {
+	n = min(max(n, 1), b.limit)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for b.used+n > b.limit && !b.closed {
+		b.freed.Wait()
+	}
+	return !b.closed
+}
+
 // release gives back what acquire took.
 func (b *budget) release(n int64) {
 	b.mu.Lock()

@@ -27,6 +27,21 @@ func Weighted[J, R any](ctx context.Context, workers int, limit int64, weigh fun
 	produce func(ctx context.Context, send func(J) bool) error,
 	newWork func() func(context.Context, J) R,
 	emit func(R) bool) error {
+	return WeightedRoom(ctx, workers, limit, weigh, func(ctx context.Context, send func(J) bool, _ func(int64) bool) error {
+		return produce(ctx, send)
+	}, newWork, emit)
+}
+
+// WeightedRoom is Weighted whose producer may also wait, with room(n),
+// until a job of weight n would be sent without waiting (n capped at the
+// limit, as send caps it), before it gathers that job: a producer that
+// reads a whole session into memory before sending it would otherwise hold
+// it beside the jobs in flight while send waits. room returns false once
+// the run stopped.
+func WeightedRoom[J, R any](ctx context.Context, workers int, limit int64, weigh func(J) int64,
+	produce func(ctx context.Context, send func(J) bool, room func(int64) bool) error,
+	newWork func() func(context.Context, J) R,
+	emit func(R) bool) error {
 	workers = max(workers, 1)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -84,7 +99,7 @@ func Weighted[J, R any](ctx context.Context, workers int, limit int64, weigh fun
 				return inFlight.waitIdle()
 			}
 			return true
-		})
+		}, inFlight.room)
 		close(jobs)
 		wg.Wait()
 		close(results)
