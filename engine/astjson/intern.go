@@ -90,3 +90,24 @@ func hashKey(b []byte) uint64 {
 	h = (h ^ h>>33) * 0xff51afd7ed558ccd
 	return h ^ h>>33
 }
+
+// Key returns the shared term of the object key s, putting it in the cache
+// now: a reader that looks members up by a key from Key finds the decoder's
+// keys by pointer (ObjectView.Get compares pointers before strings). A key
+// longer than maxInternLen, or one whose slot another key later takes, is a
+// term of its own: a lookup by it then compares strings, and finds the same.
+func Key(s string) *ast.Term {
+	if len(s) > maxInternLen {
+		return ast.StringTerm(s)
+	}
+	b := []byte(s)
+	h := hashKey(b)
+	slot := &internTable[h&(internSize-1)]
+	if e := slot.entry.Load(); e != nil && e.n == len(b) && string(e.key[:len(b)]) == s {
+		return &e.term
+	}
+	e := &internEntry{term: ast.Term{Value: ast.String(s)}, n: len(b)}
+	copy(e.key[:], b)
+	slot.entry.Store(e)
+	return &e.term
+}
