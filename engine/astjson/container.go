@@ -92,7 +92,7 @@ func (d *decoder) object(i int, p *Projection) (*ast.Term, int) {
 		kvs = dedupe(kvs)
 	}
 	if d.share && d.alloc.made == made && len(kvs) > 0 { // every member a shared term (shared.go)
-		if t := sharedObject(kvs); t != nil {
+		if t := sharedObject(kvs, p != nil && p.View); t != nil {
 			d.kvs = d.kvs[:base]
 			return t, j
 		}

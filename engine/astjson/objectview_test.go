@@ -219,3 +219,29 @@ func TestObjectViewBuiltOnce(t *testing.T) {
 		t.Fatal("the view does not keep the object it built")
 	}
 }
+
+// TestKeyIsTheDecodersKey: a key from Key is the term the decoder gives
+// that key, so a view's Get finds it by pointer; a key too long to intern
+// is a term of its own and still finds its member.
+func TestKeyIsTheDecodersKey(t *testing.T) {
+	short, long := Key("zz_key_test_member"), Key("a member name longer than thirty-two bytes")
+	v, err := Decode([]byte(`{"zz_key_test_member": 1, "a member name longer than thirty-two bytes": 2}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys []*ast.Term
+	v.(ast.Object).Foreach(func(k, _ *ast.Term) { keys = append(keys, k) })
+	found := false
+	for _, k := range keys {
+		found = found || k == short
+	}
+	if !found {
+		t.Errorf("the decoded keys %v do not hold Key's term %p", keys, short)
+	}
+	if got := v.(ast.Object).Get(long); got == nil || got.String() != "2" {
+		t.Errorf("Get(long key) = %v, want 2", got)
+	}
+	if Key("zz_key_test_member") != short {
+		t.Errorf("Key gives two terms for one key")
+	}
+}

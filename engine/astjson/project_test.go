@@ -230,6 +230,47 @@ func TestDecodeProjectedSharesObjects(t *testing.T) {
 	}
 }
 
+// TestDecodeProjectedSharesViews: where the projection asks for a message
+// as a view (Projection.View), the message shared from decode to decode is
+// a view too, which a reader looks members up in without hashing; the same
+// message under a projection without View is shared as OPA's object. The
+// two are the same value.
+func TestDecodeProjectedSharesViews(t *testing.T) {
+	msgs := func(view bool) *Projection {
+		return &Projection{Object: true, Members: map[string]*Projection{"messages": {Elem: &Projection{
+			Object: true, KeepOthers: true, View: view, Others: &Projection{Stub: true},
+			Members: map[string]*Projection{"role": nil, "content": {Probe: true, Needles: []string{"<tool_call>"}}},
+		}}}}
+	}
+	const rec = `{"messages":[{"role":"user","content":"shared views, not hashed"}]}`
+	message := func(p *Projection) *ast.Term {
+		var v ast.Value
+		for range 3 { // shared at its second sighting
+			var err error
+			if v, err = DecodeProjected([]byte(rec), p); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return v.(ast.Object).Get(ast.StringTerm("messages")).Value.(*ast.Array).Elem(0)
+	}
+	view, object := message(msgs(true)), message(msgs(false))
+	if again := message(msgs(true)); again != view {
+		t.Errorf("the message as a view is not shared: %v", view)
+	}
+	if _, ok := view.Value.(*ObjectView); !ok {
+		t.Errorf("the message of a View projection is shared as %T, want *ObjectView", view.Value)
+	}
+	if _, ok := object.Value.(*ObjectView); ok {
+		t.Errorf("the message of a projection without View is shared as a view")
+	}
+	if got, want := PlainView(view.Value).String(), object.Value.String(); got != want {
+		t.Errorf("the view is %s, the object %s", got, want)
+	}
+	if view.Value.Hash() != object.Value.Hash() {
+		t.Errorf("the view hashes to %d, the object to %d", view.Value.Hash(), object.Value.Hash())
+	}
+}
+
 // TestProjectionShape: a Shape projection keeps a value's kind and
 // emptiness, and scalars as they are; an object or array it describes is
 // built as its Members or Elem say.

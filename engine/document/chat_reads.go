@@ -69,6 +69,9 @@ var chatProjections = func() (ps [chatReadKinds]*astjson.Projection) {
 	return ps
 }()
 
+// chatProjection decodes the record itself as a view too: only the builder
+// reads it (a rule reading raw gets another projection), by a few lookups
+// that compare keys instead of hashing them.
 func chatProjection(k int) *astjson.Projection {
 	top := map[string]*astjson.Projection{"conversation_id": nil, "id": nil}
 	if k&readMessages != 0 {
@@ -80,7 +83,7 @@ func chatProjection(k int) *astjson.Projection {
 	if k&readTools != 0 {
 		top["tools"] = nil
 	}
-	return &astjson.Projection{Object: true, Members: top}
+	return &astjson.Projection{Object: true, View: true, Members: top}
 }
 
 // messageReads is what readMessage and structuredCalls read of a message:

@@ -204,3 +204,34 @@ func TestRawReadsStarOverAnObject(t *testing.T) {
 		t.Errorf("extra's members' kinds (-want +got):\n%s", diff)
 	}
 }
+
+// TestPrunedRecordView: where no rule reads raw, a chat or contract record
+// is decoded as a view (chatProjection): the builder reads a few of its
+// members, each found by comparing keys rather than hashing them. The
+// document built from it is the one built from the record decoded whole.
+func TestPrunedRecordView(t *testing.T) {
+	for name, f := range map[string]*Fields{
+		"roles and calls": fieldsOf("messages.*.role", "messages.*.tool_calls"),
+		"text":            fieldsOf("messages.*.text"),
+		"tools":           fieldsOf("tools", "messages.*.role"),
+	} {
+		for _, format := range []Format{Chat, Contract} {
+			opts := Options{Fields: f}
+			p := Projection(format, opts)
+			for ri, rec := range rawViewRecords {
+				v, err := astjson.DecodeProjected([]byte(rec), p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, ok := v.(*astjson.ObjectView); !ok {
+					t.Errorf("%s, %s, record %d: decoded as %T, want *astjson.ObjectView", name, format, ri, v)
+				}
+				got := NewBuilder(format, "f.jsonl", opts).Add(3, v.(ast.Object)).Materialized()
+				want := NewBuilder(format, "f.jsonl", opts).Add(3, obj(t, rec)).Materialized()
+				if ast.Compare(want, got) != 0 || got.String() != want.String() {
+					t.Errorf("%s, %s, record %d: document\n%v\nwant\n%v", name, format, ri, got, want)
+				}
+			}
+		}
+	}
+}
