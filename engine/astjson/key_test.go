@@ -36,7 +36,7 @@ func TestKeyIsTheDecodedKey(t *testing.T) {
 			t.Fatalf("decode %d: Get does not find the other member", i)
 		}
 	}
-	if Key(rival) == Key(rival) {
+	if first, second := Key(rival), Key(rival); first == second {
 		t.Error("a name whose slot holds another pinned name got a shared term")
 	}
 	if Key(name) != k {
