@@ -1144,7 +1144,7 @@ var regoTable = []regoSummary{
 	},
 	{
 		pack:   "openai-tools",
-		digest: 0x16a5975d5c8b0cc8,
+		digest: 0x3be2799b0ac6014a,
 		pkgs: []string{
 			"data.chatlint.openai_tools",
 		},
@@ -1324,7 +1324,7 @@ var regoTable = []regoSummary{
 				Kind:        "rego",
 				Description: "Leaves a record fix cannot read exactly as it is, with a note saying why, instead of dropping pieces of it: content parts of a type it does not know, parts keyed value instead of text (LLaMA-Factory), tools or tool_calls that are not lists (a JSON string). Only a record some other rule of the pack would change is looked at.",
 				Example:     "{\"messages\": [{\"role\": \"user\", \"content\": \"6*8?\"}, {\"role\": \"assistant\", \"content\": [{\"type\": \"tool_call\", \"value\": \"{\\\"name\\\": \\\"multiply\\\"}\"}]}, {\"role\": \"tool\", \"content\": [{\"type\": \"text\", \"value\": \"48\"}]}], \"tools\": \"[]\"}",
-				Source:      "builtin:policies/openai-tools/tools.rego:562",
+				Source:      "builtin:policies/openai-tools/tools.rego:561",
 			},
 		},
 	},

@@ -482,7 +482,6 @@ known_part_types := {
 	"functionCall", "tool_call", "function_call",
 }
 
-
 # A message without a role (missing, null, empty, not a string, or no object at all) is one fix
 # does not understand: dropping it would lose its content, guessing a role would invent one. The
 # record is left as it is; check reports the message (role-unknown).
