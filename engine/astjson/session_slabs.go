@@ -17,12 +17,22 @@ import "github.com/open-policy-agent/opa/v1/ast"
 //
 // A Slabs is used by one goroutine at a time, and only for values that
 // its user keeps or drops together.
-type Slabs struct{ alloc slabs }
+type Slabs struct {
+	alloc slabs
+	// shareRecent: the lines repeat ids (NewSlabs). Where they do not
+	// (a proxy log's sessions), the lookup per string costs time and
+	// saves nothing.
+	shareRecent bool
+}
+
+// NewSlabs returns the Slabs of one session; shareRecent says that its lines
+// repeat strings too long to intern, which it then holds once.
+func NewSlabs(shareRecent bool) *Slabs { return &Slabs{shareRecent: shareRecent} }
 
 // DecodeProjectedIn is DecodeProjectedMax carving the value's terms from s's
-// blocks, and sharing the strings it met recently.
+// blocks, and sharing the strings it met recently where s shares them.
 func DecodeProjectedIn(data []byte, p *Projection, s *Slabs, max int) (ast.Value, error) {
-	if s != nil && s.alloc.recent == nil {
+	if s != nil && s.shareRecent && s.alloc.recent == nil {
 		s.alloc.recent = new(recentStrings)
 	}
 	v, _, err := decodeBounded(data, p, s, max)

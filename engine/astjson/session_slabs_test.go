@@ -54,11 +54,11 @@ func TestSlabsShareBlocks(t *testing.T) {
 func TestSlabsShareRecentStrings(t *testing.T) {
 	p := &Projection{Object: true, KeepOthers: true}
 	const session = "5e55a0b0-0000-4000-8000-000000000001"
-	var s Slabs
+	s := NewSlabs(true)
 	var ids, parents, uuids []*ast.Term
 	for i := range 100 {
 		line := fmt.Appendf(nil, `{"parentUuid":"00000000-0000-4000-8000-%012d","sessionId":%q,"uuid":"00000000-0000-4000-8000-%012d"}`, i, session, i+1)
-		v, err := DecodeProjectedIn(line, p, &s, -1)
+		v, err := DecodeProjectedIn(line, p, s, -1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -94,11 +94,11 @@ func TestSlabsShareRecentStrings(t *testing.T) {
 // built as an OPA object, and pin the session's blocks after its end.
 func TestSlabsRecentStringsNotSharedObjects(t *testing.T) {
 	p := &Projection{Object: true, KeepOthers: true}
-	var s Slabs
+	s := NewSlabs(true)
 	line := []byte(`{"payload":{"call_id":"call_0123456789abcdefghijklmnopqrstuvwxyz"}}`)
 	var got []*ast.Term
 	for range 4 {
-		v, err := DecodeProjectedIn(line, p, &s, -1)
+		v, err := DecodeProjectedIn(line, p, s, -1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -108,5 +108,25 @@ func TestSlabsRecentStringsNotSharedObjects(t *testing.T) {
 		if got[i] == got[i-1] {
 			t.Fatalf("lines %d and %d share their payload object: it went to the process-wide table", i-1, i)
 		}
+	}
+}
+
+// TestSlabsShareRecentOnlyWhenAsked: a session whose lines repeat no ids
+// (NewSlabs(false)) makes each string its own term, as a line decoded on its
+// own does: the lookup per string would cost it time for nothing.
+func TestSlabsShareRecentOnlyWhenAsked(t *testing.T) {
+	p := &Projection{Object: true, KeepOthers: true}
+	s := NewSlabs(false)
+	line := []byte(`{"id":"req_0123456789abcdefghijklmnopqrstuvwxyz"}`)
+	var got []*ast.Term
+	for range 2 {
+		v, err := DecodeProjectedIn(line, p, s, -1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, v.(ast.Object).Get(ast.StringTerm("id")))
+	}
+	if got[0] == got[1] {
+		t.Fatal("the two lines share the id's term, want a term each")
 	}
 }

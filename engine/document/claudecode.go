@@ -16,6 +16,7 @@ var claudeCodeAdapter = &Adapter{
 	Format:     ClaudeCode,
 	Summary:    `a Claude Code session: one entry per line ({"type": "user"|"assistant"|"system"|"summary"|…, "uuid", "parentUuid", "sessionId", "message"}), linked by parentUuid`,
 	PerFile:    true,
+	RepeatsIDs: true,
 	Detect:     isClaudeCodeEntry,
 	Shape:      `a Claude Code entry ({"type": "user", "uuid", "parentUuid", "sessionId", "message"}, or a summary or file-history-snapshot entry) as its first line`,
 	NewBuilder: func(file string, opts Options) Builder { return &claudeCode{file: file, opts: opts} },

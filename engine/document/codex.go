@@ -13,6 +13,7 @@ var codexAdapter = &Adapter{
 	Format:     Codex,
 	Summary:    `a Codex CLI rollout: {"timestamp", "type": "session_meta"|"turn_context"|"event_msg"|"response_item", "payload"} lines; messages come from the response items`,
 	PerFile:    true,
+	RepeatsIDs: true,
 	Detect:     isCodexLine,
 	Shape:      `a rollout line {"timestamp", "type": "session_meta"|"response_item"|…, "payload": {…}} as its first line`,
 	NewBuilder: func(file string, opts Options) Builder { return &codex{file: file, opts: opts} },

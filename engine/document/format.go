@@ -41,6 +41,11 @@ type Adapter struct {
 	Summary string
 	// PerFile is true when one document spans the whole file (a session).
 	PerFile bool
+	// RepeatsIDs: a session whose lines repeat strings too long to intern
+	// (its id on every line, each entry's uuid as the next one's parent,
+	// a call's id in its output), which its decode then holds once
+	// (astjson.NewSlabs).
+	RepeatsIDs bool
 	// Detect reports whether a file whose first JSON object is rec is in
 	// this format. Adapters are asked in registry order; the first wins.
 	Detect func(rec ast.Object) bool

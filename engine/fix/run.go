@@ -321,7 +321,7 @@ func build(recs []jsonl.Record, opts Options, decoded *[]ast.Object, over **TooD
 		// A session's lines live as long as its document, and a line
 		// decoded again (after a pass changed it) replaces its old value:
 		// their terms are carved from blocks they share (astjson.Slabs).
-		slabs = new(astjson.Slabs)
+		slabs = astjson.NewSlabs(document.Lookup(opts.Format).RepeatsIDs)
 	}
 	var doc *document.Document
 	var invalid []int

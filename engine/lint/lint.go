@@ -257,7 +257,7 @@ func documents(u Unit, opts document.Options, proj *astjson.Projection, each fun
 	// carved from blocks they share (astjson.Slabs).
 	var slabs *astjson.Slabs
 	if adapter != nil && adapter.PerFile {
-		slabs = new(astjson.Slabs)
+		slabs = astjson.NewSlabs(adapter.RepeatsIDs)
 	}
 	for i := range u.Records {
 		rec := &u.Records[i]
