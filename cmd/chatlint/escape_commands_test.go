@@ -29,11 +29,16 @@ func TestCommandsEscapeDataNames(t *testing.T) {
 	contract := filepath.Join(dir, "::warning::"+strings.ReplaceAll(forged, "/", "_")+".contract.jsonl")
 	os.WriteFile(contract, []byte(`{"conversation_id":"c1","user_id":"u","timestamp":"2026-01-01T00:00:00Z","messages":[{"role":"`+jsonEscape(forged)+`","content":"x"}],"metadata":{}}`+"\n"), 0o644)
 
+	// A file no format claims: stats names it on stderr.
+	unknown := filepath.Join(dir, "::error::"+strings.ReplaceAll(forged, "/", "_")+".unknown.jsonl")
+	os.WriteFile(unknown, []byte(`{"foo":1}`+"\n"), 0o644)
+
 	runs := map[string][]string{
-		"stats":            {"stats", p},
-		"convert --to":     {"convert", "--to", "openai", "-o", filepath.Join(dir, "out.jsonl"), p},
-		"validate-input":   {"validate-input", "--input", contract},
-		"repair --dry-run": {"repair", "--dry-run", p},
+		"stats":              {"stats", p},
+		"stats unrecognized": {"stats", unknown},
+		"convert --to":       {"convert", "--to", "openai", "-o", filepath.Join(dir, "out.jsonl"), p},
+		"validate-input":     {"validate-input", "--input", contract},
+		"repair --dry-run":   {"repair", "--dry-run", p},
 	}
 	for what, args := range runs {
 		stdout, stderr, code := chatlint(t, "", args...)

@@ -151,7 +151,7 @@ func runStats(cmd *cobra.Command, o *statsOptions) error {
 	for _, f := range res.Files {
 		if u := f.Unrecognized; u != nil {
 			unrecognized++
-			fmt.Fprintf(o.IO.ErrOut, "%s:%d: %s %s: %s\n", u.File, u.Line, u.Severity, u.Rule, u.Message)
+			fmt.Fprintf(o.IO.ErrOut, "%s:%d: %s %s: %s\n", report.EscapeControls(u.File), u.Line, u.Severity, u.Rule, report.Clean(u.Message))
 		}
 	}
 	// A record over --max-record-values was not counted: said as check
