@@ -1,6 +1,8 @@
 package document
 
 import (
+	"slices"
+
 	"github.com/open-policy-agent/opa/v1/ast"
 
 	"github.com/chatlint/chatlint/engine/astjson"
@@ -245,27 +247,33 @@ func toolNamesTerm(tools *ast.Term) *ast.Term {
 }
 
 // rolesTerm is the set of the messages' roles. A conversation has few
-// distinct roles, so they are gathered in a slice before the set is built.
+// distinct roles, so they are gathered in a slice before the set is built;
+// past a handful (a hostile record giving each message its own role) a map
+// keeps the gathering linear.
 func rolesTerm(ms []message) *ast.Term {
 	if len(ms) == 0 {
 		return emptySet
 	}
+	const scanned = 16
 	var seen [8]string
 	distinct := seen[:0]
+	var many map[string]struct{}
 	var terms []*ast.Term
 	for i := range ms {
 		r := ms[i].role
-		known := false
-		for _, s := range distinct {
-			if s == r {
-				known = true
-				break
+		if many != nil {
+			if _, ok := many[r]; ok {
+				continue
+			}
+			many[r] = struct{}{}
+		} else if slices.Contains(distinct, r) {
+			continue
+		} else if distinct = append(distinct, r); len(distinct) > scanned {
+			many = make(map[string]struct{}, 2*scanned)
+			for _, s := range distinct {
+				many[s] = struct{}{}
 			}
 		}
-		if known {
-			continue
-		}
-		distinct = append(distinct, r)
 		t := ms[i].roleTerm
 		if t == nil {
 			t = strTerm(r)

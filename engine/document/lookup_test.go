@@ -2,6 +2,7 @@ package document
 
 import (
 	"encoding/json"
+	"fmt"
 	"maps"
 	"path/filepath"
 	"sort"
@@ -272,5 +273,24 @@ func TestSkipLookup(t *testing.T) {
 	}
 	if diff := cmp.Diff(keysWith, keysWithout); diff != "" {
 		t.Errorf("members (-with lookup +without):\n%s", diff)
+	}
+}
+
+// TestRolesTermManyRoles: the lookup's set of roles is every distinct role
+// once, whether a conversation has a few (gathered by a scan) or a hostile
+// record gives each message its own (gathered in a map past a handful).
+func TestRolesTermManyRoles(t *testing.T) {
+	for _, n := range []int{0, 1, 16, 17, 40} {
+		var ms []message
+		want := ast.NewSet()
+		for i := range 2 * n {
+			r := fmt.Sprintf("role-%d", i%max(n, 1))
+			ms = append(ms, message{role: r})
+			want.Add(ast.StringTerm(r))
+		}
+		got := rolesTerm(ms).Value.(ast.Set)
+		if got.Compare(want) != 0 {
+			t.Errorf("%d distinct roles: got %v, want %v", n, got, want)
+		}
 	}
 }
