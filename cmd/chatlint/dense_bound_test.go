@@ -1,8 +1,10 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -238,5 +240,58 @@ func TestSessionLineTooDense(t *testing.T) {
 	}
 	if got := mustRead(t, out); got != input {
 		t.Errorf("fix did not write the session back byte for byte")
+	}
+}
+
+// miniTrajectory is a mini-swe-agent trajectory of steps tool-call turns,
+// read whole as one record: {info, messages, trajectory_format,
+// instance_id}, each assistant message carrying its provider's response in
+// extra, as SWE-agent/mini-swe-agent writes them (shape of
+// output/deepseek_lite_dev/sqlfluff__sqlfluff-2419/sqlfluff__sqlfluff-2419.traj.json
+// at 3c7d1d7f8fb8, refs/pull/814/head). Each step builds about 40 values
+// over about 2.4 KB of text.
+func miniTrajectory(steps int) string {
+	var b strings.Builder
+	b.WriteString(`{"info":{"model_stats":{"instance_cost":0.5,"api_calls":` + strconv.Itoa(steps) + `},"exit_status":"Submitted","submission":""},"messages":[`)
+	b.WriteString(`{"role":"system","content":"You are a helpful assistant that can run shell commands."},`)
+	b.WriteString(`{"role":"user","content":"Fix the failing test in the parser module."}`)
+	out := strings.Repeat("collected 12 items; test_parser.py::test_nested PASSED\n", 30)
+	for i := range steps {
+		id := fmt.Sprintf("call_%06d", i)
+		cmd := fmt.Sprintf(`{\"command\": \"grep -n parse src/module_%d.py | head -20\"}`, i)
+		fmt.Fprintf(&b, `,{"role":"assistant","content":"Step %d: I will look at the next module.","tool_calls":[{"index":0,"function":{"arguments":"%s","name":"bash"},"id":"%s","type":"function"}],"function_call":null,"provider_specific_fields":{"refusal":null},"extra":{"actions":[{"command":"grep","tool_call_id":"%s"}],"response":{"id":"resp-%d","created":1700000000,"model":"example-chat","object":"chat.completion","choices":[{"finish_reason":"tool_calls","index":0,"message":{"content":"Step %d","role":"assistant"}}],"usage":{"completion_tokens":40,"prompt_tokens":900,"total_tokens":940}},"cost":0.001,"timestamp":1700000000.5}}`, i, cmd, id, id, i, i)
+		fmt.Fprintf(&b, `,{"content":%q,"extra":{"returncode":0,"timestamp":1700000001.5},"tool_call_id":"%s","role":"tool"}`, out, id)
+	}
+	b.WriteString(`],"trajectory_format":"mini-swe-agent-1.1","instance_id":"example__parser-1"}`)
+	return b.String()
+}
+
+// TestSparseDocumentChecked: a long trajectory read whole as one .json
+// document builds more values than --max-record-values, yet holds a value
+// per 48 bytes or more of its text: it is checked (up to four times the
+// bound), with the findings an unbounded run gives, in every command; a
+// record of the same values packed densely is still refused.
+func TestSparseDocumentChecked(t *testing.T) {
+	doc := miniTrajectory(40)
+	dir := t.TempDir()
+	p := writeFile(t, dir, "run.traj.json", doc)
+	for _, args := range [][]string{{"check", "-o", "json"}, {"check", "--profile", "openai", "-o", "json"}, {"stats", "-o", "json"}} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			bounded, _, code := chatlint(t, "", append(args, "--max-record-values", "1000", p)...)
+			if code == 2 || strings.Contains(bounded, "record-too-dense") {
+				t.Fatalf("exit %d on a sparse document over the bound:\n%s", code, bounded)
+			}
+			whole, _, _ := chatlint(t, "", append(args, "--max-record-values", "1000000", p)...)
+			if diff := cmp.Diff(whole, bounded); diff != "" {
+				t.Errorf("output under the bound differs from an unbounded run (-unbounded +bounded):\n%s", diff)
+			}
+		})
+	}
+	if n := len(doc) / 48; n < 1000 {
+		t.Fatalf("the trajectory is %d bytes: too short to be over the bound", len(doc))
+	}
+	dense := writeFile(t, dir, "dense.json", denseRecord(2000)) // a value per 13 bytes
+	if stdout, _, code := chatlint(t, "", "check", "--max-record-values", "1000", dense); code != 1 || !strings.Contains(stdout, "more than 1000 values") {
+		t.Errorf("a dense document of the same size: exit %d\n%s", code, stdout)
 	}
 }

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -185,6 +186,52 @@ func TestDenseUnderBoundPeakMemory(t *testing.T) {
 			if peak > c.bound {
 				t.Errorf("%s %v: peak RSS %d MB, want at most %d MB", shape, c.args[:len(c.args)-1], peak>>20, c.bound>>20)
 			}
+		}
+	}
+}
+
+// TestSparseUnderAllowancePeakMemory: a record just under the allowance
+// of a sparse record (astjson.Allowance: twice the bound when it holds a
+// value per 48 bytes), read whole as one .json document, stays within the
+// memory every command promises. Its messages are the worst shape found
+// for it: each has only a role, a 96-character one no rule knows, so each
+// is a finding in check and a note in convert.
+func TestSparseUnderAllowancePeakMemory(t *testing.T) {
+	if testing.Short() || !sweep.Full() {
+		t.Skip("checks a 5 MB document of 100,000 values with every command: runs under -tags exhaustive (.ci/run)")
+	}
+	dir := t.TempDir()
+	n := (astjson.SparseFactor*astjson.DefaultMaxValues - 2) / 2
+	var b strings.Builder
+	b.WriteString(`{"messages":[`)
+	pad := strings.Repeat("x", 90)
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"role":"%s%06d"}`, pad, i)
+	}
+	b.WriteString("]}")
+	in := filepath.Join(dir, "long.json")
+	if err := os.WriteFile(in, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args  []string
+		bound int64
+	}{
+		{[]string{"check", in}, 300 << 20},
+		{[]string{"stats", in}, 300 << 20},
+		{[]string{"check", "--profile", "openai", in}, 300 << 20},
+		{[]string{"convert", "--to", "openai", "-o", filepath.Join(dir, "out.jsonl"), in}, 300 << 20},
+		{[]string{"fix", "-o", filepath.Join(dir, "fixed.json"), in}, 350 << 20},
+	} {
+		_, out, peak := peakRun(t, dir, c.args...)
+		if strings.Contains(out, "record-too-dense") || strings.Contains(out, "policy-error") {
+			t.Errorf("%v: %.600s", c.args[:len(c.args)-1], out)
+		}
+		if peak > c.bound {
+			t.Errorf("%v: peak RSS %d MB, want at most %d MB", c.args[:len(c.args)-1], peak>>20, c.bound>>20)
 		}
 	}
 }

@@ -12,6 +12,50 @@ import (
 // memory docs/limits.md promises for every command.
 const DefaultMaxValues = 50_000
 
+// A record whose text holds at least SparseBytes bytes for each value it
+// may build, up to SparseFactor times the bound, is not dense: a long agent
+// trajectory read whole as one .json document is one record, and the
+// public ones hold a value per 60 to 500 bytes, so a trajectory of a few
+// MB would be over a bound set for one line. The memory such a record
+// takes follows its bytes, which --max-line-size bounds, more than its
+// values; a record of tiny values (the dense shapes the bound is for, a
+// value per 2 to 30 bytes) gains nothing.
+const (
+	SparseBytes  = 48
+	SparseFactor = 2
+)
+
+// Allowance is the most values a record of size bytes may build under the
+// bound max (0: DefaultMaxValues, negative: none): max, or for a sparse
+// record one value per SparseBytes of its text, up to SparseFactor times
+// max. The decoder grants it as it reads: past max, each value must come
+// with SparseBytes more of the text, so a sparse opening buys no room for
+// a dense rest.
+func Allowance(max, size int) int {
+	b := bound(max)
+	if max < 0 {
+		return b
+	}
+	if n := size / SparseBytes; n > b {
+		return min(n, SparseFactor*b)
+	}
+	return b
+}
+
+// more grants a record over its bound more values as Allowance says: true
+// when the values built, the one over the bound included, are at most one
+// per SparseBytes of the text read up to at, and under the ceiling.
+func (d *decoder) more(at int) bool {
+	built := d.granted - d.left
+	limit := min(at/SparseBytes, d.ceiling)
+	if built > limit {
+		return false
+	}
+	d.left += limit - d.granted
+	d.granted = limit
+	return true
+}
+
 // DenseError is a record that builds more values than its bound: the
 // decode stopped at the first value over it, so no more than the bound was
 // ever built, and what was built is garbage once the error is returned.
@@ -25,8 +69,8 @@ func (e *DenseError) Error() string {
 	return fmt.Sprintf("the record holds more than %d values (the limit was reached at byte %d of %d)", e.Max, e.Offset, e.Size)
 }
 
-// DecodeMax is Decode building at most max values (0: DefaultMaxValues, a
-// negative max: no bound). A value counts when it is built as a member or an
+// DecodeMax is Decode building at most Allowance(max, len(data)) values (max
+// 0: DefaultMaxValues, a negative max: no bound). A value counts when it is built as a member or an
 // element of a container (the top-level value does not): a value a
 // projection leaves out or keeps as a stand-in, or a repeated value taken
 // from the cache, counts as the one term it is, what it holds not at all

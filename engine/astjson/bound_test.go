@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/open-policy-agent/opa/v1/ast"
 )
 
 // textValues counts the values of a JSON text as the bound counts them:
@@ -60,15 +62,18 @@ func checkBounded(t *testing.T, data []byte, max int) {
 		return
 	}
 	n := textValues(t, data)
+	allowed := Allowance(max, len(data)) // a sparse record's most
 	var de *DenseError
 	switch {
 	case n <= max && err != nil:
 		t.Fatalf("DecodeMax(%q, %d) = %v; it has %d values", data, max, err, n)
 	case n <= max:
 		checkSame(t, data, got, want)
+	case err == nil && n <= allowed:
+		checkSame(t, data, got, want)
 	case !errors.As(err, &de):
 		t.Fatalf("DecodeMax(%q, %d) = %v, %v; it has %d values, want a *DenseError", data, max, got, err, n)
-	case de.Max != max || de.Size != len(data) || de.Offset < 0 || de.Offset > len(data):
+	case de.Max < max || de.Max > allowed || de.Size != len(data) || de.Offset < 0 || de.Offset > len(data):
 		t.Fatalf("DecodeMax(%q, %d): %+v", data, max, de)
 	}
 }
@@ -211,4 +216,71 @@ func FuzzDecodeMax(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte, max uint16) {
 		checkBounded(t, data, int(max)+1)
 	})
+}
+
+func TestAllowance(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		max, size int
+		want      int
+	}{
+		{"default, a small record", 0, 1 << 20, DefaultMaxValues},
+		{"a record too short to be sparse keeps the bound", 1000, 1000 * SparseBytes, 1000},
+		{"a value per SparseBytes", 1000, 2000 * SparseBytes, 2000},
+		{"capped at SparseFactor times", 1000, 100_000 * SparseBytes, SparseFactor * 1000},
+		{"the default bound on a 60 MB document", 0, 60 << 20, SparseFactor * DefaultMaxValues},
+		{"no bound", -1, 1 << 30, int(^uint(0) >> 1)},
+	} {
+		if got := Allowance(tc.max, tc.size); got != tc.want {
+			t.Errorf("%s: Allowance(%d, %d) = %d, want %d", tc.name, tc.max, tc.size, got, tc.want)
+		}
+	}
+}
+
+// TestDecodeMaxSparseRecord: a record of long strings (a trajectory's
+// steps) builds more values than the bound, a value per SparseBytes of
+// its text up to SparseFactor times the bound; a dense record of the same
+// size, or a sparse opening followed by a dense rest, does not.
+func TestDecodeMaxSparseRecord(t *testing.T) {
+	list := func(parts ...string) []byte { return []byte("[" + strings.Join(parts, ",") + "]") }
+	long := `"` + strings.Repeat("x", 2*SparseBytes) + `"` // a value per 98 bytes
+	short := `0`
+	longs := func(n int) []string { return slices.Repeat([]string{long}, n) }
+	shorts := func(n int) []string { return slices.Repeat([]string{short}, n) }
+	for _, tc := range []struct {
+		name    string
+		data    []byte
+		max     int
+		wantMax int // 0: decoded whole; -1: stopped under the ceiling
+	}{
+		{"sparse, over the bound", list(longs(15)...), 10, 0},
+		{"sparse, at twice the bound", list(longs(SparseFactor * 10)...), 10, 0},
+		{"sparse, over SparseFactor times the bound", list(longs(30)...), 5, SparseFactor * 5},
+		{"dense", list(shorts(30 * 2 * SparseBytes / 2)...), 10, 10},
+		{"sparse opening, dense rest", list(append(longs(15), shorts(1000)...)...), 20, -1},
+	} {
+		v, err := DecodeMax(tc.data, tc.max)
+		var de *DenseError
+		switch {
+		case tc.wantMax == 0 && err != nil:
+			t.Errorf("%s: %v, want it decoded", tc.name, err)
+		case tc.wantMax == 0:
+			checkSame(t, tc.data, v, mustDecode(t, tc.data))
+		case !errors.As(err, &de):
+			t.Errorf("%s: %v, want a *DenseError", tc.name, err)
+		case tc.wantMax < 0 && (de.Max <= 15 || de.Max >= SparseFactor*tc.max):
+			t.Errorf("%s: stopped at an allowance of %d, want one past the sparse opening and under %d", tc.name, de.Max, SparseFactor*tc.max)
+		case tc.wantMax > 0 && de.Max != tc.wantMax:
+			t.Errorf("%s: stopped at an allowance of %d, want %d", tc.name, de.Max, tc.wantMax)
+		}
+	}
+}
+
+func mustDecode(t *testing.T, data []byte) ast.Value {
+	t.Helper()
+	v, err := Decode(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
 }

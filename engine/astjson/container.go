@@ -67,7 +67,7 @@ func (d *decoder) object(i int, p *Projection) (*ast.Term, int) {
 		if v == nil {
 			return nil, end
 		}
-		if d.left--; d.left < 0 { // bound.go
+		if d.left--; d.left < 0 && !d.more(end) { // bound.go
 			d.kvs = d.kvs[:base]
 			return d.over(end)
 		}
@@ -157,7 +157,7 @@ func (d *decoder) array(i int, elem *Projection) (*ast.Term, int) {
 		if v == nil {
 			return nil, end
 		}
-		if d.left--; d.left < 0 { // bound.go
+		if d.left--; d.left < 0 && !d.more(end) { // bound.go
 			d.elems = d.elems[:base]
 			return d.over(end)
 		}

@@ -34,9 +34,10 @@ type decoder struct {
 	// (shared.go), in a projected decode even where it builds a value
 	// whole.
 	share bool
-	// left is how many more values the decode may build (bound.go);
-	// dense is the offset where it went over, -1 while it has not.
-	left, dense int
+	// left is how many more values the decode may build (bound.go) of
+	// the granted so far, at most ceiling; dense is the offset where it
+	// went over, -1 while it has not.
+	left, granted, ceiling, dense int
 
 	kvs   [][2]*ast.Term // pending object members, shared by all nesting levels
 	elems []*ast.Term    // pending array elements, shared by all nesting levels
@@ -70,6 +71,7 @@ func decodeBounded(data []byte, p *Projection, in *Slabs, max int) (ast.Value, b
 	d.Reset(data)
 	d.cut, d.inexact, d.share = false, false, p != nil
 	d.left, d.dense = bound(max), -1
+	d.granted, d.ceiling = d.left, Allowance(max, len(data))
 	if in != nil {
 		d.alloc = in.alloc
 	}
@@ -85,7 +87,7 @@ func decodeBounded(data []byte, p *Projection, in *Slabs, max int) (ast.Value, b
 	if t != nil && d.End(i) {
 		v = t.Value
 	}
-	dense := d.dense
+	dense, granted := d.dense, d.granted
 	if dense >= 0 {
 		// What was built is dropped here: only its bound was held.
 		v = nil
@@ -106,7 +108,7 @@ func decodeBounded(data []byte, p *Projection, in *Slabs, max int) (ast.Value, b
 	case rng != nil:
 		return nil, false, rng
 	case dense >= 0:
-		return nil, false, &DenseError{Max: bound(max), Offset: dense, Size: len(data)}
+		return nil, false, &DenseError{Max: granted, Offset: dense, Size: len(data)}
 	}
 	if inexact {
 		return decodeBounded(data, exact(p), in, max)

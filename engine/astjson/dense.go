@@ -38,7 +38,7 @@ func (d *decoder) denseArray(i int, p *Projection) (*ast.Term, int) {
 			if n < p.Dense {
 				var v *ast.Term
 				if v, end = d.value(at); v != nil {
-					if d.left--; d.left < 0 {
+					if d.left--; d.left < 0 && !d.more(end) {
 						d.elems = d.elems[:base]
 						return d.over(end)
 					}

@@ -92,7 +92,7 @@ func (d *decoder) memberValue(i int) (*ast.Term, int) {
 	}
 	h := prefixHash(data[i:])
 	if t, j, values, ok := repeated(data, i, h); ok {
-		if d.left -= values; d.left < 0 {
+		if d.left -= values; d.left < 0 && !d.more(j) {
 			return d.over(j)
 		}
 		return t, j

@@ -106,7 +106,7 @@ func addFlags(fs *flag.FlagSet, o *options) {
 	o.MaxLineSize = jsonl.DefaultMaxLineSize
 	fs.Var((*lineSize)(&o.MaxLineSize), "max-line-size", "longest line read; a longer one is a line-too-long finding (bytes, or with KiB, MiB, GiB)")
 	o.MaxValues = astjson.DefaultMaxValues
-	fs.Func("max-record-values", fmt.Sprintf("most values (member values and list elements, at any depth) one record may build; a record over it is a record-too-dense finding, not checked, and with --fix written back as it is (default %d)", astjson.DefaultMaxValues), func(v string) error {
+	fs.Func("max-record-values", fmt.Sprintf("most values (member values and list elements, at any depth) one record may build, twice as many for a record of 48 bytes or more a value; a record over it is a record-too-dense finding, not checked, and with --fix written back as it is (default %d)", astjson.DefaultMaxValues), func(v string) error {
 		n, err := setup.ParseCount(v)
 		o.MaxValues = n
 		return err

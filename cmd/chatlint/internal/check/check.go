@@ -64,8 +64,10 @@ Only regular files are read (a walk follows symbolic links to them); name
 a pipe as - to read it. A line longer than --max-line-size is reported as
 line-too-long and skipped; a record that would build more values (member
 values and list elements, at any depth, among those the rules read) than
---max-record-values is reported as record-too-dense and not checked: both
-bound the memory one record takes.
+--max-record-values is reported as record-too-dense and not checked (a
+sparse record, 48 bytes or more of text for each value, such as a long
+trajectory read as one .json document, may build twice as many): both bound
+the memory one record takes.
 
 Rules run under a profile: "default" judges each file as what it is (a chat
 record that ends on a tool call is a fine-tuning example, a record without

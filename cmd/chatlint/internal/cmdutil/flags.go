@@ -94,7 +94,7 @@ func FormatHelp() string {
 // it says what the command does with a record over the bound.
 func AddMaxRecordValuesFlag(cmd *cobra.Command, p *string, over string) {
 	cmd.Flags().StringVar(p, "max-record-values", strconv.Itoa(astjson.DefaultMaxValues),
-		"most values (member values and list elements, at any depth) one record may build; "+over)
+		"most values (member values and list elements, at any depth) one record may build, twice as many for a record of 48 bytes or more a value; "+over)
 }
 
 // ParseMaxRecordValues reads --max-record-values.
