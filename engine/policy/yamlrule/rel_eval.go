@@ -486,12 +486,13 @@ func (r *Rule) evalRel(doc ast.Object, cache *Cache, hits []Hit) []Hit {
 		key := keys[i*g : (i+1)*g]
 		h, ok := hashValues(key)
 		if ok {
+			// The first equal key is the group's first element, and the
+			// group's size so far is i's rank: stopping there keeps a
+			// record whose every call has the same id linear.
 			idx.each(h, func(k int) bool {
 				if equalValues(key, keys[k*g:(k+1)*g]) {
-					if ranks[i][0] == 0 {
-						ranks[i][1] = k
-					}
-					ranks[i][0]++
+					ranks[i] = [2]int{size[k], k}
+					return false
 				}
 				return true
 			})
