@@ -1144,7 +1144,7 @@ var regoTable = []regoSummary{
 	},
 	{
 		pack:   "openai-tools",
-		digest: 0x3be2799b0ac6014a,
+		digest: 0xe59d139c4eb6ad47,
 		pkgs: []string{
 			"data.chatlint.openai_tools",
 		},
@@ -1324,13 +1324,13 @@ var regoTable = []regoSummary{
 				Kind:        "rego",
 				Description: "Leaves a record fix cannot read exactly as it is, with a note saying why, instead of dropping pieces of it: content parts of a type it does not know, parts keyed value instead of text (LLaMA-Factory), tools or tool_calls that are not lists (a JSON string). Only a record some other rule of the pack would change is looked at.",
 				Example:     "{\"messages\": [{\"role\": \"user\", \"content\": \"6*8?\"}, {\"role\": \"assistant\", \"content\": [{\"type\": \"tool_call\", \"value\": \"{\\\"name\\\": \\\"multiply\\\"}\"}]}, {\"role\": \"tool\", \"content\": [{\"type\": \"text\", \"value\": \"48\"}]}], \"tools\": \"[]\"}",
-				Source:      "builtin:policies/openai-tools/tools.rego:561",
+				Source:      "builtin:policies/openai-tools/tools.rego:564",
 			},
 		},
 	},
 	{
 		pack:   "transcript",
-		digest: 0x9e2cdd4124a68d3d,
+		digest: 0x5c9accff39e91a9f,
 		pkgs: []string{
 			"data.chatlint.transcript",
 		},
@@ -1362,7 +1362,7 @@ var regoTable = []regoSummary{
 				Kind:        "rego",
 				Description: "After each assistant message with tool calls come its results, in call order, then the other messages of its span. A call with an id and no result gets a synthetic error result, except the calls of an aborted or failed assistant message (stopReason aborted or error): agent runtimes drop such a turn when they rebuild the request, so a synthetic result would be an orphan the provider rejects (the transcript repair this follows leaves them unanswered). A second result for a call of the turn and a result matching no call of its turn are dropped.",
 				Example:     "{\"type\": \"message\", \"message\": {\"role\": \"assistant\", \"content\": [{\"type\": \"toolCall\", \"id\": \"a\", \"name\": \"read\", \"arguments\": {}}, {\"type\": \"toolCall\", \"id\": \"b\", \"name\": \"read\", \"arguments\": {}}]}}",
-				Source:      "builtin:policies/transcript/transcript.rego:236",
+				Source:      "builtin:policies/transcript/transcript.rego:256",
 				Repairs: []string{
 					"tool-result-missing",
 					"tool-result-orphan",
@@ -1382,7 +1382,7 @@ var regoTable = []regoSummary{
 				Kind:        "rego",
 				Description: "Leaves a record fix cannot read exactly as it is, with a note saying why, instead of dropping pieces of it: content parts of a type it does not know, parts keyed value instead of text (LLaMA-Factory), tools or tool_calls that are not lists (a JSON string). Only a record some other rule of the pack would change is looked at.",
 				Example:     "{\"messages\": [{\"role\": \"user\", \"content\": \"6*8?\"}, {\"role\": \"assistant\", \"content\": [{\"type\": \"tool_call\", \"value\": \"{\\\"name\\\": \\\"multiply\\\"}\"}]}, {\"role\": \"tool\", \"content\": [{\"type\": \"text\", \"value\": \"48\"}]}], \"tools\": \"[]\"}",
-				Source:      "builtin:policies/transcript/transcript.rego:447",
+				Source:      "builtin:policies/transcript/transcript.rego:486",
 				Modes: []string{
 					"structured",
 				},
@@ -1395,7 +1395,7 @@ var regoTable = []regoSummary{
 				Kind:        "rego",
 				Description: "Renames the second (third, ...) of the tool calls of one assistant message that share an id to ID_2, ID_3, ..., together with the result at the same position among its turn's results with that id, so results travel with their calls instead of being dropped as duplicates.",
 				Example:     "{\"type\": \"message\", \"message\": {\"role\": \"assistant\", \"content\": [{\"type\": \"toolCall\", \"id\": \"a\", \"name\": \"read\", \"arguments\": {}}, {\"type\": \"toolCall\", \"id\": \"a\", \"name\": \"read\", \"arguments\": {}}]}}",
-				Source:      "builtin:policies/transcript/transcript.rego:483",
+				Source:      "builtin:policies/transcript/transcript.rego:522",
 				Modes: []string{
 					"structured",
 				},

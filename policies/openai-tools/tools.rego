@@ -457,12 +457,15 @@ cleanup_actions contains a if {
 # The result answering a renamed call: the answer at its position among the calls of its message
 # with that id (the second of two parallel calls sharing an id takes the second result).
 answered(m, c, x) := [r] if {
-	mx := [m, x]
-	some k, c2 in calls_of[mx]
-	c2 == c
+	mc := [m, c]
+	k := call_rank[mc]
 	key := [m, x, k]
 	r := answers[key]
 } else := []
+
+# The position of each call [message, call] among the calls of its message with its id, found once
+# (a scan of those calls for each would be quadratic in a message whose calls share one id).
+call_rank := {[mx[0], c]: k | some mx, cs in calls_of; some k, c in cs}
 
 # ---------------------------------------------------------------------------------------------
 # Records fix cannot read (the same rule in both cleanup packs: record-unreadable here,

@@ -160,20 +160,40 @@ turns := {m.index: ids |
 	m.role == "assistant"
 	not emptied[m.index]
 	cs := usable(m)
-	ids := [c.id | some i, c in cs; not earlier_id(cs, i)]
+	firsts := first_calls(cs)
+	ids := [c.id | some i, c in cs; firsts[i]]
 	ids != []
 }
 
-earlier_id(cs, i) if {
-	some j, d in cs
-	j < i
-	d.id == cs[i].id
+# The positions in cs of the first call of each id. The calls are sorted by [id, position]
+# once, so the first of an id is the one whose predecessor has another id (comparing each
+# call with those before it would be quadratic in a message whose calls share one id).
+first_calls(cs) := {p[1] |
+	sorted := sort([[c.id, i] | some i, c in cs])
+	some k, p in sorted
+	not same_id_before(sorted, k)
+}
+
+same_id_before(sorted, k) if {
+	k > 0
+	sorted[k - 1][0] == sorted[k][0]
 }
 
 tool_name(t, x) := name if {
-	name := [c.name | some c in usable(input.messages[t]); c.id == x][0]
+	k := [t, x]
+	name := call_names[k]
 	name != ""
 } else := "unknown"
+
+# The tool name of the first usable call of each id, keyed by [turn, id], found once per turn (a
+# scan of the turn's calls for each id would be quadratic in a turn of many calls).
+call_names := {[t, c.id]: c.name |
+	some t, _ in turns
+	cs := usable(input.messages[t])
+	firsts := first_calls(cs)
+	some i, c in cs
+	firsts[i]
+}
 
 results := [m | structured; some m in input.messages; m.role == "tool"]
 
@@ -303,10 +323,29 @@ needs_pairing(t) if missing(t) != []
 
 # The message the k-th call's result goes after: the previous call's real answer, or the
 # assistant message itself.
-anchor(t, k) := prev[count(prev) - 1] if {
-	prev := [answer(t, x) | some j, x in turns[t]; j < k; answer(t, x)]
-	prev != []
+anchor(t, k) := a if {
+	tk := [t, k]
+	a := anchors[tk]
 } else := t
+
+# The answer each call of a turn goes after, keyed by [turn, position]: the answer of the nearest
+# call before it that has one. Each answered call is the anchor of the positions up to the next
+# answered one, so the map is built in one walk of the turn (a scan of the calls before each call
+# would be quadratic in a turn of many calls).
+anchors := {[t, k]: a[1] |
+	some t, ids in turns
+	answered := [[j, r] | some j, x in ids; r := answer(t, x)]
+	some n, a in answered
+	last := anchored_until(answered, n, count(ids))
+	a[0] < last
+	some k in numbers.range(a[0] + 1, last)
+}
+
+# The last position the n-th answered call of a turn of size calls anchors: the next answered
+# call's (the calls before it include the n-th), or the turn's last.
+anchored_until(answered, n, size) := answered[n + 1][0] if {
+	n + 1 < count(answered)
+} else := size - 1
 
 cleanup_actions contains a if {
 	some t, ids in turns
@@ -498,14 +537,27 @@ shared_renames contains a if {
 	m.role == "assistant"
 	not emptied[m.index]
 	count(m.tool_calls) > 1
-	some x in {c.id | some c in usable(m)}
+	some x in repeated_ids(usable(m))
 	calls := same_id_calls(m, x)
+	rs := same_id_results(m.index, x)
 	some k, ci in calls
 	k > 0
-	rs := same_id_results(m.index, x)
 	a := {
 		"op": "rename_tool_call_id", "rule": "tool-call-id-shared", "message_index": m.index, "tool_call_index": ci,
 		"id": shared_id(m, x, k), "results": [rs[k] | k < count(rs)],
-		"reason": sprintf("tool calls %v of message %d share the id %q", [calls, m.index, x]),
+		"reason": shared_reason(calls, m.index, x),
 	}
 }
+
+# The ids more than one of the calls cs has, from the calls sorted by [id, position] once.
+repeated_ids(cs) := {p[0] |
+	sorted := sort([[c.id, i] | some i, c in cs])
+	some k, p in sorted
+	same_id_before(sorted, k)
+}
+
+# The reason names every call sharing the id while they are few; a message of thousands of calls
+# sharing one would otherwise repeat all of them in each call's note.
+shared_reason(calls, m, x) := sprintf("tool calls %v of message %d share the id %q", [calls, m, x]) if {
+	count(calls) <= 10
+} else := sprintf("tool calls %d, %d, ... (%d in all) of message %d share the id %q", [calls[0], calls[1], count(calls), m, x])

@@ -160,3 +160,29 @@ test_calls_sharing_an_id_are_renamed_with_their_results if {
 		["tool-call-id-shared", "rename_tool_call_id", 1, 1, "a_2", [3]],
 	]
 }
+
+# A missing result is inserted after the answer of the nearest earlier call that has one (the
+# anchors map), or right after the assistant message when none before it has: here the calls at
+# positions 1 and 3 lack results, position 0 and 2 are answered by messages 2 and 3.
+test_synthetic_results_anchor_on_the_nearest_earlier_answer if {
+	d := session([user, asst([call(0, "a", true), call(1, "b", true), call(2, "c", true), call(3, "d", true), call(4, "e", true)]), res("a"), res("c")])
+	{[a.message_index, a.rank, a.reason] | some a in transcript.actions with input as d; a.op == "insert_message"} == {
+		[2, 1, "tool call \"b\" (tool \"read\") of assistant message 1 has no result: inserted a synthetic error result"],
+		[3, 3, "tool call \"d\" (tool \"read\") of assistant message 1 has no result: inserted a synthetic error result"],
+		[3, 4, "tool call \"e\" (tool \"read\") of assistant message 1 has no result: inserted a synthetic error result"],
+	}
+}
+
+test_synthetic_result_before_any_answer_goes_after_the_call if {
+	d := session([user, asst([call(0, "a", true), call(1, "b", true)]), res("b")])
+	{[a.message_index, a.rank] | some a in transcript.actions with input as d; a.op == "insert_message"} == {[1, 0]}
+}
+
+# Many calls sharing an id: each rename's reason names the first two and the count, not every
+# call (the list in each of thousands of notes made the notes quadratic in the calls).
+test_many_calls_sharing_an_id_are_counted_in_the_reason if {
+	d := session([user, asst([call(k, "a", true) | some k in numbers.range(0, 11)])])
+	reasons := {a.reason | some a in transcript.actions with input as d; a.rule == "tool-call-id-shared"}
+	reasons == {"tool calls 0, 1, ... (12 in all) of message 1 share the id \"a\""}
+	count({a | some a in transcript.actions with input as d; a.rule == "tool-call-id-shared"}) == 11
+}
