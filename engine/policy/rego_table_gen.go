@@ -67,7 +67,7 @@ var regoTable = []regoSummary{
 	},
 	{
 		pack:   "claude-code",
-		digest: 0x636bf971d7209d66,
+		digest: 0x33bca5b7d1878d5a,
 		pkgs: []string{
 			"data.chatlint.claude_code",
 		},
@@ -114,7 +114,7 @@ var regoTable = []regoSummary{
 				Formats: []string{
 					"claude-code",
 				},
-				Source: "builtin:policies/claude-code/claudecode.rego:174",
+				Source: "builtin:policies/claude-code/claudecode.rego:194",
 			},
 			{
 				ID:          "claude-code-results-out-of-order",
@@ -127,7 +127,7 @@ var regoTable = []regoSummary{
 				Formats: []string{
 					"claude-code",
 				},
-				Source: "builtin:policies/claude-code/claudecode.rego:265",
+				Source: "builtin:policies/claude-code/claudecode.rego:285",
 			},
 			{
 				ID:          "claude-code-entry-shape",
@@ -141,7 +141,7 @@ var regoTable = []regoSummary{
 				Formats: []string{
 					"claude-code",
 				},
-				Source: "builtin:policies/claude-code/claudecode.rego:308",
+				Source: "builtin:policies/claude-code/claudecode.rego:328",
 			},
 		},
 	},

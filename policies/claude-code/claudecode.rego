@@ -167,6 +167,26 @@ off_results := {[b.tool_use_id, i] | some i in off_chain; input.entries[i].type 
 
 chain_results := {input.messages[i].tool_call_id | some i in input.lookup.tool}
 
+# The pairs sorted, with the first and last position of each id: a call or result looks up its
+# id's run instead of scanning every pair (quadratic in a session of many branches).
+off_calls_sorted := sort(off_calls)
+
+off_call_first := id_starts(off_calls_sorted)
+
+off_call_last := id_ends(off_calls_sorted)
+
+off_results_sorted := sort(off_results)
+
+off_result_first := id_starts(off_results_sorted)
+
+off_result_last := id_ends(off_results_sorted)
+
+id_starts(ps) := {p[0]: k | some k, p in ps; not same_id(ps, k - 1, k)}
+
+id_ends(ps) := {p[0]: k | some k, p in ps; not same_id(ps, k, k + 1)}
+
+same_id(ps, a, b) if ps[a][0] == ps[b][0]
+
 branch_note(i) := "a sidechain" if input.entries[i].is_sidechain == true
 
 else := "another branch"
@@ -190,8 +210,8 @@ deny contains f if {
 	r := input.messages[i]
 	x := r.tool_call_id
 	not input.lookup.call_ids[x]
-	some p in off_calls
-	p[0] == x
+	some n in numbers.range(off_call_first[x], off_call_last[x])
+	p := off_calls_sorted[n]
 	e := input.entries[p[1]]
 	f := {
 		"rule": "claude-code-tool-result-other-branch",
@@ -204,8 +224,8 @@ deny contains f if {
 	off_results != set()
 	some [t, x] in input.lookup.calls
 	not chain_results[x]
-	some p in off_results
-	p[0] == x
+	some n in numbers.range(off_result_first[x], off_result_last[x])
+	p := off_results_sorted[n]
 	e := input.entries[p[1]]
 	c := [c | some c in input.messages[t].tool_calls; c.id == x][0]
 	f := {
