@@ -9,6 +9,8 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/topdown"
+
+	"github.com/chatlint/chatlint/engine/policy/regoc"
 )
 
 // regoRun is one worker's state for evaluating the Rego sets: a topdown
@@ -27,6 +29,9 @@ type regoRun struct {
 	// profile (regoProgram.openSets), kept while they stay the same.
 	open            []bool
 	format, profile string
+	// pkgs are the compiled packages evaluated there (regoProgram.scoped),
+	// kept with open.
+	pkgs []*regoc.Package
 	// watch is the memory watchdog's hold on this evaluation, nil when it
 	// is not watched (Evaluator.run): the watch starts when OPA does.
 	watch *memWatch
@@ -134,25 +139,21 @@ func (p *regoProgram) evalSets(ctx context.Context, run *regoRun, sets []regoSet
 	}
 	in := &run.input // the worker's input term, given the plain document when topdown runs
 	now := time.Now()
+	var open []bool
+	if records {
+		open = p.openSets(run, sets, format, profile)
+	}
 	// The packages compiled as closures first (record sets, untraced: a
-	// traced run names the rule, which only topdown does); topdown then
-	// skips their sets, unless the closures failed on this document.
+	// traced run names the rule, which only topdown does), those whose pack
+	// applies here (run.pkgs); topdown then skips their sets, unless the
+	// closures failed on this document.
 	closures := false
 	if p.regoc != nil && tracer == nil && records {
-		ok, err := p.regoc.collect(ctx, run, input.views, cancel)
+		ok, err := p.regoc.collect(ctx, run, run.pkgs, input.views, cancel)
 		if err != nil {
 			return hits, acts, err
 		}
 		closures = ok
-		// What a compiled package outside its scope gave is left out, as
-		// topdown does not evaluate such a package.
-		run.items = slices.DeleteFunc(run.items, func(it regoItem) bool {
-			return it.set.name != actionSet && !p.packOpen(it.set.pack, format, profile)
-		})
-	}
-	var open []bool
-	if records {
-		open = p.openSets(run, sets, format, profile)
 	}
 	for i := range sets {
 		if closures && sets[i].compiled || open != nil && !open[i] {

@@ -79,6 +79,10 @@ func (p *regoProgram) openSets(run *regoRun, sets []regoSet, format, profile str
 		open[i] = sets[i].name == actionSet || p.packOpen(sets[i].pack, format, profile)
 	}
 	run.open, run.format, run.profile = open, format, profile
+	run.pkgs = nil
+	if p.regoc != nil {
+		run.pkgs = p.scoped(format, profile)
+	}
 	return open
 }
 

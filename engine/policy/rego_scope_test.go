@@ -177,3 +177,64 @@ dataset_deny contains {"rule": "too-small", "msg": "small"} if input.records < 3
 		t.Errorf("hits %+v, error %v: want too-small", hits, err)
 	}
 }
+
+// A compiled pack is not even run on a document none of its rules applies
+// to, as topdown skips its sets: what it found there would be dropped,
+// and running it handed the built-ins it calls a long session whole (the
+// finetune pack's example_tokens(input) on a Claude Code session under
+// --profile openai). The chat-only pack below meets a conflict on every
+// record of two roles, which sends the closures to topdown.
+func TestRegoCompiledPackScope(t *testing.T) {
+	chatOnly := &Pack{Name: "chatonly", Rego: []File{{Name: "chatonly.rego", Source: []byte(`package chatlint.chatonly
+
+only_role := m.role if some m in input.messages
+
+# METADATA
+# description: Fires on a chat record of one role.
+# custom:
+#   id: one-role
+#   severity: warning
+#   formats: [chat]
+warn contains {"rule": "one-role", "msg": only_role} if only_role
+`)}}}
+	contractOnly := &Pack{Name: "contractonly", Rego: []File{{Name: "contractonly.rego", Source: []byte(`package chatlint.contractonly
+
+# METADATA
+# description: Fires on every contract record.
+# custom:
+#   id: contract-only
+#   severity: error
+#   formats: [contract]
+deny contains {"rule": "contract-only", "msg": "x"} if input.format == "contract"
+`)}}}
+	e, err := Compile(context.Background(), []*Pack{chatOnly, contractOnly}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff([]string{"data.chatlint.chatonly", "data.chatlint.contractonly"}, RegoCompiled(e)); d != "" {
+		t.Fatalf("compiled packages (-want +got):\n%s", d)
+	}
+	doc := func(f document.Format, rec string) *document.Document {
+		v, err := astjson.Decode([]byte(rec))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return document.NewBuilder(f, "f.jsonl", document.Options{}).Add(1, v.(ast.Object))
+	}
+	const msgs = `"messages": [{"role": "user", "content": "a"}, {"role": "assistant", "content": "b"}]`
+	ev := e.NewEvaluator()
+	hits, err := ev.Evaluate(context.Background(), doc(document.Contract, `{"conversation_id": "c", `+msgs+`}`))
+	if err != nil || len(hits) != 1 || hits[0].Rule != "contract-only" {
+		t.Errorf("a contract record: hits %+v, error %v: want contract-only's", hits, err)
+	}
+	if n := RegoFallbacks(e); n != 0 {
+		t.Errorf("a contract record: the closures ran the chat-only pack (%d fallback to topdown)", n)
+	}
+	// Where it applies, the same conflict is met (the probe works).
+	if _, err := ev.Evaluate(context.Background(), doc(document.Chat, `{`+msgs+`}`)); err == nil {
+		t.Error("a chat record of two roles: no conflict error")
+	}
+	if n := RegoFallbacks(e); n != 1 {
+		t.Errorf("a chat record of two roles: %d fallbacks to topdown, want 1", n)
+	}
+}

@@ -17,7 +17,11 @@ import (
 // findings come in the order and with the dedupe topdown alone gives.
 type regocProgram struct {
 	pkgs []*regoc.Package
-	caps *ast.Capabilities
+	// actions are pkgs with their actions set alone (nil where a package
+	// has none): what is evaluated of a package whose pack does not apply
+	// to the document (scoped).
+	actions []*regoc.Package
+	caps    *ast.Capabilities
 	// sets names, for the (pack, set) of the compiled packages, the entry
 	// of regoProgram.sets that its elements are read as.
 	sets map[regoc.SetKey]*regoSet
@@ -40,7 +44,33 @@ func prepareRegoc(c *ast.Compiler, pkgPack map[string]string) (*regocProgram, er
 	if len(compiled) == 0 {
 		return nil, nil
 	}
-	return &regocProgram{pkgs: compiled, caps: c.Capabilities(), sets: map[regoc.SetKey]*regoSet{}}, nil
+	actions := make([]*regoc.Package, len(compiled))
+	for i, p := range compiled {
+		actions[i] = p.Actions()
+	}
+	return &regocProgram{pkgs: compiled, actions: actions, caps: c.Capabilities(), sets: map[regoc.SetKey]*regoSet{}}, nil
+}
+
+// scoped returns the packages the closures evaluate on a document of the
+// format under the profile: whole where their pack applies (packOpen),
+// else their actions alone, as topdown evaluates the sets (openSets). A
+// finding of a pack that does not apply would be dropped, and evaluating
+// its rules anyway handed a long session's every message and line to the
+// built-ins they call (the finetune pack's example-too-long counts the
+// tokens of input: a Claude Code session under --profile openai was built
+// whole as OPA objects for it).
+func (p *regoProgram) scoped(format, profile string) []*regoc.Package {
+	rp := p.regoc
+	out := make([]*regoc.Package, 0, len(rp.pkgs))
+	for i, pkg := range rp.pkgs {
+		switch {
+		case p.packOpen(pkg.Pack(), format, profile):
+			out = append(out, pkg)
+		case rp.actions[i] != nil:
+			out = append(out, rp.actions[i])
+		}
+	}
+	return out
 }
 
 // take marks the sets of the compiled packages in sets, which topdown then
@@ -84,14 +114,14 @@ func (p *regoProgram) covers(format, profile string) bool {
 	return true
 }
 
-// collect evaluates the compiled packages over one input and adds their
-// elements to run.items. ok is false when the closures met an error other
-// than cancellation (a conflict, a built-in that halts): then topdown
-// evaluates those packages' sets too, and says what the error is in its own
-// words.
-func (rp *regocProgram) collect(ctx context.Context, run *regoRun, input ast.Value, cancel topdown.Cancel) (ok bool, err error) {
+// collect evaluates the compiled packages pkgs (scoped) over one input
+// and adds their elements to run.items. ok is false when the closures met
+// an error other than cancellation (a conflict, a built-in that halts):
+// then topdown evaluates those packages' sets too, and says what the error
+// is in its own words.
+func (rp *regocProgram) collect(ctx context.Context, run *regoRun, pkgs []*regoc.Package, input ast.Value, cancel topdown.Cancel) (ok bool, err error) {
 	groups := map[regoc.SetKey]ast.Set{}
-	if err := regoc.Eval(ctx, rp.pkgs, input, cancel, rp.caps, groups); err != nil {
+	if err := regoc.Eval(ctx, pkgs, input, cancel, rp.caps, groups); err != nil {
 		if err == regoc.ErrCancelled {
 			return false, err
 		}

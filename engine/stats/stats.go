@@ -182,7 +182,7 @@ func Compute(ctx context.Context, r *runner.Runner, inputs []runner.Input, o Opt
 			// Read as check reads: the same decoding, fit test and builder;
 			// nothing reads a session's lines once decoded.
 			j.Unit.Release = true
-			bad := lint.Documents(j.Unit, r.Opts.Document, func(d *document.Document, _ *jsonl.Record) {
+			bad := lint.Documents(j.Unit, docOptions(r.Opts.Document, j.Format), func(d *document.Document, _ *jsonl.Record) {
 				u.examples = append(u.examples, describe(counter, d))
 			})
 			u.skipped += len(bad)
@@ -233,10 +233,14 @@ func newFile(name string) File {
 	return File{File: name, Messages: map[string]int{}, ToolCalls: map[string]int{}, Kinds: map[string]int{}}
 }
 
+// describe reads the document as built: a session's messages and lines
+// may be views (sessionFields), which answer every lookup stats makes, and
+// building them as OPA objects (Materialized, Messages) held a second copy
+// of a long session.
 func describe(c *tokens.Counter, d *document.Document) example {
-	doc := d.Materialized()
+	doc := d.Value
 	e := example{tokens: c.Document(doc), kind: kind(doc)}
-	e.add(d.Messages())
+	e.add(d.MessageList())
 	for _, ans := range answers(d, doc) {
 		e.tokens += c.Document(ast.NewObject(ast.Item(ast.StringTerm("messages"), ast.NewTerm(ans)))) - tokens.Priming
 		e.add(ans)

@@ -51,6 +51,19 @@ type Package struct {
 	sets map[string][]*regocRule
 }
 
+// Pack is the name of the pack the package is of.
+func (p *Package) Pack() string { return p.pack }
+
+// Actions is the package with its actions set alone, nil when it has
+// none: what a caller evaluates where none of the pack's findings would be
+// kept, as actions are not dropped outside their rules' formats.
+func (p *Package) Actions() *Package {
+	if len(p.sets[actionSet]) == 0 {
+		return nil
+	}
+	return &Package{Path: p.Path, pack: p.pack, sets: map[string][]*regocRule{actionSet: p.sets[actionSet]}}
+}
+
 // regocCompile decides, package by package, which packages run as closures,
 // and compiles them. It returns the compiled packages and the packages left
 // to topdown, both sorted.
