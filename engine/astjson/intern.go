@@ -33,7 +33,10 @@ const (
 // internEntry keeps a copy of the key's bytes next to the term, so that a
 // lookup compares within the entry instead of chasing the string's pointer.
 type internEntry struct {
-	term   ast.Term
+	term ast.Term
+	// hash is the term's OPA hash (ast.String's Hash), taken once: a view
+	// sums its keys' hashes (ObjectView), and most keys are these.
+	hash   int
 	n      int
 	key    [maxInternLen]byte
 	pinned bool // set by Key: no other string takes the slot
@@ -49,10 +52,18 @@ var internTable [internSize]internSlot
 // intern returns the shared term for string b, whose hashKey is h, or nil
 // if b is not cached yet; the caller then builds a term of its own.
 func intern(b []byte, h uint64) *ast.Term {
+	if e := internEntryOf(b, h); e != nil {
+		return &e.term
+	}
+	return nil
+}
+
+// internEntryOf is intern returning the cache's entry for b.
+func internEntryOf(b []byte, h uint64) *internEntry {
 	slot := &internTable[h&(internSize-1)]
 	e := slot.entry.Load()
 	if e != nil && e.n == len(b) && string(e.key[:len(b)]) == string(b) {
-		return &e.term
+		return e
 	}
 	if e != nil && e.pinned {
 		return nil
@@ -61,14 +72,15 @@ func intern(b []byte, h uint64) *ast.Term {
 		slot.seen.Store(h)
 		return nil
 	}
-	ne := &internEntry{term: ast.Term{Value: ast.String(b)}, n: len(b)}
+	str := ast.String(b)
+	ne := &internEntry{term: ast.Term{Value: str}, hash: str.Hash(), n: len(b)}
 	copy(ne.key[:], b)
 	// Swapped only for the entry read above: a name Key pinned meanwhile
 	// keeps its slot, and this string is built apart.
 	if !slot.entry.CompareAndSwap(e, ne) {
 		return nil
 	}
-	return &ne.term
+	return ne
 }
 
 // Key returns the term of member name s that the decoder gives every key s
@@ -95,7 +107,7 @@ func Key(s string) *ast.Term {
 		} else if old != nil && old.pinned {
 			return ast.StringTerm(s)
 		}
-		e := &internEntry{term: ast.Term{Value: ast.String(s)}, n: len(b), pinned: true}
+		e := &internEntry{term: ast.Term{Value: ast.String(s)}, hash: ast.String(s).Hash(), n: len(b), pinned: true}
 		copy(e.key[:], b)
 		if slot.entry.CompareAndSwap(old, e) {
 			return &e.term

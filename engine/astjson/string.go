@@ -14,8 +14,9 @@ func (d *decoder) stringValue(i int) (*ast.Term, int) {
 		return ast.InternedEmptyString, j
 	}
 	if len(s) <= maxInternValueLen {
-		if t := intern(s, hashKey(s)); t != nil {
-			return t, j
+		if e := internEntryOf(s, hashKey(s)); e != nil {
+			d.interned = e
+			return &e.term, j
 		}
 	}
 	if d.alloc.recent != nil && len(s) <= maxRecentLen {
