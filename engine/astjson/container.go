@@ -38,13 +38,31 @@ func (d *decoder) object(i int, p *Projection) (*ast.Term, int) {
 	// cache's, taken once per string rather than once per record.
 	view := p != nil && p.View
 	viewHash := 0
+	var index *memberIndex
+	if p != nil {
+		index = p.members()
+	}
 	for more {
 		var node *Projection
+		// Short keys come from the process-wide intern cache: chat
+		// records repeat the same few keys in every line. The hash also
+		// picks the key's bit in seen.
+		var e *internEntry
+		var h uint64
+		if len(s) <= maxInternLen {
+			h = hashKey(s)
+			e = internEntryOf(s, h)
+		} else {
+			h = uint64(len(s)) << 58 // long keys are rare; equal keys have equal lengths
+		}
 		if p != nil {
 			var keep bool
-			if node, keep = p.Members[string(s)]; !keep && p.KeepOthers && !p.Omit[string(s)] {
-				node = p.Others
-			} else if !keep {
+			if index.exact {
+				node, keep = index.member(p, e)
+			} else if node, keep = p.Members[string(s)]; !keep && p.KeepOthers && !p.Omit[string(s)] {
+				node, keep = p.Others, true
+			}
+			if !keep {
 				end := d.skip(j)
 				if end < 0 {
 					return nil, end
@@ -55,10 +73,7 @@ func (d *decoder) object(i int, p *Projection) (*ast.Term, int) {
 				continue
 			}
 		}
-		// Short keys come from the process-wide intern cache: chat
-		// records repeat the same few keys in every line. The hash also
-		// picks the key's bit in seen.
-		k, h, e := d.key(s)
+		k := d.key(s, e)
 		if !view {
 		} else if e != nil {
 			viewHash += e.hash
@@ -130,22 +145,13 @@ func (d *decoder) object(i int, p *Projection) (*ast.Term, int) {
 	return d.alloc.term(obj), j
 }
 
-// key returns the term of object key s and its hash, whose top bits pick
-// the key's bit in object's seen set, and the intern cache's entry when the
-// term is the cache's.
-func (d *decoder) key(s []byte) (*ast.Term, uint64, *internEntry) {
-	var e *internEntry
-	var h uint64
-	if len(s) <= maxInternLen {
-		h = hashKey(s)
-		e = internEntryOf(s, h)
-	} else {
-		h = uint64(len(s)) << 58 // long keys are rare; equal keys have equal lengths
-	}
+// key returns the term of object key s, whose intern cache entry is e (nil
+// when it has none).
+func (d *decoder) key(s []byte, e *internEntry) *ast.Term {
 	if e == nil {
-		return d.alloc.term(ast.String(string(s))), h, nil
+		return d.alloc.term(ast.String(string(s)))
 	}
-	return &e.term, h, e
+	return &e.term
 }
 
 // smallContainer is how many members or elements are collected on the stack

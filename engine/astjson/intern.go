@@ -92,8 +92,17 @@ func internEntryOf(b []byte, h uint64) *internEntry {
 // before. Key is meant for package initialization and rule compiling, not
 // per record: a name it pins stays pinned for the process.
 func Key(s string) *ast.Term {
+	if e := pin(s); e != nil {
+		return &e.term
+	}
+	return ast.StringTerm(s)
+}
+
+// pin pins s in the cache (Key) and returns its entry, or nil where s
+// cannot be pinned.
+func pin(s string) *internEntry {
 	if len(s) == 0 || len(s) > maxInternLen {
-		return ast.StringTerm(s)
+		return nil
 	}
 	b := make([]byte, maxInternLen) // room for hashKey's word reads
 	b = b[:copy(b, s)]
@@ -102,15 +111,15 @@ func Key(s string) *ast.Term {
 		old := slot.entry.Load()
 		if old != nil && old.n == len(b) && string(old.key[:len(b)]) == s {
 			if old.pinned {
-				return &old.term
+				return old
 			}
 		} else if old != nil && old.pinned {
-			return ast.StringTerm(s)
+			return nil
 		}
 		e := &internEntry{term: ast.Term{Value: ast.String(s)}, hash: ast.String(s).Hash(), n: len(b), pinned: true}
 		copy(e.key[:], b)
 		if slot.entry.CompareAndSwap(old, e) {
-			return &e.term
+			return e
 		}
 	}
 }

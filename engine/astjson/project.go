@@ -66,6 +66,10 @@ type Projection struct {
 	Stub       bool
 	Shape      bool
 	Digest     bool
+
+	// index is the Members and Omit by their pinned names (members.go),
+	// built on first use; a copy of the projection builds its own.
+	index unsafe.Pointer
 }
 
 // placeholder stands for a non-empty string a Probe left out. It contains
