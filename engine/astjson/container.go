@@ -149,7 +149,7 @@ func (d *decoder) object(i int, p *Projection) (*ast.Term, int) {
 // when it has none).
 func (d *decoder) key(s []byte, e *internEntry) *ast.Term {
 	if e == nil {
-		return d.alloc.term(ast.String(string(s)))
+		return d.alloc.str(s)
 	}
 	return &e.term
 }
