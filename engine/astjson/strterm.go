@@ -30,7 +30,9 @@ var stringItab = func() unsafe.Pointer {
 // str returns a term of string b, carved from the slabs.
 func (s *slabs) str(b []byte) *ast.Term {
 	if len(s.strs) == 0 {
-		s.nextStr = grow(s.nextStr)
+		// From four, doubling: a block's unused tail stays with the
+		// record, and each record in flight has one.
+		s.nextStr = min(max(2*s.nextStr, 4), slabMax/2)
 		s.strs = make([]stringTerm, s.nextStr)
 	}
 	e := &s.strs[0]
