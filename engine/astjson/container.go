@@ -33,13 +33,36 @@ func (d *decoder) object(i int, p *Projection) (*ast.Term, int) {
 	// already set may repeat an earlier one, and only then is dedupe run.
 	var seen uint64
 	mayRepeat := false
+	// viewHash is a view's hash, OPA's object hash: the sum of its keys'
+	// and values' hashes, most keys' and many short values' the intern
+	// cache's, taken once per string rather than once per record.
+	view := p != nil && p.View
+	viewHash := 0
+	var index *memberIndex
+	if p != nil {
+		index = p.members()
+	}
 	for more {
 		var node *Projection
+		// Short keys come from the process-wide intern cache: chat
+		// records repeat the same few keys in every line. The hash also
+		// picks the key's bit in seen.
+		var e *internEntry
+		var h uint64
+		if len(s) <= maxInternLen {
+			h = hashKey(s)
+			e = internEntryOf(s, h)
+		} else {
+			h = uint64(len(s)) << 58 // long keys are rare; equal keys have equal lengths
+		}
 		if p != nil {
 			var keep bool
-			if node, keep = p.Members[string(s)]; !keep && p.KeepOthers && !p.Omit[string(s)] {
-				node = p.Others
-			} else if !keep {
+			if index.exact {
+				node, keep = index.member(p, e)
+			} else if node, keep = p.Members[string(s)]; !keep && p.KeepOthers && !p.Omit[string(s)] {
+				node, keep = p.Others, true
+			}
+			if !keep {
 				end := d.skip(j)
 				if end < 0 {
 					return nil, end
@@ -50,10 +73,13 @@ func (d *decoder) object(i int, p *Projection) (*ast.Term, int) {
 				continue
 			}
 		}
-		// Short keys come from the process-wide intern cache: chat
-		// records repeat the same few keys in every line. The hash also
-		// picks the key's bit in seen.
-		k, h := d.key(s)
+		k := d.key(s, e)
+		if !view {
+		} else if e != nil {
+			viewHash += e.hash
+		} else {
+			viewHash += k.Value.Hash()
+		}
 		bit := uint64(1) << (h >> 58)
 		mayRepeat = mayRepeat || seen&bit != 0
 		seen |= bit
@@ -66,6 +92,12 @@ func (d *decoder) object(i int, p *Projection) (*ast.Term, int) {
 		}
 		if v == nil {
 			return nil, end
+		}
+		if !view {
+		} else if d.interned != nil && v == &d.interned.term {
+			viewHash += d.interned.hash
+		} else {
+			viewHash += v.Value.Hash()
 		}
 		if d.left--; d.left < 0 && !d.more(end) { // bound.go
 			d.kvs = d.kvs[:base]
@@ -88,8 +120,11 @@ func (d *decoder) object(i int, p *Projection) (*ast.Term, int) {
 	if n > len(local) {
 		kvs = d.kvs[base:]
 	}
+	summed := true
 	if mayRepeat {
+		n := len(kvs)
 		kvs = dedupe(kvs)
+		summed = len(kvs) == n // else a repeated key was summed twice
 	}
 	if d.share && d.alloc.made == made && len(kvs) > 0 { // every member a shared term (shared.go)
 		if t := sharedObject(kvs, p != nil && p.View); t != nil {
@@ -99,7 +134,10 @@ func (d *decoder) object(i int, p *Projection) (*ast.Term, int) {
 	}
 	var obj ast.Object
 	if p != nil && p.View {
-		obj = d.alloc.newObjectView(kvs)
+		if !summed {
+			viewHash = objectHash(kvs)
+		}
+		obj = d.alloc.newObjectView(kvs, viewHash)
 	} else {
 		obj = ast.NewObject(kvs...)
 	}
@@ -107,21 +145,13 @@ func (d *decoder) object(i int, p *Projection) (*ast.Term, int) {
 	return d.alloc.term(obj), j
 }
 
-// key returns the term of object key s and its hash, whose top bits pick
-// the key's bit in object's seen set.
-func (d *decoder) key(s []byte) (*ast.Term, uint64) {
-	var k *ast.Term
-	var h uint64
-	if len(s) <= maxInternLen {
-		h = hashKey(s)
-		k = intern(s, h)
-	} else {
-		h = uint64(len(s)) << 58 // long keys are rare; equal keys have equal lengths
+// key returns the term of object key s, whose intern cache entry is e (nil
+// when it has none).
+func (d *decoder) key(s []byte, e *internEntry) *ast.Term {
+	if e == nil {
+		return d.alloc.str(s)
 	}
-	if k == nil {
-		k = d.alloc.term(ast.String(string(s)))
-	}
-	return k, h
+	return &e.term
 }
 
 // smallContainer is how many members or elements are collected on the stack

@@ -39,6 +39,11 @@ type decoder struct {
 	// went over, -1 while it has not.
 	left, granted, ceiling, dense int
 
+	// interned is the intern cache's entry of the last string value
+	// stringValue shared: an object view takes the hash of a member whose
+	// value is its term from there (object).
+	interned *internEntry
+
 	kvs   [][2]*ast.Term // pending object members, shared by all nesting levels
 	elems []*ast.Term    // pending array elements, shared by all nesting levels
 
@@ -130,6 +135,7 @@ func (d *decoder) release() {
 	}
 	d.Release()
 	d.rng = nil
+	d.interned = nil
 	d.alloc = slabs{}
 	decoderPool.Put(d)
 }

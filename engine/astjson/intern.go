@@ -33,7 +33,10 @@ const (
 // internEntry keeps a copy of the key's bytes next to the term, so that a
 // lookup compares within the entry instead of chasing the string's pointer.
 type internEntry struct {
-	term   ast.Term
+	term ast.Term
+	// hash is the term's OPA hash (ast.String's Hash), taken once: a view
+	// sums its keys' hashes (ObjectView), and most keys are these.
+	hash   int
 	n      int
 	key    [maxInternLen]byte
 	pinned bool // set by Key: no other string takes the slot
@@ -49,10 +52,18 @@ var internTable [internSize]internSlot
 // intern returns the shared term for string b, whose hashKey is h, or nil
 // if b is not cached yet; the caller then builds a term of its own.
 func intern(b []byte, h uint64) *ast.Term {
+	if e := internEntryOf(b, h); e != nil {
+		return &e.term
+	}
+	return nil
+}
+
+// internEntryOf is intern returning the cache's entry for b.
+func internEntryOf(b []byte, h uint64) *internEntry {
 	slot := &internTable[h&(internSize-1)]
 	e := slot.entry.Load()
 	if e != nil && e.n == len(b) && string(e.key[:len(b)]) == string(b) {
-		return &e.term
+		return e
 	}
 	if e != nil && e.pinned {
 		return nil
@@ -61,14 +72,15 @@ func intern(b []byte, h uint64) *ast.Term {
 		slot.seen.Store(h)
 		return nil
 	}
-	ne := &internEntry{term: ast.Term{Value: ast.String(b)}, n: len(b)}
+	str := ast.String(b)
+	ne := &internEntry{term: ast.Term{Value: str}, hash: str.Hash(), n: len(b)}
 	copy(ne.key[:], b)
 	// Swapped only for the entry read above: a name Key pinned meanwhile
 	// keeps its slot, and this string is built apart.
 	if !slot.entry.CompareAndSwap(e, ne) {
 		return nil
 	}
-	return &ne.term
+	return ne
 }
 
 // Key returns the term of member name s that the decoder gives every key s
@@ -80,8 +92,17 @@ func intern(b []byte, h uint64) *ast.Term {
 // before. Key is meant for package initialization and rule compiling, not
 // per record: a name it pins stays pinned for the process.
 func Key(s string) *ast.Term {
+	if e := pin(s); e != nil {
+		return &e.term
+	}
+	return ast.StringTerm(s)
+}
+
+// pin pins s in the cache (Key) and returns its entry, or nil where s
+// cannot be pinned.
+func pin(s string) *internEntry {
 	if len(s) == 0 || len(s) > maxInternLen {
-		return ast.StringTerm(s)
+		return nil
 	}
 	b := make([]byte, maxInternLen) // room for hashKey's word reads
 	b = b[:copy(b, s)]
@@ -90,15 +111,15 @@ func Key(s string) *ast.Term {
 		old := slot.entry.Load()
 		if old != nil && old.n == len(b) && string(old.key[:len(b)]) == s {
 			if old.pinned {
-				return &old.term
+				return old
 			}
 		} else if old != nil && old.pinned {
-			return ast.StringTerm(s)
+			return nil
 		}
-		e := &internEntry{term: ast.Term{Value: ast.String(s)}, n: len(b), pinned: true}
+		e := &internEntry{term: ast.Term{Value: ast.String(s)}, hash: ast.String(s).Hash(), n: len(b), pinned: true}
 		copy(e.key[:], b)
 		if slot.entry.CompareAndSwap(old, e) {
-			return &e.term
+			return e
 		}
 	}
 }

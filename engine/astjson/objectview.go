@@ -205,28 +205,39 @@ func allocView(n int) *ObjectView {
 func NewObjectView(kvs ...[2]*ast.Term) *ObjectView {
 	v := allocView(len(kvs))
 	copy(v.kvs, kvs)
-	v.init(v.kvs)
+	v.init(v.kvs, objectHash(kvs))
 	return v
+}
+
+// objectHash is the hash OPA's object of members kvs has: the sum of its
+// keys' and values' hashes.
+func objectHash(kvs [][2]*ast.Term) int {
+	h := 0
+	for _, kv := range kvs {
+		h += kv[0].Value.Hash() + kv[1].Value.Hash()
+	}
+	return h
 }
 
 // newObjectView is the view of members kvs (deduplicated, as ast.NewObject
-// is given them), which it copies into the view's own block (allocView).
-// Not carved from the decoder's slabs: a slab starts at sixteen views, and
-// a session holds its lines' views, a few each, to its end.
-func (s *slabs) newObjectView(kvs [][2]*ast.Term) *ObjectView {
+// is given them) whose hash (objectHash) is hash, which it copies into the
+// view's own block (allocView). Not carved from the decoder's slabs: a slab
+// starts at sixteen views, and a session holds its lines' views, a few
+// each, to its end.
+func (s *slabs) newObjectView(kvs [][2]*ast.Term, hash int) *ObjectView {
 	v := allocView(len(kvs))
 	copy(v.kvs, kvs)
-	v.init(v.kvs)
+	v.init(v.kvs, hash)
 	return v
 }
 
-// init makes v the view of members kvs, which it keeps.
-func (v *ObjectView) init(kvs [][2]*ast.Term) {
+// init makes v the view of members kvs, which it keeps, of hash
+// objectHash(kvs): the messages array asks every element's hash when it is
+// built, and the decoder sums it from hashes it mostly knows.
+func (v *ObjectView) init(kvs [][2]*ast.Term, hash int) {
 	v.kvs = kvs
-	// OPA's object hash is the sum of its keys' and values' hashes; the
-	// messages array asks every element's hash when it is built.
+	v.hash = hash
 	for _, kv := range kvs {
-		v.hash += kv[0].Value.Hash() + kv[1].Value.Hash()
 		v.nested = v.nested || holdsView(kv[1].Value)
 	}
 }

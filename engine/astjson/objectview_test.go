@@ -245,3 +245,51 @@ func TestKeyIsTheDecodersKey(t *testing.T) {
 		t.Errorf("Key gives two terms for one key")
 	}
 }
+
+// TestObjectViewHashFromInternCache: a view's hash, which the decoder sums
+// from the intern cache's hashes of its keys and short values, is its
+// object's, on every decode of a record: the first, where the strings are
+// not interned yet, and the later ones, where they are; with a key given
+// twice (the first value's hash must not count), a key too long to
+// intern, numbers, and views inside views.
+func TestObjectViewHashFromInternCache(t *testing.T) {
+	long := `"a string longer than thirty-two bytes, never interned"`
+	in := `{"messages":[` +
+		`{"role":"user","content":` + long + `,"name":"n1","n":12345,"f":1.5,"b":false,"z":null},` +
+		`{"role":"user","role":"assistant","content":` + long + `,"stop_reason":"end_turn"},` +
+		`{"role":"tool","a_member_name_longer_than_thirty_two_bytes":"x","content":` + long + `},` +
+		`{"role":"assistant","content":` + long + `,"tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":` + long + `}}]}` +
+		`]}`
+	want, err := Decode([]byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantMsgs := want.(ast.Object).Get(ast.StringTerm("messages")).Value.(*ast.Array)
+	for round := range 3 {
+		got, err := DecodeProjected([]byte(in), messageViews)
+		if err != nil {
+			t.Fatal(err)
+		}
+		arr := got.(ast.Object).Get(ast.StringTerm("messages")).Value.(*ast.Array)
+		for i := 0; i < arr.Len(); i++ {
+			v, ok := arr.Elem(i).Value.(*ObjectView)
+			if !ok {
+				t.Fatalf("round %d: message %d is %T, want a view", round, i, arr.Elem(i).Value)
+			}
+			o := wantMsgs.Elem(i).Value.(ast.Object)
+			if v.Hash() != o.Hash() {
+				t.Errorf("round %d: message %d: view hash %d, object hash %d", round, i, v.Hash(), o.Hash())
+			}
+			if calls := v.Get(ast.StringTerm("tool_calls")); calls != nil {
+				call := calls.Value.(*ast.Array).Elem(0).Value
+				wantCall := o.Get(ast.StringTerm("tool_calls")).Value.(*ast.Array).Elem(0).Value
+				if call.Hash() != wantCall.Hash() {
+					t.Errorf("round %d: call hash %d, want %d", round, call.Hash(), wantCall.Hash())
+				}
+			}
+		}
+		if got.Hash() != want.Hash() {
+			t.Errorf("round %d: record hash %d, want %d", round, got.Hash(), want.Hash())
+		}
+	}
+}

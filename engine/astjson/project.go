@@ -3,6 +3,7 @@ package astjson
 import (
 	"bytes"
 	"sync"
+	"unsafe"
 
 	"github.com/chatlint/chatlint/engine/internal/jsonlex"
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -65,6 +66,10 @@ type Projection struct {
 	Stub       bool
 	Shape      bool
 	Digest     bool
+
+	// index is the Members and Omit by their pinned names (members.go),
+	// built on first use; a copy of the projection builds its own.
+	index unsafe.Pointer
 }
 
 // placeholder stands for a non-empty string a Probe left out. It contains
@@ -76,6 +81,13 @@ var placeholder = ast.StringTerm("\u2026")
 // errors; where p keeps a value, the value is the one Decode gives.
 func DecodeProjected(data []byte, p *Projection) (ast.Value, error) {
 	return decode(data, p)
+}
+
+// DecodeProjectedString is DecodeProjected over the bytes of s, read in
+// place: the decoder only reads its input and its result does not alias it,
+// so a JSON text held as a string (a tool call's arguments) needs no copy.
+func DecodeProjectedString(s string, p *Projection) (ast.Value, error) {
+	return decode(unsafe.Slice(unsafe.StringData(s), len(s)), p)
 }
 
 // project builds the value at Data[i] as p says.
@@ -148,14 +160,26 @@ func (d *decoder) shape(i int, k jsonlex.Kind) (*ast.Term, int) {
 	}
 	switch {
 	case k == jsonlex.Array && empty:
-		return d.alloc.term(ast.NewArray()), j
+		return shapeEmptyArray, j
 	case k == jsonlex.Array:
-		return d.alloc.term(ast.NewArray(ast.InternedBooleanTrue)), j
+		return shapeArray, j
 	case empty:
-		return d.alloc.term(ast.NewObject()), j
+		return shapeEmptyObject, j
 	}
-	return d.alloc.term(ast.NewObject([2]*ast.Term{shapeKey, ast.InternedBooleanTrue})), j
+	return shapeObject, j
 }
+
+// The four stand-ins shape builds, shared by every record as the interned
+// terms are: a stand-in is the same value wherever it stands, no reader
+// mutates a decoded term, and an object holding only shared terms may then
+// be shared itself (shared.go). A contract record's messages, read only for
+// their shape, were four allocations each.
+var (
+	shapeEmptyArray  = ast.NewTerm(ast.NewArray())
+	shapeArray       = ast.NewTerm(ast.NewArray(ast.InternedBooleanTrue))
+	shapeEmptyObject = ast.NewTerm(ast.NewObject())
+	shapeObject      = ast.NewTerm(ast.NewObject([2]*ast.Term{shapeKey, ast.InternedBooleanTrue}))
+)
 
 // exacts holds, for each projection with a Digest somewhere, the one that
 // builds those values whole (exact).

@@ -316,3 +316,24 @@ func TestProjectionShape(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodeProjectedString: a string decoded in place gives the value and
+// the error DecodeProjected gives over a copy of its bytes, escapes and
+// short keys (whose hash reads whole words) included.
+func TestDecodeProjectedString(t *testing.T) {
+	p := &Projection{View: true, Object: true, KeepOthers: true}
+	for _, in := range []string{
+		``, `{`, `{"a":1}`, `{"k":"v","path":"/a/b","n":[1,2,{"x":null}]}`,
+		`{"esc":"line\nnext \u00e9 \ud83d\ude00","a":"b"}`, `"just a string"`, `[1,`, `{"a":1} x`,
+	} {
+		want, wantErr := DecodeProjected([]byte(in), p)
+		got, gotErr := DecodeProjectedString(in, p)
+		if (wantErr == nil) != (gotErr == nil) || (wantErr != nil && wantErr.Error() != gotErr.Error()) {
+			t.Errorf("%q: error %v, want %v", in, gotErr, wantErr)
+			continue
+		}
+		if wantErr == nil && ast.Compare(PlainView(got), PlainView(want)) != 0 {
+			t.Errorf("%q: %v, want %v", in, got, want)
+		}
+	}
+}

@@ -24,6 +24,10 @@ type slabs struct {
 	// recent, in a session's Slabs, shares its strings that repeat
 	// (session_slabs.go).
 	recent *recentStrings
+	// strs are the terms of strings, each with room for its string's
+	// header (stringTerm).
+	strs    []stringTerm
+	nextStr int
 }
 
 const (

@@ -14,8 +14,9 @@ func (d *decoder) stringValue(i int) (*ast.Term, int) {
 		return ast.InternedEmptyString, j
 	}
 	if len(s) <= maxInternValueLen {
-		if t := intern(s, hashKey(s)); t != nil {
-			return t, j
+		if e := internEntryOf(s, hashKey(s)); e != nil {
+			d.interned = e
+			return &e.term, j
 		}
 	}
 	if d.alloc.recent != nil && len(s) <= maxRecentLen {
@@ -25,7 +26,7 @@ func (d *decoder) stringValue(i int) (*ast.Term, int) {
 	// was measured slower: the large block made the GC run more often
 	// than the small copies (interned strings are not copied at all), and
 	// it would pin the whole input for as long as any string lived.
-	return d.alloc.term(ast.String(string(s))), j
+	return d.alloc.str(s), j
 }
 
 const maxInternValueLen = 16

@@ -61,7 +61,7 @@ func (c *textCache) parse(s string) (ast.Value, bool) {
 // (document.Plain), which builds the object then. Its members are built
 // whole, as Decode builds them.
 func decodeText(s string) (ast.Value, bool) {
-	v, err := astjson.DecodeProjected([]byte(s), textProjection)
+	v, err := astjson.DecodeProjectedString(s, textProjection)
 	return v, err == nil
 }
 
