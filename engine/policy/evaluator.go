@@ -90,11 +90,12 @@ func (ev *Evaluator) overtime() bool {
 		return true
 	}
 	ev.worked = true
-	l := budget(ev.timeout, docWork(ev.doc))
-	if rest := l - time.Since(ev.started); rest > 0 && l > ev.limit {
-		ev.limit = l
-		ev.timer.Reset(rest)
-		return false
+	if l := budget(ev.timeout, docWork(ev.doc)); l > ev.limit {
+		ev.limit = l // also what a document past it is told
+		if rest := l - time.Since(ev.started); rest > 0 {
+			ev.timer.Reset(rest)
+			return false
+		}
 	}
 	return true
 }
