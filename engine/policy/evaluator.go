@@ -145,8 +145,11 @@ func (ev *Evaluator) run(ctx context.Context, doc *document.Document, tracer top
 	ev.limit = ev.timeout
 	ev.timer.Reset(ev.limit)
 	hits, acts, err = ev.e.evaluateRecovered(ctx, doc, &ev.cancel, tracer, &ev.rel, &ev.rego)
-	timedOut := !ev.timer.Stop() && ev.cancel.Cancelled()
-	ev.timer.Stop() // armed again by that check: no document is left to time
+	stopped := ev.timer.Stop()
+	timedOut := !stopped && ev.cancel.Cancelled()
+	if !stopped {
+		ev.timer.Stop() // armed again by that check: no document is left to time
+	}
 	ev.doc = nil
 	limit := ev.limit
 	if watched {
