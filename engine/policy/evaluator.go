@@ -35,12 +35,25 @@ func budget(timeout time.Duration, work int) time.Duration {
 // Evaluator evaluates documents one at a time for one worker. It reuses one
 // cancellation flag and one timer across documents, where a plain Rego
 // evaluation starts a goroutine per call to watch its context.
+//
+// A document's time limit is the rule timeout per WorkUnit of its work
+// (budget), but its work is counted only if it outlasts one timeout:
+// counting reads every message, about as long as a compiled rule takes
+// over a record. The timer is armed for one timeout; when it runs out,
+// the next check of the cancellation, on the evaluating goroutine
+// (resettableCancel.Cancelled), counts the work and arms the timer again
+// for the rest of the document's limit, or cancels.
 type Evaluator struct {
 	e       *Engine
 	cancel  resettableCancel
 	timer   *time.Timer
 	timeout time.Duration
-	limit   time.Duration  // the time limit of the document being evaluated (extend)
+	limit   time.Duration // the time limit of the document being evaluated (extend, overtime)
+	// doc is the document being evaluated, started when, and worked
+	// whether limit counts its work yet.
+	doc     *document.Document
+	started time.Time
+	worked  bool
 	rel     yamlrule.Cache // the partner sets of the YAML rules' joins, reused from document to document
 	rego    regoRun        // the Rego sets' queries, reused from document to document
 	watch   memWatch       // this evaluator's entry under the memory watchdog
@@ -49,8 +62,9 @@ type Evaluator struct {
 // NewEvaluator returns an Evaluator; use one per goroutine.
 func (e *Engine) NewEvaluator() *Evaluator {
 	ev := &Evaluator{e: e, timeout: e.timeout}
-	ev.timer = time.AfterFunc(time.Hour, ev.cancel.Cancel)
+	ev.timer = time.AfterFunc(time.Hour, ev.cancel.expire)
 	ev.timer.Stop()
+	ev.cancel.overtime = ev.overtime
 	ev.rego.extend = ev.extend
 	return ev
 }
@@ -60,10 +74,30 @@ func (e *Engine) NewEvaluator() *Evaluator {
 // a document built whole where the YAML rules read one pruned for a gate,
 // and its limit is the whole document's, as when it was built for OPA.
 func (ev *Evaluator) extend(work int) {
+	ev.worked = true // the whole document's work counts the pruned one's
 	if l := budget(ev.timeout, work); l > ev.limit && ev.timer.Stop() {
 		ev.limit = l
 		ev.timer.Reset(l)
 	}
+}
+
+// overtime is called, on the evaluating goroutine, once the timer ran out:
+// it reports whether the document is past its limit. The first time, it
+// counts the document's work, and a document whose work gives it longer
+// than it has run gets the rest, the timer armed again.
+func (ev *Evaluator) overtime() bool {
+	if ev.doc == nil || ev.worked {
+		return true
+	}
+	ev.worked = true
+	if l := budget(ev.timeout, docWork(ev.doc)); l > ev.limit {
+		ev.limit = l // also what a document past it is told
+		if rest := l - time.Since(ev.started); rest > 0 {
+			ev.timer.Reset(rest)
+			return false
+		}
+	}
+	return true
 }
 
 // Evaluate runs every active rule over one document. A document whose
@@ -107,10 +141,16 @@ func (ev *Evaluator) run(ctx context.Context, doc *document.Document, tracer top
 		_, _ = ev.e.program()
 		ev.rego.watch = w // watched from OPA's start (Engine.evaluate)
 	}
-	ev.limit = budget(ev.timeout, docWork(doc))
+	ev.doc, ev.started, ev.worked = doc, time.Now(), false
+	ev.limit = ev.timeout
 	ev.timer.Reset(ev.limit)
 	hits, acts, err = ev.e.evaluateRecovered(ctx, doc, &ev.cancel, tracer, &ev.rel, &ev.rego)
-	timedOut := !ev.timer.Stop() && ev.cancel.Cancelled()
+	stopped := ev.timer.Stop()
+	timedOut := !stopped && ev.cancel.Cancelled()
+	if !stopped {
+		ev.timer.Stop() // armed again by that check: no document is left to time
+	}
+	ev.doc = nil
 	limit := ev.limit
 	if watched {
 		ev.rego.watch = nil
@@ -138,9 +178,25 @@ func cancelled(err error) bool {
 	return errors.As(err, &te) && te.Code == topdown.CancelErr
 }
 
-// resettableCancel is a topdown.Cancel that can be armed again.
-type resettableCancel struct{ flag atomic.Bool }
+// resettableCancel is a topdown.Cancel that can be armed again. The
+// Evaluator's timer does not cancel: it marks the time run out (expire),
+// and the next Cancelled, on the evaluating goroutine, asks overtime
+// whether the document is past its limit.
+type resettableCancel struct {
+	flag     atomic.Bool
+	expired  atomic.Bool
+	overtime func() bool // nil: the time running out cancels
+}
 
-func (c *resettableCancel) Cancel()         { c.flag.Store(true) }
-func (c *resettableCancel) Cancelled() bool { return c.flag.Load() }
-func (c *resettableCancel) reset()          { c.flag.Store(false) }
+func (c *resettableCancel) Cancel() { c.flag.Store(true) }
+func (c *resettableCancel) expire() { c.expired.Store(true) }
+func (c *resettableCancel) Cancelled() bool {
+	if c.expired.Load() {
+		c.expired.Store(false)
+		if c.overtime == nil || c.overtime() {
+			c.flag.Store(true)
+		}
+	}
+	return c.flag.Load()
+}
+func (c *resettableCancel) reset() { c.flag.Store(false); c.expired.Store(false) }

@@ -512,7 +512,7 @@ func (s *regocScope) ref(r ast.Ref) (regocTerm, error) {
 		}
 	}
 	if iterates {
-		return regocTerm{iter: rr.iter}, nil
+		return regocTerm{iter: rr}, nil
 	}
 	return regocTerm{val: rr.val}, nil
 }

@@ -3,6 +3,7 @@ package regoc
 import (
 	"context"
 	"errors"
+	"slices"
 	"sync"
 
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -14,10 +15,16 @@ import (
 // the rule's var slots, what a built-in call is given, and stacks the
 // calls share (so that a call allocates nothing of its own).
 type regocEnv struct {
-	input     *ast.Term
-	slots     []*ast.Term
-	cancel    topdown.Cancel
-	bctx      topdown.BuiltinContext
+	input  *ast.Term
+	slots  []*ast.Term
+	cancel topdown.Cancel
+	bctx   topdown.BuiltinContext
+	cache  builtins.Cache // the built-ins' cache, cleared after each evaluation
+	// emitSet, emitRule and emit gather what the rules of one record set
+	// produce (Eval); emit is made once per env.
+	emitSet   ast.Set
+	emitRule  *regocRule
+	emit      func() error
 	steps     int
 	ops       []*ast.Term // operands of the calls under way
 	outs      []*ast.Term // outputs of the calls under way
@@ -35,8 +42,22 @@ var regocEnvs = sync.Pool{New: func() any {
 	env := &regocEnv{}
 	env.collect = func(t *ast.Term) error { env.outs = append(env.outs, t); return nil }
 	env.markFound = func() error { env.found++; return nil }
+	env.emit = env.emitKey
 	return env
 }}
+
+// emitKey adds the value of the current rule's head to the set being
+// gathered.
+func (env *regocEnv) emitKey() error {
+	t, err := env.emitRule.key(env)
+	if t != nil {
+		if env.emitSet == nil {
+			env.emitSet = ast.NewSet()
+		}
+		env.emitSet.Add(plain(t))
+	}
+	return err
+}
 
 // maxIndexTerms bounds the index terms an env keeps: a list longer than
 // that makes a term per element past it, as OPA does past its own.
@@ -75,21 +96,20 @@ type (
 	// regocVal is the value of a term that does not iterate; nil when
 	// undefined.
 	regocVal func(env *regocEnv) (*ast.Term, error)
-	// regocIter calls k with each value of a ref that iterates, its key
-	// vars bound.
-	regocIter func(env *regocEnv, k func(*ast.Term) error) error
 )
 
-// regocTerm is a compiled term: exactly one of val and iter is set.
+// regocTerm is a compiled term: exactly one of val and iter is set; iter
+// is a ref that iterates, handing each of its values to a visit.
 type regocTerm struct {
 	val  regocVal
-	iter regocIter
+	iter *regocRef
 }
 
 // each calls k with every value of the term.
 func (g regocTerm) each(env *regocEnv, k func(*ast.Term) error) error {
 	if g.iter != nil {
-		return g.iter(env, k)
+		v := visit{do: visitFunc, f: k}
+		return g.iter.iter(env, v)
 	}
 	t, err := g.val(env)
 	if err != nil || t == nil {
@@ -98,11 +118,64 @@ func (g regocTerm) each(env *regocEnv, k func(*ast.Term) error) error {
 	return k(t)
 }
 
+// cont is what follows an iteration's binding: the rest of a body from
+// step i, then k. It is a value, so that a body iterating per document
+// makes no closure of its continuation.
+type cont struct {
+	b *regocBody
+	i int
+	k func() error
+}
+
+func (c cont) run(env *regocEnv) error { return c.b.run(env, c.i, c.k) }
+
+// What a visit does with each value of an iterating ref.
+const (
+	visitBind   = iota // binds slot, then runs c
+	visitTruthy        // runs c unless the value is false
+	visitMatch         // runs c when the value matches m (binding its vars)
+	visitEvery         // binds slot and looks for one solution of body (every.go)
+	visitFunc          // calls f
+)
+
+// visit is what an iteration does with each value it reaches: the common
+// cases as data rather than a closure, which a step would otherwise make
+// each time it runs. It is passed by value: a pointer to it escapes.
+type visit struct {
+	do   int
+	slot int
+	c    cont // visitEvery: c.b is every's body
+	m    regocMatch
+	f    func(*ast.Term) error
+}
+
+func (v visit) take(env *regocEnv, t *ast.Term) error {
+	switch v.do {
+	case visitBind:
+		env.slots[v.slot] = t
+		return v.c.run(env)
+	case visitTruthy:
+		if isFalse(t) {
+			return nil
+		}
+		return v.c.run(env)
+	case visitMatch:
+		if ok, err := v.m(env, t); !ok || err != nil {
+			return err
+		}
+		return v.c.run(env)
+	case visitEvery:
+		env.slots[v.slot] = t
+		return everyMember(env, v.c.b)
+	}
+	return v.f(t)
+}
+
 // regocStep is one expression of a body: a test (it holds at most once), an
 // iteration, or a built-in call.
 type regocStep struct {
 	test func(env *regocEnv) (bool, error)
-	iter func(env *regocEnv, k func() error) error
+	iter func(env *regocEnv, c cont) error
 	call *regocCall
 }
 
@@ -148,8 +221,7 @@ func (b *regocBody) run(env *regocEnv, i int, k func() error) error {
 			env.outs = env.outs[:start]
 			return nil
 		default:
-			next := i + 1
-			return s.iter(env, func() error { return b.run(env, next, k) })
+			return s.iter(env, cont{b, i + 1, k})
 		}
 	}
 	return k()
@@ -181,13 +253,10 @@ func truthyStep(g regocTerm) regocStep {
 			return t != nil && !isFalse(t), err
 		}}
 	}
-	return regocStep{iter: func(env *regocEnv, k func() error) error {
-		return g.iter(env, func(t *ast.Term) error {
-			if isFalse(t) {
-				return nil
-			}
-			return k()
-		})
+	ref := g.iter
+	return regocStep{iter: func(env *regocEnv, c cont) error {
+		v := visit{do: visitTruthy, c: c}
+		return ref.iter(env, v)
 	}}
 }
 
@@ -199,11 +268,10 @@ func bindStep(slot int, g regocTerm) regocStep {
 			return t != nil, err
 		}}
 	}
-	return regocStep{iter: func(env *regocEnv, k func() error) error {
-		return g.iter(env, func(t *ast.Term) error {
-			env.slots[slot] = t
-			return k()
-		})
+	ref := g.iter
+	return regocStep{iter: func(env *regocEnv, c cont) error {
+		v := visit{do: visitBind, slot: slot, c: c}
+		return ref.iter(env, v)
 	}}
 }
 
@@ -221,11 +289,11 @@ func equalStep(a, b regocTerm) regocStep {
 			return equal(x, y), nil
 		}}
 	}
-	return regocStep{iter: func(env *regocEnv, k func() error) error {
+	return regocStep{iter: func(env *regocEnv, c cont) error {
 		return a.each(env, func(x *ast.Term) error {
 			return b.each(env, func(y *ast.Term) error {
 				if equal(x, y) {
-					return k()
+					return c.run(env)
 				}
 				return nil
 			})
@@ -296,37 +364,33 @@ func objectVal(keys, vals []regocVal) regocVal {
 	}
 }
 
+// A comprehension gathers its values in a frame (helpers.go), whose
+// emitters are made once, so that evaluating one makes no closure.
+
 func setCompVal(head regocVal, body *regocBody) regocVal {
 	return func(env *regocEnv) (*ast.Term, error) {
-		s := ast.NewSet()
-		err := body.run(env, 0, func() error {
-			t, err := head(env)
-			if t != nil {
-				s.Add(plain(t))
-			}
-			return err
-		})
-		if err != nil {
+		fr := env.pushFrame()
+		defer env.popFrame()
+		fr.head, fr.set = head, ast.NewSet()
+		if err := body.run(env, 0, fr.emitElem); err != nil {
 			return nil, err
 		}
-		return ast.NewTerm(s), nil
+		return ast.NewTerm(fr.set), nil
 	}
 }
 
 func arrayCompVal(head regocVal, body *regocBody) regocVal {
 	return func(env *regocEnv) (*ast.Term, error) {
-		var out []*ast.Term
-		err := body.run(env, 0, func() error {
-			t, err := head(env)
-			if t != nil {
-				out = append(out, t)
-			}
-			return err
-		})
-		if err != nil {
+		fr := env.pushFrame()
+		defer env.popFrame()
+		fr.head, fr.gather = head, true
+		if err := body.run(env, 0, fr.emitElem); err != nil {
 			return nil, err
 		}
-		return ast.ArrayTerm(out...), nil
+		if len(fr.elems) == 0 {
+			return ast.ArrayTerm(), nil
+		}
+		return ast.ArrayTerm(slices.Clone(fr.elems)...), nil
 	}
 }
 
@@ -382,18 +446,18 @@ func (r *regocRef) val(env *regocEnv) (*ast.Term, error) {
 	return t, err
 }
 
-func (r *regocRef) iter(env *regocEnv, k func(*ast.Term) error) error {
+func (r *regocRef) iter(env *regocEnv, v visit) error {
 	t, err := r.head(env)
 	if err != nil || t == nil {
 		return err
 	}
-	return r.walk(env, t, 0, k)
+	return r.walk(env, t, 0, v)
 }
 
 // walk follows the keys from step i on, iterating (in topdown's order:
 // array indexes, sorted object keys, sorted set elements) where a key is
 // an unbound var.
-func (r *regocRef) walk(env *regocEnv, t *ast.Term, i int, k func(*ast.Term) error) error {
+func (r *regocRef) walk(env *regocEnv, t *ast.Term, i int, k visit) error {
 	for ; i < len(r.steps); i++ {
 		st := &r.steps[i]
 		if !st.iterate {
@@ -439,7 +503,7 @@ func (r *regocRef) walk(env *regocEnv, t *ast.Term, i int, k func(*ast.Term) err
 		}
 		return nil
 	}
-	return k(t)
+	return k.take(env, t)
 }
 
 // regocGet looks a key up as topdown does: an object's member, an array's
@@ -546,6 +610,8 @@ func Eval(ctx context.Context, pkgs []*Package, input ast.Value, cancel topdown.
 	env := regocEnvs.Get().(*regocEnv)
 	defer func() {
 		clear(env.slots)
+		clear(env.cache)
+		env.emitSet, env.emitRule = nil, nil
 		env.input, env.cancel, env.bctx = nil, nil, topdown.BuiltinContext{}
 		env.ops, env.outs = env.ops[:0], env.outs[:0]
 		clear(env.virt)
@@ -554,19 +620,10 @@ func Eval(ctx context.Context, pkgs []*Package, input ast.Value, cancel topdown.
 		regocEnvs.Put(env)
 	}()
 	env.input, env.cancel, env.steps = ast.NewTerm(input), cancel, 0
-	env.bctx = topdown.BuiltinContext{Context: ctx, Metrics: noMetrics, Cancel: cancel, Cache: builtins.Cache{}, Capabilities: caps}
-	var s ast.Set
-	emitKey := (*regocRule)(nil)
-	emit := func() error {
-		t, err := emitKey.key(env)
-		if t != nil {
-			if s == nil {
-				s = ast.NewSet()
-			}
-			s.Add(plain(t))
-		}
-		return err
+	if env.cache == nil {
+		env.cache = builtins.Cache{}
 	}
+	env.bctx = topdown.BuiltinContext{Context: ctx, Metrics: noMetrics, Cancel: cancel, Cache: env.cache, Capabilities: caps}
 	for _, p := range pkgs {
 		for _, set := range recordSets {
 			rules := p.sets[set]
@@ -574,20 +631,21 @@ func Eval(ctx context.Context, pkgs []*Package, input ast.Value, cancel topdown.
 				continue
 			}
 			key := SetKey{p.pack, set}
-			s = out[key]
+			env.emitSet = out[key]
 			for _, r := range rules {
 				if cap(env.slots) < r.slots {
 					env.slots = make([]*ast.Term, r.slots)
 				}
 				env.slots = env.slots[:r.slots]
-				emitKey = r
-				if err := r.body.run(env, 0, emit); err != nil {
+				env.emitRule = r
+				if err := r.body.run(env, 0, env.emit); err != nil {
 					return err
 				}
 			}
-			if s != nil {
-				out[key] = s
+			if env.emitSet != nil {
+				out[key] = env.emitSet
 			}
+			env.emitSet = nil
 		}
 	}
 	return nil

@@ -58,17 +58,8 @@ func (s *regocScope) every(ev *ast.Every) (regocStep, error) {
 		default:
 			return false, nil
 		}
-		err = walk.walk(env, d, 0, func(v *ast.Term) error {
-			env.slots[valSlot] = v
-			switch err := body.run(env, 0, everyFound); err {
-			case errEveryFound:
-				return nil
-			case nil:
-				return errEveryFailed
-			default:
-				return err
-			}
-		})
+		v := visit{do: visitEvery, slot: valSlot, c: cont{b: body}}
+		err = walk.walk(env, d, 0, v)
 		switch err {
 		case nil:
 			return true, nil
@@ -80,6 +71,19 @@ func (s *regocScope) every(ev *ast.Every) (regocStep, error) {
 }
 
 func everyFound() error { return errEveryFound }
+
+// everyMember looks for a solution of every's body for the member bound:
+// nil when there is one, errEveryFailed when there is none.
+func everyMember(env *regocEnv, body *regocBody) error {
+	switch err := body.run(env, 0, everyFound); err {
+	case errEveryFound:
+		return nil
+	case nil:
+		return errEveryFailed
+	default:
+		return err
+	}
+}
 
 // everyVar gives every's key or value var a slot of its own, bound inside
 // the body. The compiler has renamed both to fresh vars.

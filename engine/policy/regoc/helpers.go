@@ -274,9 +274,15 @@ type regocFrame struct {
 	env      *regocEnv
 	rule     *regocRule // the rule being evaluated
 	produced bool       // whether it produced a value
-	set      ast.Set    // a partial set's values
+	set      ast.Set    // a partial set's values, a set comprehension's
 	value    *ast.Term  // a complete rule's or function's value
 	emit     func() error
+	// A comprehension's: its head, and an array comprehension's values
+	// (gather), in a buffer the frame keeps from use to use.
+	head     regocVal
+	gather   bool
+	elems    []*ast.Term
+	emitElem func() error
 }
 
 // add takes the value of the rule's head in the current solution. Two
@@ -298,12 +304,27 @@ func (fr *regocFrame) add() error {
 	return nil
 }
 
-// pushFrame returns a cleared frame for a helper or function evaluated
-// under the current one.
+// addElem takes the value of a comprehension's head in the current
+// solution.
+func (fr *regocFrame) addElem() error {
+	t, err := fr.head(fr.env)
+	if t == nil {
+		return err
+	}
+	if fr.gather {
+		fr.elems = append(fr.elems, t)
+	} else {
+		fr.set.Add(plain(t))
+	}
+	return err
+}
+
+// pushFrame returns a cleared frame for a helper, a function or a
+// comprehension evaluated under the current one.
 func (env *regocEnv) pushFrame() *regocFrame {
 	if env.depth == len(env.frames) {
 		fr := &regocFrame{env: env}
-		fr.emit = fr.add
+		fr.emit, fr.emitElem = fr.add, fr.addElem
 		env.frames = append(env.frames, fr)
 	}
 	fr := env.frames[env.depth]
@@ -315,8 +336,16 @@ func (env *regocEnv) pushFrame() *regocFrame {
 func (env *regocEnv) popFrame() {
 	env.depth--
 	fr := env.frames[env.depth]
-	fr.rule, fr.set, fr.value = nil, nil, nil
+	fr.rule, fr.set, fr.value, fr.head, fr.gather = nil, nil, nil, nil, false
+	clear(fr.elems)
+	fr.elems = fr.elems[:0]
+	if cap(fr.elems) > maxKeptElems {
+		fr.elems = nil // a long session's list: not kept for the next
+	}
 }
+
+// maxKeptElems bounds the buffer a frame keeps for array comprehensions.
+const maxKeptElems = 1 << 12
 
 // pushSlots gives a rule n fresh var slots on the env's stack and returns
 // what popSlots restores. A frame's slots stay where they were when the

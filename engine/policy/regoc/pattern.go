@@ -115,12 +115,9 @@ func matchStep(g regocTerm, m regocMatch) regocStep {
 			return m(env, t)
 		}}
 	}
-	return regocStep{iter: func(env *regocEnv, k func() error) error {
-		return g.iter(env, func(t *ast.Term) error {
-			if ok, err := m(env, t); !ok || err != nil {
-				return err
-			}
-			return k()
-		})
+	ref := g.iter
+	return regocStep{iter: func(env *regocEnv, c cont) error {
+		v := visit{do: visitMatch, m: m, c: c}
+		return ref.iter(env, v)
 	}}
 }
