@@ -118,6 +118,7 @@ func runConvertTo(cmd *cobra.Command, o *convertOptions) error {
 	}
 	r := &runner.Runner{Opts: ropts}
 	var total convertedJob
+	notes := 0 // the notes are printed as they come, and only counted
 	var werr error
 	collect := func(c convertedJob) {
 		for _, n := range c.notes {
@@ -131,7 +132,7 @@ func runConvertTo(cmd *cobra.Command, o *convertOptions) error {
 		total.docs += c.docs
 		total.exs += c.exs
 		total.errors += c.errors
-		total.notes = append(total.notes, c.notes...)
+		notes += len(c.notes)
 	}
 	if len(outputs) > 0 {
 		answers, aerrs := readAnswers(cmd.Context(), r, outputs, collect)
@@ -158,7 +159,7 @@ func runConvertTo(cmd *cobra.Command, o *convertOptions) error {
 		where = out
 	}
 	fmt.Fprintf(o.IO.ErrOut, "converted %d document(s) of %d file(s) into %d %s example(s), written to %s; %d note(s)\n",
-		total.docs, tot.Files, total.exs, strings.ToLower(o.To), report.EscapeControls(where), len(total.notes))
+		total.docs, tot.Files, total.exs, strings.ToLower(o.To), report.EscapeControls(where), notes)
 	for _, err := range errs {
 		fmt.Fprintln(o.IO.ErrOut, "chatlint:", report.EscapeControls(runner.Describe(err)))
 	}
@@ -191,6 +192,7 @@ func convertJob(j runner.Job, opts openai.Options, docs document.Options) conver
 	// A session's lines are read no more once decoded (a per-record
 	// document's record is: it is handed to the function below).
 	j.Unit.Release = true
+	docs = readOptions(j.Unit.Format, docs)
 	bad := lint.Documents(j.Unit, docs, func(d *document.Document, rec *jsonl.Record) {
 		c.docs++
 		if openai.AsIs(d.Format) && rec != nil {
@@ -200,9 +202,12 @@ func convertJob(j runner.Job, opts openai.Options, docs document.Options) conver
 			c.exs++
 			return
 		}
+		// The document is read no more once Convert has its messages: a
+		// long session's lines may go while its example is counted.
+		file, line := d.File, d.Line
 		exs, notes := openai.Convert(d, opts)
 		for _, n := range notes {
-			f := finding.Finding{File: d.File, Line: n.Line, Severity: finding.Warning, Rule: ruleConvertLossy, Message: n.Message}
+			f := finding.Finding{File: file, Line: n.Line, Severity: finding.Warning, Rule: ruleConvertLossy, Message: n.Message}
 			if n.Error {
 				f.Severity, f.Rule = finding.Error, ruleConvertNoExample
 			}
@@ -213,7 +218,7 @@ func convertJob(j runner.Job, opts openai.Options, docs document.Options) conver
 			enc := json.NewEncoder(&b)
 			enc.SetEscapeHTML(false)
 			if err := enc.Encode(ex); err != nil {
-				c.add(finding.Finding{File: d.File, Line: d.Line, Severity: finding.Error, Rule: ruleConvertNoExample, Message: "the example could not be encoded: " + err.Error()})
+				c.add(finding.Finding{File: file, Line: line, Severity: finding.Error, Rule: ruleConvertNoExample, Message: "the example could not be encoded: " + err.Error()})
 				continue
 			}
 			c.lines = append(c.lines, b.Bytes())
@@ -225,6 +230,28 @@ func convertJob(j runner.Job, opts openai.Options, docs document.Options) conver
 	}
 	return c
 }
+
+// readOptions are the options the documents of format f are read with for
+// convert: without the lookup, which only rules read (openai.Convert reads
+// no entries and no lookup), and a Claude Code session without its entries'
+// raw lines (claudeCodeFields).
+func readOptions(f document.Format, opts document.Options) document.Options {
+	opts.SkipLookup = true
+	if f == document.ClaudeCode {
+		opts.Fields = claudeCodeFields
+	}
+	return opts
+}
+
+// claudeCodeFields keep every member of a Claude Code session but its
+// entries, which convert does not read: each line is then decoded without
+// the members only an entry's raw holds (progress data, snapshots, the UI's
+// copies of tool results), and as views, as check decodes them. The Claude
+// Code builder names no member of a line Unmapped, so the notes are the
+// same; a builder that does (Codex) keeps its lines whole.
+var claudeCodeFields = document.NewFields(func(path ...string) bool {
+	return path[0] != "entries" && path[0] != "lookup"
+})
 
 func (c *convertedJob) add(f finding.Finding) {
 	if f.Severity == finding.Error {
