@@ -3,7 +3,6 @@ package document
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"strings"
 
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -35,6 +34,13 @@ func JSONValue(v ast.Value) (any, error) {
 		})
 	case *astjson.ObjectView:
 		return jsonObject(x.Len(), x.ForeachMember)
+	}
+	// Most values hold no view (every value of a document decoded whole):
+	// OPA's conversion is the quicker, and it fails on a view.
+	if g, err := ast.JSON(v); err == nil {
+		return g, nil
+	}
+	switch x := v.(type) {
 	case *ast.Array:
 		out := make([]any, 0, x.Len())
 		for i := range x.Len() {
@@ -60,10 +66,8 @@ func JSONValue(v ast.Value) (any, error) {
 			}
 		})
 		return out, err
-	case ast.Null, ast.Boolean, ast.Number, ast.String:
-		return ast.JSON(v)
 	}
-	return nil, fmt.Errorf("%v requires evaluation", ast.TypeName(v))
+	return ast.JSON(v)
 }
 
 // jsonObject is the map of the n members each gives, its keys as ast.JSON

@@ -192,7 +192,7 @@ func convertJob(j runner.Job, opts openai.Options, docs document.Options) conver
 	// A session's lines are read no more once decoded (a per-record
 	// document's record is: it is handed to the function below).
 	j.Unit.Release = true
-	docs = readOptions(j.Unit.Format, docs)
+	docs = openai.ReadOptions(j.Unit.Format, docs)
 	bad := lint.Documents(j.Unit, docs, func(d *document.Document, rec *jsonl.Record) {
 		c.docs++
 		if openai.AsIs(d.Format) && rec != nil {
@@ -230,28 +230,6 @@ func convertJob(j runner.Job, opts openai.Options, docs document.Options) conver
 	}
 	return c
 }
-
-// readOptions are the options the documents of format f are read with for
-// convert: without the lookup, which only rules read (openai.Convert reads
-// no entries and no lookup), and a Claude Code session without its entries'
-// raw lines (claudeCodeFields).
-func readOptions(f document.Format, opts document.Options) document.Options {
-	opts.SkipLookup = true
-	if f == document.ClaudeCode {
-		opts.Fields = claudeCodeFields
-	}
-	return opts
-}
-
-// claudeCodeFields keep every member of a Claude Code session but its
-// entries, which convert does not read: each line is then decoded without
-// the members only an entry's raw holds (progress data, snapshots, the UI's
-// copies of tool results), and as views, as check decodes them. The Claude
-// Code builder names no member of a line Unmapped, so the notes are the
-// same; a builder that does (Codex) keeps its lines whole.
-var claudeCodeFields = document.NewFields(func(path ...string) bool {
-	return path[0] != "entries" && path[0] != "lookup"
-})
 
 func (c *convertedJob) add(f finding.Finding) {
 	if f.Severity == finding.Error {
