@@ -2,7 +2,6 @@ package convert
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -20,6 +19,7 @@ import (
 	"github.com/chatlint/chatlint/engine/openai"
 	"github.com/chatlint/chatlint/engine/report"
 	"github.com/chatlint/chatlint/engine/runner"
+	"github.com/chatlint/chatlint/engine/spill"
 )
 
 // Rules of convert --to's notes, in the output convention of check.
@@ -39,7 +39,11 @@ var dropInFlags = []string{"logs", "single-file", "group-by", "json-tool-calls",
 // convertedJob is what one unit of input gives: its examples, encoded, and
 // its notes, as output lines.
 type convertedJob struct {
-	lines     [][]byte
+	// out holds the examples, one a line, until they are written: in
+	// memory up to a bound, then in a temporary file, so that a session
+	// split into turns (an example per assistant message, each the
+	// conversation so far) is not held whole. nil when there is none.
+	out       *spill.Buffer
 	notes     []string
 	docs, exs int
 	errors    int
@@ -124,10 +128,11 @@ func runConvertTo(cmd *cobra.Command, o *convertOptions) error {
 		for _, n := range c.notes {
 			fmt.Fprintln(o.IO.ErrOut, n)
 		}
-		for _, l := range c.lines {
-			if _, err := w.Write(l); err != nil && werr == nil {
+		if c.out != nil {
+			if _, err := c.out.WriteTo(w); err != nil && werr == nil {
 				werr = err
 			}
+			c.out.Release()
 		}
 		total.docs += c.docs
 		total.exs += c.exs
@@ -193,12 +198,13 @@ func convertJob(j runner.Job, opts openai.Options, docs document.Options) conver
 	// document's record is: it is handed to the function below).
 	j.Unit.Release = true
 	docs = openai.ReadOptions(j.Unit.Format, docs)
+	var enc *json.Encoder
 	bad := lint.Documents(j.Unit, docs, func(d *document.Document, rec *jsonl.Record) {
 		c.docs++
 		if openai.AsIs(d.Format) && rec != nil {
 			// Already an OpenAI fine-tuning example (DPO): written byte
 			// for byte.
-			c.lines = append(c.lines, append(bytes.Clone(rec.Data), '\n'))
+			c.write(rec.Data, []byte{'\n'})
 			c.exs++
 			return
 		}
@@ -214,14 +220,18 @@ func convertJob(j runner.Job, opts openai.Options, docs document.Options) conver
 			c.add(f)
 		}
 		for _, ex := range exs {
-			var b bytes.Buffer
-			enc := json.NewEncoder(&b)
-			enc.SetEscapeHTML(false)
+			if enc == nil {
+				c.write()
+				enc = json.NewEncoder(c.out)
+				enc.SetEscapeHTML(false)
+			}
+			// Encode writes the example only once it is encoded whole.
 			if err := enc.Encode(ex); err != nil {
-				c.add(finding.Finding{File: file, Line: line, Severity: finding.Error, Rule: ruleConvertNoExample, Message: "the example could not be encoded: " + err.Error()})
+				if c.out.Err() == nil { // a write error ends the run (collect)
+					c.add(finding.Finding{File: file, Line: line, Severity: finding.Error, Rule: ruleConvertNoExample, Message: "the example could not be encoded: " + err.Error()})
+				}
 				continue
 			}
-			c.lines = append(c.lines, b.Bytes())
 			c.exs++
 		}
 	})
@@ -229,6 +239,16 @@ func convertJob(j runner.Job, opts openai.Options, docs document.Options) conver
 		c.add(f)
 	}
 	return c
+}
+
+// write appends bs to the job's examples (out, made at the first).
+func (c *convertedJob) write(bs ...[]byte) {
+	if c.out == nil {
+		c.out = &spill.Buffer{Pattern: "chatlint-convert-*.tmp"}
+	}
+	for _, b := range bs {
+		c.out.Write(b) // an error is kept, and collect reports it
+	}
 }
 
 func (c *convertedJob) add(f finding.Finding) {
