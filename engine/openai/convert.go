@@ -2,6 +2,7 @@ package openai
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
@@ -18,11 +19,14 @@ func Convert(d *document.Document, opts Options) ([]Example, []Note) {
 	if d.Format == document.Text {
 		return nil, []Note{{Line: d.Line, Error: true, Message: textNote}}
 	}
-	v, err := ast.JSON(d.Materialized())
-	doc, _ := v.(map[string]any)
-	c := newConverter(opts, d.Line)
-	if err != nil || doc == nil {
-		return nil, []Note{{Line: d.Line, Error: true, Message: "the document could not be read"}}
+	// Past its messages the document is read no more (line and format
+	// stand for it), so that a caller that holds it no longer lets a long
+	// session's lines go while the example is counted (overLimit).
+	line, format := d.Line, d.Format
+	doc, msgs, err := members(d)
+	c := newConverter(opts, line)
+	if err != nil {
+		return nil, []Note{{Line: d.Line, Error: true, Message: unreadable}}
 	}
 	for _, u := range d.Unmapped {
 		c.note(u.Line, "%s: not kept in an OpenAI chat example", u.What)
@@ -36,8 +40,10 @@ func Convert(d *document.Document, opts Options) ([]Example, []Note) {
 	}
 	c.inline = doc["mode"] == "inline"
 	c.images = recordImages(raw)
-	msgs, _ := doc["messages"].([]any)
-	out := c.messages(msgs)
+	out, err := c.messageTerms(msgs)
+	if err != nil {
+		return nil, []Note{{Line: line, Error: true, Message: unreadable}}
+	}
 	out = c.system(out, doc["raw"])
 	c.leftoverImages(out)
 	tools := c.undefined(out, c.tools(doc["tools"]))
@@ -45,10 +51,10 @@ func Convert(d *document.Document, opts Options) ([]Example, []Note) {
 		return c.preference(out, tools, chosen, rejected)
 	}
 	if !hasAssistant(out) {
-		c.notes = append(c.notes, Note{Line: d.Line, Error: true, Message: "no assistant message to train on: no example written"})
+		c.notes = append(c.notes, Note{Line: line, Error: true, Message: "no assistant message to train on: no example written"})
 		return nil, c.notes
 	}
-	c.leftOut(d.Format, doc["raw"])
+	c.leftOut(format, doc["raw"])
 	exs := []Example{{Messages: out, Tools: tools}}
 	if opts.SplitTurns {
 		exs = nil
@@ -62,21 +68,95 @@ func Convert(d *document.Document, opts Options) ([]Example, []Note) {
 	return exs, c.notes
 }
 
+// unreadable is the note on a document whose values are not all JSON.
+const unreadable = "the document could not be read"
+
+var (
+	keyMessages   = ast.StringTerm("messages")
+	keyRole       = ast.StringTerm("role")
+	keyToolCallID = ast.StringTerm("tool_call_id")
+	keyTurn       = ast.StringTerm("turn")
+)
+
+// unread are the members of a document Convert never reads: a session's
+// entries (each line again, whole) and the lookup the rules read.
+var unread = map[string]bool{"entries": true, "lookup": true}
+
+// members reads the document as Go values, but for the members Convert
+// never reads and the messages, which it reads one at a time (messages):
+// a long session's messages and lines made Go values all at once, beside
+// the document, were most of convert's memory.
+func members(d *document.Document) (map[string]any, *ast.Array, error) {
+	if d.Value == nil {
+		return nil, nil, errors.New("no document")
+	}
+	doc := make(map[string]any, d.Value.Len())
+	var msgs *ast.Array
+	var err error
+	d.Value.Foreach(func(k, v *ast.Term) {
+		name, _ := k.Value.(ast.String)
+		switch {
+		case err != nil || unread[string(name)]:
+			return
+		case k.Equal(keyMessages):
+			msgs, _ = v.Value.(*ast.Array)
+			return
+		}
+		doc[string(name)], err = document.JSONValue(v.Value)
+	})
+	return doc, msgs, err
+}
+
 func newConverter(opts Options, line int) *converter {
 	return &converter{opts: opts, line: line, answered: map[turnID]bool{}, renamed: map[turnID]string{}, used: map[string]bool{}, emitted: map[turnID]bool{}}
 }
 
-// messages converts a list of normalized messages.
+// messages converts a list of normalized messages (Go values).
 func (c *converter) messages(msgs []any) []Message {
-	c.index(msgs)
+	out, _ := c.convertAll(len(msgs), func(i int) (any, error) { return msgs[i], nil }, func(i int, k *ast.Term) any {
+		mo, _ := msgs[i].(map[string]any)
+		return mo[string(k.Value.(ast.String))]
+	})
+	return out
+}
+
+// messageTerms converts a document's messages, each made a Go value only
+// as it is reached: a long session's messages made Go values all at once
+// were held beside the document until the last was converted.
+func (c *converter) messageTerms(msgs *ast.Array) ([]Message, error) {
+	if msgs == nil {
+		return c.messages(nil), nil
+	}
+	return c.convertAll(msgs.Len(), func(i int) (any, error) { return document.JSONValue(msgs.Elem(i).Value) }, func(i int, k *ast.Term) any {
+		mo, _ := msgs.Elem(i).Value.(ast.Object)
+		if mo == nil {
+			return nil
+		}
+		t := mo.Get(k)
+		if t == nil {
+			return nil
+		}
+		v, _ := document.JSONValue(t.Value)
+		return v
+	})
+}
+
+// convertAll converts n messages: at gives message i as a Go value,
+// member its member k (nil when absent), read before any is converted.
+func (c *converter) convertAll(n int, at func(i int) (any, error), member func(i int, k *ast.Term) any) ([]Message, error) {
+	c.index(n, member)
 	var out []Message
-	for i, m := range msgs {
+	for i := range n {
+		m, err := at(i)
+		if err != nil {
+			return nil, err
+		}
 		if mo, ok := m.(map[string]any); ok {
-			out = c.message(out, i, mo, i == len(msgs)-1)
+			out = c.message(out, i, mo, i == n-1)
 		}
 	}
 	c.reasoningLeft()
-	return out
+	return out, nil
 }
 
 type turnID struct {
@@ -127,15 +207,17 @@ func (c *converter) note(line int, format string, args ...any) {
 	c.notes = append(c.notes, Note{Line: line, Message: fmt.Sprintf(format, args...)})
 }
 
-func (c *converter) index(msgs []any) {
+// index gathers the [turn, tool_call_id] of every tool result of n
+// messages, member reading member k of message i.
+func (c *converter) index(n int, member func(i int, k *ast.Term) any) {
 	c.calls = map[turnID]bool{}
-	for _, m := range msgs {
-		mo, _ := m.(map[string]any)
-		if id, ok := mo["tool_call_id"].(string); ok && mo["role"] == "tool" {
-			c.answered[turnID{num(mo["turn"]), id}] = true
+	for i := range n {
+		role := member(i, keyRole)
+		if id, ok := member(i, keyToolCallID).(string); ok && role == "tool" {
+			c.answered[turnID{num(member(i, keyTurn)), id}] = true
 		}
-		if mo["role"] == "function" {
-			c.answered[turnID{num(mo["turn"]), legacyID(num(mo["turn"]))}] = true
+		if role == "function" {
+			c.answered[turnID{num(member(i, keyTurn)), legacyID(num(member(i, keyTurn)))}] = true
 		}
 	}
 }

@@ -2,7 +2,6 @@ package convert
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -20,6 +19,7 @@ import (
 	"github.com/chatlint/chatlint/engine/openai"
 	"github.com/chatlint/chatlint/engine/report"
 	"github.com/chatlint/chatlint/engine/runner"
+	"github.com/chatlint/chatlint/engine/spill"
 )
 
 // Rules of convert --to's notes, in the output convention of check.
@@ -39,7 +39,11 @@ var dropInFlags = []string{"logs", "single-file", "group-by", "json-tool-calls",
 // convertedJob is what one unit of input gives: its examples, encoded, and
 // its notes, as output lines.
 type convertedJob struct {
-	lines     [][]byte
+	// out holds the examples, one a line, until they are written: in
+	// memory up to a bound, then in a temporary file, so that a session
+	// split into turns (an example per assistant message, each the
+	// conversation so far) is not held whole. nil when there is none.
+	out       *spill.Buffer
 	notes     []string
 	docs, exs int
 	errors    int
@@ -118,20 +122,22 @@ func runConvertTo(cmd *cobra.Command, o *convertOptions) error {
 	}
 	r := &runner.Runner{Opts: ropts}
 	var total convertedJob
+	notes := 0 // the notes are printed as they come, and only counted
 	var werr error
 	collect := func(c convertedJob) {
 		for _, n := range c.notes {
 			fmt.Fprintln(o.IO.ErrOut, n)
 		}
-		for _, l := range c.lines {
-			if _, err := w.Write(l); err != nil && werr == nil {
+		if c.out != nil {
+			if _, err := c.out.WriteTo(w); err != nil && werr == nil {
 				werr = err
 			}
+			c.out.Release()
 		}
 		total.docs += c.docs
 		total.exs += c.exs
 		total.errors += c.errors
-		total.notes = append(total.notes, c.notes...)
+		notes += len(c.notes)
 	}
 	if len(outputs) > 0 {
 		answers, aerrs := readAnswers(cmd.Context(), r, outputs, collect)
@@ -158,7 +164,7 @@ func runConvertTo(cmd *cobra.Command, o *convertOptions) error {
 		where = out
 	}
 	fmt.Fprintf(o.IO.ErrOut, "converted %d document(s) of %d file(s) into %d %s example(s), written to %s; %d note(s)\n",
-		total.docs, tot.Files, total.exs, strings.ToLower(o.To), report.EscapeControls(where), len(total.notes))
+		total.docs, tot.Files, total.exs, strings.ToLower(o.To), report.EscapeControls(where), notes)
 	for _, err := range errs {
 		fmt.Fprintln(o.IO.ErrOut, "chatlint:", report.EscapeControls(runner.Describe(err)))
 	}
@@ -191,32 +197,41 @@ func convertJob(j runner.Job, opts openai.Options, docs document.Options) conver
 	// A session's lines are read no more once decoded (a per-record
 	// document's record is: it is handed to the function below).
 	j.Unit.Release = true
+	docs = openai.ReadOptions(j.Unit.Format, docs)
+	var enc *json.Encoder
 	bad := lint.Documents(j.Unit, docs, func(d *document.Document, rec *jsonl.Record) {
 		c.docs++
 		if openai.AsIs(d.Format) && rec != nil {
 			// Already an OpenAI fine-tuning example (DPO): written byte
 			// for byte.
-			c.lines = append(c.lines, append(bytes.Clone(rec.Data), '\n'))
+			c.write(rec.Data, []byte{'\n'})
 			c.exs++
 			return
 		}
+		// The document is read no more once Convert has its messages: a
+		// long session's lines may go while its example is counted.
+		file, line := d.File, d.Line
 		exs, notes := openai.Convert(d, opts)
 		for _, n := range notes {
-			f := finding.Finding{File: d.File, Line: n.Line, Severity: finding.Warning, Rule: ruleConvertLossy, Message: n.Message}
+			f := finding.Finding{File: file, Line: n.Line, Severity: finding.Warning, Rule: ruleConvertLossy, Message: n.Message}
 			if n.Error {
 				f.Severity, f.Rule = finding.Error, ruleConvertNoExample
 			}
 			c.add(f)
 		}
 		for _, ex := range exs {
-			var b bytes.Buffer
-			enc := json.NewEncoder(&b)
-			enc.SetEscapeHTML(false)
+			if enc == nil {
+				c.write()
+				enc = json.NewEncoder(c.out)
+				enc.SetEscapeHTML(false)
+			}
+			// Encode writes the example only once it is encoded whole.
 			if err := enc.Encode(ex); err != nil {
-				c.add(finding.Finding{File: d.File, Line: d.Line, Severity: finding.Error, Rule: ruleConvertNoExample, Message: "the example could not be encoded: " + err.Error()})
+				if c.out.Err() == nil { // a write error ends the run (collect)
+					c.add(finding.Finding{File: file, Line: line, Severity: finding.Error, Rule: ruleConvertNoExample, Message: "the example could not be encoded: " + err.Error()})
+				}
 				continue
 			}
-			c.lines = append(c.lines, b.Bytes())
 			c.exs++
 		}
 	})
@@ -224,6 +239,16 @@ func convertJob(j runner.Job, opts openai.Options, docs document.Options) conver
 		c.add(f)
 	}
 	return c
+}
+
+// write appends bs to the job's examples (out, made at the first).
+func (c *convertedJob) write(bs ...[]byte) {
+	if c.out == nil {
+		c.out = &spill.Buffer{Pattern: "chatlint-convert-*.tmp"}
+	}
+	for _, b := range bs {
+		c.out.Write(b) // an error is kept, and collect reports it
+	}
 }
 
 func (c *convertedJob) add(f finding.Finding) {
