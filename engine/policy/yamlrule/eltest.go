@@ -34,8 +34,7 @@ const (
 func (t *elTest) holds(v, el ast.Value, sc *scope) bool {
 	switch t.kind {
 	case elNot:
-		ok, _ := t.not.holds(v, el, sc)
-		return !ok
+		return !t.not.passes(v, el, sc)
 	case elSame:
 		w := lookupValue(el, t.path, sc)
 		return v != nil && w != nil && sameAs(v, w)

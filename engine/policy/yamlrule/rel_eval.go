@@ -333,7 +333,7 @@ func allHold(cs []check, v ast.Value, sc *scope) bool {
 			}
 			continue
 		}
-		if ok, _ := c.cond.holds(val, v, sc); !ok {
+		if !c.cond.passes(val, v, sc) {
 			return false
 		}
 	}
