@@ -66,6 +66,10 @@ type Cache struct {
 	contexts    [3]*ast.Array
 	contextsGen int
 	members     memberRows
+	// rows are the lets of the rules other rules join, per element
+	// (rel_rows.go); rowsUsed those of this document
+	rows     map[*Rule]*letRows
+	rowsUsed []*letRows
 }
 
 type roleIndex struct {
@@ -158,6 +162,7 @@ func (c *Cache) Reset(doc ast.Object) {
 	c.members.reset()
 	c.contexts = [3]*ast.Array{} // drop references to the document
 	c.resetWalks()
+	c.resetRows()
 	c.gen++
 	for _, id := range c.used {
 		ps := c.sets[id]
@@ -193,6 +198,7 @@ func (c *Cache) Drop() {
 	c.members = memberRows{}
 	c.shared = nil
 	c.walks, c.walksUsed = nil, nil
+	c.rows = nil
 }
 
 type partnerSet struct {
@@ -288,6 +294,7 @@ func (c *Cache) getEnv(r *Rule) *relEnv {
 		env = &relEnv{}
 	}
 	env.r, env.cache, env.el = r, c, elem{}
+	env.row, env.ord = nil, -1
 	env.sc = newScope(c.doc)
 	env.sc.mem, env.sc.rel = &c.members, env
 	env.memo = slices.Grow(env.memo[:0], len(r.rel.lets))[:len(r.rel.lets)]
@@ -300,6 +307,7 @@ func (c *Cache) putEnv(env *relEnv) {
 	clear(env.els) // drop references to the document
 	env.els = env.els[:0]
 	env.first, env.el, env.sc = nil, elem{}, scope{}
+	env.row, env.ord = nil, -1
 	clear(env.memo)
 	env.instants.reset()
 	c.envFree = append(c.envFree, env)
@@ -348,8 +356,9 @@ func (c *Cache) set(j *joinSpec) *partnerSet {
 	case j.ruleRef != nil:
 		env := c.getEnv(j.ruleRef)
 		els := j.ruleRef.collect(env)
+		rows := c.rowsOf(j.ruleRef, len(els))
 		for i := range els {
-			add(els[i].v, *env.at(&els[i]))
+			add(els[i].v, *env.atRow(&els[i], i, rows))
 		}
 		c.putEnv(env)
 	default:

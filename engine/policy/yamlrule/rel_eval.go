@@ -30,6 +30,11 @@ type relEnv struct {
 	// than clearing the entries per element.
 	memo    []letMemo
 	memoGen uint32
+	// row holds the lets of the rule's elements kept for the document
+	// (rel_rows.go), ord the place of the element env stands at in them
+	// (-1: none)
+	row []letMemo
+	ord int
 	// buffers reused from document to document
 	els   []elem
 	ranks [][2]int
@@ -59,6 +64,7 @@ func newScope(doc ast.Object) scope {
 func (env *relEnv) at(el *elem) *scope {
 	if el.v != env.el.v || el.msgIdx != env.el.msgIdx || el.callIdx != env.el.callIdx {
 		env.memoGen++ // every memo entry is stale
+		env.ord = -1
 	}
 	env.el = *el
 	el.fill(&env.sc, env.cache)
@@ -221,7 +227,11 @@ func (env *relEnv) virtual(path []seg) (ast.Value, bool) {
 			return nil, false
 		}
 		l, m := env.r.rel.lets[li], &env.memo[li]
-		if m.gen != env.memoGen {
+		valid := env.memoGen
+		if rm := env.rowMemo(li); rm != nil {
+			m, valid = rm, 1 // the rows are cleared per document
+		}
+		if m.gen != valid {
 			if m.busy {
 				env.cache.fail(fmt.Errorf("rule %s: let %s depends on itself", env.r.ID, l.name))
 				return nil, true
@@ -232,7 +242,7 @@ func (env *relEnv) virtual(path []seg) (ast.Value, bool) {
 			} else {
 				m.n, m.first, m.last = env.joined(l)
 			}
-			m.busy, m.gen = false, env.memoGen
+			m.busy, m.gen = false, valid
 		}
 		if l.join == nil {
 			v := m.value
@@ -465,7 +475,9 @@ func (r *Rule) evalRel(doc ast.Object, cache *Cache, hits []Hit) []Hit {
 	}
 	r.casesFor(env)
 	if len(r.rel.group) == 0 {
+		rows := cache.rowsOf(r, len(els))
 		for i := range els {
+			env.atRow(&els[i], i, rows)
 			hits = r.report(env, &els[i], hits)
 		}
 		return hits
