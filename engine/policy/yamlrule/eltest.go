@@ -106,6 +106,9 @@ func sameValue(v, w ast.Value) bool {
 		return ok && b == w
 	case ast.Number: // counts and ranks: integers, compared without ast.Compare's big numbers
 		if x, ok := v.(ast.Number); ok {
+			if x == w { // the same text: the same number
+				return true
+			}
 			if a, ok := x.Int64(); ok {
 				if b, ok := w.Int64(); ok {
 					return a == b

@@ -490,6 +490,7 @@ func (r *Rule) evalRel(doc ast.Object, cache *Cache, hits []Hit) []Hit {
 	clear(size)
 	idx := &env.index
 	idx.reset()
+	idx.reserve(n)
 	defer func() { clear(keys); env.ranks, env.keys, env.size = ranks, keys[:0], size }()
 	for i := range els {
 		el := &els[i]
