@@ -55,7 +55,7 @@ type Cache struct {
 	gen       int // counts documents: a roleIndex of another gen is stale
 	// shared[q][i] is the partners of shared query q for element i
 	// (shared.go), valid when its gen is gen+1
-	shared [][]sharedCount
+	shared []sharedRow
 	// walks[w] is the elements of walk w (walks.go); walksUsed the walks
 	// of this document
 	walks     []*walkList

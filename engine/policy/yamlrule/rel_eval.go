@@ -135,32 +135,41 @@ func lookupValue(v ast.Value, path []seg, sc *scope) ast.Value {
 // partners counts the element's partners in j and returns the first and
 // the last.
 func (env *relEnv) partners(j *joinSpec) (int, *elem, *elem) {
-	ps := env.cache.set(j)
-	if lo, hi, ok := partnerRange(ps, j, &env.el); ok { // session.go
-		if hi <= lo {
-			return 0, nil, nil
-		}
-		return hi - lo, &ps.els[lo], &ps.els[hi-1]
+	ps, n, first, last := env.partnersAt(j)
+	if n == 0 {
+		return 0, nil, nil
 	}
-	n := 0
-	var first, last *elem
-	env.eachPartner(j, ps, func(p *elem) {
-		if n == 0 {
-			first = p
-		}
-		last = p
-		n++
-	})
-	return n, first, last
+	return n, &ps.els[first], &ps.els[last]
 }
 
-// eachPartner calls visit with each partner in j of the element env
-// stands at, in document order.
-func (env *relEnv) eachPartner(j *joinSpec, ps *partnerSet, visit func(*elem)) {
+// partnersAt is partners with the first and the last as positions in the
+// partner set.
+func (env *relEnv) partnersAt(j *joinSpec) (ps *partnerSet, n, first, last int) {
+	ps = env.cache.set(j)
+	if lo, hi, ok := partnerRange(ps, j, &env.el); ok { // session.go
+		if hi <= lo {
+			return ps, 0, -1, -1
+		}
+		return ps, hi - lo, lo, hi - 1
+	}
+	first, last = -1, -1
+	env.eachPartner(j, ps, func(i int) {
+		if n == 0 {
+			first = i
+		}
+		last = i
+		n++
+	})
+	return ps, n, first, last
+}
+
+// eachPartner calls visit with the position in ps of each partner in j of
+// the element env stands at, in document order.
+func (env *relEnv) eachPartner(j *joinSpec, ps *partnerSet, visit func(int)) {
 	el := &env.el
 	if lo, hi, ok := partnerRange(ps, j, el); ok {
 		for i := lo; i < hi; i++ {
-			visit(&ps.els[i])
+			visit(i)
 		}
 		return
 	}
@@ -179,7 +188,7 @@ func (env *relEnv) eachPartner(j *joinSpec, ps *partnerSet, visit func(*elem)) {
 		if d := len(differ); d > 0 && equalValues(differ, ps.differ[i*d:(i+1)*d]) {
 			return
 		}
-		visit(p)
+		visit(i)
 	}
 	k := len(j.theirs)
 	if k == 0 {
