@@ -10,3 +10,11 @@ type Builder interface {
 	// Finish returns the document of a whole-file format, or nil.
 	Finish() *Document
 }
+
+// An Expecter is a Builder that can be told, before the first Add, how
+// many records it will be given: a session's builder then sizes its lists
+// once rather than growing them line by line (each growth a copy, the old
+// array garbage the collector follows).
+type Expecter interface {
+	Expect(records int)
+}

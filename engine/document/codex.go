@@ -72,6 +72,18 @@ type codex struct {
 	terms []ast.Term
 }
 
+// Expect sizes the entries (one a line) and the messages for a rollout of
+// n lines. A message is a response item (a message, a call output, a turn's
+// calls), at most one a line; most rollouts give one for every two to
+// three lines, the rest being events, so a half is room without a growth
+// for most and at worst one more.
+func (c *codex) Expect(n int) {
+	if c.entries == nil && c.ms == nil && n > 0 {
+		c.entries = make([]*ast.Term, 0, n)
+		c.ms = make([]message, 0, n/2+1)
+	}
+}
+
 // term returns a term for v from the builder's block. The terms live as
 // long as the entries array, which holds them all.
 func (c *codex) term(v ast.Value) *ast.Term {

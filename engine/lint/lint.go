@@ -250,6 +250,9 @@ func documents(u Unit, opts document.Options, proj *astjson.Projection, each fun
 		return out
 	}
 	b := document.NewBuilder(u.Format, u.File, opts)
+	if e, ok := b.(document.Expecter); ok {
+		e.Expect(len(u.Records))
+	}
 	adapter := document.Lookup(u.Format)
 	skip := u.Format == "" // only syntax is checked
 	fitted := false

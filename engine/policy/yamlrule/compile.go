@@ -686,6 +686,28 @@ func (c *condition) holds(v, el ast.Value, sc *scope) (bool, string) {
 	return ok, why
 }
 
+// passes is holds without the failure text, for the callers that only ask
+// whether the condition holds: a failing test's why would build a string
+// for nothing.
+func (c *condition) passes(v, el ast.Value, sc *scope) bool {
+	if v == nil && c.optional {
+		return true
+	}
+	for i := range c.tests {
+		t := &c.tests[i]
+		if t.el != nil {
+			if !t.el.holds(v, el, sc) {
+				return false
+			}
+			continue
+		}
+		if !t.ok(v) {
+			return false
+		}
+	}
+	return true
+}
+
 // explain is holds, and whether the failure text already says what is
 // wrong with the value (a test with a why).
 func (c *condition) explain(v, el ast.Value, sc *scope) (bool, string, bool) {

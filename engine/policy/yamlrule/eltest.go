@@ -34,8 +34,7 @@ const (
 func (t *elTest) holds(v, el ast.Value, sc *scope) bool {
 	switch t.kind {
 	case elNot:
-		ok, _ := t.not.holds(v, el, sc)
-		return !ok
+		return !t.not.passes(v, el, sc)
 	case elSame:
 		w := lookupValue(el, t.path, sc)
 		return v != nil && w != nil && sameAs(v, w)
@@ -107,6 +106,9 @@ func sameValue(v, w ast.Value) bool {
 		return ok && b == w
 	case ast.Number: // counts and ranks: integers, compared without ast.Compare's big numbers
 		if x, ok := v.(ast.Number); ok {
+			if x == w { // the same text: the same number
+				return true
+			}
 			if a, ok := x.Int64(); ok {
 				if b, ok := w.Int64(); ok {
 					return a == b

@@ -205,7 +205,7 @@ func (r *Rule) asserts(v ast.Value, sc *scope, hits []Hit) []Hit {
 			continue
 		}
 		if len(failedPtrs) == 0 { // the pointer is needed only when the assertion fails
-			if ok, _ := c.cond.holds(lookupValue(v, c.path, sc), v, sc); ok {
+			if c.cond.passes(lookupValue(v, c.path, sc), v, sc) {
 				continue
 			}
 		}

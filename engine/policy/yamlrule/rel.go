@@ -191,6 +191,9 @@ type relSpec struct {
 	cases  []caseSpec
 	unless []check
 	role   string // see roleOf
+	// rows: another rule joins this one's elements, and its lets are kept
+	// per element for the document (rel_rows.go)
+	rows bool
 }
 
 // roleOf returns the role a where requires of the messages a given path
@@ -508,6 +511,7 @@ func LinkRules(rules []*Rule) error {
 				return fmt.Errorf("rule %s: let %s: join: no rule %s with lets in this file", r.ID, l.name, l.join.rule)
 			}
 			l.join.ruleRef = other
+			other.rel.rows = len(other.rel.group) == 0
 		}
 	}
 	return nil

@@ -7,6 +7,7 @@ package yamlrule
 
 import (
 	"fmt"
+	"hash/maphash"
 	"slices"
 	"sync"
 
@@ -54,7 +55,7 @@ type Cache struct {
 	gen       int // counts documents: a roleIndex of another gen is stale
 	// shared[q][i] is the partners of shared query q for element i
 	// (shared.go), valid when its gen is gen+1
-	shared [][]sharedCount
+	shared []sharedRow
 	// walks[w] is the elements of walk w (walks.go); walksUsed the walks
 	// of this document
 	walks     []*walkList
@@ -66,6 +67,10 @@ type Cache struct {
 	contexts    [3]*ast.Array
 	contextsGen int
 	members     memberRows
+	// rows are the lets of the rules other rules join, per element
+	// (rel_rows.go); rowsUsed those of this document
+	rows     map[*Rule]*letRows
+	rowsUsed []*letRows
 }
 
 type roleIndex struct {
@@ -158,6 +163,7 @@ func (c *Cache) Reset(doc ast.Object) {
 	c.members.reset()
 	c.contexts = [3]*ast.Array{} // drop references to the document
 	c.resetWalks()
+	c.resetRows()
 	c.gen++
 	for _, id := range c.used {
 		ps := c.sets[id]
@@ -193,6 +199,7 @@ func (c *Cache) Drop() {
 	c.members = memberRows{}
 	c.shared = nil
 	c.walks, c.walksUsed = nil, nil
+	c.rows = nil
 }
 
 type partnerSet struct {
@@ -202,80 +209,6 @@ type partnerSet struct {
 	differ []ast.Value // the differ values of each partner, len(differTheirs) per partner
 	index  keyIndex
 	aggs   []aggMemo // $name.max values of the whole set (session.go)
-}
-
-// keyIndex finds the positions whose key has a given hash: a scan of the
-// hashes for the few elements of most documents, a map beyond that. The
-// map holds the first and last position of each hash and next chains the
-// others, rather than a slice per hash: a set of 800,000 distinct ids would
-// otherwise hold as many one-element slices.
-type keyIndex struct {
-	hashes []uint64
-	ok     []bool  // the key has no absent value
-	next   []int32 // with byKey: the next position of the same hash, -1 after the last
-	byKey  map[uint64]keyChain
-}
-
-type keyChain struct{ first, last int32 }
-
-const keyIndexScan = 64
-
-func (x *keyIndex) reset() {
-	x.hashes, x.ok, x.next, x.byKey = x.hashes[:0], x.ok[:0], x.next[:0], nil
-}
-
-func (x *keyIndex) add(h uint64, ok bool) {
-	x.hashes = append(x.hashes, h)
-	x.ok = append(x.ok, ok)
-	if x.byKey == nil && len(x.hashes) <= keyIndexScan {
-		return
-	}
-	if x.byKey == nil {
-		x.byKey = make(map[uint64]keyChain, 2*keyIndexScan)
-		for i := range x.hashes[:len(x.hashes)-1] {
-			x.link(i)
-		}
-	}
-	x.link(len(x.hashes) - 1)
-}
-
-// link puts position i, the last one linked, at the end of its hash's chain.
-func (x *keyIndex) link(i int) {
-	x.next = append(x.next, -1)
-	if !x.ok[i] {
-		return
-	}
-	h := x.hashes[i]
-	c, found := x.byKey[h]
-	if found {
-		x.next[c.last] = int32(i)
-		c.last = int32(i)
-	} else {
-		c = keyChain{int32(i), int32(i)}
-	}
-	x.byKey[h] = c
-}
-
-// each calls f with every position whose key hash is h, in order, until f
-// returns false.
-func (x *keyIndex) each(h uint64, f func(int) bool) {
-	if x.byKey != nil {
-		c, found := x.byKey[h]
-		if !found {
-			return
-		}
-		for i := c.first; i >= 0; i = x.next[i] {
-			if !f(int(i)) {
-				return
-			}
-		}
-		return
-	}
-	for i, g := range x.hashes {
-		if g == h && x.ok[i] && !f(i) {
-			return
-		}
-	}
 }
 
 // getEnv returns an environment for rule r from the cache's free list;
@@ -288,6 +221,7 @@ func (c *Cache) getEnv(r *Rule) *relEnv {
 		env = &relEnv{}
 	}
 	env.r, env.cache, env.el = r, c, elem{}
+	env.row, env.ord = nil, -1
 	env.sc = newScope(c.doc)
 	env.sc.mem, env.sc.rel = &c.members, env
 	env.memo = slices.Grow(env.memo[:0], len(r.rel.lets))[:len(r.rel.lets)]
@@ -300,6 +234,7 @@ func (c *Cache) putEnv(env *relEnv) {
 	clear(env.els) // drop references to the document
 	env.els = env.els[:0]
 	env.first, env.el, env.sc = nil, elem{}, scope{}
+	env.row, env.ord = nil, -1
 	clear(env.memo)
 	env.instants.reset()
 	c.envFree = append(c.envFree, env)
@@ -348,8 +283,9 @@ func (c *Cache) set(j *joinSpec) *partnerSet {
 	case j.ruleRef != nil:
 		env := c.getEnv(j.ruleRef)
 		els := j.ruleRef.collect(env)
+		rows := c.rowsOf(j.ruleRef, len(els))
 		for i := range els {
-			add(els[i].v, *env.at(&els[i]))
+			add(els[i].v, *env.atRow(&els[i], i, rows))
 		}
 		c.putEnv(env)
 	default:
@@ -358,6 +294,7 @@ func (c *Cache) set(j *joinSpec) *partnerSet {
 		walkSteps(j.given, c.doc, j.given, sc, c.narrow(j.given, c.only(j.role)), add)
 	}
 	if k := len(j.theirs); k > 0 {
+		ps.index.reserve(len(ps.els))
 		for i := range ps.els {
 			ps.index.add(hashValues(ps.keys[i*k : (i+1)*k]))
 		}
@@ -385,9 +322,47 @@ func hashValues(vs []ast.Value) (uint64, bool) {
 		if v == nil {
 			return 0, false
 		}
-		h = h*31 + uint64(v.Hash())
+		h = h*31 + keyHash(v)
 	}
 	return h, true
+}
+
+// keySeed seeds the hashes of the strings of keys: they are compared
+// within one run only.
+var keySeed = maphash.MakeSeed()
+
+// keyHash is a hash of v that equal values (sameValue) share. A string
+// equals only a string, so it is hashed on its own (maphash, without
+// xxhash's call and setup); an integer of up to 15 digits (an index, a
+// turn) gets the hash ast.Number.Hash gives it, its value, without the
+// float parse Hash makes of any number of four digits or more; anything
+// else its Hash.
+func keyHash(v ast.Value) uint64 {
+	switch x := v.(type) {
+	case ast.String:
+		return maphash.String(keySeed, string(x))
+	case ast.Number:
+		if n, ok := smallInt(string(x)); ok {
+			return uint64(n)
+		}
+	}
+	return uint64(v.Hash())
+}
+
+// smallInt reads s when it is 1 to 15 decimal digits.
+func smallInt(s string) (int, bool) {
+	if len(s) == 0 || len(s) > 15 {
+		return 0, false
+	}
+	n := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i] - '0'
+		if c > 9 {
+			return 0, false
+		}
+		n = n*10 + int(c)
+	}
+	return n, true
 }
 
 func equalValues(a, b []ast.Value) bool {

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/open-policy-agent/opa/v1/ast"
+
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -16,6 +18,7 @@ func TestKeyIndex(t *testing.T) {
 	var x keyIndex
 	for _, n := range []int{0, 1, keyIndexScan, keyIndexScan + 1, 1000, 3, 5000} {
 		x.reset()
+		x.reserve(n / (1 + n%3)) // announced, too few, or none
 		hashes := make([]uint64, n)
 		oks := make([]bool, n)
 		for i := range hashes {
@@ -53,5 +56,27 @@ func TestKeyIndex(t *testing.T) {
 func TestElemIsSmall(t *testing.T) {
 	if n := unsafe.Sizeof(elem{}); n > 48 {
 		t.Errorf("an element is %d bytes, want at most 48", n)
+	}
+}
+
+// TestKeyHashAgreesWithSameValue: values a partner key compares equal get
+// the same hash, whatever the text of a number.
+func TestKeyHashAgreesWithSameValue(t *testing.T) {
+	var vs []ast.Value
+	for _, n := range []string{"0", "1", "1.0", "1e0", "10", "1e1", "100.000", "4661", "4661.0", "4.661e3",
+		"123456789012345", "1234567890123456", "1.234567890123456e15", "99999999999999999999", "-3", "-3.0", "0.5", "5e-1", "1e999"} {
+		vs = append(vs, ast.Number(n))
+	}
+	vs = append(vs, ast.InternedValue(0), ast.InternedValue(4661), ast.String("1"), ast.String("call_1"), ast.String(""),
+		ast.Boolean(true), ast.Null{})
+	for _, a := range vs {
+		for _, b := range vs {
+			if sameValue(a, b) && keyHash(a) != keyHash(b) {
+				t.Errorf("%v and %v are the same value with hashes %d and %d", a, b, keyHash(a), keyHash(b))
+			}
+		}
+	}
+	if keyHash(ast.Number("4661")) != uint64(ast.Number("4661").Hash()) {
+		t.Error("an integer's hash is not the value ast.Number.Hash gives it")
 	}
 }

@@ -30,6 +30,11 @@ type relEnv struct {
 	// than clearing the entries per element.
 	memo    []letMemo
 	memoGen uint32
+	// row holds the lets of the rule's elements kept for the document
+	// (rel_rows.go), ord the place of the element env stands at in them
+	// (-1: none)
+	row []letMemo
+	ord int
 	// buffers reused from document to document
 	els   []elem
 	ranks [][2]int
@@ -59,6 +64,7 @@ func newScope(doc ast.Object) scope {
 func (env *relEnv) at(el *elem) *scope {
 	if el.v != env.el.v || el.msgIdx != env.el.msgIdx || el.callIdx != env.el.callIdx {
 		env.memoGen++ // every memo entry is stale
+		env.ord = -1
 	}
 	env.el = *el
 	el.fill(&env.sc, env.cache)
@@ -129,32 +135,41 @@ func lookupValue(v ast.Value, path []seg, sc *scope) ast.Value {
 // partners counts the element's partners in j and returns the first and
 // the last.
 func (env *relEnv) partners(j *joinSpec) (int, *elem, *elem) {
-	ps := env.cache.set(j)
-	if lo, hi, ok := partnerRange(ps, j, &env.el); ok { // session.go
-		if hi <= lo {
-			return 0, nil, nil
-		}
-		return hi - lo, &ps.els[lo], &ps.els[hi-1]
+	ps, n, first, last := env.partnersAt(j)
+	if n == 0 {
+		return 0, nil, nil
 	}
-	n := 0
-	var first, last *elem
-	env.eachPartner(j, ps, func(p *elem) {
-		if n == 0 {
-			first = p
-		}
-		last = p
-		n++
-	})
-	return n, first, last
+	return n, &ps.els[first], &ps.els[last]
 }
 
-// eachPartner calls visit with each partner in j of the element env
-// stands at, in document order.
-func (env *relEnv) eachPartner(j *joinSpec, ps *partnerSet, visit func(*elem)) {
+// partnersAt is partners with the first and the last as positions in the
+// partner set.
+func (env *relEnv) partnersAt(j *joinSpec) (ps *partnerSet, n, first, last int) {
+	ps = env.cache.set(j)
+	if lo, hi, ok := partnerRange(ps, j, &env.el); ok { // session.go
+		if hi <= lo {
+			return ps, 0, -1, -1
+		}
+		return ps, hi - lo, lo, hi - 1
+	}
+	first, last = -1, -1
+	env.eachPartner(j, ps, func(i int) {
+		if n == 0 {
+			first = i
+		}
+		last = i
+		n++
+	})
+	return ps, n, first, last
+}
+
+// eachPartner calls visit with the position in ps of each partner in j of
+// the element env stands at, in document order.
+func (env *relEnv) eachPartner(j *joinSpec, ps *partnerSet, visit func(int)) {
 	el := &env.el
 	if lo, hi, ok := partnerRange(ps, j, el); ok {
 		for i := lo; i < hi; i++ {
-			visit(&ps.els[i])
+			visit(i)
 		}
 		return
 	}
@@ -173,7 +188,7 @@ func (env *relEnv) eachPartner(j *joinSpec, ps *partnerSet, visit func(*elem)) {
 		if d := len(differ); d > 0 && equalValues(differ, ps.differ[i*d:(i+1)*d]) {
 			return
 		}
-		visit(p)
+		visit(i)
 	}
 	k := len(j.theirs)
 	if k == 0 {
@@ -221,7 +236,11 @@ func (env *relEnv) virtual(path []seg) (ast.Value, bool) {
 			return nil, false
 		}
 		l, m := env.r.rel.lets[li], &env.memo[li]
-		if m.gen != env.memoGen {
+		valid := env.memoGen
+		if rm := env.rowMemo(li); rm != nil {
+			m, valid = rm, 1 // the rows are cleared per document
+		}
+		if m.gen != valid {
 			if m.busy {
 				env.cache.fail(fmt.Errorf("rule %s: let %s depends on itself", env.r.ID, l.name))
 				return nil, true
@@ -232,7 +251,7 @@ func (env *relEnv) virtual(path []seg) (ast.Value, bool) {
 			} else {
 				m.n, m.first, m.last = env.joined(l)
 			}
-			m.busy, m.gen = false, env.memoGen
+			m.busy, m.gen = false, valid
 		}
 		if l.join == nil {
 			v := m.value
@@ -333,7 +352,7 @@ func allHold(cs []check, v ast.Value, sc *scope) bool {
 			}
 			continue
 		}
-		if ok, _ := c.cond.holds(val, v, sc); !ok {
+		if !c.cond.passes(val, v, sc) {
 			return false
 		}
 	}
@@ -465,7 +484,9 @@ func (r *Rule) evalRel(doc ast.Object, cache *Cache, hits []Hit) []Hit {
 	}
 	r.casesFor(env)
 	if len(r.rel.group) == 0 {
+		rows := cache.rowsOf(r, len(els))
 		for i := range els {
+			env.atRow(&els[i], i, rows)
 			hits = r.report(env, &els[i], hits)
 		}
 		return hits
@@ -478,6 +499,7 @@ func (r *Rule) evalRel(doc ast.Object, cache *Cache, hits []Hit) []Hit {
 	clear(size)
 	idx := &env.index
 	idx.reset()
+	idx.reserve(n)
 	defer func() { clear(keys); env.ranks, env.keys, env.size = ranks, keys[:0], size }()
 	for i := range els {
 		el := &els[i]

@@ -77,7 +77,7 @@ func (c *Cache) rolesPassing(f *roleFilter) []int {
 	var pass uint32 // bit k: the role of class k passes
 	n, one := 0, -1
 	for k := range c.classes {
-		if ok, _ := f.cond.holds(c.classes[k].val, nil, &sc); ok {
+		if f.cond.passes(c.classes[k].val, nil, &sc) {
 			pass |= 1 << k
 			n++
 			one = k
@@ -93,7 +93,7 @@ func (c *Cache) rolesPassing(f *roleFilter) []int {
 		for i, k := range c.roleClass {
 			ok := false
 			if k == oddRole {
-				ok, _ = f.cond.holds(c.roleVals[i], nil, &sc)
+				ok = f.cond.passes(c.roleVals[i], nil, &sc)
 			} else {
 				ok = pass&(1<<k) != 0
 			}

@@ -75,7 +75,8 @@ func (env *relEnv) maxOf(j *joinSpec, path []seg) ast.Value {
 	var best ast.Value
 	sc := newScope(env.cache.doc)
 	sc.mem = &env.cache.members
-	env.eachPartner(j, ps, func(p *elem) {
+	env.eachPartner(j, ps, func(i int) {
+		p := &ps.els[i]
 		p.fill(&sc, env.cache) // a partner's scope: no lets of env
 		v := lookupValue(p.v, path, &sc)
 		if v != nil && (best == nil || compareValues(v, best) > 0) {

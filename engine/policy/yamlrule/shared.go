@@ -17,15 +17,21 @@ import (
 
 // maxSharedRows bounds the elements a shared query keeps answers for: the
 // elements past it (of a very long session) are counted per rule as
-// before, so that the memo stays small.
-const maxSharedRows = 4096
+// before, so that the memo stays small (16 bytes an element and query).
+const maxSharedRows = 16384
 
-// sharedCount is a join's partners for one element, kept for the document
-// whose generation (Cache.gen+1) it holds.
+// sharedRow is a shared query's answers in one document, by element.
+type sharedRow struct {
+	gen    int // Cache.gen+1 of the document they are of
+	hi     int // counts[:hi] may hold answers (cleared for the next document)
+	counts []sharedCount
+}
+
+// sharedCount is a join's partners for one element: their number plus
+// one (0: not counted yet), the first and the last as positions in the
+// join's partner set.
 type sharedCount struct {
-	gen         int
-	n           int
-	first, last *elem
+	n1, first, last int32
 }
 
 // shareJoins numbers the join lets of r whose partners depend on the
@@ -103,22 +109,29 @@ func (env *relEnv) joined(l *letSpec) (int, *elem, *elem) {
 	}
 	c := env.cache
 	for l.share >= len(c.shared) {
-		c.shared = append(c.shared, nil)
+		c.shared = append(c.shared, sharedRow{})
 	}
-	row := c.shared[l.share]
-	if at >= len(row) {
-		if at < cap(row) {
-			row = row[:at+1]
+	row := &c.shared[l.share]
+	if row.gen != c.gen+1 {
+		clear(row.counts[:row.hi])
+		row.gen, row.hi = c.gen+1, 0
+	}
+	if at >= len(row.counts) {
+		if at < cap(row.counts) {
+			row.counts = row.counts[:at+1]
 		} else {
-			row = append(row[:cap(row)], make([]sharedCount, at+1-cap(row))...)
+			row.counts = append(row.counts[:cap(row.counts)], make([]sharedCount, at+1-cap(row.counts))...)
 		}
-		c.shared[l.share] = row
 	}
-	e := &row[at]
-	if e.gen == c.gen+1 {
-		return e.n, e.first, e.last
+	row.hi = max(row.hi, at+1)
+	e := &row.counts[at]
+	if e.n1 == 0 {
+		_, n, first, last := env.partnersAt(l.join)
+		*e = sharedCount{n1: int32(n) + 1, first: int32(first), last: int32(last)}
 	}
-	n, first, last := env.partners(l.join)
-	*e = sharedCount{gen: c.gen + 1, n: n, first: first, last: last}
-	return n, first, last
+	if e.n1 == 1 {
+		return 0, nil, nil
+	}
+	els := c.sets[l.join.id].els
+	return int(e.n1 - 1), &els[e.first], &els[e.last]
 }
