@@ -79,14 +79,14 @@ func newRanks(name, data string) (*ranks, error) {
 		off := i + 1
 		tok := data[off : off+int(data[i])]
 		h := r.hash(tok)
-		if r.rankOf(tok, h) != noRank {
-			return nil, fmt.Errorf("%s: token %d repeats token %d", name, id, r.rankOf(tok, h))
-		}
+		v := h>>tagShift<<tagShift | uint64(id)<<offsetBits | uint64(off)
 		j := h & mask
-		for r.slots[j] != 0 {
-			j = (j + 1) & mask
+		for ; r.slots[j] != 0; j = (j + 1) & mask {
+			if w := r.slots[j]; w>>tagShift == v>>tagShift && r.tokenAt(w) == tok {
+				return nil, fmt.Errorf("%s: token %d repeats token %d", name, id, w>>offsetBits&(1<<rankBits-1))
+			}
 		}
-		r.slots[j] = h>>tagShift<<tagShift | uint64(id)<<offsetBits | uint64(off)
+		r.slots[j] = v
 		if len(tok) == 2 {
 			r.pairs[pairIndex(tok)] = uint32(id)
 		}
@@ -98,6 +98,12 @@ func newRanks(name, data string) (*ranks, error) {
 		}
 	}
 	return r, nil
+}
+
+// tokenAt returns the bytes of the token of a slot word.
+func (r *ranks) tokenAt(v uint64) string {
+	off := int(v & (1<<offsetBits - 1))
+	return r.data[off : off+int(r.data[off-1])]
 }
 
 // rank returns the rank of the bytes s, or noRank.
