@@ -12,7 +12,7 @@ import "sync/atomic"
 // processor's cache. A slot holds the upper bits of the hash and the count,
 // in one word the workers read and write atomically; a piece whose hash
 // takes a slot replaces what was there. Two different pieces agree on the
-// slot and the upper bits about once in 2^54 pairs, so a wrong count is not
+// slot and the upper bits about once in 2^56 pairs, so a wrong count is not
 // a practical concern (as for the cache of strings, cache.go).
 const (
 	pieceSlots     = 1 << 16 // 512 KB
