@@ -19,12 +19,14 @@ import (
 // stats` does.
 
 // tokenCounter returns the counter a linter uses, or nil when it counts
-// nothing.
+// nothing: the program's counter of the encoding, so that the linters of
+// every worker and the dataset fold share one cache of counts (a string
+// one worker counted is counted again by none) and one set of tables.
 func tokenCounter(reads bool, m *document.Model) *tokens.Counter {
 	if !reads || m == nil {
 		return nil
 	}
-	c, err := tokens.NewCounter(m.Encoding)
+	c, err := tokens.Shared(m.Encoding)
 	if err != nil { // the model table's loader checks encodings: not reached
 		return nil
 	}

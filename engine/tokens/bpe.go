@@ -1,7 +1,5 @@
 package tokens
 
-import "hash/maphash"
-
 // tiktoken-go does not export the merge of one piece, only Count over a
 // whole text (which splits it with its regexp first), so the counter merges
 // pieces itself over the same rank table (ranks.go): tiktoken's byte-pair
@@ -16,10 +14,16 @@ const scanMax = 64
 // count returns how many tokens the piece merges into: the count kept for
 // it (pieces.go), or the piece looked up whole and merged.
 func (r *ranks) count(piece string) int {
-	if len(piece) <= 1 {
+	switch len(piece) {
+	case 0, 1:
 		return len(piece)
+	case 2: // one token or two bytes
+		if r.pairs[pairIndex(piece)] != noRank {
+			return 1
+		}
+		return 2
 	}
-	h := maphash.String(r.seed, piece)
+	h := r.hash(piece)
 	if n, ok := r.pieces.get(h); ok {
 		return n
 	}

@@ -111,6 +111,11 @@ func (t *classTable) at(s string, i int) (uint16, int) {
 	if b := s[i]; b < utf8.RuneSelf {
 		return t[b], 1
 	}
+	return t.multiByte(s, i)
+}
+
+// multiByte is at for a rune of more than one byte.
+func (t *classTable) multiByte(s string, i int) (uint16, int) {
 	r, w := utf8.DecodeRuneInString(s[i:])
 	if r < rune(len(t)) {
 		return t[r], w
@@ -119,10 +124,18 @@ func (t *classTable) at(s string, i int) (uint16, int) {
 }
 
 // while returns the end of the run of runes from i whose class has a bit of
-// mask.
+// mask. The loops over runs read an ASCII byte's class in place and call
+// multiByte only for the other runes: at is too large to be inlined.
 func (t *classTable) while(s string, i int, mask uint16) int {
 	for i < len(s) {
-		c, w := t.at(s, i)
+		if b := s[i]; b < utf8.RuneSelf {
+			if t[b]&mask == 0 {
+				break
+			}
+			i++
+			continue
+		}
+		c, w := t.multiByte(s, i)
 		if c&mask == 0 {
 			break
 		}
@@ -135,7 +148,14 @@ func (t *classTable) while(s string, i int, mask uint16) int {
 // of mask.
 func (t *classTable) until(s string, i int, mask uint16) int {
 	for i < len(s) {
-		c, w := t.at(s, i)
+		if b := s[i]; b < utf8.RuneSelf {
+			if t[b]&mask != 0 {
+				break
+			}
+			i++
+			continue
+		}
+		c, w := t.multiByte(s, i)
 		if c&mask != 0 {
 			break
 		}

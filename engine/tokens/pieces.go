@@ -12,10 +12,10 @@ import "sync/atomic"
 // processor's cache. A slot holds the upper bits of the hash and the count,
 // in one word the workers read and write atomically; a piece whose hash
 // takes a slot replaces what was there. Two different pieces agree on the
-// slot and the upper bits about once in 2^54 pairs, so a wrong count is not
+// slot and the upper bits about once in 2^56 pairs, so a wrong count is not
 // a practical concern (as for the cache of strings, cache.go).
 const (
-	pieceSlots     = 1 << 14 // 128 KB
+	pieceSlots     = 1 << 16 // 512 KB
 	pieceCountBits = 24      // counts up to 2^24-1; a piece that merges into more is not kept
 	pieceCountMask = 1<<pieceCountBits - 1
 )

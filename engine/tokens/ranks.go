@@ -3,7 +3,6 @@ package tokens
 import (
 	_ "embed"
 	"fmt"
-	"hash/maphash"
 	"math"
 	"sync"
 )
@@ -26,17 +25,26 @@ var (
 // noRank is the rank of bytes that are not a token.
 const noRank = math.MaxUint32
 
-// ranks finds a token's rank by open addressing: a slot holds the upper
-// half of the token's hash and its rank + 1 (0 marks an empty slot), so a
-// probe compares bytes only when the hashes agree. The tokens' bytes stay
-// in the embedded string.
+// ranks finds a token's rank by open addressing. A slot holds, in one word,
+// the upper bits of the token's hash, its rank and where its bytes start in
+// the embedded string (0 marks an empty slot, as no token starts at 0): a
+// probe compares bytes only when the hashes agree, and reads them from the
+// string without a second table between.
 type ranks struct {
-	data   string   // the embedded table
-	start  []uint32 // token r is data[start[r]:start[r]+len], its length the byte before
+	data   string // the embedded table
+	tokens int    // how many
 	slots  []uint64
-	seed   maphash.Seed
+	pairs  []uint32 // the rank of each two bytes, b0<<8 | b1: a merge starts from pairs
+	hasher
 	pieces *pieceCache // the counts of the pieces merged so far
 }
+
+// A slot's bits, from the lowest: the offset, the rank, the hash.
+const (
+	offsetBits = 21 // o200k_base's table is 1.6 MB
+	rankBits   = 18 // o200k_base has 199,998 tokens
+	tagShift   = offsetBits + rankBits
+)
 
 var tables = map[string]func() (*ranks, error){
 	"o200k_base":  sync.OnceValues(func() (*ranks, error) { return newRanks("o200k_base", o200kRanks) }),
@@ -44,32 +52,45 @@ var tables = map[string]func() (*ranks, error){
 }
 
 func newRanks(name, data string) (*ranks, error) {
-	var start []uint32
-	for i := 0; i < len(data); {
-		n := int(data[i])
-		if n == 0 || i+1+n > len(data) {
+	if len(data) >= 1<<offsetBits {
+		return nil, fmt.Errorf("%s: the rank table is longer than %d bytes", name, 1<<offsetBits)
+	}
+	n := 0
+	for i := 0; i < len(data); n++ {
+		l := int(data[i])
+		if l == 0 || i+1+l > len(data) {
 			return nil, fmt.Errorf("%s: the rank table is cut at byte %d", name, i)
 		}
-		start = append(start, uint32(i+1))
-		i += 1 + n
+		i += 1 + l
+	}
+	if n > 1<<rankBits {
+		return nil, fmt.Errorf("%s: more than %d tokens", name, 1<<rankBits)
 	}
 	size := 1
-	for size < 2*len(start) { // at most half full
+	for size < 2*n { // at most half full
 		size <<= 1
 	}
-	r := &ranks{data: data, start: start, slots: make([]uint64, size), seed: maphash.MakeSeed(), pieces: &pieceCache{}}
+	r := &ranks{data: data, tokens: n, slots: make([]uint64, size), pairs: make([]uint32, 1<<16), hasher: newHasher(), pieces: &pieceCache{}}
+	for k := range r.pairs {
+		r.pairs[k] = noRank
+	}
 	mask := uint64(size - 1)
-	for id := range start {
-		tok := r.token(uint32(id))
-		h := maphash.String(r.seed, tok)
-		i := h & mask
-		for r.slots[i] != 0 {
-			if r.token(uint32(r.slots[i])-1) == tok {
-				return nil, fmt.Errorf("%s: token %d repeats token %d", name, id, uint32(r.slots[i])-1)
+	for i, id := 0, 0; i < len(data); id++ {
+		off := i + 1
+		tok := data[off : off+int(data[i])]
+		h := r.hash(tok)
+		v := h>>tagShift<<tagShift | uint64(id)<<offsetBits | uint64(off)
+		j := h & mask
+		for ; r.slots[j] != 0; j = (j + 1) & mask {
+			if w := r.slots[j]; w>>tagShift == v>>tagShift && r.tokenAt(w) == tok {
+				return nil, fmt.Errorf("%s: token %d repeats token %d", name, id, w>>offsetBits&(1<<rankBits-1))
 			}
-			i = (i + 1) & mask
 		}
-		r.slots[i] = h&^0xffffffff | uint64(id+1)
+		r.slots[j] = v
+		if len(tok) == 2 {
+			r.pairs[pairIndex(tok)] = uint32(id)
+		}
+		i = off + len(tok)
 	}
 	for b := range 256 { // the merge starts from single bytes
 		if r.rank(string([]byte{byte(b)})) == noRank {
@@ -79,15 +100,21 @@ func newRanks(name, data string) (*ranks, error) {
 	return r, nil
 }
 
-func (r *ranks) token(id uint32) string {
-	s := r.start[id]
-	return r.data[s : s+uint32(r.data[s-1])]
+// tokenAt returns the bytes of the token of a slot word.
+func (r *ranks) tokenAt(v uint64) string {
+	off := int(v & (1<<offsetBits - 1))
+	return r.data[off : off+int(r.data[off-1])]
 }
 
 // rank returns the rank of the bytes s, or noRank.
 func (r *ranks) rank(s string) uint32 {
-	return r.rankOf(s, maphash.String(r.seed, s))
+	if len(s) == 2 {
+		return r.pairs[pairIndex(s)]
+	}
+	return r.rankOf(s, r.hash(s))
 }
+
+func pairIndex(s string) uint16 { return uint16(s[0])<<8 | uint16(s[1]) }
 
 // rankOf is rank of s, whose hash is h.
 func (r *ranks) rankOf(s string, h uint64) uint32 {
@@ -97,9 +124,10 @@ func (r *ranks) rankOf(s string, h uint64) uint32 {
 		if v == 0 {
 			return noRank
 		}
-		if v&^0xffffffff == h&^0xffffffff {
-			if id := uint32(v) - 1; r.token(id) == s {
-				return id
+		if v>>tagShift == h>>tagShift {
+			off := int(v & (1<<offsetBits - 1))
+			if int(r.data[off-1]) == len(s) && r.data[off:off+len(s)] == s {
+				return uint32(v>>offsetBits) & (1<<rankBits - 1)
 			}
 		}
 	}

@@ -1,5 +1,7 @@
 package tokens
 
+import "unicode/utf8"
+
 // tiktoken splits a text into pieces with a regular expression before it
 // merges the bytes of each piece; tiktoken-go runs the expression on regexp2,
 // a backtracking engine that allocates a match per piece and costs more than
@@ -33,6 +35,12 @@ func nextCl100k(t *classTable, s string, i int) int {
 	if n := contraction(s, i); n > 0 { // (?i:'s|'t|'re|'ve|'m|'ll|'d)
 		return i + n
 	}
+	if a := asciiWordStart(t, s, i); a >= 0 {
+		// A word of ASCII letters, unless it may go on in other letters.
+		if e := asciiLetters(s, a); e == len(s) || s[e] < utf8.RuneSelf {
+			return e
+		}
+	}
 	c0, w0 := t.at(s, i)
 	if c0&cL != 0 { // [^\r\n\p{L}\p{N}]?\p{L}+ without its prefix
 		return t.while(s, i+w0, cL)
@@ -53,6 +61,22 @@ func nextCl100k(t *classTable, s string, i int) int {
 
 // nextO200k is o200k_base's split.
 func nextO200k(t *classTable, s string, i int) int {
+	if a := asciiWordStart(t, s, i); a >= 0 {
+		// A word of ASCII letters: the first alternative when lower-case
+		// letters end it, else the second. No ASCII letter is in both
+		// classes, so neither gives back a rune.
+		u := a
+		for u < len(s) && s[u]-'A' < 26 {
+			u++
+		}
+		e := u
+		for e < len(s) && s[e]-'a' < 26 {
+			e++
+		}
+		if e == len(s) || s[e] < utf8.RuneSelf { // else it may go on in other letters or marks
+			return e + contraction(s, e)
+		}
+	}
 	c0, w0 := t.at(s, i)
 	prefix := c0&cPrefix == 0
 	// The first alternative: a word that ends in lower-case letters. Its
@@ -87,6 +111,36 @@ func nextO200k(t *classTable, s string, i int) int {
 	return spaces(t, s, i)
 }
 
+// asciiWordStart returns where the letters of a word that starts at i
+// begin, when the rune at i is an ASCII letter (i) or an ASCII rune of
+// [^\r\n\p{L}\p{N}] before one (i+1); otherwise -1, and the general split
+// decides. The words of most texts are ASCII, and the split of their bytes
+// needs no rune decoded and no class beyond the byte's.
+func asciiWordStart(t *classTable, s string, i int) int {
+	b := s[i]
+	if b >= utf8.RuneSelf {
+		return -1
+	}
+	if t[b]&cL != 0 {
+		return i
+	}
+	if t[b]&cPrefix != 0 || i+1 == len(s) {
+		return -1
+	}
+	if b = s[i+1]; b < utf8.RuneSelf && t[b]&cL != 0 {
+		return i + 1
+	}
+	return -1
+}
+
+// asciiLetters returns the end of the run of ASCII letters from a.
+func asciiLetters(s string, a int) int {
+	for a < len(s) && (s[a]|0x20)-'a' < 26 {
+		a++
+	}
+	return a
+}
+
 // lowerWord matches [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+
 // from a, and returns its end or -1. The first run is greedy, and gives
 // runes back until the second can start: the second starts at the last rune
@@ -97,7 +151,14 @@ func nextO200k(t *classTable, s string, i int) int {
 func lowerWord(t *classTable, s string, a int) int {
 	j, last := a, -1
 	for j < len(s) {
-		c, w := t.at(s, j)
+		if b := s[j]; b < utf8.RuneSelf { // no ASCII letter is in both classes
+			if t[b]&cUpper == 0 {
+				break
+			}
+			j++
+			continue
+		}
+		c, w := t.multiByte(s, j)
 		if c&cUpper == 0 {
 			break
 		}

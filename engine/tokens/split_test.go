@@ -84,6 +84,11 @@ var trickyTexts = []string{
 	"{\"city\": \"Paris\", \"n\": 3}", "def f(x):\n    return x  \n", "    indented\n\tcode", "mixed\u200b zero width",
 	"\x7f", "a\x7fb", "!\x7f!", " \x7fx", "\x7f\x7f'll", "x \x7f\n",
 	"bad \xff byte", "\xe2\x82", "a\xc0\xafb", "\xed\xa0\x80",
+	// ASCII words that run into other runes, which the ASCII split hands to
+	// the general one: letters and marks of both o200k classes, spaces and
+	// digits of other scripts, a contraction's U+017F.
+	"HELLOé", "HELLOʰx", "Helloé", "helloʰ", "hello\u0301", "HELLO\u0301", " Abcé", "-abcé", "-ABCʰb", "(ABCÉ",
+	"ABC's", "ABC'S x", "abc'ſ", "Abc'll", "word\u00a0", "word\u00a0x", "word٣", "AB\u2028", "x\u0085 y", "\tWord", "a\x7f",
 }
 
 // TestSplitTricky: on each tricky text both splitters give the pieces of

@@ -65,7 +65,8 @@ type Counter struct {
 	next     splitter
 	classes  *classTable
 	funcInit int
-	cache    *cache // counts of the strings already tokenized
+	cache    *cache     // counts of the strings already tokenized
+	tools    toolsCache // counts of the tools lists records share
 }
 
 // NewCounter returns a counter for the encoding.
@@ -138,6 +139,7 @@ type count struct {
 	c           *Counter
 	left        int
 	tokens, len int
+	estimated   bool // a text was estimated, not all tokenized
 }
 
 func (c *Counter) budget() *count { return &count{c: c, left: ExactBytes} }
@@ -152,7 +154,7 @@ func (k *count) text(s string) int {
 	}
 	head := s[:runeStart(s, k.left)]
 	n := k.c.exact(head)
-	k.left = 0
+	k.left, k.estimated = 0, true
 	k.tokens += n
 	k.len += len(head)
 	rest := int64(len(s) - len(head))
@@ -225,8 +227,24 @@ func (c *count) message(m ast.Object) int {
 	return n
 }
 
-// tools is the cookbook's function-calling estimate of the definitions.
+// tools is the cookbook's function-calling estimate of the definitions:
+// the count kept for the list (tools.go), or the list counted.
 func (c *count) tools(ts *ast.Array) int {
+	if e := c.c.tools.get(ts); e != nil && e.size <= c.left {
+		c.left -= e.size
+		c.tokens += e.textTokens
+		c.len += e.size
+		return e.n
+	}
+	before := *c
+	n := c.countTools(ts)
+	if !c.estimated {
+		c.c.tools.put(&toolsCount{tools: ts, n: n, textTokens: c.tokens - before.tokens, size: c.len - before.len})
+	}
+	return n
+}
+
+func (c *count) countTools(ts *ast.Array) int {
 	n := 0
 	for i := 0; i < ts.Len(); i++ {
 		t, ok := ts.Elem(i).Value.(ast.Object)
