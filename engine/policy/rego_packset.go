@@ -1,0 +1,372 @@
+package policy
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"sync"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/topdown"
+
+	"github.com/chatlint/chatlint/engine/document"
+	"github.com/chatlint/chatlint/engine/rule"
+)
+
+// A run evaluates, on each document, only the Rego of the packs that apply
+// to its format and profile (openSets), yet compiling every built-in pack's
+// Rego on the first such document was most of a one-record contract file's
+// work, and a fixed cost of every --profile openai run. With
+// Options.LazyRego (only built-in Rego, whose tests compile it) a document
+// gets a program of its packs alone: those with a Rego rule that applies to
+// its format and profile (regoScope), and those whose Rego defines the
+// actions set, which is evaluated wherever OPA runs. A file's dataset
+// document gets the packs with a dataset rule that applies to it. Each such
+// set of packs is compiled once, on the first document that needs it, and
+// the documents are built with what that program reads (fields): a pack
+// left out never runs on them. What a program evaluates on a document is
+// what the program of every pack evaluates there (the sets of the packs
+// left out are skipped by openSets, or their findings dropped outside
+// their rules' formats and profiles), so the findings are the same.
+//
+// A pack of the user's is compiled with every other at once, as before:
+// its errors, and those of its Rego beside the built-in packages, show
+// before the run starts.
+
+// packSet is a set of the engine's packs by index: byte i is 1 when
+// packs[i] is in it. It is a string so that it can key a map.
+type packSet string
+
+// has reports whether pack i is in the set.
+func (s packSet) has(i int) bool { return i < len(s) && s[i] == 1 }
+
+// empty reports whether no pack is in the set.
+func (s packSet) empty() bool {
+	for i := range len(s) {
+		if s[i] == 1 {
+			return false
+		}
+	}
+	return true
+}
+
+// packSetOf makes the set of the packs i that in(i) holds, of n packs.
+func packSetOf(n int, in func(i int) bool) packSet {
+	b := make([]byte, n)
+	for i := range b {
+		if in(i) {
+			b[i] = 1
+		}
+	}
+	return packSet(b)
+}
+
+// allSet is every pack with Rego: the program of allSet is the one
+// program compiles.
+func (c *compiledParts) allSet() packSet {
+	return packSetOf(len(c.rego), func(i int) bool { return len(c.rego[i].files) > 0 })
+}
+
+// closeSet adds to set the packs that declare a package a pack of set
+// declares: a package's sets are read as those of the first pack to
+// declare it, and its rules may be in any of them.
+func (c *compiledParts) closeSet(set packSet) packSet {
+	in := []byte(set)
+	for changed := true; changed; {
+		changed = false
+		for i := range c.rego {
+			if in[i] == 1 {
+				continue
+			}
+			for j := range c.rego {
+				if in[j] == 1 && sharesPackage(c.rego[i].pkgs, c.rego[j].pkgs) {
+					in[i], changed = 1, true
+					break
+				}
+			}
+		}
+	}
+	return packSet(in)
+}
+
+func sharesPackage(a, b []string) bool {
+	for _, p := range a {
+		if slices.Contains(b, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// subsetPrograms are the programs compiled of some packs, by pack set.
+type subsetPrograms struct {
+	mu sync.Mutex
+	by map[packSet]*subsetProgram
+}
+
+// subsetProgram is the program of one pack set and what it reads of
+// input; prog is nil when it does not compile (err says why).
+type subsetProgram struct {
+	once  sync.Once
+	prog  *regoProgram
+	reads *readTree
+	err   error
+}
+
+func (s *subsetPrograms) get(set packSet) *subsetProgram {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.by == nil {
+		s.by = map[packSet]*subsetProgram{}
+	}
+	p := s.by[set]
+	if p == nil {
+		p = &subsetProgram{}
+		s.by[set] = p
+	}
+	return p
+}
+
+// programOf returns the program of the packs of set (and of those sharing
+// their packages), compiled once, and the input paths its rules may read;
+// the program of every pack when set is every pack with Rego, or when a
+// module of set reads data outside the set's packages (another pack's
+// rules: only the whole program has them). prog is nil when it does not
+// compile, or when the packs' Rego is not all parsed (progErr).
+func (c *compiledParts) programOf(ctx context.Context, set packSet) (*regoProgram, *readTree, error) {
+	set = c.closeSet(set)
+	if set == c.allSet() {
+		return c.program(ctx), &c.regoReads, c.progErr
+	}
+	sp := c.subsets.get(set)
+	sp.once.Do(func() {
+		if !c.regoOK {
+			return
+		}
+		modules, pkgPack, err := c.modules(set)
+		if err == nil && readsOtherData(modules, pkgPack) {
+			sp.prog, sp.reads, sp.err = c.program(ctx), &c.regoReads, c.progErr
+			return
+		}
+		if err == nil {
+			sp.prog, err = compileRego(ctx, modules, pkgPack)
+		}
+		if err != nil {
+			sp.prog, sp.err = nil, err
+			return
+		}
+		sp.reads = &readTree{}
+		c.readRego(sp.prog, sp.reads)
+	})
+	return sp.prog, sp.reads, sp.err
+}
+
+// readsOtherData reports whether a module refers to data outside the
+// packages of pkgPack: to a package of a pack that is not compiled with
+// them, or to data as a whole.
+func readsOtherData(modules map[string]*ast.Module, pkgPack map[string]string) bool {
+	var pkgs []ast.Ref
+	for p := range pkgPack {
+		r, err := ast.ParseRef(p)
+		if err != nil {
+			return true
+		}
+		pkgs = append(pkgs, r)
+	}
+	other := false
+	for _, m := range modules {
+		ast.WalkRefs(m, func(r ast.Ref) bool {
+			if other || !r[0].Equal(ast.DefaultRootDocument) {
+				return other
+			}
+			if !slices.ContainsFunc(pkgs, func(p ast.Ref) bool { return r.HasPrefix(p) }) {
+				other = true
+			}
+			return other
+		})
+		if other {
+			return true
+		}
+	}
+	return false
+}
+
+// definesActions reports whether a module of a pack defines the actions
+// set.
+func definesActions(mods map[string]*ast.Module) bool {
+	list := make([]*ast.Module, 0, len(mods))
+	for _, m := range mods {
+		list = append(list, m)
+	}
+	for _, sets := range packageSets(list) {
+		if slices.Contains(sets, actionSet) {
+			return true
+		}
+	}
+	return false
+}
+
+// engineProgram is one pack set's program as this engine evaluates it
+// (its rule table, the packs' scopes), and the fields of the documents it
+// evaluates.
+type engineProgram struct {
+	set    packSet
+	once   sync.Once
+	prog   *regoProgram
+	err    error
+	reads  *readTree        // what its rules may read of input
+	fields *document.Fields // what every rule may read where it runs
+}
+
+// enginePrograms are an engine's programs, by the documents they evaluate
+// and by pack set.
+type enginePrograms struct {
+	byDoc sync.Map // docKey → *engineProgram (nil: no pack's Rego applies)
+	mu    sync.Mutex
+	bySet map[packSet]*engineProgram
+}
+
+// docKey names the documents that share a program: a record's (or a
+// file's dataset document, dataset) of a format under a profile.
+type docKey struct {
+	dataset         bool
+	format, profile string
+}
+
+// programFor returns the program of the Rego that applies to records of
+// the format under the profile, compiled on first use; nil when no pack
+// has Rego.
+func (e *Engine) programFor(format, profile string) (*regoProgram, error) {
+	ep := e.programOf(docKey{format: format, profile: profile})
+	if ep == nil {
+		return nil, nil
+	}
+	return ep.prog, ep.err
+}
+
+// datasetProgramFor is programFor for a file's dataset document: the packs
+// with a dataset rule that applies to files of the format under the
+// profile; nil when there are none.
+func (e *Engine) datasetProgramFor(format, profile string) (*regoProgram, error) {
+	ep := e.programOf(docKey{dataset: true, format: format, profile: profile})
+	if ep == nil {
+		return nil, nil
+	}
+	return ep.prog, ep.err
+}
+
+// programOf returns the compiled program of the documents k names; nil
+// when no pack has Rego, or (dataset) none applies to them.
+func (e *Engine) programOf(k docKey) *engineProgram {
+	if !e.hasRego {
+		return nil
+	}
+	v, ok := e.progs.byDoc.Load(k)
+	if !ok {
+		v, _ = e.progs.byDoc.LoadOrStore(k, e.programOfSet(e.packsFor(k)))
+	}
+	ep := v.(*engineProgram)
+	if ep != nil {
+		ep.once.Do(func() { e.compileSet(ep) })
+	}
+	return ep
+}
+
+// programOfSet returns the engine's program of a pack set, not yet
+// compiled; nil for the empty set.
+func (e *Engine) programOfSet(set packSet) *engineProgram {
+	if set.empty() {
+		return nil
+	}
+	set = e.parts.closeSet(set)
+	e.progs.mu.Lock()
+	defer e.progs.mu.Unlock()
+	if e.progs.bySet == nil {
+		e.progs.bySet = map[packSet]*engineProgram{}
+	}
+	ep := e.progs.bySet[set]
+	if ep == nil {
+		ep = &engineProgram{set: set}
+		e.progs.bySet[set] = ep
+	}
+	return ep
+}
+
+// compileSet compiles ep's pack set: the engine's program of every pack
+// (program) when that is the set, else the pack set's alone, given the
+// engine's rule table.
+func (e *Engine) compileSet(ep *engineProgram) {
+	if ep.set == e.parts.allSet() {
+		ep.prog, ep.err = e.program()
+		ep.reads, ep.fields = &e.parts.regoReads, e.fields
+		return
+	}
+	p, reads, err := e.parts.programOf(context.Background(), ep.set)
+	if p == nil {
+		if err == nil {
+			err = errors.New("the packs' Rego did not compile")
+		}
+		ep.err = err
+		return
+	}
+	prog := new(regoProgram)
+	*prog = *p // parts may be shared (memoCompileParts): the rule table is this engine's
+	prog.rules = make(map[string]rule.Rule, len(e.rules))
+	for _, r := range e.rules {
+		prog.rules[r.ID] = r
+	}
+	prog.scopes = e.packScopes
+	ep.prog, ep.reads = prog, reads
+	ep.fields, _ = engineFields(e.parts, reads)
+}
+
+// packsFor is the set of packs whose Rego the documents k names are given:
+// every pack with Rego unless Options.LazyRego; else, for a record, the
+// packs with a rule that applies to its format and profile (or that
+// declare none: they apply everywhere) and those defining the actions set;
+// for a dataset document, the packs with a dataset rule that applies.
+func (e *Engine) packsFor(k docKey) packSet {
+	c := e.parts
+	if !e.lazy {
+		return c.allSet()
+	}
+	return packSetOf(len(c.rego), func(i int) bool {
+		r := &c.rego[i]
+		if len(r.files) == 0 {
+			return false
+		}
+		scope := e.packScopes[c.packs[i].Name]
+		if scope == nil || scope.all {
+			return true
+		}
+		if !k.dataset {
+			return r.actions || scope.open(k.format, k.profile)
+		}
+		return slices.ContainsFunc(r.rules, func(r rule.Rule) bool {
+			return r.Scope == rule.ScopeDataset && (len(r.Formats) == 0 || slices.Contains(r.Formats, k.format)) && r.AppliesUnder(k.profile)
+		})
+	})
+}
+
+// runPrograms are the programs a worker evaluated: documents of different
+// formats (or a file's dataset document) may be given different ones, and
+// a worker's queries (regoRun.queries, by index in its program's sets)
+// are its program's.
+type runPrograms struct {
+	prog  *regoProgram
+	saved map[*regoProgram][]*topdown.Query
+}
+
+// use makes run's queries (and the sets it opened) p's.
+func (r *runPrograms) use(run *regoRun, p *regoProgram) {
+	if r.prog == p {
+		return
+	}
+	if r.prog != nil {
+		if r.saved == nil {
+			r.saved = map[*regoProgram][]*topdown.Query{}
+		}
+		r.saved[r.prog] = run.queries
+	}
+	r.prog, run.queries, run.open = p, r.saved[p], nil
+}
