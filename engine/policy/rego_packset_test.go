@@ -178,3 +178,67 @@ func buildOne(f document.Format, profile string, rec ast.Object) *document.Docum
 	}
 	return b.Finish()
 }
+
+// Workers that meet documents of different pack sets at once compile each
+// set once, apart, and get an eager engine's hits (run with -race).
+func TestLazyRegoConcurrentPackSets(t *testing.T) {
+	packs := fieldPackSets(t)["built-in check packs"]
+	ctx := context.Background()
+	eager, err := Compile(ctx, packs, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	forgetCompiled()
+	lazy, err := Compile(ctx, packs, Options{LazyRego: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	records := []struct {
+		format  document.Format
+		profile string
+		record  string
+	}{
+		{document.Contract, "", `{"conversation_id": "c1", "timestamp": "yesterday", "messages": [{"role": "user", "content": "Hi"}]}`},
+		{document.ClaudeCode, "", `{"type": "user", "uuid": "u2", "parentUuid": "u1", "sessionId": "s", "message": {"role": "user", "content": "Hi"}}`},
+		{document.Chat, "openai", `{"messages": [{"role": "user", "content": "Hi"}, {"role": "assistant", "content": "Hello", "weight": 3}]}`},
+		// Its set overlaps the chat record's: both hold the finetune pack,
+		// whose parsed modules two compiles may then copy at once.
+		{document.Contract, "openai", `{"conversation_id": "c1", "timestamp": "yesterday", "messages": [{"role": "user", "content": "Hi"}]}`},
+	}
+	doc := func(i int) *document.Document {
+		v, err := astjson.Decode([]byte(records[i].record))
+		if err != nil {
+			t.Error(err)
+			return nil
+		}
+		return buildOne(records[i].format, records[i].profile, v.(ast.Object))
+	}
+	want := make([][]Hit, len(records))
+	for i := range records {
+		if want[i], err = eager.Evaluate(ctx, doc(i)); err != nil || len(want[i]) == 0 {
+			t.Fatalf("record %d: %d hits, %v", i, len(want[i]), err)
+		}
+	}
+	const workers = 8
+	done := make(chan struct{})
+	for w := range workers {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			ev := lazy.NewEvaluator()
+			for k := range 2 * len(records) {
+				i := (w + k) % len(records)
+				got, err := ev.Evaluate(ctx, doc(i))
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if diff := cmp.Diff(want[i], got); diff != "" {
+					t.Errorf("worker %d, record %d: hits differ (-eager +lazy):\n%s", w, i, diff)
+				}
+			}
+		}()
+	}
+	for range workers {
+		<-done
+	}
+}
