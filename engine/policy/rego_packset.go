@@ -3,7 +3,9 @@ package policy
 import (
 	"context"
 	"errors"
+	"maps"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -98,10 +100,11 @@ func sharesPackage(a, b []string) bool {
 	return false
 }
 
-// subsetPrograms are the programs compiled of some packs, by pack set.
+// subsetPrograms are the programs compiled of some packs' modules, by
+// the modules' names.
 type subsetPrograms struct {
 	mu sync.Mutex
-	by map[packSet]*subsetProgram
+	by map[string]*subsetProgram
 }
 
 // subsetProgram is the program of one pack set and what it reads of
@@ -113,44 +116,54 @@ type subsetProgram struct {
 	err   error
 }
 
-func (s *subsetPrograms) get(set packSet) *subsetProgram {
+func (s *subsetPrograms) get(modules string) *subsetProgram {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.by == nil {
-		s.by = map[packSet]*subsetProgram{}
+		s.by = map[string]*subsetProgram{}
 	}
-	p := s.by[set]
+	p := s.by[modules]
 	if p == nil {
 		p = &subsetProgram{}
-		s.by[set] = p
+		s.by[modules] = p
 	}
 	return p
 }
 
 // programOf returns the program of the packs of set (and of those sharing
-// their packages), compiled once, and the input paths its rules may read;
-// the program of every pack when set is every pack with Rego, or when a
-// module of set reads data outside the set's packages (another pack's
-// rules: only the whole program has them). prog is nil when it does not
-// compile, or when the packs' Rego is not all parsed (progErr).
-func (c *compiledParts) programOf(ctx context.Context, set packSet) (*regoProgram, *readTree, error) {
+// their packages) that documents evaluated under profile need, compiled
+// once, and the input paths its rules may read. Under a profile, the
+// modules that can give its documents nothing are left out
+// (profileModules); "" keeps them all. The program of every pack is the
+// one program compiles; it is given when set is every pack with Rego and
+// no module is left out, or when a module of set reads data outside the
+// set's packages (another pack's rules: only the whole program has them).
+// prog is nil when it does not compile, or when the packs' Rego is not all
+// parsed (progErr).
+func (c *compiledParts) programOf(ctx context.Context, set packSet, profile string) (*regoProgram, *readTree, error) {
 	set = c.closeSet(set)
-	if set == c.allSet() {
+	all := set == c.allSet()
+	if !c.regoOK || all && profile == "" {
 		return c.program(ctx), &c.regoReads, c.progErr
 	}
-	sp := c.subsets.get(set)
+	modules, pkgPack, err := c.modules(set)
+	if err != nil {
+		return nil, nil, err
+	}
+	if readsOtherData(modules, pkgPack) {
+		return c.program(ctx), &c.regoReads, c.progErr
+	}
+	if profile != "" {
+		kept := profileModules(modules, profile)
+		if all && len(kept) == len(modules) {
+			return c.program(ctx), &c.regoReads, c.progErr
+		}
+		modules = kept
+	}
+	names := slices.Sorted(maps.Keys(modules))
+	sp := c.subsets.get(strings.Join(names, "\x00"))
 	sp.once.Do(func() {
-		if !c.regoOK {
-			return
-		}
-		modules, pkgPack, err := c.modules(set)
-		if err == nil && readsOtherData(modules, pkgPack) {
-			sp.prog, sp.reads, sp.err = c.program(ctx), &c.regoReads, c.progErr
-			return
-		}
-		if err == nil {
-			sp.prog, err = compileRego(ctx, modules, pkgPack)
-		}
+		sp.prog, err = compileRego(ctx, modules, pkgPack)
 		if err != nil {
 			sp.prog, sp.err = nil, err
 			return
@@ -210,12 +223,13 @@ func definesActions(mods map[string]*ast.Module) bool {
 // (its rule table, the packs' scopes), and the fields of the documents it
 // evaluates.
 type engineProgram struct {
-	set    packSet
-	once   sync.Once
-	prog   *regoProgram
-	err    error
-	reads  *readTree        // what its rules may read of input
-	fields *document.Fields // what every rule may read where it runs
+	set     packSet
+	profile string // "": every module of the set (profileModules)
+	once    sync.Once
+	prog    *regoProgram
+	err     error
+	reads   *readTree        // what its rules may read of input
+	fields  *document.Fields // what every rule may read where it runs
 }
 
 // enginePrograms are an engine's programs, by the documents they evaluate
@@ -223,7 +237,7 @@ type engineProgram struct {
 type enginePrograms struct {
 	byDoc sync.Map // docKey → *engineProgram (nil: no pack's Rego applies)
 	mu    sync.Mutex
-	bySet map[packSet]*engineProgram
+	bySet map[string]*engineProgram // by set and profile
 }
 
 // docKey names the documents that share a program: a record's (or a
@@ -263,7 +277,11 @@ func (e *Engine) programOf(k docKey) *engineProgram {
 	}
 	v, ok := e.progs.byDoc.Load(k)
 	if !ok {
-		v, _ = e.progs.byDoc.LoadOrStore(k, e.programOfSet(e.packsFor(k)))
+		profile := ""
+		if e.lazy {
+			profile = k.profile
+		}
+		v, _ = e.progs.byDoc.LoadOrStore(k, e.programOfSet(e.packsFor(k), profile))
 	}
 	ep := v.(*engineProgram)
 	if ep != nil {
@@ -272,22 +290,23 @@ func (e *Engine) programOf(k docKey) *engineProgram {
 	return ep
 }
 
-// programOfSet returns the engine's program of a pack set, not yet
-// compiled; nil for the empty set.
-func (e *Engine) programOfSet(set packSet) *engineProgram {
+// programOfSet returns the engine's program of a pack set under a
+// profile ("": any), not yet compiled; nil for the empty set.
+func (e *Engine) programOfSet(set packSet, profile string) *engineProgram {
 	if set.empty() {
 		return nil
 	}
 	set = e.parts.closeSet(set)
+	key := string(set) + "\x00" + profile
 	e.progs.mu.Lock()
 	defer e.progs.mu.Unlock()
 	if e.progs.bySet == nil {
-		e.progs.bySet = map[packSet]*engineProgram{}
+		e.progs.bySet = map[string]*engineProgram{}
 	}
-	ep := e.progs.bySet[set]
+	ep := e.progs.bySet[key]
 	if ep == nil {
-		ep = &engineProgram{set: set}
-		e.progs.bySet[set] = ep
+		ep = &engineProgram{set: set, profile: profile}
+		e.progs.bySet[key] = ep
 	}
 	return ep
 }
@@ -296,12 +315,12 @@ func (e *Engine) programOfSet(set packSet) *engineProgram {
 // (program) when that is the set, else the pack set's alone, given the
 // engine's rule table.
 func (e *Engine) compileSet(ep *engineProgram) {
-	if ep.set == e.parts.allSet() {
+	if ep.set == e.parts.allSet() && ep.profile == "" {
 		ep.prog, ep.err = e.program()
 		ep.reads, ep.fields = &e.parts.regoReads, e.fields
 		return
 	}
-	p, reads, err := e.parts.programOf(context.Background(), ep.set)
+	p, reads, err := e.parts.programOf(context.Background(), ep.set, ep.profile)
 	if p == nil {
 		if err == nil {
 			err = errors.New("the packs' Rego did not compile")

@@ -43,7 +43,7 @@ func (e *Engine) compiledModules() []string {
 // With Options.LazyRego a document's first evaluation compiles the Rego of
 // the packs that apply to its format and profile only (rego_packset.go):
 // a contract record the contract pack's, a chat record under the openai
-// profile the finetune pack's, a chat record under the default profile
+// profile the finetune pack's but its other providers' files, a chat record under the default profile
 // none; every program of every pack is not compiled at all. The hits are
 // those of an engine compiled at once, and so are the dataset document's.
 func TestLazyRegoCompilesApplyingPacks(t *testing.T) {
@@ -54,8 +54,9 @@ func TestLazyRegoCompilesApplyingPacks(t *testing.T) {
 		t.Fatal(err)
 	}
 	contract := []string{"contract/contract.rego", "contract/dataset.rego"}
-	finetune := []string{"finetune/bedrock.rego", "finetune/common.rego", "finetune/dataset.rego", "finetune/dataset_tokens.rego",
-		"finetune/files.rego", "finetune/mistral.rego", "finetune/openai.rego", "finetune/providers.rego", "finetune/together.rego"}
+	// Under openai, not the files of the other providers (profileModules).
+	finetune := []string{"finetune/common.rego", "finetune/dataset.rego", "finetune/dataset_tokens.rego",
+		"finetune/files.rego", "finetune/openai.rego"}
 	chat := `{"messages": [{"role": "user", "content": "Weather?"}, {"role": "assistant", "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "get_weather", "arguments": "{not json"}}]}, {"role": "tool", "tool_call_id": "c9", "content": "{}"}], "weight": 2}`
 	for _, tc := range []struct {
 		name    string
