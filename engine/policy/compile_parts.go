@@ -67,6 +67,11 @@ type compiledParts struct {
 	// packs are the packs compiled, for program to parse the Rego of those
 	// whose summary came from the table.
 	packs []*Pack
+	// parseMu guards parsing the Rego of packs read from the table
+	// (modules); subsets holds the programs of some of the packs
+	// (programOf, rego_packset.go).
+	parseMu sync.Mutex
+	subsets subsetPrograms
 }
 
 // regoPart is parseRego's result for one pack.
@@ -79,6 +84,9 @@ type regoPart struct {
 	pkgs  []string
 	err   error
 	table bool
+	// actions says a package of the pack defines the actions set
+	// (definesActions), evaluated wherever OPA runs.
+	actions bool
 }
 
 // yamlPart is one YAML file compiled: its rules and its rego_when entries.
@@ -187,7 +195,7 @@ func (c *compiledParts) readPacks(packs []*Pack, parsed [][]parsedRego, table []
 	for i, p := range packs {
 		r := &c.rego[i]
 		if s := table[i]; s != nil {
-			r.files, r.rules, r.pkgs, r.table = s.files, s.rules, s.pkgs, true
+			r.files, r.rules, r.pkgs, r.table, r.actions = s.files, s.rules, s.pkgs, true, s.actions
 			files += len(r.files)
 			continue
 		}
@@ -196,6 +204,7 @@ func (c *compiledParts) readPacks(packs []*Pack, parsed [][]parsedRego, table []
 			ok = false
 			continue
 		}
+		r.actions = definesActions(r.mods)
 		for j, f := range p.Rego {
 			r.files = append(r.files, regoFile{name: f.Name, reads: parsed[i][j].reads})
 		}
@@ -204,15 +213,22 @@ func (c *compiledParts) readPacks(packs []*Pack, parsed [][]parsedRego, table []
 	c.regoOK, c.packs = ok && files > 0, packs
 }
 
-// modules parses the Rego of the packs read from the table, and returns
-// every pack's modules by file name and each package's pack (the first
-// pack to declare it), for OPA to compile.
-func (c *compiledParts) modules() (map[string]*ast.Module, map[string]string, error) {
-	unparsed := func(i int) bool { return c.rego[i].table && c.rego[i].mods == nil }
+// modules parses the Rego of the packs of set read from the table, and
+// returns those packs' modules by file name and each package's pack (the
+// first pack to declare it), for OPA to compile. Programs of different pack
+// sets may be compiled at once: parseMu keeps them from parsing a pack
+// twice, or reading its modules while another parses them.
+func (c *compiledParts) modules(set packSet) (map[string]*ast.Module, map[string]string, error) {
+	c.parseMu.Lock()
+	defer c.parseMu.Unlock()
+	unparsed := func(i int) bool { return set.has(i) && c.rego[i].table && c.rego[i].mods == nil }
 	parsed := parseRegoFiles(c.packs, unparsed)
 	modules := map[string]*ast.Module{}
 	pkgPack := map[string]string{}
 	for i, p := range c.packs {
+		if !set.has(i) {
+			continue
+		}
 		r := &c.rego[i]
 		if unparsed(i) {
 			mods, _, _, err := regoPack(p, parsed[i])
@@ -241,7 +257,7 @@ func (c *compiledParts) program(ctx context.Context) *regoProgram {
 		if !c.regoOK {
 			return
 		}
-		modules, pkgPack, err := c.modules()
+		modules, pkgPack, err := c.modules(c.allSet())
 		if err == nil {
 			c.prog, err = compileRego(ctx, modules, pkgPack)
 		}
@@ -249,27 +265,28 @@ func (c *compiledParts) program(ctx context.Context) *regoProgram {
 			c.prog, c.progErr = nil, err
 			return
 		}
-		c.readRego()
+		c.readRego(c.prog, &c.regoReads)
 	})
 	return c.prog
 }
 
-// readRego finds what the compiled modules read of input (regoPaths), each
-// module into a tree of its own on every core, the trees then merged.
-func (c *compiledParts) readRego() {
-	if c.prog == nil {
+// readRego finds what prog's compiled modules read of input (regoPaths)
+// into reads, each module into a tree of its own on every core, the trees
+// then merged.
+func (c *compiledParts) readRego(prog *regoProgram, reads *readTree) {
+	if prog == nil {
 		return
 	}
-	names := slices.Sorted(maps.Keys(c.prog.modules))
+	names := slices.Sorted(maps.Keys(prog.modules))
 	trees := make([]readTree, len(names))
 	mods := make([]*ast.Module, len(names))
 	for i, n := range names {
-		mods[i] = c.prog.modules[n]
+		mods[i] = prog.modules[n]
 	}
 	fns := funcsOf(mods...) // a package's functions may be defined in any of its files
 	elems := elemRules(mods, fns)
 	onEveryCore(len(names), func(i int) { regoPathsWith(mods[i], &trees[i], fns, elems) })
 	for i := range trees {
-		c.regoReads.merge(nil, &trees[i])
+		reads.merge(nil, &trees[i])
 	}
 }

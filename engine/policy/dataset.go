@@ -54,7 +54,7 @@ func (ev *Evaluator) EvaluateDataset(ctx context.Context, format, profile string
 		}
 		hits = r.Eval(doc, hits)
 	}
-	prog, err := e.program()
+	prog, err := e.datasetProgramFor(format, profile)
 	if err != nil {
 		return nil, fmt.Errorf("evaluating dataset rules: %w", err)
 	}

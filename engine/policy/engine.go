@@ -36,6 +36,11 @@ type Engine struct {
 	hasRego  bool
 	regoOnce sync.Once
 	regoErr  error
+	// lazy is Options.LazyRego where it applies (only built-in Rego): a
+	// document is then given a program of the packs that apply to it
+	// alone, progs (rego_packset.go); else every one gets rego.
+	lazy     bool
+	progs    enginePrograms
 	parts    *compiledParts // what program compiles from
 	disabled map[string]bool
 	timeout  time.Duration
@@ -194,7 +199,8 @@ func Compile(ctx context.Context, packs []*Pack, opts Options) (*Engine, error) 
 	}
 	e.readsLookup = e.yamlReadsLookup || e.regoReadsLookup
 	e.demoted = demotions(e.profiles, e.rules)
-	e.fields, e.yamlFields = engineFields(parts)
+	e.fields, e.yamlFields = engineFields(parts, &parts.regoReads)
+	e.lazy = lazy
 	e.parts = parts // what FieldsOf reads; program compiles from it when hasRego
 	sort.Slice(e.rules, func(i, j int) bool { return e.rules[i].ID < e.rules[j].ID })
 	if modules > 0 {
@@ -231,7 +237,7 @@ func (e *Engine) program() (*regoProgram, error) {
 		}
 		prog.scopes = e.packScopes
 		// What the Rego rules read is known once they are compiled.
-		e.fields, _ = engineFields(e.parts)
+		e.fields, _ = engineFields(e.parts, &e.parts.regoReads)
 		e.rego = prog
 	})
 	return e.rego, e.regoErr
@@ -320,7 +326,7 @@ func (e *Engine) evaluate(ctx context.Context, doc *document.Document, cancel to
 		hits, acts = e.yamlActions(doc, hits, acts)
 	}
 	if e.hasRego && e.regoScope.open(string(doc.Format), profileOf(doc.Profile)) && e.needsRego(doc, cache) {
-		prog, perr := e.program()
+		prog, perr := e.programFor(string(doc.Format), profileOf(doc.Profile))
 		if perr != nil {
 			return nil, nil, fmt.Errorf("evaluating policies: %w", perr)
 		}

@@ -138,7 +138,7 @@ func (ev *Evaluator) run(ctx context.Context, doc *document.Document, tracer top
 		// The first such document compiles the Rego (Options.LazyRego):
 		// outside the record's time and memory bounds, which are the
 		// record's own. An error is the evaluation's to report.
-		_, _ = ev.e.program()
+		_, _ = ev.e.programFor(string(doc.Format), profileOf(doc.Profile))
 		ev.rego.watch = w // watched from OPA's start (Engine.evaluate)
 	}
 	ev.doc, ev.started, ev.worked = doc, time.Now(), false

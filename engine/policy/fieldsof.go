@@ -22,10 +22,11 @@ func FieldsOf(format, profile string, also [][]string, engs ...*Engine) *documen
 		if !e.hasRego || !e.regoScope.open(format, profileOf(profile)) {
 			continue
 		}
-		if _, err := e.program(); err != nil {
+		ep := e.programOf(docKey{format: format, profile: profileOf(profile)})
+		if ep == nil || ep.err != nil {
 			return nil
 		}
-		rego.merge(nil, &e.parts.regoReads)
+		rego.merge(nil, ep.reads)
 		yaml = append(yaml, e.parts.gateReads)
 		raw.merge(nil, &e.parts.gateReads.tree)
 		raw.merge(nil, e.parts.gateRaw)

@@ -152,20 +152,22 @@ func (e *Engine) FieldsFor(format, profile string) *document.Fields {
 // (a document built for a gate it fires on is built twice).
 func (e *Engine) UngatedFieldsFor(format, profile string) *document.Fields {
 	if e.hasRego && e.regoScope.open(format, profileOf(profile)) {
-		if _, err := e.program(); err != nil {
+		ep := e.programOf(docKey{format: format, profile: profileOf(profile)})
+		if ep == nil || ep.err != nil {
 			return nil // every member: the evaluation reports the error
 		}
-		return e.fields
+		return ep.fields
 	}
 	return e.yamlFields
 }
 
-// engineFields are the fields the active rules may read (Engine.fields) and
-// those the YAML rules alone may (Engine.yamlFields), each knowing what the
+// engineFields are the fields the active rules may read (Engine.fields),
+// the Rego rules reading regoReads, and those the YAML rules alone may
+// (Engine.yamlFields), each knowing what the
 // YAML rules read of raw (yamlRawSource, with the elements a "$" or a
 // context reads whole) unless a Rego rule may read raw too: its reads are
 // not split into shape and value.
-func engineFields(parts *compiledParts) (all, yaml *document.Fields) {
+func engineFields(parts *compiledParts, regoReads *readTree) (all, yaml *document.Fields) {
 	raw := &readTree{}
 	raw.merge(nil, &parts.yamlReads.tree)
 	raw.merge(nil, parts.yamlRaw)
@@ -176,8 +178,8 @@ func engineFields(parts *compiledParts) (all, yaml *document.Fields) {
 	rawAll.merge(nil, &parts.gateReads.tree)
 	rawAll.merge(nil, parts.gateRaw)
 	recAll, msgAll := rawTrees(rawAll)
-	all = document.NewFields(fieldReads(&parts.regoReads, parts.yamlReads, parts.gateReads).reads)
-	if !parts.regoReads.reads("raw") && !parts.regoReads.reads("messages", "*", "raw") {
+	all = document.NewFields(fieldReads(regoReads, parts.yamlReads, parts.gateReads).reads)
+	if !regoReads.reads("raw") && !regoReads.reads("messages", "*", "raw") {
 		all = all.WithRaw(recAll, msgAll)
 	}
 	yaml = document.NewFields(fieldReads(&readTree{}, parts.yamlReads).reads).WithRaw(rec, msg)

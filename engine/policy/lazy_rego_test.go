@@ -27,8 +27,8 @@ func TestLazyRegoSameHits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if eager.rego == nil || lazy.rego != nil || !lazy.hasRego {
-		t.Fatalf("after Compile: eager program %v, lazy program %v (hasRego %v); want only the eager one compiled", eager.rego != nil, lazy.rego != nil, lazy.hasRego)
+	if eager.rego == nil || len(lazy.compiledModules()) > 0 || !lazy.hasRego {
+		t.Fatalf("after Compile: eager program %v, lazy modules %v (hasRego %v); want only the eager one compiled", eager.rego != nil, lazy.compiledModules(), lazy.hasRego)
 	}
 	record := `{"messages": [{"role": "user", "content": "Weather?"}, {"role": "assistant", "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "get_weather", "arguments": "{not json"}}]}, {"role": "tool", "tool_call_id": "c9", "content": "{}"}], "weight": 2}`
 	doc := func(profile string) *document.Document {
@@ -53,7 +53,7 @@ func TestLazyRegoSameHits(t *testing.T) {
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("profile %q: hits differ (-eager +lazy):\n%s", profile, diff)
 		}
-		if compiled := lazy.rego != nil; compiled != (profile == "openai") {
+		if compiled := len(lazy.compiledModules()) > 0; compiled != (profile == "openai") {
 			t.Errorf("profile %q: the lazy engine's Rego compiled %v, want %v", profile, compiled, profile == "openai")
 		}
 	}

@@ -39,6 +39,9 @@ type regoRun struct {
 	// that of the given work, where OPA reads more of it than the rules
 	// before (Document.ForRego); nil outside an Evaluator.
 	extend func(work int)
+	// progs keeps the queries of each program the worker evaluated, those
+	// of prog in queries (runPrograms.use).
+	progs runPrograms
 }
 
 // collectSet gathers what `some f in <set>` enumerated: a set's or an
@@ -131,6 +134,7 @@ func (p *regoProgram) evalSets(ctx context.Context, run *regoRun, sets []regoSet
 	if run == nil {
 		run = &regoRun{}
 	}
+	run.progs.use(run, p)
 	run.items = run.items[:0]
 	run.cache.reset()
 	defer run.drop()

@@ -25,6 +25,9 @@ type regoSummary struct {
 	rules  []rule.Rule
 	pkgs   []string
 	files  []regoFile
+	// actions says a package of the pack defines the actions set, which
+	// is evaluated wherever OPA runs (openSets).
+	actions bool
 }
 
 // regoFile is one parsed Rego file of a pack: its name and what it may read

@@ -1100,6 +1100,7 @@ var regoTable = []regoSummary{
 		pkgs: []string{
 			"data.chatlint.goose",
 		},
+		actions: true,
 		files: []regoFile{
 			{name: "builtin:policies/goose/goose.rego", reads: memberReads{lookup: true, tokens: true, content: true}},
 		},
@@ -1148,6 +1149,7 @@ var regoTable = []regoSummary{
 		pkgs: []string{
 			"data.chatlint.openai_tools",
 		},
+		actions: true,
 		files: []regoFile{
 			{name: "builtin:policies/openai-tools/inline.rego", reads: memberReads{lookup: false, tokens: false, content: false}},
 			{name: "builtin:policies/openai-tools/tools.rego", reads: memberReads{lookup: false, tokens: false, content: false}},
@@ -1334,6 +1336,7 @@ var regoTable = []regoSummary{
 		pkgs: []string{
 			"data.chatlint.transcript",
 		},
+		actions: true,
 		files: []regoFile{
 			{name: "builtin:policies/transcript/transcript.rego", reads: memberReads{lookup: false, tokens: false, content: false}},
 		},

@@ -80,11 +80,11 @@ func summarizeRego(p *Pack) (regoSummary, error) {
 	for i, f := range p.Rego {
 		parsed[i] = parseRegoFile(f)
 	}
-	_, rs, pkgs, err := regoPack(p, parsed)
+	mods, rs, pkgs, err := regoPack(p, parsed)
 	if err != nil {
 		return regoSummary{}, err
 	}
-	s := regoSummary{pack: p.Name, digest: regoDigest(p.Rego), rules: rs, pkgs: pkgs}
+	s := regoSummary{pack: p.Name, digest: regoDigest(p.Rego), rules: rs, pkgs: pkgs, actions: definesActions(mods)}
 	for i, f := range p.Rego {
 		s.files = append(s.files, regoFile{name: f.Name, reads: parsed[i].reads})
 	}
@@ -100,6 +100,9 @@ func renderRegoTable(t *testing.T, sums []regoSummary) []byte {
 	for _, s := range sums {
 		fmt.Fprintf(&b, "{\npack: %q,\ndigest: %#x,\n", s.pack, s.digest)
 		fmt.Fprintf(&b, "pkgs: %s,\n", goLiteral(t, reflect.ValueOf(s.pkgs)))
+		if s.actions {
+			b.WriteString("actions: true,\n")
+		}
 		b.WriteString("files: []regoFile{\n")
 		for _, f := range s.files {
 			fmt.Fprintf(&b, "{name: %q, reads: memberReads{lookup: %t, tokens: %t, content: %t}},\n", f.name, f.reads.lookup, f.reads.tokens, f.reads.content)

@@ -14,7 +14,7 @@ func (e *Engine) MessageViewsFor(format, profile string) bool {
 	}
 	// Rego runs on these documents: its program is needed
 	// anyway, and says whether the closures evaluate every set.
-	if prog, err := e.program(); err == nil && prog != nil && prog.covers(format, profileOf(profile)) {
+	if prog, err := e.programFor(format, profileOf(profile)); err == nil && prog != nil && prog.covers(format, profileOf(profile)) {
 		return true
 	}
 	return false
