@@ -34,6 +34,11 @@ type decoder struct {
 	// (shared.go), in a projected decode even where it builds a value
 	// whole.
 	share bool
+	// carved: the terms are carved from a session's shared blocks
+	// (Slabs), so none may enter the process-wide repeat cache: a cached
+	// term would keep its block, and through it every line of the
+	// session, alive after the session is done.
+	carved bool
 	// left is how many more values the decode may build (bound.go) of
 	// the granted so far, at most ceiling; dense is the offset where it
 	// went over, -1 while it has not.
@@ -74,7 +79,7 @@ func decode(data []byte, p *Projection) (ast.Value, error) {
 func decodeBounded(data []byte, p *Projection, in *Slabs, max int) (ast.Value, bool, error) {
 	d := decoderPool.Get().(*decoder)
 	d.Reset(data)
-	d.cut, d.inexact, d.share = false, false, p != nil
+	d.cut, d.inexact, d.share, d.carved = false, false, p != nil, in != nil
 	d.left, d.dense = bound(max), -1
 	d.granted, d.ceiling = d.left, Allowance(max, len(data))
 	if in != nil {

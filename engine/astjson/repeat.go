@@ -99,7 +99,7 @@ func (d *decoder) memberValue(i int) (*ast.Term, int) {
 	}
 	left := d.left
 	t, j := d.value(i)
-	if t != nil && j-i >= repeatMin && j-i <= repeatMax {
+	if t != nil && !d.carved && j-i >= repeatMin && j-i <= repeatMax {
 		remember(data, i, j, h, t, left-d.left)
 	}
 	return t, j

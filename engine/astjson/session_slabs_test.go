@@ -2,6 +2,7 @@ package astjson
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -128,5 +129,41 @@ func TestSlabsShareRecentOnlyWhenAsked(t *testing.T) {
 	}
 	if got[0] == got[1] {
 		t.Fatal("the two lines share the id's term, want a term each")
+	}
+}
+
+// TestSlabsKeepOutOfRepeatCache: a value carved from a session's blocks
+// never enters the process-wide repeat cache, where it would keep its
+// block, and through it every line of the session, alive; decoded alone,
+// the same value is cached from its second decode on.
+func TestSlabsKeepOutOfRepeatCache(t *testing.T) {
+	tools := `[{"type":"function","function":{"name":"slabs_keep_out_of_repeat_cache","description":"` + strings.Repeat("d", 300) + `"}}]`
+	line := []byte(`{"tools":` + tools + `}`)
+	member := func(v ast.Value, err error) *ast.Term {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v.(ast.Object).Get(ast.StringTerm("tools"))
+	}
+	var s Slabs
+	var carved []*ast.Term
+	for range 3 {
+		carved = append(carved, member(DecodeProjectedIn(line, nil, &s, -1)))
+	}
+	if carved[1] == carved[2] {
+		t.Error("the third session line took the second's tools from the repeat cache: the cache holds a carved term")
+	}
+	var alone []*ast.Term
+	for range 3 {
+		alone = append(alone, member(Decode(line)))
+	}
+	if alone[1] != alone[2] {
+		t.Error("decoded alone, the tools were not taken from the repeat cache on the third decode")
+	}
+	for _, c := range carved {
+		if c == alone[2] {
+			t.Error("the repeat cache holds a term carved from the session's blocks")
+		}
 	}
 }
