@@ -101,6 +101,21 @@ func (o *RegoOracle) Old(ctx context.Context, doc *document.Document) RegoResult
 	return result(hits, acts, err)
 }
 
+// Scoped reports whether the direct path may skip every finding set on
+// doc: no rule of a pack applies to its format and profile. The gather
+// module evaluates such a pack too, so a pack that errs where it does not
+// apply errs there alone; the direct path, like topdown's sets before it,
+// does not run it.
+func (o *RegoOracle) Scoped(doc *document.Document) bool {
+	p := o.e.rego
+	for _, s := range p.sets {
+		if s.name != actionSet && p.packOpen(s.pack, string(doc.Format), profileOf(doc.Profile)) {
+			return false
+		}
+	}
+	return true
+}
+
 // New evaluates one document by the sets' queries, traced or not.
 func (o *RegoOracle) New(ctx context.Context, doc *document.Document, traced bool) RegoResult {
 	var tracer topdown.QueryTracer
