@@ -49,16 +49,8 @@ type internSlot struct {
 
 var internTable [internSize]internSlot
 
-// intern returns the shared term for string b, whose hashKey is h, or nil
-// if b is not cached yet; the caller then builds a term of its own.
-func intern(b []byte, h uint64) *ast.Term {
-	if e := internEntryOf(b, h); e != nil {
-		return &e.term
-	}
-	return nil
-}
-
-// internEntryOf is intern returning the cache's entry for b.
+// internEntryOf returns the cache's entry for string b, whose hashKey is h,
+// or nil if b is not cached yet; the caller then builds a term of its own.
 func internEntryOf(b []byte, h uint64) *internEntry {
 	slot := &internTable[h&(internSize-1)]
 	e := slot.entry.Load()
