@@ -175,6 +175,8 @@ func (c *Cache) Reset(doc ast.Object) {
 		clear(ps.differ)
 		ps.els, ps.keys, ps.differ = ps.els[:0], ps.keys[:0], ps.differ[:0]
 		ps.index.reset()
+		ps.groups.reset()
+		ps.steps = 0
 		clear(ps.aggs)
 		ps.aggs = ps.aggs[:0]
 		c.free = append(c.free, ps)
@@ -209,6 +211,8 @@ type partnerSet struct {
 	differ []ast.Value // the differ values of each partner, len(differTheirs) per partner
 	index  keyIndex
 	aggs   []aggMemo // $name.max values of the whole set (session.go)
+	groups keyGroups // the partners grouped by key (groups.go), built on first use
+	steps  int       // partners partnersAt walked to, until the set is grouped
 }
 
 // getEnv returns an environment for rule r from the cache's free list;

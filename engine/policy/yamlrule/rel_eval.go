@@ -152,6 +152,18 @@ func (env *relEnv) partnersAt(j *joinSpec) (ps *partnerSet, n, first, last int) 
 		}
 		return ps, hi - lo, lo, hi - 1
 	}
+	// Most sets have a partner or two per key, found by the walk below; a
+	// set whose walks have visited a few partners per element has big
+	// groups and is grouped by key once (groups.go).
+	if yamlShortcuts && (ps.groups.built || ps.steps > 4*len(ps.els)+64) {
+		if lo, hi, ok := env.keyedRange(j, ps); ok { // groups.go
+			if hi <= lo {
+				return ps, 0, -1, -1
+			}
+			g := ps.groups.members
+			return ps, hi - lo, int(g[lo]), int(g[hi-1])
+		}
+	}
 	first, last = -1, -1
 	env.eachPartner(j, ps, func(i int) {
 		if n == 0 {
@@ -160,6 +172,7 @@ func (env *relEnv) partnersAt(j *joinSpec) (ps *partnerSet, n, first, last int) 
 		last = i
 		n++
 	})
+	ps.steps += n
 	return ps, n, first, last
 }
 

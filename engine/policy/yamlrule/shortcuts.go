@@ -4,7 +4,8 @@ package yamlrule
 // relational YAML rules: JSON Pointers built only for findings
 // (pointer.go), conditions on the document hoisted out of the element
 // loop and the walk's prefilter on a member of constant-testing conditions
-// (hoist.go). Each gives the findings the evaluation without it gives;
+// (hoist.go), a keyed join's partners counted by their key's group
+// (groups.go). Each gives the findings the evaluation without it gives;
 // the equivalence test turns them off to prove it.
 var yamlShortcuts = true
 
