@@ -221,6 +221,9 @@ func (a *applier) conflicts() error {
 		if e, ok := byLine[a.ms[m].line]; ok && a.sessionLayout() {
 			return &ConflictError{Target: "/messages/" + fmt.Sprint(m), A: e.Action, B: ops[0].Action}
 		}
+		if !anyClash(ops, a.ms[m]) {
+			continue
+		}
 		for i, x := range ops {
 			for _, y := range ops[i+1:] {
 				if clash(x, y, a.ms[m]) {
@@ -234,6 +237,42 @@ func (a *applier) conflicts() error {
 		}
 	}
 	return nil
+}
+
+// anyClash reports whether two of ops clash, as clash says, in one pass:
+// a message whose thousands of calls are all renamed would otherwise cost
+// a comparison per pair. Only where it finds one are the pairs walked, to
+// name the first in order.
+func anyClash(ops []*op, m msgInfo) bool {
+	drops := 0
+	for _, o := range ops {
+		if o.Op == OpDropMessage {
+			drops++
+		}
+	}
+	if drops > 0 {
+		return drops < len(ops) // a drop clashes with anything but a drop
+	}
+	calls := make(map[int]bool, len(ops))
+	opsOnMsg := map[string]bool{}
+	inContent, setContent := false, false
+	for _, o := range ops {
+		switch o.kind {
+		case targetCall:
+			if calls[o.call] {
+				return true
+			}
+			calls[o.call] = true
+			inContent = inContent || strings.Contains(m.calls[o.call].path, "/content/")
+		case targetMessage:
+			if opsOnMsg[o.Op] {
+				return true
+			}
+			opsOnMsg[o.Op] = true
+			setContent = setContent || o.Op == OpSetContent
+		}
+	}
+	return inContent && setContent
 }
 
 func clash(x, y *op, m msgInfo) bool {

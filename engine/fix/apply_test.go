@@ -362,3 +362,47 @@ actions contains {"op": "set_content", "target": sprintf("/messages/%d", [i]), "
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
+
+// TestAnyClashAgreesWithPairs: anyClash, the one-pass test conflicts runs
+// before walking the pairs, finds a clash exactly where some pair of ops
+// clashes, over every small set of ops on one message of two calls, one in
+// its content.
+func TestAnyClashAgreesWithPairs(t *testing.T) {
+	m := msgInfo{calls: []callInfo{{path: "/tool_calls/0"}, {path: "/content/1"}}}
+	kinds := []*op{
+		{Action: policy.Action{Op: OpDropMessage}, kind: targetMessage},
+		{Action: policy.Action{Op: OpSetContent}, kind: targetMessage},
+		{Action: policy.Action{Op: OpMove}, kind: targetMessage},
+		{Action: policy.Action{Op: OpDropToolCall}, kind: targetCall, call: 0},
+		{Action: policy.Action{Op: OpRename}, kind: targetCall, call: 0},
+		{Action: policy.Action{Op: OpRename}, kind: targetCall, call: 1},
+	}
+	var sets func(prefix []*op, from int)
+	checked := 0
+	sets = func(prefix []*op, from int) {
+		pairs := false
+		for i, x := range prefix {
+			for _, y := range prefix[i+1:] {
+				pairs = pairs || clash(x, y, m)
+			}
+		}
+		if got := anyClash(prefix, m); got != pairs {
+			var ops []string
+			for _, o := range prefix {
+				ops = append(ops, fmt.Sprintf("%s/%d", o.Op, o.call))
+			}
+			t.Errorf("anyClash(%v) = %v, pairs say %v", ops, got, pairs)
+		}
+		checked++
+		if len(prefix) == 4 {
+			return
+		}
+		for i := from; i < len(kinds); i++ {
+			sets(append(prefix[:len(prefix):len(prefix)], kinds[i]), i) // repeats allowed
+		}
+	}
+	sets(nil, 0)
+	if checked < 100 {
+		t.Fatalf("checked %d sets of ops", checked)
+	}
+}
