@@ -43,23 +43,16 @@ func TestSessionConvertPeakMemory(t *testing.T) {
 			writeGeneratedSession(t, in, c.entries)
 			out := filepath.Join(dir, "train.jsonl")
 			defer os.Remove(out)
-			args := append([]string{"convert", "--to", "openai", "--workers", "2", "-o", out}, c.args...)
-			cmd := chatlintProcess(append(args, in)...)
-			hwm := filepath.Join(dir, "status")
-			cmd.Env = append(cmd.Env, "CHATLINT_TEST_HWM="+hwm)
-			stderr, err := cmd.CombinedOutput()
-			if cmd.ProcessState == nil {
-				t.Fatal(err)
-			}
+			args := append([]string{"convert", "--to", "openai", "-o", out}, c.args...)
+			code, stderr, peak := peakRun(t, dir, append(args, in)...) // 2 workers
 			// Warnings only (flagged results, reasoning, tools made up,
 			// the examples' length): exit 0.
-			if code := cmd.ProcessState.ExitCode(); code != 0 {
-				t.Errorf("exit %d, want 0: %.2000s", code, lastLines(stderr, 3))
+			if code != 0 {
+				t.Errorf("exit %d, want 0: %.2000s", code, lastLines([]byte(stderr), 3))
 			}
-			if c.examples > 0 && !strings.Contains(string(stderr), fmt.Sprintf("into %d openai example(s)", c.examples)) {
-				t.Errorf("want %d example(s): %s", c.examples, lastLines(stderr, 1))
+			if c.examples > 0 && !strings.Contains(stderr, fmt.Sprintf("into %d openai example(s)", c.examples)) {
+				t.Errorf("want %d example(s): %s", c.examples, lastLines([]byte(stderr), 1))
 			}
-			peak := vmHWM(t, hwm)
 			t.Logf("peak RSS %d MB", peak>>20)
 			if peak > 300<<20 {
 				t.Errorf("peak RSS %d MB, want at most 300 MB", peak>>20)

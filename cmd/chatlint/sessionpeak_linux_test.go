@@ -3,12 +3,10 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/chatlint/chatlint/internal/claudecodegen"
 	"github.com/chatlint/chatlint/internal/sweep"
 )
 
@@ -29,18 +27,7 @@ func TestSessionPeakMemory(t *testing.T) {
 	}
 	dir := t.TempDir()
 	in := filepath.Join(dir, "session.jsonl")
-	f, err := os.Create(in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, line := range claudecodegen.Session(100_000) {
-		if _, err := f.Write(append(line, '\n')); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
+	writeGeneratedSession(t, in, 100_000)
 	for _, c := range []struct {
 		name  string
 		args  []string
@@ -48,23 +35,16 @@ func TestSessionPeakMemory(t *testing.T) {
 		bound int64
 	}{
 		// Every seventh result is flagged (tool-result-flagged): exit 1.
-		{"check", []string{"check", "--workers", "2", in}, 1, 300 << 20},
-		{"check-openai", []string{"check", "--profile", "openai", "--workers", "2", in}, 1, 300 << 20},
-		{"fix", []string{"fix", "--workers", "2", "-o", filepath.Join(dir, "out.jsonl"), in}, 0, 350 << 20},
-		{"stats", []string{"stats", "--workers", "2", in}, 0, 300 << 20},
+		{"check", []string{"check", in}, 1, 300 << 20},
+		{"check-openai", []string{"check", "--profile", "openai", in}, 1, 300 << 20},
+		{"fix", []string{"fix", "-o", filepath.Join(dir, "out.jsonl"), in}, 0, 350 << 20},
+		{"stats", []string{"stats", in}, 0, 300 << 20},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			cmd := chatlintProcess(c.args...)
-			hwm := filepath.Join(dir, "status-"+c.name)
-			cmd.Env = append(cmd.Env, "CHATLINT_TEST_HWM="+hwm)
-			out, err := cmd.CombinedOutput()
-			if cmd.ProcessState == nil {
-				t.Fatal(err)
-			}
-			if code := cmd.ProcessState.ExitCode(); code != c.exit || strings.Contains(string(out), "policy-error") {
+			code, out, peak := peakRun(t, dir, c.args...) // 2 workers
+			if code != c.exit || strings.Contains(out, "policy-error") {
 				t.Errorf("exit %d, want %d: %.2000s", code, c.exit, out)
 			}
-			peak := vmHWM(t, hwm)
 			t.Logf("peak RSS %d MB", peak>>20)
 			if peak > c.bound {
 				t.Errorf("peak RSS %d MB, want at most %d MB", peak>>20, c.bound>>20)

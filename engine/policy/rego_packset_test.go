@@ -128,15 +128,7 @@ func TestLazyRegoCompilesApplyingPacks(t *testing.T) {
 func TestLazyRegoWorkerSwitchesPrograms(t *testing.T) {
 	packs := fieldPackSets(t)["built-in check packs"]
 	ctx := context.Background()
-	eager, err := Compile(ctx, packs, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	forgetCompiled()
-	lazy, err := Compile(ctx, packs, Options{LazyRego: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	eager, lazy := eagerAndLazy(t, packs)
 	records := []struct {
 		format document.Format
 		record string
@@ -185,15 +177,7 @@ func buildOne(f document.Format, profile string, rec ast.Object) *document.Docum
 func TestLazyRegoConcurrentPackSets(t *testing.T) {
 	packs := fieldPackSets(t)["built-in check packs"]
 	ctx := context.Background()
-	eager, err := Compile(ctx, packs, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	forgetCompiled()
-	lazy, err := Compile(ctx, packs, Options{LazyRego: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	eager, lazy := eagerAndLazy(t, packs)
 	records := []struct {
 		format  document.Format
 		profile string
@@ -216,6 +200,7 @@ func TestLazyRegoConcurrentPackSets(t *testing.T) {
 	}
 	want := make([][]Hit, len(records))
 	for i := range records {
+		var err error
 		if want[i], err = eager.Evaluate(ctx, doc(i)); err != nil || len(want[i]) == 0 {
 			t.Fatalf("record %d: %d hits, %v", i, len(want[i]), err)
 		}
@@ -242,4 +227,21 @@ func TestLazyRegoConcurrentPackSets(t *testing.T) {
 	for range workers {
 		<-done
 	}
+}
+
+// eagerAndLazy compiles packs twice: at once, and with the built-in Rego
+// compiled at need (after forgetting what the first compile kept, so the
+// lazy engine compiles its own programs).
+func eagerAndLazy(t *testing.T, packs []*Pack) (eager, lazy *Engine) {
+	t.Helper()
+	ctx := context.Background()
+	eager, err := Compile(ctx, packs, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	forgetCompiled()
+	if lazy, err = Compile(ctx, packs, Options{LazyRego: true}); err != nil {
+		t.Fatal(err)
+	}
+	return eager, lazy
 }

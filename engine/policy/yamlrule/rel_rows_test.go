@@ -70,21 +70,7 @@ func TestJoinedRuleLetsKept(t *testing.T) {
 		{"role": "tool", "tool_call_id": "1", "content": "fine"},
 		{"role": "assistant", "tool_calls": [{"id": "4", "type": "function", "function": {"name": "f", "arguments": "{}"}}]},
 		{"role": "tool", "tool_call_id": "4", "content": "fail"}]}`)
-	eval := func(c *Cache) []Hit {
-		var hits []Hit
-		c.Reset(doc.Value)
-		for _, r := range rules {
-			hits = r.EvalIn(doc.Value, c, hits)
-		}
-		return hits
-	}
-	was := SetShortcuts(false)
-	want := eval(&Cache{})
-	SetShortcuts(true)
-	defer SetShortcuts(was)
-	cache := &Cache{}
-	eval(cache) // a document before, as a worker's cache has seen
-	got := eval(cache)
+	want, got, cache := shortcutsHits(rules, doc.Value)
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("hits (-without +with the kept lets):\n%s", diff)
 	}

@@ -53,21 +53,7 @@ func TestSharedCountsOfALongSession(t *testing.T) {
 			fmt.Sprintf(`{"role": "tool", "tool_call_id": "c%d", "content": "x"}`, i+i%11/10)) // every eleventh answers the next call
 	}
 	doc := chatDoc(t, `{"messages": [`+strings.Join(msgs, ",")+`]}`)
-	eval := func(c *Cache) []Hit {
-		var hits []Hit
-		c.Reset(doc.Value)
-		for _, r := range rules {
-			hits = r.EvalIn(doc.Value, c, hits)
-		}
-		return hits
-	}
-	was := SetShortcuts(false)
-	want := eval(&Cache{})
-	SetShortcuts(true)
-	defer SetShortcuts(was)
-	cache := &Cache{}
-	eval(cache) // a document before, as a worker's cache has seen
-	got := eval(cache)
+	want, got, cache := shortcutsHits(rules, doc.Value)
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("hits (-without +with the shared answers):\n%s", diff)
 	}

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/open-policy-agent/opa/v1/ast"
 )
 
 // TestSharedWalks checks that rules and joins walking the same list with the
@@ -97,21 +98,7 @@ rules:
 		{"role": "tool", "tool_call_id": "1", "content": "x"},
 		{"role": "tool", "tool_call_id": "2", "content": "y"},
 		{"role": "assistant", "tool_calls": [{"id": "3", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}]}`)
-	eval := func(c *Cache) []Hit {
-		var hits []Hit
-		c.Reset(doc.Value)
-		for _, r := range rules {
-			hits = r.EvalIn(doc.Value, c, hits)
-		}
-		return hits
-	}
-	was := SetShortcuts(false)
-	want := eval(&Cache{})
-	SetShortcuts(true)
-	defer SetShortcuts(was)
-	cache := &Cache{}
-	eval(cache) // a document before, as a worker's cache has seen
-	got := eval(cache)
+	want, got, cache := shortcutsHits(rules, doc.Value)
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("hits (-without +with the shared walks):\n%s", diff)
 	}
@@ -121,4 +108,26 @@ rules:
 	if n := len(cache.walks[walk].els); n != 3 {
 		t.Errorf("the walk of the valid calls holds %d calls, want 3", n)
 	}
+}
+
+// shortcutsHits evaluates rules on doc without the shortcuts, and with them
+// on a cache that has seen the document once before, as a worker's cache
+// has seen another: what the shortcuts keep per document must not leak into
+// the next. It returns both hits and that cache.
+func shortcutsHits(rules []*Rule, doc ast.Object) (want, got []Hit, cache *Cache) {
+	eval := func(c *Cache) []Hit {
+		var hits []Hit
+		c.Reset(doc)
+		for _, r := range rules {
+			hits = r.EvalIn(doc, c, hits)
+		}
+		return hits
+	}
+	was := SetShortcuts(false)
+	defer SetShortcuts(was)
+	want = eval(&Cache{})
+	SetShortcuts(true)
+	cache = &Cache{}
+	eval(cache)
+	return want, eval(cache), cache
 }
