@@ -67,7 +67,7 @@ var regoTable = []regoSummary{
 	},
 	{
 		pack:   "claude-code",
-		digest: 0x33bca5b7d1878d5a,
+		digest: 0xd7c9324eceafa4a2,
 		pkgs: []string{
 			"data.chatlint.claude_code",
 		},
@@ -87,7 +87,7 @@ var regoTable = []regoSummary{
 				Formats: []string{
 					"claude-code",
 				},
-				Source: "builtin:policies/claude-code/claudecode.rego:89",
+				Source: "builtin:policies/claude-code/claudecode.rego:82",
 			},
 			{
 				ID:          "claude-code-uuid-duplicate",
@@ -101,7 +101,7 @@ var regoTable = []regoSummary{
 				Formats: []string{
 					"claude-code",
 				},
-				Source: "builtin:policies/claude-code/claudecode.rego:128",
+				Source: "builtin:policies/claude-code/claudecode.rego:121",
 			},
 			{
 				ID:          "claude-code-tool-result-other-branch",
@@ -114,7 +114,7 @@ var regoTable = []regoSummary{
 				Formats: []string{
 					"claude-code",
 				},
-				Source: "builtin:policies/claude-code/claudecode.rego:194",
+				Source: "builtin:policies/claude-code/claudecode.rego:181",
 			},
 			{
 				ID:          "claude-code-results-out-of-order",
@@ -127,7 +127,7 @@ var regoTable = []regoSummary{
 				Formats: []string{
 					"claude-code",
 				},
-				Source: "builtin:policies/claude-code/claudecode.rego:285",
+				Source: "builtin:policies/claude-code/claudecode.rego:272",
 			},
 			{
 				ID:          "claude-code-entry-shape",
@@ -141,7 +141,7 @@ var regoTable = []regoSummary{
 				Formats: []string{
 					"claude-code",
 				},
-				Source: "builtin:policies/claude-code/claudecode.rego:328",
+				Source: "builtin:policies/claude-code/claudecode.rego:315",
 			},
 		},
 	},

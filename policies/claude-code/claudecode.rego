@@ -48,23 +48,16 @@ forward := [i | some i in linked; p := parent_of(i); first_index[p] >= i]
 # links rather than one per uuid.
 links := sort([[p, input.entries[i].uuid] | forward != []; some i in linked; p := parent_of(i)])
 
-run_start := {x[0]: j | some j, x in links; run_starts(j)}
+run_start := id_starts(links)
 
-run_end := {x[0]: j | some j, x in links; run_ends(j)}
+run_end := id_ends(links)
 
-run_starts(j) if j == 0
+# The first and last index of each first member's run in ps, a sorted list of pairs.
+id_starts(ps) := {p[0]: k | some k, p in ps; not same_id(ps, k - 1, k)}
 
-run_starts(j) if {
-	j > 0
-	links[j - 1][0] != links[j][0]
-}
+id_ends(ps) := {p[0]: k | some k, p in ps; not same_id(ps, k, k + 1)}
 
-run_ends(j) if j == count(links) - 1
-
-run_ends(j) if {
-	j < count(links) - 1
-	links[j + 1][0] != links[j][0]
-}
+same_id(ps, a, b) if ps[a][0] == ps[b][0]
 
 children_of(u) := {links[j][1] | some j in numbers.range(run_start[u], run_end[u])} if {
 	run_start[u]
@@ -180,12 +173,6 @@ off_results_sorted := sort(off_results)
 off_result_first := id_starts(off_results_sorted)
 
 off_result_last := id_ends(off_results_sorted)
-
-id_starts(ps) := {p[0]: k | some k, p in ps; not same_id(ps, k - 1, k)}
-
-id_ends(ps) := {p[0]: k | some k, p in ps; not same_id(ps, k, k + 1)}
-
-same_id(ps, a, b) if ps[a][0] == ps[b][0]
 
 branch_note(i) := "a sidechain" if input.entries[i].is_sidechain == true
 
